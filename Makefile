@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Out-of-tree build of the RDMA stack.
+#
+#   make                 build every module against KDIR (default: the test kernel)
+#   make KDIR=/path      build against any configured Linux 6.12 tree
+#   make run             boot the demo VM (builds the test kernel first if needed)
+#   make check           build + sparse + checkpatch + the VM test run
+#   make clean
+TESTBED := $(CURDIR)/tools/testing/rdma
+
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell $(TESTBED)/prepare-kernel.sh --kdir)
+OWN_KERNEL := 1
+endif
+export KDIR
+
+KBUILD_ARGS := -C $(KDIR) M=$(CURDIR)
+
+.PHONY: all modules kernel check run clean sparse checkpatch vm-test
+
+all: modules
+
+kernel:
+ifeq ($(OWN_KERNEL),1)
+	@$(TESTBED)/prepare-kernel.sh >/dev/null
+endif
+
+modules: kernel
+	$(MAKE) $(KBUILD_ARGS) modules
+
+sparse: kernel
+	$(TESTBED)/static-check.sh sparse
+
+checkpatch: kernel
+	$(TESTBED)/static-check.sh checkpatch
+
+run: modules
+	$(TESTBED)/vm-run.sh demo
+
+check: kernel
+	$(TESTBED)/check.sh
+
+clean:
+	$(MAKE) $(KBUILD_ARGS) clean
+	rm -rf $(CURDIR)/.testbed

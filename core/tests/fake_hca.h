@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdma_fake_hca: an RDMA driver without hardware, for the KUnit suites of
+ * ib_core and the integration scenarios.
+ *
+ * A test describes the device it wants in a struct fake_hca_desc (ports,
+ * link layers, port attributes, GID and P_Key tables, GUIDs, firmware
+ * string, ...), creates it with fake_hca_create() and registers it with
+ * fake_hca_register().  While the device lives, the test can change the
+ * "hardware" (P_Keys, GIDs, LID, port state) and dispatch the event a real
+ * driver would send, and it can make the Nth call of any driver op fail
+ * with an error of its choice.  Every op call is counted.
+ *
+ * Ethernet ports are RoCE v2 ports with a core-managed GID table: the
+ * fake records what the core asks it to program through add_gid/del_gid,
+ * and binds a net device to the port (its own, or one the test passes).
+ *
+ * Locking: the fake's state is protected by an internal spinlock, so the
+ * helpers below may be called while the core runs driver ops from other
+ * contexts (event work, sysfs).  None of them may be called from atomic
+ * context except fake_hca_op_calls() and fake_hca_faults_fired().
+ */
+#ifndef RDMA_FAKE_HCA_H
+#define RDMA_FAKE_HCA_H
+
+#include <linux/bits.h>
+#include <linux/if_ether.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <rdma/ib_verbs.h>
+
+struct kunit;
+
+#define FAKE_HCA_MAX_PORTS	4
+#define FAKE_HCA_MAX_TBL_LEN	128
+/* IB_MGMT_MAD_SIZE: the MAD size of an IB or RoCE port */
+#define FAKE_HCA_MAD_SIZE	256
+/* ops.driver_id of the fake unless the description says otherwise */
+#define FAKE_HCA_DRIVER_ID	RDMA_DRIVER_UNKNOWN
+
+/* PortInfo:CapabilityMask bits the fake uses (IBTA 14.2.5.6) */
+#define FAKE_HCA_PORT_SM_DISABLED	BIT(10)
+#define FAKE_HCA_PORT_SYS_IMAGE_GUID	BIT(11)
+#define FAKE_HCA_PORT_CM_SUP		BIT(16)
+#define FAKE_HCA_PORT_CLIENT_REG_SUP	BIT(25)
+#define FAKE_HCA_PORT_IP_BASED_GIDS	BIT(26)
+
+/**
+ * struct fake_hca_port_desc - one port of a fake device
+ * @link_layer: IB_LINK_LAYER_INFINIBAND (IB port, GIDs served by
+ *	query_gid) or IB_LINK_LAYER_ETHERNET (RoCE v2 port, core-managed
+ *	GID table through add_gid/del_gid)
+ * @state: port state reported by query_port
+ * @phys_state: physical port state (enum ib_port_phys_state)
+ * @lid: base LID
+ * @sm_lid: LID of the subnet manager
+ * @lmc: LID mask count
+ * @sm_sl: service level to reach the SM
+ * @port_cap_flags: PortInfo:CapabilityMask
+ * @active_width: enum ib_port_width
+ * @active_speed: enum ib_port_speed
+ * @active_mtu: active MTU (max_mtu is IB_MTU_4096)
+ * @gid_tbl_len: GID table length (1..FAKE_HCA_MAX_TBL_LEN)
+ * @gids: initial GID table of an IB port, @num_gids entries, the rest
+ *	zero; NULL gives GID 0 = fe80::(node_guid + port number)
+ * @num_gids: entries in @gids
+ * @pkey_tbl_len: P_Key table length (1..FAKE_HCA_MAX_TBL_LEN)
+ * @pkeys: initial P_Key table, @num_pkeys entries, the rest zero; NULL
+ *	gives the default P_Key 0xffff at index 0
+ * @num_pkeys: entries in @pkeys
+ * @netdev: Ethernet port: bind this net device (the caller keeps
+ *	ownership and must keep it registered until the fake is destroyed)
+ *	instead of creating one
+ * @netdev_name: Ethernet port: name or name template of the net device
+ *	the fake creates; NULL means "fkhca%d"
+ * @mac: Ethernet port: MAC address of the created net device; all zero
+ *	gives a random one
+ * @no_netdev: Ethernet port without any net device
+ */
+struct fake_hca_port_desc {
+	enum rdma_link_layer	link_layer;
+	enum ib_port_state	state;
+	enum ib_port_phys_state	phys_state;
+	u32			lid;
+	u32			sm_lid;
+	u8			lmc;
+	u8			sm_sl;
+	u32			port_cap_flags;
+	u8			active_width;
+	u16			active_speed;
+	enum ib_mtu		active_mtu;
+	int			gid_tbl_len;
+	const union ib_gid	*gids;
+	unsigned int		num_gids;
+	int			pkey_tbl_len;
+	const u16		*pkeys;
+	unsigned int		num_pkeys;
+	struct net_device	*netdev;
+	const char		*netdev_name;
+	u8			mac[ETH_ALEN];
+	bool			no_netdev;
+};
+
+/**
+ * struct fake_hca_desc - what a fake device looks like
+ * @name: name or name template given to ib_register_device(); NULL
+ *	means "fake%d"
+ * @num_ports: number of ports (1..FAKE_HCA_MAX_PORTS)
+ * @port: the ports, @port[0] describing port 1
+ * @node_guid: node GUID (host order)
+ * @sys_image_guid: system image GUID (host order), reported by
+ *	query_device
+ * @fw_ver: firmware version string (get_dev_fw_str); NULL means no
+ *	get_dev_fw_str op at all
+ * @node_desc: node description
+ * @hca_type: value of the driver's "hca_type" device attribute
+ * @driver_id: ops.driver_id; 0 is RDMA_DRIVER_UNKNOWN
+ * @dealloc_driver: provide ops.dealloc_driver, so the core frees the
+ *	device itself after unregistration (needed for
+ *	ib_unregister_driver(), ib_unregister_device_queued() and
+ *	ib_unregister_device_and_put())
+ * @no_kverbs: leave out the mandatory kernel verbs: the device is then
+ *	not a kverbs provider
+ */
+struct fake_hca_desc {
+	const char		*name;
+	u32			num_ports;
+	struct fake_hca_port_desc port[FAKE_HCA_MAX_PORTS];
+	u64			node_guid;
+	u64			sys_image_guid;
+	const char		*fw_ver;
+	const char		*node_desc;
+	const char		*hca_type;
+	enum rdma_driver_id	driver_id;
+	bool			dealloc_driver;
+	bool			no_kverbs;
+};
+
+/**
+ * enum fake_hca_op - driver ops the fake counts; those marked (F) can be
+ * made to fail with fake_hca_fail_nth()
+ */
+enum fake_hca_op {
+	FAKE_HCA_OP_QUERY_DEVICE,	/* (F) */
+	FAKE_HCA_OP_QUERY_PORT,		/* (F) */
+	FAKE_HCA_OP_GET_PORT_IMMUTABLE,	/* (F) */
+	FAKE_HCA_OP_QUERY_GID,		/* (F) */
+	FAKE_HCA_OP_QUERY_PKEY,		/* (F) */
+	FAKE_HCA_OP_ADD_GID,		/* (F) */
+	FAKE_HCA_OP_DEL_GID,		/* (F) */
+	FAKE_HCA_OP_MODIFY_DEVICE,	/* (F) */
+	FAKE_HCA_OP_MODIFY_PORT,	/* (F) */
+	FAKE_HCA_OP_ENABLE_DRIVER,	/* (F) */
+	FAKE_HCA_OP_GET_LINK_LAYER,
+	FAKE_HCA_OP_GET_DEV_FW_STR,
+	FAKE_HCA_OP_DEALLOC_DRIVER,
+	FAKE_HCA_OP_COUNT,
+	/* fake_hca_fail_nth(): the Nth call of any op that can fail */
+	FAKE_HCA_OP_ANY = FAKE_HCA_OP_COUNT,
+};
+
+#define FAKE_HCA_NUM_FAILABLE_OPS	(FAKE_HCA_OP_ENABLE_DRIVER + 1)
+
+/**
+ * struct fake_hca_hw_gid - a GID the core programmed into a RoCE port
+ * @valid: the entry was added and not deleted since
+ * @gid: the GID
+ * @gid_type: its type
+ * @ifindex: ifindex of the GID's net device, 0 if none
+ */
+struct fake_hca_hw_gid {
+	bool			valid;
+	union ib_gid		gid;
+	enum ib_gid_type	gid_type;
+	int			ifindex;
+};
+
+struct fake_hca_port;
+
+/**
+ * struct fake_hca - a fake device
+ * @ibdev: the RDMA device; first, as ib_alloc_device() wants
+ *
+ * The other members are the fake's own; use the helpers below.
+ */
+struct fake_hca {
+	struct ib_device	ibdev;
+	/* private: */
+	struct fake_hca_desc	desc;
+	char			*name;
+	char			fw_ver[IB_FW_VERSION_NAME_MAX];
+	char			hca_type[32];
+	spinlock_t		lock;	/* ports, counters and faults */
+	struct fake_hca_port	*ports;
+	unsigned int		calls[FAKE_HCA_OP_COUNT];
+	unsigned int		fail_nth[FAKE_HCA_OP_COUNT + 1];
+	int			fail_err[FAKE_HCA_OP_COUNT + 1];
+	unsigned int		faults_fired;
+	bool			registered;
+	bool			released;
+	bool			demo;
+	struct list_head	list;
+};
+
+static inline struct fake_hca *to_fake_hca(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct fake_hca, ibdev);
+}
+
+/* Descriptions */
+void fake_hca_desc_init(struct fake_hca_desc *desc, u32 num_ports);
+void fake_hca_desc_set_ib(struct fake_hca_desc *desc, u32 port);
+void fake_hca_desc_set_eth(struct fake_hca_desc *desc, u32 port);
+
+/* Life cycle */
+struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc);
+int fake_hca_register(struct fake_hca *hca);
+int fake_hca_register_as(struct fake_hca *hca, const char *name);
+void fake_hca_unregister(struct fake_hca *hca);
+void fake_hca_destroy(struct fake_hca *hca);
+struct fake_hca *fake_hca_create_registered(const struct fake_hca_desc *desc);
+
+/* KUnit: the device is destroyed when the test ends, unless released */
+struct fake_hca *fake_hca_kunit_create(struct kunit *test,
+				       const struct fake_hca_desc *desc);
+struct fake_hca *fake_hca_kunit_create_registered(struct kunit *test,
+						  const struct fake_hca_desc *desc);
+void fake_hca_kunit_destroy(struct kunit *test, struct fake_hca *hca);
+void fake_hca_kunit_forget(struct kunit *test, struct fake_hca *hca);
+void fake_hca_kunit_add_action(struct kunit *test, void (*action)(void *),
+			       void *ctx);
+
+/* The "hardware": change it, then tell the core like a real driver */
+int fake_hca_set_pkey(struct fake_hca *hca, u32 port, u16 index, u16 pkey);
+int fake_hca_set_gid(struct fake_hca *hca, u32 port, int index,
+		     const union ib_gid *gid);
+int fake_hca_set_lid(struct fake_hca *hca, u32 port, u32 lid, u8 lmc);
+int fake_hca_set_sm(struct fake_hca *hca, u32 port, u32 sm_lid, u8 sm_sl);
+int fake_hca_set_port_state(struct fake_hca *hca, u32 port,
+			    enum ib_port_state state,
+			    enum ib_port_phys_state phys_state);
+void fake_hca_dispatch_port_event(struct fake_hca *hca, u32 port,
+				  enum ib_event_type type);
+
+/* What the core programmed into a RoCE port */
+bool fake_hca_hw_gid(struct fake_hca *hca, u32 port, unsigned int index,
+		     struct fake_hca_hw_gid *out);
+unsigned int fake_hca_hw_gid_count(struct fake_hca *hca, u32 port);
+struct net_device *fake_hca_netdev(struct fake_hca *hca, u32 port);
+
+/* Fault injection and call counters */
+const char *fake_hca_op_name(enum fake_hca_op op);
+void fake_hca_fail_nth(struct fake_hca *hca, enum fake_hca_op op,
+		       unsigned int nth, int err);
+void fake_hca_clear_faults(struct fake_hca *hca);
+unsigned int fake_hca_op_calls(struct fake_hca *hca, enum fake_hca_op op);
+unsigned int fake_hca_faults_fired(struct fake_hca *hca);
+void fake_hca_reset_calls(struct fake_hca *hca);
+
+/*
+ * Driver ids for test devices: ib_unregister_driver() on one of these
+ * touches no real driver's devices.  Values outside the uapi enum.
+ */
+#define FAKE_HCA_TEST_DRIVER_ID(n)	((enum rdma_driver_id)(0x4000 + (n)))
+
+/* KUnit: fake_hca_desc_init() on test-managed memory, or NULL */
+struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports);
+
+/* KUnit: a net device of the test, freed when it ends */
+struct net_device *fake_hca_kunit_netdev(struct kunit *test, const u8 *mac);
+
+/*
+ * ib_device_try_get() and, if it worked, ib_device_put() at once: for
+ * tests that expect it to fail, so that a core bug costs a failed
+ * expectation and not a leaked reference that hangs unregistration.
+ */
+bool fake_hca_try_get_put(struct ib_device *ibdev);
+
+/* KUnit: is /sys/class/infiniband/<name> there? */
+bool fake_hca_sysfs_present(const char *name);
+
+#define FAKE_HCA_EVENT_LOG_LEN	32
+
+/**
+ * struct fake_hca_event_log - an event handler that records what it gets
+ * @handler: registered on the device
+ * @lock: protects the rest
+ * @wq: woken for every event
+ * @count: events received so far (also beyond the log's length)
+ * @events: the first FAKE_HCA_EVENT_LOG_LEN events, in order
+ */
+struct fake_hca_event_log {
+	struct ib_event_handler	handler;
+	spinlock_t		lock;	/* count and events */
+	wait_queue_head_t	wq;
+	unsigned int		count;
+	struct ib_event		events[FAKE_HCA_EVENT_LOG_LEN];
+};
+
+struct fake_hca_event_log *fake_hca_kunit_event_log(struct kunit *test,
+						    struct ib_device *ibdev);
+void fake_hca_kunit_event_log_release(struct kunit *test,
+				      struct fake_hca_event_log *log);
+bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
+			 unsigned int timeout_ms);
+unsigned int fake_hca_event_count(struct fake_hca_event_log *log);
+
+#endif /* RDMA_FAKE_HCA_H */

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite "rdma_register_fault": ib_register_device() under injected
+ * failures must fail cleanly - an error code, no device left visible, the
+ * name free again, the device still deallocatable, nothing leaked (the
+ * test VM's kmemleak scan at the end checks that globally, KASAN checks
+ * every access on the error paths).
+ *
+ * Two sources of failures:
+ *
+ *  - failslab (mm/failslab.c, Documentation/fault-injection/): for
+ *    N = 1, 2, ... the Nth slab allocation of this task fails, through
+ *    the task's fail-nth counter (current->fail_nth, what
+ *    /proc/self/fail-nth sets), with ignore-gfp-wait=N so that
+ *    GFP_KERNEL allocations count too; until a registration passes with
+ *    the counter not used up: every allocation of the path has failed
+ *    once.  fail-nth rather than a byte budget (`space`, `times`=1,
+ *    growing by 8 bytes per round): the registration allocates tens of
+ *    KB, so 8-byte steps take thousands of registrations, far beyond
+ *    KUnit's 300 s per test on the debug kernel under TCG (~30 ms each);
+ *    fail-nth needs one per allocation and misses none.
+ *
+ *  - the fake driver: the Nth driver op call of the registration fails,
+ *    for every N of a complete registration.
+ *
+ * failslab is configured through its debugfs files (see failslab_knob());
+ * without them (kernel without CONFIG_FAILSLAB or
+ * CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs not mounted) the suite fails
+ * rather than skips, so a test bed that lost them is noticed.
+ */
+
+#include <kunit/test.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/sched.h>
+#include <rdma/ib_verbs.h>
+
+#include "../core_priv.h"
+#include "fake_hca.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define FAILSLAB_DIR	"/sys/kernel/debug/failslab/"
+#define DEV_NAME	"kufault"
+
+/* ------------------------------------------------------------------
+ * failslab through debugfs
+ *
+ * The knobs are debugfs files of simple attributes: they have no
+ * read_iter/write_iter, so kernel_read() and kernel_write() refuse them,
+ * and their read/write want user memory, which a KUnit thread has none
+ * of.  debugfs documents that such a file's inode i_private points to
+ * the variable behind it: resolve the file and use the variable.
+ */
+
+struct failslab {
+	atomic_t	*times;
+	atomic_t	*space;
+	unsigned long	*probability;
+	unsigned long	*interval;
+	unsigned long	*verbose;
+	bool		*task_filter;
+	bool		*ignore_gfp_wait;
+	/* the values found, put back when the test ends */
+	int		old_times, old_space;
+	unsigned long	old_probability, old_interval, old_verbose;
+	bool		old_task_filter, old_ignore_gfp_wait;
+};
+
+static void *failslab_knob(struct kunit *test, const char *name)
+{
+	struct path path;
+	char file[64];
+	void *var;
+	int ret;
+
+	snprintf(file, sizeof(file), FAILSLAB_DIR "%s", name);
+	ret = kern_path(file, LOOKUP_FOLLOW, &path);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "%s: %d (needs CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs mounted)",
+			    file, ret);
+	var = d_inode(path.dentry)->i_private;
+	path_put(&path);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, var, "%s has no variable", file);
+	return var;
+}
+
+static void failslab_restore(void *data)
+{
+	struct failslab *fs = data;
+
+	/* times first: from then on nothing fails, whatever the rest says. */
+	atomic_set(fs->times, 0);
+	current->make_it_fail = 0;
+	current->fail_nth = 0;
+	WRITE_ONCE(*fs->ignore_gfp_wait, fs->old_ignore_gfp_wait);
+	WRITE_ONCE(*fs->task_filter, fs->old_task_filter);
+	WRITE_ONCE(*fs->verbose, fs->old_verbose);
+	WRITE_ONCE(*fs->interval, fs->old_interval);
+	WRITE_ONCE(*fs->probability, fs->old_probability);
+	atomic_set(fs->space, fs->old_space);
+	atomic_set(fs->times, fs->old_times);
+}
+
+/*
+ * Find the failslab knobs, save them (restored when the test ends) and
+ * set them for fail-nth: every allocation counts (also those that may
+ * sleep), nothing fails at random, and quietly (the default verbosity
+ * dumps a stack per failure, which the test bed takes for a splat).
+ */
+static struct failslab *failslab_setup(struct kunit *test)
+{
+	struct failslab *fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fs);
+	fs->times = failslab_knob(test, "times");
+	fs->space = failslab_knob(test, "space");
+	fs->probability = failslab_knob(test, "probability");
+	fs->interval = failslab_knob(test, "interval");
+	fs->verbose = failslab_knob(test, "verbose");
+	fs->task_filter = failslab_knob(test, "task-filter");
+	fs->ignore_gfp_wait = failslab_knob(test, "ignore-gfp-wait");
+
+	fs->old_times = atomic_read(fs->times);
+	fs->old_space = atomic_read(fs->space);
+	fs->old_probability = READ_ONCE(*fs->probability);
+	fs->old_interval = READ_ONCE(*fs->interval);
+	fs->old_verbose = READ_ONCE(*fs->verbose);
+	fs->old_task_filter = READ_ONCE(*fs->task_filter);
+	fs->old_ignore_gfp_wait = READ_ONCE(*fs->ignore_gfp_wait);
+	fake_hca_kunit_add_action(test, failslab_restore, fs);
+
+	WRITE_ONCE(*fs->probability, 0);
+	WRITE_ONCE(*fs->task_filter, true);
+	WRITE_ONCE(*fs->ignore_gfp_wait, false);
+	WRITE_ONCE(*fs->verbose, 0);
+	return fs;
+}
+
+/* For suite_exit: whatever happened, nothing fails from here on. */
+static void failslab_disarm(void)
+{
+	struct path path;
+	atomic_t *times;
+
+	if (kern_path(FAILSLAB_DIR "times", LOOKUP_FOLLOW, &path))
+		return;
+	times = d_inode(path.dentry)->i_private;
+	if (times)
+		atomic_set(times, 0);
+	path_put(&path);
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct fake_hca_desc *small_desc(struct kunit *test, bool roce)
+{
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, roce ? 2 : 1);
+
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	desc->name = DEV_NAME;
+	desc->port[0].gid_tbl_len = 2;
+	desc->port[0].pkey_tbl_len = 2;
+	if (roce) {
+		fake_hca_desc_set_eth(desc, 2);
+		desc->port[1].gid_tbl_len = 2;
+		/* One net device for all rounds: creating one is slow. */
+		desc->port[1].netdev = fake_hca_kunit_netdev(test, NULL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, desc->port[1].netdev);
+	}
+	return desc;
+}
+
+static bool name_registered(const char *name)
+{
+	struct ib_device *dev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+
+	if (!dev)
+		return false;
+	ib_device_put(dev);
+	return true;
+}
+
+/* After a failed registration: nothing of the device may be visible. */
+static void expect_clean_failure(struct kunit *test, struct fake_hca *hca,
+				 const char *what)
+{
+	KUNIT_EXPECT_FALSE_MSG(test, ib_device_registered(&hca->ibdev),
+			       "%s: registered after failing", what);
+	KUNIT_EXPECT_FALSE_MSG(test, name_registered(DEV_NAME),
+			       "%s: name still taken", what);
+	KUNIT_EXPECT_FALSE_MSG(test, fake_hca_sysfs_present(DEV_NAME),
+			       "%s: still in sysfs", what);
+	KUNIT_EXPECT_FALSE_MSG(test, fake_hca_try_get_put(&hca->ibdev),
+			       "%s: references can be taken", what);
+}
+
+static void rdma_register_fault_failslab_present(struct kunit *test)
+{
+	struct failslab *fs = failslab_setup(test);
+
+	/* The knobs are where they should be: the defaults are sane. */
+	KUNIT_EXPECT_GE(test, fs->old_interval, 1);
+	KUNIT_EXPECT_LE(test, fs->old_probability, 100);
+}
+
+static void rdma_register_fault_failslab(struct kunit *test)
+{
+	const bool roce = *(const bool *)test->param_value;
+	struct fake_hca_desc *desc = small_desc(test, roce);
+	unsigned int nth, failed = 0, survived = 0;
+	int other_errors = 0;
+	bool passed = false;
+
+	failslab_setup(test);
+
+	for (nth = 1; nth < 100000 && !passed; nth++) {
+		struct fake_hca *hca;
+		unsigned int left;
+		char what[32];
+		int ret;
+
+		hca = fake_hca_kunit_create(test, desc);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+
+		current->fail_nth = nth;
+		ret = fake_hca_register(hca);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+
+		snprintf(what, sizeof(what), "allocation %u", nth);
+		if (ret) {
+			/* The allocation failed, and the error made it out. */
+			KUNIT_EXPECT_EQ_MSG(test, left, 0,
+					    "%s: failed (%d) without injection",
+					    what, ret);
+			KUNIT_EXPECT_LT(test, ret, 0);
+			if (ret != -ENOMEM && other_errors++ < 5)
+				kunit_info(test, "%s: error %d, not -ENOMEM\n",
+					   what, ret);
+			expect_clean_failure(test, hca, what);
+			failed++;
+		} else {
+			KUNIT_EXPECT_TRUE_MSG(test, name_registered(DEV_NAME),
+					      "%s: registered but not found",
+					      what);
+			if (left)
+				passed = true;	/* fewer than nth allocations */
+			else
+				survived++;	/* a failure was tolerated */
+		}
+		fake_hca_kunit_destroy(test, hca);
+		KUNIT_ASSERT_FALSE_MSG(test, name_registered(DEV_NAME),
+				       "%s: name not freed", what);
+	}
+
+	kunit_info(test, "%u allocations, %u failed registrations, %u survived a failed allocation\n",
+		   nth - 2, failed, survived);
+	KUNIT_EXPECT_TRUE_MSG(test, passed, "still failing after %u allocations",
+			      nth - 1);
+	/* Registration allocates: failing those must have failed it. */
+	KUNIT_EXPECT_GT(test, failed, 0);
+}
+
+static const bool roce_params[] = { false, true };
+
+static void roce_param_desc(const bool *roce, char *desc)
+{
+	strscpy(desc, *roce ? "IB and RoCE port" : "IB port",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(roce, roce_params, roce_param_desc);
+
+static void rdma_register_fault_driver_ops(struct kunit *test)
+{
+	const bool roce = *(const bool *)test->param_value;
+	struct fake_hca_desc *desc = small_desc(test, roce);
+	unsigned int total, n, failed = 0;
+	struct fake_hca *hca;
+
+	/* How many op calls does one registration make? */
+	hca = fake_hca_kunit_create(test, desc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+	KUNIT_ASSERT_EQ(test, fake_hca_register(hca), 0);
+	total = fake_hca_op_calls(hca, FAKE_HCA_OP_ANY);
+	fake_hca_kunit_destroy(test, hca);
+	KUNIT_ASSERT_GT(test, total, 0);
+
+	for (n = 1; n <= total; n++) {
+		char what[32];
+		int ret;
+
+		hca = fake_hca_kunit_create(test, desc);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+		fake_hca_fail_nth(hca, FAKE_HCA_OP_ANY, n, -EIO);
+		ret = fake_hca_register(hca);
+		snprintf(what, sizeof(what), "op call %u of %u", n, total);
+
+		KUNIT_EXPECT_EQ_MSG(test, fake_hca_faults_fired(hca), 1,
+				    "%s: fault did not fire", what);
+		if (ret) {
+			/* The driver's error, not another one. */
+			KUNIT_EXPECT_EQ_MSG(test, ret, -EIO, "%s", what);
+			expect_clean_failure(test, hca, what);
+			failed++;
+		} else {
+			KUNIT_EXPECT_TRUE_MSG(test, name_registered(DEV_NAME),
+					      "%s: registered but not found",
+					      what);
+		}
+		fake_hca_kunit_destroy(test, hca);
+		KUNIT_ASSERT_FALSE_MSG(test, name_registered(DEV_NAME),
+				       "%s: name not freed", what);
+	}
+	kunit_info(test, "%u op calls, %u failed registrations\n", total,
+		   failed);
+	KUNIT_EXPECT_GT(test, failed, 0);
+}
+
+static void rdma_register_fault_suite_exit(struct kunit_suite *suite)
+{
+	failslab_disarm();
+}
+
+static struct kunit_case rdma_register_fault_cases[] = {
+	KUNIT_CASE(rdma_register_fault_failslab_present),
+	KUNIT_CASE_PARAM_ATTR(rdma_register_fault_failslab, roce_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(rdma_register_fault_driver_ops, roce_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite rdma_register_fault_suite = {
+	.name = "rdma_register_fault",
+	.suite_exit = rdma_register_fault_suite_exit,
+	.test_cases = rdma_register_fault_cases,
+};
+
+kunit_test_suite(rdma_register_fault_suite);
+
+MODULE_DESCRIPTION("KUnit tests of RDMA device registration under failures");
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# KTAP helpers for integration scenarios (busybox ash).  In the VM this file
+# is /testbed/lib/ktap.sh:
+#
+#	. /testbed/lib/ktap.sh
+#	ktap_plan 2
+#	ktap_test "lo is up" ip link show lo
+#	if something; then ktap_pass "name"; else ktap_fail "name" "why"; fi
+#	ktap_finish
+#
+# The VM's init indents everything a scenario prints and adds the
+# scenario's own result line from its exit status, which ktap_finish sets:
+# 0 when every case passed or was skipped (4 when all were skipped), 1 when
+# a case failed or the plan was not met.  Test names must not contain '#'.
+
+KTAP_NUM=0
+KTAP_PLANNED=0
+KTAP_FAILED=0
+KTAP_SKIPPED=0
+
+ktap_plan() {
+	KTAP_PLANNED=$1
+	echo "KTAP version 1"
+	echo "# Subtest: ${TESTBED_SCENARIO:-scenario}"
+	echo "1..$1"
+}
+
+ktap_diag() {
+	echo "# $*"
+}
+
+ktap_pass() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	echo "ok $KTAP_NUM $1"
+}
+
+ktap_fail() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_FAILED=$((KTAP_FAILED + 1))
+	[ -n "$2" ] && ktap_diag "$1: $2"
+	echo "not ok $KTAP_NUM $1"
+}
+
+ktap_skip() {
+	KTAP_NUM=$((KTAP_NUM + 1))
+	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
+	echo "ok $KTAP_NUM $1 # SKIP ${2:-}"
+}
+
+# ktap_test NAME COMMAND [ARG...]: one case, passed when COMMAND succeeds.
+# The command's output becomes diagnostic lines.
+ktap_test() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "'$*' exited with $rc"
+	fi
+}
+
+# ktap_skip_all REASON: the whole scenario does not apply here.
+ktap_skip_all() {
+	echo "KTAP version 1"
+	echo "# Subtest: ${TESTBED_SCENARIO:-scenario}"
+	echo "1..0 # SKIP $1"
+	exit 4
+}
+
+ktap_finish() {
+	if [ "$KTAP_NUM" -ne "$KTAP_PLANNED" ]; then
+		ktap_diag "planned $KTAP_PLANNED cases, ran $KTAP_NUM"
+		exit 1
+	fi
+	[ "$KTAP_FAILED" -eq 0 ] || exit 1
+	[ "$KTAP_NUM" -gt 0 ] && [ "$KTAP_SKIPPED" -eq "$KTAP_NUM" ] && exit 4
+	exit 0
+}

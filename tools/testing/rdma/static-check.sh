@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Static checks of the repository.
+#
+#   static-check.sh sparse      sparse over every object (make C=2)
+#   static-check.sh checkpatch  checkpatch.pl --strict over our .c and .h
+#   static-check.sh includes    our include/rdma and uapi/rdma headers win
+#                               over the kernel's (from the kbuild .cmd files)
+#
+# Exit status: 0 clean, 1 findings, 2 could not check (e.g. the build
+# failed, nothing to check).  KDIR defaults to prepare-kernel.sh --kdir.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+: "${KDIR:=$("$here/prepare-kernel.sh" --kdir)}"
+export KDIR
+
+# checkpatch tests that we switch off, each for a reason that does not
+# apply to code living outside a kernel tree.  Keep in sync with
+# Documentation/testing.rst.
+#   FILE_PATH_CHANGES: asks whether MAINTAINERS needs an update; we have
+#     no MAINTAINERS file (only emitted for patches, listed for safety).
+#   MACRO_ARG_REUSE, MACRO_ARG_PRECEDENCE: raised only by macros whose
+#     shape is fixed kernel API (ib_alloc_device, rdma_for_each_port,
+#     rdma_zalloc_drv_obj*, INIT_RDMA_OBJ_SIZE, SET_DEVICE_OP): they take
+#     type and member names, which cannot be parenthesised or evaluated once.
+#   CONST_STRUCT: struct ib_device embeds its ib_device_ops by value, as
+#     upstream's does, and ib_set_device_ops() fills it in place.
+#   MACRO_ARG_UNUSED: RDMA_UAPI_PTR(_type, _name) is user ABI; its type
+#     argument documents the pointer and is unused by design.
+CHECKPATCH_IGNORE=FILE_PATH_CHANGES,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE
+CHECKPATCH_IGNORE=$CHECKPATCH_IGNORE,CONST_STRUCT,MACRO_ARG_UNUSED
+
+say() { echo "static-check: $*"; }
+
+# .c and .h files of the repository: tracked plus untracked, less what
+# .gitignore names (build outputs such as *.mod.c) and the .testbed folder.
+our_sources() {
+	if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$repo" ls-files -co --exclude-standard -- '*.c' '*.h'
+	else
+		(cd "$repo" && find . -path ./.testbed -prune -o \
+			\( -name '*.c' -o -name '*.h' \) -type f -print |
+			sed 's|^\./||' | grep -v '\.mod\.c$')
+	fi | grep -v '^\.testbed/' | sort
+}
+
+do_sparse() {
+	local log=$repo/.testbed/sparse.log rc=0
+	mkdir -p "$repo/.testbed"
+	command -v sparse >/dev/null || { say "sparse is not installed"; return 2; }
+	# C=2 runs sparse over every source, whether it is rebuilt or not.
+	# A clean MAKEFLAGS: "make -s check" would otherwise hide the CHECK lines.
+	MAKEFLAGS='' make -j"$(nproc)" -C "$KDIR" M="$repo" C=2 CHECK=sparse \
+		modules >"$log" 2>&1 || rc=$?
+	python3 - "$log" "$KDIR" "$repo" "$rc" <<'EOF'
+import os, re, sys
+log, kdir, repo, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+diag = re.compile(r'^(\S+?):(\d+):(\d+): ?(.*)$')
+ours = []
+findings = 0
+checked = 0
+keep = False
+for line in open(log, errors='replace'):
+    line = line.rstrip('\n')
+    if re.match(r'^\s+CHECK\s', line):
+        checked += 1
+    m = diag.match(line)
+    if not m:
+        keep = False
+        continue
+    path = m.group(1)
+    if not os.path.isabs(path):
+        path = os.path.join(kdir, path)
+    path = os.path.realpath(path)
+    rest = m.group(4)
+    shown = os.path.relpath(path, repo) + line[len(m.group(1)):]
+    if rest.startswith(('warning:', 'error:')):
+        # gcc's own warnings end in [-Wname]: those belong to the build.
+        keep = path.startswith(repo + '/') and \
+            not re.search(r'\[-W[^\]]*\]$', line)
+        if keep:
+            findings += 1
+            ours.append(shown)
+    elif keep:
+        ours.append(shown)      # sparse's "expected/got" lines
+for l in ours:
+    print(l)
+if rc:
+    print(f'static-check: the build failed (make exit status {rc}); see {log}')
+    sys.exit(2)
+if checked == 0:
+    print('static-check: sparse checked no file (nothing built?)')
+    sys.exit(2)
+n = findings
+print(f'static-check: sparse checked {checked} file(s), {n} finding(s) in our files')
+sys.exit(1 if n else 0)
+EOF
+}
+
+# checkpatch decides some rules by a file's place in the kernel tree (uapi
+# headers may use C99 types and plain shifts, for instance), so it reads
+# our files through a tree of symlinks where each sits where it would
+# upstream: uapi/rdma -> include/uapi/rdma, include/rdma stays, the rest
+# goes under drivers/infiniband.  Its messages name the repository paths.
+in_tree_path() {
+	case "$1" in
+	uapi/rdma/*) echo "include/uapi/${1#uapi/}" ;;
+	include/rdma/*) echo "$1" ;;
+	*) echo "drivers/infiniband/$1" ;;
+	esac
+}
+
+do_checkpatch() {
+	local files=() f rc=0 tree=$repo/.testbed/checkpatch-tree
+	while IFS= read -r f; do
+		files+=("$(in_tree_path "$f")")
+	done < <(our_sources)
+	if [ ${#files[@]} -eq 0 ]; then
+		say "checkpatch: no .c or .h file to check"
+		return 2
+	fi
+	rm -rf "$tree"
+	mkdir -p "$tree/include/uapi" "$tree/drivers"
+	ln -s "$repo/include/rdma" "$tree/include/rdma"
+	ln -s "$repo/uapi/rdma" "$tree/include/uapi/rdma"
+	ln -s "$repo" "$tree/drivers/infiniband"
+	(cd "$tree" && "$KDIR/scripts/checkpatch.pl" --strict --no-tree \
+		--show-types --quiet --ignore "$CHECKPATCH_IGNORE" \
+		-f "${files[@]}") >"$repo/.testbed/checkpatch.log" 2>&1 || rc=$?
+	sed -e 's@\(FILE: \|^\)include/uapi/rdma/@\1uapi/rdma/@' \
+	    -e 's@\(FILE: \|^\)drivers/infiniband/@\1@' \
+	    "$repo/.testbed/checkpatch.log"
+	if [ $rc -eq 0 ]; then
+		say "checkpatch: ${#files[@]} file(s) clean"
+	else
+		say "checkpatch: findings above (in ${#files[@]} file(s) checked)"
+		rc=1
+	fi
+	return $rc
+}
+
+do_includes() {
+	python3 - "$KDIR" "$repo" <<'EOF'
+import glob, os, re, sys
+kdir, repo = (os.path.realpath(p) for p in sys.argv[1:3])
+kernel_rdma = (os.path.join(kdir, 'include', 'rdma') + '/',
+               os.path.join(kdir, 'include', 'uapi', 'rdma') + '/')
+our_rdma = (os.path.join(repo, 'include', 'rdma') + '/',)
+our_uapi = (os.path.join(repo, 'uapi', 'rdma') + '/',)
+cmds = []
+for root, dirs, files in os.walk(repo):
+    dirs[:] = [d for d in dirs if d not in ('.git', '.testbed')]
+    cmds += [os.path.join(root, f) for f in files
+             if f.startswith('.') and f.endswith('.o.cmd')
+             and not f.endswith('.mod.o.cmd')]
+if not cmds:
+    print('static-check: includes: no object built in the repository')
+    sys.exit(2)
+bad = {}
+seen_ours = set()
+seen_uapi = set()
+for cmd in sorted(cmds):
+    text = open(cmd, errors='replace').read()
+    text = re.sub(r'\$\(wildcard [^)]*\)', ' ', text)  # optional config deps
+    for m in re.finditer(r'^deps_\S+ := \\\n((?:.*\\\n)*)', text, re.M):
+        for tok in m.group(1).replace('\\\n', ' ').split():
+            path = tok if os.path.isabs(tok) else os.path.join(kdir, tok)
+            path = os.path.realpath(path)
+            if path.startswith(kernel_rdma):
+                bad.setdefault(os.path.relpath(cmd, repo), []).append(path)
+            elif path.startswith(our_rdma):
+                seen_ours.add(os.path.relpath(path, repo))
+            elif path.startswith(our_uapi):
+                seen_uapi.add(os.path.relpath(path, repo))
+status = 0
+for cmd, paths in sorted(bad.items()):
+    status = 1
+    for p in sorted(set(paths)):
+        print(f'{cmd}: uses the kernel\'s {p}')
+if not seen_ours:
+    status = 1
+    print('static-check: includes: no object includes a header from '
+          'include/rdma/ of the repository')
+print(f'static-check: includes: {len(cmds)} object(s), '
+      f'{len(seen_ours)} of our include/rdma and {len(seen_uapi)} of our '
+      f'uapi/rdma headers used, {len(bad)} object(s) using the kernel\'s')
+sys.exit(status)
+EOF
+}
+
+case "${1:-}" in
+sparse) do_sparse ;;
+checkpatch) do_checkpatch ;;
+includes) do_includes ;;
+*)
+	echo "usage: $0 sparse|checkpatch|includes" >&2
+	exit 2
+	;;
+esac

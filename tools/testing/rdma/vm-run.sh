@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Boot the test kernel under QEMU (TCG) with an initramfs holding busybox,
+# every module built in the repository and the guest scripts.
+#
+#   vm-run.sh check   KUnit modules, then scenarios/*.sh; logs for results.py
+#   vm-run.sh demo    scenarios/demo/*.sh, console echoed live
+#
+# Environment:
+#   KDIR              kernel tree (default: prepare-kernel.sh builds/finds it)
+#   RDMA_VM_TIMEOUT   time limit of the whole VM run, in timeout(1) syntax
+#                     (default 25m for check, 10m for demo)
+#   RDMA_SCENARIO_TIMEOUT  default limit of one scenario in seconds (600)
+#   RDMA_EXTRA_KO     more .ko files to put in the VM, treated like ours
+#   RDMA_KUNIT        KUnit modules to run instead of all (names; "none")
+#   RDMA_SCENARIOS    scenario files to run instead of scenarios/*.sh
+#   RDMA_VM_APPEND    more kernel command line arguments
+#   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
+#
+# Output in <repo>/.testbed/: console.log (ttyS0, kernel console),
+# ktap.log (ttyS1, KTAP of the scenarios), nonce (part of the completion
+# marker), vm.rc (exit status of QEMU under timeout(1): 124 = time limit).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+work=$repo/.testbed
+
+die() { echo "vm-run: $*" >&2; exit 2; }
+log() { echo "vm-run: $*" >&2; }
+
+mode=${1:-}
+case "$mode" in
+check) limit=${RDMA_VM_TIMEOUT:-25m} ;;
+demo) limit=${RDMA_VM_TIMEOUT:-10m} ;;
+*) echo "usage: $0 check|demo" >&2; exit 2 ;;
+esac
+# Logs of an earlier run must not pass for this one's.
+mkdir -p "$work"
+rm -f "$work"/console.log "$work"/ktap.log "$work"/vm.rc "$work"/nonce \
+	"$work"/initramfs.cpio.gz
+
+if [ -z "${KDIR:-}" ]; then
+	KDIR=$("$here/prepare-kernel.sh")
+fi
+bzimage=$KDIR/arch/x86/boot/bzImage
+[ -f "$bzimage" ] || die "no $bzimage: build the kernel with prepare-kernel.sh"
+krel=$(cat "$KDIR/include/config/kernel.release")
+
+staging=$work/initramfs
+rm -rf "$staging"
+mkdir -p "$staging"
+
+# Root layout.  Mirror the host's merged /usr so that library paths that
+# ldd prints are valid in the guest as they are.
+for d in bin sbin lib lib64; do
+	if [ -L "/$d" ]; then
+		ln -s "$(readlink "/$d")" "$staging/$d"
+	fi
+done
+mkdir -p "$staging"/{usr/bin,usr/sbin,usr/lib,usr/lib64,bin,sbin,lib} \
+	"$staging"/{proc,sys,dev,tmp,run,root,etc,var/log,testbed/lib}
+echo "root:x:0:0:root:/root:/bin/sh" >"$staging/etc/passwd"
+echo "root:x:0:" >"$staging/etc/group"
+echo "127.0.0.1 localhost" >"$staging/etc/hosts"
+
+# busybox with one symlink per applet.
+busybox=$(command -v busybox) || die "busybox-static is not installed"
+ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static (install busybox-static)"
+cp -L "$busybox" "$staging/bin/busybox"
+"$busybox" --list-full | while read -r applet; do
+	[ -e "$staging/$applet" ] || [ -L "$staging/$applet" ] && continue
+	mkdir -p "$staging/$(dirname "$applet")"
+	ln -s /bin/busybox "$staging/$applet"
+done
+
+# Modules: ours (what the last build listed in modules.order, so a stale
+# .ko of a module no longer built stays out) and RDMA_EXTRA_KO under
+# extra/, the kernel's own modular pieces (if any) under kernel/.
+moddir=$staging/lib/modules/$krel
+mkdir -p "$moddir/extra" "$moddir/kernel"
+ours=()
+if [ -f "$repo/modules.order" ]; then
+	while IFS= read -r o; do
+		case "$o" in /*) ;; *) o=$repo/$o ;; esac
+		ko=${o%.o}.ko
+		[ -f "$ko" ] || die "$ko listed in modules.order is missing"
+		ours+=("$ko")
+	done <"$repo/modules.order"
+else
+	log "no modules.order in $repo: no module of ours (build first)"
+fi
+for ko in ${RDMA_EXTRA_KO:-}; do
+	[ -f "$ko" ] || die "RDMA_EXTRA_KO: no file $ko"
+	ours+=("$(cd "$(dirname "$ko")" && pwd)/$(basename "$ko")")
+done
+names=()
+for ko in ${ours[@]+"${ours[@]}"}; do
+	base=$(basename "$ko")
+	[ -e "$moddir/extra/$base" ] && die "two modules named $base"
+	cp "$ko" "$moddir/extra/$base"
+	names+=("$(basename "$base" .ko | tr - _)")
+done
+if [ -f "$KDIR/modules.order" ]; then
+	while IFS= read -r o; do
+		ko=${o%.o}.ko
+		[ -f "$KDIR/$ko" ] || continue
+		mkdir -p "$moddir/kernel/$(dirname "$ko")"
+		cp "$KDIR/$ko" "$moddir/kernel/$ko"
+	done <"$KDIR/modules.order"
+fi
+for f in modules.builtin modules.builtin.modinfo; do
+	[ -f "$KDIR/$f" ] && cp "$KDIR/$f" "$moddir/"
+done
+(cd "$moddir" && find extra kernel -name '*.ko' | sort) >"$moddir/modules.order"
+# kmod's depmod; -e with System.map reports symbols nobody provides.
+depmod_log=$work/depmod.log
+/sbin/depmod -b "$staging" -e -F "$KDIR/System.map" "$krel" 2>"$depmod_log" ||
+	die "depmod failed: $(cat "$depmod_log")"
+if [ -s "$depmod_log" ]; then
+	log "depmod reports:"
+	sed 's/^/  /' "$depmod_log" >&2
+fi
+log "${#names[@]} module(s) of ours: ${names[*]:-none}"
+
+# KUnit modules (name ends in _kunit), in name order, each with the
+# modules of ours it depends on, in modules.dep order (removal order).
+python3 - "$moddir/modules.dep" "${RDMA_KUNIT-all}" \
+	"${names[@]+"${names[@]}"}" >"$staging/testbed/kunit.list" <<'EOF'
+import os, sys
+dep_file, only, ours = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+only = None if only == 'all' else set(only.replace('-', '_').split())
+def name(path):
+    return os.path.basename(path)[:-len('.ko')].replace('-', '_')
+deps = {}
+for line in open(dep_file):
+    if ':' not in line:
+        continue
+    mod, rest = line.split(':', 1)
+    deps[name(mod)] = [name(d) for d in rest.split()]
+for mod in sorted(m for m in ours if m.endswith('_kunit')):
+    if only is not None and mod not in only:
+        continue
+    print(' '.join([mod] + [d for d in deps.get(mod, []) if d in ours]))
+EOF
+kunit_count=$(wc -l <"$staging/testbed/kunit.list")
+log "$kunit_count KUnit module(s)"
+
+# Guest scripts.
+cp "$here/guest/init" "$staging/init"
+chmod 755 "$staging/init"
+cp "$here/guest/ktap.sh" "$staging/testbed/lib/ktap.sh"
+mkdir -p "$staging/testbed/scenarios/demo"
+if [ "$mode" = check ]; then
+	scen_dir=$here/scenarios
+	dest=$staging/testbed/scenarios
+else
+	scen_dir=$here/scenarios/demo
+	dest=$staging/testbed/scenarios/demo
+fi
+scenarios=()
+if [ "$mode" = check ] && [ -n "${RDMA_SCENARIOS+set}" ]; then
+	read -r -a scen_list <<<"$RDMA_SCENARIOS"
+else
+	scen_list=("$scen_dir"/*.sh)
+fi
+for s in ${scen_list[@]+"${scen_list[@]}"}; do
+	[ -f "$s" ] || continue
+	[ -e "$dest/$(basename "$s")" ] && die "two scenarios named $(basename "$s")"
+	cp "$s" "$dest/"
+	scenarios+=("$s")
+done
+log "${#scenarios[@]} scenario(s)"
+
+# Debian binaries that scenarios declare with "# needs: PATH...", with
+# the libraries ldd lists, the dynamic loader and libgcc_s (which glibc
+# loads at run time for pthread_cancel and unwinding).
+copy_file() {
+	local src=$1 dst=$staging$1
+	mkdir -p "$(dirname "$dst")"
+	rm -f "$dst"
+	cp -L "$src" "$dst"
+}
+needs=$(sed -n 's/^#[[:space:]]*needs:[[:space:]]*//p' \
+	${scenarios[@]+"${scenarios[@]}"} /dev/null | tr -s ' \t' '\n\n' |
+	sed '/^$/d' | sort -u)
+if [ -n "$needs" ]; then
+	libs=()
+	for bin in $needs; do
+		case "$bin" in
+		/*) ;;
+		*) bin=$(command -v "$bin" || echo "$bin") ;;
+		esac
+		if [ ! -f "$bin" ]; then
+			log "warning: needed binary $bin is missing on the host"
+			continue
+		fi
+		# The real tool wins over a busybox applet of the same name.
+		for d in usr/sbin usr/bin sbin bin; do
+			if [ -L "$staging/$d/$(basename "$bin")" ] &&
+			   [ "$(readlink "$staging/$d/$(basename "$bin")")" = /bin/busybox ]; then
+				rm -f "$staging/$d/$(basename "$bin")"
+			fi
+		done
+		copy_file "$bin"
+		while read -r lib; do
+			libs+=("$lib")
+		done < <(ldd "$bin" 2>/dev/null |
+			sed -n -e 's/.*=> \(\/[^ ]*\).*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p')
+	done
+	gcc_s=$(/sbin/ldconfig -p | sed -n 's/.*libgcc_s\.so\.1 (libc6,x86-64) => //p' | head -n 1)
+	[ -n "$gcc_s" ] && libs+=("$gcc_s")
+	for lib in ${libs[@]+"${libs[@]}"}; do
+		copy_file "$lib"
+	done
+	log "copied: $(echo $needs)"
+fi
+
+nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+cat >"$staging/testbed/config" <<EOF
+TESTBED_MODE=$mode
+TESTBED_NONCE=$nonce
+TESTBED_OURS="${names[*]+"${names[*]}"}"
+TESTBED_SCENARIO_TIMEOUT=${RDMA_SCENARIO_TIMEOUT:-600}
+EOF
+
+(cd "$staging" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$work/initramfs.cpio.gz"
+echo "$nonce" >"$work/nonce"
+
+append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 ${RDMA_VM_APPEND:-}"
+# Two sockets, not two cores: the kernel has no ACPI and finds CPUs in
+# SeaBIOS's MP table, which lists one CPU per socket.
+qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
+	-nographic -no-reboot
+	-monitor none -nic none
+	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz" -append "$append")
+# ttyS1: KTAP of the scenarios only.
+ktap_port=(-chardev "file,id=ktap,path=$work/ktap.log" -serial chardev:ktap)
+: >"$work/console.log"
+
+log "booting $krel ($mode), limit $limit"
+start=$(date +%s)
+rc=0
+if [ "$mode" = demo ]; then
+	# ttyS0 on the terminal and in console.log.
+	timeout --foreground "$limit" "${qemu[@]}" \
+		-chardev "stdio,id=con,logfile=$work/console.log,signal=on" \
+		-serial chardev:con "${ktap_port[@]}" || rc=$?
+else
+	if [ "${RDMA_VM_VERBOSE:-0}" = 1 ]; then
+		filter=(cat)
+	else
+		filter=(grep --line-buffered -E 'rdma-testbed: |Kernel panic|---\[ end')
+	fi
+	timeout -k 30 "$limit" "${qemu[@]}" \
+		-chardev "file,id=con,path=$work/console.log" \
+		-serial chardev:con "${ktap_port[@]}" </dev/null &
+	qemu_pid=$!
+	# Progress while the VM runs; tail ends when timeout(1) does.
+	tail -n +1 -F --pid="$qemu_pid" "$work/console.log" 2>/dev/null |
+		"${filter[@]}" || true
+	wait "$qemu_pid" || rc=$?
+fi
+echo "$rc" >"$work/vm.rc"
+log "VM ended after $(($(date +%s) - start))s, status $rc$([ "$rc" = 124 ] && echo " (time limit $limit)")"
+
+if [ "$mode" = demo ]; then
+	exec python3 "$here/results.py" --dir "$work" --kdir "$KDIR" --demo
+fi
+[ "$rc" = 0 ]
