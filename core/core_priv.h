@@ -10,6 +10,8 @@
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_cache.h>
 
@@ -149,5 +151,40 @@ int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
 				   const struct attribute_group **groups);
 void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
 				      const struct attribute_group **groups);
+
+/* ------------------------------------------------------------------
+ * netns.c: per network namespace state of ib_core
+ */
+
+/**
+ * struct rdma_dev_net - what ib_core keeps for one network namespace
+ * @nl_sock: the namespace's NETLINK_RDMA kernel socket
+ * @net: the namespace
+ * @id: index in rdma_nets, to walk every namespace
+ */
+struct rdma_dev_net {
+	struct sock *nl_sock;
+	possible_net_t net;
+	u32 id;
+};
+
+extern unsigned int rdma_dev_net_id;
+
+static inline struct rdma_dev_net *rdma_net_to_dev_net(struct net *net)
+{
+	return net_generic(net, rdma_dev_net_id);
+}
+
+/* Register and unregister ib_core's pernet operations. */
+int rdma_netns_init(void);
+void rdma_netns_exit(void);
+
+/* ------------------------------------------------------------------
+ * netlink.c: the NETLINK_RDMA channel
+ */
+void rdma_nl_init(void);
+void rdma_nl_exit(void);
+int rdma_nl_net_init(struct rdma_dev_net *rnet);
+void rdma_nl_net_exit(struct rdma_dev_net *rnet);
 
 #endif /* RDMA_CORE_PRIV_H */
