@@ -4,7 +4,7 @@
  * what the kernel answers.  See Documentation/testing.rst, "nlfuzz".
  *
  *   nlfuzz [-c COUNT] [-s SEED] [-u UID[:GID]] [-t SECONDS] [-m EVERY]
- *          [-r FIRST-LAST] [-v] [-n]
+ *          [-r FIRST-LAST] [-v] [-n] [-P PROTOCOL]
  *
  * Exit status: 0 done, 1 a check failed (an unprivileged admin request
  * was accepted, a reply was malformed), 2 could not run (no NETLINK_RDMA,
@@ -66,6 +66,7 @@ struct ctx {
 	unsigned long mark_every;
 	unsigned int time_limit;
 	int verbose, dry_run;
+	int protocol;			/* NETLINK_RDMA but for self tests */
 	int uid, gid;			/* -1: stay who we are */
 	int kmsg;
 	int sock[2];			/* [1] has extended acks */
@@ -81,7 +82,7 @@ struct ctx {
 static struct ctx g = {
 	.count = 10000, .last = ~0UL, .mark_every = 1000,
 	.uid = -1, .gid = -1, .kmsg = -1, .sock = { -1, -1 },
-	.listener = -1,
+	.listener = -1, .protocol = NETLINK_RDMA,
 };
 
 static void fail_setup(const char *fmt, ...)
@@ -251,7 +252,7 @@ static void drain(int fd, unsigned int max, int multicast)
 
 static int nl_socket(int fatal)
 {
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, g.protocol);
 
 	if (fd >= 0)
 		return fd;
@@ -499,6 +500,16 @@ static void print_errs(const char *what, const unsigned long *v)
 			printf("  %-12s %-20s %10lu\n", what, ename(e), v[e]);
 }
 
+static void fold(unsigned long *to, unsigned long *from, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		to[i] += from[i];
+		from[i] = 0;
+	}
+}
+
 static int print_summary(double secs)
 {
 	unsigned long total_err = 0, eperm = 0, total_ack = 0, total_data = 0;
@@ -517,15 +528,28 @@ static int print_summary(double secs)
 
 	printf("  %-8s %-7s %-20s %10s %10s\n", "client", "name", "reply",
 	       "count", "extack");
-	for (c = 0; c < NLFUZZ_CLIENTS; c++) {
+	/* invalid client indexes share one row: fold them into the first */
+	for (c = RDMA_NL_NUM_CLIENTS + 1; c < NLFUZZ_CLIENTS; c++) {
+		fold(&g.st.ack[RDMA_NL_NUM_CLIENTS], &g.st.ack[c], 1);
+		fold(g.st.err[RDMA_NL_NUM_CLIENTS], g.st.err[c], NERR);
+		fold(g.st.err_extack[RDMA_NL_NUM_CLIENTS], g.st.err_extack[c],
+		     NERR);
+		fold(&g.st.data[RDMA_NL_NUM_CLIENTS], &g.st.data[c], 1);
+		fold(&g.st.mcast[RDMA_NL_NUM_CLIENTS], &g.st.mcast[c], 1);
+	}
+	for (c = 0; c <= RDMA_NL_NUM_CLIENTS; c++) {
+		char idx[8];
+
+		snprintf(idx, sizeof(idx), c < RDMA_NL_NUM_CLIENTS ? "%u" :
+			 "%u-63", c);
 		if (g.st.ack[c])
-			printf("  %-8u %-7s %-20s %10lu\n", c, client_name(c),
+			printf("  %-8s %-7s %-20s %10lu\n", idx, client_name(c),
 			       "ack", g.st.ack[c]);
 		total_ack += g.st.ack[c];
 		for (e = 0; e < NERR; e++) {
 			if (!g.st.err[c][e])
 				continue;
-			printf("  %-8u %-7s %-20s %10lu %10lu\n", c,
+			printf("  %-8s %-7s %-20s %10lu %10lu\n", idx,
 			       client_name(c), ename(e), g.st.err[c][e],
 			       g.st.err_extack[c][e]);
 			total_err += g.st.err[c][e];
@@ -533,11 +557,11 @@ static int print_summary(double secs)
 				eperm += g.st.err[c][e];
 		}
 		if (g.st.data[c])
-			printf("  %-8u %-7s %-20s %10lu\n", c, client_name(c),
+			printf("  %-8s %-7s %-20s %10lu\n", idx, client_name(c),
 			       "data", g.st.data[c]);
 		total_data += g.st.data[c];
 		if (g.st.mcast[c])
-			printf("  %-8u %-7s %-20s %10lu\n", c, client_name(c),
+			printf("  %-8s %-7s %-20s %10lu\n", idx, client_name(c),
 			       "multicast", g.st.mcast[c]);
 	}
 	print_errs("done", g.st.done);
@@ -590,7 +614,8 @@ static void print_usage(void)
 	      "  -m EVERY    mark progress in the kernel log every EVERY datagrams\n"
 	      "  -r A-B      send only datagrams A..B (all are generated)\n"
 	      "  -v          print every datagram sent (-vv: in full)\n"
-	      "  -n          dry run: generate only, print a checksum\n",
+	      "  -n          dry run: generate only, print a checksum\n"
+	      "  -P PROTOCOL another netlink protocol, to test nlfuzz itself\n",
 	      stderr);
 	exit(2);
 }
@@ -612,7 +637,7 @@ static void parse_args(int argc, char **argv)
 	int seeded = 0, opt;
 	char *p;
 
-	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:vn")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:vnP:")) != -1) {
 		switch (opt) {
 		case 'c':
 			g.count = num(optarg);
@@ -647,6 +672,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'n':
 			g.dry_run = 1;
+			break;
+		case 'P':
+			g.protocol = num(optarg);
 			break;
 		default:
 			print_usage();
