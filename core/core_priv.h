@@ -14,6 +14,7 @@
 #include <net/netns/generic.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_cache.h>
+#include <rdma/rdma_netlink.h>
 
 /* ------------------------------------------------------------------
  * device.c: the device and client registries
@@ -186,5 +187,7 @@ void rdma_nl_init(void);
 void rdma_nl_exit(void);
 int rdma_nl_net_init(struct rdma_dev_net *rnet);
 void rdma_nl_net_exit(struct rdma_dev_net *rnet);
+const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,
+					     const struct rdma_nl_cbs *cbs);
 
 #endif /* RDMA_CORE_PRIV_H */

@@ -56,8 +56,17 @@ static int __init ib_core_init(void)
 		pr_warn("ib_core: could not register the device class\n");
 		goto err_unreg;
 	}
+
+	rdma_nl_init();
+	ret = rdma_netns_init();
+	if (ret) {
+		pr_warn("ib_core: could not set up network namespaces\n");
+		goto err_class;
+	}
 	return 0;
 
+err_class:
+	class_unregister(&ib_class);
 err_unreg:
 	destroy_workqueue(ib_unreg_wq);
 err_event:
@@ -73,6 +82,8 @@ err_wq:
 
 static void __exit ib_core_exit(void)
 {
+	rdma_netns_exit();
+	rdma_nl_exit();
 	class_unregister(&ib_class);
 	destroy_workqueue(ib_unreg_wq);
 	destroy_workqueue(ib_event_wq);
