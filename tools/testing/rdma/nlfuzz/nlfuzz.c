@@ -4,7 +4,7 @@
  * what the kernel answers.  See Documentation/testing.rst, "nlfuzz".
  *
  *   nlfuzz [-c COUNT] [-s SEED] [-u UID[:GID]] [-t SECONDS] [-m EVERY]
- *          [-r FIRST-LAST] [-v] [-n] [-P PROTOCOL]
+ *          [-r FIRST-LAST] [-R CLIENT,...] [-v] [-n] [-P PROTOCOL]
  *
  * Exit status: 0 done, 1 a check failed (an unprivileged admin request
  * was accepted, a reply was malformed), 2 could not run (no NETLINK_RDMA,
@@ -67,6 +67,7 @@ struct ctx {
 	unsigned int time_limit;
 	int verbose, dry_run;
 	int protocol;			/* NETLINK_RDMA but for self tests */
+	char rare[64];			/* -R as given */
 	int uid, gid;			/* -1: stay who we are */
 	int kmsg;
 	int sock[2];			/* [1] has extended acks */
@@ -440,7 +441,8 @@ static void show(unsigned long idx, const struct datagram *d)
 
 static void do_datagram(unsigned long idx, struct datagram *d)
 {
-	static unsigned int hold;
+	/* a socket whose dump is left pending for the next hold datagrams */
+	static unsigned int hold, held;
 	int fd = g.sock[d->sock];
 
 	g.st.datagrams++;
@@ -464,18 +466,17 @@ static void do_datagram(unsigned long idx, struct datagram *d)
 		drain(fd, d->reads, 0);
 		/* leave the dump be for the next few datagrams */
 		hold = 1 + (idx % 8);
+		held = d->sock;
 		break;
 	default:
 		send_to_kernel(fd, d->data, d->len);
 		break;
 	}
-	if (hold) {
+	/* only requests make the kernel write to a main socket */
+	if (hold && d->st != ST_DUMP_ABANDON)
 		hold--;
-		drain(g.sock[!d->sock], DRAIN_MAX, 0);
-	} else {
-		drain(g.sock[0], DRAIN_MAX, 0);
-		drain(g.sock[1], DRAIN_MAX, 0);
-	}
+	if (!hold || held != d->sock)
+		drain(fd, DRAIN_MAX, 0);
 	if (!(idx % 16))
 		drain(g.listener, DRAIN_MAX, 1);
 }
@@ -613,6 +614,7 @@ static void print_usage(void)
 	      "  -t SECONDS  stop after this time\n"
 	      "  -m EVERY    mark progress in the kernel log every EVERY datagrams\n"
 	      "  -r A-B      send only datagrams A..B (all are generated)\n"
+	      "  -R LIST     client indexes (comma separated) to send to rarely\n"
 	      "  -v          print every datagram sent (-vv: in full)\n"
 	      "  -n          dry run: generate only, print a checksum\n"
 	      "  -P PROTOCOL another netlink protocol, to test nlfuzz itself\n",
@@ -632,12 +634,32 @@ static unsigned long num(const char *s)
 	return v;
 }
 
+static void parse_rare(const char *arg)
+{
+	char list[64], *tok, *save;
+	__u64 mask = 0;
+	unsigned long c;
+
+	if (strlen(arg) >= sizeof(list))
+		print_usage();
+	strcpy(list, arg);
+	strcpy(g.rare, arg);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		c = num(tok);
+		if (c >= NLFUZZ_CLIENTS)
+			print_usage();
+		mask |= 1ULL << c;
+	}
+	gen_set_rare(mask);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	int seeded = 0, opt;
 	char *p;
 
-	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:vnP:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:R:vnP:")) != -1) {
 		switch (opt) {
 		case 'c':
 			g.count = num(optarg);
@@ -676,6 +698,9 @@ static void parse_args(int argc, char **argv)
 		case 'P':
 			g.protocol = num(optarg);
 			break;
+		case 'R':
+			parse_rare(optarg);
+			break;
 		default:
 			print_usage();
 		}
@@ -700,6 +725,8 @@ int main(int argc, char **argv)
 	rng_seed(&r, g.seed);
 	printf("nlfuzz: seed %llu, %lu datagrams (sweep of %lu first)\n",
 	       g.seed, g.count, sweep);
+	printf("nlfuzz: replay: nlfuzz -s %llu -c %lu%s%s\n", g.seed, g.count,
+	       g.rare[0] ? " -R " : "", g.rare);
 
 	if (!g.dry_run) {
 		/* markers help find the datagram behind a kernel splat */
