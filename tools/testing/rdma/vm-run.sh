@@ -173,6 +173,19 @@ for s in ${scen_list[@]+"${scen_list[@]}"}; do
 done
 log "${#scenarios[@]} scenario(s)"
 
+# Test programs of our own: each tools/testing/rdma/<name>/Makefile
+# builds static binaries into .testbed/bin ("make O=DIR"), which the
+# guest finds in /testbed/bin.  A program that fails to build is left
+# out (its scenario then fails), the rest of the run goes on.
+rm -rf "$work/bin"
+mkdir -p "$work/bin" "$staging/testbed/bin"
+for mk in "$here"/*/Makefile; do
+	[ -f "$mk" ] || continue
+	make -s -C "$(dirname "$mk")" O="$work/bin" >&2 ||
+		log "warning: building $(dirname "$mk") failed"
+done
+find "$work/bin" -maxdepth 1 -type f -perm -u+x -exec cp {} "$staging/testbed/bin/" \;
+
 # Debian binaries that scenarios declare with "# needs: PATH...", with
 # the libraries ldd lists, the dynamic loader and libgcc_s (which glibc
 # loads at run time for pthread_cancel and unwinding).
