@@ -69,10 +69,9 @@ EXPORT_SYMBOL(rdma_nl_register);
  * rdma_nl_unregister - stop answering messages of one client index
  * @index: the index given to rdma_nl_register()
  *
- * Waits for callbacks of the client that are running.  A dump in
- * progress holds a reference on ib_core only, so a client in another
- * module must finish its dumps within their first call (as the port
- * mapper's do) or keep its module loaded while dumps run.
+ * Waits for callbacks of the client that are running.  Dumps that are
+ * still open (their reader has not read them to the end) end at their
+ * next read without calling into the client again: see rdma_nl_dump().
  */
 void rdma_nl_unregister(unsigned int index)
 {
@@ -195,6 +194,29 @@ bool rdma_nl_chk_listeners(unsigned int group)
 EXPORT_SYMBOL(rdma_nl_chk_listeners);
 
 /*
+ * Every dump runs through here rather than straight into the client: the
+ * client's table is looked up again, under its semaphore, on each part of
+ * the dump.  A dump whose reader is slow can outlive its client (iw_cm
+ * unloaded between two reads); it then ends quietly instead of calling
+ * into a module that is gone.
+ */
+static int rdma_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int index = RDMA_NL_GET_CLIENT(cb->nlh->nlmsg_type);
+	unsigned int op = RDMA_NL_GET_OP(cb->nlh->nlmsg_type);
+	struct rdma_nl_client *client = &rdma_nl_clients[index];
+	const struct rdma_nl_cbs *cbs;
+	int ret = 0;
+
+	down_read(&client->sem);
+	cbs = client->cbs;
+	if (cbs && cbs[op].dump)
+		ret = cbs[op].dump(skb, cb);
+	up_read(&client->sem);
+	return ret;
+}
+
+/*
  * The callback table of @index with its semaphore held for reading, or
  * NULL (semaphore released) when no client has the index.  A missing
  * client is looked for once among the modules ("rdma-netlink-subsys-N").
@@ -265,17 +287,21 @@ static int rdma_nl_rcv_msg(struct sk_buff *skb, struct nlmsghdr *nlh,
 
 	if (index == RDMA_NL_IWCM || (nlh->nlmsg_flags & NLM_F_DUMP)) {
 		struct netlink_dump_control c = {
-			.dump = cb->dump,
+			.dump = rdma_nl_dump,
 			.module = THIS_MODULE,
 		};
 
-		if (!c.dump) {
+		if (!cb->dump) {
 			NL_SET_ERR_MSG(extack, "Operation cannot be dumped");
 			ret = -EINVAL;
 			goto out;
 		}
-		ret = netlink_dump_start(skb->sk, skb, nlh, &c);
-		goto out;
+		/*
+		 * The first part of the dump runs right away, in
+		 * rdma_nl_dump(), which takes the semaphore itself.
+		 */
+		up_read(&rdma_nl_clients[index].sem);
+		return netlink_dump_start(skb->sk, skb, nlh, &c);
 	}
 
 	if (!cb->doit) {

@@ -357,6 +357,29 @@ static void rdma_netlink_dump_many_reads(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, recv_one(test, sock, ctx->rx), 0);
 }
 
+static void rdma_netlink_dump_outlives_client(struct kunit *test)
+{
+	struct nl_ctx *ctx = take_client(test, RDMA_NL_NLDEV);
+	struct socket *sock = open_sock(test);
+	unsigned int reads, calls, entries = 0;
+	struct nlmsghdr *nlh;
+	int len;
+
+	ctx->rec.dump_entries = 300;
+	send_req(test, sock, RDMA_NL_NLDEV, 0, NLM_F_REQUEST | NLM_F_DUMP, 32);
+	len = recv_one(test, sock, ctx->rx);
+	KUNIT_ASSERT_GT(test, len, 0);
+	nlmsg_for_each_msg(nlh, (struct nlmsghdr *)ctx->rx, len, len)
+		entries++;
+
+	/* The client goes away while the dump is half read. */
+	rdma_nl_kunit_swap(RDMA_NL_NLDEV, NULL);
+	calls = atomic_read(&ctx->rec.dump_calls);
+	entries += read_dump(test, sock, ctx->rx, &reads);
+	KUNIT_EXPECT_LT(test, entries, 300U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->rec.dump_calls), calls);
+}
+
 static void rdma_netlink_iwcm_always_dumps(struct kunit *test)
 {
 	struct nl_ctx *ctx = take_client(test, RDMA_NL_IWCM);
@@ -563,6 +586,7 @@ static struct kunit_case rdma_netlink_cases[] = {
 	KUNIT_CASE(rdma_netlink_no_request_flag),
 	KUNIT_CASE(rdma_netlink_ls_reply_reaches_doit),
 	KUNIT_CASE(rdma_netlink_dump_many_reads),
+	KUNIT_CASE(rdma_netlink_dump_outlives_client),
 	KUNIT_CASE(rdma_netlink_iwcm_always_dumps),
 	KUNIT_CASE(rdma_netlink_admin_perm),
 	KUNIT_CASE(rdma_netlink_several_in_one_datagram),
