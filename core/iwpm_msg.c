@@ -193,8 +193,21 @@ static int iwpm_send_request(u8 nl_client, u8 op, void *buf,
 	if (multicast) {
 		ret = rdma_nl_multicast(&init_net, skb, RDMA_NL_GROUP_IWPM,
 					GFP_KERNEL);
-		if (ret)	/* nobody listens: no port mapper */
-			WRITE_ONCE(iwpm_user_pid, IWPM_PID_UNAVAILABLE);
+		/*
+		 * Only -ESRCH says that nobody is in the group, so that no
+		 * port mapper runs.  Any other error (-ENOBUFS: the buffer
+		 * of some member was full, and any user may join the group)
+		 * says nothing of the port mapper, which may well have the
+		 * request: wait for its answer as for any other.  A port
+		 * mapper that registered meanwhile is not forgotten.
+		 */
+		if (ret == -ESRCH) {
+			pid = iwpm_get_user_pid();
+			if (pid <= 0)
+				iwpm_drop_pid(pid, IWPM_PID_UNAVAILABLE);
+		} else {
+			ret = 0;
+		}
 	} else {
 		ret = rdma_nl_unicast(&init_net, skb, pid);
 		if (ret == -ECONNREFUSED)	/* its socket is gone */

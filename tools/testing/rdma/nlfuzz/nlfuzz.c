@@ -56,8 +56,11 @@ struct stats {
 
 struct probe {
 	unsigned int client, op;
-	int result;		/* -1 none, 0 accepted, > 0 errno */
+	int result;		/* -1 none, 0 accepted, > 0 errno, PROBE_ABSENT */
 };
+
+/* a probe result: the client has no callback for the operation */
+#define PROBE_ABSENT 0x10000
 
 struct ctx {
 	unsigned long long seed;
@@ -145,15 +148,16 @@ static void kmsg(const char *fmt, ...)
 
 /* ---- replies ---------------------------------------------------------- */
 
-/* Whether an error message carries an extended ack text. */
-static int has_extack_msg(const struct nlmsghdr *nlh)
+/* The extended ack text of an error message, or NULL. */
+static const char *extack_msg(const struct nlmsghdr *nlh)
 {
 	const struct nlmsgerr *e = NLMSG_DATA(nlh);
 	size_t off = NLMSG_HDRLEN + sizeof(*e);
 	const struct nlattr *nla;
+	const char *msg;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return 0;
+		return NULL;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
 	off = NLMSG_ALIGN(off);
@@ -161,19 +165,39 @@ static int has_extack_msg(const struct nlmsghdr *nlh)
 		nla = (const struct nlattr *)((const __u8 *)nlh + off);
 		if (nla->nla_len < NLA_HDRLEN ||
 		    off + nla->nla_len > nlh->nlmsg_len)
-			return 0;
-		if ((nla->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
-			return 1;
+			return NULL;
+		if ((nla->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG) {
+			msg = (const char *)nla + NLA_HDRLEN;
+			/* the text must end inside its attribute */
+			if (nla->nla_len == NLA_HDRLEN ||
+			    msg[nla->nla_len - NLA_HDRLEN - 1])
+				return NULL;
+			return msg;
+		}
 		off += NLA_ALIGN(nla->nla_len);
 	}
-	return 0;
+	return NULL;
 }
+
+/*
+ * The kernel's dispatch answers an operation that its client does not
+ * implement (the kernel only sends it, or it is not written yet) with
+ * this text, before it looks at permissions.
+ */
+#define NO_OP_EXTACK "Operation not supported by this client"
 
 static void note_probe(const struct nlmsghdr *nlh, __u32 seq, int result)
 {
-	if (g.probe_seq && seq == g.probe_seq && g.probe_result < 0)
-		g.probe_result = result;
-	(void)nlh;
+	const char *msg;
+
+	if (!g.probe_seq || seq != g.probe_seq || g.probe_result >= 0)
+		return;
+	g.probe_result = result;
+	if (result == EINVAL && nlh->nlmsg_type == NLMSG_ERROR) {
+		msg = extack_msg(nlh);
+		if (msg && !strcmp(msg, NO_OP_EXTACK))
+			g.probe_result = PROBE_ABSENT;
+	}
 }
 
 static void parse(const __u8 *buf, size_t n, int multicast, int truncated)
@@ -200,7 +224,7 @@ static void parse(const __u8 *buf, size_t n, int multicast, int truncated)
 			}
 			slot = eslot(e->error);
 			g.st.err[client][slot]++;
-			if (has_extack_msg(nlh))
+			if (extack_msg(nlh))
 				g.st.err_extack[client][slot]++;
 		} else if (nlh->nlmsg_type == NLMSG_DONE) {
 			int v = 0;
@@ -392,8 +416,9 @@ static void admin_probe(void)
 	struct pollfd pfd = { .events = POLLIN };
 	double t0;
 
-	pfd.fd = g.sock[0];
-	drain(g.sock[0], DRAIN_MAX, 0);
+	/* the socket with extended acks: they tell an absent operation */
+	pfd.fd = g.sock[1];
+	drain(g.sock[1], DRAIN_MAX, 0);
 	for (client = 0; client < NLFUZZ_CLIENTS; client++) {
 		n = client_num_ops(client);
 		for (op = 0; op < n; op++) {
@@ -410,14 +435,14 @@ static void admin_probe(void)
 			g.probe_result = -1;
 			gen_header(buf, client, op, NLM_F_REQUEST | NLM_F_ACK,
 				   g.probe_seq);
-			if (send_to_kernel(g.sock[0], buf, sizeof(buf)) < 0) {
+			if (send_to_kernel(g.sock[1], buf, sizeof(buf)) < 0) {
 				p->result = -1;
 				continue;
 			}
 			t0 = now();
 			while (g.probe_result < 0 && now() - t0 < 2) {
 				poll(&pfd, 1, 100);
-				drain(g.sock[0], DRAIN_MAX, 0);
+				drain(g.sock[1], DRAIN_MAX, 0);
 			}
 			p->result = g.probe_result;
 		}
@@ -578,6 +603,7 @@ static int print_summary(double secs)
 	for (i = 0; i < nprobes; i++) {
 		struct probe *p = &probes[i];
 		const char *res = p->result < 0 ? "no answer" :
+			p->result == PROBE_ABSENT ? "absent" :
 			p->result ? ename(p->result) : "accepted";
 
 		printf("  admin-probe %-5s %-16s %s\n", client_name(p->client),
