@@ -88,7 +88,8 @@ int rdma_link_newlink(const char *type, const char *ibdev_name,
 	}
 	ret = ops->newlink(ibdev_name, ndev);
 	if (ret == -EEXIST)
-		NL_SET_ERR_MSG(extack, "Device name is taken");
+		NL_SET_ERR_MSG(extack,
+			       "Device exists already (name taken or net device in use)");
 	else if (ret)
 		NL_SET_ERR_MSG(extack, "The link type refused to create the device");
 out:

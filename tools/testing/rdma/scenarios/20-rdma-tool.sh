@@ -86,7 +86,7 @@ eui64() {
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
-ktap_plan 53
+ktap_plan 50
 
 for m in rdma_fake_hca ib_core; do
 	grep -q "^$m " /proc/modules && rmmod $m
@@ -97,9 +97,9 @@ ktap_test "modprobe rdma_fake_hca devices=2" modprobe rdma_fake_hca devices=2
 out=$(rdma dev show 2>&1)
 echo "$out" | sed 's/^/# /'
 expect "dev show: fake0" "$out" \
-	'^[0-9]+: fake0: node_type ca fw 1\.2\.0 node_guid 0002:fa4e:0000:0000 sys_image_guid 0002:fa4e:0000:ff00$'
+	'^[0-9]+: fake0: node_type ca fw 1\.2\.0 node_guid 0002:fa4e:0000:0000 sys_image_guid 0002:fa4e:0000:ff00 $'
 expect "dev show: fake1" "$out" \
-	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 sys_image_guid 0002:fa4e:0000:ff01$'
+	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 sys_image_guid 0002:fa4e:0000:ff01 $'
 idx0=$(echo "$out" | sed -n 's/^\([0-9]*\): fake0: .*/\1/p')
 idx1=$(echo "$out" | sed -n 's/^\([0-9]*\): fake1: .*/\1/p')
 
@@ -187,7 +187,7 @@ guid=$(eui64 "$mac")
 out=$(rdma dev show fkl0 2>&1)
 echo "$out" | sed 's/^/# /'
 expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
-	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid\$"
+	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
 out=$(rdma link show fkl0/1 2>&1)
 expect "new device's port on $DUMMY" "$out" "^link fkl0/1 .*netdev $DUMMY \$"
 expect_fail "second device on the same netdev fails" \
