@@ -75,6 +75,19 @@ int ib_devices_walk_registered(ib_device_walk_fn fn, void *data);
 typedef void (*ib_device_visit_fn)(struct ib_device *device, void *data);
 void ib_devices_visit_held(ib_device_visit_fn fn, void *data);
 
+/*
+ * Network namespace of a device (exclusive mode only): move it to the
+ * namespace of @ns_fd (drops the caller's registration reference in
+ * every case), and move every device of a dying namespace back to
+ * init_net.
+ */
+int ib_device_set_netns_put(struct sk_buff *skb, struct ib_device *dev,
+			    u32 ns_fd);
+void rdma_dev_net_release_devices(struct net *net);
+
+/* Adaptive CQ moderation of a device: 0 or 1, else -EINVAL. */
+int ib_device_set_dim(struct ib_device *ibdev, u8 use_dim);
+
 /* ------------------------------------------------------------------
  * event.c: asynchronous events
  */
@@ -189,5 +202,20 @@ int rdma_nl_net_init(struct rdma_dev_net *rnet);
 void rdma_nl_net_exit(struct rdma_dev_net *rnet);
 const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,
 					     const struct rdma_nl_cbs *cbs);
+
+/* ------------------------------------------------------------------
+ * nldev.c and link.c: the RDMA_NL_NLDEV client
+ */
+void nldev_init(void);
+void nldev_exit(void);
+
+/*
+ * Create device @ibdev_name of link type @type on @ndev; the type's
+ * module is loaded on demand ("rdma-link-<type>").  -EINVAL for an
+ * unknown type, else the type's newlink() result; failures are
+ * explained in @extack.
+ */
+int rdma_link_newlink(const char *type, const char *ibdev_name,
+		      struct net_device *ndev, struct netlink_ext_ack *extack);
 
 #endif /* RDMA_CORE_PRIV_H */

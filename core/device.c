@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
+#include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 
 #include "core_priv.h"
@@ -1208,6 +1209,152 @@ void ib_unregister_device_and_put(struct ib_device *ib_dev)
 	put_device(&ib_dev->dev);
 }
 EXPORT_SYMBOL(ib_unregister_device_and_put);
+
+/* ------------------------------------------------------------------
+ * Network namespaces (exclusive mode)
+ */
+
+/*
+ * Move @device from @cur_net to @net: the clients leave the device, it
+ * changes namespace (in sysfs too), and the clients come back.  Nothing
+ * is done, with -ENODEV, when the device is unregistered meanwhile or is
+ * not in @cur_net any more.  The caller holds a get_device() reference
+ * and no registration reference.
+ */
+static int rdma_dev_change_netns(struct ib_device *device,
+				 struct net *cur_net, struct net *net)
+{
+	int ret, ret2;
+
+	mutex_lock(&device->unregistration_lock);
+	if (!refcount_read(&device->refcount) ||
+	    !net_eq(cur_net, read_pnet(&device->coredev.rdma_net))) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (net_eq(cur_net, net)) {
+		ret = 0;
+		goto out;
+	}
+
+	kobject_uevent(&device->dev.kobj, KOBJ_REMOVE);
+	disable_device(device);
+
+	/* Nobody uses the device now: it may change namespace. */
+	write_pnet(&device->coredev.rdma_net, net);
+	/*
+	 * Names are unique across the host, so the name is free in @net.
+	 * Renaming to the same name moves the sysfs entries to the class
+	 * directory of the new namespace.
+	 */
+	down_read(&devices_rwsem);
+	ret = device_rename(&device->dev, dev_name(&device->dev));
+	up_read(&devices_rwsem);
+	if (ret) {
+		dev_warn(&device->dev,
+			 "could not move to the new namespace in sysfs: %d\n",
+			 ret);
+		write_pnet(&device->coredev.rdma_net, cur_net);
+	}
+
+	ret2 = enable_device_and_get(device);
+	if (ret2)
+		dev_warn(&device->dev,
+			 "could not enable after a namespace change: %d\n",
+			 ret2);
+	kobject_uevent(&device->dev.kobj, KOBJ_ADD);
+	ib_device_put(device);
+	if (!ret)
+		ret = ret2;
+out:
+	mutex_unlock(&device->unregistration_lock);
+	return ret;
+}
+
+/**
+ * ib_device_set_netns_put - move a device to another network namespace
+ * @skb: the netlink request; its sender needs CAP_NET_ADMIN over the
+ *	target namespace
+ * @dev: the device, with a registration reference that is always dropped
+ * @ns_fd: a file descriptor of the sender naming the target namespace
+ *
+ * Only in exclusive mode, and only for drivers that can disassociate
+ * user contexts (every client is removed and added again).
+ *
+ * Return: 0, -EOPNOTSUPP in shared mode or for such a driver, -EPERM,
+ * -EBADF/-EINVAL for a bad @ns_fd, -ENODEV when the device went away.
+ */
+int ib_device_set_netns_put(struct sk_buff *skb, struct ib_device *dev,
+			    u32 ns_fd)
+{
+	struct net *net;
+	int ret;
+
+	net = get_net_ns_by_fd(ns_fd);
+	if (IS_ERR(net)) {
+		ret = PTR_ERR(net);
+		goto err_put_dev;
+	}
+	if (!netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN)) {
+		ret = -EPERM;
+		goto err_put_net;
+	}
+	if (!dev->ops.disassociate_ucontext || ib_devices_shared_netns) {
+		ret = -EOPNOTSUPP;
+		goto err_put_net;
+	}
+
+	get_device(&dev->dev);
+	ib_device_put(dev);
+	ret = rdma_dev_change_netns(dev, sock_net(skb->sk), net);
+	put_device(&dev->dev);
+	put_net(net);
+	return ret;
+
+err_put_net:
+	put_net(net);
+err_put_dev:
+	ib_device_put(dev);
+	return ret;
+}
+
+/*
+ * @net is going away: every device in it goes back to the initial
+ * namespace.  Devices the move fails for stay hidden until unregistered.
+ */
+void rdma_dev_net_release_devices(struct net *net)
+{
+	struct ib_device *dev;
+	unsigned long index;
+
+	down_read(&devices_rwsem);
+	xa_for_each(&devices, index, dev) {
+		if (!net_eq(read_pnet(&dev->coredev.rdma_net), net))
+			continue;
+		get_device(&dev->dev);
+		/* Moving waits for users: not under the table's lock. */
+		up_read(&devices_rwsem);
+		rdma_dev_change_netns(dev, net, &init_net);
+		put_device(&dev->dev);
+		down_read(&devices_rwsem);
+	}
+	up_read(&devices_rwsem);
+}
+
+/**
+ * ib_device_set_dim - switch adaptive interrupt moderation of new CQs
+ * @ibdev: the device
+ * @use_dim: 0 or 1
+ *
+ * Return: 0 or -EINVAL for another value.
+ */
+int ib_device_set_dim(struct ib_device *ibdev, u8 use_dim)
+{
+	if (use_dim > 1)
+		return -EINVAL;
+	ibdev->use_cq_dim = use_dim;
+	return 0;
+}
 
 /**
  * ib_unregister_driver - unregister every device of a driver

@@ -63,6 +63,7 @@ static int __init ib_core_init(void)
 		pr_warn("ib_core: could not set up network namespaces\n");
 		goto err_class;
 	}
+	nldev_init();
 	return 0;
 
 err_class:
@@ -82,6 +83,7 @@ err_wq:
 
 static void __exit ib_core_exit(void)
 {
+	nldev_exit();
 	rdma_netns_exit();
 	rdma_nl_exit();
 	class_unregister(&ib_class);

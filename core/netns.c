@@ -51,7 +51,41 @@ static __net_exit void rdma_dev_exit_net(struct net *net)
 	xa_erase(&rdma_nets, rnet->id);
 	up_write(&rdma_nets_rwsem);
 
+	/* Exclusive mode: what lived here goes home to init_net. */
+	rdma_dev_net_release_devices(net);
 	rdma_nl_net_exit(rnet);
+}
+
+/**
+ * rdma_compatdev_set - switch between shared and exclusive netns mode
+ * @enable: 1 for shared, 0 for exclusive
+ *
+ * The mode can only change while the initial namespace is the only one
+ * (upstream's rule): a device that was moved into a namespace, or a
+ * namespace that sees devices it would not see in the other mode, would
+ * otherwise be left in an undefined state.
+ *
+ * Return: 0 (also when the mode already is @enable) or -EBUSY.
+ */
+int rdma_compatdev_set(u8 enable)
+{
+	struct rdma_dev_net *rnet;
+	unsigned long index;
+	int ret = 0;
+
+	down_write(&rdma_nets_rwsem);
+	if (ib_devices_shared_netns == enable)
+		goto out;
+	xa_for_each(&rdma_nets, index, rnet) {
+		if (!net_eq(read_pnet(&rnet->net), &init_net)) {
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	WRITE_ONCE(ib_devices_shared_netns, !!enable);
+out:
+	up_write(&rdma_nets_rwsem);
+	return ret;
 }
 
 static struct pernet_operations rdma_dev_net_ops = {

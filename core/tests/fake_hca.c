@@ -12,7 +12,9 @@
 #include <linux/slab.h>
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/unaligned.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
 
 #include "fake_hca.h"
 
@@ -136,6 +138,8 @@ static int fake_hca_query_device(struct ib_device *ibdev,
 	attr->max_fast_reg_page_list_len = 256;
 	attr->max_pkeys = max_pkeys;
 	attr->local_ca_ack_delay = 15;
+	if (hca->desc.allow_user_unreg)
+		attr->kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	return 0;
 }
 
@@ -362,6 +366,14 @@ static int fake_hca_enable_driver(struct ib_device *ibdev)
 	return fake_hca_enter(to_fake_hca(ibdev), FAKE_HCA_OP_ENABLE_DRIVER);
 }
 
+/*
+ * There are no user contexts (no uverbs yet); having the op lets the
+ * core move the device to another network namespace.
+ */
+static void fake_hca_disassociate_ucontext(struct ib_ucontext *ibcontext)
+{
+}
+
 static void fake_hca_release(struct fake_hca *hca);
 
 static void fake_hca_dealloc_driver(struct ib_device *ibdev)
@@ -492,6 +504,7 @@ static const struct ib_device_ops fake_hca_base_ops = {
 	.modify_device = fake_hca_modify_device,
 	.modify_port = fake_hca_modify_port,
 	.enable_driver = fake_hca_enable_driver,
+	.disassociate_ucontext = fake_hca_disassociate_ucontext,
 };
 
 static const struct ib_device_ops fake_hca_fw_ops = {
@@ -850,6 +863,9 @@ struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc)
 	hca->ibdev.phys_port_cnt = desc->num_ports;
 	hca->ibdev.num_comp_vectors = 1;
 	hca->ibdev.node_guid = cpu_to_be64(desc->node_guid);
+	hca->ibdev.use_cq_dim = desc->use_cq_dim;
+	if (desc->name_by_user)
+		ib_mark_name_assigned_by_user(&hca->ibdev);
 	strscpy_pad(hca->ibdev.node_desc, desc->node_desc ?: "",
 		    sizeof(hca->ibdev.node_desc));
 
@@ -1626,6 +1642,107 @@ static int fake_hca_demo_add(unsigned int i)
 	return ret;
 }
 
+/* ------------------------------------------------------------------
+ * Link type "fake" (see fake_hca.h)
+ */
+
+/**
+ * fake_hca_link_desc - the description of a device of link type "fake"
+ * @desc: filled in
+ * @ndev: the net device the device goes on
+ */
+void fake_hca_link_desc(struct fake_hca_desc *desc, struct net_device *ndev)
+{
+	u8 eui[8];
+
+	fake_hca_desc_init(desc, 1);
+	fake_hca_desc_set_eth(desc, 1);
+	desc->port[0].netdev = ndev;
+	desc->fw_ver = NULL;
+	desc->node_desc = "fake link";
+	desc->hca_type = "FAKE-HCA-LINK";
+	desc->driver_id = FAKE_HCA_LINK_DRIVER_ID;
+	desc->dealloc_driver = true;
+	desc->allow_user_unreg = true;
+	desc->name_by_user = true;
+
+	/* EUI-64 of the MAC, as RoCE drivers make their GUID. */
+	eui[0] = ndev->dev_addr[0] ^ 2;
+	eui[1] = ndev->dev_addr[1];
+	eui[2] = ndev->dev_addr[2];
+	eui[3] = 0xff;
+	eui[4] = 0xfe;
+	eui[5] = ndev->dev_addr[3];
+	eui[6] = ndev->dev_addr[4];
+	eui[7] = ndev->dev_addr[5];
+	desc->node_guid = get_unaligned_be64(eui);
+	desc->sys_image_guid = desc->node_guid;
+}
+EXPORT_SYMBOL_GPL(fake_hca_link_desc);
+
+static int fake_hca_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct fake_hca_desc *desc;
+	struct ib_device *old;
+	struct fake_hca *hca;
+	int ret;
+
+	if (ndev->addr_len != ETH_ALEN)
+		return -EINVAL;
+	/* One device per net device, as soft-RoCE does. */
+	old = ib_device_get_by_netdev(ndev, FAKE_HCA_LINK_DRIVER_ID);
+	if (old) {
+		ib_device_put(old);
+		return -EEXIST;
+	}
+
+	desc = kzalloc(sizeof(*desc), GFP_KERNEL);
+	if (!desc)
+		return -ENOMEM;
+	fake_hca_link_desc(desc, ndev);
+	desc->name = ibdev_name;
+	hca = fake_hca_create(desc);
+	kfree(desc);
+	if (IS_ERR(hca))
+		return PTR_ERR(hca);
+	/* The core owns it from now on: not a leak at module exit. */
+	hca->demo = true;
+	ret = fake_hca_register(hca);
+	if (ret)
+		goto err_destroy;
+	return 0;
+
+err_destroy:
+	fake_hca_destroy(hca);
+	return ret;
+}
+
+static struct rdma_link_ops fake_hca_link_ops = {
+	.type = FAKE_HCA_LINK_TYPE,
+	.newlink = fake_hca_newlink,
+};
+
+/* A net device under a "fake" link goes: its RDMA device goes first. */
+static int fake_hca_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct ib_device *ibdev;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	ibdev = ib_device_get_by_netdev(ndev, FAKE_HCA_LINK_DRIVER_ID);
+	if (!ibdev)
+		return NOTIFY_DONE;
+	ib_unregister_device_queued(ibdev);
+	ib_device_put(ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fake_hca_netdev_nb = {
+	.notifier_call = fake_hca_netdev_event,
+};
+
 static int __init fake_hca_init(void)
 {
 	unsigned int i;
@@ -1633,20 +1750,34 @@ static int __init fake_hca_init(void)
 
 	if (devices > FAKE_HCA_DEMO_MAX)
 		return -EINVAL;
+	ret = register_netdevice_notifier(&fake_hca_netdev_nb);
+	if (ret)
+		return ret;
+	rdma_link_register(&fake_hca_link_ops);
 	for (i = 0; i < devices; i++) {
 		ret = fake_hca_demo_add(i);
 		if (ret) {
 			pr_err("rdma_fake_hca: demo device %u: %d\n", i, ret);
-			ib_unregister_driver(FAKE_HCA_DRIVER_ID);
-			return ret;
+			goto err_demo;
 		}
 	}
 	return 0;
+
+err_demo:
+	ib_unregister_driver(FAKE_HCA_DRIVER_ID);
+	rdma_link_unregister(&fake_hca_link_ops);
+	unregister_netdevice_notifier(&fake_hca_netdev_nb);
+	return ret;
 }
 
 static void __exit fake_hca_exit(void)
 {
 	struct fake_hca *hca;
+
+	/* No new link devices; then those there are go. */
+	rdma_link_unregister(&fake_hca_link_ops);
+	unregister_netdevice_notifier(&fake_hca_netdev_nb);
+	ib_unregister_driver(FAKE_HCA_LINK_DRIVER_ID);
 
 	/*
 	 * Devices a test forgot (a bug of the test): free them, or the core
@@ -1671,5 +1802,6 @@ static void __exit fake_hca_exit(void)
 module_init(fake_hca_init);
 module_exit(fake_hca_exit);
 
+MODULE_ALIAS_RDMA_LINK(FAKE_HCA_LINK_TYPE);
 MODULE_DESCRIPTION("Fake RDMA HCA for the tests of the RDMA core");
 MODULE_LICENSE("Dual BSD/GPL");

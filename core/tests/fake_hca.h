@@ -122,6 +122,11 @@ struct fake_hca_port_desc {
  *	ib_unregister_device_and_put())
  * @no_kverbs: leave out the mandatory kernel verbs: the device is then
  *	not a kverbs provider
+ * @allow_user_unreg: report IBK_ALLOW_USER_UNREG, so that user space may
+ *	delete the device ("rdma link delete"); needs @dealloc_driver
+ * @name_by_user: the name was chosen by user space
+ *	(RDMA_NAME_ASSIGN_TYPE_USER in netlink)
+ * @use_cq_dim: the device starts with adaptive CQ moderation on
  */
 struct fake_hca_desc {
 	const char		*name;
@@ -135,6 +140,9 @@ struct fake_hca_desc {
 	enum rdma_driver_id	driver_id;
 	bool			dealloc_driver;
 	bool			no_kverbs;
+	bool			allow_user_unreg;
+	bool			name_by_user;
+	bool			use_cq_dim;
 };
 
 /**
@@ -263,6 +271,19 @@ void fake_hca_reset_calls(struct fake_hca *hca);
  * touches no real driver's devices.  Values outside the uapi enum.
  */
 #define FAKE_HCA_TEST_DRIVER_ID(n)	((enum rdma_driver_id)(0x4000 + (n)))
+
+/*
+ * Link type "fake": "rdma link add NAME type fake netdev DEV" creates a
+ * device with one RoCE port bound to DEV, that user space may delete
+ * again.  Such devices have this driver id, node and system image GUID
+ * the EUI-64 of DEV's MAC address, no firmware version, and go away
+ * with DEV or with the module.
+ */
+#define FAKE_HCA_LINK_TYPE		"fake"
+#define FAKE_HCA_LINK_DRIVER_ID		FAKE_HCA_TEST_DRIVER_ID(0x3fff)
+
+/* The description "rdma link add" uses, for tests that compare. */
+void fake_hca_link_desc(struct fake_hca_desc *desc, struct net_device *ndev);
 
 /* KUnit: fake_hca_desc_init() on test-managed memory, or NULL */
 struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports);

@@ -1477,4 +1477,16 @@ static inline bool rdma_cap_opa_vnic(struct ib_device *device)
 	return !!(device->attrs.kernel_cap_flags & IBK_RDMA_NETDEV_OPA);
 }
 
+/**
+ * ib_mark_name_assigned_by_user - record that user space chose the name
+ * @ibdev: the device, before ib_register_device()
+ *
+ * For drivers that create devices on request ("rdma link add"); nldev
+ * reports it as RDMA_NLDEV_ATTR_NAME_ASSIGN_TYPE.
+ */
+static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
+{
+	ibdev->name_assign_type = RDMA_NAME_ASSIGN_TYPE_USER;
+}
+
 #endif /* IB_VERBS_H */

@@ -4,6 +4,7 @@
 # The demo of "make run": load ib_core and the fake HCA driver with two
 # devices, show what user space sees of them in sysfs, then unload.
 # Runs in the VM; output goes to the console.
+# needs: /usr/bin/rdma
 
 show() {
 	printf '  %-28s %s\n' "$1" "$(cat "$2" 2>/dev/null || echo '-')"
@@ -14,6 +15,12 @@ modprobe ib_core || exit 1
 modprobe rdma_fake_hca devices=2 || exit 1
 echo "== lsmod"
 lsmod | grep -E '^(ib_core|rdma_fake_hca) '
+if command -v rdma >/dev/null; then
+	echo "== rdma dev show; rdma link show; rdma sys show (iproute2, over nldev)"
+	rdma dev show
+	rdma link show
+	rdma sys show
+fi
 
 for dev in /sys/class/infiniband/*; do
 	name=${dev##*/}

@@ -1,0 +1,256 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# nldev against Debian's real "rdma" tool (iproute2 6.1): the fake HCA
+# driver registers its two demo devices (see "Demo devices" in
+# core/tests/fake_hca.c; 10-sysfs.sh checks the same values through
+# sysfs), then the tool lists them (text and JSON), renames one, creates
+# and deletes devices of the fake link type, shows and switches the netns
+# mode and moves a device into another network namespace and back, and
+# gets the errors it should for bad requests.
+# needs: /usr/bin/rdma /usr/bin/ip
+# timeout: 300
+
+. /testbed/lib/ktap.sh
+
+NS=rdmatest
+DUMMY=rdmadum0
+# busybox sh prefers its own applet to a binary in PATH
+IP=/usr/bin/ip
+
+# name | output | extended regular expression the output must match
+expect() {
+	if echo "$2" | grep -qE -- "$3"; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "no match for '$3' in: $(echo "$2" | tr '\n' '|')"
+	fi
+}
+
+# name | output | regular expression the output must not match
+expect_not() {
+	if echo "$2" | grep -qE -- "$3"; then
+		ktap_fail "$1" "'$3' found in: $(echo "$2" | tr '\n' '|')"
+	else
+		ktap_pass "$1"
+	fi
+}
+
+# name | command...: the command must fail and say something
+expect_fail() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ $rc -ne 0 ] && [ -n "$out" ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "'$*' exited with $rc"
+	fi
+}
+
+# Wait up to 10 s for "rdma dev show" to list (or, with "!", not list)
+# a device.
+wait_dev() {
+	local i=0
+	while [ $i -lt 50 ]; do
+		if [ "$1" = "!" ]; then
+			rdma dev show | grep -q " $2: " || return 0
+		else
+			rdma dev show | grep -q " $1: " && return 0
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# Flat JSON objects in an array: every object is a list of "key":value
+# pairs, values strings, numbers or booleans.  Prints one object a line.
+json_objects() {
+	echo "$1" | grep -qE '^\[\{.*\}\]$' || return 1
+	echo "$1" | sed -e 's/^\[{//' -e 's/}\]$//' -e 's/},{/\n/g' |
+	while read -r obj; do
+		rest=$(echo "$obj" | sed -E \
+			's/"[a-z_]+":("[^"\\]*"|-?[0-9]+|true|false)(,|$)//g')
+		[ -z "$rest" ] || { echo "BAD: $obj"; return 1; }
+		echo "$obj"
+	done
+}
+
+# node GUID of the fake link type: EUI-64 of the MAC, as xxxx:xxxx:...
+eui64() {
+	local IFS=:
+	set -- $1
+	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
+}
+
+ktap_plan 50
+
+for m in rdma_fake_hca ib_core; do
+	grep -q "^$m " /proc/modules && rmmod $m
+done
+ktap_test "modprobe rdma_fake_hca devices=2" modprobe rdma_fake_hca devices=2
+
+# --- devices --------------------------------------------------------
+out=$(rdma dev show 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "dev show: fake0" "$out" \
+	'^[0-9]+: fake0: node_type ca fw 1\.2\.0 node_guid 0002:fa4e:0000:0000 sys_image_guid 0002:fa4e:0000:ff00 $'
+expect "dev show: fake1" "$out" \
+	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 sys_image_guid 0002:fa4e:0000:ff01 $'
+idx0=$(echo "$out" | sed -n 's/^\([0-9]*\): fake0: .*/\1/p')
+idx1=$(echo "$out" | sed -n 's/^\([0-9]*\): fake1: .*/\1/p')
+
+out=$(rdma dev show fake1 2>&1)
+expect "dev show fake1 (one device)" "$out" '^[0-9]+: fake1: node_type ca fw 1\.2\.1 '
+expect_not "dev show fake1 shows only fake1" "$out" 'fake0'
+
+json=$(rdma -j dev show 2>&1)
+echo "# $json"
+objs=$(json_objects "$json")
+if [ $? -eq 0 ] && [ "$(echo "$objs" | wc -l)" -eq 2 ]; then
+	ktap_pass "dev show -j: an array of two flat JSON objects"
+else
+	ktap_fail "dev show -j: an array of two flat JSON objects" "$objs"
+fi
+o0=$(echo "$objs" | grep '"ifname":"fake0"')
+o1=$(echo "$objs" | grep '"ifname":"fake1"')
+want0="\"ifindex\":$idx0,\"ifname\":\"fake0\",\"node_type\":\"ca\",\"fw\":\"1.2.0\",\"node_guid\":\"0002:fa4e:0000:0000\",\"sys_image_guid\":\"0002:fa4e:0000:ff00\""
+want1="\"ifindex\":$idx1,\"ifname\":\"fake1\",\"node_type\":\"ca\",\"fw\":\"1.2.1\",\"node_guid\":\"0002:fa4e:0000:1000\",\"sys_image_guid\":\"0002:fa4e:0000:ff01\""
+# field by field, so that a failure says which one
+ok=1
+for f in $(echo "$want0" | tr ',' ' '); do
+	echo "$o0" | grep -qF "$f" || { ok=0; ktap_diag "fake0: missing $f"; }
+done
+for f in $(echo "$want1" | tr ',' ' '); do
+	echo "$o1" | grep -qF "$f" || { ok=0; ktap_diag "fake1: missing $f"; }
+done
+if [ $ok = 1 ]; then
+	ktap_pass "dev show -j: every field of fake0 and fake1"
+else
+	ktap_fail "dev show -j: every field of fake0 and fake1"
+fi
+
+out=$(rdma -d dev show fake0 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "dev show -d: adaptive moderation off" "$out" 'adaptive-moderation off'
+
+# --- ports ----------------------------------------------------------
+out=$(rdma link show 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "link show: fake0/1 (IB)" "$out" \
+	'^link fake0/1 subnet_prefix fe80:0000:0000:0000 lid 257 sm_lid 1 lmc 1 state ACTIVE physical_state LINK_UP $'
+expect "link show: fake0/2 (RoCE) with netdev fketh0" "$out" \
+	'^link fake0/2 state ACTIVE physical_state LINK_UP netdev fketh0 $'
+expect "link show: fake1/1 (IB)" "$out" \
+	'^link fake1/1 subnet_prefix fe80:0000:0000:0000 lid 273 sm_lid 1 lmc 1 state ACTIVE physical_state LINK_UP $'
+expect "link show: fake1/2 (RoCE) with netdev fketh1" "$out" \
+	'^link fake1/2 state ACTIVE physical_state LINK_UP netdev fketh1 $'
+
+# --- system ---------------------------------------------------------
+out=$(rdma sys show 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "sys show: netns shared, copy-on-fork on" "$out" \
+	'^netns shared .*copy-on-fork on'
+
+# --- rename ---------------------------------------------------------
+ktap_test "dev set fake0 name fakeren" rdma dev set fake0 name fakeren
+out=$(rdma dev show 2>&1)
+expect "renamed device listed under its new name" "$out" \
+	"^$idx0: fakeren: node_type ca fw 1\\.2\\.0 "
+expect_not "old name gone" "$out" ' fake0: '
+if [ -d /sys/class/infiniband/fakeren ]; then
+	ktap_pass "sysfs follows the rename"
+else
+	ktap_fail "sysfs follows the rename" "$(ls /sys/class/infiniband)"
+fi
+expect_fail "rename to a taken name fails" rdma dev set fakeren name fake1
+expect_fail "rename to an invalid name fails" rdma dev set fakeren name "a/b"
+expect_fail "unknown device fails" rdma dev show nosuchdev
+expect_fail "rename of an unknown device fails" \
+	rdma dev set nosuchdev name other
+ktap_test "dev set fakeren name fake0" rdma dev set fakeren name fake0
+
+# --- link types -----------------------------------------------------
+if $IP link add $DUMMY type dummy 2>/dev/null; then
+	$IP link set $DUMMY up
+	ktap_pass "dummy net device $DUMMY"
+else
+	ktap_fail "dummy net device $DUMMY" "ip link add failed"
+fi
+ktap_test "link add fkl0 type fake netdev $DUMMY" \
+	rdma link add fkl0 type fake netdev $DUMMY
+mac=$(cat /sys/class/net/$DUMMY/address 2>/dev/null)
+guid=$(eui64 "$mac")
+out=$(rdma dev show fkl0 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
+	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
+out=$(rdma link show fkl0/1 2>&1)
+expect "new device's port on $DUMMY" "$out" "^link fkl0/1 .*netdev $DUMMY \$"
+expect_fail "second device on the same netdev fails" \
+	rdma link add fkl1 type fake netdev $DUMMY
+expect_fail "unknown link type fails" \
+	rdma link add fkl1 type nosuchtype netdev $DUMMY
+expect_fail "unknown netdev fails" \
+	rdma link add fkl1 type fake netdev nosuchnetdev
+expect_fail "link delete of a device that does not allow it fails" \
+	rdma link delete fake1
+ktap_test "link delete fkl0" rdma link delete fkl0
+if wait_dev ! fkl0; then
+	ktap_pass "fkl0 gone"
+else
+	ktap_fail "fkl0 gone"
+fi
+rdma link add fkl0 type fake netdev $DUMMY
+$IP link del $DUMMY
+if wait_dev ! fkl0; then
+	ktap_pass "a link device goes with its net device"
+else
+	ktap_fail "a link device goes with its net device"
+fi
+
+# --- network namespaces ---------------------------------------------
+$IP netns add $NS
+expect_fail "netns move refused in shared mode" rdma dev set fake1 netns $NS
+$IP netns del $NS
+ktap_test "sys set netns exclusive" rdma sys set netns exclusive
+expect "sys show: netns exclusive" "$(rdma sys show 2>&1)" '^netns exclusive '
+if $IP netns add $NS; then
+	ktap_pass "ip netns add $NS"
+else
+	ktap_fail "ip netns add $NS"
+fi
+expect_fail "netns mode cannot change while $NS exists" \
+	rdma sys set netns shared
+ktap_test "dev set fake1 netns $NS" rdma dev set fake1 netns $NS
+out=$(rdma dev show 2>&1)
+expect_not "fake1 gone from the initial namespace" "$out" ' fake1: '
+expect "fake0 still in the initial namespace" "$out" ' fake0: '
+out=$($IP netns exec $NS rdma dev show 2>&1)
+echo "$out" | sed 's/^/# /'
+expect "fake1 listed in $NS" "$out" \
+	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 '
+expect_not "fake0 not listed in $NS" "$out" ' fake0: '
+out=$($IP netns exec $NS rdma link show 2>&1)
+echo "$out" | sed 's/^/# /'
+# fketh1 stayed in the initial namespace: not named in $NS
+expect "fake1/2 in $NS without the other namespace's netdev" "$out" \
+	'^link fake1/2 state ACTIVE physical_state LINK_UP $'
+out=$($IP netns exec $NS ls /sys/class/infiniband 2>&1 | tr '\n' ' ')
+expect "sysfs of $NS has fake1 only" "$out" '^fake1 $'
+$IP netns del $NS
+if wait_dev fake1; then
+	ktap_pass "fake1 back in the initial namespace after ip netns del"
+else
+	ktap_fail "fake1 back in the initial namespace after ip netns del"
+fi
+ktap_test "sys set netns shared" rdma sys set netns shared
+expect "sys show: netns shared again" "$(rdma sys show 2>&1)" '^netns shared '
+
+# --- unload ---------------------------------------------------------
+ktap_test "rmmod rdma_fake_hca" rmmod rdma_fake_hca
+ktap_test "rmmod ib_core" rmmod ib_core
+ktap_finish
