@@ -60,6 +60,11 @@ grep -qw kasan_report /proc/kallsyms && dbg="$dbg KASAN"
 grep -qw lock_acquire /proc/kallsyms && dbg="$dbg lockdep"
 grep -qw kmemleak_alloc /proc/kallsyms && dbg="$dbg kmemleak"
 [ -n "$dbg" ] && echo "debug options:$dbg"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+echo "clocksource: $cs"
+case "$cs" in
+*jiffies*) echo "(times are in 4 ms steps: see run-iwpm-bench.sh)" ;;
+esac
 
 ip link add $IF type dummy || exit 1
 ip addr add $A4/24 dev $IF
