@@ -6,6 +6,7 @@
 #   make KDIR=/path      build against any configured Linux 6.12 tree
 #   make run             boot the demo VM (builds the test kernel first if needed)
 #   make check           build + sparse + checkpatch + the VM test run
+#   make bench-iwpm      port-mapper round-trip benchmark in the VM (not a test)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
 
@@ -17,7 +18,7 @@ export KDIR
 
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR)
 
-.PHONY: all modules kernel check run clean sparse checkpatch vm-test
+.PHONY: all modules kernel check run clean sparse checkpatch vm-test bench-iwpm
 
 all: modules
 
@@ -40,6 +41,11 @@ run: modules
 
 check: kernel
 	$(TESTBED)/check.sh
+
+# Cycles to time: make bench-iwpm IWPM_BENCH_COUNT=5000
+IWPM_BENCH_COUNT ?= 2000
+bench-iwpm: kernel
+	$(TESTBED)/bench/run-iwpm-bench.sh $(IWPM_BENCH_COUNT)
 
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean

@@ -243,11 +243,12 @@ def scenario_results(parser, path, tally):
 def context_of(console, idx):
     """The test that was running at console line idx, from the markers."""
     for k in range(idx, -1, -1):
-        m = re.search(MARK + r'(kunit-begin|scenario-begin|demo-begin) (\S+)',
+        m = re.search(MARK + r'(kunit-begin|scenario-begin|demo-begin|'
+                      r'bench-begin) (\S+)',
                       console[k])
         if m:
             return f'{m.group(1).split("-")[0]} {m.group(2)}'
-        m = re.search(MARK + r'(kunit-end|scenario-end|demo-end|'
+        m = re.search(MARK + r'(kunit-end|scenario-end|demo-end|bench-end|'
                       r'kmemleak-scan|init:)', console[k])
         if m:
             return {'init:': 'boot / init', 'kmemleak-scan': 'kmemleak scan'}.get(
@@ -403,6 +404,8 @@ def main():
                     help='the VM did not run; count that as a failure')
     ap.add_argument('--demo', action='store_true',
                     help='demo run: only the completion marker and splats')
+    ap.add_argument('--label', default='demo',
+                    help='name of the run in the last line of a --demo run')
     ap.add_argument('-v', '--verbose', action='store_true',
                     help="also print the KTAP parser's own output")
     args = ap.parse_args()
@@ -495,7 +498,7 @@ def main():
 
     if args.demo:
         print()
-        print('demo: ' + ('finished cleanly' if not fails else
+        print(f'{args.label}: ' + ('finished cleanly' if not fails else
                           f'{len(fails)} problem(s)'))
         return 1 if fails else 0
 

@@ -6,21 +6,25 @@
 #
 #   vm-run.sh check   KUnit modules, then scenarios/*.sh; logs for results.py
 #   vm-run.sh demo    scenarios/demo/*.sh, console echoed live
+#   vm-run.sh bench   bench/vm/*.sh (benchmarks, not tests), their output
+#                     to .testbed/bench.log and the terminal
 #
 # Environment:
 #   KDIR              kernel tree (default: prepare-kernel.sh builds/finds it)
 #   RDMA_VM_TIMEOUT   time limit of the whole VM run, in timeout(1) syntax
-#                     (default 25m for check, 10m for demo)
+#                     (default 25m for check, 10m for demo and bench)
 #   RDMA_SCENARIO_TIMEOUT  default limit of one scenario in seconds (600)
 #   RDMA_EXTRA_KO     more .ko files to put in the VM, treated like ours
 #   RDMA_KUNIT        KUnit modules to run instead of all (names; "none")
 #   RDMA_SCENARIOS    scenario files to run instead of scenarios/*.sh
+#   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
 #
 # Output in <repo>/.testbed/: console.log (ttyS0, kernel console),
-# ktap.log (ttyS1, KTAP of the scenarios), nonce (part of the completion
-# marker), vm.rc (exit status of QEMU under timeout(1): 124 = time limit).
+# ktap.log (ttyS1, KTAP of the scenarios; bench.log in bench mode), nonce
+# (part of the completion marker), vm.rc (exit status of QEMU under
+# timeout(1): 124 = time limit).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,13 +37,13 @@ log() { echo "vm-run: $*" >&2; }
 mode=${1:-}
 case "$mode" in
 check) limit=${RDMA_VM_TIMEOUT:-25m} ;;
-demo) limit=${RDMA_VM_TIMEOUT:-10m} ;;
-*) echo "usage: $0 check|demo" >&2; exit 2 ;;
+demo | bench) limit=${RDMA_VM_TIMEOUT:-10m} ;;
+*) echo "usage: $0 check|demo|bench" >&2; exit 2 ;;
 esac
 # Logs of an earlier run must not pass for this one's.
 mkdir -p "$work"
-rm -f "$work"/console.log "$work"/ktap.log "$work"/vm.rc "$work"/nonce \
-	"$work"/initramfs.cpio.gz
+rm -f "$work"/console.log "$work"/ktap.log "$work"/bench.log "$work"/vm.rc \
+	"$work"/nonce "$work"/initramfs.cpio.gz
 
 if [ -z "${KDIR:-}" ]; then
 	KDIR=$("$here/prepare-kernel.sh")
@@ -151,17 +155,26 @@ log "$kunit_count KUnit module(s)"
 cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
 cp "$here/guest/ktap.sh" "$staging/testbed/lib/ktap.sh"
-mkdir -p "$staging/testbed/scenarios/demo"
-if [ "$mode" = check ]; then
+mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/bench"
+case "$mode" in
+check)
 	scen_dir=$here/scenarios
 	dest=$staging/testbed/scenarios
-else
+	;;
+demo)
 	scen_dir=$here/scenarios/demo
 	dest=$staging/testbed/scenarios/demo
-fi
+	;;
+bench)
+	scen_dir=$here/bench/vm
+	dest=$staging/testbed/bench
+	;;
+esac
 scenarios=()
 if [ "$mode" = check ] && [ -n "${RDMA_SCENARIOS+set}" ]; then
 	read -r -a scen_list <<<"$RDMA_SCENARIOS"
+elif [ "$mode" = bench ] && [ -n "${RDMA_BENCH+set}" ]; then
+	read -r -a scen_list <<<"$RDMA_BENCH"
 else
 	scen_list=("$scen_dir"/*.sh)
 fi
@@ -171,7 +184,7 @@ for s in ${scen_list[@]+"${scen_list[@]}"}; do
 	cp "$s" "$dest/"
 	scenarios+=("$s")
 done
-log "${#scenarios[@]} scenario(s)"
+log "${#scenarios[@]} $([ "$mode" = bench ] && echo benchmark || echo scenario)(s)"
 
 # Test programs of our own: each tools/testing/rdma/<name>/Makefile
 # builds static binaries into .testbed/bin ("make O=DIR"), which the
@@ -249,8 +262,10 @@ qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
 	-monitor none -nic none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz" -append "$append")
-# ttyS1: KTAP of the scenarios only.
-ktap_port=(-chardev "file,id=ktap,path=$work/ktap.log" -serial chardev:ktap)
+# ttyS1: KTAP of the scenarios only; in bench mode what the benchmarks print.
+ttys1_log=$work/ktap.log
+[ "$mode" = bench ] && ttys1_log=$work/bench.log
+ktap_port=(-chardev "file,id=ktap,path=$ttys1_log" -serial chardev:ktap)
 : >"$work/console.log"
 
 log "booting $krel ($mode), limit $limit"
@@ -279,7 +294,13 @@ fi
 echo "$rc" >"$work/vm.rc"
 log "VM ended after $(($(date +%s) - start))s, status $rc$([ "$rc" = 124 ] && echo " (time limit $limit)")"
 
-if [ "$mode" = demo ]; then
-	exec python3 "$here/results.py" --dir "$work" --kdir "$KDIR" --demo
+if [ "$mode" = bench ]; then
+	echo
+	tr -d '\r' <"$work/bench.log" 2>/dev/null || true
+	echo
+fi
+if [ "$mode" != check ]; then
+	exec python3 "$here/results.py" --dir "$work" --kdir "$KDIR" --demo \
+		--label "$mode"
 fi
 [ "$rc" = 0 ]
