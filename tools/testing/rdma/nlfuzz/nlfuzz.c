@@ -642,8 +642,9 @@ static void parse_rare(const char *arg)
 
 	if (strlen(arg) >= sizeof(list))
 		print_usage();
-	strcpy(list, arg);
-	strcpy(g.rare, arg);
+	/* the length was checked above: both copies keep the NUL */
+	memcpy(list, arg, strlen(arg) + 1);
+	memcpy(g.rare, arg, strlen(arg) + 1);
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		c = num(tok);
