@@ -675,6 +675,128 @@ static void verbs_rc_atomics_ok(struct kunit *test)
 	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
 }
 
+/* SEND with invalidate ends the responder's registration. */
+static void verbs_rc_send_inv(struct kunit *test)
+{
+	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct tcqe *t = new_tcqe(test), *r = new_tcqe(test);
+	struct ib_send_wr wr = {};
+	struct ib_sge sge, rsge;
+	struct ib_mr *mr;
+	u8 *remote;
+
+	remote = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, remote);
+	mr = new_fr_mr(test, p->vt, remote, 1,
+		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
+		       p->qp[1], p->cq[1]);
+
+	sge = sge_of(p->vt->pd, p->buf[0], 16);
+	rsge = sge_of(p->vt->pd, p->buf[1], 16);
+	tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
+	wr.wr_cqe = &t->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IB_WR_SEND_WITH_INV;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.ex.invalidate_rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
+	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
+	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_TRUE(test, r->wc.wc_flags & IB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, r->wc.ex.invalidate_rkey, mr->rkey);
+
+	/* the invalidated rkey no longer opens the MR */
+	tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					mr->iova, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
+	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(remote, 0, PAGE_SIZE));
+}
+
+/* UC: WRITE works, a missing receive loses the message silently. */
+static void verbs_uc(struct kunit *test)
+{
+	struct pair *p = new_pair(test, IB_QPT_UC, IB_POLL_DIRECT, 0);
+	struct tcqe *t = new_tcqe(test), *r = new_tcqe(test);
+	struct ib_sge sge, rsge;
+	struct ib_mr *mr;
+	u8 *remote;
+
+	remote = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, remote);
+	mr = new_fr_mr(test, p->vt, remote, 1,
+		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
+		       p->qp[1], p->cq[1]);
+
+	get_random_bytes(p->buf[0], 100);
+	sge = sge_of(p->vt->pd, p->buf[0], 100);
+	tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					mr->iova + 8, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
+	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, memcmp(remote + 8, p->buf[0], 100), 0);
+
+	/* READ is not a UC operation */
+	tcqe_init(t);
+	KUNIT_EXPECT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_READ, &sge,
+					mr->iova, mr->rkey), -EINVAL);
+
+	/* no receive posted: the sender completes, nothing arrives */
+	tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], t, IB_WR_SEND, &sge, 1, 0),
+			0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
+	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
+	rsge = sge_of(p->vt->pd, p->buf[1], 100);
+	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
+	KUNIT_EXPECT_TRUE(test, cq_stays_empty(p->cq[1], r));
+	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_RTS);
+	ib_drain_qp(p->qp[1]);
+	EXPECT_WC(test, r, IB_WC_WR_FLUSH_ERR, 0);
+}
+
+/* ib_map_mr_sg(): a gap between entries ends the mapping there. */
+static void verbs_map_mr_sg_gap(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct scatterlist sg[3];
+	unsigned int offset = 100;
+	struct ib_mr *mr;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mr = ib_alloc_mr(vt->pd, IB_MR_TYPE_MEM_REG, 8);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+			0);
+
+	/* page 0 (from byte 100), page 1, then a jump to page 3: gap */
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], buf, PAGE_SIZE);
+	sg_set_buf(&sg[1], buf + PAGE_SIZE, PAGE_SIZE / 2);
+	sg_set_buf(&sg[2], buf + 3 * PAGE_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(vt->dev, sg, 3, DMA_TO_DEVICE), 3);
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, sg, 3, &offset, PAGE_SIZE), 2);
+	KUNIT_EXPECT_EQ(test, mr->iova, (u64)(uintptr_t)buf + 100);
+	KUNIT_EXPECT_EQ(test, mr->length, (u64)PAGE_SIZE - 100 + PAGE_SIZE / 2);
+	KUNIT_EXPECT_EQ(test, offset, 0);
+
+	/* more pages than the MR holds: partial, offset says where */
+	sg_init_table(sg, 1);
+	sg_set_buf(&sg[0], buf, 4 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(vt->dev, sg, 1, DMA_TO_DEVICE), 1);
+	mr->page_size = PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, sg, 1, NULL, SZ_1K), 0);
+	KUNIT_EXPECT_EQ(test, mr->length, 8 * SZ_1K);
+}
+
 /* Errors: each with the status IBTA gives, then everything flushes. */
 static void verbs_rc_errors(struct kunit *test)
 {
@@ -1378,6 +1500,9 @@ static struct kunit_case rdma_verbs_cases[] = {
 	KUNIT_CASE(verbs_rc_write_read),
 	KUNIT_CASE(verbs_rc_atomics),
 	KUNIT_CASE(verbs_rc_atomics_ok),
+	KUNIT_CASE(verbs_rc_send_inv),
+	KUNIT_CASE(verbs_uc),
+	KUNIT_CASE(verbs_map_mr_sg_gap),
 	KUNIT_CASE(verbs_rc_errors),
 	KUNIT_CASE(verbs_rc_local_errors),
 	KUNIT_CASE(verbs_rc_rnr),

@@ -72,7 +72,7 @@ struct rvt_driver_provided {
  * @n_cqs: CQs allocated, under @n_lock
  * @n_qps: QPs allocated, under @n_lock
  * @n_srqs: SRQs allocated, under @n_lock
- * @n_ahs: AHs allocated, under @n_lock
+ * @n_ahs: AHs allocated (atomic: AHs may come and go in atomic context)
  * @n_lock: protects the counters above
  * @wq: workqueue running the QPs' send engines and CQ notifications
  */
@@ -93,7 +93,7 @@ struct rvt_dev_info {
 	u32				n_cqs;
 	u32				n_qps;
 	u32				n_srqs;
-	u32				n_ahs;
+	atomic_t			n_ahs;
 
 	struct workqueue_struct		*wq;
 };

@@ -141,20 +141,14 @@ static int rvt_create_ah(struct ib_ah *ibah,
 {
 	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
 	struct rvt_dev_info *rdi = ib_to_rvt(ibah->device);
-	unsigned long flags;
-	int ret = 0;
 
 	if (init_attr->ah_attr->type != RDMA_AH_ATTR_TYPE_IB)
 		return -EINVAL;
 
-	spin_lock_irqsave(&rdi->n_lock, flags);
-	if (rdi->n_ahs >= rdi->dparms.props.max_ah)
-		ret = -ENOMEM;
-	else
-		rdi->n_ahs++;
-	spin_unlock_irqrestore(&rdi->n_lock, flags);
-	if (ret)
-		return ret;
+	if (atomic_inc_return(&rdi->n_ahs) > rdi->dparms.props.max_ah) {
+		atomic_dec(&rdi->n_ahs);
+		return -ENOMEM;
+	}
 
 	ah->attr = *init_attr->ah_attr;
 	/* the core holds the AH's GID reference in ibah->sgid_attr */
@@ -172,12 +166,7 @@ static int rvt_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 
 static int rvt_destroy_ah(struct ib_ah *ibah, u32 destroy_flags)
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(ibah->device);
-	unsigned long flags;
-
-	spin_lock_irqsave(&rdi->n_lock, flags);
-	rdi->n_ahs--;
-	spin_unlock_irqrestore(&rdi->n_lock, flags);
+	atomic_dec(&ib_to_rvt(ibah->device)->n_ahs);
 	return 0;
 }
 
