@@ -25,6 +25,8 @@
 
 #include "core_priv.h"
 #include "client.h"
+#include "restrack.h"
+#include "verbs_priv.h"
 
 /*
  * All devices that have an index, registered or on their way in or out.
@@ -80,6 +82,7 @@ static void ib_device_release(struct device *dev)
 	struct ib_device *device = container_of(dev, struct ib_device, dev);
 
 	ib_cache_release_one(device);
+	rdma_restrack_clean(device);
 	kfree(device->port_data);
 	mutex_destroy(&device->unregistration_lock);
 	mutex_destroy(&device->compat_devs_mutex);
@@ -139,6 +142,11 @@ struct ib_device *_ib_alloc_device(size_t size)
 	device = kzalloc(size, GFP_KERNEL);
 	if (!device)
 		return NULL;
+
+	if (rdma_restrack_init(device)) {
+		kfree(device);
+		return NULL;
+	}
 
 	device->coredev.dev.class = &ib_class;
 	device->groups[0] = &ib_dev_attr_group;
@@ -1067,6 +1075,8 @@ static void disable_device(struct ib_device *device)
 	up_write(&devices_rwsem);
 
 	ib_clients_remove_device(device);
+	/* the clients gave back their CQs: the pool can go */
+	ib_cq_pool_cleanup(device);
 
 	/* Pairs with the refcount_set() in enable_device_and_get(). */
 	ib_device_put(device);

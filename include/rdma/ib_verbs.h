@@ -23,6 +23,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
+#include <linux/scatterlist.h>
 #include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -37,6 +38,7 @@
 #include <uapi/rdma/ib_user_verbs.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <rdma/restrack.h>
 
 #define IB_FW_VERSION_NAME_MAX	ETHTOOL_FWVERS_LEN
 #define IB_DEVICE_NODE_DESC_MAX	64
@@ -71,6 +73,11 @@ struct ib_srq;
 struct ib_srq_attr;
 struct ib_srq_init_attr;
 struct ib_ucontext;
+struct ib_ucq_object;
+struct ib_uobject;
+struct ib_uqp_object;
+struct ib_usrq_object;
+struct ib_uwq_object;
 struct ib_udata;
 struct ib_wc;
 struct ib_wq;
@@ -717,6 +724,1154 @@ enum ib_mr_type {
 	IB_MR_TYPE_USER,
 	IB_MR_TYPE_DMA,
 	IB_MR_TYPE_INTEGRITY,
+};
+
+/* ---------------------------------------------------------------------
+ * Addressing: global routes, address vectors
+ */
+
+/**
+ * struct ib_global_route - the GRH part of an address vector
+ * @sgid_attr: referenced source GID entry (RoCE), or NULL
+ * @dgid: destination GID
+ * @flow_label: flow label (20 bits)
+ * @sgid_index: source GID index in the port's table
+ * @hop_limit: hop limit
+ * @traffic_class: traffic class
+ */
+struct ib_global_route {
+	const struct ib_gid_attr *sgid_attr;
+	union ib_gid	dgid;
+	u32		flow_label;
+	u8		sgid_index;
+	u8		hop_limit;
+	u8		traffic_class;
+};
+
+/* The global route header as it travels (IBTA 8.3). */
+struct ib_grh {
+	__be32		version_tclass_flow;
+	__be16		paylen;
+	u8		next_hdr;
+	u8		hop_limit;
+	union ib_gid	sgid;
+	union ib_gid	dgid;
+};
+
+/*
+ * The 40 bytes in front of a UD receive: a GRH, or for RoCE v2 over IPv4
+ * an IPv4 header in the last 20 bytes.
+ */
+union rdma_network_hdr {
+	struct ib_grh ibgrh;
+	struct {
+		u8		reserved[20];
+		struct iphdr	roce4grh;
+	};
+};
+
+#define IB_QPN_MASK		0xFFFFFF
+
+enum {
+	IB_MULTICAST_QPN = 0xffffff
+};
+
+#define IB_LID_PERMISSIVE	cpu_to_be16(0xFFFF)
+#define IB_MULTICAST_LID_BASE	cpu_to_be16(0xC000)
+
+enum ib_ah_flags {
+	IB_AH_GRH	= 1
+};
+
+enum ib_rate {
+	IB_RATE_PORT_CURRENT = 0,
+	IB_RATE_2_5_GBPS = 2,
+	IB_RATE_5_GBPS   = 5,
+	IB_RATE_10_GBPS  = 3,
+	IB_RATE_20_GBPS  = 6,
+	IB_RATE_30_GBPS  = 4,
+	IB_RATE_40_GBPS  = 7,
+	IB_RATE_60_GBPS  = 8,
+	IB_RATE_80_GBPS  = 9,
+	IB_RATE_120_GBPS = 10,
+	IB_RATE_14_GBPS  = 11,
+	IB_RATE_56_GBPS  = 12,
+	IB_RATE_112_GBPS = 13,
+	IB_RATE_168_GBPS = 14,
+	IB_RATE_25_GBPS  = 15,
+	IB_RATE_100_GBPS = 16,
+	IB_RATE_200_GBPS = 17,
+	IB_RATE_300_GBPS = 18,
+	IB_RATE_28_GBPS  = 19,
+	IB_RATE_50_GBPS  = 20,
+	IB_RATE_400_GBPS = 21,
+	IB_RATE_600_GBPS = 22,
+	IB_RATE_800_GBPS = 23,
+};
+
+__attribute_const__ int ib_rate_to_mult(enum ib_rate rate);
+__attribute_const__ int ib_rate_to_mbps(enum ib_rate rate);
+__attribute_const__ enum ib_rate mult_to_ib_rate(int mult);
+
+struct ib_sig_attrs;
+
+enum ib_mr_status_check {
+	IB_MR_CHECK_SIG_STATUS = 1,
+};
+
+/**
+ * struct rdma_ah_init_attr - what create_ah gets
+ * @ah_attr: the address vector
+ * @flags: enum rdma_create_ah_flags
+ * @xmit_slave: LAG slave the AH transmits on, or NULL
+ */
+struct rdma_ah_init_attr {
+	struct rdma_ah_attr	*ah_attr;
+	u32			flags;
+	struct net_device	*xmit_slave;
+};
+
+enum rdma_ah_attr_type {
+	RDMA_AH_ATTR_TYPE_UNDEFINED,
+	RDMA_AH_ATTR_TYPE_IB,
+	RDMA_AH_ATTR_TYPE_ROCE,
+	RDMA_AH_ATTR_TYPE_OPA,
+};
+
+struct ib_ah_attr {
+	u16			dlid;
+	u8			src_path_bits;
+};
+
+struct roce_ah_attr {
+	u8			dmac[ETH_ALEN];
+};
+
+struct opa_ah_attr {
+	u32			dlid;
+	u8			src_path_bits;
+	bool			make_grd;
+};
+
+/**
+ * struct rdma_ah_attr - an address vector
+ * @grh: global route, valid when @ah_flags has IB_AH_GRH
+ * @sl: service level
+ * @static_rate: enum ib_rate
+ * @port_num: local port
+ * @ah_flags: enum ib_ah_flags
+ * @type: which member of the union is valid
+ *
+ * An attribute holding @grh.sgid_attr owns a reference on it; the
+ * rdma_*_ah_attr() helpers keep the count right.
+ */
+struct rdma_ah_attr {
+	struct ib_global_route	grh;
+	u8			sl;
+	u8			static_rate;
+	u32			port_num;
+	u8			ah_flags;
+	enum rdma_ah_attr_type	type;
+	union {
+		struct ib_ah_attr	ib;
+		struct roce_ah_attr	roce;
+		struct opa_ah_attr	opa;
+	};
+};
+
+/* ---------------------------------------------------------------------
+ * Work completions
+ */
+
+enum ib_wc_status {
+	IB_WC_SUCCESS,
+	IB_WC_LOC_LEN_ERR,
+	IB_WC_LOC_QP_OP_ERR,
+	IB_WC_LOC_EEC_OP_ERR,
+	IB_WC_LOC_PROT_ERR,
+	IB_WC_WR_FLUSH_ERR,
+	IB_WC_MW_BIND_ERR,
+	IB_WC_BAD_RESP_ERR,
+	IB_WC_LOC_ACCESS_ERR,
+	IB_WC_REM_INV_REQ_ERR,
+	IB_WC_REM_ACCESS_ERR,
+	IB_WC_REM_OP_ERR,
+	IB_WC_RETRY_EXC_ERR,
+	IB_WC_RNR_RETRY_EXC_ERR,
+	IB_WC_LOC_RDD_VIOL_ERR,
+	IB_WC_REM_INV_RD_REQ_ERR,
+	IB_WC_REM_ABORT_ERR,
+	IB_WC_INV_EECN_ERR,
+	IB_WC_INV_EEC_STATE_ERR,
+	IB_WC_FATAL_ERR,
+	IB_WC_RESP_TIMEOUT_ERR,
+	IB_WC_GENERAL_ERR
+};
+
+const char *__attribute_const__ ib_wc_status_msg(enum ib_wc_status status);
+
+enum ib_wc_opcode {
+	IB_WC_SEND = IB_UVERBS_WC_SEND,
+	IB_WC_RDMA_WRITE = IB_UVERBS_WC_RDMA_WRITE,
+	IB_WC_RDMA_READ = IB_UVERBS_WC_RDMA_READ,
+	IB_WC_COMP_SWAP = IB_UVERBS_WC_COMP_SWAP,
+	IB_WC_FETCH_ADD = IB_UVERBS_WC_FETCH_ADD,
+	IB_WC_BIND_MW = IB_UVERBS_WC_BIND_MW,
+	IB_WC_LOCAL_INV = IB_UVERBS_WC_LOCAL_INV,
+	IB_WC_LSO = IB_UVERBS_WC_TSO,
+	IB_WC_ATOMIC_WRITE = IB_UVERBS_WC_ATOMIC_WRITE,
+	IB_WC_REG_MR,
+	IB_WC_MASKED_COMP_SWAP,
+	IB_WC_MASKED_FETCH_ADD,
+	IB_WC_FLUSH = IB_UVERBS_WC_FLUSH,
+	/* receive opcodes have this bit set: (opcode & IB_WC_RECV) */
+	IB_WC_RECV			= 1 << 7,
+	IB_WC_RECV_RDMA_WITH_IMM
+};
+
+enum ib_wc_flags {
+	IB_WC_GRH			= 1,
+	IB_WC_WITH_IMM			= (1 << 1),
+	IB_WC_WITH_INVALIDATE		= (1 << 2),
+	IB_WC_IP_CSUM_OK		= (1 << 3),
+	IB_WC_WITH_SMAC			= (1 << 4),
+	IB_WC_WITH_VLAN			= (1 << 5),
+	IB_WC_WITH_NETWORK_HDR_TYPE	= (1 << 6),
+};
+
+/**
+ * struct ib_cqe - completion entry of the CQ API
+ * @done: called for every completion whose wr_cqe points here
+ *
+ * ULPs embed this in their request structure and set wr_cqe of the work
+ * request to it; CQs allocated with ib_alloc_cq() call @done.
+ */
+struct ib_cqe {
+	void (*done)(struct ib_cq *cq, struct ib_wc *wc);
+};
+
+/**
+ * struct ib_wc - one work completion
+ * @wr_id: the work request's wr_id (legacy users)
+ * @wr_cqe: the work request's wr_cqe (CQ API users)
+ * @status: how it ended
+ * @opcode: what it was; valid only with @status IB_WC_SUCCESS (and for
+ *	sends on error, as far as the driver knows)
+ * @vendor_err: driver specific error detail
+ * @byte_len: bytes received (receive completions, RDMA READ)
+ * @qp: the QP the work request was posted on
+ * @ex: immediate data or invalidated rkey, per @wc_flags
+ * @src_qp: source QP (UD)
+ * @slid: source LID
+ * @wc_flags: enum ib_wc_flags
+ * @pkey_index: P_Key index (GSI)
+ * @sl: service level
+ * @dlid_path_bits: destination LID path bits
+ * @port_num: port (DR SMPs on switches)
+ * @smac: source MAC (RoCE UD)
+ * @vlan_id: VLAN (RoCE UD)
+ * @network_hdr_type: enum rdma_network_type of the received packet
+ */
+struct ib_wc {
+	union {
+		u64		wr_id;
+		struct ib_cqe	*wr_cqe;
+	};
+	enum ib_wc_status	status;
+	enum ib_wc_opcode	opcode;
+	u32			vendor_err;
+	u32			byte_len;
+	struct ib_qp		*qp;
+	union {
+		__be32		imm_data;
+		u32		invalidate_rkey;
+	} ex;
+	u32			src_qp;
+	u32			slid;
+	int			wc_flags;
+	u16			pkey_index;
+	u8			sl;
+	u8			dlid_path_bits;
+	u32			port_num;
+	u8			smac[ETH_ALEN];
+	u16			vlan_id;
+	u8			network_hdr_type;
+};
+
+/* ---------------------------------------------------------------------
+ * Completion queues
+ */
+
+/**
+ * struct ib_cq_init_attr - what create_cq gets
+ * @cqe: minimum number of entries
+ * @comp_vector: completion vector (interrupt) to signal on
+ * @flags: enum ib_uverbs_ex_create_cq_flags
+ */
+struct ib_cq_init_attr {
+	unsigned int	cqe;
+	u32		comp_vector;
+	u32		flags;
+};
+
+enum ib_cq_attr_mask {
+	IB_CQ_MODERATE = 1 << 0,
+};
+
+typedef void (*ib_comp_handler)(struct ib_cq *cq, void *cq_context);
+
+/**
+ * struct ib_cq - a completion queue
+ * @device: its device
+ * @uobject: user object, NULL for kernel CQs
+ * @comp_handler: completion event callback (driver calls it)
+ * @event_handler: asynchronous event callback
+ * @cq_context: argument of both callbacks
+ * @cqe: number of entries
+ * @cqe_used: entries promised to users of the CQ pool
+ * @usecnt: QPs and SRQs using the CQ
+ * @poll_ctx: how the CQ API polls it
+ * @wc: polling array of the CQ API
+ * @pool_entry: link in the device's CQ pool
+ * @iop: IB_POLL_SOFTIRQ poller
+ * @work: IB_POLL_WORKQUEUE and IB_POLL_UNBOUND_WORKQUEUE poller
+ * @comp_wq: the workqueue @work runs on
+ * @dim: adaptive moderation state, or NULL
+ * @timestamp: time of the last completion event (tracing)
+ * @interrupt: a completion event is being handled
+ * @shared: the CQ belongs to the CQ pool
+ * @comp_vector: completion vector
+ * @res: resource tracking entry (core only)
+ */
+struct ib_cq {
+	struct ib_device	*device;
+	struct ib_ucq_object	*uobject;
+	ib_comp_handler		comp_handler;
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			*cq_context;
+	int			cqe;
+	unsigned int		cqe_used;
+	atomic_t		usecnt;
+	enum ib_poll_context	poll_ctx;
+	struct ib_wc		*wc;
+	struct list_head	pool_entry;
+	union {
+		struct irq_poll		iop;
+		struct work_struct	work;
+	};
+	struct workqueue_struct	*comp_wq;
+	struct dim		*dim;
+	ktime_t			timestamp;
+	u8			interrupt:1;
+	u8			shared:1;
+	unsigned int		comp_vector;
+	struct rdma_restrack_entry res;
+};
+
+/* ---------------------------------------------------------------------
+ * Shared receive queues
+ */
+
+enum ib_srq_type {
+	IB_SRQT_BASIC = IB_UVERBS_SRQT_BASIC,
+	IB_SRQT_XRC = IB_UVERBS_SRQT_XRC,
+	IB_SRQT_TM = IB_UVERBS_SRQT_TM,
+};
+
+static inline bool ib_srq_has_cq(enum ib_srq_type srq_type)
+{
+	return srq_type == IB_SRQT_XRC || srq_type == IB_SRQT_TM;
+}
+
+/**
+ * struct ib_srq_attr - size and limit of an SRQ
+ * @max_wr: receive requests it holds
+ * @max_sge: scatter entries per request
+ * @srq_limit: IB_EVENT_SRQ_LIMIT_REACHED fires when fewer remain (0: off)
+ */
+struct ib_srq_attr {
+	u32	max_wr;
+	u32	max_sge;
+	u32	srq_limit;
+};
+
+struct ib_srq_init_attr {
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			*srq_context;
+	struct ib_srq_attr	attr;
+	enum ib_srq_type	srq_type;
+
+	struct {
+		struct ib_cq	*cq;
+		union {
+			struct {
+				struct ib_xrcd *xrcd;
+			} xrc;
+
+			struct {
+				u32	max_num_tags;
+			} tag_matching;
+		};
+	} ext;
+};
+
+/* ---------------------------------------------------------------------
+ * Queue pairs
+ */
+
+/**
+ * struct ib_qp_cap - queue sizes of a QP
+ * @max_send_wr: send queue depth
+ * @max_recv_wr: receive queue depth
+ * @max_send_sge: gather entries per send request
+ * @max_recv_sge: scatter entries per receive request
+ * @max_inline_data: bytes a send may carry inline
+ * @max_rdma_ctxs: rdma_rw contexts in flight; the core adds the send
+ *	queue entries and MRs they need
+ */
+struct ib_qp_cap {
+	u32	max_send_wr;
+	u32	max_recv_wr;
+	u32	max_send_sge;
+	u32	max_recv_sge;
+	u32	max_inline_data;
+	u32	max_rdma_ctxs;
+};
+
+enum ib_sig_type {
+	IB_SIGNAL_ALL_WR,
+	IB_SIGNAL_REQ_WR
+};
+
+enum ib_qp_type {
+	/* SMI and GSI stay first and in this order: the MAD layer indexes */
+	IB_QPT_SMI,
+	IB_QPT_GSI,
+
+	IB_QPT_RC = IB_UVERBS_QPT_RC,
+	IB_QPT_UC = IB_UVERBS_QPT_UC,
+	IB_QPT_UD = IB_UVERBS_QPT_UD,
+	IB_QPT_RAW_IPV6,
+	IB_QPT_RAW_ETHERTYPE,
+	IB_QPT_RAW_PACKET = IB_UVERBS_QPT_RAW_PACKET,
+	IB_QPT_XRC_INI = IB_UVERBS_QPT_XRC_INI,
+	IB_QPT_XRC_TGT = IB_UVERBS_QPT_XRC_TGT,
+	IB_QPT_MAX,
+	IB_QPT_DRIVER = IB_UVERBS_QPT_DRIVER,
+	/* driver-internal types, never seen by the core */
+	IB_QPT_RESERVED1 = 0x1000,
+	IB_QPT_RESERVED2,
+	IB_QPT_RESERVED3,
+	IB_QPT_RESERVED4,
+	IB_QPT_RESERVED5,
+	IB_QPT_RESERVED6,
+	IB_QPT_RESERVED7,
+	IB_QPT_RESERVED8,
+	IB_QPT_RESERVED9,
+	IB_QPT_RESERVED10,
+};
+
+enum ib_qp_create_flags {
+	IB_QP_CREATE_IPOIB_UD_LSO		= 1 << 0,
+	IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK	=
+		IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK,
+	IB_QP_CREATE_CROSS_CHANNEL		= 1 << 2,
+	IB_QP_CREATE_MANAGED_SEND		= 1 << 3,
+	IB_QP_CREATE_MANAGED_RECV		= 1 << 4,
+	IB_QP_CREATE_NETIF_QP			= 1 << 5,
+	IB_QP_CREATE_INTEGRITY_EN		= 1 << 6,
+	IB_QP_CREATE_NETDEV_USE			= 1 << 7,
+	IB_QP_CREATE_SCATTER_FCS		=
+		IB_UVERBS_QP_CREATE_SCATTER_FCS,
+	IB_QP_CREATE_CVLAN_STRIPPING		=
+		IB_UVERBS_QP_CREATE_CVLAN_STRIPPING,
+	IB_QP_CREATE_SOURCE_QPN			= 1 << 10,
+	IB_QP_CREATE_PCI_WRITE_END_PADDING	=
+		IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING,
+	/* bits 26-31 belong to drivers */
+	IB_QP_CREATE_RESERVED_START		= 1 << 26,
+	IB_QP_CREATE_RESERVED_END		= 1 << 31,
+};
+
+/**
+ * struct ib_qp_init_attr - what a QP is created with
+ * @event_handler: asynchronous event callback (workqueue context); it
+ *	must not destroy the QP
+ * @qp_context: its argument
+ * @send_cq: CQ of the send queue
+ * @recv_cq: CQ of the receive queue
+ * @srq: shared receive queue, or NULL
+ * @xrcd: XRC domain (XRC TGT QPs)
+ * @cap: queue sizes; the driver writes back what it allocated
+ * @sq_sig_type: every send completes (IB_SIGNAL_ALL_WR) or only signaled
+ * @qp_type: transport service
+ * @create_flags: enum ib_qp_create_flags
+ * @port_num: port, for SMI/GSI QPs and rdma_rw users
+ * @rwq_ind_tbl: receive work queue indirection table (RSS)
+ * @source_qpn: QP number to send as (IB_QP_CREATE_SOURCE_QPN)
+ */
+struct ib_qp_init_attr {
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			*qp_context;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	struct ib_srq		*srq;
+	struct ib_xrcd		*xrcd;
+	struct ib_qp_cap	cap;
+	enum ib_sig_type	sq_sig_type;
+	enum ib_qp_type		qp_type;
+	u32			create_flags;
+	u32			port_num;
+	struct ib_rwq_ind_table	*rwq_ind_tbl;
+	u32			source_qpn;
+};
+
+struct ib_qp_open_attr {
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			*qp_context;
+	u32			qp_num;
+	enum ib_qp_type		qp_type;
+};
+
+/* Encoded RNR NAK timer values (IBTA table 45), in milliseconds. */
+enum ib_rnr_timeout {
+	IB_RNR_TIMER_655_36 =  0,
+	IB_RNR_TIMER_000_01 =  1,
+	IB_RNR_TIMER_000_02 =  2,
+	IB_RNR_TIMER_000_03 =  3,
+	IB_RNR_TIMER_000_04 =  4,
+	IB_RNR_TIMER_000_06 =  5,
+	IB_RNR_TIMER_000_08 =  6,
+	IB_RNR_TIMER_000_12 =  7,
+	IB_RNR_TIMER_000_16 =  8,
+	IB_RNR_TIMER_000_24 =  9,
+	IB_RNR_TIMER_000_32 = 10,
+	IB_RNR_TIMER_000_48 = 11,
+	IB_RNR_TIMER_000_64 = 12,
+	IB_RNR_TIMER_000_96 = 13,
+	IB_RNR_TIMER_001_28 = 14,
+	IB_RNR_TIMER_001_92 = 15,
+	IB_RNR_TIMER_002_56 = 16,
+	IB_RNR_TIMER_003_84 = 17,
+	IB_RNR_TIMER_005_12 = 18,
+	IB_RNR_TIMER_007_68 = 19,
+	IB_RNR_TIMER_010_24 = 20,
+	IB_RNR_TIMER_015_36 = 21,
+	IB_RNR_TIMER_020_48 = 22,
+	IB_RNR_TIMER_030_72 = 23,
+	IB_RNR_TIMER_040_96 = 24,
+	IB_RNR_TIMER_061_44 = 25,
+	IB_RNR_TIMER_081_92 = 26,
+	IB_RNR_TIMER_122_88 = 27,
+	IB_RNR_TIMER_163_84 = 28,
+	IB_RNR_TIMER_245_76 = 29,
+	IB_RNR_TIMER_327_68 = 30,
+	IB_RNR_TIMER_491_52 = 31
+};
+
+enum ib_qp_attr_mask {
+	IB_QP_STATE			= 1,
+	IB_QP_CUR_STATE			= (1 << 1),
+	IB_QP_EN_SQD_ASYNC_NOTIFY	= (1 << 2),
+	IB_QP_ACCESS_FLAGS		= (1 << 3),
+	IB_QP_PKEY_INDEX		= (1 << 4),
+	IB_QP_PORT			= (1 << 5),
+	IB_QP_QKEY			= (1 << 6),
+	IB_QP_AV			= (1 << 7),
+	IB_QP_PATH_MTU			= (1 << 8),
+	IB_QP_TIMEOUT			= (1 << 9),
+	IB_QP_RETRY_CNT			= (1 << 10),
+	IB_QP_RNR_RETRY			= (1 << 11),
+	IB_QP_RQ_PSN			= (1 << 12),
+	IB_QP_MAX_QP_RD_ATOMIC		= (1 << 13),
+	IB_QP_ALT_PATH			= (1 << 14),
+	IB_QP_MIN_RNR_TIMER		= (1 << 15),
+	IB_QP_SQ_PSN			= (1 << 16),
+	IB_QP_MAX_DEST_RD_ATOMIC	= (1 << 17),
+	IB_QP_PATH_MIG_STATE		= (1 << 18),
+	IB_QP_CAP			= (1 << 19),
+	IB_QP_DEST_QPN			= (1 << 20),
+	IB_QP_RESERVED1			= (1 << 21),
+	IB_QP_RESERVED2			= (1 << 22),
+	IB_QP_RESERVED3			= (1 << 23),
+	IB_QP_RESERVED4			= (1 << 24),
+	IB_QP_RATE_LIMIT		= (1 << 25),
+
+	IB_QP_ATTR_STANDARD_BITS = GENMASK(20, 0),
+};
+
+enum ib_qp_state {
+	IB_QPS_RESET,
+	IB_QPS_INIT,
+	IB_QPS_RTR,
+	IB_QPS_RTS,
+	IB_QPS_SQD,
+	IB_QPS_SQE,
+	IB_QPS_ERR
+};
+
+enum ib_mig_state {
+	IB_MIG_MIGRATED,
+	IB_MIG_REARM,
+	IB_MIG_ARMED
+};
+
+enum ib_mw_type {
+	IB_MW_TYPE_1 = 1,
+	IB_MW_TYPE_2 = 2
+};
+
+/**
+ * struct ib_qp_attr - QP attributes for modify and query
+ *
+ * Which members ib_modify_qp() reads is given by its enum ib_qp_attr_mask
+ * argument; ib_query_qp() fills at least those asked for.
+ */
+struct ib_qp_attr {
+	enum ib_qp_state	qp_state;
+	enum ib_qp_state	cur_qp_state;
+	enum ib_mtu		path_mtu;
+	enum ib_mig_state	path_mig_state;
+	u32			qkey;
+	u32			rq_psn;
+	u32			sq_psn;
+	u32			dest_qp_num;
+	int			qp_access_flags;
+	struct ib_qp_cap	cap;
+	struct rdma_ah_attr	ah_attr;
+	struct rdma_ah_attr	alt_ah_attr;
+	u16			pkey_index;
+	u16			alt_pkey_index;
+	u8			en_sqd_async_notify;
+	u8			sq_draining;
+	u8			max_rd_atomic;
+	u8			max_dest_rd_atomic;
+	u8			min_rnr_timer;
+	u32			port_num;
+	u8			timeout;
+	u8			retry_cnt;
+	u8			rnr_retry;
+	u32			alt_port_num;
+	u8			alt_timeout;
+	u32			rate_limit;
+	struct net_device	*xmit_slave;
+};
+
+/* ---------------------------------------------------------------------
+ * Work requests
+ */
+
+enum ib_wr_opcode {
+	/* shared with user space */
+	IB_WR_RDMA_WRITE = IB_UVERBS_WR_RDMA_WRITE,
+	IB_WR_RDMA_WRITE_WITH_IMM = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+	IB_WR_SEND = IB_UVERBS_WR_SEND,
+	IB_WR_SEND_WITH_IMM = IB_UVERBS_WR_SEND_WITH_IMM,
+	IB_WR_RDMA_READ = IB_UVERBS_WR_RDMA_READ,
+	IB_WR_ATOMIC_CMP_AND_SWP = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
+	IB_WR_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+	IB_WR_BIND_MW = IB_UVERBS_WR_BIND_MW,
+	IB_WR_LSO = IB_UVERBS_WR_TSO,
+	IB_WR_SEND_WITH_INV = IB_UVERBS_WR_SEND_WITH_INV,
+	IB_WR_RDMA_READ_WITH_INV = IB_UVERBS_WR_RDMA_READ_WITH_INV,
+	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV,
+	IB_WR_MASKED_ATOMIC_CMP_AND_SWP =
+		IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP,
+	IB_WR_MASKED_ATOMIC_FETCH_AND_ADD =
+		IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD,
+	IB_WR_FLUSH = IB_UVERBS_WR_FLUSH,
+	IB_WR_ATOMIC_WRITE = IB_UVERBS_WR_ATOMIC_WRITE,
+
+	/* kernel only */
+	IB_WR_REG_MR = 0x20,
+	IB_WR_REG_MR_INTEGRITY,
+
+	/* driver-internal opcodes, never used by the core */
+	IB_WR_RESERVED1 = 0xf0,
+	IB_WR_RESERVED2,
+	IB_WR_RESERVED3,
+	IB_WR_RESERVED4,
+	IB_WR_RESERVED5,
+	IB_WR_RESERVED6,
+	IB_WR_RESERVED7,
+	IB_WR_RESERVED8,
+	IB_WR_RESERVED9,
+	IB_WR_RESERVED10,
+};
+
+enum ib_send_flags {
+	IB_SEND_FENCE		= 1,
+	IB_SEND_SIGNALED	= (1 << 1),
+	IB_SEND_SOLICITED	= (1 << 2),
+	IB_SEND_INLINE		= (1 << 3),
+	IB_SEND_IP_CSUM		= (1 << 4),
+
+	/* bits 26-31 belong to drivers */
+	IB_SEND_RESERVED_START	= (1 << 26),
+	IB_SEND_RESERVED_END	= (1 << 31),
+};
+
+/**
+ * struct ib_sge - one gather or scatter element
+ * @addr: DMA address (a kernel virtual address on virtual DMA devices)
+ * @length: bytes
+ * @lkey: local key of the MR covering it
+ */
+struct ib_sge {
+	u64	addr;
+	u32	length;
+	u32	lkey;
+};
+
+/**
+ * struct ib_send_wr - a send queue work request
+ * @next: next request of the chain, or NULL
+ * @wr_id: cookie returned in the completion (legacy)
+ * @wr_cqe: completion entry (CQ API)
+ * @sg_list: gather list
+ * @num_sge: entries in @sg_list
+ * @opcode: the operation; most need the containing ib_*_wr
+ * @send_flags: enum ib_send_flags
+ * @ex: immediate data or rkey to invalidate, per @opcode
+ */
+struct ib_send_wr {
+	struct ib_send_wr	*next;
+	union {
+		u64		wr_id;
+		struct ib_cqe	*wr_cqe;
+	};
+	struct ib_sge		*sg_list;
+	int			num_sge;
+	enum ib_wr_opcode	opcode;
+	int			send_flags;
+	union {
+		__be32		imm_data;
+		u32		invalidate_rkey;
+	} ex;
+};
+
+/* RDMA WRITE and READ */
+struct ib_rdma_wr {
+	struct ib_send_wr	wr;
+	u64			remote_addr;
+	u32			rkey;
+};
+
+static inline const struct ib_rdma_wr *rdma_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_rdma_wr, wr);
+}
+
+/* Compare-and-swap and fetch-and-add, plain and masked */
+struct ib_atomic_wr {
+	struct ib_send_wr	wr;
+	u64			remote_addr;
+	u64			compare_add;
+	u64			swap;
+	u64			compare_add_mask;
+	u64			swap_mask;
+	u32			rkey;
+};
+
+static inline const struct ib_atomic_wr *atomic_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_atomic_wr, wr);
+}
+
+/* Sends on UD (and GSI/SMI) QPs */
+struct ib_ud_wr {
+	struct ib_send_wr	wr;
+	struct ib_ah		*ah;
+	void			*header;
+	int			hlen;
+	int			mss;
+	u32			remote_qpn;
+	u32			remote_qkey;
+	u16			pkey_index;
+	u32			port_num;
+};
+
+static inline const struct ib_ud_wr *ud_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_ud_wr, wr);
+}
+
+/* Fast registration of an MR mapped with ib_map_mr_sg() */
+struct ib_reg_wr {
+	struct ib_send_wr	wr;
+	struct ib_mr		*mr;
+	u32			key;
+	int			access;
+};
+
+static inline const struct ib_reg_wr *reg_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_reg_wr, wr);
+}
+
+/**
+ * struct ib_recv_wr - a receive queue work request
+ * @next: next request of the chain, or NULL
+ * @wr_id: cookie returned in the completion (legacy)
+ * @wr_cqe: completion entry (CQ API)
+ * @sg_list: scatter list
+ * @num_sge: entries in @sg_list
+ */
+struct ib_recv_wr {
+	struct ib_recv_wr	*next;
+	union {
+		u64		wr_id;
+		struct ib_cqe	*wr_cqe;
+	};
+	struct ib_sge		*sg_list;
+	int			num_sge;
+};
+
+enum ib_access_flags {
+	IB_ACCESS_LOCAL_WRITE = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	IB_ACCESS_REMOTE_WRITE = IB_UVERBS_ACCESS_REMOTE_WRITE,
+	IB_ACCESS_REMOTE_READ = IB_UVERBS_ACCESS_REMOTE_READ,
+	IB_ACCESS_REMOTE_ATOMIC = IB_UVERBS_ACCESS_REMOTE_ATOMIC,
+	IB_ACCESS_MW_BIND = IB_UVERBS_ACCESS_MW_BIND,
+	IB_ZERO_BASED = IB_UVERBS_ACCESS_ZERO_BASED,
+	IB_ACCESS_ON_DEMAND = IB_UVERBS_ACCESS_ON_DEMAND,
+	IB_ACCESS_HUGETLB = IB_UVERBS_ACCESS_HUGETLB,
+	IB_ACCESS_RELAXED_ORDERING = IB_UVERBS_ACCESS_RELAXED_ORDERING,
+	IB_ACCESS_FLUSH_GLOBAL = IB_UVERBS_ACCESS_FLUSH_GLOBAL,
+	IB_ACCESS_FLUSH_PERSISTENT = IB_UVERBS_ACCESS_FLUSH_PERSISTENT,
+
+	IB_ACCESS_OPTIONAL = IB_UVERBS_ACCESS_OPTIONAL_RANGE,
+	IB_ACCESS_SUPPORTED =
+		((IB_ACCESS_FLUSH_PERSISTENT << 1) - 1) | IB_ACCESS_OPTIONAL,
+};
+
+/* What rereg_user_mr changes */
+enum ib_mr_rereg_flags {
+	IB_MR_REREG_TRANS	= 1,
+	IB_MR_REREG_PD		= (1 << 1),
+	IB_MR_REREG_ACCESS	= (1 << 2),
+	IB_MR_REREG_SUPPORTED	= ((IB_MR_REREG_ACCESS << 1) - 1)
+};
+
+/* ---------------------------------------------------------------------
+ * User data and the verbs objects
+ */
+
+/**
+ * struct ib_udata - user buffers of a verbs command
+ * @inbuf: driver input
+ * @outbuf: driver output
+ * @inlen: bytes at @inbuf
+ * @outlen: bytes at @outbuf
+ *
+ * Kernel callers pass NULL instead of a struct ib_udata.
+ */
+struct ib_udata {
+	const void __user	*inbuf;
+	void __user		*outbuf;
+	size_t			inlen;
+	size_t			outlen;
+};
+
+/**
+ * struct ib_pd - a protection domain
+ * @local_dma_lkey: lkey that covers all of memory for local access
+ * @flags: enum ib_pd_flags it was created with
+ * @device: its device
+ * @uobject: user object, NULL for kernel PDs
+ * @usecnt: objects (QPs, SRQs, AHs, MRs, ...) in the PD
+ * @unsafe_global_rkey: rkey of all memory (IB_PD_UNSAFE_GLOBAL_RKEY)
+ * @__internal_mr: the MR behind @local_dma_lkey or the global rkey when
+ *	the device has no local DMA lkey (core only)
+ * @res: resource tracking entry (core only)
+ */
+struct ib_pd {
+	u32			local_dma_lkey;
+	u32			flags;
+	struct ib_device	*device;
+	struct ib_uobject	*uobject;
+	atomic_t		usecnt;
+	u32			unsafe_global_rkey;
+	struct ib_mr		*__internal_mr;
+	struct rdma_restrack_entry res;
+};
+
+struct ib_xrcd {
+	struct ib_device	*device;
+	atomic_t		usecnt;
+	struct inode		*inode;
+	struct rw_semaphore	tgt_qps_rwsem;	/* @tgt_qps */
+	struct xarray		tgt_qps;
+};
+
+/**
+ * struct ib_ah - an address handle
+ * @device: its device
+ * @pd: its PD
+ * @uobject: user object, NULL for kernel AHs
+ * @sgid_attr: source GID entry referenced by the AH, or NULL
+ * @type: address type
+ */
+struct ib_ah {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	struct ib_uobject	*uobject;
+	const struct ib_gid_attr *sgid_attr;
+	enum rdma_ah_attr_type	type;
+};
+
+/**
+ * struct ib_srq - a shared receive queue
+ * @device: its device
+ * @pd: its PD
+ * @uobject: user object, NULL for kernel SRQs
+ * @event_handler: asynchronous event callback
+ * @srq_context: its argument
+ * @srq_type: basic, XRC or tag matching
+ * @usecnt: QPs attached
+ * @ext: type specific members
+ * @res: resource tracking entry (core only)
+ */
+struct ib_srq {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	struct ib_usrq_object	*uobject;
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			*srq_context;
+	enum ib_srq_type	srq_type;
+	atomic_t		usecnt;
+
+	struct {
+		struct ib_cq	*cq;
+		union {
+			struct {
+				struct ib_xrcd	*xrcd;
+				u32		srq_num;
+			} xrc;
+		};
+	} ext;
+
+	struct rdma_restrack_entry res;
+};
+
+enum ib_raw_packet_caps {
+	IB_RAW_PACKET_CAP_CVLAN_STRIPPING =
+		IB_UVERBS_RAW_PACKET_CAP_CVLAN_STRIPPING,
+	IB_RAW_PACKET_CAP_SCATTER_FCS = IB_UVERBS_RAW_PACKET_CAP_SCATTER_FCS,
+	IB_RAW_PACKET_CAP_IP_CSUM = IB_UVERBS_RAW_PACKET_CAP_IP_CSUM,
+	IB_RAW_PACKET_CAP_DELAY_DROP = IB_UVERBS_RAW_PACKET_CAP_DELAY_DROP,
+};
+
+enum ib_wq_type {
+	IB_WQT_RQ = IB_UVERBS_WQT_RQ,
+};
+
+enum ib_wq_state {
+	IB_WQS_RESET,
+	IB_WQS_RDY,
+	IB_WQS_ERR
+};
+
+/**
+ * struct ib_wq - a receive work queue (RSS)
+ * @device: its device
+ * @uobject: user object
+ * @wq_context: argument of @event_handler
+ * @event_handler: asynchronous event callback
+ * @pd: its PD
+ * @cq: its CQ
+ * @wq_num: number
+ * @state: current state
+ * @wq_type: type
+ * @usecnt: indirection tables using it
+ */
+struct ib_wq {
+	struct ib_device	*device;
+	struct ib_uwq_object	*uobject;
+	void			*wq_context;
+	void			(*event_handler)(struct ib_event *event, void *context);
+	struct ib_pd		*pd;
+	struct ib_cq		*cq;
+	u32			wq_num;
+	enum ib_wq_state	state;
+	enum ib_wq_type		wq_type;
+	atomic_t		usecnt;
+};
+
+enum ib_wq_flags {
+	IB_WQ_FLAGS_CVLAN_STRIPPING	= IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING,
+	IB_WQ_FLAGS_SCATTER_FCS		= IB_UVERBS_WQ_FLAGS_SCATTER_FCS,
+	IB_WQ_FLAGS_DELAY_DROP		= IB_UVERBS_WQ_FLAGS_DELAY_DROP,
+	IB_WQ_FLAGS_PCI_WRITE_END_PADDING =
+		IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING,
+};
+
+struct ib_wq_init_attr {
+	void			*wq_context;
+	enum ib_wq_type		wq_type;
+	u32			max_wr;
+	u32			max_sge;
+	struct ib_cq		*cq;
+	void			(*event_handler)(struct ib_event *event, void *context);
+	u32			create_flags;	/* enum ib_wq_flags */
+};
+
+enum ib_wq_attr_mask {
+	IB_WQ_STATE		= 1 << 0,
+	IB_WQ_CUR_STATE		= 1 << 1,
+	IB_WQ_FLAGS		= 1 << 2,
+};
+
+struct ib_wq_attr {
+	enum ib_wq_state	wq_state;
+	enum ib_wq_state	curr_wq_state;
+	u32			flags;		/* enum ib_wq_flags */
+	u32			flags_mask;	/* enum ib_wq_flags */
+};
+
+struct ib_rwq_ind_table {
+	struct ib_device	*device;
+	struct ib_uobject	*uobject;
+	atomic_t		usecnt;
+	u32			ind_tbl_num;
+	u32			log_ind_tbl_size;
+	struct ib_wq		**ind_tbl;
+};
+
+struct ib_rwq_ind_table_init_attr {
+	u32			log_ind_tbl_size;
+	struct ib_wq		**ind_tbl;
+};
+
+struct ib_qp_security;
+
+/**
+ * struct ib_qp - a queue pair
+ * @device: its device
+ * @pd: its PD
+ * @send_cq: CQ of the send queue
+ * @recv_cq: CQ of the receive queue
+ * @mr_lock: protects @mrs_used, @rdma_mrs and @sig_mrs
+ * @mrs_used: MRs taken from the QP's MR pools
+ * @rdma_mrs: MR pool for rdma_rw
+ * @sig_mrs: MR pool of integrity MRs for rdma_rw
+ * @srq: SRQ, or NULL
+ * @srq_completion: completed when the last WQE was reached (drain with SRQ)
+ * @xrcd: XRC domain (XRC TGT QPs)
+ * @xrcd_list: entry in the XRC domain's list
+ * @usecnt: opens, multicast and flow attachments
+ * @open_list: shared opens of the QP
+ * @real_qp: the QP itself, or the QP a shared open refers to
+ * @uobject: user object, NULL for kernel QPs
+ * @event_handler: the event callback the core calls
+ * @registered_event_handler: the creator's event callback
+ * @qp_context: argument of the event callbacks
+ * @av_sgid_attr: source GID entry of the primary path (referenced)
+ * @alt_path_sgid_attr: source GID entry of the alternate path (referenced)
+ * @qp_num: QP number
+ * @max_write_sge: gather entries an RDMA WRITE may use
+ * @max_read_sge: scatter entries an RDMA READ may use
+ * @qp_type: transport service
+ * @rwq_ind_tbl: RSS indirection table
+ * @qp_sec: security state
+ * @port: port the QP is bound to, 0 before
+ * @integrity_en: created with IB_QP_CREATE_INTEGRITY_EN
+ * @res: resource tracking entry (core only)
+ * @counter: statistics counter bound to the QP
+ */
+struct ib_qp {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	spinlock_t		mr_lock;	/* MR pool lists */
+	int			mrs_used;
+	struct list_head	rdma_mrs;
+	struct list_head	sig_mrs;
+	struct ib_srq		*srq;
+	struct completion	srq_completion;
+	struct ib_xrcd		*xrcd;
+	struct list_head	xrcd_list;
+
+	atomic_t		usecnt;
+	struct list_head	open_list;
+	struct ib_qp		*real_qp;
+	struct ib_uqp_object	*uobject;
+	void			(*event_handler)(struct ib_event *event, void *context);
+	void			(*registered_event_handler)(struct ib_event *event,
+							    void *context);
+	void			*qp_context;
+	const struct ib_gid_attr *av_sgid_attr;
+	const struct ib_gid_attr *alt_path_sgid_attr;
+	u32			qp_num;
+	u32			max_write_sge;
+	u32			max_read_sge;
+	enum ib_qp_type		qp_type;
+	struct ib_rwq_ind_table	*rwq_ind_tbl;
+	struct ib_qp_security	*qp_sec;
+	u32			port;
+
+	bool			integrity_en;
+	struct rdma_restrack_entry res;
+
+	struct rdma_counter	*counter;
+};
+
+struct ib_dm {
+	struct ib_device	*device;
+	u32			length;
+	u32			flags;
+	struct ib_uobject	*uobject;
+	atomic_t		usecnt;
+};
+
+/**
+ * struct ib_mr - a memory region
+ * @device: its device
+ * @pd: its PD
+ * @lkey: local key
+ * @rkey: remote key
+ * @iova: first address it covers (I/O virtual)
+ * @length: bytes it covers
+ * @page_size: page size of its mapping (fast registration)
+ * @type: what kind of MR
+ * @need_inval: a fast registration is in effect and must be invalidated
+ *	before the MR maps something else
+ * @uobject: user object (user MRs)
+ * @qp_entry: entry in a QP's MR pool (fast registration MRs)
+ * @dm: device memory it registers (IB_MR_TYPE_DM)
+ * @sig_attrs: signature attributes (IB_MR_TYPE_INTEGRITY)
+ * @res: resource tracking entry (core only)
+ *
+ * Drivers allocate MRs themselves and return the embedded ib_mr; the
+ * core fills @device, @pd, @type and the restrack entry.
+ */
+struct ib_mr {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	u32			lkey;
+	u32			rkey;
+	u64			iova;
+	u64			length;
+	unsigned int		page_size;
+	enum ib_mr_type		type;
+	bool			need_inval;
+	union {
+		struct ib_uobject	*uobject;
+		struct list_head	qp_entry;
+	};
+
+	struct ib_dm		*dm;
+	struct ib_sig_attrs	*sig_attrs;
+	struct rdma_restrack_entry res;
+};
+
+struct ib_mw {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	struct ib_uobject	*uobject;
+	u32			rkey;
+	enum ib_mw_type		type;
 };
 
 /*
@@ -1487,6 +2642,776 @@ static inline bool rdma_cap_opa_vnic(struct ib_device *device)
 static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
 {
 	ibdev->name_assign_type = RDMA_NAME_ASSIGN_TYPE_USER;
+}
+
+/* ---------------------------------------------------------------------
+ * Address vector accessors
+ */
+
+static inline void rdma_ah_set_dlid(struct rdma_ah_attr *attr, u32 dlid)
+{
+	if (attr->type == RDMA_AH_ATTR_TYPE_IB)
+		attr->ib.dlid = (u16)dlid;
+	else if (attr->type == RDMA_AH_ATTR_TYPE_OPA)
+		attr->opa.dlid = dlid;
+}
+
+static inline u32 rdma_ah_get_dlid(const struct rdma_ah_attr *attr)
+{
+	if (attr->type == RDMA_AH_ATTR_TYPE_IB)
+		return attr->ib.dlid;
+	if (attr->type == RDMA_AH_ATTR_TYPE_OPA)
+		return attr->opa.dlid;
+	return 0;
+}
+
+static inline void rdma_ah_set_sl(struct rdma_ah_attr *attr, u8 sl)
+{
+	attr->sl = sl;
+}
+
+static inline u8 rdma_ah_get_sl(const struct rdma_ah_attr *attr)
+{
+	return attr->sl;
+}
+
+static inline void rdma_ah_set_path_bits(struct rdma_ah_attr *attr,
+					 u8 src_path_bits)
+{
+	if (attr->type == RDMA_AH_ATTR_TYPE_IB)
+		attr->ib.src_path_bits = src_path_bits;
+	else if (attr->type == RDMA_AH_ATTR_TYPE_OPA)
+		attr->opa.src_path_bits = src_path_bits;
+}
+
+static inline u8 rdma_ah_get_path_bits(const struct rdma_ah_attr *attr)
+{
+	if (attr->type == RDMA_AH_ATTR_TYPE_IB)
+		return attr->ib.src_path_bits;
+	if (attr->type == RDMA_AH_ATTR_TYPE_OPA)
+		return attr->opa.src_path_bits;
+	return 0;
+}
+
+static inline void rdma_ah_set_make_grd(struct rdma_ah_attr *attr,
+					bool make_grd)
+{
+	if (attr->type == RDMA_AH_ATTR_TYPE_OPA)
+		attr->opa.make_grd = make_grd;
+}
+
+static inline bool rdma_ah_get_make_grd(const struct rdma_ah_attr *attr)
+{
+	return attr->type == RDMA_AH_ATTR_TYPE_OPA && attr->opa.make_grd;
+}
+
+static inline void rdma_ah_set_port_num(struct rdma_ah_attr *attr, u32 port)
+{
+	attr->port_num = port;
+}
+
+static inline u32 rdma_ah_get_port_num(const struct rdma_ah_attr *attr)
+{
+	return attr->port_num;
+}
+
+static inline void rdma_ah_set_static_rate(struct rdma_ah_attr *attr,
+					   u8 static_rate)
+{
+	attr->static_rate = static_rate;
+}
+
+static inline u8 rdma_ah_get_static_rate(const struct rdma_ah_attr *attr)
+{
+	return attr->static_rate;
+}
+
+static inline void rdma_ah_set_ah_flags(struct rdma_ah_attr *attr,
+					enum ib_ah_flags flag)
+{
+	attr->ah_flags = flag;
+}
+
+static inline enum ib_ah_flags
+		rdma_ah_get_ah_flags(const struct rdma_ah_attr *attr)
+{
+	return attr->ah_flags;
+}
+
+static inline const struct ib_global_route
+		*rdma_ah_read_grh(const struct rdma_ah_attr *attr)
+{
+	return &attr->grh;
+}
+
+/* Writable GRH of an attribute; only for callers that set it up. */
+static inline struct ib_global_route
+		*rdma_ah_retrieve_grh(struct rdma_ah_attr *attr)
+{
+	return &attr->grh;
+}
+
+static inline void rdma_ah_set_dgid_raw(struct rdma_ah_attr *attr, void *dgid)
+{
+	memcpy(attr->grh.dgid.raw, dgid, sizeof(attr->grh.dgid));
+}
+
+static inline void rdma_ah_set_subnet_prefix(struct rdma_ah_attr *attr,
+					     __be64 prefix)
+{
+	attr->grh.dgid.global.subnet_prefix = prefix;
+}
+
+static inline void rdma_ah_set_interface_id(struct rdma_ah_attr *attr,
+					    __be64 if_id)
+{
+	attr->grh.dgid.global.interface_id = if_id;
+}
+
+/**
+ * rdma_ah_set_grh - fill the global route of an address vector
+ * @attr: the attribute; gets IB_AH_GRH
+ * @dgid: destination GID, or NULL to leave it alone
+ * @flow_label: flow label
+ * @sgid_index: source GID index
+ * @hop_limit: hop limit
+ * @traffic_class: traffic class
+ *
+ * @attr->grh.sgid_attr is cleared without a put: it must hold no reference.
+ */
+static inline void rdma_ah_set_grh(struct rdma_ah_attr *attr,
+				   union ib_gid *dgid, u32 flow_label,
+				   u8 sgid_index, u8 hop_limit,
+				   u8 traffic_class)
+{
+	struct ib_global_route *grh = &attr->grh;
+
+	attr->ah_flags = IB_AH_GRH;
+	if (dgid)
+		grh->dgid = *dgid;
+	grh->flow_label = flow_label;
+	grh->sgid_index = sgid_index;
+	grh->hop_limit = hop_limit;
+	grh->traffic_class = traffic_class;
+	grh->sgid_attr = NULL;
+}
+
+void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr);
+void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
+			     u32 flow_label, u8 hop_limit, u8 traffic_class,
+			     const struct ib_gid_attr *sgid_attr);
+void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
+		       const struct rdma_ah_attr *src);
+void rdma_replace_ah_attr(struct rdma_ah_attr *old,
+			  const struct rdma_ah_attr *new);
+void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src);
+
+/**
+ * rdma_ah_find_type - the address type a port uses
+ * @dev: the device
+ * @port_num: the port
+ */
+static inline enum rdma_ah_attr_type rdma_ah_find_type(struct ib_device *dev,
+						       u32 port_num)
+{
+	if (rdma_protocol_roce(dev, port_num))
+		return RDMA_AH_ATTR_TYPE_ROCE;
+	if (rdma_protocol_ib(dev, port_num)) {
+		if (rdma_cap_opa_ah(dev, port_num))
+			return RDMA_AH_ATTR_TYPE_OPA;
+		return RDMA_AH_ATTR_TYPE_IB;
+	}
+	if (dev->type == RDMA_DEVICE_TYPE_SMI)
+		return RDMA_AH_ATTR_TYPE_IB;
+	return RDMA_AH_ATTR_TYPE_UNDEFINED;
+}
+
+/* A 32-bit LID as the 16 bits IB packets carry. */
+static inline u16 ib_lid_cpu16(u32 lid)
+{
+	WARN_ON_ONCE(lid & 0xFFFF0000);
+	return (u16)lid;
+}
+
+static inline __be16 ib_lid_be16(u32 lid)
+{
+	WARN_ON_ONCE(lid & 0xFFFF0000);
+	return cpu_to_be16((u16)lid);
+}
+
+/* ---------------------------------------------------------------------
+ * Protection domains
+ */
+
+enum ib_pd_flags {
+	/*
+	 * Give the PD an rkey that opens all of memory to remote access
+	 * (pd->unsafe_global_rkey).  Every use is logged: only for fully
+	 * trusted fabrics.
+	 */
+	IB_PD_UNSAFE_GLOBAL_RKEY	= 0x01,
+};
+
+struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
+			    const char *caller);
+
+/**
+ * ib_alloc_pd - allocate a kernel protection domain
+ * @device: the device
+ * @flags: enum ib_pd_flags
+ *
+ * The caller's module name becomes the owner of the PD in restrack.
+ */
+#define ib_alloc_pd(device, flags) \
+	__ib_alloc_pd((device), (flags), KBUILD_MODNAME)
+
+int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata);
+
+/**
+ * ib_dealloc_pd - free a kernel protection domain
+ * @pd: the PD, with no object left in it
+ */
+static inline void ib_dealloc_pd(struct ib_pd *pd)
+{
+	int ret = ib_dealloc_pd_user(pd, NULL);
+
+	WARN_ONCE(ret, "a kernel PD could not be freed");
+}
+
+/* ---------------------------------------------------------------------
+ * Address handles
+ */
+
+enum rdma_create_ah_flags {
+	/* the caller may sleep */
+	RDMA_CREATE_AH_SLEEPABLE = BIT(0),
+};
+
+enum rdma_destroy_ah_flags {
+	/* the caller may sleep */
+	RDMA_DESTROY_AH_SLEEPABLE = BIT(0),
+};
+
+struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
+			     u32 flags);
+struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
+				  struct rdma_ah_attr *ah_attr,
+				  struct ib_udata *udata);
+int ib_get_gids_from_rdma_hdr(const union rdma_network_hdr *hdr,
+			      enum rdma_network_type net_type,
+			      union ib_gid *sgid, union ib_gid *dgid);
+int ib_get_rdma_header_version(const union rdma_network_hdr *hdr);
+int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
+			    const struct ib_wc *wc, const struct ib_grh *grh,
+			    struct rdma_ah_attr *ah_attr);
+struct ib_ah *ib_create_ah_from_wc(struct ib_pd *pd, const struct ib_wc *wc,
+				   const struct ib_grh *grh, u32 port_num);
+int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr);
+int rdma_query_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr);
+int rdma_destroy_ah_user(struct ib_ah *ah, u32 flags, struct ib_udata *udata);
+
+/**
+ * rdma_destroy_ah - destroy a kernel address handle
+ * @ah: the AH
+ * @flags: enum rdma_destroy_ah_flags
+ */
+static inline void rdma_destroy_ah(struct ib_ah *ah, u32 flags)
+{
+	int ret = rdma_destroy_ah_user(ah, flags, NULL);
+
+	WARN_ONCE(ret, "a kernel AH could not be destroyed");
+}
+
+/* ---------------------------------------------------------------------
+ * Shared receive queues
+ */
+
+struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
+				  struct ib_srq_init_attr *srq_init_attr,
+				  struct ib_usrq_object *uobject,
+				  struct ib_udata *udata);
+
+/**
+ * ib_create_srq - create a kernel shared receive queue
+ * @pd: its PD
+ * @srq_init_attr: what to create; attr is updated with the real sizes
+ */
+static inline struct ib_srq *
+ib_create_srq(struct ib_pd *pd, struct ib_srq_init_attr *srq_init_attr)
+{
+	if (!pd->device->ops.create_srq)
+		return ERR_PTR(-EOPNOTSUPP);
+	return ib_create_srq_user(pd, srq_init_attr, NULL, NULL);
+}
+
+int ib_modify_srq(struct ib_srq *srq, struct ib_srq_attr *srq_attr,
+		  enum ib_srq_attr_mask srq_attr_mask);
+int ib_query_srq(struct ib_srq *srq, struct ib_srq_attr *srq_attr);
+int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata);
+
+/**
+ * ib_destroy_srq - destroy a kernel shared receive queue
+ * @srq: the SRQ, with no QP attached
+ */
+static inline void ib_destroy_srq(struct ib_srq *srq)
+{
+	int ret = ib_destroy_srq_user(srq, NULL);
+
+	WARN_ONCE(ret, "a kernel SRQ could not be destroyed");
+}
+
+/**
+ * ib_post_srq_recv - post receive requests to an SRQ
+ * @srq: the SRQ
+ * @recv_wr: chain of requests
+ * @bad_recv_wr: set to the first request not posted on failure; may be
+ *	NULL
+ */
+static inline int ib_post_srq_recv(struct ib_srq *srq,
+				   const struct ib_recv_wr *recv_wr,
+				   const struct ib_recv_wr **bad_recv_wr)
+{
+	const struct ib_recv_wr *dummy;
+
+	return srq->device->ops.post_srq_recv(srq, recv_wr,
+					      bad_recv_wr ? : &dummy);
+}
+
+/* ---------------------------------------------------------------------
+ * Queue pairs
+ */
+
+struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
+				  struct ib_qp_init_attr *qp_init_attr,
+				  const char *caller);
+
+/**
+ * ib_create_qp - create a kernel queue pair
+ * @pd: its PD
+ * @init_attr: what to create; cap is updated with the real sizes
+ */
+static inline struct ib_qp *ib_create_qp(struct ib_pd *pd,
+					 struct ib_qp_init_attr *init_attr)
+{
+	return ib_create_qp_kernel(pd, init_attr, KBUILD_MODNAME);
+}
+
+int ib_modify_qp_with_udata(struct ib_qp *qp, struct ib_qp_attr *attr,
+			    int attr_mask, struct ib_udata *udata);
+int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr,
+		 int qp_attr_mask);
+int ib_query_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr,
+		int qp_attr_mask, struct ib_qp_init_attr *qp_init_attr);
+int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata);
+
+/**
+ * ib_destroy_qp - destroy a kernel queue pair
+ * @qp: the QP
+ */
+static inline int ib_destroy_qp(struct ib_qp *qp)
+{
+	return ib_destroy_qp_user(qp, NULL);
+}
+
+bool ib_modify_qp_is_ok(enum ib_qp_state cur_state,
+			enum ib_qp_state next_state, enum ib_qp_type type,
+			enum ib_qp_attr_mask mask);
+int ib_resolve_eth_dmac(struct ib_device *device,
+			struct rdma_ah_attr *ah_attr);
+
+/**
+ * ib_post_send - post send requests
+ * @qp: the QP
+ * @send_wr: chain of requests
+ * @bad_send_wr: set to the first request not posted on failure; may be
+ *	NULL
+ */
+static inline int ib_post_send(struct ib_qp *qp,
+			       const struct ib_send_wr *send_wr,
+			       const struct ib_send_wr **bad_send_wr)
+{
+	const struct ib_send_wr *dummy;
+
+	return qp->device->ops.post_send(qp, send_wr, bad_send_wr ? : &dummy);
+}
+
+/**
+ * ib_post_recv - post receive requests
+ * @qp: the QP
+ * @recv_wr: chain of requests
+ * @bad_recv_wr: set to the first request not posted on failure; may be
+ *	NULL
+ */
+static inline int ib_post_recv(struct ib_qp *qp,
+			       const struct ib_recv_wr *recv_wr,
+			       const struct ib_recv_wr **bad_recv_wr)
+{
+	const struct ib_recv_wr *dummy;
+
+	return qp->device->ops.post_recv(qp, recv_wr, bad_recv_wr ? : &dummy);
+}
+
+void ib_drain_rq(struct ib_qp *qp);
+void ib_drain_sq(struct ib_qp *qp);
+void ib_drain_qp(struct ib_qp *qp);
+
+/* ---------------------------------------------------------------------
+ * Receive work queues
+ */
+
+struct ib_wq *ib_create_wq(struct ib_pd *pd,
+			   struct ib_wq_init_attr *init_attr);
+int ib_destroy_wq_user(struct ib_wq *wq, struct ib_udata *udata);
+int ib_modify_wq(struct ib_wq *wq, struct ib_wq_attr *attr, u32 wq_attr_mask);
+
+/* ---------------------------------------------------------------------
+ * Completion queues
+ */
+
+struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
+			    int comp_vector, enum ib_poll_context poll_ctx,
+			    const char *caller);
+
+/**
+ * ib_alloc_cq - allocate a CQ the CQ API polls
+ * @device: the device
+ * @priv: cq->cq_context
+ * @nr_cqe: minimum number of entries
+ * @comp_vector: completion vector
+ * @poll_ctx: where completions are handled
+ */
+#define ib_alloc_cq(device, priv, nr_cqe, comp_vect, poll_ctx)		\
+	__ib_alloc_cq((device), (priv), (nr_cqe), (comp_vect), (poll_ctx), \
+		      KBUILD_MODNAME)
+
+struct ib_cq *__ib_alloc_cq_any(struct ib_device *dev, void *private,
+				int nr_cqe, enum ib_poll_context poll_ctx,
+				const char *caller);
+
+/**
+ * ib_alloc_cq_any - allocate a CQ on a completion vector the core picks
+ * @device: the device
+ * @private: cq->cq_context
+ * @nr_cqe: minimum number of entries
+ * @poll_ctx: where completions are handled
+ */
+#define ib_alloc_cq_any(device, private, nr_cqe, poll_ctx)		\
+	__ib_alloc_cq_any((device), (private), (nr_cqe), (poll_ctx),	\
+			  KBUILD_MODNAME)
+
+void ib_free_cq(struct ib_cq *cq);
+int ib_process_cq_direct(struct ib_cq *cq, int budget);
+
+struct ib_cq *__ib_create_cq(struct ib_device *device,
+			     ib_comp_handler comp_handler,
+			     void (*event_handler)(struct ib_event *event,
+						   void *context),
+			     void *cq_context,
+			     const struct ib_cq_init_attr *cq_attr,
+			     const char *caller);
+
+/**
+ * ib_create_cq - create a CQ polled by its user (legacy interface)
+ * @device: the device
+ * @cmp_hndlr: completion event callback
+ * @evt_hndlr: asynchronous event callback
+ * @cq_ctxt: argument of both
+ * @cq_attr: size and vector
+ */
+#define ib_create_cq(device, cmp_hndlr, evt_hndlr, cq_ctxt, cq_attr)	\
+	__ib_create_cq((device), (cmp_hndlr), (evt_hndlr), (cq_ctxt),	\
+		       (cq_attr), KBUILD_MODNAME)
+
+int rdma_set_cq_moderation(struct ib_cq *cq, u16 cq_count, u16 cq_period);
+int ib_resize_cq(struct ib_cq *cq, int cqe);
+int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata);
+
+/**
+ * ib_destroy_cq - destroy a CQ made with ib_create_cq()
+ * @cq: the CQ, with no QP left on it
+ */
+static inline void ib_destroy_cq(struct ib_cq *cq)
+{
+	int ret = ib_destroy_cq_user(cq, NULL);
+
+	WARN_ONCE(ret, "a kernel CQ could not be destroyed");
+}
+
+/**
+ * ib_poll_cq - take completions from a CQ
+ * @cq: the CQ
+ * @num_entries: room in @wc
+ * @wc: where to put them
+ *
+ * Return: completions taken (0..@num_entries) or a negative error.
+ */
+static inline int ib_poll_cq(struct ib_cq *cq, int num_entries,
+			     struct ib_wc *wc)
+{
+	return cq->device->ops.poll_cq(cq, num_entries, wc);
+}
+
+/**
+ * ib_req_notify_cq - arm a CQ for a completion event
+ * @cq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, with
+ *	IB_CQ_REPORT_MISSED_EVENTS to learn about completions already there
+ *
+ * Return: negative on error; with IB_CQ_REPORT_MISSED_EVENTS, positive
+ * when completions may have arrived before arming (poll again), else 0.
+ */
+static inline int ib_req_notify_cq(struct ib_cq *cq,
+				   enum ib_cq_notify_flags flags)
+{
+	return cq->device->ops.req_notify_cq(cq, flags);
+}
+
+struct ib_cq *ib_cq_pool_get(struct ib_device *dev, unsigned int nr_cqe,
+			     int comp_vector_hint,
+			     enum ib_poll_context poll_ctx);
+void ib_cq_pool_put(struct ib_cq *cq, unsigned int nr_cqe);
+
+/* ---------------------------------------------------------------------
+ * DMA mapping.  Software devices register with no DMA device and use
+ * kernel virtual addresses as DMA addresses ("virtual DMA").
+ */
+
+static inline bool ib_uses_virt_dma(struct ib_device *dev)
+{
+	return IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA) && !dev->dma_device;
+}
+
+static inline bool ib_dma_pci_p2p_dma_supported(struct ib_device *dev)
+{
+	if (ib_uses_virt_dma(dev))
+		return false;
+	return dma_pci_p2pdma_supported(dev->dma_device);
+}
+
+/* The kernel pointer behind a virtual DMA address. */
+static inline void *ib_virt_dma_to_ptr(u64 dma_addr)
+{
+	return (void *)(uintptr_t)dma_addr;
+}
+
+/* The page behind a virtual DMA address. */
+static inline struct page *ib_virt_dma_to_page(u64 dma_addr)
+{
+	return virt_to_page(ib_virt_dma_to_ptr(dma_addr));
+}
+
+static inline int ib_dma_mapping_error(struct ib_device *dev, u64 dma_addr)
+{
+	if (ib_uses_virt_dma(dev))
+		return 0;
+	return dma_mapping_error(dev->dma_device, dma_addr);
+}
+
+static inline u64 ib_dma_map_single(struct ib_device *dev, void *cpu_addr,
+				    size_t size,
+				    enum dma_data_direction direction)
+{
+	if (ib_uses_virt_dma(dev))
+		return (uintptr_t)cpu_addr;
+	return dma_map_single(dev->dma_device, cpu_addr, size, direction);
+}
+
+static inline void ib_dma_unmap_single(struct ib_device *dev, u64 addr,
+				       size_t size,
+				       enum dma_data_direction direction)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_unmap_single(dev->dma_device, addr, size, direction);
+}
+
+static inline u64 ib_dma_map_page(struct ib_device *dev, struct page *page,
+				  unsigned long offset, size_t size,
+				  enum dma_data_direction direction)
+{
+	if (ib_uses_virt_dma(dev))
+		return (uintptr_t)(page_address(page) + offset);
+	return dma_map_page(dev->dma_device, page, offset, size, direction);
+}
+
+static inline void ib_dma_unmap_page(struct ib_device *dev, u64 addr,
+				     size_t size,
+				     enum dma_data_direction direction)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_unmap_page(dev->dma_device, addr, size, direction);
+}
+
+int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg,
+		       int nents);
+
+static inline int ib_dma_map_sg_attrs(struct ib_device *dev,
+				      struct scatterlist *sg, int nents,
+				      enum dma_data_direction direction,
+				      unsigned long dma_attrs)
+{
+	if (ib_uses_virt_dma(dev))
+		return ib_dma_virt_map_sg(dev, sg, nents);
+	return dma_map_sg_attrs(dev->dma_device, sg, nents, direction,
+				dma_attrs);
+}
+
+static inline void ib_dma_unmap_sg_attrs(struct ib_device *dev,
+					 struct scatterlist *sg, int nents,
+					 enum dma_data_direction direction,
+					 unsigned long dma_attrs)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_unmap_sg_attrs(dev->dma_device, sg, nents, direction,
+				   dma_attrs);
+}
+
+static inline int ib_dma_map_sgtable_attrs(struct ib_device *dev,
+					   struct sg_table *sgt,
+					   enum dma_data_direction direction,
+					   unsigned long dma_attrs)
+{
+	int nents;
+
+	if (!ib_uses_virt_dma(dev))
+		return dma_map_sgtable(dev->dma_device, sgt, direction,
+				       dma_attrs);
+	nents = ib_dma_virt_map_sg(dev, sgt->sgl, sgt->orig_nents);
+	if (!nents)
+		return -EIO;
+	sgt->nents = nents;
+	return 0;
+}
+
+static inline void ib_dma_unmap_sgtable_attrs(struct ib_device *dev,
+					      struct sg_table *sgt,
+					      enum dma_data_direction direction,
+					      unsigned long dma_attrs)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_unmap_sgtable(dev->dma_device, sgt, direction, dma_attrs);
+}
+
+static inline int ib_dma_map_sg(struct ib_device *dev, struct scatterlist *sg,
+				int nents, enum dma_data_direction direction)
+{
+	return ib_dma_map_sg_attrs(dev, sg, nents, direction, 0);
+}
+
+static inline void ib_dma_unmap_sg(struct ib_device *dev,
+				   struct scatterlist *sg, int nents,
+				   enum dma_data_direction direction)
+{
+	ib_dma_unmap_sg_attrs(dev, sg, nents, direction, 0);
+}
+
+static inline unsigned int ib_dma_max_seg_size(struct ib_device *dev)
+{
+	if (ib_uses_virt_dma(dev))
+		return UINT_MAX;
+	return dma_get_max_seg_size(dev->dma_device);
+}
+
+static inline void ib_dma_sync_single_for_cpu(struct ib_device *dev,
+					      u64 addr, size_t size,
+					      enum dma_data_direction dir)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_single_for_cpu(dev->dma_device, addr, size, dir);
+}
+
+static inline void ib_dma_sync_single_for_device(struct ib_device *dev,
+						 u64 addr, size_t size,
+						 enum dma_data_direction dir)
+{
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_single_for_device(dev->dma_device, addr, size, dir);
+}
+
+/* ---------------------------------------------------------------------
+ * Memory regions
+ */
+
+struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+			     u64 virt_addr, int mr_access_flags);
+int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);
+
+/**
+ * ib_dereg_mr - free a kernel memory region
+ * @mr: the MR
+ */
+static inline int ib_dereg_mr(struct ib_mr *mr)
+{
+	return ib_dereg_mr_user(mr, NULL);
+}
+
+struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			  u32 max_num_sg);
+struct ib_mr *ib_alloc_mr_integrity(struct ib_pd *pd, u32 max_num_data_sg,
+				    u32 max_num_meta_sg);
+
+/**
+ * ib_update_fast_reg_key - set the low byte (the "key") of an MR's keys
+ * @mr: the MR
+ * @newkey: the new key byte
+ *
+ * Used before a fast registration so that stale remote keys stop working.
+ */
+static inline void ib_update_fast_reg_key(struct ib_mr *mr, u8 newkey)
+{
+	mr->lkey = (mr->lkey & 0xffffff00) | newkey;
+	mr->rkey = (mr->rkey & 0xffffff00) | newkey;
+}
+
+/**
+ * ib_inc_rkey - the next key with the same index
+ * @rkey: a key
+ */
+static inline u32 ib_inc_rkey(u32 rkey)
+{
+	const u32 mask = 0x000000ff;
+
+	return ((rkey + 1) & mask) | (rkey & ~mask);
+}
+
+int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+		 unsigned int *sg_offset, unsigned int page_size);
+int ib_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
+		    int data_sg_nents, unsigned int *data_sg_offset,
+		    struct scatterlist *meta_sg, int meta_sg_nents,
+		    unsigned int *meta_sg_offset, unsigned int page_size);
+
+/**
+ * ib_map_mr_sg_zbva - map a scatterlist with a zero based address
+ * @mr: the MR
+ * @sg: the scatterlist (DMA mapped)
+ * @sg_nents: its entries
+ * @sg_offset: byte offset into the first entry, updated like ib_map_mr_sg
+ * @page_size: page size of the mapping
+ */
+static inline int ib_map_mr_sg_zbva(struct ib_mr *mr, struct scatterlist *sg,
+				    int sg_nents, unsigned int *sg_offset,
+				    unsigned int page_size)
+{
+	int n;
+
+	n = ib_map_mr_sg(mr, sg, sg_nents, sg_offset, page_size);
+	mr->iova = 0;
+	return n;
+}
+
+int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
+		   unsigned int *sg_offset, int (*set_page)(struct ib_mr *, u64));
+int ib_check_mr_status(struct ib_mr *mr, u32 check_mask,
+		       struct ib_mr_status *mr_status);
+
+/**
+ * rdma_block_iter_dma_address - DMA address of the current block
+ * @biter: the iterator
+ */
+static inline dma_addr_t
+rdma_block_iter_dma_address(struct ib_block_iter *biter)
+{
+	return biter->__dma_addr & ~(BIT_ULL(biter->__pg_bit) - 1);
 }
 
 #endif /* IB_VERBS_H */

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Address handles and address vectors (struct rdma_ah_attr).
+ *
+ * An address vector with a GRH refers to a source GID entry of the GID
+ * cache.  An attribute that holds grh.sgid_attr owns one reference on
+ * it; the copy, replace and move helpers keep that count exact, and
+ * rdma_destroy_ah_attr() drops it.  An AH and a QP path hold references
+ * of their own for as long as they use the entry.
+ */
+
+#include <linux/export.h>
+#include <linux/if_ether.h>
+#include <net/ipv6.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "verbs_priv.h"
+
+/**
+ * rdma_destroy_ah_attr - drop the GID reference of an address vector
+ * @ah_attr: the attribute; may hold no reference
+ */
+void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr)
+{
+	if (ah_attr->grh.sgid_attr) {
+		rdma_put_gid_attr(ah_attr->grh.sgid_attr);
+		ah_attr->grh.sgid_attr = NULL;
+	}
+}
+EXPORT_SYMBOL(rdma_destroy_ah_attr);
+
+/**
+ * rdma_move_grh_sgid_attr - fill the GRH and hand over a GID reference
+ * @attr: the attribute, holding no reference
+ * @dgid: destination GID
+ * @flow_label: flow label
+ * @hop_limit: hop limit
+ * @traffic_class: traffic class
+ * @sgid_attr: referenced source GID entry; the reference moves to @attr
+ */
+void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
+			     u32 flow_label, u8 hop_limit, u8 traffic_class,
+			     const struct ib_gid_attr *sgid_attr)
+{
+	rdma_ah_set_grh(attr, dgid, flow_label, sgid_attr->index, hop_limit,
+			traffic_class);
+	attr->grh.sgid_attr = sgid_attr;
+}
+EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
+
+/**
+ * rdma_copy_ah_attr - copy an address vector
+ * @dest: destination, holding no reference
+ * @src: source
+ *
+ * @dest gets a reference of its own on the GID entry.
+ */
+void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
+		       const struct rdma_ah_attr *src)
+{
+	*dest = *src;
+	if (dest->grh.sgid_attr)
+		rdma_hold_gid_attr(dest->grh.sgid_attr);
+}
+EXPORT_SYMBOL(rdma_copy_ah_attr);
+
+/**
+ * rdma_replace_ah_attr - overwrite an address vector with a copy
+ * @old: destination; its reference is dropped
+ * @new: source
+ */
+void rdma_replace_ah_attr(struct rdma_ah_attr *old,
+			  const struct rdma_ah_attr *new)
+{
+	rdma_destroy_ah_attr(old);
+	rdma_copy_ah_attr(old, new);
+}
+EXPORT_SYMBOL(rdma_replace_ah_attr);
+
+/**
+ * rdma_move_ah_attr - move an address vector
+ * @dest: destination; its reference is dropped
+ * @src: source; its reference moves to @dest and it is left without one
+ */
+void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
+{
+	rdma_destroy_ah_attr(dest);
+	*dest = *src;
+	src->grh.sgid_attr = NULL;
+}
+EXPORT_SYMBOL(rdma_move_ah_attr);
+
+/* The address vector must name a valid port and fit it. */
+static int rdma_check_ah_attr(struct ib_device *device,
+			      struct rdma_ah_attr *ah_attr)
+{
+	if (!rdma_is_port_valid(device, ah_attr->port_num))
+		return -EINVAL;
+	if ((ah_attr->type == RDMA_AH_ATTR_TYPE_ROCE ||
+	     rdma_is_grh_required(device, ah_attr->port_num)) &&
+	    !(ah_attr->ah_flags & IB_AH_GRH))
+		return -EINVAL;
+	if (ah_attr->grh.sgid_attr) {
+		const struct ib_gid_attr *sgid_attr = ah_attr->grh.sgid_attr;
+
+		if (sgid_attr->index != ah_attr->grh.sgid_index ||
+		    sgid_attr->port_num != ah_attr->port_num ||
+		    sgid_attr->device != device)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Callers give either a GID index or a referenced entry.  In the first
+ * case look the entry up, put it in the attribute for the driver and
+ * return it in *old so that rdma_unfill_sgid_attr() drops it again.
+ */
+int rdma_fill_sgid_attr(struct ib_device *device, struct rdma_ah_attr *ah_attr,
+			const struct ib_gid_attr **old_sgid_attr)
+{
+	const struct ib_gid_attr *sgid_attr;
+	struct ib_global_route *grh;
+	int ret;
+
+	*old_sgid_attr = ah_attr->grh.sgid_attr;
+
+	ret = rdma_check_ah_attr(device, ah_attr);
+	if (ret)
+		return ret;
+	if (!(ah_attr->ah_flags & IB_AH_GRH))
+		return 0;
+
+	grh = rdma_ah_retrieve_grh(ah_attr);
+	if (grh->sgid_attr)
+		return 0;
+
+	sgid_attr = rdma_get_gid_attr(device, ah_attr->port_num,
+				      grh->sgid_index);
+	if (IS_ERR(sgid_attr))
+		return PTR_ERR(sgid_attr);
+
+	/* the caller's attribute borrows this reference until unfill */
+	grh->sgid_attr = sgid_attr;
+	return 0;
+}
+
+void rdma_unfill_sgid_attr(struct rdma_ah_attr *ah_attr,
+			   const struct ib_gid_attr *old_sgid_attr)
+{
+	/* only a reference taken by rdma_fill_sgid_attr() is ours */
+	if (ah_attr->grh.sgid_attr && ah_attr->grh.sgid_attr != old_sgid_attr)
+		rdma_put_gid_attr(ah_attr->grh.sgid_attr);
+	ah_attr->grh.sgid_attr = old_sgid_attr;
+}
+
+void rdma_update_sgid_attr(const struct ib_gid_attr **dst,
+			   const struct ib_gid_attr *src)
+{
+	if (src)
+		rdma_hold_gid_attr(src);
+	if (*dst)
+		rdma_put_gid_attr(*dst);
+	*dst = src;
+}
+
+/**
+ * ib_resolve_eth_dmac - find the destination MAC of a RoCE address vector
+ * @device: the device
+ * @ah_attr: a RoCE address vector with a GRH and its source GID entry
+ *
+ * Multicast GIDs map to their multicast MAC, link-local GIDs carry the
+ * MAC in their interface ID; other unicast destinations need neighbour
+ * resolution, which belongs to the address translation of rdma_cm.
+ *
+ * Return: 0 with roce.dmac filled, or a negative error.
+ */
+int ib_resolve_eth_dmac(struct ib_device *device,
+			struct rdma_ah_attr *ah_attr)
+{
+	const union ib_gid *dgid = &ah_attr->grh.dgid;
+	u8 *mac = ah_attr->roce.dmac;
+
+	if (ah_attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(ah_attr->ah_flags & IB_AH_GRH))
+		return -EINVAL;
+
+	if (ipv6_addr_v4mapped((const struct in6_addr *)dgid)) {
+		__be32 addr = ((const __be32 *)dgid->raw)[3];
+
+		if (ipv4_is_multicast(addr)) {
+			ip_eth_mc_map(addr, mac);
+			return 0;
+		}
+		return -EOPNOTSUPP;
+	}
+	if (dgid->raw[0] == 0xff) {
+		ipv6_eth_mc_map((const struct in6_addr *)dgid->raw, mac);
+		return 0;
+	}
+	if (dgid->raw[0] == 0xfe && (dgid->raw[1] & 0xc0) == 0x80 &&
+	    dgid->raw[11] == 0xff && dgid->raw[12] == 0xfe) {
+		/* modified EUI-64: undo the U/L flip, drop ff:fe */
+		memcpy(mac, &dgid->raw[8], 3);
+		memcpy(mac + 3, &dgid->raw[13], 3);
+		mac[0] ^= 2;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL(ib_resolve_eth_dmac);
+
+static struct ib_ah *_rdma_create_ah(struct ib_pd *pd,
+				     struct rdma_ah_attr *ah_attr, u32 flags,
+				     struct ib_udata *udata)
+{
+	struct rdma_ah_init_attr init_attr = {};
+	struct ib_device *device = pd->device;
+	struct ib_ah *ah;
+	int ret;
+
+	might_sleep_if(flags & RDMA_CREATE_AH_SLEEPABLE);
+
+	if (!udata && !device->ops.create_ah)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (udata && !device->ops.create_user_ah)
+		return ERR_PTR(-EOPNOTSUPP);
+
+	ah = rdma_zalloc_drv_obj_gfp(device, ib_ah,
+				     (flags & RDMA_CREATE_AH_SLEEPABLE) ?
+				     GFP_KERNEL : GFP_ATOMIC);
+	if (!ah)
+		return ERR_PTR(-ENOMEM);
+
+	ah->device = device;
+	ah->pd = pd;
+	ah->type = ah_attr->type;
+	ah->sgid_attr = ah_attr->grh.sgid_attr;
+	if (ah->sgid_attr)
+		rdma_hold_gid_attr(ah->sgid_attr);
+
+	init_attr.ah_attr = ah_attr;
+	init_attr.flags = flags;
+
+	if (udata)
+		ret = device->ops.create_user_ah(ah, &init_attr, udata);
+	else
+		ret = device->ops.create_ah(ah, &init_attr, NULL);
+	if (ret) {
+		if (ah->sgid_attr)
+			rdma_put_gid_attr(ah->sgid_attr);
+		kfree(ah);
+		return ERR_PTR(ret);
+	}
+
+	atomic_inc(&pd->usecnt);
+	return ah;
+}
+
+/**
+ * rdma_create_ah - create a kernel address handle
+ * @pd: its PD
+ * @ah_attr: the address vector; a GRH names its source GID by index or
+ *	by a referenced entry
+ * @flags: enum rdma_create_ah_flags
+ *
+ * RoCE address vectors get their destination MAC resolved first.
+ *
+ * Return: the AH or an ERR_PTR().
+ */
+struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
+			     u32 flags)
+{
+	const struct ib_gid_attr *old_sgid_attr;
+	struct ib_ah *ah;
+	int ret;
+
+	ret = rdma_fill_sgid_attr(pd->device, ah_attr, &old_sgid_attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ah = _rdma_create_ah(pd, ah_attr, flags, NULL);
+
+	rdma_unfill_sgid_attr(ah_attr, old_sgid_attr);
+	return ah;
+}
+EXPORT_SYMBOL(rdma_create_ah);
+
+/**
+ * rdma_create_user_ah - create an address handle for user space
+ * @pd: its PD
+ * @ah_attr: the address vector
+ * @udata: the user's data
+ *
+ * RoCE address vectors get their destination MAC resolved here (user
+ * space does not know it).
+ *
+ * Return: the AH or an ERR_PTR().
+ */
+struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
+				  struct rdma_ah_attr *ah_attr,
+				  struct ib_udata *udata)
+{
+	const struct ib_gid_attr *old_sgid_attr;
+	struct ib_ah *ah;
+	int ret;
+
+	ret = rdma_fill_sgid_attr(pd->device, ah_attr, &old_sgid_attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	if (ah_attr->type == RDMA_AH_ATTR_TYPE_ROCE) {
+		ret = ib_resolve_eth_dmac(pd->device, ah_attr);
+		if (ret) {
+			ah = ERR_PTR(ret);
+			goto out;
+		}
+	}
+
+	ah = _rdma_create_ah(pd, ah_attr, RDMA_CREATE_AH_SLEEPABLE, udata);
+out:
+	rdma_unfill_sgid_attr(ah_attr, old_sgid_attr);
+	return ah;
+}
+EXPORT_SYMBOL(rdma_create_user_ah);
+
+/**
+ * rdma_modify_ah - change the address vector of an AH
+ * @ah: the AH
+ * @ah_attr: the new address vector
+ *
+ * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
+ */
+int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
+{
+	const struct ib_gid_attr *old_sgid_attr;
+	int ret;
+
+	ret = rdma_fill_sgid_attr(ah->device, ah_attr, &old_sgid_attr);
+	if (ret)
+		return ret;
+
+	ret = ah->device->ops.modify_ah ?
+		ah->device->ops.modify_ah(ah, ah_attr) : -EOPNOTSUPP;
+
+	if (!ret)
+		rdma_update_sgid_attr(&ah->sgid_attr, ah_attr->grh.sgid_attr);
+	rdma_unfill_sgid_attr(ah_attr, old_sgid_attr);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_modify_ah);
+
+/**
+ * rdma_query_ah - read the address vector of an AH
+ * @ah: the AH
+ * @ah_attr: filled by the driver; holds no GID reference
+ *
+ * Return: 0, or -EOPNOTSUPP when the driver cannot.
+ */
+int rdma_query_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
+{
+	ah_attr->grh.sgid_attr = NULL;
+
+	return ah->device->ops.query_ah ?
+		ah->device->ops.query_ah(ah, ah_attr) : -EOPNOTSUPP;
+}
+EXPORT_SYMBOL(rdma_query_ah);
+
+/**
+ * rdma_destroy_ah_user - destroy an address handle
+ * @ah: the AH
+ * @flags: enum rdma_destroy_ah_flags
+ * @udata: user data, NULL for kernel AHs
+ *
+ * Return: 0 or the driver's error.
+ */
+int rdma_destroy_ah_user(struct ib_ah *ah, u32 flags, struct ib_udata *udata)
+{
+	const struct ib_gid_attr *sgid_attr = ah->sgid_attr;
+	struct ib_pd *pd = ah->pd;
+	int ret;
+
+	might_sleep_if(flags & RDMA_DESTROY_AH_SLEEPABLE);
+
+	ret = ah->device->ops.destroy_ah(ah, flags);
+	if (ret)
+		return ret;
+
+	atomic_dec(&pd->usecnt);
+	if (sgid_attr)
+		rdma_put_gid_attr(sgid_attr);
+	kfree(ah);
+	return 0;
+}
+EXPORT_SYMBOL(rdma_destroy_ah_user);
+
+/**
+ * ib_get_rdma_header_version - IP version of a received network header
+ * @hdr: the 40 bytes in front of a UD receive
+ *
+ * Return: 4 for an IPv4 header with a valid checksum, 6 for an IPv6
+ * header, 0 otherwise.
+ */
+int ib_get_rdma_header_version(const union rdma_network_hdr *hdr)
+{
+	const struct iphdr *ip4h = &hdr->roce4grh;
+	struct iphdr ip4h_checked;
+	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)&hdr->ibgrh;
+
+	/* IPv4 sits in the last 20 bytes: check it first, fully. */
+	if (ip4h->ihl == 5 && ip4h->version == 4) {
+		memcpy(&ip4h_checked, ip4h, sizeof(ip4h_checked));
+		ip4h_checked.check = 0;
+		ip4h_checked.check = ip_fast_csum((u8 *)&ip4h_checked, 5);
+		if (ip4h->check == ip4h_checked.check)
+			return 4;
+	}
+	if (ip6h->version == 6)
+		return 6;
+	return 0;
+}
+EXPORT_SYMBOL(ib_get_rdma_header_version);
+
+static enum rdma_network_type net_type_of_grh(struct ib_device *device,
+					      u32 port_num,
+					      const struct ib_grh *grh)
+{
+	int version;
+
+	if (rdma_protocol_ib(device, port_num))
+		return RDMA_NETWORK_IB;
+	version = ib_get_rdma_header_version((const union rdma_network_hdr *)
+					     grh);
+	if (version == 4)
+		return RDMA_NETWORK_IPV4;
+	if (version == 6)
+		return RDMA_NETWORK_IPV6;
+	return RDMA_NETWORK_ROCE_V1;
+}
+
+/**
+ * ib_get_gids_from_rdma_hdr - source and destination GID of a packet
+ * @hdr: the 40 bytes in front of a UD receive
+ * @net_type: what kind of header it is
+ * @sgid: the source GID
+ * @dgid: the destination GID
+ *
+ * Return: 0, or -EINVAL for an unknown @net_type.
+ */
+int ib_get_gids_from_rdma_hdr(const union rdma_network_hdr *hdr,
+			      enum rdma_network_type net_type,
+			      union ib_gid *sgid, union ib_gid *dgid)
+{
+	switch (net_type) {
+	case RDMA_NETWORK_IPV4:
+		ipv6_addr_set_v4mapped(hdr->roce4grh.saddr,
+				       (struct in6_addr *)sgid);
+		ipv6_addr_set_v4mapped(hdr->roce4grh.daddr,
+				       (struct in6_addr *)dgid);
+		return 0;
+	case RDMA_NETWORK_IPV6:
+	case RDMA_NETWORK_IB:
+	case RDMA_NETWORK_ROCE_V1:
+		*sgid = hdr->ibgrh.sgid;
+		*dgid = hdr->ibgrh.dgid;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL(ib_get_gids_from_rdma_hdr);
+
+static enum ib_gid_type gid_type_of_net(enum rdma_network_type net_type)
+{
+	if (net_type == RDMA_NETWORK_IPV4 || net_type == RDMA_NETWORK_IPV6)
+		return IB_GID_TYPE_ROCE_UDP_ENCAP;
+	if (net_type == RDMA_NETWORK_ROCE_V1)
+		return IB_GID_TYPE_ROCE;
+	return IB_GID_TYPE_IB;
+}
+
+/**
+ * ib_init_ah_attr_from_wc - the address vector that answers a receive
+ * @device: the device
+ * @port_num: the port it arrived on
+ * @wc: the receive completion
+ * @grh: the received GRH (or IP header), when @wc has IB_WC_GRH
+ * @ah_attr: filled; on success it holds a reference on the source GID
+ *	entry when it has a GRH (release with rdma_destroy_ah_attr())
+ *
+ * The reply goes back to the sender: the received destination GID is
+ * the local source GID of the answer.
+ *
+ * Return: 0 or a negative error.
+ */
+int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
+			    const struct ib_wc *wc, const struct ib_grh *grh,
+			    struct rdma_ah_attr *ah_attr)
+{
+	const struct ib_gid_attr *sgid_attr;
+	enum rdma_network_type net_type;
+	union ib_gid dgid, sgid;
+	u32 flow_class;
+	int ret;
+
+	memset(ah_attr, 0, sizeof(*ah_attr));
+	ah_attr->type = rdma_ah_find_type(device, port_num);
+
+	if (rdma_protocol_roce(device, port_num)) {
+		net_type = (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) ?
+			wc->network_hdr_type :
+			net_type_of_grh(device, port_num, grh);
+		if (!grh)
+			return -EINVAL;
+		ret = ib_get_gids_from_rdma_hdr((const union rdma_network_hdr *)
+						grh, net_type, &sgid, &dgid);
+		if (ret)
+			return ret;
+
+		rdma_ah_set_sl(ah_attr, wc->sl);
+		rdma_ah_set_port_num(ah_attr, port_num);
+		if (wc->wc_flags & IB_WC_WITH_SMAC)
+			memcpy(ah_attr->roce.dmac, wc->smac, ETH_ALEN);
+
+		sgid_attr = rdma_find_gid_by_port(device, &dgid,
+						  gid_type_of_net(net_type),
+						  port_num, NULL);
+		if (IS_ERR(sgid_attr))
+			return PTR_ERR(sgid_attr);
+
+		flow_class = be32_to_cpu(grh->version_tclass_flow);
+		rdma_move_grh_sgid_attr(ah_attr, &sgid, flow_class & 0xFFFFF,
+					net_type == RDMA_NETWORK_IPV4 ?
+					0xFF : grh->hop_limit,
+					(flow_class >> 20) & 0xFF, sgid_attr);
+		if (!(wc->wc_flags & IB_WC_WITH_SMAC)) {
+			ret = ib_resolve_eth_dmac(device, ah_attr);
+			if (ret) {
+				rdma_destroy_ah_attr(ah_attr);
+				return ret;
+			}
+		}
+		return 0;
+	}
+
+	rdma_ah_set_dlid(ah_attr, wc->slid);
+	rdma_ah_set_sl(ah_attr, wc->sl);
+	rdma_ah_set_path_bits(ah_attr, wc->dlid_path_bits);
+	rdma_ah_set_port_num(ah_attr, port_num);
+
+	if (wc->wc_flags & IB_WC_GRH) {
+		if (!grh)
+			return -EINVAL;
+		sgid = grh->sgid;
+		dgid = grh->dgid;
+		if (dgid.raw[0] == 0xff)
+			sgid_attr = rdma_get_gid_attr(device, port_num, 0);
+		else
+			sgid_attr = rdma_find_gid_by_port(device, &dgid,
+							  IB_GID_TYPE_IB,
+							  port_num, NULL);
+		if (IS_ERR(sgid_attr))
+			return PTR_ERR(sgid_attr);
+
+		flow_class = be32_to_cpu(grh->version_tclass_flow);
+		rdma_move_grh_sgid_attr(ah_attr, &sgid, flow_class & 0xFFFFF,
+					0xFF, (flow_class >> 20) & 0xFF,
+					sgid_attr);
+	}
+	return 0;
+}
+EXPORT_SYMBOL(ib_init_ah_attr_from_wc);
+
+/**
+ * ib_create_ah_from_wc - create the AH that answers a receive
+ * @pd: PD of the AH
+ * @wc: the receive completion
+ * @grh: the received GRH, when @wc has IB_WC_GRH
+ * @port_num: the port it arrived on
+ *
+ * Return: the AH or an ERR_PTR().
+ */
+struct ib_ah *ib_create_ah_from_wc(struct ib_pd *pd, const struct ib_wc *wc,
+				   const struct ib_grh *grh, u32 port_num)
+{
+	struct rdma_ah_attr ah_attr;
+	struct ib_ah *ah;
+	int ret;
+
+	ret = ib_init_ah_attr_from_wc(pd->device, port_num, wc, grh, &ah_attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ah = rdma_create_ah(pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	rdma_destroy_ah_attr(&ah_attr);
+	return ah;
+}
+EXPORT_SYMBOL(ib_create_ah_from_wc);

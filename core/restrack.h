@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Resource tracking inside ib_core: the per-device tables and how the
+ * verbs enter and remove their objects.
+ */
+#ifndef RDMA_CORE_RESTRACK_H
+#define RDMA_CORE_RESTRACK_H
+
+#include <linux/xarray.h>
+#include <rdma/restrack.h>
+
+/**
+ * struct rdma_restrack_root - one table of a device
+ * @xa: the tracked objects by ID; its lock protects @next_id too
+ * @next_id: where the cyclic ID allocation goes on
+ */
+struct rdma_restrack_root {
+	struct xarray	xa;
+	u32		next_id;
+};
+
+int rdma_restrack_init(struct ib_device *dev);
+void rdma_restrack_clean(struct ib_device *dev);
+
+void rdma_restrack_new(struct rdma_restrack_entry *res,
+		       enum rdma_restrack_type type);
+void rdma_restrack_set_name(struct rdma_restrack_entry *res,
+			    const char *caller);
+void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
+			       const struct rdma_restrack_entry *parent);
+void rdma_restrack_add(struct rdma_restrack_entry *res);
+void rdma_restrack_del(struct rdma_restrack_entry *res);
+
+#endif /* RDMA_CORE_RESTRACK_H */

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdmavt: devices, ports, protection domains and address handles, and
+ * the verbs ops table every rdmavt device gets.
+ */
+
+#include <linux/module.h>
+#include <rdma/rdma_vt.h>
+
+#include "vt.h"
+
+/* Limits a driver gets when it leaves them zero. */
+static void rvt_default_props(struct rvt_dev_info *rdi)
+{
+	struct ib_device_attr *p = &rdi->dparms.props;
+
+#define RVT_DEFAULT(field, value) do { if (!p->field) p->field = (value); } \
+	while (0)
+	RVT_DEFAULT(max_mr_size, U64_MAX);
+	RVT_DEFAULT(page_size_cap, PAGE_SIZE | SZ_4K);
+	RVT_DEFAULT(max_qp, 4096);
+	RVT_DEFAULT(max_qp_wr, 16384);
+	RVT_DEFAULT(max_send_sge, RVT_MAX_SGE);
+	RVT_DEFAULT(max_recv_sge, RVT_MAX_SGE);
+	RVT_DEFAULT(max_sge_rd, RVT_MAX_SGE);
+	RVT_DEFAULT(max_cq, 4096);
+	RVT_DEFAULT(max_cqe, 65535);
+	RVT_DEFAULT(max_mr, 65536);
+	RVT_DEFAULT(max_pd, 4096);
+	RVT_DEFAULT(max_qp_rd_atom, 16);
+	RVT_DEFAULT(max_qp_init_rd_atom, 16);
+	RVT_DEFAULT(max_srq, 1024);
+	RVT_DEFAULT(max_srq_wr, 16384);
+	RVT_DEFAULT(max_srq_sge, RVT_MAX_SGE);
+	RVT_DEFAULT(max_ah, 65536);
+	RVT_DEFAULT(max_fast_reg_page_list_len, 512);
+	RVT_DEFAULT(max_pkeys, 1);
+#undef RVT_DEFAULT
+	p->atomic_cap = IB_ATOMIC_HCA;
+	p->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS |
+			       IB_DEVICE_RC_RNR_NAK_GEN |
+			       IB_DEVICE_SYS_IMAGE_GUID |
+			       IB_DEVICE_PORT_ACTIVE_EVENT;
+	p->sys_image_guid = rdi->ibdev.node_guid;
+	p->max_send_sge = min_t(int, p->max_send_sge, RVT_MAX_SGE);
+	p->max_recv_sge = min_t(int, p->max_recv_sge, RVT_MAX_SGE);
+	p->max_srq_sge = min_t(int, p->max_srq_sge, RVT_MAX_SGE);
+}
+
+static int rvt_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *props,
+			    struct ib_udata *udata)
+{
+	*props = ib_to_rvt(ibdev)->dparms.props;
+	return 0;
+}
+
+static int rvt_query_port(struct ib_device *ibdev, u32 port_num,
+			  struct ib_port_attr *props)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
+
+	memset(props, 0, sizeof(*props));
+	props->state = rdi->driver_f.port_state ?
+		rdi->driver_f.port_state(rdi, port_num) : IB_PORT_ACTIVE;
+	props->phys_state = props->state == IB_PORT_ACTIVE ?
+		IB_PORT_PHYS_STATE_LINK_UP : IB_PORT_PHYS_STATE_DISABLED;
+	props->max_mtu = IB_MTU_4096;
+	props->active_mtu = IB_MTU_4096;
+	props->gid_tbl_len = 1;
+	props->pkey_tbl_len = 1;
+	props->max_msg_sz = 0x80000000;
+	props->lid = rdi->dparms.lid[port_num - 1];
+	props->sm_lid = rdi->dparms.lid[0];
+	props->max_vl_num = 1;
+	props->active_width = IB_WIDTH_4X;
+	props->active_speed = IB_SPEED_EDR;
+	props->subnet_prefix = rdi->dparms.gid_prefix;
+	return 0;
+}
+
+static int rvt_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				  struct ib_port_immutable *immutable)
+{
+	immutable->pkey_tbl_len = 1;
+	immutable->gid_tbl_len = 1;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	immutable->max_mad_size = 256;
+	return 0;
+}
+
+static int rvt_query_gid(struct ib_device *ibdev, u32 port_num, int index,
+			 union ib_gid *gid)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
+
+	if (index)
+		return -EINVAL;
+	gid->global.subnet_prefix = cpu_to_be64(rdi->dparms.gid_prefix);
+	gid->global.interface_id =
+		cpu_to_be64(be64_to_cpu(ibdev->node_guid) + port_num);
+	return 0;
+}
+
+static int rvt_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			  u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = 0xffff;
+	return 0;
+}
+
+static int rvt_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibpd->device);
+	int ret = 0;
+
+	spin_lock(&rdi->n_lock);
+	if (rdi->n_pds >= rdi->dparms.props.max_pd)
+		ret = -ENOMEM;
+	else
+		rdi->n_pds++;
+	spin_unlock(&rdi->n_lock);
+	return ret;
+}
+
+static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibpd->device);
+
+	spin_lock(&rdi->n_lock);
+	rdi->n_pds--;
+	spin_unlock(&rdi->n_lock);
+	return 0;
+}
+
+static int rvt_create_ah(struct ib_ah *ibah,
+			 struct rdma_ah_init_attr *init_attr,
+			 struct ib_udata *udata)
+{
+	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
+	struct rvt_dev_info *rdi = ib_to_rvt(ibah->device);
+
+	if (init_attr->ah_attr->type != RDMA_AH_ATTR_TYPE_IB)
+		return -EINVAL;
+
+	if (atomic_inc_return(&rdi->n_ahs) > rdi->dparms.props.max_ah) {
+		atomic_dec(&rdi->n_ahs);
+		return -ENOMEM;
+	}
+
+	ah->attr = *init_attr->ah_attr;
+	/* the core holds the AH's GID reference in ibah->sgid_attr */
+	ah->attr.grh.sgid_attr = NULL;
+	return 0;
+}
+
+static int rvt_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
+{
+	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
+
+	*ah_attr = ah->attr;
+	return 0;
+}
+
+static int rvt_destroy_ah(struct ib_ah *ibah, u32 destroy_flags)
+{
+	atomic_dec(&ib_to_rvt(ibah->device)->n_ahs);
+	return 0;
+}
+
+static const struct ib_device_ops rvt_dev_ops = {
+	.uverbs_abi_ver = 1,
+
+	.alloc_mr = rvt_alloc_mr,
+	.alloc_pd = rvt_alloc_pd,
+	.create_ah = rvt_create_ah,
+	.create_cq = rvt_create_cq,
+	.create_qp = rvt_create_qp,
+	.create_srq = rvt_create_srq,
+	.dealloc_pd = rvt_dealloc_pd,
+	.dereg_mr = rvt_dereg_mr,
+	.destroy_ah = rvt_destroy_ah,
+	.destroy_cq = rvt_destroy_cq,
+	.destroy_qp = rvt_destroy_qp,
+	.destroy_srq = rvt_destroy_srq,
+	.get_dma_mr = rvt_get_dma_mr,
+	.get_port_immutable = rvt_get_port_immutable,
+	.map_mr_sg = rvt_map_mr_sg,
+	.modify_cq = rvt_modify_cq,
+	.modify_qp = rvt_modify_qp,
+	.modify_srq = rvt_modify_srq,
+	.poll_cq = rvt_poll_cq,
+	.post_recv = rvt_post_recv,
+	.post_send = rvt_post_send,
+	.post_srq_recv = rvt_post_srq_recv,
+	.query_ah = rvt_query_ah,
+	.query_device = rvt_query_device,
+	.query_gid = rvt_query_gid,
+	.query_pkey = rvt_query_pkey,
+	.query_port = rvt_query_port,
+	.query_qp = rvt_query_qp,
+	.query_srq = rvt_query_srq,
+	.reg_user_mr = rvt_reg_user_mr,
+	.req_notify_cq = rvt_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_ah, rvt_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, rvt_srq, ibsrq),
+};
+
+/**
+ * rvt_alloc_device - allocate an rdmavt device
+ * @size: size of the driver's structure, which starts with a struct
+ *	rvt_dev_info
+ * @nports: number of ports (1..4)
+ *
+ * Return: the zeroed device, or NULL.
+ */
+struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
+{
+	struct rvt_dev_info *rdi;
+	struct ib_device *ibdev;
+
+	if (nports < 1 || nports > ARRAY_SIZE(rdi->dparms.lid) ||
+	    size < sizeof(*rdi))
+		return NULL;
+
+	ibdev = _ib_alloc_device(size);
+	if (!ibdev)
+		return NULL;
+	rdi = ib_to_rvt(ibdev);
+	rdi->dparms.nports = nports;
+	xa_init_flags(&rdi->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&rdi->key_table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	spin_lock_init(&rdi->n_lock);
+	return rdi;
+}
+EXPORT_SYMBOL(rvt_alloc_device);
+
+/**
+ * rvt_dealloc_device - free an rdmavt device that is not registered
+ * @rdi: the device
+ */
+void rvt_dealloc_device(struct rvt_dev_info *rdi)
+{
+	WARN_ON(!xa_empty(&rdi->qp_table));
+	WARN_ON(!xa_empty(&rdi->key_table));
+	xa_destroy(&rdi->qp_table);
+	xa_destroy(&rdi->key_table);
+	ib_dealloc_device(&rdi->ibdev);
+}
+EXPORT_SYMBOL(rvt_dealloc_device);
+
+/**
+ * rvt_register_device - register an rdmavt device
+ * @rdi: the device; rdi->ibdev.name holds the name or name template, the
+ *	node GUID, dparms and driver_f are filled in
+ *
+ * Return: 0 or a negative error.
+ */
+int rvt_register_device(struct rvt_dev_info *rdi)
+{
+	char name[IB_DEVICE_NAME_MAX];
+	int ret;
+
+	if (!rdi->driver_f.find_dev_by_lid)
+		return -EINVAL;
+
+	rvt_default_props(rdi);
+	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
+	rdi->ibdev.node_type = RDMA_NODE_IB_CA;
+	rdi->ibdev.phys_port_cnt = rdi->dparms.nports;
+	rdi->ibdev.num_comp_vectors = 1;
+	rdi->ibdev.use_cq_dim = 1;
+
+	rdi->wq = alloc_workqueue("rvt_%s", WQ_UNBOUND | WQ_MEM_RECLAIM, 0,
+				  rdi->ibdev.name);
+	if (!rdi->wq)
+		return -ENOMEM;
+
+	strscpy(name, rdi->ibdev.name, sizeof(name));
+	ret = ib_register_device(&rdi->ibdev, name, NULL);
+	if (ret)
+		goto err_wq;
+	return 0;
+
+err_wq:
+	destroy_workqueue(rdi->wq);
+	rdi->wq = NULL;
+	return ret;
+}
+EXPORT_SYMBOL(rvt_register_device);
+
+/**
+ * rvt_unregister_device - unregister an rdmavt device
+ * @rdi: the device
+ *
+ * The clients destroy their objects first; the engine's workqueue goes
+ * once they are gone.
+ */
+void rvt_unregister_device(struct rvt_dev_info *rdi)
+{
+	ib_unregister_device(&rdi->ibdev);
+	destroy_workqueue(rdi->wq);
+	rdi->wq = NULL;
+}
+EXPORT_SYMBOL(rvt_unregister_device);
+
+MODULE_DESCRIPTION("RDMA verbs transport library");
+MODULE_LICENSE("Dual BSD/GPL");
