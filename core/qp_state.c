@@ -24,6 +24,15 @@
 #define CONN_RTS_OPT	(IB_QP_CUR_STATE | IB_QP_ALT_PATH | \
 			 IB_QP_ACCESS_FLAGS | IB_QP_PATH_MIG_STATE)
 #define DGRAM_RTS_OPT	(IB_QP_CUR_STATE | IB_QP_QKEY)
+/* optional attributes per QP type of every move into RTS */
+#define TO_RTS_OPT							\
+	[IB_QPT_RC] = CONN_RTS_OPT | IB_QP_MIN_RNR_TIMER,		\
+	[IB_QPT_XRC_TGT] = CONN_RTS_OPT | IB_QP_MIN_RNR_TIMER,		\
+	[IB_QPT_UC] = CONN_RTS_OPT,					\
+	[IB_QPT_XRC_INI] = CONN_RTS_OPT,				\
+	[IB_QPT_UD] = DGRAM_RTS_OPT,					\
+	[IB_QPT_SMI] = DGRAM_RTS_OPT,					\
+	[IB_QPT_GSI] = DGRAM_RTS_OPT
 
 /**
  * struct qp_transition - one arrow of the state diagram
@@ -114,14 +123,7 @@ qp_transitions[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
 				[IB_QPT_GSI] = IB_QP_SQ_PSN,
 			},
 			.opt = {
-				[IB_QPT_RC] = CONN_RTS_OPT | IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_XRC_TGT] = CONN_RTS_OPT |
-					IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_UC] = CONN_RTS_OPT,
-				[IB_QPT_XRC_INI] = CONN_RTS_OPT,
-				[IB_QPT_UD] = DGRAM_RTS_OPT,
-				[IB_QPT_SMI] = DGRAM_RTS_OPT,
-				[IB_QPT_GSI] = DGRAM_RTS_OPT,
+				TO_RTS_OPT,
 				[IB_QPT_RAW_PACKET] = IB_QP_RATE_LIMIT,
 			},
 		},
@@ -132,14 +134,7 @@ qp_transitions[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
 		[IB_QPS_RTS] = {
 			.valid = true,
 			.opt = {
-				[IB_QPT_RC] = CONN_RTS_OPT | IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_XRC_TGT] = CONN_RTS_OPT |
-					IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_UC] = CONN_RTS_OPT,
-				[IB_QPT_XRC_INI] = CONN_RTS_OPT,
-				[IB_QPT_UD] = DGRAM_RTS_OPT,
-				[IB_QPT_SMI] = DGRAM_RTS_OPT,
-				[IB_QPT_GSI] = DGRAM_RTS_OPT,
+				TO_RTS_OPT,
 				[IB_QPT_RAW_PACKET] = IB_QP_RATE_LIMIT,
 			},
 		},
@@ -162,14 +157,7 @@ qp_transitions[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
 		[IB_QPS_RTS] = {
 			.valid = true,
 			.opt = {
-				[IB_QPT_RC] = CONN_RTS_OPT | IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_XRC_TGT] = CONN_RTS_OPT |
-					IB_QP_MIN_RNR_TIMER,
-				[IB_QPT_UC] = CONN_RTS_OPT,
-				[IB_QPT_XRC_INI] = CONN_RTS_OPT,
-				[IB_QPT_UD] = DGRAM_RTS_OPT,
-				[IB_QPT_SMI] = DGRAM_RTS_OPT,
-				[IB_QPT_GSI] = DGRAM_RTS_OPT,
+				TO_RTS_OPT,
 			},
 		},
 		/* while drained, the paths and limits may change */
