@@ -1302,6 +1302,374 @@ static void verbs_srq(struct kunit *test)
 	KUNIT_EXPECT_LT(test, jiffies - start, 10 * HZ);
 }
 
+/* Post @n receives of @len bytes each into @rbuf on @qp. */
+static void post_recvs(struct kunit *test, struct ib_qp *qp, struct tcqe *r,
+		       u8 *rbuf, u32 len, int n)
+{
+	struct ib_sge rsge;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rsge = sge_of(qp->pd, rbuf + i * len, len);
+		tcqe_init(&r[i]);
+		KUNIT_ASSERT_EQ(test, post_recv(qp, &r[i], &rsge, 1), 0);
+	}
+}
+
+/* Send @n messages of @len bytes from @sbuf on @qp and wait for each. */
+static void send_n(struct kunit *test, struct ib_qp *qp, struct ib_cq *cq,
+		   struct tcqe *s, u8 *sbuf, u32 len, int n)
+{
+	struct ib_sge sge;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sge = sge_of(qp->pd, sbuf + i * len, len);
+		tcqe_init(&s[i]);
+		KUNIT_ASSERT_EQ(test, post_send(qp, &s[i], IB_WR_SEND, &sge, 1,
+						0), 0);
+		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &s[i]));
+		EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
+	}
+}
+
+/*
+ * A CQ grows with completions waiting in it, which it keeps in order; it
+ * cannot shrink below what waits; shared CQs cannot be resized.
+ */
+static void verbs_cq_resize(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *scq = new_cq(test, vt, IB_POLL_DIRECT), *rcq, *pcq;
+	struct tcqe *r = new_tcqes(test, 12), *s = new_tcqes(test, 12);
+	struct ib_device_attr *da = &vt->dev->attrs;
+	struct ib_qp *a, *b;
+	u8 *sbuf, *rbuf;
+	int i;
+
+	rcq = ib_alloc_cq(vt->dev, NULL, 4, 0, IB_POLL_DIRECT);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rcq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, rcq),
+			0);
+	KUNIT_ASSERT_EQ(test, rcq->cqe, 4);
+	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
+	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
+	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+
+	sbuf = kunit_kzalloc(test, 12 * 32, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, 12 * 32, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	get_random_bytes(sbuf, 12 * 32);
+
+	/* a sender's completion follows its receiver's: 3 wait in rcq */
+	post_recvs(test, b, r, rbuf, 32, 3);
+	send_n(test, a, scq, s, sbuf, 32, 3);
+
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, da->max_cqe + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rcq->cqe, 4);
+	KUNIT_ASSERT_EQ(test, ib_resize_cq(rcq, 12), 0);
+	KUNIT_EXPECT_EQ(test, rcq->cqe, 12);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_FALSE(test, completion_done(&r[i].done));
+	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(rcq, -1), 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_TRUE(test, completion_done(&r[i].done));
+		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+	}
+
+	/* 12 completions now fit where 4 did */
+	post_recvs(test, b, r, rbuf, 32, 12);
+	send_n(test, a, scq, s, sbuf, 32, 12);
+	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(rcq, -1), 12);
+	for (i = 0; i < 12; i++)
+		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 12 * 32), 0);
+	/* shrinking an empty CQ works */
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 1), 0);
+	KUNIT_EXPECT_EQ(test, rcq->cqe, 1);
+
+	pcq = ib_cq_pool_get(vt->dev, 8, 0, IB_POLL_SOFTIRQ);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pcq);
+	KUNIT_EXPECT_EQ(test, ib_resize_cq(pcq, 64), -EOPNOTSUPP);
+	ib_cq_pool_put(pcq, 8);
+}
+
+static atomic_t cq_err_events;
+
+static void cq_event(struct ib_event *ev, void *ctx)
+{
+	if (ev->event == IB_EVENT_CQ_ERR && ev->element.cq == ctx)
+		atomic_inc(&cq_err_events);
+}
+
+static void destroy_cq(void *p)
+{
+	ib_destroy_cq(p);
+}
+
+/* A CQ that overruns reports IB_EVENT_CQ_ERR and keeps what it held. */
+static void verbs_cq_overrun(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq_init_attr cattr = { .cqe = 2 };
+	struct ib_cq *scq = new_cq(test, vt, IB_POLL_DIRECT), *rcq;
+	struct tcqe *r = new_tcqes(test, 3), *s = new_tcqes(test, 3);
+	struct ib_wc wc[4];
+	struct ib_qp *a, *b;
+	u8 *sbuf, *rbuf;
+	int i;
+
+	atomic_set(&cq_err_events, 0);
+	rcq = ib_create_cq(vt->dev, NULL, cq_event, NULL, &cattr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rcq);
+	rcq->cq_context = rcq;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_cq, rcq),
+			0);
+	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
+	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
+	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+
+	sbuf = kunit_kzalloc(test, 3 * 16, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, 3 * 16, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	get_random_bytes(sbuf, 3 * 16);
+	post_recvs(test, b, r, rbuf, 16, 3);
+	send_n(test, a, scq, s, sbuf, 16, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cq_err_events), 0);
+	send_n(test, a, scq, s, sbuf + 32, 16, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cq_err_events), 1);
+
+	/* the two that fitted, in order; the third is lost */
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(rcq, ARRAY_SIZE(wc), wc), 2);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_PTR_EQ(test, wc[i].wr_cqe, &r[i].cqe);
+	}
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 3 * 16), 0);
+}
+
+/*
+ * An SRQ grows with receives posted, which it hands out in order; it
+ * cannot shrink below what it holds; limit and size change in one call.
+ */
+static void verbs_srq_resize(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
+	struct ib_srq_init_attr sattr = {
+		.attr = { .max_wr = 4, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct tcqe *r = new_tcqes(test, 10), *s = new_tcqes(test, 10);
+	struct ib_srq_attr qattr = {};
+	struct ib_recv_wr wr = { .num_sge = 1 };
+	struct ib_sge rsge;
+	struct ib_srq *srq;
+	struct ib_qp *a, *b;
+	u8 *sbuf, *rbuf;
+	int i;
+
+	srq = ib_create_srq(vt->pd, &sattr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+							srq), 0);
+	a = new_qp(test, vt, IB_QPT_RC, cq, cq);
+	b = new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
+	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+
+	sbuf = kunit_kzalloc(test, 10 * 32, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, 10 * 32, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	get_random_bytes(sbuf, 10 * 32);
+
+	wr.sg_list = &rsge;
+	for (i = 0; i < 10; i++) {
+		rsge = sge_of(vt->pd, rbuf + i * 32, 32);
+		tcqe_init(&r[i]);
+		wr.wr_cqe = &r[i].cqe;
+		if (i == 4) {
+			/* full with 4: it cannot shrink to 2, it grows to 10 */
+			KUNIT_EXPECT_EQ(test, ib_post_srq_recv(srq, &wr, NULL),
+					-ENOMEM);
+			qattr.max_wr = 2;
+			KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &qattr,
+							    IB_SRQ_MAX_WR),
+					-EINVAL);
+			qattr.max_wr = 10;
+			qattr.srq_limit = 10;
+			KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &qattr,
+							    IB_SRQ_MAX_WR |
+							    IB_SRQ_LIMIT),
+					-EINVAL);
+			qattr.srq_limit = 0;
+			KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &qattr,
+							    IB_SRQ_MAX_WR), 0);
+			KUNIT_ASSERT_EQ(test, ib_query_srq(srq, &qattr), 0);
+			KUNIT_EXPECT_EQ(test, qattr.max_wr, 10);
+		}
+		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, &wr, NULL), 0);
+	}
+	send_n(test, a, cq, s, sbuf, 32, 10);
+	for (i = 0; i < 10; i++) {
+		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &r[i]));
+		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+	}
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 10 * 32), 0);
+}
+
+/* Send @len bytes of @sbuf over UD from @qp to @dqpn through @ah. */
+static void ud_send(struct kunit *test, struct ib_qp *qp, struct ib_cq *cq,
+		    struct ib_ah *ah, u32 dqpn, u8 *sbuf, u32 len)
+{
+	struct tcqe *s = new_tcqe(test);
+	struct ib_sge sge = sge_of(qp->pd, sbuf, len);
+	struct ib_ud_wr wr = {
+		.wr = {
+			.wr_cqe = &s->cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.ah = ah,
+		.remote_qpn = dqpn,
+		.remote_qkey = 0x1234,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, s));
+	EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
+}
+
+static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
+			       struct ib_cq *cq)
+{
+	struct ib_qp *qp = new_qp(test, vt, IB_QPT_UD, cq, cq);
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = 1,
+		.qkey = 0x1234,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_QKEY | IB_QP_PKEY_INDEX), 0);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE |
+					   IB_QP_SQ_PSN), 0);
+	return qp;
+}
+
+/*
+ * A datagram sent through an AH with a GRH lands after that GRH and says
+ * so in its completion; the AH made from the completion answers it, GRH
+ * included.  Without a GRH the 40 bytes stay untouched.
+ */
+static void verbs_ud_grh(struct kunit *test)
+{
+	struct vt *x = new_vt(test), *y = new_vt(test);
+	struct ib_cq *cx = new_cq(test, x, IB_POLL_DIRECT);
+	struct ib_cq *cy = new_cq(test, y, IB_POLL_DIRECT);
+	struct ib_qp *qx = new_ud_qp(test, x, cx), *qy = new_ud_qp(test, y, cy);
+	struct rdma_ah_attr attr = {};
+	union ib_gid xgid, ygid;
+	struct tcqe *r = new_tcqe(test);
+	struct ib_grh *grh;
+	struct ib_ah *ah, *back;
+	struct ib_sge rsge;
+	u8 *sbuf, *rbuf;
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(x->dev, 1, 0, &xgid), 0);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(y->dev, 1, 0, &ygid), 0);
+	sbuf = kunit_kzalloc(test, 100, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, 100 + 40, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	get_random_bytes(sbuf, 100);
+	grh = (struct ib_grh *)rbuf;
+
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&attr, port_lid(y->dev));
+	rdma_ah_set_port_num(&attr, 1);
+	rdma_ah_set_grh(&attr, &ygid, 0x12345, 0, 64, 0x5a);
+	ah = rdma_create_ah(x->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+			0);
+
+	rsge = sge_of(y->pd, rbuf, 100 + 40);
+	tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, post_recv(qy, r, &rsge, 1), 0);
+	ud_send(test, qx, cx, ah, qy->qp_num, sbuf, 100);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(cy, r));
+	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_TRUE(test, r->wc.wc_flags & IB_WC_GRH);
+	KUNIT_EXPECT_EQ(test, r->wc.byte_len, 100 + 40);
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf + 40, sbuf, 100), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(grh->version_tclass_flow),
+			6U << 28 | 0x5aU << 20 | 0x12345);
+	KUNIT_EXPECT_EQ(test, grh->next_hdr, 0x1b);
+	KUNIT_EXPECT_EQ(test, grh->hop_limit, 64);
+	KUNIT_EXPECT_EQ(test, memcmp(&grh->sgid, &xgid, sizeof(xgid)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&grh->dgid, &ygid, sizeof(ygid)), 0);
+
+	/* the answer goes back to x with a GRH towards x's GID */
+	back = ib_create_ah_from_wc(y->pd, &r->wc, grh, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, back);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, back),
+			0);
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, rdma_query_ah(back, &attr), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&attr), port_lid(x->dev));
+	KUNIT_EXPECT_TRUE(test, rdma_ah_get_ah_flags(&attr) & IB_AH_GRH);
+	KUNIT_EXPECT_EQ(test, memcmp(&rdma_ah_read_grh(&attr)->dgid, &xgid,
+				     sizeof(xgid)), 0);
+
+	KUNIT_EXPECT_EQ(test, r->wc.src_qp, qx->qp_num);
+	memset(rbuf, 0xee, 100 + 40);
+	rsge = sge_of(x->pd, rbuf, 100 + 40);
+	tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, post_recv(qx, r, &rsge, 1), 0);
+	ud_send(test, qy, cy, back, qx->qp_num, sbuf, 100);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(cx, r));
+	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, r->wc.src_qp, qy->qp_num);
+	KUNIT_EXPECT_TRUE(test, r->wc.wc_flags & IB_WC_GRH);
+	KUNIT_EXPECT_EQ(test, memcmp(&grh->sgid, &ygid, sizeof(ygid)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&grh->dgid, &xgid, sizeof(xgid)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf + 40, sbuf, 100), 0);
+
+	/* no GRH: flag clear, the reserved bytes untouched */
+	memset(&attr, 0, sizeof(attr));
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&attr, port_lid(y->dev));
+	rdma_ah_set_port_num(&attr, 1);
+	ah = rdma_create_ah(x->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+			0);
+	memset(rbuf, 0xee, 100 + 40);
+	rsge = sge_of(y->pd, rbuf, 100 + 40);
+	tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, post_recv(qy, r, &rsge, 1), 0);
+	ud_send(test, qx, cx, ah, qy->qp_num, sbuf, 100);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(cy, r));
+	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_FALSE(test, r->wc.wc_flags & IB_WC_GRH);
+	KUNIT_EXPECT_EQ(test, rbuf[0], 0xee);
+	KUNIT_EXPECT_EQ(test, rbuf[39], 0xee);
+	KUNIT_EXPECT_EQ(test, memcmp(rbuf + 40, sbuf, 100), 0);
+}
+
 /* A QP of one loop device talks to a QP of another (by LID). */
 static void verbs_two_devices(struct kunit *test)
 {
@@ -1512,7 +1880,11 @@ static struct kunit_case rdma_verbs_cases[] = {
 	KUNIT_CASE_PARAM(verbs_poll_context, poll_gen_params),
 	KUNIT_CASE(verbs_cq_pool),
 	KUNIT_CASE(verbs_ud_send),
+	KUNIT_CASE(verbs_ud_grh),
 	KUNIT_CASE(verbs_srq),
+	KUNIT_CASE(verbs_srq_resize),
+	KUNIT_CASE(verbs_cq_resize),
+	KUNIT_CASE(verbs_cq_overrun),
 	KUNIT_CASE(verbs_two_devices),
 	KUNIT_CASE(verbs_restrack),
 	KUNIT_CASE(verbs_unregister_with_work),

@@ -64,6 +64,46 @@ int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period)
 	return 0;
 }
 
+int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct rvt_cq *cq = container_of(ibcq, struct rvt_cq, ibcq);
+	struct ib_wc *queue, *old;
+	unsigned long flags;
+	u32 n, i;
+	int ret = 0;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (cqe < 1 || cqe > cq->rdi->dparms.props.max_cqe)
+		return -EINVAL;
+	queue = kvcalloc(cqe + 1, sizeof(*queue), GFP_KERNEL);
+	if (!queue)
+		return -ENOMEM;
+
+	/* the completions not polled yet move over, oldest first */
+	spin_lock_irqsave(&cq->lock, flags);
+	n = (cq->head + cq->size - cq->tail) % cq->size;
+	if (n > cqe) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	for (i = 0; i < n; i++) {
+		queue[i] = cq->queue[cq->tail];
+		cq->tail = cq->tail + 1 == cq->size ? 0 : cq->tail + 1;
+	}
+	old = cq->queue;
+	cq->queue = queue;
+	cq->size = cqe + 1;
+	cq->tail = 0;
+	cq->head = n;
+	ibcq->cqe = cqe;
+	queue = old;
+unlock:
+	spin_unlock_irqrestore(&cq->lock, flags);
+	kvfree(queue);
+	return ret;
+}
+
 /**
  * rvt_cq_enter - add a completion to a CQ
  * @cq: the CQ

@@ -504,6 +504,44 @@ static bool rvt_take_rwqe(struct rvt_qp *dqp, struct rvt_rwqe *out)
 }
 
 /*
+ * A datagram sent through an AH with a GRH arrives with that GRH in the
+ * first 40 bytes of the receive buffer (the space is reserved whether or
+ * not one came).  Returns true when it wrote one.
+ */
+static bool rvt_put_grh(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			struct rvt_sgl *dst)
+{
+	const struct rdma_ah_attr *attr =
+		&container_of(wqe->ud_wr.ah, struct rvt_ah, ibah)->attr;
+	const struct ib_global_route *route;
+	struct rvt_dev_info *rdi = qp->rdi;
+	struct ib_grh grh = {};
+	u32 paylen;
+
+	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return false;
+	route = rdma_ah_read_grh(attr);
+
+	/* BTH, DETH, the payload padded to 4 bytes, optional ImmDt, ICRC */
+	paylen = 12 + 8 + ALIGN(wqe->length, 4) + 4;
+	if (wqe->wr.opcode == IB_WR_SEND_WITH_IMM)
+		paylen += 4;
+	grh.version_tclass_flow = cpu_to_be32(6U << 28 |
+					      (u32)route->traffic_class << 20 |
+					      (route->flow_label & 0xfffff));
+	grh.paylen = cpu_to_be16(paylen);
+	grh.next_hdr = RVT_GRH_NEXT_HDR;
+	grh.hop_limit = route->hop_limit;
+	/* the sender's port GID (rdmavt ports have one, at index 0) */
+	grh.sgid.global.subnet_prefix = cpu_to_be64(rdi->dparms.gid_prefix);
+	grh.sgid.global.interface_id =
+		cpu_to_be64(be64_to_cpu(rdi->ibdev.node_guid) + qp->port_num);
+	grh.dgid = route->dgid;
+	rvt_sgl_xfer(dst, 0, (u8 *)&grh, sizeof(grh), true);
+	return true;
+}
+
+/*
  * A receive request at the responder: SEND and WRITE_WITH_IMM.  Fills
  * @wc for the responder; returns the requester's status, or RVT_RNR in
  * *rnr when there was no receive request.
@@ -559,6 +597,8 @@ static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 			wc.status = IB_WC_LOC_QP_OP_ERR;
 			goto err;
 		}
+		if (ud && rvt_put_grh(qp, wqe, &dst))
+			wc.wc_flags |= IB_WC_GRH;
 		rvt_sgl_put(&dst);
 	}
 
@@ -1278,6 +1318,54 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	return 0;
 }
 
+/*
+ * A new ring of @attr->max_wr entries takes over the posted receive
+ * requests, oldest first; it must have room for all of them.  With
+ * IB_SRQ_LIMIT in @mask the new limit is set in the same step.
+ */
+static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
+			  enum ib_srq_attr_mask mask)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(srq->ibsrq.device);
+	struct rvt_rq *rq = &srq->rq;
+	u32 size = attr->max_wr + 1, n, i;
+	unsigned long flags;
+	void *wqes, *old;
+	int ret = 0;
+
+	if (!attr->max_wr || attr->max_wr > rdi->dparms.props.max_srq_wr)
+		return -EINVAL;
+	if ((mask & IB_SRQ_LIMIT) && attr->srq_limit >= attr->max_wr)
+		return -EINVAL;
+	wqes = vzalloc(array_size(size, rq->stride));
+	if (!wqes)
+		return -ENOMEM;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	n = rq_count(rq);
+	if (n >= size) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(wqes + (size_t)i * rq->stride, rq_slot(rq, rq->tail),
+		       rq->stride);
+		rq->tail = rq->tail + 1 == rq->size ? 0 : rq->tail + 1;
+	}
+	old = rq->wqes;
+	rq->wqes = wqes;
+	rq->size = size;
+	rq->tail = 0;
+	rq->head = n;
+	wqes = old;
+	if (mask & IB_SRQ_LIMIT)
+		srq->limit = attr->srq_limit;
+unlock:
+	spin_unlock_irqrestore(&rq->lock, flags);
+	vfree(wqes);
+	return ret;
+}
+
 int rvt_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask attr_mask, struct ib_udata *udata)
 {
@@ -1285,9 +1373,8 @@ int rvt_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	unsigned long flags;
 	int ret = 0;
 
-	/* resizing is not offered */
 	if (attr_mask & IB_SRQ_MAX_WR)
-		return -EOPNOTSUPP;
+		return rvt_resize_srq(srq, attr, attr_mask);
 	if (attr_mask & IB_SRQ_LIMIT) {
 		spin_lock_irqsave(&srq->rq.lock, flags);
 		if (attr->srq_limit >= srq->rq.size)

@@ -203,6 +203,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.query_qp = rvt_query_qp,
 	.query_srq = rvt_query_srq,
 	.reg_user_mr = rvt_reg_user_mr,
+	.resize_cq = rvt_resize_cq,
 	.req_notify_cq = rvt_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rvt_ah, ibah),

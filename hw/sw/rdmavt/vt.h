@@ -12,6 +12,8 @@
 #define RVT_MAX_INLINE		256
 /* bytes a UD receive reserves for the GRH */
 #define RVT_GRH_BYTES		40
+/* GRH next header: an IBA transport header follows */
+#define RVT_GRH_NEXT_HDR	0x1b
 
 /* cq.c */
 int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -20,6 +22,7 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
 int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period);
+int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 
 /* mr.c */
 struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc);
