@@ -1670,6 +1670,79 @@ static void verbs_ud_grh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(rbuf + 40, sbuf, 100), 0);
 }
 
+static atomic_t sq_drained_events;
+
+static void qp_event(struct ib_event *ev, void *ctx)
+{
+	struct tcqe *t = ctx;
+
+	if (ev->event == IB_EVENT_SQ_DRAINED) {
+		atomic_inc(&sq_drained_events);
+		complete(&t->done);
+	}
+}
+
+/*
+ * RTS -> SQD stops the send queue and, when asked, reports that it has
+ * drained; requests posted in SQD wait for the return to RTS.
+ */
+static void verbs_sqd(struct kunit *test)
+{
+	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct tcqe *r = new_tcqes(test, 2), *s = new_tcqes(test, 2);
+	struct tcqe *ev = new_tcqe(test);
+	struct ib_qp *a = p->qp[0], *b = p->qp[1];
+	struct ib_qp_attr attr = {};
+	struct ib_sge sge;
+
+	atomic_set(&sq_drained_events, 0);
+	a->qp_context = ev;
+	a->event_handler = qp_event;
+	get_random_bytes(p->buf[0], 2 * 64);
+	post_recvs(test, b, r, p->buf[1], 64, 2);
+
+	attr.qp_state = IB_QPS_SQD;
+	attr.en_sqd_async_notify = 1;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE |
+					   IB_QP_EN_SQD_ASYNC_NOTIFY), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ev->done,
+							    HZ * 10));
+	KUNIT_EXPECT_EQ(test, qp_state(a), IB_QPS_SQD);
+
+	/* posted in SQD: held */
+	sge = sge_of(a->pd, p->buf[0], 64);
+	KUNIT_ASSERT_EQ(test, post_send(a, &s[0], IB_WR_SEND, &sge, 1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, cq_stays_empty(p->cq[0], &s[0]));
+	KUNIT_EXPECT_TRUE(test, cq_stays_empty(p->cq[1], &r[0]));
+
+	attr.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], &s[0]));
+	EXPECT_WC(test, &s[0], IB_WC_SUCCESS, IB_WC_SEND);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], &r[0]));
+	EXPECT_WC(test, &r[0], IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, memcmp(p->buf[1], p->buf[0], 64), 0);
+
+	/* without the notify flag SQD is as quiet as before */
+	attr.qp_state = IB_QPS_SQD;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sq_drained_events), 1);
+	/* SQD -> SQD may change attributes; then back to RTS */
+	attr.timeout = 15;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE |
+					   IB_QP_TIMEOUT), 0);
+	attr.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
+	sge = sge_of(a->pd, p->buf[0] + 64, 64);
+	KUNIT_ASSERT_EQ(test, post_send(a, &s[1], IB_WR_SEND, &sge, 1, 0), 0);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], &s[1]));
+	EXPECT_WC(test, &s[1], IB_WC_SUCCESS, IB_WC_SEND);
+	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], &r[1]));
+	KUNIT_EXPECT_EQ(test, memcmp(p->buf[1] + 64, p->buf[0] + 64, 64), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sq_drained_events), 1);
+}
+
 /* A QP of one loop device talks to a QP of another (by LID). */
 static void verbs_two_devices(struct kunit *test)
 {
@@ -1885,6 +1958,7 @@ static struct kunit_case rdma_verbs_cases[] = {
 	KUNIT_CASE(verbs_srq_resize),
 	KUNIT_CASE(verbs_cq_resize),
 	KUNIT_CASE(verbs_cq_overrun),
+	KUNIT_CASE(verbs_sqd),
 	KUNIT_CASE(verbs_two_devices),
 	KUNIT_CASE(verbs_restrack),
 	KUNIT_CASE(verbs_unregister_with_work),

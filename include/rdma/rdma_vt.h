@@ -243,6 +243,8 @@ struct rvt_swqe {
  * @rq: the receive queue (unused with an SRQ)
  * @send_work: the send engine
  * @rnr_left: RNR retries left for the request at @sq_tail
+ * @sqd_notify: the move to SQD asked for IB_EVENT_SQ_DRAINED; the send
+ *	engine raises it (once) when it stops for SQD
  */
 struct rvt_qp {
 	struct ib_qp		ibqp;
@@ -282,6 +284,7 @@ struct rvt_qp {
 
 	struct delayed_work	send_work;
 	int			rnr_left;
+	atomic_t		sqd_notify;
 };
 
 /* ------------------------------------------------------------------

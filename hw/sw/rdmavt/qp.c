@@ -808,6 +808,19 @@ static unsigned long rvt_rnr_delay(struct rvt_qp *qp)
 	return msecs_to_jiffies(1 + qp->min_rnr_timer);
 }
 
+/* The send queue stopped for SQD: tell the consumer if it asked. */
+static void rvt_sq_drained(struct rvt_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_SQ_DRAINED,
+	};
+
+	if (atomic_xchg(&qp->sqd_notify, 0) && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
 static void rvt_do_send(struct work_struct *work)
 {
 	struct rvt_qp *qp = container_of(to_delayed_work(work), struct rvt_qp,
@@ -818,6 +831,13 @@ static void rvt_do_send(struct work_struct *work)
 	unsigned long flags;
 
 	for (;;) {
+		/* requests execute whole: at SQD nothing is in flight */
+		state = READ_ONCE(qp->state);
+		if (state == IB_QPS_SQD) {
+			rvt_sq_drained(qp);
+			return;
+		}
+
 		spin_lock_irqsave(&qp->sq_lock, flags);
 		if (qp->sq_tail == qp->sq_head) {
 			spin_unlock_irqrestore(&qp->sq_lock, flags);
@@ -826,11 +846,10 @@ static void rvt_do_send(struct work_struct *work)
 		wqe = sq_slot(qp, qp->sq_tail);
 		spin_unlock_irqrestore(&qp->sq_lock, flags);
 
-		state = READ_ONCE(qp->state);
 		if (state == IB_QPS_ERR) {
 			status = IB_WC_WR_FLUSH_ERR;
 		} else if (state != IB_QPS_RTS) {
-			/* SQD and the others: hold the queue */
+			/* SQE and the others: hold the queue */
 			return;
 		} else if (rvt_exec_wqe(qp, wqe, &status) == RVT_RNR) {
 			if (qp->rnr_left < 0)
@@ -1062,12 +1081,19 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		rvt_error_qp(qp, IB_WC_WR_FLUSH_ERR);
 		return 0;
 	}
+	if (new == IB_QPS_SQD && cur == IB_QPS_RTS)
+		atomic_set(&qp->sqd_notify,
+			   attr_mask & IB_QP_EN_SQD_ASYNC_NOTIFY &&
+			   attr->en_sqd_async_notify);
+	else if (new != IB_QPS_SQD)
+		atomic_set(&qp->sqd_notify, 0);
 	WRITE_ONCE(qp->state, new);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
 	if (new == IB_QPS_RESET && cur != IB_QPS_RESET)
 		rvt_reset_qp(qp);
-	if (new == IB_QPS_RTS)
+	/* the engine resumes at RTS and reports the drain at SQD */
+	if (new == IB_QPS_RTS || (new == IB_QPS_SQD && cur == IB_QPS_RTS))
 		mod_delayed_work(rdi->wq, &qp->send_work, 0);
 	return 0;
 
