@@ -1302,6 +1302,24 @@ static void verbs_srq(struct kunit *test)
 	KUNIT_EXPECT_LT(test, jiffies - start, 10 * HZ);
 }
 
+/* Connect two RC QPs of one loop device to each other. */
+static void connect_rc(struct kunit *test, struct vt *vt, struct ib_qp *a,
+		       struct ib_qp *b)
+{
+	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+}
+
+/* A send buffer of random bytes and a zeroed receive buffer. */
+static void new_bufs(struct kunit *test, size_t len, u8 **sbuf, u8 **rbuf)
+{
+	*sbuf = kunit_kzalloc(test, len, GFP_KERNEL);
+	*rbuf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, *rbuf);
+	get_random_bytes(*sbuf, len);
+}
+
 /* Post @n receives of @len bytes each into @rbuf on @qp. */
 static void post_recvs(struct kunit *test, struct ib_qp *qp, struct tcqe *r,
 		       u8 *rbuf, u32 len, int n)
@@ -1354,14 +1372,9 @@ static void verbs_cq_resize(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rcq->cqe, 4);
 	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
 	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
-	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+	connect_rc(test, vt, a, b);
 
-	sbuf = kunit_kzalloc(test, 12 * 32, GFP_KERNEL);
-	rbuf = kunit_kzalloc(test, 12 * 32, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sbuf);
-	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	get_random_bytes(sbuf, 12 * 32);
+	new_bufs(test, 12 * 32, &sbuf, &rbuf);
 
 	/* a sender's completion follows its receiver's: 3 wait in rcq */
 	post_recvs(test, b, r, rbuf, 32, 3);
@@ -1431,14 +1444,9 @@ static void verbs_cq_overrun(struct kunit *test)
 			0);
 	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
 	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
-	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+	connect_rc(test, vt, a, b);
 
-	sbuf = kunit_kzalloc(test, 3 * 16, GFP_KERNEL);
-	rbuf = kunit_kzalloc(test, 3 * 16, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sbuf);
-	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	get_random_bytes(sbuf, 3 * 16);
+	new_bufs(test, 3 * 16, &sbuf, &rbuf);
 	post_recvs(test, b, r, rbuf, 16, 3);
 	send_n(test, a, scq, s, sbuf, 16, 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq_err_events), 0);
@@ -1481,14 +1489,9 @@ static void verbs_srq_resize(struct kunit *test)
 							srq), 0);
 	a = new_qp(test, vt, IB_QPT_RC, cq, cq);
 	b = new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
-	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+	connect_rc(test, vt, a, b);
 
-	sbuf = kunit_kzalloc(test, 10 * 32, GFP_KERNEL);
-	rbuf = kunit_kzalloc(test, 10 * 32, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sbuf);
-	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	get_random_bytes(sbuf, 10 * 32);
+	new_bufs(test, 10 * 32, &sbuf, &rbuf);
 
 	wr.sg_list = &rsge;
 	for (i = 0; i < 10; i++) {
