@@ -712,6 +712,166 @@ static void rw_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->qp[0]->mrs_used, 0);
 }
 
+/*
+ * Integrity plumbing with test-only driver ops on the test's own loop
+ * device: the "integrity MR" is a plain rdmavt MR that maps the data
+ * and counts the protection information into its length.  rdmavt cannot
+ * execute IB_WR_REG_MR_INTEGRITY, so the requests are checked, not
+ * posted.
+ */
+static struct {
+	int	data_nents;
+	int	meta_nents;
+} fake_pi;
+
+static struct ib_mr *fake_alloc_mr_integrity(struct ib_pd *pd,
+					     u32 max_num_data_sg,
+					     u32 max_num_meta_sg)
+{
+	return pd->device->ops.alloc_mr(pd, IB_MR_TYPE_MEM_REG,
+					max_num_data_sg);
+}
+
+static int fake_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
+			     int data_sg_nents, unsigned int *data_sg_offset,
+			     struct scatterlist *meta_sg, int meta_sg_nents,
+			     unsigned int *meta_sg_offset)
+{
+	struct scatterlist *s;
+	int n, i;
+
+	fake_pi.data_nents = data_sg_nents;
+	fake_pi.meta_nents = meta_sg_nents;
+	n = mr->device->ops.map_mr_sg(mr, data_sg, data_sg_nents,
+				      data_sg_offset);
+	if (n != data_sg_nents)
+		return -EINVAL;
+	for_each_sg(meta_sg, s, meta_sg_nents, i)
+		mr->length += sg_dma_len(s);
+	return 0;
+}
+
+static int fake_check_mr_status(struct ib_mr *mr, u32 check_mask,
+				struct ib_mr_status *mr_status)
+{
+	mr_status->fail_status = check_mask;
+	mr_status->sig_err.err_type = IB_SIG_BAD_REFTAG;
+	mr_status->sig_err.key = mr->lkey;
+	return 0;
+}
+
+static void rw_signature(struct kunit *test)
+{
+	struct rwp *p = new_rwp(test, 0);
+	struct ib_qp *qp = p->qp[0];
+	struct ib_device *dev = p->dev;
+	struct rdma_rw_ctx ctx = {};
+	struct ib_sig_attrs sig = {
+		.check_mask = IB_SIG_CHECK_GUARD | IB_SIG_CHECK_APPTAG,
+		.mem.sig_type = IB_SIG_TYPE_T10_DIF,
+		.wire.sig_type = IB_SIG_TYPE_NONE,
+		.meta_length = 16,
+	};
+	u8 *data[2], *meta = new_buf(test, 64);
+	struct scatterlist *sg, *prot;
+	struct ib_send_wr *first;
+	struct ib_mr_status st = {};
+	struct ib_mr *mr;
+	u32 old_key;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		data[i] = new_buf(test, PAGE_SIZE);
+	sg = new_sgl(test, data, 2, 0, PAGE_SIZE);
+	prot = new_sgl(test, &meta, 1, 0, 16);
+
+	/* the driver ops alone are not enough: IBK_INTEGRITY_HANDOVER too */
+	dev->ops.alloc_mr_integrity = fake_alloc_mr_integrity;
+	dev->ops.map_mr_sg_pi = fake_map_mr_sg_pi;
+	dev->ops.check_mr_status = fake_check_mr_status;
+	mr = ib_alloc_mr_integrity(p->pd, 4, 4);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mr), -EOPNOTSUPP);
+	dev->attrs.kernel_cap_flags |= IBK_INTEGRITY_HANDOVER;
+	dev->attrs.max_pi_fast_reg_page_list_len = 4;
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ib_alloc_mr_integrity(p->pd, 4,
+								    0)),
+			-EINVAL);
+
+	/* what ib_create_qp() does for an integrity QP with two contexts */
+	qp->integrity_en = true;
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(qp, &qp->sig_mrs, 2,
+					      IB_MR_TYPE_INTEGRITY, 4, 4), 0);
+	KUNIT_EXPECT_EQ(test, pool_count(qp, &qp->sig_mrs), 2);
+	mr = list_first_entry(&qp->sig_mrs, struct ib_mr, qp_entry);
+	KUNIT_EXPECT_EQ(test, mr->type, IB_MR_TYPE_INTEGRITY);
+	KUNIT_ASSERT_NOT_NULL(test, mr->sig_attrs);
+	KUNIT_EXPECT_NULL(test, memchr_inv(mr->sig_attrs, 0,
+					   sizeof(*mr->sig_attrs)));
+
+	KUNIT_EXPECT_EQ(test, ib_check_mr_status(mr, IB_MR_CHECK_SIG_STATUS,
+						 &st), 0);
+	KUNIT_EXPECT_EQ(test, st.fail_status, IB_MR_CHECK_SIG_STATUS);
+	KUNIT_EXPECT_EQ(test, st.sig_err.err_type, IB_SIG_BAD_REFTAG);
+	KUNIT_EXPECT_EQ(test, st.sig_err.key, mr->lkey);
+
+	/* more entries than an MR maps */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, qp, 1, sg, 300,
+							 NULL, 0, &sig,
+							 p->mr->iova,
+							 p->mr->rkey,
+							 DMA_TO_DEVICE),
+			-EINVAL);
+
+	/* REG_MR_INTEGRITY + WRITE; the wire sees the data only */
+	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_signature_init(&ctx, qp, 1, sg, 2,
+							 prot, 1, &sig,
+							 p->mr->iova,
+							 p->mr->rkey,
+							 DMA_TO_DEVICE), 2);
+	KUNIT_EXPECT_EQ(test, qp->mrs_used, 1);
+	KUNIT_EXPECT_EQ(test, fake_pi.data_nents, 2);
+	KUNIT_EXPECT_EQ(test, fake_pi.meta_nents, 1);
+	mr = ctx.reg->mr;
+	KUNIT_EXPECT_EQ(test, memcmp(mr->sig_attrs, &sig, sizeof(sig)), 0);
+	KUNIT_EXPECT_EQ(test, ctx.reg->sge.length, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ctx.reg->reg_wr.wr.opcode,
+			IB_WR_REG_MR_INTEGRITY);
+	KUNIT_EXPECT_EQ(test, ctx.reg->wr.wr.opcode, IB_WR_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, ctx.reg->wr.rkey, p->mr->rkey);
+
+	old_key = mr->lkey;
+	first = rdma_rw_ctx_wrs(&ctx, qp, 1, NULL, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, first, &ctx.reg->reg_wr.wr);
+	KUNIT_EXPECT_PTR_EQ(test, first->next, &ctx.reg->wr.wr);
+	KUNIT_EXPECT_NE(test, mr->lkey, old_key);
+	KUNIT_EXPECT_EQ(test, mr->lkey >> 8, old_key >> 8);
+	KUNIT_EXPECT_EQ(test, ctx.reg->reg_wr.key, mr->lkey);
+	KUNIT_EXPECT_EQ(test, ctx.reg->sge.lkey, mr->lkey);
+	KUNIT_EXPECT_TRUE(test, mr->need_inval);
+	rdma_rw_ctx_destroy_signature(&ctx, qp, 1, sg, 2, prot, 1,
+				      DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, qp->mrs_used, 0);
+
+	/* READ with wire protection: the PI travels too; the MR is reused */
+	sig.wire.sig_type = IB_SIG_TYPE_T10_DIF;
+	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_signature_init(&ctx, qp, 1, sg, 2,
+							 prot, 1, &sig,
+							 p->mr->iova,
+							 p->mr->rkey,
+							 DMA_FROM_DEVICE), 3);
+	KUNIT_EXPECT_PTR_EQ(test, ctx.reg->mr, mr);
+	KUNIT_EXPECT_EQ(test, ctx.reg->sge.length, 2 * PAGE_SIZE + 16);
+	KUNIT_EXPECT_EQ(test, ctx.reg->wr.wr.opcode, IB_WR_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, ctx.reg->inv_wr.opcode, IB_WR_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, ctx.reg->inv_wr.ex.invalidate_rkey, mr->lkey);
+	first = rdma_rw_ctx_wrs(&ctx, qp, 1, NULL, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, first, &ctx.reg->inv_wr);
+	rdma_rw_ctx_destroy_signature(&ctx, qp, 1, sg, 2, prot, 1,
+				      DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, pool_count(qp, &qp->sig_mrs), 2);
+	/* ib_destroy_qp() frees the pool */
+}
+
 static struct kunit_case rdma_rw_cases[] = {
 	KUNIT_CASE(rw_single_sge),
 	KUNIT_CASE(rw_multi_sge),
@@ -722,6 +882,7 @@ static struct kunit_case rdma_rw_cases[] = {
 	KUNIT_CASE(rw_init_qp),
 	KUNIT_CASE(rw_qp_pools),
 	KUNIT_CASE(rw_errors),
+	KUNIT_CASE(rw_signature),
 	{}
 };
 
