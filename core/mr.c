@@ -70,26 +70,42 @@ EXPORT_SYMBOL(ib_alloc_mr);
  * @max_num_data_sg: scatterlist entries of the data
  * @max_num_meta_sg: scatterlist entries of the protection information
  *
+ * The MR comes with zeroed signature attributes (mr->sig_attrs) that its
+ * user fills before each registration; ib_dereg_mr() frees them.
+ *
  * Return: the MR, ERR_PTR(-EOPNOTSUPP) when the device has no integrity
- * offload, or another ERR_PTR().
+ * offload (no alloc_mr_integrity or map_mr_sg_pi, or no
+ * IBK_INTEGRITY_HANDOVER), or another ERR_PTR().
  */
 struct ib_mr *ib_alloc_mr_integrity(struct ib_pd *pd, u32 max_num_data_sg,
 				    u32 max_num_meta_sg)
 {
+	struct ib_sig_attrs *sig_attrs;
 	struct ib_mr *mr;
 
 	if (!pd->device->ops.alloc_mr_integrity ||
-	    !pd->device->ops.map_mr_sg_pi)
+	    !pd->device->ops.map_mr_sg_pi ||
+	    !(pd->device->attrs.kernel_cap_flags & IBK_INTEGRITY_HANDOVER))
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!max_num_meta_sg)
 		return ERR_PTR(-EINVAL);
 
+	/* where rdma_rw and ULPs put the attributes of each registration */
+	sig_attrs = kzalloc(sizeof(*sig_attrs), GFP_KERNEL);
+	if (!sig_attrs)
+		return ERR_PTR(-ENOMEM);
+
 	mr = pd->device->ops.alloc_mr_integrity(pd, max_num_data_sg,
 						max_num_meta_sg);
 	if (IS_ERR(mr))
-		return mr;
+		goto err_free_attrs;
 
 	ib_mr_init(mr, pd, IB_MR_TYPE_INTEGRITY);
+	mr->sig_attrs = sig_attrs;
+	return mr;
+
+err_free_attrs:
+	kfree(sig_attrs);
 	return mr;
 }
 EXPORT_SYMBOL(ib_alloc_mr_integrity);

@@ -13,6 +13,7 @@
 #include <linux/export.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
 
 #include "restrack.h"
 #include "verbs_priv.h"
@@ -123,6 +124,10 @@ err_free:
  * @qp_init_attr: what to create; cap gets the sizes the driver gave
  * @caller: owner's module name (ib_create_qp() passes KBUILD_MODNAME)
  *
+ * With cap.max_rdma_ctxs set (and port_num), the send queue grows by what
+ * that many rdma_rw contexts need and the QP gets its rdma_rw MR pools
+ * (rdma_rw_init_qp(), rdma_rw_init_mrs()); ib_destroy_qp() frees them.
+ *
  * Return: the QP or an ERR_PTR().
  */
 struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
@@ -131,6 +136,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 {
 	struct ib_device *device = pd->device;
 	struct ib_qp *qp;
+	int ret;
 
 	/* integrity offload needs a device that can hand it over */
 	if ((qp_init_attr->create_flags & IB_QP_CREATE_INTEGRITY_EN) &&
@@ -141,11 +147,21 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	if (qp_init_attr->qp_type == IB_QPT_XRC_TGT)
 		return ERR_PTR(-EINVAL);
 
+	/* room on the send queue for the rdma_rw contexts (needs port_num) */
+	if (qp_init_attr->cap.max_rdma_ctxs)
+		rdma_rw_init_qp(device, qp_init_attr);
+
 	qp = create_qp(device, pd, qp_init_attr, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 
 	ib_qp_usecnt_inc(qp);
+
+	if (qp_init_attr->cap.max_rdma_ctxs) {
+		ret = rdma_rw_init_mrs(qp, qp_init_attr);
+		if (ret)
+			goto err_destroy;
+	}
 
 	qp->max_write_sge = qp_init_attr->cap.max_send_sge;
 	qp->max_read_sge = min_t(u32, qp_init_attr->cap.max_send_sge,
@@ -153,6 +169,10 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	if (qp_init_attr->create_flags & IB_QP_CREATE_INTEGRITY_EN)
 		qp->integrity_en = true;
 	return qp;
+
+err_destroy:
+	ib_destroy_qp(qp);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL(ib_create_qp_kernel);
 
@@ -317,6 +337,10 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 
 	if (atomic_read(&qp->usecnt))
 		return -EBUSY;
+
+	/* the rdma_rw MR pools of a kernel QP */
+	if (!qp->uobject)
+		rdma_rw_cleanup_mrs(qp);
 
 	ret = qp->device->ops.destroy_qp(qp, udata);
 	if (ret)

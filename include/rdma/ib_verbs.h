@@ -39,6 +39,7 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
+#include <rdma/signature.h>
 
 #define IB_FW_VERSION_NAME_MAX	ETHTOOL_FWVERS_LEN
 #define IB_DEVICE_NODE_DESC_MAX	64
@@ -813,10 +814,18 @@ __attribute_const__ int ib_rate_to_mult(enum ib_rate rate);
 __attribute_const__ int ib_rate_to_mbps(enum ib_rate rate);
 __attribute_const__ enum ib_rate mult_to_ib_rate(int mult);
 
-struct ib_sig_attrs;
-
 enum ib_mr_status_check {
 	IB_MR_CHECK_SIG_STATUS = 1,
+};
+
+/**
+ * struct ib_mr_status - result of ib_check_mr_status()
+ * @fail_status: the enum ib_mr_status_check bits whose check failed
+ * @sig_err: the integrity error, when IB_MR_CHECK_SIG_STATUS failed
+ */
+struct ib_mr_status {
+	u32			fail_status;
+	struct ib_sig_err	sig_err;
 };
 
 /**

@@ -145,6 +145,10 @@ struct rvt_cq {
  * @ibmr: the core's part
  * @refcount: users; the key table holds one
  * @released: completed when the last user is gone
+ * @key: the key of the current registration.  The core picks the key of
+ *	the next one into ibmr.lkey/rkey (ib_update_fast_reg_key()) before
+ *	posting its IB_WR_REG_MR, so until that executes the live key is
+ *	only here; checks and invalidations go by it.
  * @access: IB access flags of the current registration
  * @dma: covers all of kernel memory (get_dma_mr)
  * @valid: a fast registration MR is registered (not invalidated)
@@ -156,6 +160,7 @@ struct rvt_mr {
 	struct ib_mr		ibmr;
 	refcount_t		refcount;
 	struct completion	released;
+	u32			key;
 	int			access;
 	bool			dma;
 	bool			valid;

@@ -4,8 +4,9 @@
  * and the key and access checks of the work request engine.
  *
  * A key is (index << 8) | key byte.  The index finds the MR in the
- * device's key table; the whole key must match the MR's current lkey
- * (fast registration changes the key byte).  Lookups take a reference;
+ * device's key table; the whole key must match the key of the MR's
+ * current registration, rvt_mr.key (fast registration changes the key
+ * byte; ibmr.lkey/rkey may already name the next registration).  Lookups take a reference;
  * deregistration removes the MR from the table and waits for the users.
  */
 
@@ -43,6 +44,7 @@ static struct rvt_mr *rvt_alloc_mr_common(struct rvt_dev_info *rdi,
 		goto err_free;
 	mr->ibmr.lkey = index << 8;
 	mr->ibmr.rkey = mr->ibmr.lkey;
+	WRITE_ONCE(mr->key, mr->ibmr.lkey);
 	return mr;
 
 err_free:
@@ -156,7 +158,7 @@ static int rvt_key_ok(struct rvt_dev_info *rdi, struct ib_pd *pd, u32 key,
 	mr = rvt_mr_get(rdi, key);
 	if (!mr)
 		return -EINVAL;
-	if ((remote ? mr->ibmr.rkey : mr->ibmr.lkey) != key ||
+	if (READ_ONCE(mr->key) != key ||
 	    mr->ibmr.pd != pd || !mr->valid ||
 	    (mr->access & access) != access)
 		goto bad;
@@ -246,8 +248,9 @@ int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
 	struct rvt_mr *mr = container_of(ibmr, struct rvt_mr, ibmr);
 
 	if (ibmr->pd != qp->ibqp.pd || mr->dma ||
-	    (key >> 8) != (ibmr->lkey >> 8))
+	    (key >> 8) != (mr->key >> 8))
 		return -EINVAL;
+	WRITE_ONCE(mr->key, key);
 	ibmr->lkey = key;
 	ibmr->rkey = key;
 	mr->access = access;
@@ -264,7 +267,7 @@ int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey)
 	mr = rvt_mr_get(qp->rdi, rkey);
 	if (!mr)
 		return ret;
-	if (mr->ibmr.rkey == rkey && mr->ibmr.pd == qp->ibqp.pd &&
+	if (READ_ONCE(mr->key) == rkey && mr->ibmr.pd == qp->ibqp.pd &&
 	    !mr->dma && mr->valid) {
 		mr->valid = false;
 		ret = 0;
