@@ -10,9 +10,9 @@
 #
 #   run-verbs-bench.sh [LAT [RATE [CPU [DEPTH]]]]   ("make bench-verbs")
 #
-#   LAT    operations timed one at a time per (op, size)     (default 1000)
-#   RATE   operations per (op, size) for the message rate    (default 2000)
-#   CPU    completions per poll context for the CPU cost     (default 5000)
+#   LAT    operations timed one at a time per (op, size)     (default 300)
+#   RATE   operations per (op, size) for the message rate    (default 600)
+#   CPU    completions per poll context for the CPU cost     (default 3000)
 #   DEPTH  operations outstanding for rate and CPU runs      (default 64)
 #
 # Environment as for vm-run.sh (KDIR, RDMA_VM_TIMEOUT, RDMA_VM_APPEND),
@@ -23,7 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 testbed=$(cd "$here/.." && pwd)
 repo=$(cd "$here/../../../.." && pwd)
-defaults=(1000 2000 5000 64)
+defaults=(300 600 3000 64)
 args=()
 for i in 0 1 2 3; do
 	v=${1:-${defaults[$i]}}
