@@ -41,7 +41,7 @@
  * each run's wall time.  In a guest, busy time also counts the time the
  * host took the vCPU away (no steal accounting under TCG).
  *
- * Defaults: LAT 300, RATE 600, CPU 3000, DEPTH 64 (at most 128).
+ * Defaults: LAT 200, RATE 400, CPU 1500, DEPTH 64 (at most 128).
  */
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>
@@ -173,10 +173,10 @@ static void vb_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct vb_pair *p = container_of(wc->wr_cqe, struct vb_pair, send_cqe);
 	int done;
 
-	if (wc->status != IB_WC_SUCCESS)
+	if (wc->status != IB_WC_SUCCESS) {
 		vb_error(p, wc);
-	else if (p->repost && !READ_ONCE(p->stopping) &&
-		 atomic_inc_return(&p->posted) <= p->target) {
+	} else if (p->repost && !READ_ONCE(p->stopping) &&
+		   atomic_inc_return(&p->posted) <= p->target) {
 		atomic_inc(&p->outstanding);
 		if (ib_post_send(p->s[0].qp, &p->repost_wr.wr, NULL)) {
 			atomic_dec(&p->outstanding);
@@ -718,8 +718,9 @@ out_pair:
 	busy0 = vb_busy_ns() - busy0;
 	t0 = ktime_get_ns() - t0;
 	r->bg_ppm = div64_u64(busy0 * 1000000, t0 ?: 1);
-	vb_out(r, "\n== CPU per completion (%u signaled 8 B RDMA WRITEs, %u outstanding, reposted by the callback)\n",
+	vb_out(r, "\n== CPU per completion (%u signaled 8 B RDMA WRITEs, %u outstanding,\n",
 	       r->cpu, r->depth);
+	vb_out(r, "   each reposted by the done callback of a completion)\n");
 	vb_out(r, "   background: %llu ms busy CPU in %llu ms of idle wall time\n",
 	       div_u64(busy0, NSEC_PER_MSEC), div_u64(t0, NSEC_PER_MSEC));
 	vb_out(r, "%-26s %6s %8s %8s %8s %9s %9s %7s\n", "poll context",
@@ -735,7 +736,7 @@ out_pair:
 static ssize_t vb_run_write(struct file *file, const char __user *ubuf,
 			    size_t len, loff_t *ppos)
 {
-	unsigned int a[VB_ARGS] = { 300, 600, 3000, 64 };
+	unsigned int a[VB_ARGS] = { 200, 400, 1500, 64 };
 	struct vb_run r = {};
 	char buf[64];
 	char *out;
