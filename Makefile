@@ -7,6 +7,7 @@
 #   make run             boot the demo VM (builds the test kernel first if needed)
 #   make check           build + sparse + checkpatch + the VM test run
 #   make bench-iwpm      port-mapper round-trip benchmark in the VM (not a test)
+#   make bench-verbs     verbs latency/rate/bandwidth/CPU benchmark in the VM (not a test)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
 
@@ -18,7 +19,8 @@ export KDIR
 
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR)
 
-.PHONY: all modules kernel check run clean sparse checkpatch vm-test bench-iwpm
+.PHONY: all modules kernel check run clean sparse checkpatch vm-test bench-iwpm \
+	bench-verbs
 
 all: modules
 
@@ -46,6 +48,11 @@ check: kernel
 IWPM_BENCH_COUNT ?= 2000
 bench-iwpm: kernel
 	$(TESTBED)/bench/run-iwpm-bench.sh $(IWPM_BENCH_COUNT)
+
+# Iterations: make bench-verbs VERBS_BENCH_ARGS="LAT RATE CPU DEPTH"
+VERBS_BENCH_ARGS ?=
+bench-verbs: kernel
+	$(TESTBED)/bench/run-verbs-bench.sh $(VERBS_BENCH_ARGS)
 
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean
