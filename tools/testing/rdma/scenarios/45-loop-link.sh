@@ -6,6 +6,7 @@
 # while it runs ("rdma res show": needs the nldev resource commands), and
 # "rdma link delete" of a device the ULP is using.  Output formats are
 # those of iproute2 6.1.
+# needs: /usr/bin/rdma
 # timeout: 600
 
 . /testbed/lib/ktap.sh
