@@ -528,6 +528,7 @@ static struct kunit_suite loop_link_suite = {
 	.name = "rdma_loop_link",
 	.test_cases = loop_link_cases,
 };
+
 kunit_test_suite(loop_link_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the rdma_loop link type");
