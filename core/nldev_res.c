@@ -680,7 +680,7 @@ int nldev_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	res = rdma_restrack_get_byid(device, rc->type,
 				     nla_get_u32(tb[rc->id]));
 	if (IS_ERR(res)) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "No such %s", rc->what);
+		NL_SET_ERR_MSG_FMT(extack, "No such %s", rc->what);
 		NL_SET_BAD_ATTR(extack, tb[rc->id]);
 		ret = PTR_ERR(res);
 		goto out_dev;
@@ -805,7 +805,7 @@ int nldev_res_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	ret = res_dump_objects(skb, cb, &d, &seen);
 	if (ret) {
-		NL_SET_ERR_MSG_FMT_MOD(cb->extack, "Could not dump a %s",
+		NL_SET_ERR_MSG_FMT(cb->extack, "Could not dump a %s",
 				       d.rc->what);
 		goto err_cancel_msg;
 	}

@@ -46,6 +46,8 @@ struct nlc {
 	u8 *reply;
 	u32 seq;
 	char extack[128];
+	/* requests are sent with these credentials when set */
+	const struct cred *cred;
 };
 
 /* The loop device of a case and the objects all cases need. */
@@ -134,10 +136,20 @@ static void nlc_send(struct nlc *c, struct req *r)
 		.msg_namelen = sizeof(kernel),
 	};
 
+	const struct cred *old = NULL;
+	int ret;
+
 	r->nlh->nlmsg_seq = ++c->seq;
-	KUNIT_ASSERT_EQ(c->test, kernel_sendmsg(c->sock, &msg, &iov, 1,
-						iov.iov_len),
-			(int)iov.iov_len);
+	/*
+	 * A message with an address is judged by the sender's credentials
+	 * (netlink_capable() with NETLINK_SKB_DST), not the socket's.
+	 */
+	if (c->cred)
+		old = override_creds(c->cred);
+	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
+	if (old)
+		revert_creds(old);
+	KUNIT_ASSERT_EQ(c->test, ret, (int)iov.iov_len);
 }
 
 /* One datagram of at most @len bytes into c->rx; 0 when none is queued. */
@@ -1057,17 +1069,20 @@ static void nldev_res_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, reply);
 }
 
+static void drop_cred(void *cred)
+{
+	put_cred(cred);
+}
+
 /* Keys are shown to CAP_NET_ADMIN only; the raw commands need it. */
 static void nldev_res_unprivileged(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
 	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
 	struct nlattr **tb = e->tb;
-	const struct cred *old;
 	struct nlmsghdr *reply;
 	struct ib_mr *mr;
 	struct cred *cred;
-	struct nlc *c;
 
 	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
@@ -1077,11 +1092,9 @@ static void nldev_res_unprivileged(struct kunit *test)
 	cred = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, cred);
 	cap_lower(cred->cap_effective, CAP_NET_ADMIN);
-	old = override_creds(cred);
-	c = nlc_open(test);
-	revert_creds(old);
-	put_cred(cred);
-	e->c = c;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, drop_cred, cred),
+			0);
+	e->c->cred = cred;
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_MR_GET,
 		    RDMA_NLDEV_ATTR_RES_MRN, mr->res.id, 0);
