@@ -15,6 +15,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/wait_bit.h>
 #include <rdma/rdma_netlink.h>
 
 #include "loop.h"
@@ -32,6 +33,13 @@ MODULE_PARM_DESC(devices, "number of loop devices to create at load time");
 static LIST_HEAD(loop_list);
 static DEFINE_MUTEX(loop_mutex);
 static DEFINE_IDA(loop_lids);
+
+/*
+ * Devices not yet through loop_dealloc(); module exit waits for zero, as
+ * a concurrent "rdma link delete" may still run the hook after the device
+ * left loop_list.
+ */
+static atomic_t loop_count = ATOMIC_INIT(0);
 
 static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 						 u32 port, u32 dlid)
@@ -61,7 +69,10 @@ static void loop_dealloc(struct rvt_dev_info *rdi)
 	}
 	mutex_unlock(&loop_mutex);
 	synchronize_rcu();
+	/* nothing finds the device by LID any more: the LID may be reused */
 	ida_free(&loop_lids, ldev->lid);
+	if (atomic_dec_and_test(&loop_count))
+		wake_up_var(&loop_count);
 }
 
 static struct loop_dev *loop_create(const char *name, bool user_unreg)
@@ -79,6 +90,8 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg)
 		ida_free(&loop_lids, lid);
 		return ERR_PTR(-ENOMEM);
 	}
+	/* from here loop_dealloc() undoes the LID and the count */
+	atomic_inc(&loop_count);
 	ldev = container_of(rdi, struct loop_dev, rdi);
 	ldev->lid = lid;
 	INIT_LIST_HEAD(&ldev->list);
@@ -209,6 +222,7 @@ static void loop_remove_all(void)
 		ib_unregister_device(ibdev);
 		put_device(&ibdev->dev);
 	}
+	wait_var_event(&loop_count, !atomic_read(&loop_count));
 }
 
 static void __exit loop_exit(void)
