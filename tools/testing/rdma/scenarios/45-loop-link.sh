@@ -4,7 +4,8 @@
 # Loop devices made with "rdma link add NAME type loop netdev lo", the
 # test ULP (rdma_test_ulp) running traffic on them, the resource dumps
 # while it runs ("rdma res show": needs the nldev resource commands), and
-# "rdma link delete" of a device the ULP is using.  Output formats are
+# "rdma link delete" of a device the ULP is using, unloading rdma_loop
+# under the ULP, and the ULP's devices= parameter.  Output formats are
 # those of iproute2 6.1.
 # needs: /usr/bin/rdma
 # timeout: 600
@@ -81,7 +82,7 @@ running() {
 	fi
 }
 
-ktap_plan 27
+ktap_plan 34
 
 ktap_test "rdma_loop loads without devices" modprobe rdma_loop
 if ls "$CLASS" 2>/dev/null | grep -q .; then
@@ -143,8 +144,28 @@ else
 fi
 running "loop10 traffic goes on" loop10
 
+# rdma_loop goes while the ULP still runs on loop10: its remove() runs
+ktap_test "rdma_loop unloads under the ULP" rmmod rdma_loop
+if ls "$CLASS" 2>/dev/null | grep -q . || [ -d "$ULPDIR/loop10" ]; then
+	ktap_fail "no device and no ULP state left" \
+		"$(ls "$CLASS" "$ULPDIR" 2>&1 | tr '\n' ' ')"
+else
+	ktap_pass "no device and no ULP state left"
+fi
 ktap_test "rdma_test_ulp unloads" rmmod rdma_test_ulp
-ktap_test "rdma_loop unloads with loop10 registered" rmmod rdma_loop
+
+# devices=: the ULP takes only the devices it is given
+ktap_test "rdma_loop devices=2 loads" modprobe rdma_loop devices=2
+ktap_test "rdma_test_ulp devices=loop1 loads" \
+	modprobe rdma_test_ulp devices=loop1
+running "the ULP runs on loop1" loop1
+if [ -d "$ULPDIR/loop0" ]; then
+	ktap_fail "the ULP leaves loop0 alone" "$ULPDIR/loop0 exists"
+else
+	ktap_pass "the ULP leaves loop0 alone"
+fi
+ktap_test "rdma_test_ulp unloads from loop1" rmmod rdma_test_ulp
+ktap_test "rdma_loop unloads with loop0 and loop1" rmmod rdma_loop
 if ls "$CLASS" 2>/dev/null | grep -q .; then
 	ktap_fail "no device left" "$(ls "$CLASS")"
 else
