@@ -27,6 +27,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "core_priv.h"
+#include "nldev_priv.h"
 
 /*
  * Privileged Q_Key mode (RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE):
@@ -163,7 +164,7 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
  * attribute table is too big for the stack of a handler: the caller
  * kfree()s it.
  */
-static struct nlattr **nldev_parse(const struct nlmsghdr *nlh,
+struct nlattr **nldev_parse(const struct nlmsghdr *nlh,
 				   struct netlink_ext_ack *extack)
 {
 	struct nlattr **tb;
@@ -214,9 +215,8 @@ static int name(struct sk_buff *skb, struct nlmsghdr *nlh,		\
  * in the requester's namespace, with a registration reference; or NULL
  * with the reason in @extack.
  */
-static struct ib_device *nldev_get_device(struct sk_buff *skb,
-					  struct nlattr **tb,
-					  struct netlink_ext_ack *extack)
+struct ib_device *nldev_get_device(struct sk_buff *skb, struct nlattr **tb,
+				   struct netlink_ext_ack *extack)
 {
 	struct ib_device *device;
 
@@ -233,7 +233,7 @@ static struct ib_device *nldev_get_device(struct sk_buff *skb,
 	return device;
 }
 
-static int fill_nldev_handle(struct sk_buff *msg, struct ib_device *device)
+int fill_nldev_handle(struct sk_buff *msg, struct ib_device *device)
 {
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, device->index) ||
 	    nla_put_string(msg, RDMA_NLDEV_ATTR_DEV_NAME,
@@ -742,6 +742,11 @@ static int nldev_not_implemented(struct sk_buff *skb, struct nlmsghdr *nlh,
 #define NLDEV_ADMIN_TODO { .doit = nldev_not_implemented, \
 			   .flags = RDMA_NL_ADMIN_PERM }
 
+/* The resource commands of core/nldev_res.c, which tells them apart. */
+#define NLDEV_RES_OBJ(_flags) { .doit = nldev_res_obj_doit, \
+				.dump = nldev_res_obj_dumpit, \
+				.flags = (_flags) }
+
 static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_GET] = {
 		.doit = nldev_get_doit,
@@ -772,10 +777,21 @@ static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 	},
 	[RDMA_NLDEV_CMD_STAT_SET] = NLDEV_ADMIN_TODO,
 	[RDMA_NLDEV_CMD_STAT_DEL] = NLDEV_ADMIN_TODO,
-	[RDMA_NLDEV_CMD_RES_QP_GET_RAW] = NLDEV_ADMIN_TODO,
-	[RDMA_NLDEV_CMD_RES_CQ_GET_RAW] = NLDEV_ADMIN_TODO,
-	[RDMA_NLDEV_CMD_RES_MR_GET_RAW] = NLDEV_ADMIN_TODO,
-	[RDMA_NLDEV_CMD_RES_SRQ_GET_RAW] = NLDEV_ADMIN_TODO,
+	[RDMA_NLDEV_CMD_RES_GET] = {
+		.doit = nldev_res_get_doit,
+		.dump = nldev_res_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_RES_QP_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_CQ_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_MR_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_PD_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_CTX_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_SRQ_GET] = NLDEV_RES_OBJ(0),
+	[RDMA_NLDEV_CMD_RES_QP_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
+	[RDMA_NLDEV_CMD_RES_CQ_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
+	[RDMA_NLDEV_CMD_RES_MR_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
+	[RDMA_NLDEV_CMD_RES_SRQ_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
 	[RDMA_NLDEV_CMD_NEWDEV] = NLDEV_ADMIN_TODO,
 	[RDMA_NLDEV_CMD_DELDEV] = NLDEV_ADMIN_TODO,
 };

@@ -254,6 +254,42 @@ struct rdma_restrack_entry *rdma_restrack_get_byid(struct ib_device *dev,
 }
 EXPORT_SYMBOL(rdma_restrack_get_byid);
 
+/**
+ * rdma_restrack_get_next - the next tracked object of a type, referenced
+ * @dev: the device
+ * @type: its type
+ * @id: in: the lowest ID wanted; out: the ID of the object returned
+ * @show_details: include objects marked RESTRACK_DD
+ *
+ * Walks a table without holding its lock between objects: the caller
+ * uses the object, rdma_restrack_put()s it and asks again from *@id + 1.
+ * Objects being destroyed (reference count already zero) are skipped, so
+ * a destroyer waiting in rdma_restrack_del() is never held up for long.
+ *
+ * Return: the entry with a reference, or NULL when none is left.
+ */
+struct rdma_restrack_entry *
+rdma_restrack_get_next(struct ib_device *dev, enum rdma_restrack_type type,
+		       unsigned long *id, bool show_details)
+{
+	struct rdma_restrack_root *rt = &dev->res[type];
+	struct rdma_restrack_entry *res;
+	unsigned long index = *id;
+
+	xa_lock(&rt->xa);
+	for (res = xa_find(&rt->xa, &index, U32_MAX, XA_PRESENT); res;
+	     res = xa_find_after(&rt->xa, &index, U32_MAX, XA_PRESENT)) {
+		if (!show_details && xa_get_mark(&rt->xa, index, RESTRACK_DD))
+			continue;
+		if (rdma_restrack_get(res))
+			break;
+	}
+	xa_unlock(&rt->xa);
+	if (res)
+		*id = index;
+	return res;
+}
+
 static void restrack_release(struct kref *kref)
 {
 	struct rdma_restrack_entry *res =

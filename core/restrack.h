@@ -30,5 +30,8 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent);
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
+struct rdma_restrack_entry *
+rdma_restrack_get_next(struct ib_device *dev, enum rdma_restrack_type type,
+		       unsigned long *id, bool show_details);
 
 #endif /* RDMA_CORE_RESTRACK_H */

@@ -7,11 +7,16 @@
  * form one fabric in memory, so a QP reaches the QPs of its own device
  * and of the other loop devices.  Tests create and remove devices of
  * their own with rdma_loop_add_device() and rdma_loop_remove_device().
+ * "rdma link add NAME type loop netdev lo" creates one more; "rdma link
+ * delete NAME" (or unloading the module) removes it.
  */
 
+#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/wait_bit.h>
+#include <rdma/rdma_netlink.h>
 
 #include "loop.h"
 
@@ -19,10 +24,22 @@ static unsigned int devices;
 module_param(devices, uint, 0444);
 MODULE_PARM_DESC(devices, "number of loop devices to create at load time");
 
-/* the loop devices; writers hold loop_mutex, the engine reads under RCU */
+/*
+ * The loop devices, which are also the fabric: loop_mutex serialises
+ * writers of loop_list and of each loop_dev's @linked; the engine reads
+ * the list under RCU.  Devices enter before their registration and leave
+ * in their dealloc hook, so module exit finds every device here.
+ */
 static LIST_HEAD(loop_list);
 static DEFINE_MUTEX(loop_mutex);
 static DEFINE_IDA(loop_lids);
+
+/*
+ * Devices not yet through loop_dealloc(); module exit waits for zero, as
+ * a concurrent "rdma link delete" may still run the hook after the device
+ * left loop_list.
+ */
+static atomic_t loop_count = ATOMIC_INIT(0);
 
 static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 						 u32 port, u32 dlid)
@@ -35,13 +52,30 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 	return NULL;
 }
 
-/**
- * rdma_loop_add_device - create and register a loop device
- * @name: device name or name template ("loop%d")
- *
- * Return: the device or an ERR_PTR().
+/*
+ * The dealloc hook: ib_core calls it (through rdmavt) once every client
+ * left the device, whoever unregistered it.  Senders find devices under
+ * RCU and reference the destination QP before rcu_read_unlock(); after
+ * the grace period none can reach this device any more.
  */
-struct loop_dev *rdma_loop_add_device(const char *name)
+static void loop_dealloc(struct rvt_dev_info *rdi)
+{
+	struct loop_dev *ldev = container_of(rdi, struct loop_dev, rdi);
+
+	mutex_lock(&loop_mutex);
+	if (ldev->linked) {
+		list_del_rcu(&ldev->list);
+		ldev->linked = false;
+	}
+	mutex_unlock(&loop_mutex);
+	synchronize_rcu();
+	/* nothing finds the device by LID any more: the LID may be reused */
+	ida_free(&loop_lids, ldev->lid);
+	if (atomic_dec_and_test(&loop_count))
+		wake_up_var(&loop_count);
+}
+
+static struct loop_dev *loop_create(const char *name, bool user_unreg)
 {
 	struct rvt_dev_info *rdi;
 	struct loop_dev *ldev;
@@ -53,9 +87,11 @@ struct loop_dev *rdma_loop_add_device(const char *name)
 
 	rdi = rvt_alloc_device(sizeof(*ldev), 1);
 	if (!rdi) {
-		ret = -ENOMEM;
-		goto err_lid;
+		ida_free(&loop_lids, lid);
+		return ERR_PTR(-ENOMEM);
 	}
+	/* from here loop_dealloc() undoes the LID and the count */
+	atomic_inc(&loop_count);
 	ldev = container_of(rdi, struct loop_dev, rdi);
 	ldev->lid = lid;
 	INIT_LIST_HEAD(&ldev->list);
@@ -68,46 +104,79 @@ struct loop_dev *rdma_loop_add_device(const char *name)
 	strscpy(rdi->ibdev.node_desc, "rdma_loop", sizeof(rdi->ibdev.node_desc));
 	rdi->dparms.lid[0] = lid;
 	rdi->dparms.gid_prefix = 0xfe80000000000000ULL;
+	if (user_unreg)
+		rdi->dparms.props.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	rdi->driver_f.find_dev_by_lid = loop_find_dev_by_lid;
+	rdi->driver_f.dealloc = loop_dealloc;
+
+	/*
+	 * On the fabric before registration: clients that start traffic
+	 * from their add() callback reach their own device.
+	 */
+	mutex_lock(&loop_mutex);
+	list_add_tail_rcu(&ldev->list, &loop_list);
+	ldev->linked = true;
+	mutex_unlock(&loop_mutex);
 
 	ret = rvt_register_device(rdi);
 	if (ret)
 		goto err_free;
-
-	mutex_lock(&loop_mutex);
-	list_add_tail_rcu(&ldev->list, &loop_list);
-	mutex_unlock(&loop_mutex);
 	return ldev;
 
 err_free:
+	/* runs loop_dealloc(): off the list, LID freed */
 	rvt_dealloc_device(rdi);
-err_lid:
-	ida_free(&loop_lids, lid);
 	return ERR_PTR(ret);
+}
+
+/**
+ * rdma_loop_add_device - create and register a loop device
+ * @name: device name or name template ("loop%d")
+ *
+ * The device cannot be deleted from user space; the caller removes it
+ * with rdma_loop_remove_device().
+ *
+ * Return: the device or an ERR_PTR().
+ */
+struct loop_dev *rdma_loop_add_device(const char *name)
+{
+	return loop_create(name, false);
 }
 EXPORT_SYMBOL(rdma_loop_add_device);
 
 /**
  * rdma_loop_remove_device - unregister and free a loop device
- * @ldev: the device
+ * @ldev: a device from rdma_loop_add_device()
  *
- * Its clients release their objects during the unregistration.
+ * Its clients release their objects during the unregistration; the
+ * device is freed when this returns.
  */
 void rdma_loop_remove_device(struct loop_dev *ldev)
 {
-	u32 lid = ldev->lid;
-
-	mutex_lock(&loop_mutex);
-	list_del_rcu(&ldev->list);
-	mutex_unlock(&loop_mutex);
-	/* senders that found the device have referenced their QP by now */
-	synchronize_rcu();
-
 	rvt_unregister_device(&ldev->rdi);
-	rvt_dealloc_device(&ldev->rdi);
-	ida_free(&loop_lids, lid);
 }
 EXPORT_SYMBOL(rdma_loop_remove_device);
+
+/*
+ * "rdma link add NAME type loop netdev X": nldev insists on an existing
+ * net device, but a loop device does not use one.  Any net device is
+ * accepted and ignored (conventionally "lo"); it is not bound to the
+ * RDMA device, so deleting the net device does not touch it.
+ */
+static int loop_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct loop_dev *ldev;
+
+	if (strchr(ibdev_name, '%'))
+		return -EINVAL;
+	ldev = loop_create(ibdev_name, true);
+	return PTR_ERR_OR_ZERO(ldev);
+}
+
+static struct rdma_link_ops loop_link_ops = {
+	.type = "loop",
+	.newlink = loop_newlink,
+};
 
 static int __init loop_init(void)
 {
@@ -115,22 +184,52 @@ static int __init loop_init(void)
 	unsigned int i;
 
 	for (i = 0; i < devices; i++) {
-		ldev = rdma_loop_add_device("loop%d");
+		ldev = loop_create("loop%d", true);
 		if (IS_ERR(ldev)) {
 			pr_err("rdma_loop: device %u: %ld\n", i, PTR_ERR(ldev));
 			break;
 		}
 	}
+	rdma_link_register(&loop_link_ops);
 	return 0;
+}
+
+/*
+ * Unregister every device still on the list: the parameter's, those of
+ * "rdma link add" and any a test forgot.  One that "rdma link delete" is
+ * unregistering meanwhile stays on the list until its dealloc hook ran;
+ * we wait for that.
+ */
+static void loop_remove_all(void)
+{
+	struct loop_dev *ldev, *last = NULL;
+	struct ib_device *ibdev;
+
+	for (;;) {
+		mutex_lock(&loop_mutex);
+		ldev = list_first_entry_or_null(&loop_list, struct loop_dev,
+						list);
+		ibdev = ldev ? &ldev->rdi.ibdev : NULL;
+		/* the memory lives until after loop_dealloc() unlinked it */
+		if (ibdev)
+			get_device(&ibdev->dev);
+		mutex_unlock(&loop_mutex);
+		if (!ibdev)
+			break;
+		if (ldev == last)
+			msleep(20);	/* another task is freeing it */
+		last = ldev;
+		ib_unregister_device(ibdev);
+		put_device(&ibdev->dev);
+	}
+	wait_var_event(&loop_count, !atomic_read(&loop_count));
 }
 
 static void __exit loop_exit(void)
 {
-	struct loop_dev *ldev, *n;
-
-	/* devices made by tests are gone; these are the parameter's */
-	list_for_each_entry_safe(ldev, n, &loop_list, list)
-		rdma_loop_remove_device(ldev);
+	/* no newlink() runs or can start after this */
+	rdma_link_unregister(&loop_link_ops);
+	loop_remove_all();
 	ida_destroy(&loop_lids);
 }
 
@@ -139,3 +238,4 @@ module_exit(loop_exit);
 
 MODULE_DESCRIPTION("Loopback RDMA devices on rdmavt");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK("loop");

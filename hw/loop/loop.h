@@ -12,11 +12,13 @@
  * struct loop_dev - one loop device
  * @rdi: the rdmavt device, first
  * @list: entry in the list of loop devices (RCU)
+ * @linked: @list is on the list; under the driver's loop_mutex
  * @lid: LID of its single port, unique among the loop devices
  */
 struct loop_dev {
 	struct rvt_dev_info	rdi;
 	struct list_head	list;
+	bool			linked;
 	u32			lid;
 };
 

@@ -51,11 +51,20 @@ struct rvt_driver_params {
  *	unreachable; called in process context, the device must stay
  *	registered while any QP may send to it
  * @port_state: state of a port (IB_PORT_ACTIVE when NULL)
+ * @dealloc: optional; when set, the device uses ib_core's dealloc_driver
+ *	flow: whoever unregisters it (rvt_unregister_device(), "rdma link
+ *	delete", ib_unregister_device_and_put()) also frees it, and this
+ *	hook runs once just before rdmavt's own teardown, after every
+ *	client left the device.  It also runs when rvt_dealloc_device()
+ *	frees a device whose rvt_register_device() was called and failed.
+ *	The driver must make the device unreachable by find_dev_by_lid()
+ *	and wait out the readers (synchronize_rcu()) here.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
 						u32 port, u32 dlid);
 	enum ib_port_state (*port_state)(struct rvt_dev_info *rdi, u32 port);
+	void (*dealloc)(struct rvt_dev_info *rdi);
 };
 
 /**

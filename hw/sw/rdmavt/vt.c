@@ -242,16 +242,44 @@ struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
 }
 EXPORT_SYMBOL(rvt_alloc_device);
 
-/**
- * rvt_dealloc_device - free an rdmavt device that is not registered
- * @rdi: the device
- */
-void rvt_dealloc_device(struct rvt_dev_info *rdi)
+/* Release what rdmavt allocated for a device; the memory stays. */
+static void rvt_release(struct rvt_dev_info *rdi)
 {
+	if (rdi->wq) {
+		destroy_workqueue(rdi->wq);
+		rdi->wq = NULL;
+	}
 	WARN_ON(!xa_empty(&rdi->qp_table));
 	WARN_ON(!xa_empty(&rdi->key_table));
 	xa_destroy(&rdi->qp_table);
 	xa_destroy(&rdi->key_table);
+}
+
+/* ops.dealloc_driver of devices whose driver provides driver_f.dealloc */
+static void rvt_dealloc_driver(struct ib_device *ibdev)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
+
+	rdi->driver_f.dealloc(rdi);
+	rvt_release(rdi);
+}
+
+static const struct ib_device_ops rvt_dealloc_ops = {
+	.dealloc_driver = rvt_dealloc_driver,
+};
+
+/**
+ * rvt_dealloc_device - free an rdmavt device that is not registered
+ * @rdi: the device, never registered or whose registration failed
+ *
+ * A device with driver_f.dealloc whose rvt_register_device() was called
+ * gets that hook run from here.
+ */
+void rvt_dealloc_device(struct rvt_dev_info *rdi)
+{
+	/* with dealloc_driver, ib_dealloc_device() runs rvt_release() */
+	if (!rdi->ibdev.ops.dealloc_driver)
+		rvt_release(rdi);
 	ib_dealloc_device(&rdi->ibdev);
 }
 EXPORT_SYMBOL(rvt_dealloc_device);
@@ -261,6 +289,8 @@ EXPORT_SYMBOL(rvt_dealloc_device);
  * @rdi: the device; rdi->ibdev.name holds the name or name template, the
  *	node GUID, dparms and driver_f are filled in
  *
+ * On failure the driver frees the device with rvt_dealloc_device().
+ *
  * Return: 0 or a negative error.
  */
 int rvt_register_device(struct rvt_dev_info *rdi)
@@ -268,6 +298,9 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	char name[IB_DEVICE_NAME_MAX];
 	int ret;
 
+	/* first: from here on the dealloc hook owns the driver's cleanup */
+	if (rdi->driver_f.dealloc)
+		ib_set_device_ops(&rdi->ibdev, &rvt_dealloc_ops);
 	if (!rdi->driver_f.find_dev_by_lid)
 		return -EINVAL;
 
@@ -301,10 +334,17 @@ EXPORT_SYMBOL(rvt_register_device);
  * @rdi: the device
  *
  * The clients destroy their objects first; the engine's workqueue goes
- * once they are gone.
+ * once they are gone.  A device with driver_f.dealloc is freed before
+ * this returns (or by whoever unregisters it concurrently); the caller
+ * must not touch it afterwards.  Others are freed with
+ * rvt_dealloc_device().
  */
 void rvt_unregister_device(struct rvt_dev_info *rdi)
 {
+	if (rdi->ibdev.ops.dealloc_driver) {
+		ib_unregister_device(&rdi->ibdev);
+		return;
+	}
 	ib_unregister_device(&rdi->ibdev);
 	destroy_workqueue(rdi->wq);
 	rdi->wq = NULL;

@@ -86,7 +86,7 @@ eui64() {
 	printf '%02x%s:%sff:fe%s:%s%s\n' $((0x$1 ^ 2)) "$2" "$3" "$4" "$5" "$6"
 }
 
-ktap_plan 50
+ktap_plan 55
 
 for m in rdma_fake_hca ib_core; do
 	grep -q "^$m " /proc/modules && rmmod $m
@@ -154,6 +154,42 @@ out=$(rdma sys show 2>&1)
 echo "$out" | sed 's/^/# /'
 expect "sys show: netns shared, copy-on-fork on" "$out" \
 	'^netns shared .*copy-on-fork on'
+
+# --- resources (no kernel ULP: every count is zero) ------------------
+out=$(rdma res show 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+expect "res show: fake0 with zero counts" "$out" \
+	'^[0-9]+: fake0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 ?$'
+expect "res show: fake1 with zero counts" "$out" \
+	'^[0-9]+: fake1: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 ?$'
+json=$(rdma -j res show fake0 2>&1)
+echo "# $json"
+expect "res show -j fake0: the summary as JSON" "$json" \
+	'^\[\{"ifindex":[0-9]+,"ifname":"fake0","pd":0,"cq":0,"qp":0,"cm_id":0,"mr":0,"ctx":0,"srq":0\}\]$'
+for obj in qp cq mr pd; do
+	out=$(rdma res show $obj 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && [ -z "$out" ]; then
+		ok=1
+	else
+		ok=0
+		ktap_diag "res show $obj: rc $rc, output: $out"
+	fi
+	[ $ok = 1 ] || break
+done
+if [ $ok = 1 ]; then
+	ktap_pass "res show qp/cq/mr/pd: nothing to list, exit 0"
+else
+	ktap_fail "res show qp/cq/mr/pd: nothing to list, exit 0"
+fi
+out=$(rdma res show qp link fake0/1 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$out" ]; then
+	ktap_pass "res show qp link fake0/1: nothing, exit 0"
+else
+	ktap_fail "res show qp link fake0/1: nothing, exit 0" "rc $rc: $out"
+fi
 
 # --- rename ---------------------------------------------------------
 ktap_test "dev set fake0 name fakeren" rdma dev set fake0 name fakeren

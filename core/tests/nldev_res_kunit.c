@@ -1,0 +1,1141 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite "rdma_nldev_res": the nldev resource commands
+ * (core/nldev_res.c) as "rdma res show" uses them.
+ *
+ * Each case creates verbs objects on a loop device of its own
+ * (hw/loop), then asks ib_core about them through a NETLINK_RDMA socket
+ * and checks every attribute against the objects.  The owner of every
+ * object is this module, so RDMA_NLDEV_ATTR_RES_KERN_NAME must be
+ * KBUILD_MODNAME.
+ */
+
+#include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
+#include <linux/socket.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
+#include <rdma/restrack.h>
+
+#include "../../hw/loop/loop.h"
+
+#define RXBUF_LEN	16384
+/* Reads of this size make a dump of a hundred QPs take several reads. */
+#define DUMP_READ_LEN	4096
+#define REQ_LEN		256
+#define MANY_QPS	150
+/* QP numbers of MANY_QPS new QPs lie within this span. */
+#define QPN_SPAN	(4 * MANY_QPS)
+
+/* A request being built. */
+struct req {
+	u8 buf[REQ_LEN];
+	struct nlmsghdr *nlh;
+};
+
+/* A NETLINK_RDMA socket, its receive buffer and the last ack's text. */
+struct nlc {
+	struct kunit *test;
+	struct socket *sock;
+	u8 *rx;
+	u8 *reply;
+	u32 seq;
+	char extack[128];
+	/* requests are sent with these credentials when set */
+	const struct cred *cred;
+};
+
+/* The loop device of a case and the objects all cases need. */
+struct res_env {
+	struct loop_dev *ldev;
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct nlc *c;
+	struct req *r;
+	struct nlattr **tb;
+};
+
+static void put_sock_file(void *data)
+{
+	fput(data);
+}
+
+static struct nlc *nlc_open(struct kunit *test)
+{
+	struct nlc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct file *file;
+	int one = 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->rx = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
+	c->reply = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->rx);
+	KUNIT_ASSERT_NOT_NULL(test, c->reply);
+	c->test = test;
+	c->seq = 1000;
+	KUNIT_ASSERT_EQ(test, 0, sock_create_kern(&init_net, AF_NETLINK,
+						  SOCK_RAW, NETLINK_RDMA,
+						  &c->sock));
+	/* A file lets netlink_capable() see the opener's credentials. */
+	file = sock_alloc_file(c->sock, 0, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, put_sock_file, file));
+	KUNIT_ASSERT_EQ(test, 0,
+			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
+						 NETLINK_EXT_ACK,
+						 KERNEL_SOCKPTR(&one),
+						 sizeof(one)));
+	return c;
+}
+
+static void req_init(struct req *r, u32 cmd, u16 flags)
+{
+	memset(r->buf, 0, sizeof(r->buf));
+	r->nlh = (struct nlmsghdr *)r->buf;
+	r->nlh->nlmsg_len = NLMSG_HDRLEN;
+	r->nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	r->nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+}
+
+/* Append an attribute of any length, even a wrong one. */
+static void req_put(struct req *r, u16 type, const void *data, u16 len)
+{
+	struct nlattr *nla = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
+
+	if (WARN_ON(r->nlh->nlmsg_len + nla_total_size(len) > REQ_LEN))
+		return;
+	nla->nla_type = type;
+	nla->nla_len = nla_attr_size(len);
+	memcpy(nla_data(nla), data, len);
+	r->nlh->nlmsg_len += nla_total_size(len);
+}
+
+static void req_u32(struct req *r, u16 type, u32 v)
+{
+	req_put(r, type, &v, sizeof(v));
+}
+
+static void req_u8(struct req *r, u16 type, u8 v)
+{
+	req_put(r, type, &v, sizeof(v));
+}
+
+static void nlc_send(struct nlc *c, struct req *r)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct kvec iov = { .iov_base = r->buf, .iov_len = r->nlh->nlmsg_len };
+	struct msghdr msg = {
+		.msg_name = &kernel,
+		.msg_namelen = sizeof(kernel),
+	};
+
+	const struct cred *old = NULL;
+	int ret;
+
+	r->nlh->nlmsg_seq = ++c->seq;
+	/*
+	 * A message with an address is judged by the sender's credentials
+	 * (netlink_capable() with NETLINK_SKB_DST), not the socket's.
+	 */
+	if (c->cred)
+		old = override_creds(c->cred);
+	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
+	if (old)
+		revert_creds(old);
+	KUNIT_ASSERT_EQ(c->test, ret, (int)iov.iov_len);
+}
+
+/* One datagram of at most @len bytes into c->rx; 0 when none is queued. */
+static int nlc_recv(struct nlc *c, int len)
+{
+	struct kvec iov = { .iov_base = c->rx, .iov_len = len };
+	struct msghdr msg = {};
+	int ret;
+
+	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, len, MSG_DONTWAIT);
+	if (ret == -EAGAIN)
+		ret = 0;
+	KUNIT_ASSERT_GE(c->test, ret, 0);
+	KUNIT_ASSERT_FALSE(c->test, msg.msg_flags & MSG_TRUNC);
+	return ret;
+}
+
+/* The error of an NLMSG_ERROR; its extack text goes to c->extack. */
+static int nlc_error(struct nlc *c, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
+	struct nlmsgerr *err = nlmsg_data(nlh);
+	size_t hdr = sizeof(*err);
+
+	c->extack[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && err->error)
+		hdr += err->msg.nlmsg_len - NLMSG_HDRLEN;
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    nlh->nlmsg_len > NLMSG_HDRLEN + hdr &&
+	    !nla_parse(tb, NLMSGERR_ATTR_MAX,
+		       (struct nlattr *)((u8 *)err + hdr),
+		       nlh->nlmsg_len - NLMSG_HDRLEN - hdr, NULL, NULL) &&
+	    tb[NLMSGERR_ATTR_MSG])
+		strscpy(c->extack, nla_data(tb[NLMSGERR_ATTR_MSG]),
+			sizeof(c->extack));
+	return err->error;
+}
+
+/*
+ * Send a request with NLM_F_ACK; the error of its ack.  A reply before
+ * the ack lands in c->reply and *@reply points at it.
+ */
+static int nlc_do(struct nlc *c, struct req *r, struct nlmsghdr **reply)
+{
+	struct kunit *test = c->test;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
+	int len;
+
+	r->nlh->nlmsg_flags |= NLM_F_ACK;
+	nlc_send(c, r);
+	if (reply)
+		*reply = NULL;
+	len = nlc_recv(c, RXBUF_LEN);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, nlh->nlmsg_seq, c->seq);
+	if (nlh->nlmsg_type == NLMSG_ERROR)
+		return nlc_error(c, nlh);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	memcpy(c->reply, c->rx, len);
+	*reply = (struct nlmsghdr *)c->reply;
+	KUNIT_ASSERT_GT(test, nlc_recv(c, RXBUF_LEN), 0);
+	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, NLMSG_ERROR);
+	return nlc_error(c, nlh);
+}
+
+/*
+ * A dump being read: @on_msg sees every data message; @done and @error
+ * come from NLMSG_DONE (or an NLMSG_ERROR).
+ */
+struct dump {
+	void (*on_msg)(struct kunit *test, struct nlmsghdr *nlh, void *priv);
+	void *priv;
+	unsigned int msgs;
+	bool done;
+	int error;
+};
+
+/* Read one datagram of a dump; false when nothing was queued. */
+static bool dump_read(struct nlc *c, struct dump *d, int len)
+{
+	struct nlmsghdr *nlh;
+	int rem = nlc_recv(c, len);
+
+	if (!rem)
+		return false;
+	for (nlh = (struct nlmsghdr *)c->rx; nlmsg_ok(nlh, rem);
+	     nlh = nlmsg_next(nlh, &rem)) {
+		KUNIT_EXPECT_EQ(c->test, nlh->nlmsg_seq, c->seq);
+		if (nlh->nlmsg_type == NLMSG_DONE) {
+			d->error = *(int *)nlmsg_data(nlh);
+			d->done = true;
+			break;
+		}
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			d->error = nlc_error(c, nlh);
+			d->done = true;
+			break;
+		}
+		KUNIT_EXPECT_TRUE(c->test, nlh->nlmsg_flags & NLM_F_MULTI);
+		d->msgs++;
+		if (d->on_msg)
+			d->on_msg(c->test, nlh, d->priv);
+	}
+	return true;
+}
+
+/* Send a dump request and read it to its end; the dump's error. */
+static int nlc_dump(struct nlc *c, struct req *r, struct dump *d, int len)
+{
+	r->nlh->nlmsg_flags |= NLM_F_DUMP;
+	nlc_send(c, r);
+	while (!d->done)
+		KUNIT_ASSERT_TRUE(c->test, dump_read(c, d, len));
+	return d->error;
+}
+
+/* Attribute tables are too big for the stack; freed with the case. */
+static struct nlattr **tb_alloc(struct kunit *test)
+{
+	struct nlattr **tb = kunit_kcalloc(test, RDMA_NLDEV_ATTR_MAX,
+					   sizeof(*tb), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	return tb;
+}
+
+/* Parse into @tb, which is cleared first. */
+static void parse(struct kunit *test, struct nlattr *start, int len,
+		  struct nlattr **tb)
+{
+	memset(tb, 0, RDMA_NLDEV_ATTR_MAX * sizeof(*tb));
+	KUNIT_ASSERT_EQ(test, 0,
+			nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1, start,
+					     len, NULL, NULL));
+}
+
+static void parse_msg(struct kunit *test, struct nlmsghdr *nlh,
+		      struct nlattr **tb)
+{
+	parse(test, nlmsg_attrdata(nlh, 0), nlmsg_attrlen(nlh, 0), tb);
+}
+
+static u64 attr_u64(struct kunit *test, struct nlattr *a)
+{
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, nla_len(a), 8);
+	return nla_get_u64(a);
+}
+
+static u32 attr_u32(struct kunit *test, struct nlattr *a)
+{
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, nla_len(a), 4);
+	return nla_get_u32(a);
+}
+
+static u8 attr_u8(struct kunit *test, struct nlattr *a)
+{
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, nla_len(a), 1);
+	return nla_get_u8(a);
+}
+
+static const char *attr_str(struct kunit *test, struct nlattr *a)
+{
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_GT(test, nla_len(a), 0);
+	KUNIT_ASSERT_EQ(test, ((char *)nla_data(a))[nla_len(a) - 1], '\0');
+	return nla_data(a);
+}
+
+static void remove_loop(void *p)
+{
+	rdma_loop_remove_device(p);
+}
+
+static void dealloc_pd(void *p)
+{
+	ib_dealloc_pd(p);
+}
+
+static void free_cq(void *p)
+{
+	ib_free_cq(p);
+}
+
+static void destroy_qp(void *p)
+{
+	ib_destroy_qp(p);
+}
+
+static void dereg_mr(void *p)
+{
+	ib_dereg_mr(p);
+}
+
+static void destroy_srq(void *p)
+{
+	ib_destroy_srq(p);
+}
+
+static struct res_env *new_env(struct kunit *test)
+{
+	struct res_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->ldev = rdma_loop_add_device("kures%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->ldev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							e->ldev), 0);
+	e->dev = &e->ldev->rdi.ibdev;
+	e->pd = ib_alloc_pd(e->dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+							e->pd), 0);
+	e->cq = ib_alloc_cq(e->dev, NULL, 64, 0, IB_POLL_DIRECT);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->cq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, e->cq),
+			0);
+	e->c = nlc_open(test);
+	e->r = kunit_kzalloc(test, sizeof(*e->r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->r);
+	e->tb = tb_alloc(test);
+	return e;
+}
+
+static struct ib_qp *new_qp(struct kunit *test, struct res_env *e,
+			    enum ib_qp_type type, struct ib_srq *srq)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.srq = srq,
+		.qp_type = type,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 2,
+			.max_recv_wr = srq ? 0 : 2,
+			.max_send_sge = 1,
+			.max_recv_sge = srq ? 0 : 1,
+		},
+		.port_num = 1,
+	};
+	struct ib_qp *qp = ib_create_qp(e->pd, &attr);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+			0);
+	return qp;
+}
+
+/* RESET -> INIT on port 1. */
+static void qp_to_init(struct kunit *test, struct ib_qp *qp)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = 1,
+		.qkey = 0x11111111,
+		.qp_access_flags = IB_ACCESS_REMOTE_WRITE,
+	};
+	int mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT;
+
+	mask |= qp->qp_type == IB_QPT_UD ? IB_QP_QKEY : IB_QP_ACCESS_FLAGS;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, mask), 0);
+}
+
+/* Send a doit request for object @id of type @cmd; the ack's error. */
+static int res_doit(struct res_env *e, u32 cmd, u16 id_attr, u32 id,
+		    u32 port, struct nlmsghdr **reply)
+{
+	req_init(e->r, cmd, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	if (port)
+		req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	req_u32(e->r, id_attr, id);
+	return nlc_do(e->c, e->r, reply);
+}
+
+/* The doit reply of @cmd for @id, parsed into e->tb; checks the handle. */
+static void res_get_one(struct kunit *test, struct res_env *e, u32 cmd,
+			u16 id_attr, u32 id, u32 port)
+{
+	struct nlmsghdr *reply;
+
+	memset(e->tb, 0, RDMA_NLDEV_ATTR_MAX * sizeof(*e->tb));
+	KUNIT_ASSERT_EQ(test, res_doit(e, cmd, id_attr, id, port, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd));
+	parse_msg(test, reply, e->tb);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, e->tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+			e->dev->index);
+	KUNIT_EXPECT_STREQ(test,
+			   attr_str(test, e->tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   dev_name(&e->dev->dev));
+	KUNIT_EXPECT_STREQ(test,
+			   attr_str(test, e->tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+			   KBUILD_MODNAME);
+	KUNIT_EXPECT_NULL(test, e->tb[RDMA_NLDEV_ATTR_RES_PID]);
+}
+
+/* ------------------------------------------------------------------
+ * RES_GET
+ */
+
+struct summary {
+	u32 dev_index;
+	bool found;
+	u64 curr[RDMA_RESTRACK_MAX];
+	unsigned int entries;
+};
+
+static const char * const summary_names[] = {
+	"pd", "cq", "qp", "cm_id", "mr", "ctx", "srq",
+};
+
+static const enum rdma_restrack_type summary_types[] = {
+	RDMA_RESTRACK_PD, RDMA_RESTRACK_CQ, RDMA_RESTRACK_QP,
+	RDMA_RESTRACK_CM_ID, RDMA_RESTRACK_MR, RDMA_RESTRACK_CTX,
+	RDMA_RESTRACK_SRQ,
+};
+
+/* Read a RES_GET message into @s when it is about s->dev_index. */
+static void summary_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
+{
+	struct nlattr **tb = tb_alloc(test), **etb = tb_alloc(test);
+	struct summary *s = priv;
+	struct nlattr *entry;
+	int rem;
+
+	KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET));
+	parse_msg(test, nlh, tb);
+	if (attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) != s->dev_index)
+		return;
+	s->found = true;
+	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SUMMARY]);
+	nla_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_SUMMARY], rem) {
+		KUNIT_ASSERT_EQ(test, nla_type(entry),
+				RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+		KUNIT_ASSERT_LT(test, s->entries, ARRAY_SIZE(summary_names));
+		parse(test, nla_data(entry), nla_len(entry), etb);
+		/* Upstream's names, in upstream's order. */
+		KUNIT_EXPECT_STREQ(test,
+				   attr_str(test,
+					    etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
+				   summary_names[s->entries]);
+		s->curr[summary_types[s->entries]] =
+			attr_u64(test, etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
+		s->entries++;
+	}
+}
+
+static void res_summary_get(struct kunit *test, struct res_env *e,
+			    struct summary *s)
+{
+	struct nlmsghdr *reply;
+
+	memset(s, 0, sizeof(*s));
+	s->dev_index = e->dev->index;
+	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_FALSE(test, reply->nlmsg_flags & NLM_F_MULTI);
+	summary_msg(test, reply, s);
+	KUNIT_EXPECT_TRUE(test, s->found);
+	KUNIT_EXPECT_EQ(test, s->entries, ARRAY_SIZE(summary_names));
+}
+
+static void nldev_res_summary(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct summary before, after, dumped;
+	struct dump d = { .on_msg = summary_msg, .priv = &dumped };
+	struct ib_srq_init_attr sattr = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct ib_srq *srq;
+	struct ib_mr *mr;
+	int i;
+
+	res_summary_get(test, e, &before);
+	/* new_env() made a PD and a CQ; no user space objects exist. */
+	KUNIT_EXPECT_GE(test, before.curr[RDMA_RESTRACK_PD], 1ULL);
+	KUNIT_EXPECT_GE(test, before.curr[RDMA_RESTRACK_CQ], 1ULL);
+	KUNIT_EXPECT_EQ(test, before.curr[RDMA_RESTRACK_CM_ID], 0ULL);
+	KUNIT_EXPECT_EQ(test, before.curr[RDMA_RESTRACK_CTX], 0ULL);
+
+	srq = ib_create_srq(e->pd, &sattr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+							srq), 0);
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+			0);
+	for (i = 0; i < 3; i++)
+		new_qp(test, e, IB_QPT_UD, NULL);
+
+	res_summary_get(test, e, &after);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_QP],
+			before.curr[RDMA_RESTRACK_QP] + 3);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_SRQ],
+			before.curr[RDMA_RESTRACK_SRQ] + 1);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_MR],
+			before.curr[RDMA_RESTRACK_MR] + 1);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_PD],
+			before.curr[RDMA_RESTRACK_PD]);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_CQ],
+			before.curr[RDMA_RESTRACK_CQ]);
+	for (i = 0; i < ARRAY_SIZE(summary_types); i++)
+		KUNIT_EXPECT_EQ(test, after.curr[summary_types[i]],
+				(u64)rdma_restrack_count(e->dev,
+							 summary_types[i],
+							 false));
+
+	/* The dump has the same numbers for this device. */
+	memset(&dumped, 0, sizeof(dumped));
+	dumped.dev_index = e->dev->index;
+	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_TRUE(test, dumped.found);
+	KUNIT_EXPECT_GE(test, d.msgs, 1U);
+	KUNIT_EXPECT_EQ(test, memcmp(dumped.curr, after.curr,
+				     sizeof(after.curr)), 0);
+
+	/* Destroying shows at once. */
+	kunit_release_action(test, destroy_srq, srq);
+	res_summary_get(test, e, &after);
+	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_SRQ],
+			before.curr[RDMA_RESTRACK_SRQ]);
+}
+
+/* ------------------------------------------------------------------
+ * One object per type
+ */
+
+static void nldev_res_qp_doit(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct ib_qp *rc = new_qp(test, e, IB_QPT_RC, NULL);
+	struct ib_qp *ud = new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp_attr a = { .qp_state = IB_QPS_ERR };
+	struct nlattr **tb = e->tb;
+
+	/* A new RC QP: RESET, on the port it was created for. */
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]),
+			rc->qp_num);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+			(u8)IB_QPT_RC);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+			(u8)IB_QPS_RESET);
+	/* Connected QPs show their peer and receive PSN. */
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RQPN]), 0U);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SQ_PSN]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE]);
+	/* Kernel QPs do not show their PD. */
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PDN]);
+
+	/* The state follows modify_qp. */
+	qp_to_init(test, rc);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+			(u8)IB_QPS_INIT);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(rc, &a, IB_QP_STATE), 0);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+			(u8)IB_QPS_ERR);
+
+	/* A datagram QP has no peer and no path migration state. */
+	qp_to_init(test, ud);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+		    RDMA_NLDEV_ATTR_RES_LQPN, ud->qp_num, 1);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+			(u8)IB_QPT_UD);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+			(u8)IB_QPS_INIT);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQPN]);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SQ_PSN]);
+}
+
+static void nldev_res_cq_pd_mr_doit(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct nlattr **tb = e->tb;
+	struct ib_pd *gpd;
+	struct ib_mr *mr;
+
+	new_qp(test, e, IB_QPT_UD, NULL);
+
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_CQ_GET,
+		    RDMA_NLDEV_ATTR_RES_CQN, e->cq->res.id, 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQN]),
+			e->cq->res.id);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQE]),
+			(u32)e->cq->cqe);
+	/* The QP uses it as send and as receive CQ. */
+	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
+			2ULL);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_POLL_CTX]),
+			(u8)IB_POLL_DIRECT);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_DEV_DIM]), 0);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_CTXN]);
+
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
+		    RDMA_NLDEV_ATTR_RES_PDN, e->pd->res.id, 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
+			e->pd->res.id);
+	KUNIT_EXPECT_EQ(test,
+			attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY]),
+			e->pd->local_dma_lkey);
+	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
+			(u64)atomic_read(&e->pd->usecnt));
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY]);
+
+	/* The global rkey only of a PD that asked for one. */
+	gpd = ib_alloc_pd(e->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gpd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd, gpd),
+			0);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
+		    RDMA_NLDEV_ATTR_RES_PDN, gpd->res.id, 0);
+	KUNIT_EXPECT_EQ(test,
+			attr_u32(test,
+				 tb[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY]),
+			gpd->unsafe_global_rkey);
+
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+			0);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_MR_GET,
+		    RDMA_NLDEV_ATTR_RES_MRN, mr->res.id, 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
+			mr->res.id);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]),
+			mr->rkey);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LKEY]),
+			mr->lkey);
+	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_MRLEN]),
+			mr->length);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PDN]);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_IOVA]);
+}
+
+static void nldev_res_srq_doit(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct ib_srq_init_attr sattr = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct nlattr **qtb = tb_alloc(test);
+	struct nlattr **tb = e->tb;
+	struct ib_qp *qp[3];
+	struct nlattr *entry;
+	struct ib_srq *srq;
+	u32 total = 0;
+	int i, rem;
+
+	srq = ib_create_srq(e->pd, &sattr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+							srq), 0);
+	/* One QP of the device does not use the SRQ. */
+	new_qp(test, e, IB_QPT_RC, NULL);
+	for (i = 0; i < ARRAY_SIZE(qp); i++)
+		qp[i] = new_qp(test, e, IB_QPT_RC, srq);
+
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_SRQ_GET,
+		    RDMA_NLDEV_ATTR_RES_SRQN, srq->res.id, 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_SRQN]),
+			srq->res.id);
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+			(u8)IB_SRQT_BASIC);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
+			e->pd->res.id);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_CQN]);
+
+	/* Its QPs, as numbers or ranges: three QPs in all. */
+	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_QP]);
+	nla_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_QP], rem) {
+		parse(test, nla_data(entry), nla_len(entry), qtb);
+		if (qtb[RDMA_NLDEV_ATTR_RES_LQPN]) {
+			total++;
+			continue;
+		}
+		total += attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]) -
+			 attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]) + 1;
+		KUNIT_EXPECT_LE(test,
+				attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]),
+				qp[2]->qp_num);
+		KUNIT_EXPECT_GE(test,
+				attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]),
+				qp[0]->qp_num);
+	}
+	KUNIT_EXPECT_EQ(test, total, 3U);
+}
+
+/* ------------------------------------------------------------------
+ * Dumps
+ */
+
+/* What a QP dump delivered: how often each QP number came. */
+struct qp_seen {
+	struct res_env *e;
+	u8 count[QPN_SPAN];
+	u32 base;
+	unsigned int entries;
+	unsigned int stray;
+	unsigned int foreign;
+};
+
+static void qp_dump_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
+{
+	struct nlattr **tb = tb_alloc(test), **etb = tb_alloc(test);
+	struct qp_seen *s = priv;
+	struct nlattr *entry;
+	u32 qpn;
+	int rem;
+
+	KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_RES_QP_GET));
+	parse_msg(test, nlh, tb);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+			s->e->dev->index);
+	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_QP]);
+	nla_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_QP], rem) {
+		KUNIT_ASSERT_EQ(test, nla_type(entry),
+				RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+		parse(test, nla_data(entry), nla_len(entry), etb);
+		KUNIT_EXPECT_NOT_NULL(test, etb[RDMA_NLDEV_ATTR_RES_STATE]);
+		qpn = attr_u32(test, etb[RDMA_NLDEV_ATTR_RES_LQPN]);
+		/* QPs of other kernel users (QP0/QP1 of a MAD layer). */
+		if (strcmp(attr_str(test, etb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+			   KBUILD_MODNAME)) {
+			s->foreign++;
+			continue;
+		}
+		s->entries++;
+		if (qpn < s->base || qpn - s->base >= ARRAY_SIZE(s->count))
+			s->stray++;
+		else
+			s->count[qpn - s->base]++;
+	}
+}
+
+static void new_many_qps(struct kunit *test, struct res_env *e,
+			 struct ib_qp **qp, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		qp[i] = new_qp(test, e, IB_QPT_UD, NULL);
+		/* QP numbers of a fresh device come in order. */
+		if (i)
+			KUNIT_ASSERT_GT(test, qp[i]->qp_num, qp[i - 1]->qp_num);
+	}
+	KUNIT_ASSERT_LT(test, qp[n - 1]->qp_num - qp[0]->qp_num,
+			(u32)QPN_SPAN);
+}
+
+static void nldev_res_qp_dump_many(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct qp_seen *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct ib_qp **qp = kunit_kcalloc(test, MANY_QPS, sizeof(*qp),
+					  GFP_KERNEL);
+	struct dump d = { .on_msg = qp_dump_msg };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	new_many_qps(test, e, qp, MANY_QPS);
+	s->e = e;
+	s->base = qp[0]->qp_num;
+	d.priv = s;
+
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, DUMP_READ_LEN), 0);
+	/* Small reads: the QPs came in several messages, each QP once. */
+	KUNIT_EXPECT_GE(test, d.msgs, 3U);
+	KUNIT_EXPECT_EQ(test, s->entries, (unsigned int)MANY_QPS);
+	KUNIT_EXPECT_EQ(test, s->stray, 0U);
+	for (i = 0; i < MANY_QPS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->count[qp[i]->qp_num - s->base], 1,
+				    "QP %u", qp[i]->qp_num);
+
+	/* A port filter: all of them are on port 1, none on port 2. */
+	memset(s->count, 0, sizeof(s->count));
+	s->entries = 0;
+	memset(&d, 0, sizeof(d));
+	d.on_msg = qp_dump_msg;
+	d.priv = s;
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_EQ(test, s->entries, (unsigned int)MANY_QPS);
+}
+
+static void nldev_res_qp_dump_destroy_between_reads(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct qp_seen *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct ib_qp **qp = kunit_kcalloc(test, MANY_QPS, sizeof(*qp),
+					  GFP_KERNEL);
+	struct dump d = { .on_msg = qp_dump_msg };
+	u32 gone_first, gone_last;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	new_many_qps(test, e, qp, MANY_QPS);
+	s->e = e;
+	s->base = qp[0]->qp_num;
+	d.priv = s;
+
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, NLM_F_DUMP);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	nlc_send(e->c, e->r);
+	KUNIT_ASSERT_TRUE(test, dump_read(e->c, &d, DUMP_READ_LEN));
+	KUNIT_ASSERT_FALSE(test, d.done);
+	KUNIT_ASSERT_EQ(test, s->count[0], 1);
+	KUNIT_ASSERT_LT(test, s->entries, (unsigned int)MANY_QPS / 2);
+
+	/*
+	 * Between two reads, one QP that was sent and the last one (not
+	 * sent yet) go away.  The dump must neither skip nor repeat any
+	 * of the others.
+	 */
+	gone_first = qp[0]->qp_num;
+	gone_last = qp[MANY_QPS - 1]->qp_num;
+	kunit_release_action(test, destroy_qp, qp[0]);
+	kunit_release_action(test, destroy_qp, qp[MANY_QPS - 1]);
+
+	while (!d.done)
+		KUNIT_ASSERT_TRUE(test, dump_read(e->c, &d, DUMP_READ_LEN));
+	KUNIT_EXPECT_EQ(test, d.error, 0);
+	KUNIT_EXPECT_EQ(test, s->stray, 0U);
+	for (i = 1; i < MANY_QPS - 1; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->count[qp[i]->qp_num - s->base], 1,
+				    "QP %u", qp[i]->qp_num);
+	KUNIT_EXPECT_EQ(test, s->count[gone_first - s->base], 1);
+	KUNIT_EXPECT_EQ(test, s->count[gone_last - s->base], 0);
+}
+
+/* Count the entries of a dump of @cmd in nest @table. */
+static void count_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
+{
+	struct nlattr **tb = tb_alloc(test);
+	unsigned int *n = priv;
+	struct nlattr *entry;
+	int rem, i;
+
+	parse_msg(test, nlh, tb);
+	for (i = 0; i < RDMA_NLDEV_ATTR_MAX; i++) {
+		if (!tb[i] || i == RDMA_NLDEV_ATTR_DEV_INDEX ||
+		    i == RDMA_NLDEV_ATTR_DEV_NAME)
+			continue;
+		nla_for_each_nested(entry, tb[i], rem)
+			(*n)++;
+	}
+}
+
+static unsigned int dump_count(struct kunit *test, struct res_env *e,
+			       u32 cmd, int *error)
+{
+	unsigned int n = 0;
+	struct dump d = { .on_msg = count_msg, .priv = &n };
+
+	req_init(e->r, cmd, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	*error = nlc_dump(e->c, e->r, &d, RXBUF_LEN);
+	return n;
+}
+
+static void nldev_res_dump_types(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	int err;
+
+	new_qp(test, e, IB_QPT_UD, NULL);
+	new_qp(test, e, IB_QPT_RC, NULL);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+					 &err),
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_QP,
+							  false));
+	KUNIT_EXPECT_GE(test, rdma_restrack_count(e->dev, RDMA_RESTRACK_QP,
+						  false), 2);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_CQ_GET,
+					 &err),
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_CQ,
+							  false));
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
+					 &err),
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_PD,
+							  false));
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_MR_GET,
+					 &err),
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_MR,
+							  false));
+	KUNIT_EXPECT_EQ(test, err, 0);
+	/* Nothing tracked: only NLMSG_DONE, as "rdma res show" expects. */
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_SRQ_GET,
+					 &err), 0U);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e,
+					 RDMA_NLDEV_CMD_RES_CM_ID_GET, &err),
+			0U);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_CTX_GET,
+					 &err), 0U);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	/* The loop driver has no raw dumper: upstream's -EINVAL. */
+	dump_count(test, e, RDMA_NLDEV_CMD_RES_QP_GET_RAW, &err);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+}
+
+/* ------------------------------------------------------------------
+ * Bad requests
+ */
+
+static void nldev_res_bad_requests(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
+	struct nlmsghdr *reply;
+	struct dump d = {};
+
+	/* Unknown IDs. */
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_QP_GET,
+				       RDMA_NLDEV_ATTR_RES_LQPN, 0xfffff0, 1,
+				       NULL), -ENOENT);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such QP");
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_CQ_GET,
+				       RDMA_NLDEV_ATTR_RES_CQN, 12345, 0,
+				       NULL), -ENOENT);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such CQ");
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_CTX_GET,
+				       RDMA_NLDEV_ATTR_RES_CTXN, 0, 0,
+				       NULL), -ENOENT);
+
+	/* A QP is looked up on a port, a CQ on the device. */
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_QP_GET,
+				       RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num,
+				       0, NULL), -EINVAL);
+	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_CQ_GET,
+				       RDMA_NLDEV_ATTR_RES_CQN, e->cq->res.id,
+				       1, NULL), -EINVAL);
+	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_QP_GET,
+				       RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num,
+				       9, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such port");
+	/* The wrong ID attribute for the type. */
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_CQ_GET,
+				       RDMA_NLDEV_ATTR_RES_PDN, e->pd->res.id,
+				       0, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "The object's ID is missing");
+
+	/* No device index, an unknown one, one of the wrong size. */
+	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "Device index is missing");
+	req_init(e->r, RDMA_NLDEV_CMD_RES_CQ_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_RES_CQN, 0);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such device");
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	req_u8(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	KUNIT_EXPECT_LT(test, nlc_do(e->c, e->r, NULL), 0);
+	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	req_u8(e->r, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	KUNIT_EXPECT_LT(test, nlc_do(e->c, e->r, NULL), 0);
+	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
+
+	/* Dumps refuse the same way. */
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+	memset(&d, 0, sizeof(d));
+	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+	KUNIT_EXPECT_EQ(test, d.msgs, 0U);
+
+	/* The raw doit of a driver without raw dumpers. */
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_QP_GET_RAW,
+				       RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num, 1,
+				       &reply), -EINVAL);
+	KUNIT_EXPECT_NULL(test, reply);
+}
+
+static void drop_cred(void *cred)
+{
+	put_cred(cred);
+}
+
+/* Keys are shown to CAP_NET_ADMIN only; the raw commands need it. */
+static void nldev_res_unprivileged(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
+	struct nlattr **tb = e->tb;
+	struct nlmsghdr *reply;
+	struct ib_mr *mr;
+	struct cred *cred;
+
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+			0);
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_effective, CAP_NET_ADMIN);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, drop_cred, cred),
+			0);
+	e->c->cred = cred;
+
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_MR_GET,
+		    RDMA_NLDEV_ATTR_RES_MRN, mr->res.id, 0);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_LKEY]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_MRLEN]);
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
+		    RDMA_NLDEV_ATTR_RES_PDN, e->pd->res.id, 0);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY]);
+	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]);
+	/* QPs are not secret. */
+	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
+		    RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num, 1);
+
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_QP_GET_RAW,
+				       RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num, 1,
+				       &reply), -EPERM);
+	KUNIT_EXPECT_EQ(test, res_doit(e, RDMA_NLDEV_CMD_RES_MR_GET_RAW,
+				       RDMA_NLDEV_ATTR_RES_MRN, mr->res.id, 0,
+				       &reply), -EPERM);
+}
+
+static struct kunit_case rdma_nldev_res_cases[] = {
+	KUNIT_CASE(nldev_res_summary),
+	KUNIT_CASE(nldev_res_qp_doit),
+	KUNIT_CASE(nldev_res_cq_pd_mr_doit),
+	KUNIT_CASE(nldev_res_srq_doit),
+	KUNIT_CASE(nldev_res_qp_dump_many),
+	KUNIT_CASE(nldev_res_qp_dump_destroy_between_reads),
+	KUNIT_CASE(nldev_res_dump_types),
+	KUNIT_CASE(nldev_res_bad_requests),
+	KUNIT_CASE(nldev_res_unprivileged),
+	{}
+};
+
+static struct kunit_suite rdma_nldev_res_suite = {
+	.name = "rdma_nldev_res",
+	.test_cases = rdma_nldev_res_cases,
+};
+
+kunit_test_suite(rdma_nldev_res_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the nldev resource commands");
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Loop devices made with "rdma link add NAME type loop netdev lo", the
+# test ULP (rdma_test_ulp) running traffic on them, the resource dumps
+# while it runs ("rdma res show": needs the nldev resource commands), and
+# "rdma link delete" of a device the ULP is using, unloading rdma_loop
+# under the ULP, and the ULP's devices= parameter.  Output formats are
+# those of iproute2 6.1.
+# needs: /usr/bin/rdma
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+
+CLASS=/sys/class/infiniband
+ULPDIR=/sys/kernel/debug/rdma_test_ulp
+
+# stat DEV NAME: one counter of the ULP on DEV (empty when absent)
+stat() {
+	sed -n "s/^$2 //p" "$ULPDIR/$1/stats" 2>/dev/null
+}
+
+# fails NAME COMMAND...: a case passed when COMMAND fails
+fails() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	if [ $rc -ne 0 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "'$*' succeeded"
+	fi
+}
+
+# has NAME PATTERN COMMAND...: passed when COMMAND's output matches PATTERN
+has() {
+	local name=$1 pat=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	echo "$out" | sed 's/^/# /'
+	if echo "$out" | grep -Eq -- "$pat"; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "no line matches '$pat'"
+	fi
+}
+
+# lines NAME N PATTERN COMMAND...: COMMAND prints exactly N matching lines
+lines() {
+	local name=$1 want=$2 pat=$3 out n
+	shift 3
+	out=$("$@" 2>&1)
+	echo "$out" | sed 's/^/# /'
+	n=$(echo "$out" | grep -Ec -- "$pat")
+	if [ "$n" = "$want" ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "$n lines match '$pat', want $want"
+	fi
+}
+
+# running NAME DEV: the ULP's rounds grow on DEV without errors
+running() {
+	local name=$1 dev=$2 a b e m i
+	a=$(stat "$dev" rounds)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		b=$(stat "$dev" rounds)
+		[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ] && break
+		[ -z "$a" ] && a=$b
+	done
+	e=$(stat "$dev" errors)
+	m=$(stat "$dev" mismatches)
+	cat "$ULPDIR/$dev/stats" 2>&1 | sed 's/^/# /'
+	if [ -n "$b" ] && [ -n "$a" ] && [ "$b" -gt "$a" ] &&
+	   [ "$e" = 0 ] && [ "$m" = 0 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "rounds '$a' -> '$b', errors '$e', mismatches '$m'"
+	fi
+}
+
+ktap_plan 34
+
+ktap_test "rdma_loop loads without devices" modprobe rdma_loop
+if ls "$CLASS" 2>/dev/null | grep -q .; then
+	ktap_fail "no device before rdma link add" "$(ls "$CLASS")"
+else
+	ktap_pass "no device before rdma link add"
+fi
+
+ktap_test "rdma link add loop9 type loop netdev lo" \
+	rdma link add loop9 type loop netdev lo
+has "rdma link show lists loop9/1 active" "loop9/1 .*state ACTIVE" \
+	rdma link show
+has "rdma dev show loop9" "^[0-9]+: loop9: node_type ca" rdma dev show loop9
+state=$(cat "$CLASS/loop9/ports/1/state" 2>/dev/null)
+if [ "$state" = "4: ACTIVE" ]; then
+	ktap_pass "sysfs: loop9 port 1 is active"
+else
+	ktap_fail "sysfs: loop9 port 1 is active" "state '$state'"
+fi
+
+fails "duplicate name is refused" rdma link add loop9 type loop netdev lo
+fails "unknown link type is refused" rdma link add xy0 type nosuch netdev lo
+fails "unknown net device is refused" \
+	rdma link add loop8 type loop netdev nosuchnetdev
+fails "delete of an unknown device is refused" rdma link delete nosuch0
+if [ -d "$CLASS/xy0" ] || [ -d "$CLASS/loop8" ]; then
+	ktap_fail "refused links left nothing behind" "$(ls "$CLASS")"
+else
+	ktap_pass "refused links left nothing behind"
+fi
+
+ktap_test "rdma_test_ulp loads" modprobe rdma_test_ulp
+running "ULP traffic on loop9 without errors" loop9
+
+# The ULP's objects: 1 PD, 2 CQs, 4 QPs (2 RC, 2 UD), 1 MR, 1 SRQ.
+has "rdma res show: the ULP's counts" \
+	"^[0-9]+: loop9: pd 1 cq 2 qp 4 cm_id 0 mr 1 ctx 0 srq 1" \
+	rdma res show
+lines "rdma res show qp: 4 QPs of rdma_test_ulp" 4 \
+	"^link loop9/.*comm \[rdma_test_ulp\]" rdma res show qp
+lines "rdma res show cq: 2 CQs of rdma_test_ulp" 2 \
+	"^dev loop9 .*comm \[rdma_test_ulp\]" rdma res show cq
+lines "rdma res show mr: 1 MR of rdma_test_ulp" 1 \
+	"^dev loop9 .*comm \[rdma_test_ulp\]" rdma res show mr
+lines "rdma res show pd: 1 PD of rdma_test_ulp" 1 \
+	"^dev loop9 .*comm \[rdma_test_ulp\]" rdma res show pd
+
+ktap_test "rdma link add loop10 while the ULP is loaded" \
+	rdma link add loop10 type loop netdev lo
+running "the ULP picked up loop10" loop10
+
+ktap_test "rdma link delete loop9 while the ULP runs on it" \
+	rdma link delete loop9
+if [ -d "$CLASS/loop9" ] || [ -d "$ULPDIR/loop9" ]; then
+	ktap_fail "loop9 and the ULP's state on it are gone" \
+		"$(ls "$CLASS" "$ULPDIR" 2>&1 | tr '\n' ' ')"
+else
+	ktap_pass "loop9 and the ULP's state on it are gone"
+fi
+running "loop10 traffic goes on" loop10
+
+# rdma_loop goes while the ULP still runs on loop10: its remove() runs
+ktap_test "rdma_loop unloads under the ULP" rmmod rdma_loop
+if ls "$CLASS" 2>/dev/null | grep -q . || [ -d "$ULPDIR/loop10" ]; then
+	ktap_fail "no device and no ULP state left" \
+		"$(ls "$CLASS" "$ULPDIR" 2>&1 | tr '\n' ' ')"
+else
+	ktap_pass "no device and no ULP state left"
+fi
+ktap_test "rdma_test_ulp unloads" rmmod rdma_test_ulp
+
+# devices=: the ULP takes only the devices it is given
+ktap_test "rdma_loop devices=2 loads" modprobe rdma_loop devices=2
+ktap_test "rdma_test_ulp devices=loop1 loads" \
+	modprobe rdma_test_ulp devices=loop1
+running "the ULP runs on loop1" loop1
+if [ -d "$ULPDIR/loop0" ]; then
+	ktap_fail "the ULP leaves loop0 alone" "$ULPDIR/loop0 exists"
+else
+	ktap_pass "the ULP leaves loop0 alone"
+fi
+ktap_test "rdma_test_ulp unloads from loop1" rmmod rdma_test_ulp
+ktap_test "rdma_loop unloads with loop0 and loop1" rmmod rdma_loop
+if ls "$CLASS" 2>/dev/null | grep -q .; then
+	ktap_fail "no device left" "$(ls "$CLASS")"
+else
+	ktap_pass "no device left"
+fi
+ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_core'
+ktap_finish
