@@ -1162,12 +1162,13 @@ EXPORT_SYMBOL(ib_register_device);
 /*
  * Unregister a device unless that already happened; serialised by the
  * device's unregistration_lock.  If the driver set dealloc_driver, the
- * device is freed here, so callers hold a get_device() across the call.
+ * device is freed here, still under the lock: a concurrent caller (a
+ * driver's module exit racing "rdma link delete") returns only once the
+ * driver's dealloc_driver has finished.  Callers hold a get_device()
+ * across the call, which keeps the lock's memory valid.
  */
 void __ib_unregister_device(struct ib_device *ib_dev)
 {
-	bool dealloc = false;
-
 	mutex_lock(&ib_dev->unregistration_lock);
 	if (refcount_read(&ib_dev->refcount)) {
 		disable_device(ib_dev);
@@ -1175,12 +1176,10 @@ void __ib_unregister_device(struct ib_device *ib_dev)
 		ib_device_unregister_sysfs(ib_dev);
 		ib_cache_cleanup_one(ib_dev);
 		release_index(ib_dev);
-		dealloc = ib_dev->ops.dealloc_driver;
+		if (ib_dev->ops.dealloc_driver)
+			ib_dealloc_device(ib_dev);
 	}
 	mutex_unlock(&ib_dev->unregistration_lock);
-
-	if (dealloc)
-		ib_dealloc_device(ib_dev);
 }
 
 /**
