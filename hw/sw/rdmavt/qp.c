@@ -314,103 +314,131 @@ static int rvt_sgl_get(struct rvt_qp *qp, struct rvt_sgl *s,
 }
 
 /*
- * Walk @len bytes of a resolved SGE list from byte @skip, handing each
- * contiguous piece to @fn along with the matching bytes of @buf.  Used
- * with a bounce buffer of one page at most at a time.
+ * A cursor over bytes to copy: a resolved SGE list (or the inline data
+ * that stands for one), a range of an MR, or a kernel buffer.  Copies go
+ * straight from one cursor to the other, a contiguous piece at a time:
+ * no bounce buffer, no allocation in the data path.
  */
+struct rvt_cursor {
+	struct rvt_sgl	*sgl;	/* an SGE list or inline data, or NULL */
+	struct rvt_mr	*mr;	/* an MR range, or NULL */
+	u8		*buf;	/* a kernel buffer, or NULL */
+	u64		addr;	/* MR: the next address */
+	u32		i;	/* SGE list: the current entry */
+	u32		off;	/* SGE list: offset in entry @i; else from start */
+};
+
+/* The address at @c and the bytes that follow it contiguously. */
+static void *rvt_cur_va(struct rvt_cursor *c, u32 *contig)
+{
+	struct rvt_sgl *s = c->sgl;
+	const struct ib_sge *sge;
+	void *va;
+	u32 n;
+
+	if (c->mr)
+		return rvt_mr_va(c->mr, c->addr, contig);
+	if (c->buf) {
+		*contig = U32_MAX;
+		return c->buf + c->off;
+	}
+	if (s->inline_data) {
+		*contig = s->length - c->off;
+		return (void *)(s->inline_data + c->off);
+	}
+	/* empty and used up entries have nothing to give */
+	while (c->i < s->num_sge && c->off == s->sge[c->i].length) {
+		c->i++;
+		c->off = 0;
+	}
+	if (c->i == s->num_sge) {
+		*contig = 0;
+		return NULL;
+	}
+	sge = &s->sge[c->i];
+	va = rvt_mr_va(s->mr[c->i], sge->addr + c->off, &n);
+	*contig = min(n, sge->length - c->off);
+	return va;
+}
+
+static void rvt_cur_skip(struct rvt_cursor *c, u32 n)
+{
+	struct rvt_sgl *s = c->sgl;
+
+	if (c->mr) {
+		c->addr += n;
+		return;
+	}
+	if (c->buf || s->inline_data) {
+		c->off += n;
+		return;
+	}
+	while (n && c->i < s->num_sge) {
+		u32 step = min(n, s->sge[c->i].length - c->off);
+
+		c->off += step;
+		n -= step;
+		if (c->off == s->sge[c->i].length) {
+			c->i++;
+			c->off = 0;
+		}
+	}
+}
+
+/* Copy @len bytes from @src to @dst; the callers checked both hold them. */
+static void rvt_cur_copy(struct rvt_cursor *dst, struct rvt_cursor *src,
+			 u32 len)
+{
+	while (len) {
+		u32 dn, sn, n;
+		void *d = rvt_cur_va(dst, &dn);
+		const void *from = rvt_cur_va(src, &sn);
+
+		n = min3(len, dn, sn);
+		if (WARN_ON_ONCE(!n))
+			return;
+		memcpy(d, from, n);
+		rvt_cur_skip(dst, n);
+		rvt_cur_skip(src, n);
+		len -= n;
+	}
+}
+
+/* Copy @len bytes between @buf and a resolved SGE list from byte @skip. */
 static void rvt_sgl_xfer(struct rvt_sgl *s, u32 skip, u8 *buf, u32 len,
 			 bool to_sgl)
 {
-	u32 i;
+	struct rvt_cursor c = { .sgl = s }, b = { .buf = buf };
 
-	if (s->inline_data) {
-		if (to_sgl)
-			return;
-		memcpy(buf, s->inline_data + skip, len);
-		return;
-	}
-	for (i = 0; i < s->num_sge && len; i++) {
-		u64 addr = s->sge[i].addr;
-		u32 n = s->sge[i].length;
-
-		if (skip >= n) {
-			skip -= n;
-			continue;
-		}
-		addr += skip;
-		n -= skip;
-		skip = 0;
-		while (n && len) {
-			u32 contig;
-			void *va = rvt_mr_va(s->mr[i], addr, &contig);
-			u32 chunk = min3(n, len, contig);
-
-			if (to_sgl)
-				memcpy(va, buf, chunk);
-			else
-				memcpy(buf, va, chunk);
-			buf += chunk;
-			addr += chunk;
-			n -= chunk;
-			len -= chunk;
-		}
-	}
+	if (to_sgl && s->inline_data)
+		return;		/* inline data is a source only */
+	rvt_cur_skip(&c, skip);
+	if (to_sgl)
+		rvt_cur_copy(&c, &b, len);
+	else
+		rvt_cur_copy(&b, &c, len);
 }
 
 /* Copy @len bytes from @src to @dst (at byte @dst_skip of it). */
-static int rvt_copy(struct rvt_sgl *dst, u32 dst_skip, struct rvt_sgl *src,
-		    u32 len)
+static noinline_for_stack void rvt_copy(struct rvt_sgl *dst, u32 dst_skip,
+					struct rvt_sgl *src, u32 len)
 {
-	u32 done = 0;
-	u8 *bounce;
+	struct rvt_cursor d = { .sgl = dst }, from = { .sgl = src };
 
-	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
-	while (done < len) {
-		u32 chunk = min_t(u32, len - done, PAGE_SIZE);
-
-		rvt_sgl_xfer(src, done, bounce, chunk, false);
-		rvt_sgl_xfer(dst, dst_skip + done, bounce, chunk, true);
-		done += chunk;
-	}
-	kfree(bounce);
-	return 0;
+	rvt_cur_skip(&d, dst_skip);
+	rvt_cur_copy(&d, &from, len);
 }
 
 /* Copy between a local SGE list and a remote MR range. */
-static int rvt_copy_mr(struct rvt_sgl *local, struct rvt_mr *mr, u64 raddr,
-		       u32 len, bool to_mr)
+static void rvt_copy_mr(struct rvt_sgl *local, struct rvt_mr *mr, u64 raddr,
+			u32 len, bool to_mr)
 {
-	u32 done = 0;
-	u8 *bounce;
+	struct rvt_cursor l = { .sgl = local }, m = { .mr = mr, .addr = raddr };
 
-	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
-	while (done < len) {
-		u32 chunk = min_t(u32, len - done, PAGE_SIZE);
-		u32 moved = 0;
-
-		if (to_mr)
-			rvt_sgl_xfer(local, done, bounce, chunk, false);
-		while (moved < chunk) {
-			u32 contig;
-			void *va = rvt_mr_va(mr, raddr + done + moved, &contig);
-			u32 n = min(chunk - moved, contig);
-
-			if (to_mr)
-				memcpy(va, bounce + moved, n);
-			else
-				memcpy(bounce + moved, va, n);
-			moved += n;
-		}
-		if (!to_mr)
-			rvt_sgl_xfer(local, done, bounce, chunk, true);
-		done += chunk;
-	}
-	kfree(bounce);
-	return 0;
+	if (to_mr)
+		rvt_cur_copy(&m, &l, len);
+	else
+		rvt_cur_copy(&l, &m, len);
 }
 
 /* ------------------------------------------------------------------
@@ -508,8 +536,9 @@ static bool rvt_take_rwqe(struct rvt_qp *dqp, struct rvt_rwqe *out)
  * first 40 bytes of the receive buffer (the space is reserved whether or
  * not one came).  Returns true when it wrote one.
  */
-static bool rvt_put_grh(struct rvt_qp *qp, struct rvt_swqe *wqe,
-			struct rvt_sgl *dst)
+static noinline_for_stack bool rvt_put_grh(struct rvt_qp *qp,
+					    struct rvt_swqe *wqe,
+					    struct rvt_sgl *dst)
 {
 	const struct rdma_ah_attr *attr =
 		&container_of(wqe->ud_wr.ah, struct rvt_ah, ibah)->attr;
@@ -592,11 +621,7 @@ static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 			wc.status = IB_WC_LOC_LEN_ERR;
 			goto err;
 		}
-		if (rvt_copy(&dst, skip, src, wqe->length)) {
-			rvt_sgl_put(&dst);
-			wc.status = IB_WC_LOC_QP_OP_ERR;
-			goto err;
-		}
+		rvt_copy(&dst, skip, src, wqe->length);
 		if (ud && rvt_put_grh(qp, wqe, &dst))
 			wc.wc_flags |= IB_WC_GRH;
 		rvt_sgl_put(&dst);
@@ -631,7 +656,6 @@ static enum ib_wc_status rvt_do_rdma(struct rvt_qp *qp, struct rvt_qp *dqp,
 	bool write = wqe->wr.opcode != IB_WR_RDMA_READ;
 	int access = write ? IB_ACCESS_REMOTE_WRITE : IB_ACCESS_REMOTE_READ;
 	struct rvt_mr *mr = NULL;
-	int ret;
 
 	if (!(dqp->qp_access_flags & access)) {
 		*dqp_err = true;
@@ -643,11 +667,9 @@ static enum ib_wc_status rvt_do_rdma(struct rvt_qp *qp, struct rvt_qp *dqp,
 			*dqp_err = true;
 			return IB_WC_REM_ACCESS_ERR;
 		}
-		ret = rvt_copy_mr(local, mr, wqe->rdma_wr.remote_addr,
-				  wqe->length, write);
+		rvt_copy_mr(local, mr, wqe->rdma_wr.remote_addr, wqe->length,
+			    write);
 		rvt_put_mr(mr);
-		if (ret)
-			return IB_WC_LOC_QP_OP_ERR;
 	}
 	return IB_WC_SUCCESS;
 }
