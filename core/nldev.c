@@ -165,7 +165,7 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
  * kfree()s it.
  */
 struct nlattr **nldev_parse(const struct nlmsghdr *nlh,
-				   struct netlink_ext_ack *extack)
+			    struct netlink_ext_ack *extack)
 {
 	struct nlattr **tb;
 	int ret;

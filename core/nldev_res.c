@@ -806,7 +806,7 @@ int nldev_res_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	ret = res_dump_objects(skb, cb, &d, &seen);
 	if (ret) {
 		NL_SET_ERR_MSG_FMT(cb->extack, "Could not dump a %s",
-				       d.rc->what);
+				   d.rc->what);
 		goto err_cancel_msg;
 	}
 	/* Nothing left: no message, and the empty read ends the dump. */
