@@ -777,6 +777,13 @@ static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 	},
 	[RDMA_NLDEV_CMD_STAT_SET] = NLDEV_ADMIN_TODO,
 	[RDMA_NLDEV_CMD_STAT_DEL] = NLDEV_ADMIN_TODO,
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
+		.doit = nldev_get_chardev_doit,
+	},
+	[RDMA_NLDEV_CMD_STAT_GET] = {
+		.doit = nldev_stat_get_doit,
+		.dump = nldev_stat_get_dumpit,
+	},
 	[RDMA_NLDEV_CMD_RES_GET] = {
 		.doit = nldev_res_get_doit,
 		.dump = nldev_res_get_dumpit,
