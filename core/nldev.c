@@ -670,6 +670,8 @@ static int fill_sys_info(struct sk_buff *msg, void *data)
 		       READ_ONCE(ib_devices_shared_netns)) ||
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE,
 		       READ_ONCE(privileged_qkey)) ||
+	    /* RDMA_NL_GROUP_NOTIFY has events (core/nldev_monitor.c). */
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, 1) ||
 	    /* The memory manager copies pinned pages at fork (5.13+). */
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1))
 		return -EMSGSIZE;

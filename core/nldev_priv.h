@@ -75,4 +75,7 @@ int nldev_stat_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int nldev_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			   struct netlink_ext_ack *extack);
 
+/* nldev_monitor.c: the events of a device that was just registered. */
+void rdma_nl_notify_register(struct ib_device *device);
+
 #endif /* RDMA_CORE_NLDEV_PRIV_H */

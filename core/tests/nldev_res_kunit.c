@@ -3,7 +3,8 @@
  * KUnit suite "rdma_nldev_res": the nldev resource commands
  * (core/nldev_res.c) as "rdma res show" uses them, and STAT_GET and
  * GET_CHARDEV (core/nldev_stat.c, core/nldev_chardev.c) on devices
- * without counters or character devices.
+ * without counters or character devices, and the monitor events
+ * (core/nldev_monitor.c).
  *
  * Each case creates verbs objects on a loop device of its own
  * (hw/loop), then asks ib_core about them through a NETLINK_RDMA socket
@@ -16,6 +17,7 @@
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/net.h>
+#include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
 #include <net/netlink.h>
@@ -1209,9 +1211,10 @@ static void nldev_stat_get(struct kunit *test)
 	d.priv = &n;
 	stat_req(e, RDMA_NLDEV_ATTR_RES_MR, 0);
 	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
-	KUNIT_EXPECT_EQ(test, n, (unsigned int)rdma_restrack_count(e->dev,
-							RDMA_RESTRACK_MR,
-							false));
+	KUNIT_EXPECT_EQ(test, n,
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_MR,
+							  false));
 	memset(&d, 0, sizeof(d));
 	stat_req(e, 0, 0);
 	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
@@ -1258,6 +1261,104 @@ static void nldev_get_chardev(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such device");
 }
 
+/* ------------------------------------------------------------------
+ * Monitor events
+ */
+
+/*
+ * The next RDMA_NLDEV_CMD_MONITOR event about device @index, parsed into
+ * @tb; false when none is queued.  Events of other devices are skipped.
+ */
+static bool next_event(struct nlc *c, u32 index, struct nlattr **tb)
+{
+	struct kunit *test = c->test;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
+
+	while (nlc_recv(c, RXBUF_LEN) > 0) {
+		KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						 RDMA_NLDEV_CMD_MONITOR));
+		parse_msg(test, nlh, tb);
+		if (attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) == index)
+			return true;
+	}
+	return false;
+}
+
+static void nldev_monitor_events(struct kunit *test)
+{
+	struct nlattr **tb = tb_alloc(test);
+	struct nlc *c = nlc_open(test);
+	struct req *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	int group = RDMA_NL_GROUP_NOTIFY;
+	struct net_device *lo = init_net.loopback_dev;
+	struct nlmsghdr *reply;
+	struct loop_dev *ldev;
+	struct ib_device *dev;
+	char name[IB_DEVICE_NAME_MAX];
+	u32 index;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	/* SYS_GET says events are sent; it also binds the socket. */
+	req_init(r, RDMA_NLDEV_CMD_SYS_GET, 0);
+	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	parse_msg(test, reply, tb);
+	KUNIT_EXPECT_EQ(test,
+			attr_u8(test, tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE]), 1);
+	KUNIT_ASSERT_EQ(test, 0,
+			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
+						 NETLINK_ADD_MEMBERSHIP,
+						 KERNEL_SOCKPTR(&group),
+						 sizeof(group)));
+
+	ldev = rdma_loop_add_device("kumon%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							ldev), 0);
+	dev = &ldev->rdi.ibdev;
+	index = dev->index;
+	strscpy(name, dev_name(&dev->dev), sizeof(name));
+
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_REGISTER_EVENT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   name);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	/* A loop device has no net device: nothing else. */
+	KUNIT_EXPECT_FALSE(test, next_event(c, index, tb));
+
+	/* Attach and detach a net device to port 1. */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, lo, 1), 0);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_NETDEV_ATTACH_EVENT);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]),
+			(u32)lo->ifindex);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_NDEV_NAME]),
+			   lo->name);
+	/* Setting the same net device again is no event. */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, lo, 1), 0);
+	KUNIT_EXPECT_FALSE(test, next_event(c, index, tb));
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, NULL, 1), 0);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_NETDEV_DETACH_EVENT);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+
+	kunit_release_action(test, remove_loop, ldev);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_UNREGISTER_EVENT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   name);
+}
+
 static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_summary),
 	KUNIT_CASE(nldev_res_qp_doit),
@@ -1270,6 +1371,7 @@ static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_unprivileged),
 	KUNIT_CASE(nldev_stat_get),
 	KUNIT_CASE(nldev_get_chardev),
+	KUNIT_CASE(nldev_monitor_events),
 	{}
 };
 
