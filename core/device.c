@@ -24,6 +24,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "core_priv.h"
+#include "nldev_priv.h"
 #include "client.h"
 #include "restrack.h"
 #include "verbs_priv.h"
@@ -816,8 +817,13 @@ int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
 	if (old_ndev)
 		__dev_put(old_ndev);
 
-	if (ib_device_registered(ib_dev))
-		ib_cache_netdev_changed(ib_dev, port);
+	if (!ib_device_registered(ib_dev))
+		return 0;
+	ib_cache_netdev_changed(ib_dev, port);
+	if (old_ndev)
+		rdma_nl_notify_event(ib_dev, port, RDMA_NETDEV_DETACH_EVENT);
+	if (ndev)
+		rdma_nl_notify_event(ib_dev, port, RDMA_NETDEV_ATTACH_EVENT);
 	return 0;
 }
 EXPORT_SYMBOL(ib_device_set_netdev);
@@ -1148,6 +1154,8 @@ int ib_register_device(struct ib_device *device, const char *name,
 		device->ops.dealloc_driver = dealloc_fn;
 		return ret;
 	}
+	/* Before the put: an unregistration waits for our reference. */
+	rdma_nl_notify_register(device);
 	ib_device_put(device);
 	return 0;
 
@@ -1172,6 +1180,7 @@ void __ib_unregister_device(struct ib_device *ib_dev)
 	mutex_lock(&ib_dev->unregistration_lock);
 	if (refcount_read(&ib_dev->refcount)) {
 		disable_device(ib_dev);
+		rdma_nl_notify_event(ib_dev, 0, RDMA_UNREGISTER_EVENT);
 		free_netdevs(ib_dev);
 		ib_device_unregister_sysfs(ib_dev);
 		ib_cache_cleanup_one(ib_dev);

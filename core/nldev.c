@@ -165,7 +165,7 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
  * kfree()s it.
  */
 struct nlattr **nldev_parse(const struct nlmsghdr *nlh,
-				   struct netlink_ext_ack *extack)
+			    struct netlink_ext_ack *extack)
 {
 	struct nlattr **tb;
 	int ret;
@@ -670,6 +670,8 @@ static int fill_sys_info(struct sk_buff *msg, void *data)
 		       READ_ONCE(ib_devices_shared_netns)) ||
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE,
 		       READ_ONCE(privileged_qkey)) ||
+	    /* RDMA_NL_GROUP_NOTIFY has events (core/nldev_monitor.c). */
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, 1) ||
 	    /* The memory manager copies pinned pages at fork (5.13+). */
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1))
 		return -EMSGSIZE;
@@ -777,6 +779,13 @@ static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 	},
 	[RDMA_NLDEV_CMD_STAT_SET] = NLDEV_ADMIN_TODO,
 	[RDMA_NLDEV_CMD_STAT_DEL] = NLDEV_ADMIN_TODO,
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
+		.doit = nldev_get_chardev_doit,
+	},
+	[RDMA_NLDEV_CMD_STAT_GET] = {
+		.doit = nldev_stat_get_doit,
+		.dump = nldev_stat_get_dumpit,
+	},
 	[RDMA_NLDEV_CMD_RES_GET] = {
 		.doit = nldev_res_get_doit,
 		.dump = nldev_res_get_dumpit,

@@ -196,12 +196,8 @@ int nldev_res_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * port answers -EAGAIN and is left out.  Keys are only shown to
  * CAP_NET_ADMIN (@admin).
  */
-typedef int (*res_fill_fn)(struct sk_buff *msg, bool admin,
-			   struct rdma_restrack_entry *res, u32 port);
-
 /* Kernel owners are named by their module, user owners by their PID. */
-static int fill_res_name_pid(struct sk_buff *msg,
-			     struct rdma_restrack_entry *res)
+int fill_res_name_pid(struct sk_buff *msg, struct rdma_restrack_entry *res)
 {
 	pid_t pid;
 
@@ -492,27 +488,6 @@ static int fill_res_srq_raw_entry(struct sk_buff *msg, bool admin,
 	return srq->device->ops.fill_res_srq_entry_raw(msg, srq);
 }
 
-/**
- * struct nldev_res_cmd - how one RES_*_GET command is answered
- * @type: the restrack table it reads
- * @table: the attribute nesting a dump's entries
- * @entry: the attribute nesting one object in a dump
- * @id: the attribute naming an object in a doit request
- * @per_port: objects belong to a port: a doit request names the port
- *	(types that belong to the device refuse one)
- * @fill: writes one object
- * @what: the object in extack messages
- */
-struct nldev_res_cmd {
-	enum rdma_restrack_type type;
-	u16 table;
-	u16 entry;
-	u16 id;
-	bool per_port;
-	res_fill_fn fill;
-	const char *what;
-};
-
 #define RES_CMD(_type, _attr, _id, _port, _fill, _what)			\
 	{ .type = RDMA_RESTRACK_##_type,				\
 	  .table = RDMA_NLDEV_ATTR_RES_##_attr,				\
@@ -654,14 +629,31 @@ int nldev_res_obj_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
 	const struct nldev_res_cmd *rc = res_cmd_of(nlh);
+
+	if (WARN_ON_ONCE(!rc))
+		return -EOPNOTSUPP;
+	return nldev_res_doit_cmd(skb, nlh, extack, rc);
+}
+
+/**
+ * nldev_res_doit_cmd - one object, the way @rc says
+ * @skb: the request
+ * @nlh: its header; the reply has its command
+ * @extack: where a refusal is explained
+ * @rc: the table, ID attribute and fill function
+ *
+ * Return: 0 or a negative errno, as nldev_res_obj_doit().
+ */
+int nldev_res_doit_cmd(struct sk_buff *skb, struct nlmsghdr *nlh,
+		       struct netlink_ext_ack *extack,
+		       const struct nldev_res_cmd *rc)
+{
 	struct rdma_restrack_entry *res;
 	struct ib_device *device;
 	struct nlattr **tb;
 	u32 port;
 	int ret;
 
-	if (WARN_ON_ONCE(!rc))
-		return -EOPNOTSUPP;
 	tb = nldev_parse(nlh, extack);
 	if (IS_ERR(tb))
 		return PTR_ERR(tb);
@@ -764,15 +756,31 @@ static int res_dump_objects(struct sk_buff *skb, struct netlink_callback *cb,
  */
 int nldev_res_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct res_dump d = { .rc = res_cmd_of(cb->nlh) };
+	const struct nldev_res_cmd *rc = res_cmd_of(cb->nlh);
+
+	if (WARN_ON_ONCE(!rc))
+		return -EOPNOTSUPP;
+	return nldev_res_dumpit_cmd(skb, cb, rc);
+}
+
+/**
+ * nldev_res_dumpit_cmd - the objects of a device, the way @rc says
+ * @skb: the buffer to fill
+ * @cb: the dump's state
+ * @rc: the table, nests and fill function
+ *
+ * Return: bytes added (0 ends the dump) or a negative errno.
+ */
+int nldev_res_dumpit_cmd(struct sk_buff *skb, struct netlink_callback *cb,
+			 const struct nldev_res_cmd *rc)
+{
+	struct res_dump d = { .rc = rc };
 	struct nlattr *table;
 	struct nlmsghdr *nlh;
 	bool seen = false;
 	struct nlattr **tb;
 	int ret;
 
-	if (WARN_ON_ONCE(!d.rc))
-		return -EOPNOTSUPP;
 	/* Past U32_MAX: the last read ended the table. */
 	if (cb->args[0] > U32_MAX)
 		return 0;
@@ -806,7 +814,7 @@ int nldev_res_obj_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	ret = res_dump_objects(skb, cb, &d, &seen);
 	if (ret) {
 		NL_SET_ERR_MSG_FMT(cb->extack, "Could not dump a %s",
-				       d.rc->what);
+				   d.rc->what);
 		goto err_cancel_msg;
 	}
 	/* Nothing left: no message, and the empty read ends the dump. */

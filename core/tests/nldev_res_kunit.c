@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "rdma_nldev_res": the nldev resource commands
- * (core/nldev_res.c) as "rdma res show" uses them.
+ * (core/nldev_res.c) as "rdma res show" uses them, and STAT_GET and
+ * GET_CHARDEV (core/nldev_stat.c, core/nldev_chardev.c) on devices
+ * without counters or character devices, and the monitor events
+ * (core/nldev_monitor.c).
  *
  * Each case creates verbs objects on a loop device of its own
  * (hw/loop), then asks ib_core about them through a NETLINK_RDMA socket
@@ -14,6 +17,7 @@
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/net.h>
+#include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
 #include <net/netlink.h>
@@ -23,6 +27,7 @@
 #include <rdma/restrack.h>
 
 #include "../../hw/loop/loop.h"
+#include "fake_hca.h"
 
 #define RXBUF_LEN	16384
 /* Reads of this size make a dump of a hundred QPs take several reads. */
@@ -1117,6 +1122,293 @@ static void nldev_res_unprivileged(struct kunit *test)
 				       &reply), -EPERM);
 }
 
+/* ------------------------------------------------------------------
+ * STAT_GET and GET_CHARDEV on a device without counters or char devices
+ */
+
+static void req_str(struct req *r, u16 type, const char *str)
+{
+	req_put(r, type, str, strlen(str) + 1);
+}
+
+static void stat_req(struct res_env *e, u32 res, u32 port)
+{
+	req_init(e->r, RDMA_NLDEV_CMD_STAT_GET, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	if (port)
+		req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	if (res)
+		req_u32(e->r, RDMA_NLDEV_ATTR_STAT_RES, res);
+}
+
+static void nldev_stat_get(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct nlattr **tb = e->tb;
+	struct nlmsghdr *reply;
+	unsigned int n = 0;
+	struct dump d = { .on_msg = count_msg, .priv = &n };
+	struct ib_mr *mr;
+
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+			0);
+
+	/* Hardware counters: loop devices have none (upstream: -EINVAL). */
+	stat_req(e, 0, 1);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack,
+			   "The device has no hardware counters");
+	stat_req(e, 0, 0);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "Port index is missing");
+	stat_req(e, 0, 7);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such port");
+
+	/* QP counters: mode "none", and no counter to find. */
+	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
+	req_u32(e->r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
+	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_STAT_GET));
+	parse_msg(test, reply, tb);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+			e->dev->index);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_STAT_MODE]),
+			(u32)RDMA_COUNTER_MODE_NONE);
+	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
+	req_u32(e->r, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, 0);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -ENOENT);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such counter");
+
+	/* MR statistics: the MR number. */
+	stat_req(e, RDMA_NLDEV_ATTR_RES_MR, 0);
+	req_u32(e->r, RDMA_NLDEV_ATTR_RES_MRN, mr->res.id);
+	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	parse_msg(test, reply, tb);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
+			mr->res.id);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]);
+
+	stat_req(e, 77, 1);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
+
+	/* Dumps: no counters; the MRs; a dump needs the resource. */
+	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_EQ(test, d.msgs, 0U);
+	memset(&d, 0, sizeof(d));
+	d.on_msg = count_msg;
+	d.priv = &n;
+	stat_req(e, RDMA_NLDEV_ATTR_RES_MR, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_EQ(test, n,
+			(unsigned int)rdma_restrack_count(e->dev,
+							  RDMA_RESTRACK_MR,
+							  false));
+	memset(&d, 0, sizeof(d));
+	stat_req(e, 0, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+}
+
+static void nldev_get_chardev(struct kunit *test)
+{
+	struct res_env *e = new_env(test);
+	struct req *r = e->r;
+
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack,
+			   "Character device type is missing");
+
+	/* What libibverbs asks: nobody offers uverbs yet. */
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EOPNOTSUPP);
+	KUNIT_EXPECT_STREQ(test, e->c->extack,
+			   "No client provides this character device");
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "rdma_cm");
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EOPNOTSUPP);
+
+	/* A port needs a device; the port must exist; so must the device. */
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "A port needs its device index");
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 9);
+	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such port");
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
+	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such device");
+}
+
+/* ------------------------------------------------------------------
+ * Monitor events
+ */
+
+/*
+ * The next RDMA_NLDEV_CMD_MONITOR event about device @index, parsed into
+ * @tb; false when none is queued.  Events of other devices are skipped.
+ */
+static bool next_event(struct nlc *c, u32 index, struct nlattr **tb)
+{
+	struct kunit *test = c->test;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
+
+	while (nlc_recv(c, RXBUF_LEN) > 0) {
+		KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						 RDMA_NLDEV_CMD_MONITOR));
+		parse_msg(test, nlh, tb);
+		if (attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) == index)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A fake HCA whose port 2 is RoCE on a net device of its own: after its
+ * registration event comes an attach event naming that net device.
+ */
+static void nldev_monitor_roce(struct kunit *test, struct nlc *c,
+			       struct nlattr **tb)
+{
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 2);
+	struct net_device *ndev;
+	struct fake_hca *hca;
+	bool attached = false;
+	u8 type;
+
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	desc->name = "kumonf";
+	fake_hca_desc_set_eth(desc, 2);
+	desc->port[1].netdev_name = "kumon%d";
+	desc->dealloc_driver = true;
+	hca = fake_hca_kunit_create_registered(test, desc);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(hca));
+	ndev = ib_device_get_netdev(&hca->ibdev, 2);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+
+	KUNIT_ASSERT_TRUE(test, next_event(c, hca->ibdev.index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_REGISTER_EVENT);
+	while (!attached && next_event(c, hca->ibdev.index, tb)) {
+		type = attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]);
+		if (type != RDMA_NETDEV_ATTACH_EVENT)
+			continue;
+		attached = true;
+		KUNIT_EXPECT_EQ(test,
+				attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+				2U);
+		KUNIT_EXPECT_EQ(test,
+				attr_u32(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]),
+				(u32)ndev->ifindex);
+		KUNIT_EXPECT_STREQ(test,
+				   attr_str(test,
+					    tb[RDMA_NLDEV_ATTR_NDEV_NAME]),
+				   ndev->name);
+	}
+	dev_put(ndev);
+	KUNIT_EXPECT_TRUE(test, attached);
+}
+
+static void nldev_monitor_events(struct kunit *test)
+{
+	struct nlattr **tb = tb_alloc(test);
+	struct nlc *c = nlc_open(test);
+	struct req *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	int group = RDMA_NL_GROUP_NOTIFY;
+	struct net_device *lo = init_net.loopback_dev;
+	struct nlmsghdr *reply;
+	struct loop_dev *ldev;
+	struct ib_device *dev;
+	char name[IB_DEVICE_NAME_MAX];
+	u32 index;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	/* SYS_GET says events are sent; it also binds the socket. */
+	req_init(r, RDMA_NLDEV_CMD_SYS_GET, 0);
+	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	parse_msg(test, reply, tb);
+	KUNIT_EXPECT_EQ(test,
+			attr_u8(test, tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE]), 1);
+	KUNIT_ASSERT_EQ(test, 0,
+			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
+						 NETLINK_ADD_MEMBERSHIP,
+						 KERNEL_SOCKPTR(&group),
+						 sizeof(group)));
+
+	ldev = rdma_loop_add_device("kumon%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							ldev), 0);
+	dev = &ldev->rdi.ibdev;
+	index = dev->index;
+	strscpy(name, dev_name(&dev->dev), sizeof(name));
+
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_REGISTER_EVENT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   name);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	/* A loop device has no net device: nothing else. */
+	KUNIT_EXPECT_FALSE(test, next_event(c, index, tb));
+
+	/*
+	 * Attach and detach a net device to port 1.  The port is
+	 * InfiniBand, whose net device ib_device_get_netdev() does not
+	 * report: the events name the port only (as upstream's).
+	 */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, lo, 1), 0);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_NETDEV_ATTACH_EVENT);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+	/* Setting the same net device again is no event. */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, lo, 1), 0);
+	KUNIT_EXPECT_FALSE(test, next_event(c, index, tb));
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, NULL, 1), 0);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_NETDEV_DETACH_EVENT);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			1U);
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+
+	kunit_release_action(test, remove_loop, ldev);
+	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+			(u8)RDMA_UNREGISTER_EVENT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   name);
+
+	nldev_monitor_roce(test, c, tb);
+}
+
 static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_summary),
 	KUNIT_CASE(nldev_res_qp_doit),
@@ -1127,6 +1419,9 @@ static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_dump_types),
 	KUNIT_CASE(nldev_res_bad_requests),
 	KUNIT_CASE(nldev_res_unprivileged),
+	KUNIT_CASE(nldev_stat_get),
+	KUNIT_CASE(nldev_get_chardev),
+	KUNIT_CASE(nldev_monitor_events),
 	{}
 };
 
