@@ -52,6 +52,18 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 	return NULL;
 }
 
+/* Multicast reaches every loop device: the fabric is the whole list. */
+static void loop_for_each_fabric_dev(struct rvt_dev_info *rdi, u32 port,
+				     void (*fn)(struct rvt_dev_info *dest,
+						void *arg),
+				     void *arg)
+{
+	struct loop_dev *ldev;
+
+	list_for_each_entry_rcu(ldev, &loop_list, list)
+		fn(&ldev->rdi, arg);
+}
+
 /*
  * The dealloc hook: ib_core calls it (through rdmavt) once every client
  * left the device, whoever unregistered it.  Senders find devices under
@@ -108,6 +120,9 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg)
 		rdi->dparms.props.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	rdi->driver_f.find_dev_by_lid = loop_find_dev_by_lid;
 	rdi->driver_f.dealloc = loop_dealloc;
+	rdi->driver_f.for_each_fabric_dev = loop_for_each_fabric_dev;
+	/* port 1; cannot fail for index 0 of a one port device */
+	rvt_init_port(rdi, &ldev->port, 0, NULL);
 
 	/*
 	 * On the fabric before registration: clients that start traffic

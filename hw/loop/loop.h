@@ -14,12 +14,14 @@
  * @list: entry in the list of loop devices (RCU)
  * @linked: @list is on the list; under the driver's loop_mutex
  * @lid: LID of its single port, unique among the loop devices
+ * @port: rdmavt's state of that port (multicast groups)
  */
 struct loop_dev {
 	struct rvt_dev_info	rdi;
 	struct list_head	list;
 	bool			linked;
 	u32			lid;
+	struct rvt_ibport	port;
 };
 
 struct loop_dev *rdma_loop_add_device(const char *name);

@@ -3022,6 +3022,9 @@ static inline int ib_destroy_qp(struct ib_qp *qp)
 	return ib_destroy_qp_user(qp, NULL);
 }
 
+int ib_attach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid);
+int ib_detach_mcast(struct ib_qp *qp, union ib_gid *gid, u16 lid);
+
 bool ib_modify_qp_is_ok(enum ib_qp_state cur_state,
 			enum ib_qp_state next_state, enum ib_qp_type type,
 			enum ib_qp_attr_mask mask);

@@ -18,6 +18,8 @@
 #define RDMA_VT_H
 
 #include <linux/kref.h>
+#include <linux/rbtree.h>
+#include <linux/rculist.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -26,6 +28,64 @@
 
 struct rvt_dev_info;
 struct rvt_qp;
+
+/**
+ * struct rvt_ibport - the rdmavt state of one port
+ * @lock: protects @mcast_tree and the member lists of its groups (their
+ *	writers; senders walk a group's QPs under RCU); process context
+ * @mcast_tree: the multicast groups of the port (struct rvt_mcast) by MGID
+ * @pkey_table: the port's P_Key table (the driver's; index 0 is used), or
+ *	NULL for the default P_Key only
+ *
+ * The driver embeds one per port and hands it to rvt_init_port() before
+ * rvt_register_device(); it lives as long as the device.
+ */
+struct rvt_ibport {
+	spinlock_t	lock;	/* see above */
+	struct rb_root	mcast_tree;
+	u16		*pkey_table;
+};
+
+/**
+ * struct rvt_mcast_qp - a QP attached to a multicast group
+ * @list: entry in the group's @qp_list (RCU)
+ * @qp: the QP, referenced while attached
+ * @count: attaches of @qp to the group not detached yet (attaching twice
+ *	succeeds; each attach takes one detach)
+ */
+struct rvt_mcast_qp {
+	struct list_head	list;
+	struct rvt_qp		*qp;
+	u32			count;
+};
+
+/**
+ * struct rvt_mcast_addr - the address of a multicast group
+ * @mgid: multicast GID
+ * @lid: multicast LID (host order)
+ */
+struct rvt_mcast_addr {
+	union ib_gid	mgid;
+	u16		lid;
+};
+
+/**
+ * struct rvt_mcast - a multicast group of a port
+ * @rb_node: entry in the port's mcast_tree, under its lock
+ * @mcast_addr: the group's MGID and MLID; one MGID has one MLID
+ * @qp_list: attached QPs (struct rvt_mcast_qp), RCU list
+ * @wait: the last detach waits here for @refcount to drop to zero
+ * @refcount: attached QPs plus the references of rvt_mcast_find()
+ * @n_attached: entries of @qp_list, under the port's lock
+ */
+struct rvt_mcast {
+	struct rb_node		rb_node;
+	struct rvt_mcast_addr	mcast_addr;
+	struct list_head	qp_list;
+	wait_queue_head_t	wait;
+	atomic_t		refcount;
+	int			n_attached;
+};
 
 /**
  * struct rvt_driver_params - limits and port layout of a device
@@ -51,6 +111,13 @@ struct rvt_driver_params {
  *	unreachable; called in process context, the device must stay
  *	registered while any QP may send to it
  * @port_state: state of a port (IB_PORT_ACTIVE when NULL)
+ * @check_ah: optional; further checks of an address vector after
+ *	rvt_check_ah()'s own, returning 0 or a negative error
+ * @for_each_fabric_dev: optional; calls @fn(dest, arg) for every device
+ *	(@rdi included) whose ports a multicast datagram sent from @port of
+ *	@rdi reaches.  Called under rcu_read_lock(); @fn does not sleep and
+ *	the devices must stay valid until the RCU read side ends.  Without
+ *	it multicast reaches the groups of @rdi only.
  * @dealloc: optional; when set, the device uses ib_core's dealloc_driver
  *	flow: whoever unregisters it (rvt_unregister_device(), "rdma link
  *	delete", ib_unregister_device_and_put()) also frees it, and this
@@ -64,6 +131,11 @@ struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
 						u32 port, u32 dlid);
 	enum ib_port_state (*port_state)(struct rvt_dev_info *rdi, u32 port);
+	int (*check_ah)(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
+	void (*for_each_fabric_dev)(struct rvt_dev_info *rdi, u32 port,
+				    void (*fn)(struct rvt_dev_info *dest,
+					       void *arg),
+				    void *arg);
 	void (*dealloc)(struct rvt_dev_info *rdi);
 };
 
@@ -84,6 +156,10 @@ struct rvt_driver_provided {
  * @n_ahs: AHs allocated (atomic: AHs may come and go in atomic context)
  * @n_lock: protects the counters above
  * @wq: workqueue running the QPs' send engines and CQ notifications
+ * @ports: the driver's port structures (rvt_init_port()), dparms.nports
+ *	entries allocated by rvt_alloc_device()
+ * @n_mcast_grps_allocated: multicast groups of all ports, under @n_lock
+ * @n_mcast_qp_attached: QP attachments of all groups, under @n_lock
  */
 struct rvt_dev_info {
 	struct ib_device		ibdev;
@@ -105,6 +181,10 @@ struct rvt_dev_info {
 	atomic_t			n_ahs;
 
 	struct workqueue_struct		*wq;
+
+	struct rvt_ibport		**ports;
+	u32				n_mcast_grps_allocated;
+	u32				n_mcast_qp_attached;
 };
 
 static inline struct rvt_dev_info *ib_to_rvt(struct ib_device *ibdev)
@@ -259,6 +339,7 @@ struct rvt_swqe {
  * @rnr_left: RNR retries left for the request at @sq_tail
  * @sqd_notify: the move to SQD asked for IB_EVENT_SQ_DRAINED; the send
  *	engine raises it (once) when it stops for SQD
+ * @r_flags: receive side flags (RVT_R_*), under @state_lock
  */
 struct rvt_qp {
 	struct ib_qp		ibqp;
@@ -299,6 +380,26 @@ struct rvt_qp {
 	struct delayed_work	send_work;
 	int			rnr_left;
 	atomic_t		sqd_notify;
+	u32			r_flags;
+};
+
+/* r_flags: IB_EVENT_COMM_EST was raised since the QP left RESET */
+#define RVT_R_COMM_EST	0x10
+
+/**
+ * struct rvt_qp_iter - a walk over the QPs of a device
+ * @qp: the current QP, referenced until the next step
+ *
+ * Everything else is private to rvt_qp_iter_next().
+ */
+struct rvt_qp_iter {
+	struct rvt_qp		*qp;
+	/* private: */
+	struct rvt_dev_info	*rdi;
+	void			(*cb)(struct rvt_qp *qp, u64 v);
+	u64			v;
+	unsigned long		n;
+	bool			started;
 };
 
 /* ------------------------------------------------------------------
@@ -313,6 +414,31 @@ void rvt_unregister_device(struct rvt_dev_info *rdi);
 struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi, u32 qpn);
 void rvt_put_qp(struct rvt_qp *qp);
 int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err);
+int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
+		  int port_index, u16 *pkey_table);
+int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
+void rvt_comm_est(struct rvt_qp *qp);
+struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
+				     void (*cb)(struct rvt_qp *qp, u64 v));
+int rvt_qp_iter_next(struct rvt_qp_iter *iter);
+void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
+		 void (*cb)(struct rvt_qp *qp, u64 v));
+struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
+				 u16 lid);
+
+/**
+ * rvt_mcast_put - drop a reference from rvt_mcast_find()
+ * @mcast: the group
+ */
+static inline void rvt_mcast_put(struct rvt_mcast *mcast)
+{
+	if (atomic_dec_and_test(&mcast->refcount))
+		wake_up(&mcast->wait);
+}
+
+int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
+		    int access);
+int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey);
 bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited);
 
 /**

@@ -241,7 +241,19 @@ void *rvt_mr_va(struct rvt_mr *mr, u64 iova, u32 *contig)
 }
 EXPORT_SYMBOL(rvt_mr_va);
 
-/* IB_WR_REG_MR: make the mapped MR live under @key with @access. */
+/**
+ * rvt_fast_reg_mr - execute a fast registration (IB_WR_REG_MR)
+ * @qp: the QP the request came on; the MR must be of its PD
+ * @ibmr: the MR, mapped with ib_map_mr_sg()
+ * @key: the new lkey and rkey; only its low 8 bits may differ from the
+ *	MR's current key
+ * @access: IB access flags of the registration
+ *
+ * The MR becomes valid under @key.  Called from the send engine.
+ *
+ * Return: 0, or -EINVAL for an MR of another PD, a DMA MR or a key of
+ * another MR.
+ */
 int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
 		    int access)
 {
@@ -257,8 +269,17 @@ int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
 	mr->valid = true;
 	return 0;
 }
+EXPORT_SYMBOL(rvt_fast_reg_mr);
 
-/* IB_WR_LOCAL_INV and SEND_WITH_INV: end the registration under @rkey. */
+/**
+ * rvt_invalidate_rkey - invalidate a fast registration MR by key
+ * @qp: the QP asking (IB_WR_LOCAL_INV on its send queue, or the
+ *	responder of IB_WR_SEND_WITH_INV); the MR must be of its PD
+ * @rkey: the key of the current registration
+ *
+ * Return: 0, or -EINVAL when no valid fast registration of @qp's PD is
+ * registered under @rkey.
+ */
 int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey)
 {
 	struct rvt_mr *mr;
@@ -275,3 +296,4 @@ int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey)
 	rvt_put_mr(mr);
 	return ret;
 }
+EXPORT_SYMBOL(rvt_invalidate_rkey);

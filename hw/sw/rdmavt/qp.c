@@ -149,6 +149,94 @@ void rvt_put_qp(struct rvt_qp *qp)
 }
 EXPORT_SYMBOL(rvt_put_qp);
 
+/**
+ * rvt_qp_iter_init - start a walk over the QPs of a device
+ * @rdi: the device
+ * @v: a value handed to @cb
+ * @cb: called for each QP by rvt_qp_iter(); may be NULL for walks with
+ *	rvt_qp_iter_next()
+ *
+ * Return: the iterator (free it with kfree() after the walk ended), or
+ * NULL when out of memory.
+ */
+struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
+				     void (*cb)(struct rvt_qp *qp, u64 v))
+{
+	struct rvt_qp_iter *iter = kzalloc(sizeof(*iter), GFP_KERNEL);
+
+	if (!iter)
+		return NULL;
+	iter->rdi = rdi;
+	iter->v = v;
+	iter->cb = cb;
+	return iter;
+}
+EXPORT_SYMBOL(rvt_qp_iter_init);
+
+/**
+ * rvt_qp_iter_next - step to the next QP of a walk
+ * @iter: the iterator
+ *
+ * Visits every QP of the device in QP number order, the special QPs (0
+ * and 1) included, holding a reference on the current one (iter->qp)
+ * until the next step.  QPs created or destroyed during the walk may or
+ * may not be seen.  A walk stopped early must drop the reference with
+ * rvt_put_qp(iter->qp).
+ *
+ * Return: 0 with iter->qp valid, 1 when there are no more QPs (iter->qp
+ * is then NULL).
+ */
+int rvt_qp_iter_next(struct rvt_qp_iter *iter)
+{
+	struct rvt_dev_info *rdi = iter->rdi;
+	struct rvt_qp *prev = iter->qp, *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&rdi->qp_table, flags);
+	for (;;) {
+		if (!iter->started)
+			qp = xa_find(&rdi->qp_table, &iter->n, ULONG_MAX,
+				     XA_PRESENT);
+		else
+			qp = xa_find_after(&rdi->qp_table, &iter->n, ULONG_MAX,
+					   XA_PRESENT);
+		iter->started = true;
+		/* skip a QP that is being destroyed */
+		if (!qp || refcount_inc_not_zero(&qp->refcount))
+			break;
+	}
+	xa_unlock_irqrestore(&rdi->qp_table, flags);
+
+	iter->qp = qp;
+	if (prev)
+		rvt_put_qp(prev);
+	return qp ? 0 : 1;
+}
+EXPORT_SYMBOL(rvt_qp_iter_next);
+
+/**
+ * rvt_qp_iter - call a function for every QP of a device
+ * @rdi: the device
+ * @v: a value handed to @cb
+ * @cb: called with each QP, referenced during the call; may sleep
+ *
+ * Walks as rvt_qp_iter_next() does, with an iterator of its own on the
+ * stack.
+ */
+void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
+		 void (*cb)(struct rvt_qp *qp, u64 v))
+{
+	struct rvt_qp_iter i = {
+		.rdi = rdi,
+		.v = v,
+		.cb = cb,
+	};
+
+	while (!rvt_qp_iter_next(&i))
+		i.cb(i.qp, i.v);
+}
+EXPORT_SYMBOL(rvt_qp_iter);
+
 /* ------------------------------------------------------------------
  * Completions and errors
  */
@@ -174,6 +262,28 @@ static void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type)
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
+
+/**
+ * rvt_comm_est - the first request arrived at a QP in RTR
+ * @qp: the QP
+ *
+ * Raises IB_EVENT_COMM_EST on the QP once per connection: again only
+ * after the QP went through RESET.  The send engine calls it when an RC
+ * or UC request reaches a responder still in RTR.
+ */
+void rvt_comm_est(struct rvt_qp *qp)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	first = !(qp->r_flags & RVT_R_COMM_EST);
+	qp->r_flags |= RVT_R_COMM_EST;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (first)
+		rvt_qp_event(qp, IB_EVENT_COMM_EST);
+}
+EXPORT_SYMBOL(rvt_comm_est);
 
 static void rvt_flush_rq(struct rvt_qp *qp)
 {
@@ -710,6 +820,36 @@ static enum ib_wc_status rvt_do_atomic(struct rvt_qp *qp, struct rvt_qp *dqp,
 	return IB_WC_SUCCESS;
 }
 
+/* A connected QP (RC, UC): no Q_Key, a responder of its own. */
+static bool rvt_connected(struct rvt_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC;
+}
+
+/* A multicast datagram on its way to the members of a group. */
+struct rvt_mcast_send {
+	struct rvt_qp		*qp;
+	struct rvt_swqe		*wqe;
+	struct rvt_sgl		*src;
+};
+
+/* One member of the group gets the datagram (atomic context). */
+static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
+{
+	struct rvt_mcast_send *ms = arg;
+	bool rnr = false, dqp_err = false;
+	u32 qkey = ms->wqe->ud_wr.remote_qkey;
+
+	if (!rvt_responder_ok(ms->qp, dqp))
+		return;
+	if (qkey & 0x80000000)
+		qkey = ms->qp->qkey;
+	if (qkey != dqp->qkey)
+		return;
+	/* a member without a receive request drops it, as UD does */
+	rvt_do_recv(ms->qp, dqp, ms->wqe, ms->src, &rnr, &dqp_err);
+}
+
 /* Execute one request: the requester's status, or RVT_RNR. */
 static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 				  enum ib_wc_status *status)
@@ -755,6 +895,20 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		return RVT_DONE;
 	}
 
+	if (!reliable && qp->ibqp.qp_type != IB_QPT_UC &&
+	    (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)) {
+		struct rvt_mcast_send ms = { .qp = qp, .wqe = wqe,
+					     .src = &local };
+		struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah,
+						 ibah);
+
+		/* the sender never hears how the members fared */
+		if (rvt_mcast_deliver(qp, &ah->attr, rvt_mcast_recv, &ms)) {
+			rvt_sgl_put(&local);
+			return RVT_DONE;
+		}
+	}
+
 	dqp = rvt_find_dest(qp, wqe);
 	if (!dqp || !rvt_responder_ok(qp, dqp)) {
 		/* nobody answers: a datagram is lost, RC gives up */
@@ -772,6 +926,10 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		if (qkey != dqp->qkey)
 			goto out_put;	/* dropped silently */
 	}
+
+	/* the first request a connected responder sees in RTR */
+	if (rvt_connected(qp) && READ_ONCE(dqp->state) == IB_QPS_RTR)
+		rvt_comm_est(dqp);
 
 	switch (op) {
 	case IB_WR_SEND:
@@ -1027,6 +1185,9 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 		spin_unlock_irqrestore(&qp->rq.lock, flags);
 	}
 	qp->rnr_left = -1;
+	spin_lock_irqsave(&qp->state_lock, flags);
+	qp->r_flags &= ~RVT_R_COMM_EST;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
 int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -1039,6 +1200,8 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	if (attr_mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	if ((attr_mask & IB_QP_AV) && rvt_check_ah(ibqp->device, &attr->ah_attr))
+		return -EINVAL;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	cur = attr_mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
@@ -1059,9 +1222,6 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		goto inval;
 	if ((attr_mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > rdi->dparms.props.max_qp_rd_atom)
-		goto inval;
-	if ((attr_mask & IB_QP_AV) &&
-	    !rdma_is_port_valid(ibqp->device, attr->ah_attr.port_num))
 		goto inval;
 
 	if (attr_mask & IB_QP_PORT)

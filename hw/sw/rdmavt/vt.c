@@ -5,6 +5,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
@@ -35,6 +36,10 @@ static void rvt_default_props(struct rvt_dev_info *rdi)
 	RVT_DEFAULT(max_ah, 65536);
 	RVT_DEFAULT(max_fast_reg_page_list_len, 512);
 	RVT_DEFAULT(max_pkeys, 1);
+	RVT_DEFAULT(max_mcast_grp, 1024);
+	RVT_DEFAULT(max_mcast_qp_attach, 64);
+	RVT_DEFAULT(max_total_mcast_qp_attach,
+		    p->max_mcast_grp * p->max_mcast_qp_attach);
 #undef RVT_DEFAULT
 	p->atomic_cap = IB_ATOMIC_HCA;
 	p->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS |
@@ -105,9 +110,11 @@ static int rvt_query_gid(struct ib_device *ibdev, u32 port_num, int index,
 static int rvt_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
 			  u16 *pkey)
 {
+	struct rvt_ibport *ibp = ib_to_rvt(ibdev)->ports[port_num - 1];
+
 	if (index)
 		return -EINVAL;
-	*pkey = 0xffff;
+	*pkey = ibp->pkey_table ? ibp->pkey_table[0] : 0xffff;
 	return 0;
 }
 
@@ -135,6 +142,46 @@ static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * rvt_check_ah - validate an address vector of an rdmavt device
+ * @ibdev: the device
+ * @ah_attr: the address vector (of an AH, or a QP's IB_QP_AV)
+ *
+ * Checks the port, the service level (0..15), the static rate, the
+ * destination LID (not 0; a multicast LID only with a GRH) and the GRH's
+ * source GID index, then calls the driver's driver_f.check_ah if any.
+ *
+ * Return: 0 or -EINVAL (or the driver hook's error).
+ */
+int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
+	u32 port = rdma_ah_get_port_num(ah_attr);
+	u8 rate = rdma_ah_get_static_rate(ah_attr);
+	u32 dlid = rdma_ah_get_dlid(ah_attr);
+	bool grh = rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH;
+	struct ib_port_attr pattr;
+
+	if (!rdma_is_port_valid(ibdev, port) ||
+	    ibdev->ops.query_port(ibdev, port, &pattr))
+		return -EINVAL;
+	if (rdma_ah_get_sl(ah_attr) > 15)
+		return -EINVAL;
+	if (rate != IB_RATE_PORT_CURRENT && ib_rate_to_mbps(rate) < 0)
+		return -EINVAL;
+	if (!dlid)
+		return -EINVAL;
+	if (dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE) &&
+	    dlid != be16_to_cpu(IB_LID_PERMISSIVE) && !grh)
+		return -EINVAL;
+	if (grh && rdma_ah_read_grh(ah_attr)->sgid_index >= pattr.gid_tbl_len)
+		return -EINVAL;
+	if (rdi->driver_f.check_ah)
+		return rdi->driver_f.check_ah(ibdev, ah_attr);
+	return 0;
+}
+EXPORT_SYMBOL(rvt_check_ah);
+
 static int rvt_create_ah(struct ib_ah *ibah,
 			 struct rdma_ah_init_attr *init_attr,
 			 struct ib_udata *udata)
@@ -142,8 +189,13 @@ static int rvt_create_ah(struct ib_ah *ibah,
 	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
 	struct rvt_dev_info *rdi = ib_to_rvt(ibah->device);
 
+	int ret;
+
 	if (init_attr->ah_attr->type != RDMA_AH_ATTR_TYPE_IB)
 		return -EINVAL;
+	ret = rvt_check_ah(ibah->device, init_attr->ah_attr);
+	if (ret)
+		return ret;
 
 	if (atomic_inc_return(&rdi->n_ahs) > rdi->dparms.props.max_ah) {
 		atomic_dec(&rdi->n_ahs);
@@ -174,6 +226,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.uverbs_abi_ver = 1,
 
 	.alloc_mr = rvt_alloc_mr,
+	.attach_mcast = rvt_attach_mcast,
 	.alloc_pd = rvt_alloc_pd,
 	.create_ah = rvt_create_ah,
 	.create_cq = rvt_create_cq,
@@ -185,6 +238,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.destroy_cq = rvt_destroy_cq,
 	.destroy_qp = rvt_destroy_qp,
 	.destroy_srq = rvt_destroy_srq,
+	.detach_mcast = rvt_detach_mcast,
 	.get_dma_mr = rvt_get_dma_mr,
 	.get_port_immutable = rvt_get_port_immutable,
 	.map_mr_sg = rvt_map_mr_sg,
@@ -219,6 +273,8 @@ static const struct ib_device_ops rvt_dev_ops = {
  *	rvt_dev_info
  * @nports: number of ports (1..4)
  *
+ * The driver then hands rdmavt each port with rvt_init_port().
+ *
  * Return: the zeroed device, or NULL.
  */
 struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
@@ -234,6 +290,11 @@ struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
 	if (!ibdev)
 		return NULL;
 	rdi = ib_to_rvt(ibdev);
+	rdi->ports = kcalloc(nports, sizeof(*rdi->ports), GFP_KERNEL);
+	if (!rdi->ports) {
+		ib_dealloc_device(ibdev);
+		return NULL;
+	}
 	rdi->dparms.nports = nports;
 	xa_init_flags(&rdi->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&rdi->key_table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
@@ -253,7 +314,36 @@ static void rvt_release(struct rvt_dev_info *rdi)
 	WARN_ON(!xa_empty(&rdi->key_table));
 	xa_destroy(&rdi->qp_table);
 	xa_destroy(&rdi->key_table);
+	WARN_ON(rdi->n_mcast_grps_allocated);
+	kfree(rdi->ports);
+	rdi->ports = NULL;
 }
+
+/**
+ * rvt_init_port - hand rdmavt the structure of a port
+ * @rdi: the device, from rvt_alloc_device()
+ * @port: the port's structure, which the driver keeps as long as the
+ *	device
+ * @port_index: 0-based port index (IB port number - 1)
+ * @pkey_table: the port's P_Key table or NULL
+ *
+ * Every port needs this before rvt_register_device().  Ports are never
+ * removed; they go with the device.
+ *
+ * Return: 0, or -EINVAL for an index out of range.
+ */
+int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
+		  int port_index, u16 *pkey_table)
+{
+	if (port_index < 0 || port_index >= rdi->dparms.nports)
+		return -EINVAL;
+	spin_lock_init(&port->lock);
+	port->mcast_tree = RB_ROOT;
+	port->pkey_table = pkey_table;
+	rdi->ports[port_index] = port;
+	return 0;
+}
+EXPORT_SYMBOL(rvt_init_port);
 
 /* ops.dealloc_driver of devices whose driver provides driver_f.dealloc */
 static void rvt_dealloc_driver(struct ib_device *ibdev)
@@ -287,7 +377,8 @@ EXPORT_SYMBOL(rvt_dealloc_device);
 /**
  * rvt_register_device - register an rdmavt device
  * @rdi: the device; rdi->ibdev.name holds the name or name template, the
- *	node GUID, dparms and driver_f are filled in
+ *	node GUID, dparms and driver_f are filled in and every port went
+ *	through rvt_init_port()
  *
  * On failure the driver frees the device with rvt_dealloc_device().
  *
@@ -296,6 +387,7 @@ EXPORT_SYMBOL(rvt_dealloc_device);
 int rvt_register_device(struct rvt_dev_info *rdi)
 {
 	char name[IB_DEVICE_NAME_MAX];
+	u32 i;
 	int ret;
 
 	/* first: from here on the dealloc hook owns the driver's cleanup */
@@ -303,6 +395,9 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 		ib_set_device_ops(&rdi->ibdev, &rvt_dealloc_ops);
 	if (!rdi->driver_f.find_dev_by_lid)
 		return -EINVAL;
+	for (i = 0; i < rdi->dparms.nports; i++)
+		if (!rdi->ports[i])
+			return -EINVAL;
 
 	rvt_default_props(rdi);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);

@@ -35,9 +35,6 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rvt_mr *rvt_mr_get(struct rvt_dev_info *rdi, u32 key);
-int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
-		    int access);
-int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey);
 
 /* qp.c */
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
@@ -59,5 +56,12 @@ int rvt_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int rvt_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
+
+/* mcast.c */
+int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
+		       void (*deliver)(struct rvt_qp *dqp, void *arg),
+		       void *arg);
 
 #endif /* RDMAVT_VT_H */
