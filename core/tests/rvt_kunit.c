@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite "rdma_rvt": the rdmavt library API on loop devices
+ * (hw/loop on hw/sw/rdmavt): multicast groups through ib_attach_mcast()
+ * and ib_detach_mcast() and their delivery across the loop fabric,
+ * rvt_mcast_find(), the QP iterator, rvt_check_ah() and rvt_comm_est().
+ *
+ * Every case creates loop devices of its own; objects are released by
+ * KUnit actions in reverse order of creation.  Payloads are random and
+ * checked byte for byte.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/random.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_vt.h>
+
+#include "../../hw/loop/loop.h"
+
+#define WAIT_MS		10000
+#define QKEY		0x1234
+#define MLID		0xC012
+#define LEN		200
+#define GRH_LEN		40
+
+struct vt {
+	struct loop_dev		*ldev;
+	struct ib_device	*dev;
+	struct ib_pd		*pd;
+};
+
+/* One expected completion. */
+struct tcqe {
+	struct ib_cqe		cqe;
+	struct ib_wc		wc;
+	struct completion	done;
+	atomic_t		count;
+};
+
+static void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
+
+	t->wc = *wc;
+	atomic_inc(&t->count);
+	complete(&t->done);
+}
+
+static struct tcqe *new_tcqe(struct kunit *test)
+{
+	struct tcqe *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->cqe.done = tcqe_done;
+	init_completion(&t->done);
+	return t;
+}
+
+static bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	do {
+		ib_process_cq_direct(cq, -1);
+		if (wait_for_completion_timeout(&t->done, 1))
+			return true;
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/* Nothing more arrives for @t on @cq for a while. */
+static bool tcqe_quiet(struct ib_cq *cq, struct tcqe *t, int expected)
+{
+	msleep(50);
+	ib_process_cq_direct(cq, -1);
+	return atomic_read(&t->count) == expected;
+}
+
+static void remove_loop(void *p)
+{
+	rdma_loop_remove_device(p);
+}
+
+static void dealloc_pd(void *p)
+{
+	ib_dealloc_pd(p);
+}
+
+static void free_cq(void *p)
+{
+	ib_free_cq(p);
+}
+
+static void destroy_qp(void *p)
+{
+	ib_destroy_qp(p);
+}
+
+static void destroy_ah(void *p)
+{
+	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
+}
+
+static struct vt *new_vt(struct kunit *test)
+{
+	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, vt);
+	vt->ldev = rdma_loop_add_device("kurvt%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->ldev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							vt->ldev), 0);
+	vt->dev = &vt->ldev->rdi.ibdev;
+	vt->pd = ib_alloc_pd(vt->dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+							vt->pd), 0);
+	return vt;
+}
+
+static struct ib_cq *new_cq(struct kunit *test, struct vt *vt)
+{
+	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 64, 0, IB_POLL_DIRECT);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
+	return cq;
+}
+
+static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
+			    enum ib_qp_type type, struct ib_cq *scq,
+			    struct ib_cq *rcq,
+			    void (*handler)(struct ib_event *, void *))
+{
+	struct ib_qp_init_attr attr = {
+		.event_handler = handler,
+		.send_cq = scq,
+		.recv_cq = rcq,
+		.qp_type = type,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 16,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.port_num = 1,
+	};
+	struct ib_qp *qp = ib_create_qp(vt->pd, &attr);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+			0);
+	return qp;
+}
+
+/* A UD QP in RTS on its own CQ. */
+static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
+			       struct ib_cq **cqp)
+{
+	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_qp *qp = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = 1,
+		.qkey = QKEY,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_QKEY | IB_QP_PKEY_INDEX), 0);
+	a.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
+	a.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE |
+					   IB_QP_SQ_PSN), 0);
+	if (cqp)
+		*cqp = cq;
+	return qp;
+}
+
+static u32 port_lid(struct ib_device *dev)
+{
+	struct ib_port_attr pa;
+
+	if (ib_query_port(dev, 1, &pa))
+		return 0;
+	return pa.lid;
+}
+
+static void mgid_of(union ib_gid *gid, u8 n)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[0] = 0xff;
+	gid->raw[1] = 0x12;
+	gid->raw[2] = 0x40;
+	gid->raw[3] = 0x1b;
+	gid->raw[15] = n;
+}
+
+static struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = ib_dma_map_single(pd->device, buf, len,
+					  DMA_BIDIRECTIONAL),
+		.length = len,
+		.lkey = pd->local_dma_lkey,
+	};
+
+	return sge;
+}
+
+static void post_recv(struct kunit *test, struct ib_qp *qp, struct tcqe *t,
+		      u8 *buf, u32 len)
+{
+	struct ib_sge sge = sge_of(qp->pd, buf, len);
+	struct ib_recv_wr wr = {
+		.wr_cqe = &t->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, NULL), 0);
+}
+
+static void post_ud_send(struct kunit *test, struct ib_qp *qp,
+			 struct tcqe *t, struct ib_ah *ah, u32 dqpn,
+			 u8 *buf, u32 len)
+{
+	struct ib_sge sge = sge_of(qp->pd, buf, len);
+	struct ib_ud_wr wr = {
+		.wr = {
+			.wr_cqe = &t->cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.ah = ah,
+		.remote_qpn = dqpn,
+		.remote_qkey = QKEY,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &wr.wr, NULL), 0);
+}
+
+/* An AH towards the multicast group @mgid at MLID @mlid. */
+static struct ib_ah *mcast_ah(struct kunit *test, struct vt *vt,
+			      union ib_gid *mgid, u16 mlid)
+{
+	struct rdma_ah_attr attr = {};
+	struct ib_ah *ah;
+
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&attr, mlid);
+	rdma_ah_set_port_num(&attr, 1);
+	rdma_ah_set_grh(&attr, mgid, 0, 0, 1, 0);
+	ah = rdma_create_ah(vt->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+			0);
+	return ah;
+}
+
+static struct rvt_ibport *port_of(struct vt *vt)
+{
+	return vt->ldev->rdi.ports[0];
+}
+
+/* Is @mgid/@lid a group of the port of @vt? */
+static bool group_exists(struct vt *vt, union ib_gid *mgid, u16 lid)
+{
+	struct rvt_mcast *m = rvt_mcast_find(port_of(vt), mgid, lid);
+
+	if (m)
+		rvt_mcast_put(m);
+	return m;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * The errors of attach and detach, upstream's errnos: the core's checks
+ * (-EINVAL for a QP that is not UD, a GID that is not multicast, a LID
+ * outside 0xC000..0xFFFE) and rdmavt's (-EINVAL for a QP in RESET, an
+ * MGID used with another MLID, detaching what is not attached).  A
+ * second attach of the same QP succeeds and takes a second detach; an
+ * attached QP cannot be destroyed.
+ */
+static void rvt_mcast_errors(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_qp *ud = new_ud_qp(test, vt, NULL);
+	struct ib_qp *ud2 = new_ud_qp(test, vt, NULL);
+	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *reset = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	union ib_gid mgid, other, ucast;
+	struct rvt_mcast *m;
+
+	mgid_of(&mgid, 1);
+	mgid_of(&other, 2);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(vt->dev, 1, 0, &ucast), 0);
+
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(rc, &mgid, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud, &ucast, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud, &mgid, 0x1234), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud, &mgid, 0xBFFF), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud, &mgid, 0xFFFF), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(reset, &mgid, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &mgid, MLID));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 0);
+
+	KUNIT_ASSERT_EQ(test, ib_attach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 1);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 2);
+
+	/* one MGID, one MLID */
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(ud2, &mgid, MLID + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud2->usecnt), 0);
+	/* not attached to the group, or no such group */
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud2, &mgid, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &other, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID + 1), -EINVAL);
+
+	/* found with its MLID only; the group holds one QP once */
+	m = rvt_mcast_find(port_of(vt), &mgid, MLID);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, m->n_attached, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m->refcount), 2);
+	rvt_mcast_put(m);
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &mgid, MLID + 1));
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &other, MLID));
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(ud), -EBUSY);
+
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_EXPECT_TRUE(test, group_exists(vt, &mgid, MLID));
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &mgid, MLID));
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 0);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 0);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 0);
+}
+
+/*
+ * A datagram to a group reaches the 3 QPs attached to it on two loop
+ * devices, each with its own completion, the payload after a GRH whose
+ * DGID is the MGID; the sender (attached too) completes once and does
+ * not receive its own datagram; a QP not attached gets nothing.  After a
+ * detach the QP receives no more.
+ */
+static void rvt_mcast_send(struct kunit *test)
+{
+	struct vt *x = new_vt(test), *y = new_vt(test);
+	struct ib_cq *scq, *ncq, *cq[3];
+	struct ib_qp *s = new_ud_qp(test, x, &scq);
+	struct ib_qp *none = new_ud_qp(test, y, &ncq);
+	struct ib_qp *m[3];
+	struct tcqe *r[3], *sr, *nr, *st;
+	u8 *sbuf, *rbuf[3], *srbuf, *nrbuf;
+	union ib_gid mgid;
+	struct ib_ah *ah;
+	int i, round;
+
+	m[0] = new_ud_qp(test, x, &cq[0]);
+	m[1] = new_ud_qp(test, y, &cq[1]);
+	m[2] = new_ud_qp(test, y, &cq[2]);
+	mgid_of(&mgid, 7);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ib_attach_mcast(m[i], &mgid, MLID), 0);
+	KUNIT_ASSERT_EQ(test, ib_attach_mcast(s, &mgid, MLID), 0);
+	ah = mcast_ah(test, x, &mgid, MLID);
+
+	sbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	srbuf = kunit_kzalloc(test, LEN + GRH_LEN, GFP_KERNEL);
+	nrbuf = kunit_kzalloc(test, LEN + GRH_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, srbuf);
+	KUNIT_ASSERT_NOT_NULL(test, nrbuf);
+	for (i = 0; i < 3; i++) {
+		rbuf[i] = kunit_kzalloc(test, LEN + GRH_LEN, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, rbuf[i]);
+	}
+
+	/* the sender's and the outsider's receives must stay posted */
+	sr = new_tcqe(test);
+	nr = new_tcqe(test);
+	post_recv(test, s, sr, srbuf, LEN + GRH_LEN);
+	post_recv(test, none, nr, nrbuf, LEN + GRH_LEN);
+
+	for (round = 0; round < 2; round++) {
+		/* round 1: m[2] left the group */
+		int members = round ? 2 : 3;
+
+		get_random_bytes(sbuf, LEN);
+		for (i = 0; i < 3; i++) {
+			r[i] = new_tcqe(test);
+			memset(rbuf[i], 0, LEN + GRH_LEN);
+			post_recv(test, m[i], r[i], rbuf[i], LEN + GRH_LEN);
+		}
+		st = new_tcqe(test);
+		post_ud_send(test, s, st, ah, 0xffffff, sbuf, LEN);
+		KUNIT_ASSERT_TRUE(test, tcqe_wait(scq, st));
+		KUNIT_EXPECT_EQ(test, st->wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, st->wc.opcode, IB_WC_SEND);
+
+		for (i = 0; i < members; i++) {
+			struct ib_grh *grh = (struct ib_grh *)rbuf[i];
+
+			KUNIT_ASSERT_TRUE_MSG(test, tcqe_wait(cq[i], r[i]),
+					      "member %d round %d", i, round);
+			KUNIT_EXPECT_EQ(test, r[i]->wc.status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, r[i]->wc.opcode, IB_WC_RECV);
+			KUNIT_EXPECT_PTR_EQ(test, r[i]->wc.qp, m[i]);
+			KUNIT_EXPECT_EQ(test, r[i]->wc.src_qp, s->qp_num);
+			KUNIT_EXPECT_EQ(test, r[i]->wc.slid, port_lid(x->dev));
+			KUNIT_EXPECT_EQ(test, r[i]->wc.byte_len,
+					LEN + GRH_LEN);
+			KUNIT_EXPECT_TRUE(test, r[i]->wc.wc_flags & IB_WC_GRH);
+			KUNIT_EXPECT_EQ(test, memcmp(&grh->dgid, &mgid,
+						     sizeof(mgid)), 0);
+			KUNIT_EXPECT_EQ(test, memcmp(rbuf[i] + GRH_LEN, sbuf,
+						     LEN), 0);
+			KUNIT_EXPECT_TRUE(test, tcqe_quiet(cq[i], r[i], 1));
+		}
+		for (; i < 3; i++)
+			KUNIT_EXPECT_TRUE(test, tcqe_quiet(cq[i], r[i], 0));
+		KUNIT_EXPECT_TRUE(test, tcqe_quiet(scq, st, 1));
+		KUNIT_EXPECT_TRUE(test, tcqe_quiet(scq, sr, 0));
+		KUNIT_EXPECT_TRUE(test, tcqe_quiet(ncq, nr, 0));
+
+		if (!round)
+			KUNIT_ASSERT_EQ(test,
+					ib_detach_mcast(m[2], &mgid, MLID), 0);
+	}
+
+	/* m[2] keeps its receive posted: nobody sends it anything */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, ib_detach_mcast(m[i], &mgid, MLID), 0);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(s, &mgid, MLID), 0);
+	KUNIT_EXPECT_FALSE(test, group_exists(x, &mgid, MLID));
+	KUNIT_EXPECT_FALSE(test, group_exists(y, &mgid, MLID));
+}
+
+/*
+ * The limits of dparms.props: QPs per group, groups per device and
+ * attachments per device give -ENOMEM; a detach makes room again.
+ */
+static void rvt_mcast_limits(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_device_attr *props = &vt->ldev->rdi.dparms.props;
+	struct ib_device_attr saved = *props;
+	struct ib_qp *qp[3];
+	union ib_gid g[4];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		qp[i] = new_ud_qp(test, vt, NULL);
+	for (i = 0; i < 4; i++)
+		mgid_of(&g[i], 0x20 + i);
+
+	props->max_mcast_qp_attach = 2;
+	props->max_mcast_grp = 2;
+	props->max_total_mcast_qp_attach = 3;
+
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &g[0], MLID), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &g[0], MLID), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[2], &g[0], MLID), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_read(&qp[2]->usecnt), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &g[1], MLID + 1), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &g[2], MLID + 2),
+			-ENOMEM);
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &g[2], MLID + 2));
+	/* the third attachment of the device: the total is reached */
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &g[1], MLID + 1), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[2], &g[1], MLID + 1),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 3);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 2);
+
+	/* a group freed makes room for another */
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &g[0], MLID), 0);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[1], &g[0], MLID), 0);
+	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[2], &g[3], MLID + 3), 0);
+
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[2], &g[3], MLID + 3), 0);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &g[1], MLID + 1), 0);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[1], &g[1], MLID + 1), 0);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 0);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 0);
+	*props = saved;
+
+	/* the defaults rdmavt gives are reported */
+	KUNIT_EXPECT_GT(test, vt->dev->attrs.max_mcast_grp, 0);
+	KUNIT_EXPECT_GT(test, vt->dev->attrs.max_mcast_qp_attach, 0);
+	KUNIT_EXPECT_GT(test, vt->dev->attrs.max_total_mcast_qp_attach, 0);
+}
+
+#define ITER_MAGIC	0x5eed0123abcdULL
+#define ITER_MAX	16
+
+struct iter_seen {
+	u32	qpn[ITER_MAX];
+	int	n;
+	bool	bad_v;
+	bool	unref;
+};
+
+static struct iter_seen iter_seen;
+
+static void iter_cb(struct rvt_qp *qp, u64 v)
+{
+	if (v != ITER_MAGIC)
+		iter_seen.bad_v = true;
+	/* the walk holds a reference besides the QP table's */
+	if (refcount_read(&qp->refcount) < 2)
+		iter_seen.unref = true;
+	if (iter_seen.n < ITER_MAX)
+		iter_seen.qpn[iter_seen.n] = qp->ibqp.qp_num;
+	iter_seen.n++;
+}
+
+static int seen_times(u32 qpn)
+{
+	int i, n = 0;
+
+	for (i = 0; i < min(iter_seen.n, ITER_MAX); i++)
+		n += iter_seen.qpn[i] == qpn;
+	return n;
+}
+
+/*
+ * rvt_qp_iter() calls back once for every QP of the device with the
+ * value given, holding a reference; rvt_qp_iter_next() walks the same
+ * QPs and lets go of each.
+ */
+static void rvt_qp_iter_walk(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct rvt_dev_info *rdi = &vt->ldev->rdi;
+	struct ib_cq *cq = new_cq(test, vt);
+	struct rvt_qp_iter *it;
+	struct ib_qp *qp[4];
+	int base, i, n;
+
+	/* what the device had before (special QPs of the MAD layer) */
+	memset(&iter_seen, 0, sizeof(iter_seen));
+	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
+	base = iter_seen.n;
+	KUNIT_ASSERT_LE(test, base, ITER_MAX - 4);
+
+	qp[0] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	qp[1] = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	qp[2] = new_qp(test, vt, IB_QPT_UC, cq, cq, NULL);
+	qp[3] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+
+	memset(&iter_seen, 0, sizeof(iter_seen));
+	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
+	KUNIT_EXPECT_EQ(test, iter_seen.n, base + 4);
+	KUNIT_EXPECT_FALSE(test, iter_seen.bad_v);
+	KUNIT_EXPECT_FALSE(test, iter_seen.unref);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, seen_times(qp[i]->qp_num), 1);
+
+	it = rvt_qp_iter_init(rdi, ITER_MAGIC, iter_cb);
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	n = 0;
+	while (!rvt_qp_iter_next(it)) {
+		KUNIT_EXPECT_NOT_NULL(test, it->qp);
+		n++;
+	}
+	KUNIT_EXPECT_NULL(test, it->qp);
+	KUNIT_EXPECT_EQ(test, rvt_qp_iter_next(it), 1);
+	kfree(it);
+	KUNIT_EXPECT_EQ(test, n, base + 4);
+
+	/* no reference left behind: only the QP table's */
+	for (i = 0; i < 4; i++) {
+		struct rvt_qp *rqp = container_of(qp[i], struct rvt_qp, ibqp);
+
+		KUNIT_EXPECT_EQ(test, refcount_read(&rqp->refcount), 1);
+	}
+
+	/* a destroyed QP is not visited */
+	KUNIT_ASSERT_EQ(test, ib_destroy_qp(qp[1]), 0);
+	kunit_remove_action(test, destroy_qp, qp[1]);
+	memset(&iter_seen, 0, sizeof(iter_seen));
+	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
+	KUNIT_EXPECT_EQ(test, iter_seen.n, base + 3);
+}
+
+/*
+ * rvt_check_ah() rejects an SL over 15, an invalid port, DLID 0, a
+ * multicast DLID without a GRH, a bad static rate and a GID index past
+ * the table; rdma_create_ah() and a QP's IB_QP_AV return its error.
+ */
+static void rvt_check_ah_rules(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct rdma_ah_attr good = {}, a;
+	struct ib_qp_attr qa = {};
+	union ib_gid mgid;
+	struct ib_ah *ah;
+
+	good.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&good, port_lid(vt->dev));
+	rdma_ah_set_port_num(&good, 1);
+	rdma_ah_set_sl(&good, 15);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &good), 0);
+	ah = rdma_create_ah(vt->pd, &good, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+
+	a = good;
+	rdma_ah_set_sl(&a, 16);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+	ah = rdma_create_ah(vt->pd, &a, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), -EINVAL);
+	if (!IS_ERR(ah))
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+
+	a = good;
+	rdma_ah_set_dlid(&a, 0);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+	ah = rdma_create_ah(vt->pd, &a, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), -EINVAL);
+	if (!IS_ERR(ah))
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+
+	a = good;
+	rdma_ah_set_dlid(&a, MLID);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+	ah = rdma_create_ah(vt->pd, &a, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), -EINVAL);
+	if (!IS_ERR(ah))
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	/* with a GRH it is a valid multicast address */
+	mgid_of(&mgid, 9);
+	rdma_ah_set_grh(&a, &mgid, 0, 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), 0);
+	ah = rdma_create_ah(vt->pd, &a, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), 0);
+	if (!IS_ERR(ah))
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	/* the permissive LID needs none */
+	a = good;
+	rdma_ah_set_dlid(&a, 0xffff);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), 0);
+
+	a = good;
+	rdma_ah_set_static_rate(&a, 0x3f);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+	rdma_ah_set_static_rate(&a, IB_RATE_10_GBPS);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), 0);
+
+	a = good;
+	rdma_ah_set_port_num(&a, 2);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+	rdma_ah_set_port_num(&a, 0);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+
+	a = good;
+	rdma_ah_set_grh(&a, &mgid, 0, 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &a), -EINVAL);
+
+	/* a QP's address vector goes through the same checks */
+	qa.qp_state = IB_QPS_INIT;
+	qa.port_num = 1;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(rc, &qa, IB_QP_STATE |
+					   IB_QP_PKEY_INDEX | IB_QP_PORT |
+					   IB_QP_ACCESS_FLAGS), 0);
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = IB_QPS_RTR;
+	qa.path_mtu = IB_MTU_4096;
+	qa.dest_qp_num = rc->qp_num;
+	qa.max_dest_rd_atomic = 1;
+	qa.min_rnr_timer = 1;
+	qa.ah_attr = good;
+	rdma_ah_set_sl(&qa.ah_attr, 16);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(rc, &qa, IB_QP_STATE | IB_QP_AV |
+					   IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+					   IB_QP_RQ_PSN |
+					   IB_QP_MAX_DEST_RD_ATOMIC |
+					   IB_QP_MIN_RNR_TIMER), -EINVAL);
+	qa.ah_attr = good;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(rc, &qa, IB_QP_STATE | IB_QP_AV |
+					   IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+					   IB_QP_RQ_PSN |
+					   IB_QP_MAX_DEST_RD_ATOMIC |
+					   IB_QP_MIN_RNR_TIMER), 0);
+}
+
+static atomic_t comm_est_events;
+
+static void comm_est_handler(struct ib_event *ev, void *ctx)
+{
+	if (ev->event == IB_EVENT_COMM_EST)
+		atomic_inc(&comm_est_events);
+}
+
+/* RESET -> INIT -> RTR (-> RTS) of an RC QP towards @dqpn at @dlid. */
+static int rc_connect(struct ib_qp *qp, u32 dqpn, u32 dlid, bool rts)
+{
+	struct ib_qp_attr a = {};
+	int ret;
+
+	a.qp_state = IB_QPS_INIT;
+	a.port_num = 1;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = IB_MTU_4096;
+	a.dest_qp_num = dqpn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_dlid(&a.ah_attr, dlid);
+	rdma_ah_set_port_num(&a.ah_attr, 1);
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (ret || !rts)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
+			    IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/*
+ * The first request reaching an RC responder in RTR raises
+ * IB_EVENT_COMM_EST, the next ones and direct calls of rvt_comm_est()
+ * do not; after RESET the next connection gets one again.
+ */
+static void rvt_comm_est_once(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, IB_QPT_RC, cq, cq,
+				 comm_est_handler);
+	struct rvt_qp *rb = container_of(b, struct rvt_qp, ibqp);
+	struct ib_qp_attr reset = { .qp_state = IB_QPS_RESET };
+	u8 *sbuf, *rbuf;
+	int i;
+
+	atomic_set(&comm_est_events, 0);
+	sbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, port_lid(vt->dev),
+					 true), 0);
+	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, port_lid(vt->dev),
+					 false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 0);
+
+	for (i = 0; i < 3; i++) {
+		struct tcqe *r = new_tcqe(test), *s = new_tcqe(test);
+		struct ib_sge sge = sge_of(a->pd, sbuf, LEN);
+		struct ib_send_wr wr = {
+			.wr_cqe = &s->cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		};
+
+		get_random_bytes(sbuf, LEN);
+		post_recv(test, b, r, rbuf, LEN);
+		KUNIT_ASSERT_EQ(test, ib_post_send(a, &wr, NULL), 0);
+		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, s));
+		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, r));
+		KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, LEN), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 1);
+	}
+	rvt_comm_est(rb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 1);
+
+	/* a new connection after RESET */
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &reset, IB_QP_STATE), 0);
+	KUNIT_EXPECT_FALSE(test, rb->r_flags & RVT_R_COMM_EST);
+	rvt_comm_est(rb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 2);
+	rvt_comm_est(rb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 2);
+}
+
+static struct kunit_case rdma_rvt_cases[] = {
+	KUNIT_CASE(rvt_mcast_errors),
+	KUNIT_CASE(rvt_mcast_send),
+	KUNIT_CASE(rvt_mcast_limits),
+	KUNIT_CASE(rvt_qp_iter_walk),
+	KUNIT_CASE(rvt_check_ah_rules),
+	KUNIT_CASE(rvt_comm_est_once),
+	{}
+};
+
+static struct kunit_suite rdma_rvt_suite = {
+	.name = "rdma_rvt",
+	.test_cases = rdma_rvt_cases,
+};
+
+kunit_test_suite(rdma_rvt_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the rdmavt library API on loop devices");
+MODULE_LICENSE("Dual BSD/GPL");
