@@ -466,7 +466,7 @@ static void rvt_mcast_limits(struct kunit *test)
 
 	props->max_mcast_qp_attach = 2;
 	props->max_mcast_grp = 2;
-	props->max_total_mcast_qp_attach = 3;
+	props->max_total_mcast_qp_attach = 4;
 
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &g[0], MLID), 0);
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &g[0], MLID), 0);
@@ -476,11 +476,12 @@ static void rvt_mcast_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[0], &g[2], MLID + 2),
 			-ENOMEM);
 	KUNIT_EXPECT_FALSE(test, group_exists(vt, &g[2], MLID + 2));
-	/* the third attachment of the device: the total is reached */
+	/* the fourth attachment of the device reaches the total */
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[1], &g[1], MLID + 1), 0);
+	props->max_mcast_qp_attach = 3;
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[2], &g[1], MLID + 1),
 			-ENOMEM);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 3);
+	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 4);
 	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 2);
 
 	/* a group freed makes room for another */

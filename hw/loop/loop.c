@@ -52,16 +52,26 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 	return NULL;
 }
 
-/* Multicast reaches every loop device: the fabric is the whole list. */
-static void loop_for_each_fabric_dev(struct rvt_dev_info *rdi, u32 port,
-				     void (*fn)(struct rvt_dev_info *dest,
-						void *arg),
-				     void *arg)
+/*
+ * Multicast reaches every loop device: the fabric is the whole list,
+ * walked under the caller's RCU read lock.  A device unlinked meanwhile
+ * still leads on to the rest of the list.
+ */
+static struct rvt_dev_info *loop_next_fabric_dev(struct rvt_dev_info *rdi,
+						 u32 port,
+						 struct rvt_dev_info *prev)
 {
 	struct loop_dev *ldev;
 
-	list_for_each_entry_rcu(ldev, &loop_list, list)
-		fn(&ldev->rdi, arg);
+	if (!prev) {
+		ldev = list_first_or_null_rcu(&loop_list, struct loop_dev,
+					      list);
+	} else {
+		ldev = container_of(prev, struct loop_dev, rdi);
+		ldev = list_next_or_null_rcu(&loop_list, &ldev->list,
+					     struct loop_dev, list);
+	}
+	return ldev ? &ldev->rdi : NULL;
 }
 
 /*
@@ -120,7 +130,7 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg)
 		rdi->dparms.props.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	rdi->driver_f.find_dev_by_lid = loop_find_dev_by_lid;
 	rdi->driver_f.dealloc = loop_dealloc;
-	rdi->driver_f.for_each_fabric_dev = loop_for_each_fabric_dev;
+	rdi->driver_f.next_fabric_dev = loop_next_fabric_dev;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &ldev->port, 0, NULL);
 

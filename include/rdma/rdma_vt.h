@@ -113,11 +113,12 @@ struct rvt_driver_params {
  * @port_state: state of a port (IB_PORT_ACTIVE when NULL)
  * @check_ah: optional; further checks of an address vector after
  *	rvt_check_ah()'s own, returning 0 or a negative error
- * @for_each_fabric_dev: optional; calls @fn(dest, arg) for every device
- *	(@rdi included) whose ports a multicast datagram sent from @port of
- *	@rdi reaches.  Called under rcu_read_lock(); @fn does not sleep and
- *	the devices must stay valid until the RCU read side ends.  Without
- *	it multicast reaches the groups of @rdi only.
+ * @next_fabric_dev: optional; walks the devices (@rdi included) whose
+ *	ports a multicast datagram sent from @port of @rdi reaches: returns
+ *	the first with @prev NULL, then the one after @prev, NULL at the
+ *	end.  Called under rcu_read_lock(); the devices returned must stay
+ *	valid until the RCU read side ends.  Without it multicast reaches
+ *	the groups of @rdi only.
  * @dealloc: optional; when set, the device uses ib_core's dealloc_driver
  *	flow: whoever unregisters it (rvt_unregister_device(), "rdma link
  *	delete", ib_unregister_device_and_put()) also frees it, and this
@@ -132,10 +133,9 @@ struct rvt_driver_provided {
 						u32 port, u32 dlid);
 	enum ib_port_state (*port_state)(struct rvt_dev_info *rdi, u32 port);
 	int (*check_ah)(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
-	void (*for_each_fabric_dev)(struct rvt_dev_info *rdi, u32 port,
-				    void (*fn)(struct rvt_dev_info *dest,
-					       void *arg),
-				    void *arg);
+	struct rvt_dev_info *(*next_fabric_dev)(struct rvt_dev_info *rdi,
+						u32 port,
+						struct rvt_dev_info *prev);
 	void (*dealloc)(struct rvt_dev_info *rdi);
 };
 

@@ -7,7 +7,7 @@
  * list; each attachment references its QP.  A UD datagram whose AH names
  * a multicast LID (0xC000..0xFFFE) and carries a GRH with the group's
  * MGID goes to every QP attached to that group on every device the
- * driver's fabric reaches (driver_f.for_each_fabric_dev), except the
+ * driver's fabric reaches (driver_f.next_fabric_dev), except the
  * sending QP itself; each receiver gets a copy and a completion of its
  * own.
  *
@@ -326,11 +326,15 @@ bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
 	w.mgid = (union ib_gid *)&rdma_ah_read_grh(attr)->dgid;
 
 	rcu_read_lock();
-	if (rdi->driver_f.for_each_fabric_dev)
-		rdi->driver_f.for_each_fabric_dev(rdi, qp->port_num,
-						  rvt_mcast_dev, &w);
-	else
+	if (!rdi->driver_f.next_fabric_dev) {
 		rvt_mcast_dev(rdi, &w);
+	} else {
+		struct rvt_dev_info *dest = NULL;
+
+		while ((dest = rdi->driver_f.next_fabric_dev(rdi, qp->port_num,
+							     dest)))
+			rvt_mcast_dev(dest, &w);
+	}
 	rcu_read_unlock();
 	return true;
 }

@@ -646,9 +646,8 @@ static bool rvt_take_rwqe(struct rvt_qp *dqp, struct rvt_rwqe *out)
  * first 40 bytes of the receive buffer (the space is reserved whether or
  * not one came).  Returns true when it wrote one.
  */
-static noinline_for_stack bool rvt_put_grh(struct rvt_qp *qp,
-					    struct rvt_swqe *wqe,
-					    struct rvt_sgl *dst)
+static noinline_for_stack bool
+rvt_put_grh(struct rvt_qp *qp, struct rvt_swqe *wqe, struct rvt_sgl *dst)
 {
 	const struct rdma_ah_attr *attr =
 		&container_of(wqe->ud_wr.ah, struct rvt_ah, ibah)->attr;
