@@ -282,10 +282,11 @@ static bool group_exists(struct vt *vt, union ib_gid *mgid, u16 lid)
 /*
  * The errors of attach and detach, upstream's errnos: the core's checks
  * (-EINVAL for a QP that is not UD, a GID that is not multicast, a LID
- * outside 0xC000..0xFFFE) and rdmavt's (-EINVAL for a QP in RESET, an
- * MGID used with another MLID, detaching what is not attached).  A
- * second attach of the same QP succeeds and takes a second detach; an
- * attached QP cannot be destroyed.
+ * outside 0xC000..0xFFFE) and rdmavt's (-EINVAL for attaching a QP in
+ * RESET, an MGID used with another MLID, detaching what is not
+ * attached).  A second attach of the same QP succeeds and takes a second
+ * detach; an attached QP cannot be destroyed; a QP reset while attached
+ * can still be detached.
  */
 static void rvt_mcast_errors(struct kunit *test)
 {
@@ -295,6 +296,7 @@ static void rvt_mcast_errors(struct kunit *test)
 	struct ib_qp *ud2 = new_ud_qp(test, vt, NULL);
 	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 	struct ib_qp *reset = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_qp_attr rst = { .qp_state = IB_QPS_RESET };
 	union ib_gid mgid, other, ucast;
 	struct rvt_mcast *m;
 
@@ -344,6 +346,13 @@ static void rvt_mcast_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 0);
 	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 0);
 	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 0);
+
+	/* a QP moved back to RESET while attached can still leave */
+	KUNIT_ASSERT_EQ(test, ib_attach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(ud, &rst, IB_QP_STATE), 0);
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 0);
+	KUNIT_EXPECT_FALSE(test, group_exists(vt, &mgid, MLID));
 }
 
 /*

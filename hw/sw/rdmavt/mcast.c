@@ -105,10 +105,10 @@ static struct rvt_mcast_qp *rvt_mcast_member(struct rvt_mcast *mcast,
 	return NULL;
 }
 
-/* QPs in RESET and the special QPs (0 and 1) join no group. */
+/* The port whose groups the QP joins; the special QPs (0, 1) join none. */
 static struct rvt_ibport *rvt_mcast_port(struct rvt_qp *qp)
 {
-	if (qp->ibqp.qp_num <= 1 || READ_ONCE(qp->state) == IB_QPS_RESET)
+	if (qp->ibqp.qp_num <= 1)
 		return NULL;
 	return qp->rdi->ports[qp->port_num - 1];
 }
@@ -138,7 +138,7 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	int ret = 0;
 
 	ibp = rvt_mcast_port(qp);
-	if (!ibp)
+	if (!ibp || READ_ONCE(qp->state) == IB_QPS_RESET)
 		return -EINVAL;
 
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
@@ -213,12 +213,14 @@ out_fresh:
  * @gid: the group's multicast GID
  * @lid: the group's multicast LID
  *
- * Undoes one rvt_attach_mcast().  When the QP leaves the group, returns
+ * Undoes one rvt_attach_mcast(), in any QP state: unlike upstream, a QP
+ * moved back to RESET while attached can still leave (and so be
+ * destroyed).  When the QP leaves the group, returns
  * after no sender can deliver to it through the group any more.  The
  * last QP leaving frees the group once its references are dropped.
  *
- * Return: 0, or -EINVAL when the QP is special or in RESET, or the group
- * does not exist or the QP is not attached to it.
+ * Return: 0, or -EINVAL when the QP is special, or the group does not
+ * exist or the QP is not attached to it.
  */
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 {
