@@ -374,47 +374,20 @@ static struct ib_client busy_client = {
 
 static u32 lid_of(struct ib_device *dev)
 {
-	struct ib_port_attr pa;
-
-	return ib_query_port(dev, 1, &pa) ? 0 : pa.lid;
+	return rdma_loop_port_lid(dev);
 }
 
 static int busy_connect(struct ib_qp *qp, u32 dqpn, u32 dlid)
 {
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IB_ACCESS_REMOTE_WRITE,
+	struct rdma_loop_conn conn = {
+		.dqpn = dqpn,
+		.dlid = dlid,
+		.access = IB_ACCESS_REMOTE_WRITE,
+		.rnr_retry = 7,	/* for ever */
+		.mtu = IB_MTU_1024,
 	};
-	int ret;
 
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&a.ah_attr, dlid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 10;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;	/* forever */
-	a.max_rd_atomic = 1;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
-			    IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+	return rdma_loop_connect_qp(qp, &conn, IB_QPS_RTS);
 }
 
 /* Post @n sends and @r receives on @b. */

@@ -26,7 +26,7 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
 
-#include "../../hw/loop/loop.h"
+#include "loop_test.h"
 #include "fake_hca.h"
 
 #define RXBUF_LEN	16384
@@ -324,36 +324,6 @@ static const char *attr_str(struct kunit *test, struct nlattr *a)
 	KUNIT_ASSERT_GT(test, nla_len(a), 0);
 	KUNIT_ASSERT_EQ(test, ((char *)nla_data(a))[nla_len(a) - 1], '\0');
 	return nla_data(a);
-}
-
-static void remove_loop(void *p)
-{
-	rdma_loop_remove_device(p);
-}
-
-static void dealloc_pd(void *p)
-{
-	ib_dealloc_pd(p);
-}
-
-static void free_cq(void *p)
-{
-	ib_free_cq(p);
-}
-
-static void destroy_qp(void *p)
-{
-	ib_destroy_qp(p);
-}
-
-static void dereg_mr(void *p)
-{
-	ib_dereg_mr(p);
-}
-
-static void destroy_srq(void *p)
-{
-	ib_destroy_srq(p);
 }
 
 static struct res_env *new_env(struct kunit *test)

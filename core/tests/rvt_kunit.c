@@ -16,7 +16,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 
-#include "../../hw/loop/loop.h"
+#include "loop_test.h"
 
 #define WAIT_MS		10000
 #define QKEY		0x1234
@@ -75,31 +75,6 @@ static bool tcqe_quiet(struct ib_cq *cq, struct tcqe *t, int expected)
 	msleep(50);
 	ib_process_cq_direct(cq, -1);
 	return atomic_read(&t->count) == expected;
-}
-
-static void remove_loop(void *p)
-{
-	rdma_loop_remove_device(p);
-}
-
-static void dealloc_pd(void *p)
-{
-	ib_dealloc_pd(p);
-}
-
-static void free_cq(void *p)
-{
-	ib_free_cq(p);
-}
-
-static void destroy_qp(void *p)
-{
-	ib_destroy_qp(p);
-}
-
-static void destroy_ah(void *p)
-{
-	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
 }
 
 static struct vt *new_vt(struct kunit *test)
@@ -181,11 +156,7 @@ static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
 
 static u32 port_lid(struct ib_device *dev)
 {
-	struct ib_port_attr pa;
-
-	if (ib_query_port(dev, 1, &pa))
-		return 0;
-	return pa.lid;
+	return rdma_loop_port_lid(dev);
 }
 
 static void mgid_of(union ib_gid *gid, u8 n)
@@ -718,38 +689,13 @@ static void comm_est_handler(struct ib_event *ev, void *ctx)
 /* RESET -> INIT -> RTR (-> RTS) of an RC QP towards @dqpn at @dlid. */
 static int rc_connect(struct ib_qp *qp, u32 dqpn, u32 dlid, bool rts)
 {
-	struct ib_qp_attr a = {};
-	int ret;
+	struct rdma_loop_conn conn = {
+		.dqpn = dqpn,
+		.dlid = dlid,
+		.rnr_retry = 7,
+	};
 
-	a.qp_state = IB_QPS_INIT;
-	a.port_num = 1;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_4096;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&a.ah_attr, dlid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret || !rts)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
-			    IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+	return rdma_loop_connect_qp(qp, &conn, rts ? IB_QPS_RTS : IB_QPS_RTR);
 }
 
 /*

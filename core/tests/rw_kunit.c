@@ -17,7 +17,7 @@
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
 
-#include "../../hw/loop/loop.h"
+#include "loop_test.h"
 #include "../rw_priv.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -68,31 +68,6 @@ static bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
 			return true;
 	} while (time_before(jiffies, end));
 	return false;
-}
-
-static void remove_loop(void *p)
-{
-	rdma_loop_remove_device(p);
-}
-
-static void dealloc_pd(void *p)
-{
-	ib_dealloc_pd(p);
-}
-
-static void free_cq(void *p)
-{
-	ib_free_cq(p);
-}
-
-static void destroy_qp(void *p)
-{
-	ib_destroy_qp(p);
-}
-
-static void dereg_mr(void *p)
-{
-	ib_dereg_mr(p);
 }
 
 static void restore_force_mr(void *p)
@@ -153,40 +128,14 @@ static struct ib_qp *new_qp(struct kunit *test, struct rwp *p, int i,
 
 static int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
 {
-	struct ib_qp_attr a = {};
-	int ret;
+	struct rdma_loop_conn conn = {
+		.dqpn = dqpn,
+		.dlid = dlid,
+		.access = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ,
+		.rd_atomic = 4,
+	};
 
-	a.qp_state = IB_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_4096;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&a.ah_attr, dlid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.max_rd_atomic = 4;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
-			    IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+	return rdma_loop_connect_qp(qp, &conn, IB_QPS_RTS);
 }
 
 /* Register @p->remote on QP 1 for remote READ and WRITE. */

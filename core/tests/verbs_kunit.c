@@ -17,7 +17,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/restrack.h>
 
-#include "../../hw/loop/loop.h"
+#include "loop_test.h"
 
 #define WAIT_MS		10000
 #define BUF_LEN		4096
@@ -89,41 +89,6 @@ static bool cq_stays_empty(struct ib_cq *cq, struct tcqe *t)
 	return !completion_done(&t->done);
 }
 
-static void remove_loop(void *p)
-{
-	rdma_loop_remove_device(p);
-}
-
-static void dealloc_pd(void *p)
-{
-	ib_dealloc_pd(p);
-}
-
-static void free_cq(void *p)
-{
-	ib_free_cq(p);
-}
-
-static void destroy_qp(void *p)
-{
-	ib_destroy_qp(p);
-}
-
-static void dereg_mr(void *p)
-{
-	ib_dereg_mr(p);
-}
-
-static void destroy_srq(void *p)
-{
-	ib_destroy_srq(p);
-}
-
-static void destroy_ah(void *p)
-{
-	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
-}
-
 static struct vt *new_vt(struct kunit *test)
 {
 	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
@@ -188,11 +153,7 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 
 static u32 port_lid(struct ib_device *dev)
 {
-	struct ib_port_attr pa;
-
-	if (ib_query_port(dev, 1, &pa))
-		return 0;
-	return pa.lid;
+	return rdma_loop_port_lid(dev);
 }
 
 /*
@@ -202,47 +163,16 @@ static u32 port_lid(struct ib_device *dev)
 static int to_state(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry,
 		    enum ib_qp_state stop)
 {
-	struct ib_qp_attr a = {};
-	int ret;
+	struct rdma_loop_conn conn = {
+		.dqpn = dqpn,
+		.dlid = dlid,
+		.access = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			  IB_ACCESS_REMOTE_ATOMIC,
+		.rd_atomic = 4,
+		.rnr_retry = rnr_retry,
+	};
 
-	a.qp_state = IB_QPS_INIT;
-	a.pkey_index = 0;
-	a.port_num = 1;
-	a.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
-			    IB_ACCESS_REMOTE_ATOMIC;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret || stop == IB_QPS_INIT)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_4096;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&a.ah_attr, dlid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   (qp->qp_type == IB_QPT_RC ?
-			    IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER : 0));
-	if (ret || stop == IB_QPS_RTR)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.sq_psn = 0;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = rnr_retry;
-	a.max_rd_atomic = 4;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
-			    (qp->qp_type == IB_QPT_RC ?
-			     IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			     IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC : 0));
+	return rdma_loop_connect_qp(qp, &conn, stop);
 }
 
 static int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry)
@@ -1417,11 +1347,6 @@ static void cq_event(struct ib_event *ev, void *ctx)
 {
 	if (ev->event == IB_EVENT_CQ_ERR && ev->element.cq == ctx)
 		atomic_inc(&cq_err_events);
-}
-
-static void destroy_cq(void *p)
-{
-	ib_destroy_cq(p);
 }
 
 /* A CQ that overruns reports IB_EVENT_CQ_ERR and keeps what it held. */

@@ -55,6 +55,8 @@
 #include <linux/string.h>
 #include <rdma/ib_verbs.h>
 
+#include "hw/loop/loop.h"
+
 #define VB_MAX_SIZE		SZ_64K
 #define VB_MAX_DEPTH		128
 #define VB_QP_WR		(2 * VB_MAX_DEPTH)
@@ -221,50 +223,20 @@ static int vb_poll(struct vb_pair *p)
 
 static int vb_modify(struct ib_qp *qp, u32 dqpn, u32 dlid)
 {
-	struct ib_qp_attr a = {};
-	int ret;
+	struct rdma_loop_conn conn = {
+		.dqpn = dqpn,
+		.dlid = dlid,
+		.access = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ,
+		.rd_atomic = 16,
+		.rnr_retry = 7,
+	};
 
-	a.qp_state = IB_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_4096;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 16;
-	a.min_rnr_timer = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&a.ah_attr, dlid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 16;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN |
-			    IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-			    IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC);
+	return rdma_loop_connect_qp(qp, &conn, IB_QPS_RTS);
 }
 
 static u32 vb_lid(struct ib_device *dev)
 {
-	struct ib_port_attr pa;
-
-	if (ib_query_port(dev, 1, &pa))
-		return 0;
-	return pa.lid;
+	return rdma_loop_port_lid(dev);
 }
 
 /*
