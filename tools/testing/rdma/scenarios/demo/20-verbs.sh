@@ -13,7 +13,7 @@ stats=/sys/kernel/debug/rdma_test_ulp/loop0/stats
 echo "== modprobe rdma_loop; rdma link add loop0 type loop netdev lo"
 modprobe rdma_loop || exit 1
 rdma link add loop0 type loop netdev lo || exit 1
-rdma link show loop0
+rdma link show loop0/1
 
 echo
 echo "== modprobe rdma_test_ulp: its counters, two seconds apart"
@@ -35,7 +35,8 @@ done
 echo
 echo "== rdma link delete loop0 while the ULP runs on it"
 rdma link delete loop0
-ls /sys/kernel/debug/rdma_test_ulp/
+echo "-- the ULP's devices now: $(ls /sys/kernel/debug/rdma_test_ulp/ | tr '\n' ' ')"
+echo "-- rdma dev show:"
 rdma dev show
 rmmod rdma_test_ulp rdma_loop rdmavt ib_core
 echo "== done"
