@@ -21,67 +21,9 @@
 
 #include "../core_priv.h"
 #include "fake_hca.h"
+#include "nldev_test.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
-#define RXBUF_LEN	16384
-#define REQ_LEN		512
-
-/* A request being built: header and attributes. */
-struct req {
-	u8 buf[REQ_LEN];
-	struct nlmsghdr *nlh;
-};
-
-/* One socket and a receive buffer. */
-struct nlc {
-	struct kunit *test;
-	struct socket *sock;
-	u8 *rx;
-	int rx_len;
-	/* the reply nlc_do() got before its ack */
-	u8 *reply;
-	u32 seq;
-	/* of the last NLMSG_ERROR */
-	char extack[128];
-};
-
-static void put_sock_file(void *data)
-{
-	fput(data);
-}
-
-/*
- * A NETLINK_RDMA socket with extended acks, backed by a file so that
- * netlink_capable() sees the opener's credentials.
- */
-static struct nlc *nlc_open(struct kunit *test)
-{
-	struct nlc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct file *file;
-	int one = 1;
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->rx = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c->rx);
-	c->reply = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c->reply);
-	c->test = test;
-	c->seq = 100;
-	KUNIT_ASSERT_EQ(test, 0, sock_create_kern(&init_net, AF_NETLINK,
-						  SOCK_RAW, NETLINK_RDMA,
-						  &c->sock));
-	file = sock_alloc_file(c->sock, 0, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, put_sock_file, file));
-	KUNIT_ASSERT_EQ(test, 0,
-			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
-						 NETLINK_EXT_ACK,
-						 KERNEL_SOCKPTR(&one),
-						 sizeof(one)));
-	return c;
-}
 
 /* Requests and parsed attributes live on the heap: they are big. */
 static struct req *req_alloc(struct kunit *test)
@@ -92,137 +34,6 @@ static struct req *req_alloc(struct kunit *test)
 	return r;
 }
 
-static struct nlattr **tb_alloc(struct kunit *test)
-{
-	struct nlattr **tb = kunit_kcalloc(test, RDMA_NLDEV_ATTR_MAX,
-					   sizeof(*tb), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, tb);
-	return tb;
-}
-
-static void req_init(struct req *r, u32 cmd, u16 flags)
-{
-	memset(r->buf, 0, sizeof(r->buf));
-	r->nlh = (struct nlmsghdr *)r->buf;
-	r->nlh->nlmsg_len = NLMSG_HDRLEN;
-	r->nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
-	r->nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-}
-
-/* Append an attribute of any length (even a wrong one). */
-static void req_put(struct req *r, u16 type, const void *data, u16 len)
-{
-	struct nlattr *nla = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
-
-	if (WARN_ON(r->nlh->nlmsg_len + nla_total_size(len) > REQ_LEN))
-		return;
-	nla->nla_type = type;
-	nla->nla_len = nla_attr_size(len);
-	memcpy(nla_data(nla), data, len);
-	r->nlh->nlmsg_len += nla_total_size(len);
-}
-
-static void req_u32(struct req *r, u16 type, u32 v)
-{
-	req_put(r, type, &v, sizeof(v));
-}
-
-static void req_u8(struct req *r, u16 type, u8 v)
-{
-	req_put(r, type, &v, sizeof(v));
-}
-
-static void req_str(struct req *r, u16 type, const char *s)
-{
-	req_put(r, type, s, strlen(s) + 1);
-}
-
-static void nlc_send(struct nlc *c, struct req *r)
-{
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct kvec iov = { .iov_base = r->buf, .iov_len = r->nlh->nlmsg_len };
-	struct msghdr msg = {
-		.msg_name = &kernel,
-		.msg_namelen = sizeof(kernel),
-	};
-
-	r->nlh->nlmsg_seq = ++c->seq;
-	KUNIT_ASSERT_EQ(c->test, kernel_sendmsg(c->sock, &msg, &iov, 1,
-						iov.iov_len),
-			(int)iov.iov_len);
-}
-
-/* One datagram into c->rx; its length, or 0 when none is queued. */
-static int nlc_recv(struct nlc *c)
-{
-	struct kvec iov = { .iov_base = c->rx, .iov_len = RXBUF_LEN };
-	struct msghdr msg = {};
-	int ret;
-
-	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RXBUF_LEN, MSG_DONTWAIT);
-	if (ret == -EAGAIN)
-		ret = 0;
-	KUNIT_ASSERT_GE(c->test, ret, 0);
-	c->rx_len = ret;
-	return ret;
-}
-
-/* The error in the NLMSG_ERROR at @nlh; keeps its extack message. */
-static int nlc_error(struct nlc *c, struct nlmsghdr *nlh)
-{
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
-	struct nlmsgerr *err = nlmsg_data(nlh);
-	size_t hdr = sizeof(*err);
-
-	c->extack[0] = '\0';
-	/* A failure echoes the request after the error: skip it. */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && err->error)
-		hdr += err->msg.nlmsg_len - NLMSG_HDRLEN;
-	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
-	    nlh->nlmsg_len > NLMSG_HDRLEN + hdr &&
-	    !nla_parse(tb, NLMSGERR_ATTR_MAX,
-		       (struct nlattr *)((u8 *)err + hdr),
-		       nlh->nlmsg_len - NLMSG_HDRLEN - hdr, NULL, NULL) &&
-	    tb[NLMSGERR_ATTR_MSG])
-		strscpy(c->extack, nla_data(tb[NLMSGERR_ATTR_MSG]),
-			sizeof(c->extack));
-	return err->error;
-}
-
-/*
- * Send a request with NLM_F_ACK and return the error of its ack.  A reply
- * that comes before the ack is copied to c->reply, and *reply points at
- * it; a reply where @reply is NULL fails the test.
- */
-static int nlc_do(struct nlc *c, struct req *r, struct nlmsghdr **reply)
-{
-	struct kunit *test = c->test;
-	struct nlmsghdr *nlh;
-	int len;
-
-	r->nlh->nlmsg_flags |= NLM_F_ACK;
-	nlc_send(c, r);
-	if (reply)
-		*reply = NULL;
-
-	len = nlc_recv(c);
-	KUNIT_ASSERT_GT(test, len, 0);
-	nlh = (struct nlmsghdr *)c->rx;
-	KUNIT_EXPECT_EQ(test, nlh->nlmsg_seq, c->seq);
-	if (nlh->nlmsg_type == NLMSG_ERROR)
-		return nlc_error(c, nlh);
-
-	/* A reply; the ack follows in the next datagram. */
-	KUNIT_ASSERT_NOT_NULL(test, reply);
-	memcpy(c->reply, c->rx, len);
-	*reply = (struct nlmsghdr *)c->reply;
-	KUNIT_ASSERT_GT(test, nlc_recv(c), 0);
-	nlh = (struct nlmsghdr *)c->rx;
-	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, NLMSG_ERROR);
-	return nlc_error(c, nlh);
-}
-
 /* The attributes of one nldev message. */
 static void parse_reply(struct kunit *test, struct nlmsghdr *nlh,
 			struct nlattr **tb)
@@ -231,35 +42,6 @@ static void parse_reply(struct kunit *test, struct nlmsghdr *nlh,
 			nlmsg_parse_deprecated(nlh, 0, tb,
 					       RDMA_NLDEV_ATTR_MAX - 1, NULL,
 					       NULL));
-}
-
-static u64 attr_u64(struct kunit *test, struct nlattr *a)
-{
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_EQ(test, nla_len(a), 8);
-	return nla_get_u64(a);
-}
-
-static u32 attr_u32(struct kunit *test, struct nlattr *a)
-{
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_EQ(test, nla_len(a), 4);
-	return nla_get_u32(a);
-}
-
-static u8 attr_u8(struct kunit *test, struct nlattr *a)
-{
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_EQ(test, nla_len(a), 1);
-	return nla_get_u8(a);
-}
-
-static const char *attr_str(struct kunit *test, struct nlattr *a)
-{
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_GT(test, nla_len(a), 0);
-	KUNIT_ASSERT_EQ(test, ((char *)nla_data(a))[nla_len(a) - 1], '\0');
-	return nla_data(a);
 }
 
 /* A registered fake: port 1 InfiniBand, port 2 RoCE on its own netdev. */
@@ -333,7 +115,7 @@ static void rdma_nldev_get_doit(struct kunit *test)
 			   "ib");
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_DEV_TYPE]);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_PARENT_NAME]);
-	KUNIT_EXPECT_EQ(test, nlc_recv(c), 0);
+	KUNIT_EXPECT_EQ(test, nlc_recv(c, RXBUF_LEN), 0);
 }
 
 static void rdma_nldev_get_bad_requests(struct kunit *test)
@@ -492,7 +274,7 @@ static void rdma_nldev_port_get(struct kunit *test)
 	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, hca->ibdev.index);
 	nlc_send(c, r);
 	while (!done) {
-		len = nlc_recv(c);
+		len = nlc_recv(c, RXBUF_LEN);
 		KUNIT_ASSERT_GT(test, len, 0);
 		nlmsg_for_each_msg(nlh, (struct nlmsghdr *)c->rx, len, len) {
 			if (nlh->nlmsg_type == NLMSG_DONE) {
@@ -511,7 +293,7 @@ static void rdma_nldev_port_get(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, ports, 2U);
-	KUNIT_EXPECT_EQ(test, nlc_recv(c), 0);
+	KUNIT_EXPECT_EQ(test, nlc_recv(c, RXBUF_LEN), 0);
 }
 
 static void rdma_nldev_set_rename(struct kunit *test)
@@ -624,7 +406,7 @@ static int do_unprivileged(struct kunit *test, struct req *r)
 	revert_creds(old);
 	put_cred(cred);
 
-	KUNIT_ASSERT_GT(test, nlc_recv(c), 0);
+	KUNIT_ASSERT_GT(test, nlc_recv(c, RXBUF_LEN), 0);
 	if (((struct nlmsghdr *)c->rx)->nlmsg_type != NLMSG_ERROR)
 		return 1;	/* a reply: the request was served */
 	err = nlc_error(c, (struct nlmsghdr *)c->rx);
@@ -904,7 +686,7 @@ static void rdma_nldev_dump_many(struct kunit *test)
 	req_init(r, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
 	nlc_send(c, r);
 	while (!done) {
-		int len = nlc_recv(c);
+		int len = nlc_recv(c, RXBUF_LEN);
 
 		KUNIT_ASSERT_GT(test, len, 0);
 		reads++;
@@ -936,7 +718,7 @@ static void rdma_nldev_dump_many(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ours, DUMP_DEVICES);
 	KUNIT_EXPECT_GE(test, reads, 2U);
-	KUNIT_EXPECT_EQ(test, nlc_recv(c), 0);
+	KUNIT_EXPECT_EQ(test, nlc_recv(c, RXBUF_LEN), 0);
 }
 
 static struct kunit_case rdma_nldev_cases[] = {
