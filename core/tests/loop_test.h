@@ -3,11 +3,13 @@
  * What the KUnit suites that run on loop devices share: the KUnit
  * actions that release verbs objects (kunit_add_action_or_reset() takes
  * a void (*)(void *)), so each case's objects go in reverse order of
- * creation even when an assertion ends it early.
+ * creation even when an assertion ends it early, and a loop device of
+ * the case's own with a PD.
  */
 #ifndef RDMA_LOOP_TEST_H
 #define RDMA_LOOP_TEST_H
 
+#include <kunit/test.h>
 #include <rdma/ib_verbs.h>
 
 #include "../../hw/loop/loop.h"
@@ -50,6 +52,31 @@ static inline void destroy_srq(void *p)
 static inline void destroy_ah(void *p)
 {
 	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
+}
+
+/* A case's loop device and its PD. */
+struct vt {
+	struct loop_dev		*ldev;
+	struct ib_device	*dev;
+	struct ib_pd		*pd;
+};
+
+/* A new loop device named after @name (a "%d" template) with a PD. */
+static inline struct vt *new_vt_named(struct kunit *test, const char *name)
+{
+	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, vt);
+	vt->ldev = rdma_loop_add_device(name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->ldev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							vt->ldev), 0);
+	vt->dev = &vt->ldev->rdi.ibdev;
+	vt->pd = ib_alloc_pd(vt->dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+							vt->pd), 0);
+	return vt;
 }
 
 #endif /* RDMA_LOOP_TEST_H */

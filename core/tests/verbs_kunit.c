@@ -22,12 +22,6 @@
 #define WAIT_MS		10000
 #define BUF_LEN		4096
 
-struct vt {
-	struct loop_dev		*ldev;
-	struct ib_device	*dev;
-	struct ib_pd		*pd;
-};
-
 /* One expected completion: the ib_cqe of a work request and its result. */
 struct tcqe {
 	struct ib_cqe		cqe;
@@ -91,19 +85,7 @@ static bool cq_stays_empty(struct ib_cq *cq, struct tcqe *t)
 
 static struct vt *new_vt(struct kunit *test)
 {
-	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, vt);
-	vt->ldev = rdma_loop_add_device("kuvb%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->ldev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							vt->ldev), 0);
-	vt->dev = &vt->ldev->rdi.ibdev;
-	vt->pd = ib_alloc_pd(vt->dev, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
-							vt->pd), 0);
-	return vt;
+	return new_vt_named(test, "kuvb%d");
 }
 
 static struct ib_cq *new_cq(struct kunit *test, struct vt *vt,
