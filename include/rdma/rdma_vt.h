@@ -25,6 +25,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdmavt_mr.h>
 
 struct rvt_dev_info;
 struct rvt_qp;
@@ -147,8 +148,7 @@ struct rvt_driver_provided {
  * @qp_table: QPs by number; its lock also serialises number allocation
  * @next_qpn: where QP number allocation goes on (numbers 2..2^24-1)
  * @gsi_qp: the GSI QP of each port, or NULL
- * @key_table: MRs by key index (key >> 8)
- * @next_key: where key index allocation goes on
+ * @lkey_table: the memory regions by key (rvt_lkey_ok())
  * @n_pds: PDs allocated, under @n_lock
  * @n_cqs: CQs allocated, under @n_lock
  * @n_qps: QPs allocated, under @n_lock
@@ -170,8 +170,7 @@ struct rvt_dev_info {
 	u32				next_qpn;
 	struct rvt_qp			*gsi_qp[4];
 
-	struct xarray			key_table;
-	u32				next_key;
+	struct rvt_lkey_table		lkey_table;
 
 	spinlock_t			n_lock;	/* the n_* counters */
 	u32				n_pds;
@@ -193,11 +192,17 @@ static inline struct rvt_dev_info *ib_to_rvt(struct ib_device *ibdev)
 }
 
 /* ------------------------------------------------------------------
- * Objects
+ * Objects (the CQ, QP and SRQ are in rdmavt_cq.h and rdmavt_qp.h)
  */
 
+/**
+ * struct rvt_pd - a protection domain
+ * @ibpd: the core's part
+ * @user: the PD belongs to a user context
+ */
 struct rvt_pd {
 	struct ib_pd	ibpd;
+	bool		user;
 };
 
 struct rvt_ah {
@@ -205,224 +210,17 @@ struct rvt_ah {
 	struct rdma_ah_attr	attr;
 };
 
-/**
- * struct rvt_cq - a completion queue
- * @ibcq: the core's part
- * @lock: protects the ring and @notify
- * @queue: ring of @size entries (one more than ibcq.cqe)
- * @head: next entry to write
- * @tail: next entry to poll
- * @size: entries of @queue
- * @notify: armed notification (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), 0
- * @comp_work: calls the completion handler outside the poster's context
- * @rdi: the device
- */
-struct rvt_cq {
-	struct ib_cq		ibcq;
-	spinlock_t		lock;	/* see above */
-	struct ib_wc		*queue;
-	u32			head;
-	u32			tail;
-	u32			size;
-	u8			notify;
-	struct work_struct	comp_work;
-	struct rvt_dev_info	*rdi;
-};
-
-/**
- * struct rvt_mr - a memory region
- * @ibmr: the core's part
- * @refcount: users; the key table holds one
- * @released: completed when the last user is gone
- * @key: the key of the current registration.  The core picks the key of
- *	the next one into ibmr.lkey/rkey (ib_update_fast_reg_key()) before
- *	posting its IB_WR_REG_MR, so until that executes the live key is
- *	only here; checks and invalidations go by it.
- * @access: IB access flags of the current registration
- * @dma: covers all of kernel memory (get_dma_mr)
- * @valid: a fast registration MR is registered (not invalidated)
- * @pages: page addresses of a fast registration
- * @npages: pages mapped
- * @max_pages: room in @pages
- */
-struct rvt_mr {
-	struct ib_mr		ibmr;
-	refcount_t		refcount;
-	struct completion	released;
-	u32			key;
-	int			access;
-	bool			dma;
-	bool			valid;
-	u64			*pages;
-	u32			npages;
-	u32			max_pages;
-};
-
-/* A receive work request as queued. */
-struct rvt_rwqe {
-	u64		wr_id;
-	u32		num_sge;
-	struct ib_sge	sg_list[];
-};
-
-/* A receive queue: a ring of rvt_rwqe of @stride bytes each. */
-struct rvt_rq {
-	spinlock_t	lock;	/* the ring */
-	void		*wqes;
-	u32		size;
-	u32		stride;
-	u32		max_sge;
-	u32		head;
-	u32		tail;
-};
-
-/**
- * struct rvt_srq - a shared receive queue
- * @ibsrq: the core's part
- * @rq: its receive queue
- * @limit: SRQ limit armed (0: none)
- */
-struct rvt_srq {
-	struct ib_srq	ibsrq;
-	struct rvt_rq	rq;
-	u32		limit;
-};
-
-/* A send work request as queued: the request, its SGEs and inline data. */
-struct rvt_swqe {
-	union {
-		struct ib_send_wr	wr;
-		struct ib_rdma_wr	rdma_wr;
-		struct ib_atomic_wr	atomic_wr;
-		struct ib_ud_wr		ud_wr;
-		struct ib_reg_wr	reg_wr;
-	};
-	u32		length;
-	bool		is_inline;
-	struct ib_sge	sg_list[];
-};
-
-/**
- * struct rvt_qp - a queue pair
- * @ibqp: the core's part
- * @rdi: the device
- * @refcount: users (the QP table and senders delivering to it)
- * @wait: destroy waits here for @refcount to drop to zero
- * @state_lock: protects @state and the attributes below it
- * @state: current state
- * @qkey: Q_Key (UD)
- * @dest_qpn: peer QP (RC, UC)
- * @qp_access_flags: remote access allowed to the peer
- * @port_num: port
- * @pkey_index: P_Key index
- * @path_mtu: path MTU
- * @timeout: local ACK timeout
- * @retry_cnt: transport retries
- * @rnr_retry: RNR retries (7: for ever)
- * @min_rnr_timer: RNR NAK timer
- * @max_rd_atomic: initiator depth
- * @max_dest_rd_atomic: responder depth
- * @sq_psn: send PSN
- * @rq_psn: receive PSN
- * @ah_attr: primary path
- * @sq_sig_all: every send completes
- * @sq: the send queue ring, protected by @sq_lock
- * @sq_lock: protects the send queue ring
- * @sq_size: entries of @sq
- * @sq_stride: bytes per entry
- * @sq_head: next entry to post
- * @sq_tail: next entry to process
- * @max_send_sge: SGEs per send
- * @max_inline: inline bytes per send
- * @rq: the receive queue (unused with an SRQ)
- * @send_work: the send engine
- * @rnr_left: RNR retries left for the request at @sq_tail
- * @sqd_notify: the move to SQD asked for IB_EVENT_SQ_DRAINED; the send
- *	engine raises it (once) when it stops for SQD
- * @r_flags: receive side flags (RVT_R_*), under @state_lock
- */
-struct rvt_qp {
-	struct ib_qp		ibqp;
-	struct rvt_dev_info	*rdi;
-	refcount_t		refcount;
-	wait_queue_head_t	wait;
-
-	spinlock_t		state_lock;	/* see above */
-	enum ib_qp_state	state;
-	u32			qkey;
-	u32			dest_qpn;
-	int			qp_access_flags;
-	u32			port_num;
-	u16			pkey_index;
-	enum ib_mtu		path_mtu;
-	u8			timeout;
-	u8			retry_cnt;
-	u8			rnr_retry;
-	u8			min_rnr_timer;
-	u8			max_rd_atomic;
-	u8			max_dest_rd_atomic;
-	u32			sq_psn;
-	u32			rq_psn;
-	struct rdma_ah_attr	ah_attr;
-	bool			sq_sig_all;
-
-	spinlock_t		sq_lock;	/* the send queue ring */
-	void			*sq;
-	u32			sq_size;
-	u32			sq_stride;
-	u32			sq_head;
-	u32			sq_tail;
-	u32			max_send_sge;
-	u32			max_inline;
-
-	struct rvt_rq		rq;
-
-	struct delayed_work	send_work;
-	int			rnr_left;
-	atomic_t		sqd_notify;
-	u32			r_flags;
-};
-
-/* r_flags: IB_EVENT_COMM_EST was raised since the QP left RESET */
-#define RVT_R_COMM_EST	0x10
-
-/**
- * struct rvt_qp_iter - a walk over the QPs of a device
- * @qp: the current QP, referenced until the next step
- *
- * Everything else is private to rvt_qp_iter_next().
- */
-struct rvt_qp_iter {
-	struct rvt_qp		*qp;
-	/* private: */
-	struct rvt_dev_info	*rdi;
-	void			(*cb)(struct rvt_qp *qp, u64 v);
-	u64			v;
-	unsigned long		n;
-	bool			started;
-};
-
 /* ------------------------------------------------------------------
- * API for drivers
+ * API for drivers (the QP and MR parts are in rdmavt_qp.h, rdmavt_mr.h)
  */
 
 struct rvt_dev_info *rvt_alloc_device(size_t size, int nports);
 void rvt_dealloc_device(struct rvt_dev_info *rdi);
 int rvt_register_device(struct rvt_dev_info *rdi);
 void rvt_unregister_device(struct rvt_dev_info *rdi);
-
-struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi, u32 qpn);
-void rvt_put_qp(struct rvt_qp *qp);
-int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err);
 int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
 		  int port_index, u16 *pkey_table);
 int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
-void rvt_comm_est(struct rvt_qp *qp);
-struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
-				     void (*cb)(struct rvt_qp *qp, u64 v));
-int rvt_qp_iter_next(struct rvt_qp_iter *iter);
-void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
-		 void (*cb)(struct rvt_qp *qp, u64 v));
 struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid);
 
@@ -436,32 +234,7 @@ static inline void rvt_mcast_put(struct rvt_mcast *mcast)
 		wake_up(&mcast->wait);
 }
 
-int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,
-		    int access);
-int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey);
-bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited);
-
-/**
- * struct rvt_sge_state - a walk over a list of SGEs
- * @sge: the SGEs
- * @num_sge: how many
- * @cur: index of the current SGE
- * @offset: bytes of the current SGE already walked
- * @mr: the MR of the current SGE, referenced
- */
-struct rvt_sge_state {
-	const struct ib_sge	*sge;
-	u32			num_sge;
-	u32			cur;
-	u32			offset;
-	struct rvt_mr		*mr;
-};
-
-int rvt_lkey_ok(struct rvt_dev_info *rdi, struct ib_pd *pd,
-		const struct ib_sge *sge, int access, struct rvt_mr **mrp);
-int rvt_rkey_ok(struct rvt_dev_info *rdi, struct ib_pd *pd, u64 vaddr,
-		u32 rkey, u32 len, int access, struct rvt_mr **mrp);
-void *rvt_mr_va(struct rvt_mr *mr, u64 iova, u32 *contig);
-void rvt_put_mr(struct rvt_mr *mr);
+#include <rdma/rdmavt_cq.h>
+#include <rdma/rdmavt_qp.h>
 
 #endif /* RDMA_VT_H */

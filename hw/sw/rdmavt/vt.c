@@ -297,7 +297,7 @@ struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
 	}
 	rdi->dparms.nports = nports;
 	xa_init_flags(&rdi->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
-	xa_init_flags(&rdi->key_table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&rdi->lkey_table.table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	spin_lock_init(&rdi->n_lock);
 	return rdi;
 }
@@ -311,9 +311,9 @@ static void rvt_release(struct rvt_dev_info *rdi)
 		rdi->wq = NULL;
 	}
 	WARN_ON(!xa_empty(&rdi->qp_table));
-	WARN_ON(!xa_empty(&rdi->key_table));
+	WARN_ON(!xa_empty(&rdi->lkey_table.table));
 	xa_destroy(&rdi->qp_table);
-	xa_destroy(&rdi->key_table);
+	xa_destroy(&rdi->lkey_table.table);
 	WARN_ON(rdi->n_mcast_grps_allocated);
 	kfree(rdi->ports);
 	rdi->ports = NULL;

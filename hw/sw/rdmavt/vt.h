@@ -34,7 +34,7 @@ struct ib_mr *rvt_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
-struct rvt_mr *rvt_mr_get(struct rvt_dev_info *rdi, u32 key);
+struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
 
 /* qp.c */
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
@@ -46,6 +46,12 @@ int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
+
+/* rq.c */
+int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge);
+u32 rvt_rq_count(struct rvt_rq *rq);
+void rvt_flush_rq(struct rvt_qp *qp);
+void rvt_reset_rq(struct rvt_qp *qp);
 int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
@@ -57,11 +63,31 @@ int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int rvt_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 
+/* rc.c */
+void rvt_init_timers(struct rvt_qp *qp);
+void rvt_add_retry_timer(struct rvt_qp *qp);
+
+/* engine.c */
+void rvt_do_send(struct work_struct *work);
+void rvt_put_swqe(struct rvt_swqe *wqe);
+
 /* mcast.c */
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
 		       void (*deliver)(struct rvt_qp *dqp, void *arg),
 		       void *arg);
+
+/* Have the send engine of @qp run (again) soon. */
+static inline void rvt_schedule_send(struct rvt_qp *qp)
+{
+	mod_delayed_work(qp->rdi->wq, &qp->send_work, 0);
+}
+
+/* The local ACK timeout, 4.096 us << @timeout, in jiffies (at least 1). */
+static inline unsigned long rvt_timeout_to_jiffies(u8 timeout)
+{
+	return usecs_to_jiffies((4096ULL << min_t(u8, timeout, 31)) / 1000) ?: 1;
+}
 
 #endif /* RDMAVT_VT_H */

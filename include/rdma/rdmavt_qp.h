@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdmavt queue pairs, receive queues and the engine's helpers for
+ * drivers: receive WQEs, RNR and retry timers, AETH credits and the
+ * loopback of connected QPs.
+ */
+#ifndef RDMAVT_QP_H
+#define RDMAVT_QP_H
+
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_vt.h>
+
+/* ------------------------------------------------------------------
+ * The AETH (IBTA 9.7.5.1.5): syndrome in bits 31..24, MSN in 23..0.  In
+ * an ACK the syndrome's low five bits are the credit code; in an RNR NAK
+ * they are the RNR timer code.
+ */
+#define IB_AETH_CREDIT_SHIFT	24
+#define IB_AETH_CREDIT_MASK	0x1F
+#define IB_AETH_CREDIT_INVAL	0x1F
+#define IB_AETH_NAK_SHIFT	29
+#define IB_MSN_MASK		0xFFFFFF
+/* syndromes, bits 31..24 of the AETH */
+#define IB_RNR_NAK		0x20
+#define IB_NAK_PSN_ERROR	0x60
+#define IB_NAK_INVALID_REQUEST	0x61
+#define IB_NAK_REMOTE_ACCESS_ERROR 0x62
+#define IB_NAK_REMOTE_OPERATIONAL_ERROR 0x63
+
+/* ------------------------------------------------------------------
+ * Flags
+ */
+
+/* s_flags, under s_lock */
+#define RVT_S_BUSY		0x0002	/* the send engine runs */
+#define RVT_S_TIMER		0x0004	/* the retry timer is running */
+#define RVT_S_WAIT_RNR		0x0080	/* the RNR timer is running */
+#define RVT_S_WAIT_SSN_CREDIT	0x0100	/* waits for an end-to-end credit */
+#define RVT_S_UNLIMITED_CREDIT	0x10000	/* the responder gives no credits */
+
+/* r_aflags, bit numbers */
+#define RVT_R_WRID_VALID	0	/* r_wr_id names a receive WQE taken */
+
+/* r_flags: IB_EVENT_COMM_EST was raised since the QP left RESET */
+#define RVT_R_COMM_EST		0x10
+
+/* ------------------------------------------------------------------
+ * Work queue entries
+ */
+
+/**
+ * struct rvt_rwqe - a receive work request as queued
+ * @wr_id: the consumer's ID
+ * @num_sge: entries of @sg_list
+ * @sg_list: the SGEs, as posted (keys are checked when one is taken)
+ */
+struct rvt_rwqe {
+	u64		wr_id;
+	u32		num_sge;
+	struct ib_sge	sg_list[];
+};
+
+/**
+ * struct rvt_rq - a receive queue: a ring of struct rvt_rwqe
+ * @lock: protects the ring (head, tail, entries)
+ * @wqes: @size entries of @stride bytes
+ * @size: entries (one more than the WQEs it holds)
+ * @stride: bytes per entry
+ * @max_sge: SGEs per entry
+ * @head: next entry to post
+ * @tail: next entry to take
+ */
+struct rvt_rq {
+	spinlock_t	lock;	/* see above */
+	void		*wqes;
+	u32		size;
+	u32		stride;
+	u32		max_sge;
+	u32		head;
+	u32		tail;
+};
+
+/**
+ * struct rvt_srq - a shared receive queue
+ * @ibsrq: the core's part
+ * @rq: its receive queue
+ * @limit: SRQ limit armed (0: none), under rq.lock
+ */
+struct rvt_srq {
+	struct ib_srq	ibsrq;
+	struct rvt_rq	rq;
+	u32		limit;
+};
+
+/**
+ * struct rvt_swqe - a send work request as queued
+ * @wr: the request (with @rdma_wr, @atomic_wr, @ud_wr or @reg_wr by
+ *	opcode); wr.sg_list points at the SGEs as posted, kept in the slot.
+ *	Once the engine has checked them, wr.num_sge counts @sg_list.
+ * @rdma_wr: see @wr
+ * @atomic_wr: see @wr
+ * @ud_wr: see @wr
+ * @reg_wr: see @wr
+ * @ssn: send sequence number
+ * @length: bytes of the request's data
+ * @resolved: @sg_list holds the checked SGEs, each referencing its MR
+ *	until the request completes
+ * @is_inline: the data was copied into the slot at post time
+ * @sg_list: the checked SGEs (adjacent ones merged)
+ */
+struct rvt_swqe {
+	union {
+		struct ib_send_wr	wr;
+		struct ib_rdma_wr	rdma_wr;
+		struct ib_atomic_wr	atomic_wr;
+		struct ib_ud_wr		ud_wr;
+		struct ib_reg_wr	reg_wr;
+	};
+	u32		ssn;
+	u32		length;
+	bool		resolved;
+	bool		is_inline;
+	struct rvt_sge	sg_list[];
+};
+
+/**
+ * struct rvt_qp - a queue pair
+ * @ibqp: the core's part
+ * @rdi: the device
+ * @refcount: users (the QP table and senders delivering to it)
+ * @wait: destroy waits here for @refcount to drop to zero
+ * @state_lock: protects @state, @r_flags and the attributes below it
+ * @state: current state
+ * @qkey: Q_Key (UD)
+ * @remote_qpn: peer QP (RC, UC)
+ * @qp_access_flags: remote access allowed to the peer
+ * @port_num: port
+ * @pkey_index: P_Key index
+ * @path_mtu: path MTU
+ * @timeout: local ACK timeout (4.096 us << @timeout)
+ * @timeout_jiffies: @timeout in jiffies
+ * @s_retry_cnt: transport retries (retry_cnt)
+ * @s_rnr_retry_cnt: RNR retries (rnr_retry; 7 is for ever)
+ * @r_min_rnr_timer: RNR NAK timer code this QP answers with
+ * @max_rd_atomic: initiator depth
+ * @max_dest_rd_atomic: responder depth
+ * @sq_psn: send PSN
+ * @rq_psn: receive PSN
+ * @remote_ah_attr: primary path
+ * @sq_sig_all: every send completes
+ * @r_flags: RVT_R_* flags, under @state_lock
+ *
+ * @s_lock: protects the send ring (@sq_head, @sq_tail), @s_flags,
+ *	@s_lsn and the timers' arming.  IRQ safe.
+ * @sq: the send ring, @sq_size entries of @sq_stride bytes
+ * @sq_size: entries of @sq
+ * @sq_stride: bytes per entry
+ * @sq_head: next entry to post
+ * @sq_tail: next entry to process
+ * @max_send_sge: SGEs per send
+ * @max_inline: inline bytes per send
+ * @s_flags: RVT_S_* flags
+ * @s_ssn: SSN of the next request posted
+ * @s_lsn: limit sequence number: the last SSN the responder's credits
+ *	cover
+ * @s_rnr_timer: RNR NAK timer (rvt_add_rnr_timer())
+ * @s_timer: retry timer (local ACK timeout)
+ * @send_work: the send engine; it never runs twice at a time, so the
+ *	fields below are its own
+ * @s_sge: the requester's walk over the SGEs of the request it runs
+ * @s_rnr_retry: RNR retries left for the request at @sq_tail
+ * @s_retry: transport retries left for the request at @sq_tail
+ * @sqd_notify: the move to SQD asked for IB_EVENT_SQ_DRAINED; the send
+ *	engine raises it (once) when it stops for SQD
+ *
+ * @r_lock: protects the responder's state below: whoever delivers to
+ *	the QP holds it from rvt_get_rwqe() to the receive completion.
+ *	A BH lock (spin_lock_bh()); taken before a receive ring's lock.
+ * @rq: the receive queue (unused with an SRQ)
+ * @r_sge: the responder's walk over the receive WQE it took
+ * @r_sg_list: the checked SGEs of that receive WQE (RVT_MAX_RECV_SGE)
+ * @r_wr_id: the ID of that receive WQE
+ * @r_len: its bytes
+ * @r_aflags: RVT_R_WRID_VALID
+ * @r_msn: message sequence number of the responder
+ */
+struct rvt_qp {
+	struct ib_qp		ibqp;
+	struct rvt_dev_info	*rdi;
+	refcount_t		refcount;
+	wait_queue_head_t	wait;
+
+	spinlock_t		state_lock;	/* see above */
+	enum ib_qp_state	state;
+	u32			qkey;
+	u32			remote_qpn;
+	int			qp_access_flags;
+	u32			port_num;
+	u16			pkey_index;
+	enum ib_mtu		path_mtu;
+	u8			timeout;
+	unsigned long		timeout_jiffies;
+	u8			s_retry_cnt;
+	u8			s_rnr_retry_cnt;
+	u8			r_min_rnr_timer;
+	u8			max_rd_atomic;
+	u8			max_dest_rd_atomic;
+	u32			sq_psn;
+	u32			rq_psn;
+	struct rdma_ah_attr	remote_ah_attr;
+	bool			sq_sig_all;
+	u32			r_flags;
+
+	spinlock_t		s_lock;		/* see above */
+	void			*sq;
+	u32			sq_size;
+	u32			sq_stride;
+	u32			sq_head;
+	u32			sq_tail;
+	u32			max_send_sge;
+	u32			max_inline;
+	u32			s_flags;
+	u32			s_ssn;
+	u32			s_lsn;
+	struct hrtimer		s_rnr_timer;
+	struct timer_list	s_timer;
+
+	struct delayed_work	send_work;
+	struct rvt_sge_state	s_sge;
+	int			s_rnr_retry;
+	int			s_retry;
+	atomic_t		sqd_notify;
+
+	spinlock_t		r_lock;		/* see above */
+	struct rvt_rq		rq;
+	struct rvt_sge_state	r_sge;
+	struct rvt_sge		*r_sg_list;
+	u64			r_wr_id;
+	u32			r_len;
+	unsigned long		r_aflags;
+	u32			r_msn;
+};
+
+/* SGEs of a receive WQE rdmavt takes (the QP's r_sg_list) */
+#define RVT_MAX_RECV_SGE	16
+
+/**
+ * struct rvt_qp_iter - a walk over the QPs of a device
+ * @qp: the current QP, referenced until the next step
+ *
+ * Everything else is private to rvt_qp_iter_next().
+ */
+struct rvt_qp_iter {
+	struct rvt_qp		*qp;
+	/* private: */
+	struct rvt_dev_info	*rdi;
+	void			(*cb)(struct rvt_qp *qp, u64 v);
+	u64			v;
+	unsigned long		n;
+	bool			started;
+};
+
+/* ------------------------------------------------------------------
+ * API for drivers
+ */
+
+struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi, u32 qpn);
+void rvt_put_qp(struct rvt_qp *qp);
+int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err);
+void rvt_comm_est(struct rvt_qp *qp);
+int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only);
+void rvt_ruc_loopback(struct rvt_qp *sqp);
+__be32 rvt_compute_aeth(struct rvt_qp *qp);
+void rvt_get_credit(struct rvt_qp *qp, u32 aeth);
+unsigned long rvt_rnr_tbl_to_usec(u32 index);
+void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth);
+void rvt_stop_rc_timers(struct rvt_qp *qp);
+void rvt_del_timers_sync(struct rvt_qp *qp);
+struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
+				     void (*cb)(struct rvt_qp *qp, u64 v));
+int rvt_qp_iter_next(struct rvt_qp_iter *iter);
+void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
+		 void (*cb)(struct rvt_qp *qp, u64 v));
+
+/**
+ * rvt_aeth_to_usec - the RNR NAK timer an AETH asks for
+ * @aeth: the AETH (host order); its credit field holds the timer code
+ *
+ * Return: the time in microseconds (IBTA table 45).
+ */
+static inline unsigned long rvt_aeth_to_usec(u32 aeth)
+{
+	return rvt_rnr_tbl_to_usec((aeth >> IB_AETH_CREDIT_SHIFT) &
+				   IB_AETH_CREDIT_MASK);
+}
+
+/**
+ * rvt_cmp_msn - compare two 24-bit sequence numbers
+ * @a: one
+ * @b: the other
+ *
+ * Return: negative, zero or positive as @a is before, at or after @b,
+ * modulo 2^24.
+ */
+static inline int rvt_cmp_msn(u32 a, u32 b)
+{
+	return (int)((a - b) << 8);
+}
+
+#endif /* RDMAVT_QP_H */
