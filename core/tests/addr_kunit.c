@@ -22,6 +22,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/etherdevice.h>
+#include <linux/if_link.h>
 #include <linux/file.h>
 #include <linux/inet.h>
 #include <linux/inetdevice.h>
@@ -113,8 +114,22 @@ static void rtreq_put(struct rtreq *r, u16 type, const void *data, u16 len)
 		return;
 	nla->nla_type = type;
 	nla->nla_len = nla_attr_size(len);
-	memcpy(nla_data(nla), data, len);
+	if (len)
+		memcpy(nla_data(nla), data, len);
 	r->nlh->nlmsg_len += nla_total_size(len);
+}
+
+static struct nlattr *rtreq_nest(struct rtreq *r, u16 type)
+{
+	struct nlattr *nest = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
+
+	rtreq_put(r, type | NLA_F_NESTED, NULL, 0);
+	return nest;
+}
+
+static void rtreq_nest_end(struct rtreq *r, struct nlattr *nest)
+{
+	nest->nla_len = r->buf + r->nlh->nlmsg_len - (u8 *)nest;
 }
 
 /* Send @r and return the error of its ack. */
@@ -225,6 +240,39 @@ static void rt_neigh6(struct rtc *c, struct net_device *ndev,
 			    0, "neighbour %s", addr);
 }
 
+/* "ip link add link LOWER name NAME type vlan id ID", then up. */
+static struct net_device *rt_add_vlan(struct rtc *c, struct net_device *lower,
+				      const char *name, u16 id)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nlattr *info, *data;
+	struct net_device *vlan;
+	u32 link = lower->ifindex;
+	struct rtreq r;
+	int ret;
+
+	rtreq_init(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi,
+		   sizeof(ifi));
+	rtreq_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	rtreq_put(&r, IFLA_LINK, &link, sizeof(link));
+	info = rtreq_nest(&r, IFLA_LINKINFO);
+	rtreq_put(&r, IFLA_INFO_KIND, "vlan", sizeof("vlan"));
+	data = rtreq_nest(&r, IFLA_INFO_DATA);
+	rtreq_put(&r, IFLA_VLAN_ID, &id, sizeof(id));
+	rtreq_nest_end(&r, data);
+	rtreq_nest_end(&r, info);
+	KUNIT_ASSERT_EQ_MSG(c->test, rtc_do(c, &r), 0, "vlan %s", name);
+
+	/* it goes away with its lower device, at the end of the test */
+	rtnl_lock();
+	vlan = __dev_get_by_name(&init_net, name);
+	ret = vlan ? dev_change_flags(vlan, vlan->flags | IFF_UP, NULL) :
+		     -ENODEV;
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(c->test, ret, 0);
+	return vlan;
+}
+
 /* ------------------------------------------------------------------
  * The network of a test
  */
@@ -277,12 +325,11 @@ static void put_gid_attr_action(void *attr)
 static const struct ib_gid_attr *add_gid(struct kunit *test,
 					 struct addr_ctx *ctx, const char *ip)
 {
-	struct ib_gid_attr attr = {
-		.gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP,
-		.ndev = ctx->a,
-	};
+	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
 	union ib_gid gid = gid_of(ip);
 	const struct ib_gid_attr *found;
+
+	RCU_INIT_POINTER(attr.ndev, ctx->a);
 
 	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(ctx->dev, ROCE_PORT, &gid,
 					       &attr), 0);
@@ -361,7 +408,8 @@ static void rdma_addr_gid_ip_conversions(struct kunit *test)
 
 	rdma_gid2ip((struct sockaddr *)&ss, &gid4);
 	KUNIT_EXPECT_EQ(test, sin->sin_family, AF_INET);
-	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, in_aton("192.0.2.7"));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sin->sin_addr.s_addr),
+			be32_to_cpu(in_aton("192.0.2.7")));
 	KUNIT_EXPECT_EQ(test, rdma_ip2gid((struct sockaddr *)&ss, &back), 0);
 	KUNIT_EXPECT_MEMEQ(test, &back, &gid4, sizeof(back));
 
@@ -543,6 +591,32 @@ static void rdma_addr_wrong_egress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, find_l2(ctx->sgid4, "198.51.100.1", dmac, &hop),
 			-EHOSTUNREACH);
 	KUNIT_EXPECT_TRUE(test, is_zero_ether_addr(dmac));
+}
+
+static void rdma_addr_vlan_upper(struct kunit *test)
+{
+	struct addr_ctx *ctx = new_ctx(test);
+	struct net_device *vlan;
+	u8 dmac[ETH_ALEN];
+	int hop;
+
+	/* a VLAN on top of A may carry the traffic of A's GIDs */
+	vlan = rt_add_vlan(ctx->rtc, ctx->a, "kuaddrv10", 10);
+	rt_add_addr4(ctx->rtc, vlan, "203.0.113.1", 24);
+	rt_neigh4(ctx->rtc, vlan, "203.0.113.2", peer_b_mac);
+	KUNIT_ASSERT_EQ(test, find_l2(ctx->sgid4, "203.0.113.2", dmac, &hop),
+			0);
+	KUNIT_EXPECT_MEMEQ(test, dmac, peer_b_mac, ETH_ALEN);
+	/* ... and its own address is A's MAC (the VLAN inherits it) */
+	KUNIT_ASSERT_EQ(test, find_l2(ctx->sgid4, "203.0.113.1", dmac, &hop),
+			0);
+	KUNIT_EXPECT_MEMEQ(test, dmac, mac_a, ETH_ALEN);
+	/* B has no such upper */
+	vlan = rt_add_vlan(ctx->rtc, ctx->b, "kuaddrv20", 20);
+	rt_add_addr4(ctx->rtc, vlan, "100.64.0.1", 24);
+	rt_neigh4(ctx->rtc, vlan, "100.64.0.2", peer_b_mac);
+	KUNIT_EXPECT_EQ(test, find_l2(ctx->sgid4, "100.64.0.2", dmac, &hop),
+			-EHOSTUNREACH);
 }
 
 static void rdma_addr_bad_args(struct kunit *test)
@@ -729,7 +803,13 @@ static void rdma_addr_translate_ip(struct kunit *test)
 			-EADDRNOTAVAIL);
 }
 
+/*
+ * An rdma_resolve_ip() request of a test and what its callback saw.  It
+ * lives in test memory, and the request is cancelled when the test ends,
+ * so that a failed assertion cannot leave a callback behind.
+ */
 struct resolve_wait {
+	struct rdma_dev_addr da;
 	struct completion done;
 	int status;
 	int calls;
@@ -747,141 +827,158 @@ static void resolve_done(int status, struct sockaddr *src_addr,
 	complete(&w->done);
 }
 
-static int start_resolve(struct resolve_wait *w, struct rdma_dev_addr *da,
-			 const char *src, const char *dst,
-			 unsigned long timeout_ms)
+static void cancel_action(void *w)
+{
+	rdma_addr_cancel(&((struct resolve_wait *)w)->da);
+}
+
+static struct resolve_wait *new_wait(struct kunit *test,
+				     const struct ib_gid_attr *sgid_attr)
+{
+	struct resolve_wait *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->da.net = &init_net;
+	w->da.sgid_attr = sgid_attr;
+	w->status = 1;
+	init_completion(&w->done);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cancel_action, w),
+			0);
+	return w;
+}
+
+/* rdma_resolve_ip() from @src (NULL: any) to @dst into @w. */
+static int start_resolve(struct resolve_wait *w, const char *src,
+			 const char *dst, unsigned long timeout_ms,
+			 bool by_gid_attr)
 {
 	union ib_gid sgid, dgid = gid_of(dst);
 	struct sockaddr_in6 s, d;
 
-	init_completion(&w->done);
-	w->status = 1;
-	w->calls = 0;
-	memset(&w->src, 0, sizeof(w->src));
 	rdma_gid2ip((struct sockaddr *)&d, &dgid);
 	if (src) {
 		sgid = gid_of(src);
 		rdma_gid2ip((struct sockaddr *)&s, &sgid);
 	}
 	return rdma_resolve_ip(src ? (struct sockaddr *)&s : NULL,
-			       (struct sockaddr *)&d, da, timeout_ms,
-			       resolve_done, false, w);
+			       (struct sockaddr *)&d, &w->da, timeout_ms,
+			       resolve_done, by_gid_attr, w);
+}
+
+static bool wait_done(struct resolve_wait *w, unsigned long timeout)
+{
+	return wait_for_completion_timeout(&w->done, timeout);
 }
 
 static void rdma_addr_resolve_ip_async(struct kunit *test)
 {
 	struct addr_ctx *ctx = new_ctx(test);
-	struct rdma_dev_addr da = { .net = &init_net };
-	struct resolve_wait w;
-	struct sockaddr_in *sin = (struct sockaddr_in *)&w.src;
+	struct resolve_wait *w = new_wait(test, NULL);
+	struct sockaddr_in *sin = (struct sockaddr_in *)&w->src;
 
 	/* resolved at once: the callback still comes from the workqueue */
-	KUNIT_ASSERT_EQ(test, start_resolve(&w, &da, NULL, "192.0.2.2", 1000),
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "192.0.2.2", 1000, false),
 			0);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 10 * HZ));
-	KUNIT_EXPECT_EQ(test, w.status, 0);
-	KUNIT_EXPECT_MEMEQ(test, da.dst_dev_addr, peer_mac, ETH_ALEN);
-	KUNIT_EXPECT_MEMEQ(test, da.src_dev_addr, mac_a, ETH_ALEN);
-	KUNIT_EXPECT_EQ(test, da.bound_dev_if, ctx->a->ifindex);
-	KUNIT_EXPECT_EQ(test, da.hoplimit, DEFAULT_TTL);
-	KUNIT_EXPECT_EQ(test, da.network, RDMA_NETWORK_IB);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_EQ(test, w->calls, 1);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_mac, ETH_ALEN);
+	KUNIT_EXPECT_MEMEQ(test, w->da.src_dev_addr, mac_a, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, w->da.bound_dev_if, ctx->a->ifindex);
+	KUNIT_EXPECT_EQ(test, w->da.hoplimit, DEFAULT_TTL);
+	KUNIT_EXPECT_EQ(test, w->da.network, RDMA_NETWORK_IB);
 	/* the source the route chose */
 	KUNIT_EXPECT_EQ(test, sin->sin_family, AF_INET);
-	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, in_aton("192.0.2.1"));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sin->sin_addr.s_addr),
+			be32_to_cpu(in_aton("192.0.2.1")));
 
 	/* IPv6 through B with an explicit source */
-	memset(&da, 0, sizeof(da));
-	da.net = &init_net;
-	KUNIT_ASSERT_EQ(test, start_resolve(&w, &da, "2001:db8:2::1",
-					    "2001:db8:2::2", 1000), 0);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 10 * HZ));
-	KUNIT_EXPECT_EQ(test, w.status, 0);
-	KUNIT_EXPECT_MEMEQ(test, da.dst_dev_addr, peer_b_mac, ETH_ALEN);
-	KUNIT_EXPECT_EQ(test, da.bound_dev_if, ctx->b->ifindex);
+	w = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, "2001:db8:2::1", "2001:db8:2::2",
+					    1000, false), 0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_b_mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, w->da.bound_dev_if, ctx->b->ifindex);
 
 	/* errors of the first attempt come back at once, no callback */
-	memset(&da, 0, sizeof(da));
-	da.net = &init_net;
-	KUNIT_EXPECT_EQ(test, start_resolve(&w, &da, NULL, "203.0.113.9",
-					    1000), -ENETUNREACH);
-	KUNIT_EXPECT_EQ(test, start_resolve(&w, &da, "2001:db8:1::1",
-					    "192.0.2.2", 1000), -EINVAL);
-	KUNIT_EXPECT_EQ(test, w.calls, 0);
+	w = new_wait(test, NULL);
+	KUNIT_EXPECT_EQ(test, start_resolve(w, NULL, "203.0.113.9", 1000,
+					    false), -ENETUNREACH);
+	KUNIT_EXPECT_EQ(test, start_resolve(w, "2001:db8:1::1", "192.0.2.2",
+					    1000, false), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, wait_done(w, HZ / 10));
+	KUNIT_EXPECT_EQ(test, w->calls, 0);
 }
 
 static void rdma_addr_resolve_ip_timeout(struct kunit *test)
 {
-	struct rdma_dev_addr da = { .net = &init_net };
-	struct resolve_wait w;
+	struct resolve_wait *w;
 
 	new_ctx(test);
-	KUNIT_ASSERT_EQ(test, start_resolve(&w, &da, NULL, "192.0.2.50", 200),
+	w = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "192.0.2.50", 200, false),
 			0);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 20 * HZ));
-	KUNIT_EXPECT_EQ(test, w.status, -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, w.calls, 1);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 20 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, w->calls, 1);
 }
 
 static void rdma_addr_resolve_ip_neigh_update(struct kunit *test)
 {
 	struct addr_ctx *ctx = new_ctx(test);
-	struct rdma_dev_addr da = { .net = &init_net };
-	struct resolve_wait w;
+	struct resolve_wait *w = new_wait(test, NULL);
 
 	/* a minute to wait: only the neighbour update can end it in time */
-	KUNIT_ASSERT_EQ(test, start_resolve(&w, &da, NULL, "2001:db8:1::60",
-					    60000), 0);
-	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&w.done, HZ / 10));
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "2001:db8:1::60", 60000,
+					    false), 0);
+	KUNIT_EXPECT_FALSE(test, wait_done(w, HZ / 10));
 	rt_neigh6(ctx->rtc, ctx->a, "2001:db8:1::60", peer_b_mac);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 20 * HZ));
-	KUNIT_EXPECT_EQ(test, w.status, 0);
-	KUNIT_EXPECT_MEMEQ(test, da.dst_dev_addr, peer_b_mac, ETH_ALEN);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 20 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_b_mac, ETH_ALEN);
 }
 
 static void rdma_addr_resolve_ip_cancel(struct kunit *test)
 {
-	struct rdma_dev_addr da = { .net = &init_net };
-	struct rdma_dev_addr other = { .net = &init_net };
-	struct resolve_wait w;
+	struct resolve_wait *w, *other;
 
 	new_ctx(test);
-	KUNIT_ASSERT_EQ(test, start_resolve(&w, &da, NULL, "192.0.2.61",
-					    60000), 0);
+	w = new_wait(test, NULL);
+	other = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "192.0.2.61", 60000,
+					    false), 0);
 	/* cancelling what is not pending does nothing */
-	rdma_addr_cancel(&other);
-	rdma_addr_cancel(&da);
-	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&w.done, HZ / 5));
-	KUNIT_EXPECT_EQ(test, w.calls, 0);
+	rdma_addr_cancel(&other->da);
+	rdma_addr_cancel(&w->da);
+	KUNIT_EXPECT_FALSE(test, wait_done(w, HZ / 5));
+	KUNIT_EXPECT_EQ(test, w->calls, 0);
 	/* twice is harmless */
-	rdma_addr_cancel(&da);
+	rdma_addr_cancel(&w->da);
 }
 
 static void rdma_addr_resolve_by_gid_attr(struct kunit *test)
 {
 	struct addr_ctx *ctx = new_ctx(test);
-	struct rdma_dev_addr da = {
-		.net = &init_net,
-		.sgid_attr = ctx->sgid4,
-	};
-	struct sockaddr_in6 s, d;
-	union ib_gid dgid = gid_of("198.51.100.2");
-	struct resolve_wait w;
+	struct resolve_wait *w = new_wait(test, ctx->sgid4);
 
-	init_completion(&w.done);
-	w.calls = 0;
-	rdma_gid2ip((struct sockaddr *)&s, &ctx->sgid4->gid);
-	rdma_gid2ip((struct sockaddr *)&d, &dgid);
 	/* B is reachable, but not from A's GID */
-	KUNIT_EXPECT_EQ(test, rdma_resolve_ip((struct sockaddr *)&s,
-					      (struct sockaddr *)&d, &da, 1000,
-					      resolve_done, true, &w),
-			-EHOSTUNREACH);
-	KUNIT_EXPECT_EQ(test, rdma_resolve_ip((struct sockaddr *)&s,
-					      (struct sockaddr *)&d, &da, 1000,
-					      resolve_done, false, &w), 0);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 10 * HZ));
-	KUNIT_EXPECT_EQ(test, w.status, 0);
-	KUNIT_EXPECT_MEMEQ(test, da.dst_dev_addr, peer_b_mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, start_resolve(w, "192.0.2.1", "198.51.100.2",
+					    1000, true), -EHOSTUNREACH);
+	/* from A's GID to A's neighbour */
+	w = new_wait(test, ctx->sgid4);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, "192.0.2.1", "192.0.2.2", 1000,
+					    true), 0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_mac, ETH_ALEN);
+	/* the same addresses without the GID: the routing table decides */
+	w = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, "192.0.2.1", "198.51.100.2",
+					    1000, false), 0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_b_mac, ETH_ALEN);
 }
 
 static struct kunit_case rdma_addr_cases[] = {
@@ -894,6 +991,7 @@ static struct kunit_case rdma_addr_cases[] = {
 	KUNIT_CASE(rdma_addr_no_route),
 	KUNIT_CASE(rdma_addr_loopback_dest),
 	KUNIT_CASE(rdma_addr_wrong_egress),
+	KUNIT_CASE(rdma_addr_vlan_upper),
 	KUNIT_CASE(rdma_addr_bad_args),
 	KUNIT_CASE(rdma_addr_eth_dmac_unicast),
 	KUNIT_CASE(rdma_addr_eth_dmac_errors),

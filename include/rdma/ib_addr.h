@@ -119,6 +119,8 @@ static inline void rdma_gid2ip(struct sockaddr *out, const union ib_gid *gid)
 /**
  * rdma_link_local_addr - is a GID in fe80::/64?
  * @addr: the GID as an IPv6 address
+ *
+ * Return: true for a link-local GID.
  */
 static inline bool rdma_link_local_addr(const struct in6_addr *addr)
 {
@@ -146,6 +148,8 @@ static inline void rdma_get_ll_mac(const struct in6_addr *addr, u8 *mac)
  * rdma_is_multicast_addr - is a GID an IPv6 or IPv4-mapped multicast
  * address?
  * @addr: the GID as an IPv6 address
+ *
+ * Return: true for ff00::/8 and ::ffff:224.0.0.0/100.
  */
 static inline bool rdma_is_multicast_addr(const struct in6_addr *addr)
 {
