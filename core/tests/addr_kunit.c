@@ -957,6 +957,44 @@ static void rdma_addr_resolve_ip_cancel(struct kunit *test)
 	rdma_addr_cancel(&w->da);
 }
 
+static void rdma_addr_noarp_device(struct kunit *test)
+{
+	static const u8 mac_c[ETH_ALEN] = { 0x02, 0xad, 0xd0, 0x00, 0x00, 0x0c };
+	struct net_device *c;
+	struct resolve_wait *w;
+	struct addr_ctx *ctx = new_ctx(test);
+	int ret;
+
+	/* the fake's own kind of device: IFF_NOARP */
+	c = fake_hca_kunit_netdev(test, mac_c);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	rtnl_lock();
+	ret = dev_change_flags(c, c->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_TRUE(test, c->flags & IFF_NOARP);
+	rt_add_addr4(ctx->rtc, c, "10.99.0.1", 24);
+	rt_neigh4(ctx->rtc, c, "10.99.0.3", peer_mac);
+
+	/* no ARP: the neighbour is valid at once, with what IP would use */
+	w = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "10.99.0.2", 1000, false),
+			0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, mac_c, ETH_ALEN);
+	KUNIT_EXPECT_MEMEQ(test, w->da.src_dev_addr, mac_c, ETH_ALEN);
+	KUNIT_EXPECT_MEMEQ(test, w->da.broadcast, c->broadcast, ETH_ALEN);
+
+	/* a configured neighbour wins */
+	w = new_wait(test, NULL);
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "10.99.0.3", 1000, false),
+			0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 10 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_mac, ETH_ALEN);
+}
+
 static void rdma_addr_resolve_by_gid_attr(struct kunit *test)
 {
 	struct addr_ctx *ctx = new_ctx(test);
@@ -1002,6 +1040,7 @@ static struct kunit_case rdma_addr_cases[] = {
 	KUNIT_CASE(rdma_addr_resolve_ip_timeout),
 	KUNIT_CASE(rdma_addr_resolve_ip_neigh_update),
 	KUNIT_CASE(rdma_addr_resolve_ip_cancel),
+	KUNIT_CASE(rdma_addr_noarp_device),
 	KUNIT_CASE(rdma_addr_resolve_by_gid_attr),
 	{}
 };
