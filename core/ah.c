@@ -12,6 +12,7 @@
 #include <linux/export.h>
 #include <linux/if_ether.h>
 #include <net/ipv6.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -165,49 +166,70 @@ void rdma_update_sgid_attr(const struct ib_gid_attr **dst,
 	*dst = src;
 }
 
+/* Is the interface ID of a link-local GID a modified EUI-64 (ff:fe)? */
+static bool ll_gid_has_mac(const struct in6_addr *gid)
+{
+	return gid->s6_addr[11] == 0xff && gid->s6_addr[12] == 0xfe;
+}
+
 /**
  * ib_resolve_eth_dmac - find the destination MAC of a RoCE address vector
  * @device: the device
- * @ah_attr: a RoCE address vector with a GRH and its source GID entry
+ * @ah_attr: a RoCE address vector with a GRH; unicast destinations need
+ *	its source GID entry (grh.sgid_attr)
  *
- * Multicast GIDs map to their multicast MAC, link-local GIDs carry the
- * MAC in their interface ID; other unicast destinations need neighbour
- * resolution, which belongs to the address translation of rdma_cm.
+ * - Multicast GIDs (IPv6 ff00::/8, IPv4-mapped 224.0.0.0/4) map to their
+ *   Ethernet multicast MAC; the hop limit is left alone.
+ * - Link-local GIDs carry the MAC in their interface ID: a RoCE v1 source
+ *   always takes it from there, a RoCE v2 source when the interface ID is
+ *   a modified EUI-64.  The hop limit becomes 1.
+ * - Other unicast GIDs are resolved through the IP stack with
+ *   rdma_addr_find_l2_eth_by_grh(): route from the source GID's net
+ *   device, MAC of the neighbour, hop limit of the route.
  *
- * Return: 0 with roce.dmac filled, or a negative error.
+ * Return: 0 with roce.dmac filled (and grh.hop_limit set for unicast),
+ * -EINVAL for an address vector that is not RoCE with a GRH or lacks the
+ * source GID entry, or the error of rdma_addr_find_l2_eth_by_grh(), in
+ * particular -ENODATA while the neighbour is not resolved yet.
  */
 int ib_resolve_eth_dmac(struct ib_device *device,
 			struct rdma_ah_attr *ah_attr)
 {
-	const union ib_gid *dgid = &ah_attr->grh.dgid;
+	struct ib_global_route *grh = &ah_attr->grh;
+	const struct in6_addr *dgid = (const struct in6_addr *)grh->dgid.raw;
+	const struct ib_gid_attr *sgid_attr = grh->sgid_attr;
 	u8 *mac = ah_attr->roce.dmac;
+	int hop_limit;
+	int ret;
 
 	if (ah_attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
 	    !(ah_attr->ah_flags & IB_AH_GRH))
 		return -EINVAL;
 
-	if (ipv6_addr_v4mapped((const struct in6_addr *)dgid)) {
-		__be32 addr = ((const __be32 *)dgid->raw)[3];
+	if (rdma_is_multicast_addr(dgid)) {
+		if (ipv6_addr_v4mapped(dgid))
+			ip_eth_mc_map(dgid->s6_addr32[3], mac);
+		else
+			rdma_get_mcast_mac(dgid, mac);
+		return 0;
+	}
 
-		if (ipv4_is_multicast(addr)) {
-			ip_eth_mc_map(addr, mac);
-			return 0;
-		}
-		return -EOPNOTSUPP;
-	}
-	if (dgid->raw[0] == 0xff) {
-		ipv6_eth_mc_map((const struct in6_addr *)dgid->raw, mac);
+	if (!sgid_attr)
+		return -EINVAL;
+
+	if (rdma_link_local_addr(dgid) &&
+	    (sgid_attr->gid_type == IB_GID_TYPE_ROCE || ll_gid_has_mac(dgid))) {
+		rdma_get_ll_mac(dgid, mac);
+		grh->hop_limit = 1;
 		return 0;
 	}
-	if (dgid->raw[0] == 0xfe && (dgid->raw[1] & 0xc0) == 0x80 &&
-	    dgid->raw[11] == 0xff && dgid->raw[12] == 0xfe) {
-		/* modified EUI-64: undo the U/L flip, drop ff:fe */
-		memcpy(mac, &dgid->raw[8], 3);
-		memcpy(mac + 3, &dgid->raw[13], 3);
-		mac[0] ^= 2;
-		return 0;
-	}
-	return -EOPNOTSUPP;
+
+	ret = rdma_addr_find_l2_eth_by_grh(&sgid_attr->gid, &grh->dgid, mac,
+					   sgid_attr, &hop_limit);
+	if (ret)
+		return ret;
+	grh->hop_limit = hop_limit;
+	return 0;
 }
 EXPORT_SYMBOL(ib_resolve_eth_dmac);
 
@@ -265,7 +287,9 @@ static struct ib_ah *_rdma_create_ah(struct ib_pd *pd,
  *	by a referenced entry
  * @flags: enum rdma_create_ah_flags
  *
- * RoCE address vectors get their destination MAC resolved first.
+ * A RoCE address vector must come with its destination MAC in roce.dmac,
+ * as for upstream kernel callers: ib_resolve_eth_dmac() finds it, and
+ * ib_create_ah_from_wc() and rdma_create_user_ah() call it themselves.
  *
  * Return: the AH or an ERR_PTR().
  */

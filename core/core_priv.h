@@ -218,4 +218,10 @@ void nldev_exit(void);
 int rdma_link_newlink(const char *type, const char *ibdev_name,
 		      struct net_device *ndev, struct netlink_ext_ack *extack);
 
+/* ------------------------------------------------------------------
+ * addr.c: IP address translation (its workqueue and netevent notifier)
+ */
+int rdma_addr_init(void);
+void rdma_addr_cleanup(void);
+
 #endif /* RDMA_CORE_PRIV_H */

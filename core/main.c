@@ -51,10 +51,16 @@ static int __init ib_core_init(void)
 	if (!ib_unreg_wq)
 		goto err_event;
 
+	ret = rdma_addr_init();
+	if (ret) {
+		pr_warn("ib_core: could not set up address resolution\n");
+		goto err_unreg;
+	}
+
 	ret = class_register(&ib_class);
 	if (ret) {
 		pr_warn("ib_core: could not register the device class\n");
-		goto err_unreg;
+		goto err_addr;
 	}
 
 	rdma_nl_init();
@@ -68,6 +74,8 @@ static int __init ib_core_init(void)
 
 err_class:
 	class_unregister(&ib_class);
+err_addr:
+	rdma_addr_cleanup();
 err_unreg:
 	destroy_workqueue(ib_unreg_wq);
 err_event:
@@ -87,6 +95,7 @@ static void __exit ib_core_exit(void)
 	rdma_netns_exit();
 	rdma_nl_exit();
 	class_unregister(&ib_class);
+	rdma_addr_cleanup();
 	destroy_workqueue(ib_unreg_wq);
 	destroy_workqueue(ib_event_wq);
 	destroy_workqueue(ib_comp_unbound_wq);
