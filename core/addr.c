@@ -378,6 +378,37 @@ out_unlock:
 	return ret;
 }
 
+/* rdma_addr_find_l2_eth_by_grh() waiting for its neighbour */
+struct l2_waiter {
+	struct completion	done;
+	int			status;
+};
+
+static void l2_resolved(int status, struct sockaddr *src_addr,
+			struct rdma_dev_addr *addr, void *context)
+{
+	struct l2_waiter *w = context;
+
+	w->status = status;
+	complete(&w->done);
+}
+
+/* Wait up to a second for the neighbour of @dst (upstream's timeout). */
+static int l2_wait(union addr_sa *src, union addr_sa *dst,
+		   struct rdma_dev_addr *dev_addr)
+{
+	struct l2_waiter w;
+	int ret;
+
+	init_completion(&w.done);
+	ret = rdma_resolve_ip(&src->sa, &dst->sa, dev_addr, 1000, l2_resolved,
+			      true, &w);
+	if (ret)
+		return ret;
+	wait_for_completion(&w.done);
+	return w.status;
+}
+
 /**
  * rdma_addr_find_l2_eth_by_grh - the destination MAC of a RoCE path
  * @sgid: source GID (IPv4-mapped or IPv6)
@@ -388,16 +419,15 @@ out_unlock:
  * @hoplimit: set to the route's hop limit (IPv4 TTL, IPv6 hop limit; 1
  *	for a link-local destination)
  *
- * One attempt, without waiting: a neighbour that is not valid yet is
- * asked to resolve and the call fails with -ENODATA; calling again later
- * may succeed.  A destination that is a local address resolves to the
- * MAC of the device that owns it.  Must not be called from hard IRQ
- * context.
+ * A neighbour that is not valid yet is asked to resolve, and the call
+ * waits for it up to a second (through rdma_resolve_ip()), as upstream
+ * does.  A destination that is a local address resolves to the MAC of
+ * the device that owns it.  May sleep.
  *
  * Return: 0; -EINVAL for a missing entry or different families;
  * -ENODEV when the entry lost its net device; -ENETUNREACH or
  * -EHOSTUNREACH when there is no route or it leaves through another
- * device; -ENODATA when the neighbour is not resolved yet.
+ * device; -ETIMEDOUT when the neighbour did not resolve within a second.
  */
 int rdma_addr_find_l2_eth_by_grh(const union ib_gid *sgid,
 				 const union ib_gid *dgid,
@@ -417,6 +447,8 @@ int rdma_addr_find_l2_eth_by_grh(const union ib_gid *sgid,
 	rdma_gid2ip(&dst.sa, dgid);
 
 	ret = resolve_once(&src, &dst, &dev_addr, true, true);
+	if (ret == -ENODATA)
+		ret = l2_wait(&src, &dst, &dev_addr);
 	if (ret)
 		return ret;
 	memcpy(dmac, dev_addr.dst_dev_addr, ETH_ALEN);

@@ -190,7 +190,8 @@ static bool ll_gid_has_mac(const struct in6_addr *gid)
  * Return: 0 with roce.dmac filled (and grh.hop_limit set for unicast),
  * -EINVAL for an address vector that is not RoCE with a GRH or lacks the
  * source GID entry, or the error of rdma_addr_find_l2_eth_by_grh(), in
- * particular -ENODATA while the neighbour is not resolved yet.
+ * particular -ETIMEDOUT when the neighbour did not resolve within a
+ * second.  May sleep for unicast destinations.
  */
 int ib_resolve_eth_dmac(struct ib_device *device,
 			struct rdma_ah_attr *ah_attr)

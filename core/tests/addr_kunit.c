@@ -534,12 +534,12 @@ static void rdma_addr_incomplete_neigh(struct kunit *test)
 	int hop;
 
 	KUNIT_EXPECT_EQ(test, find_l2(ctx->sgid4, "192.0.2.3", dmac, &hop),
-			-ENODATA);
+			-ETIMEDOUT);
 	KUNIT_EXPECT_TRUE(test, is_zero_ether_addr(dmac));
 	expect_solicited(test, ctx->a, AF_INET, "192.0.2.3");
 
 	KUNIT_EXPECT_EQ(test, find_l2(ctx->sgid6, "2001:db8:1::3", dmac, &hop),
-			-ENODATA);
+			-ETIMEDOUT);
 	expect_solicited(test, ctx->a, AF_INET6, "2001:db8:1::3");
 
 	/* once the neighbour is known, the next call succeeds */
@@ -671,13 +671,55 @@ static void rdma_addr_eth_dmac_unicast(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, ah.roce.dmac, mac_a, ETH_ALEN);
 }
 
+/* A neighbour entry made from a work item while the test waits. */
+struct late_neigh {
+	struct delayed_work	work;
+	struct addr_ctx		*ctx;
+	__be32			ip;
+	int			ret;
+};
+
+static void late_neigh_work(struct work_struct *work)
+{
+	struct late_neigh *l = container_of(to_delayed_work(work),
+					    struct late_neigh, work);
+
+	l->ret = rt_set_neigh(l->ctx->rtc, l->ctx->a, AF_INET, &l->ip,
+			      peer_mac);
+}
+
+/*
+ * rdma_addr_find_l2_eth_by_grh() waits (up to a second, as upstream) for
+ * a neighbour that resolves meanwhile.
+ */
+static void rdma_addr_find_l2_waits(struct kunit *test)
+{
+	struct addr_ctx *ctx = new_ctx(test);
+	struct late_neigh *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	u8 dmac[ETH_ALEN];
+	int hop, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->ctx = ctx;
+	l->ip = in_aton("192.0.2.71");
+	l->ret = -EINPROGRESS;
+	INIT_DELAYED_WORK(&l->work, late_neigh_work);
+	schedule_delayed_work(&l->work, msecs_to_jiffies(200));
+	ret = find_l2(ctx->sgid4, "192.0.2.71", dmac, &hop);
+	flush_delayed_work(&l->work);
+	KUNIT_EXPECT_EQ(test, l->ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ(test, dmac, peer_mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, hop, DEFAULT_TTL);
+}
+
 static void rdma_addr_eth_dmac_errors(struct kunit *test)
 {
 	struct addr_ctx *ctx = new_ctx(test);
 	struct rdma_ah_attr ah;
 
 	init_roce_av(&ah, ctx->sgid4, "192.0.2.9");
-	KUNIT_EXPECT_EQ(test, ib_resolve_eth_dmac(ctx->dev, &ah), -ENODATA);
+	KUNIT_EXPECT_EQ(test, ib_resolve_eth_dmac(ctx->dev, &ah), -ETIMEDOUT);
 	init_roce_av(&ah, ctx->sgid4, "203.0.113.9");
 	KUNIT_EXPECT_EQ(test, ib_resolve_eth_dmac(ctx->dev, &ah), -ENETUNREACH);
 	init_roce_av(&ah, ctx->sgid6, "2001:db8:2::2");
@@ -768,7 +810,7 @@ static void rdma_addr_ah_from_wc(struct kunit *test)
 	hdr.roce4grh.saddr = in_aton("192.0.2.77");
 	KUNIT_EXPECT_EQ(test, ib_init_ah_attr_from_wc(ctx->dev, ROCE_PORT, &wc,
 						      &hdr.ibgrh, &ah),
-			-ENODATA);
+			-ETIMEDOUT);
 }
 
 /* ------------------------------------------------------------------
@@ -1026,6 +1068,7 @@ static struct kunit_case rdma_addr_cases[] = {
 	KUNIT_CASE(rdma_addr_unicast_ipv6),
 	KUNIT_CASE(rdma_addr_neigh_replaced),
 	KUNIT_CASE(rdma_addr_incomplete_neigh),
+	KUNIT_CASE(rdma_addr_find_l2_waits),
 	KUNIT_CASE(rdma_addr_no_route),
 	KUNIT_CASE(rdma_addr_loopback_dest),
 	KUNIT_CASE(rdma_addr_wrong_egress),
