@@ -79,4 +79,14 @@ static inline struct vt *new_vt_named(struct kunit *test, const char *name)
 	return vt;
 }
 
+/* A CQ of @vt polled by the case itself (IB_POLL_DIRECT), 64 entries. */
+static inline struct ib_cq *new_direct_cq(struct kunit *test, struct vt *vt)
+{
+	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 64, 0, IB_POLL_DIRECT);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
+	return cq;
+}
+
 #endif /* RDMA_LOOP_TEST_H */

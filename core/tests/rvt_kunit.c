@@ -76,15 +76,6 @@ static struct vt *new_vt(struct kunit *test)
 	return new_vt_named(test, "kurvt%d");
 }
 
-static struct ib_cq *new_cq(struct kunit *test, struct vt *vt)
-{
-	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 64, 0, IB_POLL_DIRECT);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
-	return cq;
-}
-
 static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 			    enum ib_qp_type type, struct ib_cq *scq,
 			    struct ib_cq *rcq,
@@ -116,7 +107,7 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
 			       struct ib_cq **cqp)
 {
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *qp = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
 	struct ib_qp_attr a = {
 		.qp_state = IB_QPS_INIT,
@@ -244,7 +235,7 @@ static bool group_exists(struct vt *vt, union ib_gid *mgid, u16 lid)
 static void rvt_mcast_errors(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *ud = new_ud_qp(test, vt, NULL);
 	struct ib_qp *ud2 = new_ud_qp(test, vt, NULL);
 	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
@@ -506,7 +497,7 @@ static void rvt_qp_iter_walk(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
 	struct rvt_dev_info *rdi = &vt->ldev->rdi;
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct rvt_qp_iter *it;
 	struct ib_qp *qp[4];
 	int base, i, n;
@@ -565,7 +556,7 @@ static void rvt_qp_iter_walk(struct kunit *test)
 static void rvt_check_ah_rules(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 	struct rdma_ah_attr good = {}, a;
 	struct ib_qp_attr qa = {};
@@ -688,7 +679,7 @@ static int rc_connect(struct ib_qp *qp, u32 dqpn, u32 dlid, bool rts)
 static void rvt_comm_est_once(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, IB_QPT_RC, cq, cq,
 				 comm_est_handler);

@@ -46,7 +46,7 @@ static struct rvt_mregion *mregion(struct ib_mr *mr)
 static struct rvt_qp *new_rc_qp(struct kunit *test, struct vt *vt,
 				struct ib_pd *pd)
 {
-	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 16, 0, IB_POLL_DIRECT);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp_init_attr attr = {
 		.qp_type = IB_QPT_RC,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
@@ -59,8 +59,6 @@ static struct rvt_qp *new_rc_qp(struct kunit *test, struct vt *vt,
 	};
 	struct ib_qp *qp;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
 	attr.send_cq = cq;
 	attr.recv_cq = cq;
 	qp = ib_create_qp(pd, &attr);

@@ -27,15 +27,6 @@ static struct rvt_qp *rvt(struct ib_qp *qp)
 	return container_of(qp, struct rvt_qp, ibqp);
 }
 
-static struct ib_cq *new_cq(struct kunit *test, struct vt *vt)
-{
-	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 64, 0, IB_POLL_DIRECT);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
-	return cq;
-}
-
 static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 			    struct ib_cq *cq, struct ib_srq *srq)
 {
@@ -85,6 +76,21 @@ static void connect(struct kunit *test, struct ib_qp *qp, struct ib_qp *peer,
 	};
 
 	KUNIT_ASSERT_EQ(test, rdma_loop_connect_qp(qp, &conn, stop), 0);
+}
+
+/* Two QPs connected to each other, both in RTS. */
+static void connect_pair(struct kunit *test, struct ib_qp *a, struct ib_qp *b)
+{
+	connect(test, a, b, IB_QPS_RTS);
+	connect(test, b, a, IB_QPS_RTS);
+}
+
+static u8 *new_buf(struct kunit *test, size_t len)
+{
+	u8 *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
 }
 
 /* Through SQD: a new local ACK timeout, retry count and RNR retries. */
@@ -195,15 +201,14 @@ static int take_rwqe(struct rvt_qp *r, bool wr_id_only)
 static void rvt_get_rwqe_rules(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *r = rvt(qp);
-	u8 *buf = kunit_kzalloc(test, 2 * LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, 2 * LEN);
 	struct ib_sge sge[2];
 	struct ib_wc wc;
 	int ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sge[0] = sge_of(vt->pd, buf, LEN);
 	sge[1] = sge_of(vt->pd, buf + LEN, LEN);
 
@@ -271,15 +276,14 @@ static void rvt_get_rwqe_srq(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
 	struct ib_pd *pd2 = ib_alloc_pd(vt->dev, 0);
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_srq *srq;
 	struct ib_qp *qp;
 	struct rvt_qp *r;
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	int i, ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd2);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd, pd2),
 			0);
@@ -322,17 +326,16 @@ static void rvt_aeth_credits(struct kunit *test)
 		{ 63, 11 },
 	};
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
 	struct ib_qp *sq = new_qp(test, vt, cq, new_srq(test, vt->pd, 0));
 	struct rvt_qp *r = rvt(qp);
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	unsigned long flags;
 	u32 posted = 0, aeth;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sge = sge_of(vt->pd, buf, LEN);
 	connect(test, qp, qp, IB_QPS_RTR);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -384,23 +387,20 @@ static void rvt_aeth_credits(struct kunit *test)
 static void rvt_credits_on_the_wire(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_srq *srq = new_srq(test, vt->pd, 0);
 	struct ib_qp *a = new_qp(test, vt, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct ib_qp *c = new_qp(test, vt, cq, NULL);
 	struct ib_qp *d = new_qp(test, vt, cq, srq);
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	struct ib_wc wc;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sge = sge_of(vt->pd, buf, LEN);
-	connect(test, a, b, IB_QPS_RTS);
-	connect(test, b, a, IB_QPS_RTS);
-	connect(test, c, d, IB_QPS_RTS);
-	connect(test, d, c, IB_QPS_RTS);
+	connect_pair(test, a, b);
+	connect_pair(test, c, d);
 
 	/* 8 posted, 2 consumed: MSN 2, 6 left (code 5 grants 6): LSN 8 */
 	for (i = 0; i < 8; i++)
@@ -430,16 +430,15 @@ static void rvt_credits_on_the_wire(struct kunit *test)
 static void rvt_rnr_timer(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *a = new_qp(test, vt, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *ra = rvt(a);
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	unsigned long flags;
 	struct ib_wc wc;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_EXPECT_EQ(test, rvt_rnr_tbl_to_usec(0), 655360);
 	KUNIT_EXPECT_EQ(test, rvt_rnr_tbl_to_usec(1), 10);
 	KUNIT_EXPECT_EQ(test, rvt_rnr_tbl_to_usec(14), 1280);
@@ -449,8 +448,7 @@ static void rvt_rnr_timer(struct kunit *test)
 					       18 << IB_AETH_CREDIT_SHIFT | 77),
 			5120);
 
-	connect(test, a, b, IB_QPS_RTS);
-	connect(test, b, a, IB_QPS_RTS);
+	connect_pair(test, a, b);
 
 	/* 10.24 ms: runs out and clears the flag */
 	spin_lock_irqsave(&ra->s_lock, flags);
@@ -499,16 +497,14 @@ static void rvt_rnr_timer(struct kunit *test)
 static void rvt_rnr_wait_then_error(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *a = new_qp(test, vt, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, cq, NULL);
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	struct ib_wc wc;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	connect(test, a, b, IB_QPS_RTS);
-	connect(test, b, a, IB_QPS_RTS);
+	connect_pair(test, a, b);
 	/* code 0: 655 ms */
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &(struct ib_qp_attr) {
 		.min_rnr_timer = 0 }, IB_QP_MIN_RNR_TIMER), 0);
@@ -532,17 +528,16 @@ static void rvt_rnr_wait_then_error(struct kunit *test)
 static void rvt_transport_retry(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *a = new_qp(test, vt, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct ib_qp *c = new_qp(test, vt, cq, NULL);
-	u8 *buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	u8 *buf = new_buf(test, LEN);
 	struct ib_qp_attr attr;
 	unsigned long start;
 	struct ib_sge sge;
 	struct ib_wc wc;
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sge = sge_of(vt->pd, buf, LEN);
 
 	/* b stays in INIT: a's request finds no responder */
@@ -584,22 +579,19 @@ static void rvt_transport_retry(struct kunit *test)
 static void rvt_ruc_loopback_runs_here(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct ib_cq *cq = new_cq(test, vt);
+	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *a = new_qp(test, vt, cq, NULL);
 	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *ra = rvt(a);
-	u8 *src = kunit_kzalloc(test, 3 * LEN, GFP_KERNEL);
-	u8 *dst = kunit_kzalloc(test, 3 * LEN, GFP_KERNEL);
+	u8 *src = new_buf(test, 3 * LEN);
+	u8 *dst = new_buf(test, 3 * LEN);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
 	struct ib_sge s, r;
 	struct ib_wc wc[6];
 	int i, n = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, src);
-	KUNIT_ASSERT_NOT_NULL(test, dst);
 	get_random_bytes(src, 3 * LEN);
-	connect(test, a, b, IB_QPS_RTS);
-	connect(test, b, a, IB_QPS_RTS);
+	connect_pair(test, a, b);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
 	for (i = 0; i < 3; i++) {
 		s = sge_of(vt->pd, src + i * LEN, LEN);

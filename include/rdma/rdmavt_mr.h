@@ -19,6 +19,7 @@
 #ifndef RDMAVT_MR_H
 #define RDMAVT_MR_H
 
+#include <linux/bug.h>
 #include <linux/completion.h>
 #include <linux/refcount.h>
 #include <linux/xarray.h>
@@ -188,6 +189,22 @@ static inline void rvt_put_ss(struct rvt_sge_state *ss)
 static inline u32 rvt_get_sge_length(struct rvt_sge *sge, u32 length)
 {
 	return min3(length, sge->length, sge->sge_length);
+}
+
+/**
+ * rvt_ss_piece - bytes that can be taken at once from a walk
+ * @ss: the walk
+ * @length: bytes wanted, more than 0
+ *
+ * Return: @length limited to the contiguous bytes at the walk's position;
+ * 0, with a warning, when the walk holds nothing more.
+ */
+static inline u32 rvt_ss_piece(struct rvt_sge_state *ss, u32 length)
+{
+	u32 len = ss->num_sge ? rvt_get_sge_length(&ss->sge, length) : 0;
+
+	WARN_ON_ONCE(!len);
+	return len;
 }
 
 /**

@@ -152,12 +152,9 @@ static void rvt_ss_copy(struct rvt_qp *dqp, struct rvt_sge_state *dst,
 			struct rvt_sge_state *src, u32 len, bool release)
 {
 	while (len) {
-		u32 n;
+		u32 n = rvt_ss_piece(src, len);
 
-		if (WARN_ON_ONCE(!src->num_sge))
-			return;
-		n = rvt_get_sge_length(&src->sge, len);
-		if (WARN_ON_ONCE(!n))
+		if (!n)
 			return;
 		rvt_copy_sge(dqp, dst, src->sge.vaddr, n, release, false);
 		rvt_update_sge(src, n, false);

@@ -321,12 +321,9 @@ EXPORT_SYMBOL(rvt_rkey_ok);
 void rvt_skip_sge(struct rvt_sge_state *ss, u32 length, bool release)
 {
 	while (length) {
-		u32 len;
+		u32 len = rvt_ss_piece(ss, length);
 
-		if (WARN_ON_ONCE(!ss->num_sge))
-			return;
-		len = rvt_get_sge_length(&ss->sge, length);
-		if (WARN_ON_ONCE(!len))
+		if (!len)
 			return;
 		rvt_update_sge(ss, len, release);
 		length -= len;
@@ -354,12 +351,9 @@ void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
 		length = sizeof(u64);
 	}
 	while (length) {
-		u32 len;
+		u32 len = rvt_ss_piece(ss, length);
 
-		if (WARN_ON_ONCE(!ss->num_sge))
-			return;
-		len = rvt_get_sge_length(&ss->sge, length);
-		if (WARN_ON_ONCE(!len))
+		if (!len)
 			return;
 		memcpy(ss->sge.vaddr, data, len);
 		rvt_update_sge(ss, len, release);
