@@ -1844,6 +1844,30 @@ static void verbs_unregister_with_work(struct kunit *test)
 	ulp_dev = NULL;
 }
 
+/*
+ * Receive work queues are optional for drivers and rdmavt has none (as
+ * upstream's software drivers): ib_create_wq() says -EOPNOTSUPP and
+ * leaves the PD and CQ untouched.
+ */
+static void verbs_wq_unsupported(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
+	struct ib_wq_init_attr attr = {
+		.wq_type = IB_WQT_RQ,
+		.max_wr = 16,
+		.max_sge = 1,
+		.cq = cq,
+	};
+	int pd_users = atomic_read(&vt->pd->usecnt);
+	int cq_users = atomic_read(&cq->usecnt);
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_wq(vt->pd, &attr)),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, atomic_read(&vt->pd->usecnt), pd_users);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), cq_users);
+}
+
 static struct kunit_case rdma_verbs_cases[] = {
 	KUNIT_CASE(verbs_pd_keys),
 	KUNIT_CASE(verbs_rc_send),
@@ -1872,6 +1896,7 @@ static struct kunit_case rdma_verbs_cases[] = {
 	KUNIT_CASE(verbs_two_devices),
 	KUNIT_CASE(verbs_restrack),
 	KUNIT_CASE(verbs_unregister_with_work),
+	KUNIT_CASE(verbs_wq_unsupported),
 	{}
 };
 
