@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "rdma_rvt_rc": the queue pair side of the rdmavt API on
- * loop devices: rvt_get_rwqe(), rvt_compute_aeth() and rvt_get_credit()
- * (alone and as the engine uses them), the RNR NAK timer table,
+ * loop devices: rvt_lookup_qpn() and the QP references, rvt_get_rwqe(),
+ * rvt_compute_aeth() and rvt_get_credit() (alone and as the engine uses
+ * them), the RNR NAK timer table,
  * rvt_add_rnr_timer(), rvt_stop_rc_timers(), rvt_del_timers_sync(), the
  * transport retry of an RC request nobody answers, and
  * rvt_ruc_loopback() running a send queue in the caller's context.
@@ -619,7 +620,73 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(src, dst, 3 * LEN), 0);
 }
 
+/*
+ * rvt_lookup_qpn() under RCU: a QP by number, the GSI QP of a port by
+ * number 1 and that port, nothing for a number in no use or a QP that
+ * is destroyed; rvt_get_qp() / rvt_put_qp() count.
+ */
+static void rvt_lookup_qpn_rules(struct kunit *test)
+{
+	struct vt *vt = new_vt_named(test, "kurrc%d");
+	struct rvt_dev_info *rdi = &vt->ldev->rdi;
+	struct rvt_ibport *rvp = rdi->ports[0];
+	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
+	struct ib_qp_init_attr gattr = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_GSI,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.port_num = 1,
+	};
+	struct ib_qp *gsi, *rc;
+	struct rvt_qp *found[4];
+	u32 qpn;
+
+	gsi = ib_create_qp(vt->pd, &gattr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, gsi),
+			0);
+	KUNIT_EXPECT_EQ(test, gsi->qp_num, 1);
+	/* one GSI QP per port */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(vt->pd, &gattr)), -EEXIST);
+
+	rc = ib_create_qp(vt->pd, &(struct ib_qp_init_attr) {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IB_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	});
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rc);
+	qpn = rc->qp_num;
+
+	rcu_read_lock();
+	found[0] = rvt_lookup_qpn(rdi, rvp, qp->qp_num);
+	found[1] = rvt_lookup_qpn(rdi, rvp, 1);
+	found[2] = rvt_lookup_qpn(rdi, rvp, 0);
+	found[3] = rvt_lookup_qpn(rdi, rvp, qpn);
+	rvt_get_qp(found[0]);
+	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, found[0], rvt(qp));
+	KUNIT_EXPECT_PTR_EQ(test, found[1], rvt(gsi));
+	KUNIT_EXPECT_NULL(test, found[2]);
+	KUNIT_EXPECT_PTR_EQ(test, found[3], rvt(rc));
+	KUNIT_EXPECT_EQ(test, refcount_read(&rvt(qp)->refcount), 2);
+	rvt_put_qp(found[0]);
+	KUNIT_EXPECT_EQ(test, refcount_read(&rvt(qp)->refcount), 1);
+
+	KUNIT_ASSERT_EQ(test, ib_destroy_qp(rc), 0);
+	rcu_read_lock();
+	found[3] = rvt_lookup_qpn(rdi, rvp, qpn);
+	found[0] = rvt_lookup_qpn(rdi, rvp, 0xfffffe);
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, found[3]);
+	KUNIT_EXPECT_NULL(test, found[0]);
+}
+
 static struct kunit_case rdma_rvt_rc_cases[] = {
+	KUNIT_CASE(rvt_lookup_qpn_rules),
 	KUNIT_CASE(rvt_get_rwqe_rules),
 	KUNIT_CASE(rvt_get_rwqe_srq),
 	KUNIT_CASE(rvt_aeth_credits),

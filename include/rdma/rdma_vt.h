@@ -37,6 +37,7 @@ struct rvt_qp;
  * @mcast_tree: the multicast groups of the port (struct rvt_mcast) by MGID
  * @pkey_table: the port's P_Key table (the driver's; index 0 is used), or
  *	NULL for the default P_Key only
+ * @port_num: the IB port number (rvt_init_port())
  *
  * The driver embeds one per port and hands it to rvt_init_port() before
  * rvt_register_device(); it lives as long as the device.
@@ -45,6 +46,7 @@ struct rvt_ibport {
 	spinlock_t	lock;	/* see above */
 	struct rb_root	mcast_tree;
 	u16		*pkey_table;
+	u32		port_num;
 };
 
 /**
@@ -145,9 +147,10 @@ struct rvt_driver_provided {
  * @ibdev: the RDMA device, first
  * @dparms: limits and ports
  * @driver_f: the driver's hooks
- * @qp_table: QPs by number; its lock also serialises number allocation
+ * @qp_table: QPs by number, the SMI and GSI QPs of port p at
+ *	RVT_SPECIAL_QP_INDEX(p, 0 or 1); its lock also serialises number
+ *	allocation.  RCU readers may look QPs up (rvt_lookup_qpn()).
  * @next_qpn: where QP number allocation goes on (numbers 2..2^24-1)
- * @gsi_qp: the GSI QP of each port, or NULL
  * @lkey_table: the memory regions by key (rvt_lkey_ok())
  * @n_pds: PDs allocated, under @n_lock
  * @n_cqs: CQs allocated, under @n_lock
@@ -168,7 +171,6 @@ struct rvt_dev_info {
 
 	struct xarray			qp_table;
 	u32				next_qpn;
-	struct rvt_qp			*gsi_qp[4];
 
 	struct rvt_lkey_table		lkey_table;
 

@@ -269,8 +269,6 @@ struct rvt_qp_iter {
  * API for drivers
  */
 
-struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi, u32 qpn);
-void rvt_put_qp(struct rvt_qp *qp);
 int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err);
 void rvt_comm_est(struct rvt_qp *qp);
 int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only);
@@ -286,6 +284,57 @@ struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
 int rvt_qp_iter_next(struct rvt_qp_iter *iter);
 void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
 		 void (*cb)(struct rvt_qp *qp, u64 v));
+
+/*
+ * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:
+ * beyond the 24-bit QP numbers, so that every port has its own.
+ */
+#define RVT_SPECIAL_QP_INDEX(port, qpn) \
+	((1UL << 24) + 2UL * ((port) - 1) + (qpn))
+
+/**
+ * rvt_lookup_qpn - find a QP by number
+ * @rdi: the device
+ * @rvp: the port, for QP numbers 0 and 1 (its SMI and GSI QP)
+ * @qpn: the QP number
+ *
+ * Call it under rcu_read_lock(): the QP found stays valid until the RCU
+ * read side ends (destroy waits for a grace period after it took the QP
+ * out of the table).  Take a reference with rvt_get_qp() to keep it
+ * longer.
+ *
+ * Return: the QP or NULL.
+ */
+static inline struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi,
+					    struct rvt_ibport *rvp, u32 qpn)
+	__must_hold(RCU)
+{
+	unsigned long index = qpn;
+
+	if (qpn <= 1)
+		index = RVT_SPECIAL_QP_INDEX(rvp->port_num, qpn);
+	return xa_load(&rdi->qp_table, index);
+}
+
+/**
+ * rvt_get_qp - take a reference on a QP
+ * @qp: a QP from rvt_lookup_qpn() in the same RCU read side, or one the
+ *	caller holds a reference on
+ */
+static inline void rvt_get_qp(struct rvt_qp *qp)
+{
+	refcount_inc(&qp->refcount);
+}
+
+/**
+ * rvt_put_qp - drop a reference from rvt_get_qp()
+ * @qp: the QP, or NULL
+ */
+static inline void rvt_put_qp(struct rvt_qp *qp)
+{
+	if (qp && refcount_dec_and_test(&qp->refcount))
+		wake_up(&qp->wait);
+}
 
 /**
  * rvt_aeth_to_usec - the RNR NAK timer an AETH asks for

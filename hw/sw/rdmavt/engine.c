@@ -167,6 +167,17 @@ static u32 rvt_port_lid(struct rvt_dev_info *rdi, u32 port)
 	return rdi->dparms.lid[port - 1];
 }
 
+/* The port of @rdi with LID @lid, or 0. */
+static u32 rvt_port_of_lid(struct rvt_dev_info *rdi, u32 lid)
+{
+	u32 i;
+
+	for (i = 0; i < rdi->dparms.nports; i++)
+		if (rdi->dparms.lid[i] == lid)
+			return i + 1;
+	return 0;
+}
+
 static bool rvt_datagram(struct rvt_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD ||
@@ -177,8 +188,8 @@ static bool rvt_datagram(struct rvt_qp *qp)
 static struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	struct rvt_dev_info *rdi = qp->rdi, *dest;
+	u32 dlid, dqpn, port;
 	struct rvt_qp *dqp;
-	u32 dlid, dqpn;
 
 	if (rvt_datagram(qp)) {
 		struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah,
@@ -193,14 +204,20 @@ static struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe)
 
 	/*
 	 * The driver unlinks a device and waits for RCU readers before it
-	 * frees it: the device found stays valid until its QP is referenced.
+	 * frees it, and destroy waits for them before it lets go of a QP:
+	 * both stay valid until the QP is referenced.
 	 */
 	rcu_read_lock();
-	if (!dlid || dlid == rvt_port_lid(rdi, qp->port_num))
+	if (!dlid || dlid == rvt_port_lid(rdi, qp->port_num)) {
 		dest = rdi;
-	else
+		port = qp->port_num;
+	} else {
 		dest = rdi->driver_f.find_dev_by_lid(rdi, qp->port_num, dlid);
-	dqp = dest ? rvt_lookup_qpn(dest, dqpn) : NULL;
+		port = dest ? rvt_port_of_lid(dest, dlid) : 0;
+	}
+	dqp = port ? rvt_lookup_qpn(dest, dest->ports[port - 1], dqpn) : NULL;
+	if (dqp)
+		rvt_get_qp(dqp);
 	rcu_read_unlock();
 	return dqp;
 }

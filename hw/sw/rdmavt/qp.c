@@ -19,38 +19,6 @@
  */
 
 /**
- * rvt_lookup_qpn - find a QP by number and reference it
- * @rdi: the device
- * @qpn: the QP number (0 and 1 are the SMI and GSI QPs of port 1)
- *
- * Return: the QP (release with rvt_put_qp()) or NULL.
- */
-struct rvt_qp *rvt_lookup_qpn(struct rvt_dev_info *rdi, u32 qpn)
-{
-	struct rvt_qp *qp;
-	unsigned long flags;
-
-	xa_lock_irqsave(&rdi->qp_table, flags);
-	qp = xa_load(&rdi->qp_table, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->refcount))
-		qp = NULL;
-	xa_unlock_irqrestore(&rdi->qp_table, flags);
-	return qp;
-}
-EXPORT_SYMBOL(rvt_lookup_qpn);
-
-/**
- * rvt_put_qp - drop a reference from rvt_lookup_qpn()
- * @qp: the QP
- */
-void rvt_put_qp(struct rvt_qp *qp)
-{
-	if (refcount_dec_and_test(&qp->refcount))
-		wake_up(&qp->wait);
-}
-EXPORT_SYMBOL(rvt_put_qp);
-
-/**
  * rvt_qp_iter_init - start a walk over the QPs of a device
  * @rdi: the device
  * @v: a value handed to @cb
@@ -78,8 +46,8 @@ EXPORT_SYMBOL(rvt_qp_iter_init);
  * rvt_qp_iter_next - step to the next QP of a walk
  * @iter: the iterator
  *
- * Visits every QP of the device in QP number order, the special QPs (0
- * and 1) included, holding a reference on the current one (iter->qp)
+ * Visits every QP of the device: the others in QP number order, then the
+ * special QPs (0 and 1) port by port, holding a reference on the current one (iter->qp)
  * until the next step.  QPs created or destroyed during the walk may or
  * may not be seen.  A walk stopped early must drop the reference with
  * rvt_put_qp(iter->qp).
@@ -308,9 +276,11 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 
 	if (init_attr->qp_type == IB_QPT_SMI ||
 	    init_attr->qp_type == IB_QPT_GSI) {
-		/* one per port; only port 1 is reachable by number */
+		/* one of each per port */
 		qpn = init_attr->qp_type == IB_QPT_GSI ? 1 : 0;
-		ret = xa_insert_irq(&rdi->qp_table, qpn, qp, GFP_KERNEL);
+		ret = xa_insert_irq(&rdi->qp_table,
+				    RVT_SPECIAL_QP_INDEX(qp->port_num, qpn),
+				    qp, GFP_KERNEL);
 		if (ret == -EBUSY)
 			ret = -EEXIST;
 	} else {
@@ -542,7 +512,11 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
 	struct rvt_dev_info *rdi = qp->rdi;
 
-	xa_erase_irq(&rdi->qp_table, ibqp->qp_num);
+	xa_erase_irq(&rdi->qp_table, ibqp->qp_num <= 1 ?
+		     RVT_SPECIAL_QP_INDEX(qp->port_num, ibqp->qp_num) :
+		     ibqp->qp_num);
+	/* lookups under RCU may still hold it without a reference */
+	synchronize_rcu();
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
 	cancel_delayed_work_sync(&qp->send_work);
 

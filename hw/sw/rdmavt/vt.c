@@ -340,6 +340,7 @@ int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
 	spin_lock_init(&port->lock);
 	port->mcast_tree = RB_ROOT;
 	port->pkey_table = pkey_table;
+	port->port_num = port_index + 1;
 	rdi->ports[port_index] = port;
 	return 0;
 }
