@@ -79,6 +79,31 @@ static inline struct vt *new_vt_named(struct kunit *test, const char *name)
 	return vt;
 }
 
+/* An SGE of @len bytes at @buf through the PD's local_dma_lkey. */
+static inline struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = ib_dma_map_single(pd->device, buf, len,
+					  DMA_BIDIRECTIONAL),
+		.length = len,
+		.lkey = pd->local_dma_lkey,
+	};
+
+	return sge;
+}
+
+/* A new QP of @vt's PD, destroyed when the case ends. */
+static inline struct ib_qp *new_test_qp(struct kunit *test, struct vt *vt,
+					struct ib_qp_init_attr *attr)
+{
+	struct ib_qp *qp = ib_create_qp(vt->pd, attr);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+			0);
+	return qp;
+}
+
 /* A CQ of @vt polled by the case itself (IB_POLL_DIRECT), 64 entries. */
 static inline struct ib_cq *new_direct_cq(struct kunit *test, struct vt *vt)
 {

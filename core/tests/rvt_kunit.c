@@ -95,12 +95,8 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 		},
 		.port_num = 1,
 	};
-	struct ib_qp *qp = ib_create_qp(vt->pd, &attr);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
-			0);
-	return qp;
+	return new_test_qp(test, vt, &attr);
 }
 
 /* A UD QP in RTS on its own CQ. */
@@ -140,18 +136,6 @@ static void mgid_of(union ib_gid *gid, u8 n)
 	gid->raw[2] = 0x40;
 	gid->raw[3] = 0x1b;
 	gid->raw[15] = n;
-}
-
-static struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
-{
-	struct ib_sge sge = {
-		.addr = ib_dma_map_single(pd->device, buf, len,
-					  DMA_BIDIRECTIONAL),
-		.length = len,
-		.lkey = pd->local_dma_lkey,
-	};
-
-	return sge;
 }
 
 static void post_recv(struct kunit *test, struct ib_qp *qp, struct tcqe *t,

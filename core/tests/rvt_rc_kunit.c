@@ -44,12 +44,8 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 			.max_recv_sge = 2,
 		},
 	};
-	struct ib_qp *qp = ib_create_qp(vt->pd, &attr);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
-			0);
-	return qp;
+	return new_test_qp(test, vt, &attr);
 }
 
 static struct ib_srq *new_srq(struct kunit *test, struct ib_pd *pd,
@@ -109,18 +105,6 @@ static void set_retries(struct kunit *test, struct ib_qp *qp, u8 timeout,
 					   IB_QP_RNR_RETRY), 0);
 	a.qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
-}
-
-static struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
-{
-	struct ib_sge sge = {
-		.addr = ib_dma_map_single(pd->device, buf, len,
-					  DMA_BIDIRECTIONAL),
-		.length = len,
-		.lkey = pd->local_dma_lkey,
-	};
-
-	return sge;
 }
 
 static int post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,

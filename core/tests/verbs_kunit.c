@@ -191,18 +191,6 @@ static struct pair *new_pair(struct kunit *test, enum ib_qp_type type,
 	return p;
 }
 
-static struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
-{
-	struct ib_sge sge = {
-		.addr = ib_dma_map_single(pd->device, buf, len,
-					  DMA_BIDIRECTIONAL),
-		.length = len,
-		.lkey = pd->local_dma_lkey,
-	};
-
-	return sge;
-}
-
 static int post_recv(struct ib_qp *qp, struct tcqe *t, struct ib_sge *sge,
 		     int num_sge)
 {
