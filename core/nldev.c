@@ -363,10 +363,9 @@ fill_port_info(struct sk_buff *msg, struct ib_device *device,
  * Build a one-message reply of type @cmd to @nlh, fill it with @fill and
  * send it to the requester.  Consumes nothing of the caller's.
  */
-static int nldev_reply(struct sk_buff *skb, const struct nlmsghdr *nlh,
-		       u32 cmd, struct netlink_ext_ack *extack,
-		       int (*fill)(struct sk_buff *msg, void *data),
-		       void *data)
+int nldev_reply(struct sk_buff *skb, const struct nlmsghdr *nlh,
+		u32 cmd, struct netlink_ext_ack *extack,
+		int (*fill)(struct sk_buff *msg, void *data), void *data)
 {
 	struct nlmsghdr *rnlh;
 	struct sk_buff *msg;

@@ -21,6 +21,10 @@ struct ib_device *nldev_get_device(struct sk_buff *skb, struct nlattr **tb,
 				   struct netlink_ext_ack *extack);
 /* nldev.c: the device index and name of a reply. */
 int fill_nldev_handle(struct sk_buff *msg, struct ib_device *device);
+/* nldev.c: a one-message reply of type @cmd to @nlh, filled by @fill. */
+int nldev_reply(struct sk_buff *skb, const struct nlmsghdr *nlh,
+		u32 cmd, struct netlink_ext_ack *extack,
+		int (*fill)(struct sk_buff *msg, void *data), void *data);
 
 /*
  * Writes the attributes of one object; @port filters (0: none, -EAGAIN

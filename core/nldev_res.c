@@ -94,6 +94,19 @@ static bool res_show_details(struct nlattr **tb)
 	       nla_get_u8(tb[RDMA_NLDEV_ATTR_DRIVER_DETAILS]);
 }
 
+/* What the RES_GET reply of one device is made of. */
+struct res_summary_req {
+	struct ib_device	*device;
+	bool			details;
+};
+
+static int fill_res_summary_reply(struct sk_buff *msg, void *data)
+{
+	struct res_summary_req *req = data;
+
+	return fill_res_summary(msg, req->device, req->details);
+}
+
 /**
  * nldev_res_get_doit - RDMA_NLDEV_CMD_RES_GET for one device
  * @skb: the request
@@ -107,44 +120,22 @@ static bool res_show_details(struct nlattr **tb)
 int nldev_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
-	struct ib_device *device;
-	struct nlmsghdr *rnlh;
-	struct sk_buff *msg;
+	struct res_summary_req req;
 	struct nlattr **tb;
-	bool details;
 	int ret;
 
 	tb = nldev_parse(nlh, extack);
 	if (IS_ERR(tb))
 		return PTR_ERR(tb);
-	device = nldev_get_device(skb, tb, extack);
-	details = res_show_details(tb);
+	req.device = nldev_get_device(skb, tb, extack);
+	req.details = res_show_details(tb);
 	kfree(tb);
-	if (!device)
+	if (!req.device)
 		return -EINVAL;
 
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg) {
-		NL_SET_ERR_MSG(extack, "Out of memory for the reply");
-		ret = -ENOMEM;
-		goto err_put;
-	}
-	rnlh = nlmsg_put(msg, NETLINK_CB(skb).portid, nlh->nlmsg_seq,
-			 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET),
-			 0, 0);
-	if (!rnlh || fill_res_summary(msg, device, details)) {
-		NL_SET_ERR_MSG(extack, "Could not build the reply");
-		ret = -EMSGSIZE;
-		goto err_free;
-	}
-	nlmsg_end(msg, rnlh);
-	ib_device_put(device);
-	return rdma_nl_unicast(sock_net(skb->sk), msg, NETLINK_CB(skb).portid);
-
-err_free:
-	nlmsg_free(msg);
-err_put:
-	ib_device_put(device);
+	ret = nldev_reply(skb, nlh, RDMA_NLDEV_CMD_RES_GET, extack,
+			  fill_res_summary_reply, &req);
+	ib_device_put(req.device);
 	return ret;
 }
 

@@ -108,11 +108,18 @@ static int stat_get_hwcounters(struct sk_buff *skb, struct nlattr **tb,
 	return ret;
 }
 
-static int fill_stat_qp_mode(struct sk_buff *msg, struct ib_device *device,
-			     u32 port)
+/* The STAT_GET reply of a port: its counter mode. */
+struct stat_qp_mode_req {
+	struct ib_device	*device;
+	u32			port;
+};
+
+static int fill_stat_qp_mode(struct sk_buff *msg, void *data)
 {
-	if (fill_nldev_handle(msg, device) ||
-	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port) ||
+	struct stat_qp_mode_req *req = data;
+
+	if (fill_nldev_handle(msg, req->device) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, req->port) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_STAT_MODE,
 			RDMA_COUNTER_MODE_NONE))
 		return -EMSGSIZE;
@@ -123,42 +130,20 @@ static int fill_stat_qp_mode(struct sk_buff *msg, struct ib_device *device,
 static int stat_get_qp_mode(struct sk_buff *skb, struct nlmsghdr *nlh,
 			    struct nlattr **tb, struct netlink_ext_ack *extack)
 {
-	struct ib_device *device;
-	struct nlmsghdr *rnlh;
-	struct sk_buff *msg;
+	struct stat_qp_mode_req req;
 	int ret;
-	u32 port;
 
 	if (!tb[RDMA_NLDEV_ATTR_STAT_MODE]) {
 		NL_SET_ERR_MSG(extack, "Statistic mode is missing");
 		NL_SET_ERR_ATTR_MISS(extack, NULL, RDMA_NLDEV_ATTR_STAT_MODE);
 		return -EINVAL;
 	}
-	device = stat_device_port(skb, tb, &port, extack);
-	if (!device)
+	req.device = stat_device_port(skb, tb, &req.port, extack);
+	if (!req.device)
 		return -EINVAL;
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg) {
-		NL_SET_ERR_MSG(extack, "Out of memory for the reply");
-		ret = -ENOMEM;
-		goto err_put;
-	}
-	rnlh = nlmsg_put(msg, NETLINK_CB(skb).portid, nlh->nlmsg_seq,
-			 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-					  RDMA_NLDEV_CMD_STAT_GET), 0, 0);
-	if (!rnlh || fill_stat_qp_mode(msg, device, port)) {
-		NL_SET_ERR_MSG(extack, "Could not build the reply");
-		ret = -EMSGSIZE;
-		goto err_free;
-	}
-	nlmsg_end(msg, rnlh);
-	ib_device_put(device);
-	return rdma_nl_unicast(sock_net(skb->sk), msg, NETLINK_CB(skb).portid);
-
-err_free:
-	nlmsg_free(msg);
-err_put:
-	ib_device_put(device);
+	ret = nldev_reply(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, extack,
+			  fill_stat_qp_mode, &req);
+	ib_device_put(req.device);
 	return ret;
 }
 
