@@ -10,6 +10,8 @@
 #define RDMA_LOOP_TEST_H
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
 #include <rdma/ib_verbs.h>
 
 #include "../../hw/loop/loop.h"
@@ -52,6 +54,77 @@ static inline void destroy_srq(void *p)
 static inline void destroy_ah(void *p)
 {
 	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
+}
+
+/*
+ * One expected completion: the ib_cqe of a work request and its result.
+ * @count counts the completions it got; @counter, if set, too.
+ */
+struct tcqe {
+	struct ib_cqe		cqe;
+	struct ib_wc		wc;
+	struct completion	done;
+	atomic_t		count;
+	atomic_t		*counter;
+};
+
+/* how long tcqe_wait() waits */
+#define TCQE_WAIT_MS	10000
+
+static inline void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
+
+	t->wc = *wc;
+	atomic_inc(&t->count);
+	if (t->counter)
+		atomic_inc(t->counter);
+	complete(&t->done);
+}
+
+static inline void tcqe_init(struct tcqe *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cqe.done = tcqe_done;
+	init_completion(&t->done);
+}
+
+/* @n expected completions in test-managed memory. */
+static inline struct tcqe *new_tcqes(struct kunit *test, int n)
+{
+	struct tcqe *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < n; i++)
+		tcqe_init(&t[i]);
+	return t;
+}
+
+static inline struct tcqe *new_tcqe(struct kunit *test)
+{
+	return new_tcqes(test, 1);
+}
+
+/* Expect @t again: forget its last completion. */
+static inline void tcqe_reinit(struct tcqe *t)
+{
+	memset(&t->wc, 0, sizeof(t->wc));
+	reinit_completion(&t->done);
+}
+
+/* Wait for @t, polling @cq ourselves when it is a direct CQ. */
+static inline bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(TCQE_WAIT_MS);
+
+	do {
+		if (cq->poll_ctx == IB_POLL_DIRECT)
+			ib_process_cq_direct(cq, -1);
+		if (wait_for_completion_timeout(&t->done, 1))
+			return true;
+	} while (time_before(jiffies, end));
+	return false;
 }
 
 /* A case's loop device and its PD. */

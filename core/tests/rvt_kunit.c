@@ -18,50 +18,10 @@
 
 #include "loop_test.h"
 
-#define WAIT_MS		10000
 #define QKEY		0x1234
 #define MLID		0xC012
 #define LEN		200
 #define GRH_LEN		40
-
-/* One expected completion. */
-struct tcqe {
-	struct ib_cqe		cqe;
-	struct ib_wc		wc;
-	struct completion	done;
-	atomic_t		count;
-};
-
-static void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
-
-	t->wc = *wc;
-	atomic_inc(&t->count);
-	complete(&t->done);
-}
-
-static struct tcqe *new_tcqe(struct kunit *test)
-{
-	struct tcqe *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->cqe.done = tcqe_done;
-	init_completion(&t->done);
-	return t;
-}
-
-static bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
-
-	do {
-		ib_process_cq_direct(cq, -1);
-		if (wait_for_completion_timeout(&t->done, 1))
-			return true;
-	} while (time_before(jiffies, end));
-	return false;
-}
 
 /* Nothing more arrives for @t on @cq for a while. */
 static bool tcqe_quiet(struct ib_cq *cq, struct tcqe *t, int expected)

@@ -22,53 +22,8 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define WAIT_MS		10000
 #define REMOTE_PAGES	8
 #define MAX_SEND_SGE	2
-
-/* One expected completion: the ib_cqe of a work request and its result. */
-struct tcqe {
-	struct ib_cqe		cqe;
-	struct ib_wc		wc;
-	struct completion	done;
-};
-
-static void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
-
-	t->wc = *wc;
-	complete(&t->done);
-}
-
-static struct tcqe *new_tcqe(struct kunit *test)
-{
-	struct tcqe *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->cqe.done = tcqe_done;
-	init_completion(&t->done);
-	return t;
-}
-
-static void tcqe_reinit(struct tcqe *t)
-{
-	memset(&t->wc, 0, sizeof(t->wc));
-	reinit_completion(&t->done);
-}
-
-/* Wait for @t, polling the direct CQ @cq. */
-static bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
-
-	do {
-		ib_process_cq_direct(cq, -1);
-		if (wait_for_completion_timeout(&t->done, 1))
-			return true;
-	} while (time_before(jiffies, end));
-	return false;
-}
 
 static void restore_force_mr(void *p)
 {

@@ -19,60 +19,7 @@
 
 #include "loop_test.h"
 
-#define WAIT_MS		10000
 #define BUF_LEN		4096
-
-/* One expected completion: the ib_cqe of a work request and its result. */
-struct tcqe {
-	struct ib_cqe		cqe;
-	struct ib_wc		wc;
-	struct completion	done;
-	atomic_t		*counter;
-};
-
-static void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
-
-	t->wc = *wc;
-	if (t->counter)
-		atomic_inc(t->counter);
-	complete(&t->done);
-}
-
-static void tcqe_init(struct tcqe *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->cqe.done = tcqe_done;
-	init_completion(&t->done);
-}
-
-static struct tcqe *new_tcqes(struct kunit *test, int n)
-{
-	struct tcqe *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
-	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	for (i = 0; i < n; i++)
-		tcqe_init(&t[i]);
-	return t;
-}
-
-#define new_tcqe(test) new_tcqes(test, 1)
-
-/* Wait for @t, polling @cq ourselves when it is a direct CQ. */
-static bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
-
-	do {
-		if (cq->poll_ctx == IB_POLL_DIRECT)
-			ib_process_cq_direct(cq, -1);
-		if (wait_for_completion_timeout(&t->done, 1))
-			return true;
-	} while (time_before(jiffies, end));
-	return false;
-}
 
 /* No completion arrives on @cq for a while. */
 static bool cq_stays_empty(struct ib_cq *cq, struct tcqe *t)
