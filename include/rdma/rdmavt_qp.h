@@ -106,11 +106,10 @@ struct rvt_srq {
  * @atomic_wr: see @wr
  * @ud_wr: see @wr
  * @reg_wr: see @wr
- * @ssn: send sequence number
  * @length: bytes of the request's data
  * @resolved: @sg_list holds the checked SGEs, each referencing its MR
- *	until the request completes
- * @is_inline: the data was copied into the slot at post time
+ *	until the request completes (inline data: one SGE of no MR, set at
+ *	post time)
  * @sg_list: the checked SGEs (adjacent ones merged)
  */
 struct rvt_swqe {
@@ -121,10 +120,8 @@ struct rvt_swqe {
 		struct ib_ud_wr		ud_wr;
 		struct ib_reg_wr	reg_wr;
 	};
-	u32		ssn;
 	u32		length;
 	bool		resolved;
-	bool		is_inline;
 	struct rvt_sge	sg_list[];
 };
 
@@ -165,7 +162,6 @@ struct rvt_swqe {
  * @max_send_sge: SGEs per send
  * @max_inline: inline bytes per send
  * @s_flags: RVT_S_* flags
- * @s_ssn: SSN of the next request posted
  * @s_lsn: limit sequence number: the last SSN the responder's credits
  *	cover
  * @s_rnr_timer: RNR NAK timer (rvt_add_rnr_timer())
@@ -225,7 +221,6 @@ struct rvt_qp {
 	u32			max_send_sge;
 	u32			max_inline;
 	u32			s_flags;
-	u32			s_ssn;
 	u32			s_lsn;
 	struct hrtimer		s_rnr_timer;
 	struct timer_list	s_timer;

@@ -228,7 +228,6 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->max_send_sge = cap->max_send_sge;
 	qp->max_inline = cap->max_inline_data;
 	qp->port_num = init_attr->port_num ?: 1;
-	qp->s_ssn = 1;
 	qp->timeout_jiffies = rvt_timeout_to_jiffies(0);
 	refcount_set(&qp->refcount, 1);
 	init_waitqueue_head(&qp->wait);
@@ -345,7 +344,6 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 	qp->sq_head = 0;
 	qp->sq_tail = 0;
 	qp->s_flags = 0;
-	qp->s_ssn = 1;
 	qp->s_lsn = 0;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	rvt_reset_rq(qp);
@@ -577,6 +575,8 @@ static size_t wr_size(enum ib_wr_opcode op, enum ib_qp_type type)
 
 static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 {
+	bool is_inline = wr->send_flags & IB_SEND_INLINE &&
+			 wr->opcode != IB_WR_RDMA_READ;
 	struct ib_sge *posted;
 	struct rvt_swqe *wqe;
 	unsigned long flags;
@@ -612,13 +612,10 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	memcpy(&wqe->wr, wr, wr_size(wr->opcode, qp->ibqp.qp_type));
 	wqe->wr.next = NULL;
 	wqe->length = len;
-	wqe->ssn = qp->s_ssn++;
 	wqe->resolved = false;
-	wqe->is_inline = wr->send_flags & IB_SEND_INLINE &&
-			 wr->opcode != IB_WR_RDMA_READ;
 	/* the SGEs as posted follow the room for the checked ones */
 	posted = (struct ib_sge *)&wqe->sg_list[qp->max_send_sge];
-	if (wqe->is_inline) {
+	if (is_inline) {
 		/* inline data is copied now: one SGE of no MR, no key */
 		u8 *data = (u8 *)&posted[qp->max_send_sge];
 
