@@ -3,57 +3,79 @@
 # Out-of-tree build of the RDMA stack.
 #
 #   make                 build every module against KDIR (default: the test kernel)
-#   make KDIR=/path      build against any configured Linux 6.12 tree
+#   make KDIR=/path      build against any configured Linux 6.12 tree, e.g.
+#                        make KDIR=/lib/modules/$(uname -r)/build
 #   make run             boot the demo VM (builds the test kernel first if needed)
-#   make check           build + sparse + checkpatch + the VM test run
+#   make check           build + static checks + the VM test run
 #   make bench-iwpm      port-mapper round-trip benchmark in the VM (not a test)
 #   make bench-verbs     verbs latency/rate/bandwidth/CPU benchmark in the VM (not a test)
+#   make run-distro      the demo on Debian's own 6.12 kernel (not part of check)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
 
+# Every target that needs a kernel tree.
+KERNEL_TARGETS := all modules run check sparse checkpatch bench-iwpm bench-verbs
+
+.PHONY: $(KERNEL_TARGETS) clean run-distro
+
 ifeq ($(origin KDIR),undefined)
-KDIR := $(shell $(TESTBED)/prepare-kernel.sh --kdir)
-OWN_KERNEL := 1
-endif
+
+# No KDIR given: the debug test kernel.  Where it lives is known only once
+# prepare-kernel.sh has installed Debian's source package and built it
+# (the cache key holds the package's version), so it is never computed
+# while make reads this file: each target runs the script, which prints
+# the folder it built the kernel in, and make runs again with that KDIR.
+$(KERNEL_TARGETS):
+	+@kdir=$$($(TESTBED)/prepare-kernel.sh) && \
+		$(MAKE) --no-print-directory KDIR="$$kdir" $@
+
+clean:
+	+@kdir=$$($(TESTBED)/prepare-kernel.sh --kdir 2>/dev/null); \
+	if [ -f "$$kdir/Makefile" ]; then \
+		$(MAKE) --no-print-directory KDIR="$$kdir" $@; \
+	else \
+		rm -rf $(CURDIR)/.testbed; \
+	fi
+
+else
+
 export KDIR
-
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR)
-
-.PHONY: all modules kernel check run clean sparse checkpatch vm-test bench-iwpm \
-	bench-verbs
 
 all: modules
 
-kernel:
-ifeq ($(OWN_KERNEL),1)
-	@$(TESTBED)/prepare-kernel.sh >/dev/null
-endif
-
-modules: kernel
+modules:
 	$(MAKE) $(KBUILD_ARGS) modules
 
-sparse: kernel
+sparse:
 	$(TESTBED)/static-check.sh sparse
 
-checkpatch: kernel
+checkpatch:
 	$(TESTBED)/static-check.sh checkpatch
 
 run: modules
 	$(TESTBED)/vm-run.sh demo
 
-check: kernel
+check:
 	$(TESTBED)/check.sh
 
 # Cycles to time: make bench-iwpm IWPM_BENCH_COUNT=5000
 IWPM_BENCH_COUNT ?= 2000
-bench-iwpm: kernel
+bench-iwpm:
 	$(TESTBED)/bench/run-iwpm-bench.sh $(IWPM_BENCH_COUNT)
 
 # Iterations: make bench-verbs VERBS_BENCH_ARGS="LAT RATE CPU DEPTH"
 VERBS_BENCH_ARGS ?=
-bench-verbs: kernel
+bench-verbs:
 	$(TESTBED)/bench/run-verbs-bench.sh $(VERBS_BENCH_ARGS)
 
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean
 	rm -rf $(CURDIR)/.testbed
+
+endif
+
+# Debian's own kernel: installs linux-image and linux-headers of 6.12,
+# builds the modules against the headers and boots the demo on it.
+run-distro:
+	$(TESTBED)/distro-run.sh

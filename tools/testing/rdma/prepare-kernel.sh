@@ -3,45 +3,92 @@
 #
 # Prepare the debug test kernel that the modules build against and the VM
 # boots.  The kernel is built from Debian's linux-source-6.12 into a cache
-# folder outside the repository, keyed by the hash of kernel.config, of this
-# script and of the source package's version.  A current cache is reused.
+# folder outside the repository, keyed by the hash of kernel.config, of the
+# build recipe (the function build_kernel below) and of the source
+# package's version.  A current cache is reused.
 #
-#   prepare-kernel.sh          install what is missing, build if needed, print KDIR
-#   prepare-kernel.sh --kdir   only print where KDIR is (or will be)
+#   prepare-kernel.sh          install what is missing, build if needed, then
+#                              print the kernel folder (KDIR) on stdout
+#   prepare-kernel.sh --kdir   only print where KDIR is for the source package
+#                              installed now (nothing is installed or built:
+#                              on a fresh machine this is not where the
+#                              kernel will be, so build with the plain form)
 #   prepare-kernel.sh --deps   only install the host packages
+#
+# The plain form is the only way to learn KDIR: the key includes the
+# version of linux-source-6.12, which a fresh machine does not have until
+# this script installed it.  The Makefile and every script take KDIR from
+# what it prints.
+#
+# It prints one line per step on stderr ("installing 14 packages: 41 s");
+# the output of apt-get and of the kernel build goes to
+# $cache/prepare.log, whose last lines are shown when a step fails.
+#
+# Environment:
+#   RDMA_TESTBED_CACHE       cache folder (default ~/.cache/rdma-testbed)
+#   RDMA_TESTBED_DRY_BUILD=1 make the kernel folder and its marker files
+#                            without unpacking or building anything: for the
+#                            first-run check (firstrun-check.sh) only
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/kernel.config
 cache=${RDMA_TESTBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-testbed}
 tarball=/usr/src/linux-source-6.12.tar.xz
+logfile=$cache/prepare.log
 
 host_pkgs="linux-source-6.12 flex bison bc libelf-dev libssl-dev qemu-system-x86
 	busybox-static cpio sparse python3 gcc make perl rdma-core ibverbs-utils
-	iproute2 strace kmod"
+	iproute2 strace kmod libc6-dev"
 
-log() { echo "prepare-kernel: $*" >&2; }
+say() { echo "prepare-kernel: $*" >&2; }
 
-install_deps() {
-	local missing=() p
+# run_step TEXT COMMAND...: COMMAND's output goes to the log; one line
+# with the time it took, or the log's tail when it fails.
+run_step() {
+	local text=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	echo "=== $(date '+%F %T') $text" >>"$logfile"
+	printf 'prepare-kernel: %s...' "$text" >&2
+	"$@" >>"$logfile" 2>&1 </dev/null || rc=$?
+	if [ $rc -ne 0 ]; then
+		printf ' failed (exit status %d) after %d s\n' $rc $(($(date +%s) - t0)) >&2
+		say "last lines of $logfile:"
+		tail -n 25 "$logfile" | sed 's/^/  | /' >&2
+		say "whole log: $logfile"
+		exit 1
+	fi
+	printf ' %d s\n' $(($(date +%s) - t0)) >&2
+}
+
+missing_pkgs() {
+	local p
 	for p in $host_pkgs; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "install ok installed" || missing+=("$p")
+			grep -q "install ok installed" || echo "$p"
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing ${missing[*]}"
+}
+
+apt_install() {
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "$@"
 }
 
-cache_key() {
-	local srcver
-	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
-	{ cat "$fragment" "$0"; echo "$srcver"; } | sha256sum | cut -c1-16
+install_deps() {
+	local missing
+	missing=$(missing_pkgs | tr '\n' ' ')
+	[ -n "${missing// /}" ] || return 0
+	mkdir -p "$cache"
+	set -- $missing
+	run_step "installing $# package(s) ($*)" apt_install "$@"
+	missing=$(missing_pkgs | tr '\n' ' ')
+	if [ -n "${missing// /}" ]; then
+		say "still missing after apt-get: $missing (see $logfile)"
+		exit 1
+	fi
 }
-
-kdir() { echo "$cache/kernel-$(cache_key)/linux"; }
 
 # Every CONFIG_X=y|n line of the fragment must hold in the final .config:
 # olddefconfig silently drops options whose dependencies are missing.
@@ -53,35 +100,61 @@ verify_config() {
 		val=${line#*=}
 		if [ "$val" = n ]; then
 			if grep -q "^$sym=" "$cfg"; then
-				log "$sym should be off"; bad=1
+				echo "$sym should be off"; bad=1
 			fi
 		elif ! grep -qx "$sym=$val" "$cfg"; then
-			log "$sym=$val did not survive olddefconfig"; bad=1
+			echo "$sym=$val did not survive olddefconfig"; bad=1
 		fi
 	done <"$fragment"
 	return $bad
 }
 
+# The recipe.  Its text is part of the cache key: change it and the
+# kernel is built anew.  Keep logging out of it.  It runs where set -e
+# does not act (run_step tests its status), hence "|| return".
+build_kernel() {
+	local dir=$1 top
+	top=$(dirname "$dir")
+	tar -C "$top" -xf "$tarball" || return
+	mv "$top/linux-source-6.12" "$dir" || return
+	make -C "$dir" -s tinyconfig || return
+	"$dir/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
+		"$fragment" || return
+	make -C "$dir" -s olddefconfig || return
+	verify_config "$dir/.config" || return
+	make -C "$dir" -s -j"$(nproc)" bzImage modules
+}
+
+dry_build() {
+	mkdir -p "$1"
+	echo "# dry build (RDMA_TESTBED_DRY_BUILD)" >"$1/.config"
+	echo "$1" >>"$cache/dry-builds"
+}
+
+cache_key() {
+	local srcver
+	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
+	{ cat "$fragment"; declare -f build_kernel verify_config; echo "$srcver"; } |
+		sha256sum | cut -c1-16
+}
+
+kdir() { echo "$cache/kernel-$(cache_key)/linux"; }
+
 build() {
 	local dir top
 	dir=$(kdir)
 	top=$(dirname "$dir")
-	if [ -f "$top/.built" ]; then
-		return 0
-	fi
-	log "building the test kernel in $top (takes a while: see README)"
+	[ -f "$top/.built" ] && return 0
 	rm -rf "$top"
 	mkdir -p "$top"
-	tar -C "$top" -xf "$tarball"
-	mv "$top/linux-source-6.12" "$dir"
-	make -C "$dir" -s tinyconfig >&2
-	"$dir/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
-		"$fragment" >/dev/null
-	make -C "$dir" -s olddefconfig >&2
-	verify_config "$dir/.config"
-	make -C "$dir" -s -j"$(nproc)" bzImage modules >&2
+	if [ "${RDMA_TESTBED_DRY_BUILD:-0}" = 1 ]; then
+		dry_build "$dir"
+	else
+		say "the test kernel goes to $top"
+		run_step "building the test kernel (about 8 minutes on 2 cores)" \
+			build_kernel "$dir"
+	fi
 	touch "$top/.built"
-	log "done"
 }
 
 case "${1:-}" in
@@ -92,10 +165,10 @@ case "${1:-}" in
 	install_deps
 	;;
 "")
-	install_deps
 	mkdir -p "$cache"
 	exec 9>"$cache/.lock"
 	flock 9
+	install_deps
 	build
 	kdir
 	;;

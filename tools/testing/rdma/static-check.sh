@@ -9,12 +9,12 @@
 #                               over the kernel's (from the kbuild .cmd files)
 #
 # Exit status: 0 clean, 1 findings, 2 could not check (e.g. the build
-# failed, nothing to check).  KDIR defaults to prepare-kernel.sh --kdir.
+# failed, nothing to check).  KDIR defaults to the test kernel (prepare-kernel.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-: "${KDIR:=$("$here/prepare-kernel.sh" --kdir)}"
+: "${KDIR:=$("$here/prepare-kernel.sh")}"
 export KDIR
 
 # checkpatch tests that we switch off, each for a reason that does not
