@@ -116,9 +116,11 @@ static int iwpm_user_run(int argc, char **argv)
 	if (!strcmp(argv[0], "register") && argc == 3) {
 		strscpy(dev.dev_name, argv[1], sizeof(dev.dev_name));
 		strscpy(dev.if_name, argv[2], sizeof(dev.if_name));
+		start = ktime_get();
 		ret = iwpm_register_pid(&dev, RDMA_NL_IWCM);
-		snprintf(res, len, "ret=%d port_mapper=%d\n", ret,
-			 iwpm_valid_pid());
+		snprintf(res, len, "ret=%d port_mapper=%d us=%lld\n", ret,
+			 iwpm_valid_pid(),
+			 ktime_us_delta(ktime_get(), start));
 		return 0;
 	}
 	if (!strcmp(argv[0], "remove") && argc == 3) {

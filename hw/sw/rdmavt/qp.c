@@ -554,22 +554,42 @@ static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 	}
 }
 
-static size_t wr_size(enum ib_wr_opcode op, enum ib_qp_type type)
+/*
+ * Copy the request into the member of the WQE's union that has its type,
+ * so that a copy never reads past the caller's request nor writes past
+ * the member it names.  The opcode says the type, and for the SENDs of a
+ * datagram QP so does the QP type.  A QP in the error state takes any
+ * opcode (the drain posts an RDMA WRITE on every kind of QP to flush it).
+ */
+static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
+			enum ib_qp_type type)
 {
-	if (type == IB_QPT_UD || type == IB_QPT_GSI || type == IB_QPT_SMI)
-		return sizeof(struct ib_ud_wr);
-	switch (op) {
+	bool ud = type == IB_QPT_UD || type == IB_QPT_GSI ||
+		  type == IB_QPT_SMI;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		if (ud)
+			wqe->ud_wr = *ud_wr(wr);
+		else
+			wqe->wr = *wr;
+		break;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
-		return sizeof(struct ib_rdma_wr);
+		wqe->rdma_wr = *rdma_wr(wr);
+		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return sizeof(struct ib_atomic_wr);
+		wqe->atomic_wr = *atomic_wr(wr);
+		break;
 	case IB_WR_REG_MR:
-		return sizeof(struct ib_reg_wr);
+		wqe->reg_wr = *reg_wr(wr);
+		break;
 	default:
-		return sizeof(struct ib_send_wr);
+		wqe->wr = *wr;
+		break;
 	}
 }
 
@@ -609,7 +629,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 		return -ENOMEM;
 	}
 	wqe = sq_slot(qp, qp->sq_head);
-	memcpy(&wqe->wr, wr, wr_size(wr->opcode, qp->ibqp.qp_type));
+	rvt_copy_wr(wqe, wr, qp->ibqp.qp_type);
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;

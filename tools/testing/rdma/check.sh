@@ -10,7 +10,13 @@
 #   checkpatch  static-check.sh checkpatch
 #   includes    static-check.sh includes
 #   uapi-abi    uapi-abi-check.sh (our uapi/rdma against the kernel's)
-#   VM          vm-run.sh check: KUnit modules and scenarios/*.sh
+#   firstrun    firstrun-check.sh (the Makefile builds the modules in the
+#               folder the test kernel is built in, also on a fresh machine)
+#   VM          vm-run.sh check: KUnit modules and scenarios/*.sh, in
+#               RDMA_VM_GUESTS guests side by side
+#
+# The static checks run while the guests boot and work (they need no
+# VM); results.py prints the table of where the time went.
 #
 # Works on a fresh machine: prepare-kernel.sh installs the host packages
 # and builds the test kernel when its cache is missing.  Environment as
@@ -34,9 +40,12 @@ mkdir -p "$work"
 start=$(date +%s)
 static=()
 
+times=()
+
 # A clean build, so that warnings of files built earlier show again.
 # MAKEFLAGS is cleared so "make -s check" does not hide kbuild's lines.
 step "build (KDIR=$KDIR)"
+t0=$(date +%s)
 MAKEFLAGS='' make -s -C "$KDIR" M="$repo" clean >/dev/null 2>&1
 rc=0
 MAKEFLAGS='' make -j"$(nproc)" -C "$KDIR" M="$repo" modules 2>&1 |
@@ -53,18 +62,41 @@ else
 	static+=(--static build=pass)
 fi
 built=$rc
+times+=(--time "build=$(($(date +%s) - t0))")
 
-# run_static NAME COMMAND...: one test, passed when COMMAND exits 0.
+# The VM goes first, in the background: the static checks need no VM and
+# run while the guests boot and work.  They wait until vm-run.sh has
+# packed the initramfs (it writes the nonce last), since sparse runs kbuild
+# in the same tree.
+vm=()
+vm_pid=
+if [ $built -eq 0 ]; then
+	step "VM (static checks run beside it; their output follows the VM's)"
+	rm -f "$work/nonce"
+	"$here/vm-run.sh" check &
+	vm_pid=$!
+	while [ ! -f "$work/nonce" ] && kill -0 "$vm_pid" 2>/dev/null; do
+		sleep 1
+	done
+else
+	vm=(--no-vm "the modules did not build")
+fi
+
+# run_static NAME COMMAND...: one test, passed when COMMAND exits 0; its
+# output is kept in .testbed/static-NAME.log and shown after the VM.
+static_logs=()
 run_static() {
-	local name=$1 rc=0
+	local name=$1 rc=0 t0
 	shift
-	step "$name"
-	"$@" || rc=$?
+	t0=$(date +%s)
+	"$@" >"$work/static-$name.log" 2>&1 || rc=$?
 	if [ $rc -eq 0 ]; then
 		static+=(--static "$name=pass")
 	else
 		static+=(--static "$name=fail")
 	fi
+	times+=(--time "$name=$(($(date +%s) - t0))")
+	static_logs+=("$name")
 }
 
 if [ $built -eq 0 ]; then
@@ -78,18 +110,20 @@ if [ $built -eq 0 ]; then
 else
 	static+=(--static includes=skip)
 fi
-if [ -x "$here/uapi-abi-check.sh" ]; then
-	run_static uapi-abi "$here/uapi-abi-check.sh"
-fi
+run_static uapi-abi "$here/uapi-abi-check.sh"
+run_static firstrun "$here/firstrun-check.sh"
 
-vm=()
-if [ $built -eq 0 ]; then
-	step "VM"
-	"$here/vm-run.sh" check
-else
-	vm=(--no-vm "the modules did not build")
+if [ -n "$vm_pid" ]; then
+	t0=$(date +%s)
+	wait "$vm_pid" || true
+	times+=(--time "VM: waited after the static checks=$(($(date +%s) - t0))")
 fi
+for name in "${static_logs[@]}"; do
+	step "$name"
+	cat "$work/static-$name.log"
+done
 
 step "results ($(($(date +%s) - start))s)"
+times+=(--time "make check in all=$(($(date +%s) - start))")
 exec python3 "$here/results.py" --dir "$work" --kdir "$KDIR" \
-	"${static[@]}" "${vm[@]}"
+	"${static[@]}" "${times[@]}" "${vm[@]}"

@@ -125,9 +125,13 @@ build_kernel() {
 	make -C "$dir" -s -j"$(nproc)" bzImage modules
 }
 
+# A stand-in for the kernel tree: its Makefile only records, in
+# $cache/dry-module-builds, the folder it was asked to build modules in.
 dry_build() {
 	mkdir -p "$1"
 	echo "# dry build (RDMA_TESTBED_DRY_BUILD)" >"$1/.config"
+	printf '%%:\n\t@echo "$(CURDIR) $@" >>%s/dry-module-builds\n' \
+		"$cache" >"$1/Makefile"
 	echo "$1" >>"$cache/dry-builds"
 }
 

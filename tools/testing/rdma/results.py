@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Results step of the RDMA test bed.
 
-Reads what vm-run.sh left in <repo>/.testbed/:
+Reads what vm-run.sh left in <repo>/.testbed/ (in check mode, in each
+guest's folder guest-N/; the guests share nonce and initramfs/):
 
   console.log  ttyS0, the kernel console: KUnit KTAP (one document per
                KUnit module, between "rdma-testbed: kunit-*" markers),
@@ -20,8 +21,16 @@ Counting: every leaf of a KTAP tree is one test (a parameterised KUnit
 case counts once per parameter).  A node that reports "not ok" without a
 failing leaf below it counts as one more failure, so does a KUnit module
 that fails to load or unload, each splat, a run that did not reach the
-completion marker, and a run where no KUnit case and no scenario ran.
-Static checks run by check.sh come in as --static NAME=pass|fail|skip.
+completion marker, each task dump (the guest dumps every task's stack
+when a time limit hits) and a run where no KUnit case and no scenario
+ran.  Static checks run by check.sh come in as --static NAME=pass|fail|skip
+and the time they took as --time NAME=SECONDS.
+
+Before the tally, a table says where the time went: the steps outside
+the VM, each guest, and in each guest each KUnit module and scenario
+(from the printk time stamps of the markers).  The same per-item times go
+to <dir>/durations, the format of tools/testing/rdma/durations that
+vm-run.sh splits the work by.
 
 The last line is "N passed, N failed" (", N skipped" when some were), and
 the exit status is 1 when anything failed, 0 otherwise.
@@ -176,10 +185,13 @@ def kunit_results(parser, console, tally):
             i += 1
             continue
         mod = line.split(MARK + 'kunit-begin ', 1)[1].strip()
+        # Up to the module's own next marker; other markers in between
+        # (load addresses, "sections ...") are left out of its KTAP.
         j = i + 1
-        while j < n and MARK not in console[j]:
+        while j < n and not re.search(MARK + r'kunit-(begin|loaded|end) ',
+                                      console[j]):
             j += 1
-        chunk = console[i + 1:j]
+        chunk = [l for l in console[i + 1:j] if MARK not in l]
         loaded = end = None
         for k in range(j, min(n, j + 2000)):
             m = re.search(MARK + r'kunit-loaded (\S+) rc=(\d+)', console[k])
@@ -216,13 +228,13 @@ def kunit_results(parser, console, tally):
     return ran
 
 
-def scenario_results(parser, path, tally):
+def scenario_results(parser, path, tally, prefix=''):
     if not os.path.isfile(path):
-        tally.add('ttyS1', 'ktap', 'fail', [f'{path} is missing'])
+        tally.add('ttyS1', prefix + 'ktap', 'fail', [f'{path} is missing'])
         return 0
     lines = read_lines(path)
     if not any(l.startswith('KTAP version') for l in lines):
-        tally.add('ttyS1', 'ktap', 'fail', ['no KTAP on ttyS1'])
+        tally.add('ttyS1', prefix + 'ktap', 'fail', ['no KTAP on ttyS1'])
         return 0
     ran = 0
     missing = 0
@@ -231,11 +243,13 @@ def scenario_results(parser, path, tally):
         if re.fullmatch(r'<case \d+ missing>', name):
             missing += 1        # the VM ended before it: reported once below
             continue
-        tally.add('Integration', name, st, detail)
-        if top not in ('modules_unloaded', 'kmemleak_clean', 'ktap'):
+        if top in ('modules_unloaded', 'kmemleak_clean', 'ktap'):
+            name = prefix + name
+        else:
             ran += 1
+        tally.add('Integration', name, st, detail)
     if missing:
-        tally.add('Integration', 'not run', 'fail',
+        tally.add('Integration', prefix + 'not run', 'fail',
                   [f'{missing} planned test(s) did not run: the VM ended early'])
     return ran
 
@@ -256,6 +270,34 @@ def context_of(console, idx):
     return 'boot'
 
 
+def task_dumps(console):
+    """(begin, end, why) of each task dump the guest asked for."""
+    dumps = []
+    for k, line in enumerate(console):
+        if MARK + 'task-dump-begin' in line:
+            why = line.split(MARK + 'task-dump-begin', 1)[1].strip()
+            end = next((j for j in range(k + 1, len(console))
+                        if MARK + 'task-dump-end' in console[j]), len(console))
+            dumps.append((k, end, why))
+    return dumps
+
+
+def blocked_tasks(lines):
+    """The part of a sysrq-t dump about tasks in state D (blocked)."""
+    out = []
+    keep = False
+    for raw in lines:
+        line = strip_ts(raw)
+        m = re.match(r'task:(\S+)\s+state:(\S)', line.strip())
+        if m:
+            keep = m.group(2) == 'D'
+        elif re.match(r'(Sched Debug|runnable tasks|NMI backtrace)', line.strip()):
+            keep = False
+        if keep:
+            out.append(line)
+    return out
+
+
 def find_splats(console):
     """Groups of console lines, each one splat with some context."""
     kl_begin = kl_end = None
@@ -264,10 +306,13 @@ def find_splats(console):
             kl_begin = k
         if MARK + 'kmemleak-report-end' in line:
             kl_end = k
+    in_dump = set()
+    for b, e, _ in task_dumps(console):
+        in_dump.update(range(b, e + 1))
     groups = []
     covered = -1
     for i, raw in enumerate(console):
-        if i <= covered or MARK in raw:
+        if i <= covered or MARK in raw or i in in_dump:
             continue
         line = strip_ts(raw)
         if not SPLAT.search(line):
@@ -391,6 +436,101 @@ def print_section(title):
     print(paint(f'=== {title} ===', '1'))
 
 
+def item_times(raw_console):
+    """[(kind, name, seconds)] of each KUnit module and scenario, from the
+    printk time stamps of their begin and end markers, and the boot and
+    the final checks as items of their own."""
+    stamp = re.compile(r'^\[\s*(\d+\.\d+)\]')
+    begin = {}
+    out = []
+    first = last = kl = None
+    for raw in raw_console:
+        m = stamp.match(raw)
+        if not m or MARK not in raw:
+            continue
+        t = float(m.group(1))
+        text = raw.split(MARK, 1)[1]
+        w = text.split()
+        if not w:
+            continue
+        if w[0] == 'init:' and first is None:
+            first = t
+            out.append(('boot', 'kernel', t))
+        last = t
+        if w[0] in ('kunit-begin', 'scenario-begin') and len(w) > 1:
+            begin[(w[0].split('-')[0], w[1])] = t
+        elif w[0] in ('kunit-end', 'scenario-end') and len(w) > 1:
+            key = (w[0].split('-')[0], w[1])
+            if key in begin:
+                out.append((key[0], key[1], t - begin.pop(key)))
+        elif w[0] == 'kmemleak-scan':
+            kl = t
+        elif w[0] == 'RDMA-TESTBED-COMPLETE' and kl is not None:
+            out.append(('final', 'unload + kmemleak', t - kl))
+    for (kind, name), t in begin.items():
+        if last is not None:
+            out.append((kind, name + ' (unfinished)', last - t))
+    return out
+
+
+def vm_results(parser, gdir, label, tally, args):
+    """Results of one guest: KUnit, scenarios, completion, splats, dumps.
+    Returns (tests that ran, splats, item times)."""
+    con_path = os.path.join(gdir, 'console.log')
+    raw = read_lines(con_path) if os.path.isfile(con_path) else []
+    console = raw
+    try:
+        nonce = open(os.path.join(args.dir, 'nonce')).read().strip()
+    except OSError:
+        nonce = None
+    try:
+        vm_rc = open(os.path.join(gdir, 'vm.rc')).read().strip()
+    except OSError:
+        vm_rc = '?'
+    marker = f'{MARK}RDMA-TESTBED-COMPLETE {nonce}'
+    finished = bool(nonce) and any(marker in l for l in console)
+    prefix = f'{label}: ' if label else ''
+    vm_section = f'VM ({label})' if label else 'VM'
+
+    ran = 0
+    if not args.demo:
+        ran += kunit_results(parser, [strip_ts(l) for l in console], tally)
+        ran += scenario_results(parser, os.path.join(gdir, 'ktap.log'),
+                                tally, prefix)
+    if not finished:
+        why = {'124': f'time limit hit (vm.rc {vm_rc})',
+               '?': 'the VM did not run'}.get(
+                   vm_rc, f'crash or early exit (vm.rc {vm_rc})')
+        tally.add(vm_section, 'completion marker', 'fail',
+                  [f'no completion marker: {why}', 'last console lines:'] +
+                  [strip_ts(l) for l in console if l.strip()][-30:])
+    for b, e, why in task_dumps(console):
+        blocked = blocked_tasks(console[b + 1:e])
+        tally.add(vm_section, f'task dump: {why}', 'fail',
+                  [f'console.log lines {b + 1}-{e + 1} ({gdir}); tasks '
+                   'blocked (state D):'] + (blocked[:120] or ['none']))
+    splats = find_splats(console)
+    for g in splats:
+        g['console'] = con_path
+        g['label'] = label
+        if not g['kmemleak'] or args.demo:
+            tally.add('Splats', g['title'], 'fail',
+                      [f'during {g["context"]}' + (f' ({label})' if label else '')])
+    return ran, splats, item_times(raw)
+
+
+def print_times(rows, guest_times):
+    """The table of where the time went."""
+    print_section('Where the time went (seconds)')
+    for name, secs in rows:
+        print(f'{secs:8.0f}  {name}')
+    for label, items, wall in guest_times:
+        print(f'{wall:8.0f}  {label} (wall clock on the host)' if wall is not None
+              else f'       -  {label}')
+        for kind, name, secs in sorted(items, key=lambda x: -x[2]):
+            print(f'{secs:12.0f}  {kind} {name}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -400,6 +540,9 @@ def main():
     ap.add_argument('--static', action='append', default=[],
                     metavar='NAME=pass|fail|skip',
                     help='result of a check made outside the VM')
+    ap.add_argument('--time', action='append', default=[],
+                    metavar='NAME=SECONDS',
+                    help='time a step outside the VM took')
     ap.add_argument('--no-vm', metavar='REASON',
                     help='the VM did not run; count that as a failure')
     ap.add_argument('--demo', action='store_true',
@@ -416,50 +559,54 @@ def main():
         if st not in ('pass', 'fail', 'skip'):
             sys.exit(f'results: bad --static {item}')
         tally.add('Static checks', name, st)
+    times = []
+    for item in args.time:
+        name, _, secs = item.partition('=')
+        try:
+            times.append((name, float(secs)))
+        except ValueError:
+            sys.exit(f'results: bad --time {item}')
 
     splats = []
+    guest_times = []
     if args.no_vm:
         tally.add('VM', 'vm', 'fail', [f'not run: {args.no_vm}'])
     else:
         if not args.kdir:
             sys.exit('results: set KDIR or pass --kdir')
         parser, parser_out = load_parser(args.kdir)
-        con_path = os.path.join(args.dir, 'console.log')
-        console = read_lines(con_path) if os.path.isfile(con_path) else []
-        try:
-            nonce = open(os.path.join(args.dir, 'nonce')).read().strip()
-        except OSError:
-            nonce = None
-        try:
-            vm_rc = open(os.path.join(args.dir, 'vm.rc')).read().strip()
-        except OSError:
-            vm_rc = '?'
-        marker = f'{MARK}RDMA-TESTBED-COMPLETE {nonce}'
-        finished = bool(nonce) and any(marker in l for l in console)
-
+        gdirs = sorted((d for d in os.listdir(args.dir)
+                        if re.fullmatch(r'guest-\d+', d)),
+                       key=lambda d: int(d.split('-')[1]))
+        if args.demo or not gdirs:
+            targets = [(args.dir, '')]
+        else:
+            targets = [(os.path.join(args.dir, d), d.replace('-', ' '))
+                       for d in gdirs]
         ran = 0
-        if not args.demo:
-            ran += kunit_results(parser, [strip_ts(l) for l in console], tally)
-            ran += scenario_results(parser, os.path.join(args.dir, 'ktap.log'),
-                                    tally)
-            if ran == 0:
-                tally.add('VM', 'tests ran', 'fail',
-                          ['no KUnit case and no scenario ran'])
-        if not finished:
-            why = {'124': f'time limit hit (vm.rc {vm_rc})',
-                   '?': 'the VM did not run'}.get(
-                       vm_rc, f'crash or early exit (vm.rc {vm_rc})')
-            tally.add('VM', 'completion marker', 'fail',
-                      [f'no completion marker: {why}', 'last console lines:'] +
-                      [strip_ts(l) for l in console if l.strip()][-30:])
-        splats = find_splats(console)
-        for g in splats:
-            if not g['kmemleak'] or args.demo:
-                tally.add('Splats', g['title'], 'fail',
-                          [f'during {g["context"]}'])
+        for gdir, label in targets:
+            r, sp, items = vm_results(parser, gdir, label, tally, args)
+            ran += r
+            splats += sp
+            wall = None
+            try:
+                wall = float(open(os.path.join(gdir, 'wall')).read())
+            except (OSError, ValueError):
+                pass
+            guest_times.append((label or 'VM', items, wall))
+        if not args.demo and ran == 0:
+            tally.add('VM', 'tests ran', 'fail',
+                      ['no KUnit case and no scenario ran'])
         if args.verbose:
             print_section('kunit_parser output')
             print(parser_out.getvalue(), end='')
+        if not args.demo:
+            with open(os.path.join(args.dir, 'durations'), 'w') as f:
+                f.write('# kind name seconds, measured by results.py\n')
+                for _, items, _ in guest_times:
+                    for kind, name, secs in items:
+                        if kind in ('kunit', 'scenario') and ' ' not in name:
+                            f.write(f'{kind} {name} {secs:.0f}\n')
 
     # Listing, section by section in the order results arrived.
     section = None
@@ -476,11 +623,16 @@ def main():
 
     if splats:
         print_section(f'Splats ({len(splats)})')
-        console_lines = read_lines(os.path.join(args.dir, 'console.log'))
-        modmap = ModuleMap(console_lines, args.dir)
+        cache = {}
         for n, g in enumerate(splats, 1):
+            path = g['console']
+            if path not in cache:
+                lines = read_lines(path)
+                cache[path] = (lines, ModuleMap(lines, args.dir))
+            console_lines, modmap = cache[path]
+            where = f'{g["label"]} ' if g['label'] else ''
             print(paint(f'--- splat {n}: {g["title"]}', '1;31'))
-            print(f'    during {g["context"]}, console.log lines '
+            print(f'    during {g["context"]}, {where}console.log lines '
                   f'{g["start"] + 1}-{g["end"]}')
             body = console_lines[g['start']:g['end']]
             if len(body) > 200:
@@ -501,6 +653,9 @@ def main():
         print(f'{args.label}: ' + ('finished cleanly' if not fails else
                           f'{len(fails)} problem(s)'))
         return 1 if fails else 0
+
+    if times or guest_times:
+        print_times(times, guest_times)
 
     passed, failed, skipped = (tally.count('pass'), tally.count('fail'),
                                tally.count('skip'))

@@ -20,11 +20,22 @@
 #   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
+#   RDMA_VM_GUESTS    check mode: guests booted side by side, each with part
+#                     of the KUnit modules and scenarios (default 2)
+#   RDMA_HUNG_TASK_SECS  hung task detector's timeout in the guest (120)
+#   RDMA_KUNIT_TIMEOUT   seconds after which a KUnit module still loading
+#                     gets a dump of every task's stack (600)
 #
-# Output in <repo>/.testbed/: console.log (ttyS0, kernel console),
-# ktap.log (ttyS1, KTAP of the scenarios; bench.log in bench mode), nonce
-# (part of the completion marker), vm.rc (exit status of QEMU under
-# timeout(1): 124 = time limit).
+# Check mode splits the work between the guests by the durations that
+# tools/testing/rdma/durations lists (measured; results.py writes a fresh
+# list to .testbed/durations after each run): the longest first, each to
+# the guest with the least work so far.
+#
+# Output in <repo>/.testbed/: nonce (part of the completion marker); in
+# check mode, guest-N/ for each guest, in the other modes .testbed itself,
+# holds console.log (ttyS0, kernel console), ktap.log (ttyS1, KTAP of the
+# scenarios; bench.log in bench mode) and vm.rc (exit status of QEMU
+# under timeout(1): 124 = time limit).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +54,8 @@ esac
 # Logs of an earlier run must not pass for this one's.
 mkdir -p "$work"
 rm -f "$work"/console.log "$work"/ktap.log "$work"/bench.log "$work"/vm.rc \
-	"$work"/nonce "$work"/initramfs.cpio.gz
+	"$work"/nonce "$work"/initramfs.cpio.gz "$work"/durations
+rm -rf "$work"/guest-*
 
 if [ -z "${KDIR:-}" ]; then
 	KDIR=$("$here/prepare-kernel.sh")
@@ -131,7 +143,7 @@ log "${#names[@]} module(s) of ours: ${names[*]:-none}"
 # KUnit modules (name ends in _kunit), in name order, each with the
 # modules of ours it depends on, in modules.dep order (removal order).
 python3 - "$moddir/modules.dep" "${RDMA_KUNIT-all}" \
-	"${names[@]+"${names[@]}"}" >"$staging/testbed/kunit.list" <<'EOF'
+	"${names[@]+"${names[@]}"}" >"$work/kunit.list" <<'EOF'
 import os, sys
 dep_file, only, ours = sys.argv[1], sys.argv[2], set(sys.argv[3:])
 only = None if only == 'all' else set(only.replace('-', '_').split())
@@ -148,7 +160,7 @@ for mod in sorted(m for m in ours if m.endswith('_kunit')):
         continue
     print(' '.join([mod] + [d for d in deps.get(mod, []) if d in ours]))
 EOF
-kunit_count=$(wc -l <"$staging/testbed/kunit.list")
+kunit_count=$(wc -l <"$work/kunit.list")
 log "$kunit_count KUnit module(s)"
 
 # Guest scripts.
@@ -243,12 +255,69 @@ if [ -n "$needs" ]; then
 	log "copied: $(echo $needs)"
 fi
 
+# Seconds in timeout(1) syntax (90, 90s, 25m, 1h).
+to_seconds() {
+	case "$1" in
+	*s) echo "${1%s}" ;;
+	*m) echo $((${1%m} * 60)) ;;
+	*h) echo $((${1%h} * 3600)) ;;
+	*d) echo $((${1%d} * 86400)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Check mode: the work of each guest, /testbed/plan.N.
+guests=1
+if [ "$mode" = check ]; then
+	guests=${RDMA_VM_GUESTS:-2}
+	case "$guests" in '' | *[!0-9]* | 0) die "RDMA_VM_GUESTS must be 1 or more" ;; esac
+	python3 - "$guests" "$here/durations" "$work/kunit.list" \
+		"$staging/testbed" ${scenarios[@]+"${scenarios[@]}"} <<'EOF'
+import os, sys
+guests, dur_file, kunit_list, dest = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+scenarios = [os.path.basename(s) for s in sys.argv[5:]]
+known = {}
+if os.path.isfile(dur_file):
+    for line in open(dur_file):
+        w = line.split()
+        if len(w) == 3 and not line.startswith('#'):
+            known[(w[0], w[1])] = float(w[2])
+items = []
+for line in open(kunit_list):
+    w = line.split()
+    if w:
+        items.append(('kunit', w[0], ' '.join(w[1:])))
+for s in scenarios:
+    items.append(('scenario', s, ''))
+cost = lambda it: known.get((it[0], it[1]), 60.0)
+load = [0.0] * guests
+plan = [[] for _ in range(guests)]
+for it in sorted(items, key=lambda it: (-cost(it), it[1])):
+    g = load.index(min(load))
+    plan[g].append(it)
+    load[g] += cost(it)
+for g in range(guests):
+    # KUnit modules first, then the scenarios, each in name order.
+    plan[g].sort(key=lambda it: (it[0] != 'kunit', it[1]))
+    with open(os.path.join(dest, f'plan.{g + 1}'), 'w') as f:
+        for kind, name, deps in plan[g]:
+            f.write(f'{kind} {name} {deps}'.rstrip() + '\n')
+    print(f'vm-run: guest {g + 1}: {len(plan[g])} item(s), about '
+          f'{int(load[g])}s of work by tools/testing/rdma/durations',
+          file=sys.stderr)
+EOF
+fi
+
+limit_s=$(to_seconds "$limit")
 nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 cat >"$staging/testbed/config" <<EOF
 TESTBED_MODE=$mode
 TESTBED_NONCE=$nonce
 TESTBED_OURS="${names[*]+"${names[*]}"}"
 TESTBED_SCENARIO_TIMEOUT=${RDMA_SCENARIO_TIMEOUT:-600}
+TESTBED_KUNIT_TIMEOUT=${RDMA_KUNIT_TIMEOUT:-600}
+TESTBED_HUNG_TASK_SECS=${RDMA_HUNG_TASK_SECS:-120}
+TESTBED_VM_LIMIT=$limit_s
 EOF
 
 (cd "$staging" && find . -print0 | LC_ALL=C sort -z |
@@ -261,38 +330,69 @@ append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 ${RDMA_VM_APPEND:-}"
 qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
 	-monitor none -nic none
-	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz" -append "$append")
-# ttyS1: KTAP of the scenarios only; in bench mode what the benchmarks print.
-ttys1_log=$work/ktap.log
-[ "$mode" = bench ] && ttys1_log=$work/bench.log
-ktap_port=(-chardev "file,id=ktap,path=$ttys1_log" -serial chardev:ktap)
-: >"$work/console.log"
+	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
 
-log "booting $krel ($mode), limit $limit"
+log "booting $krel ($mode), $guests guest(s), limit $limit"
 start=$(date +%s)
 rc=0
 if [ "$mode" = demo ]; then
 	# ttyS0 on the terminal and in console.log.
-	timeout --foreground "$limit" "${qemu[@]}" \
+	: >"$work/console.log"
+	timeout --foreground "$limit" "${qemu[@]}" -append "$append" \
 		-chardev "stdio,id=con,logfile=$work/console.log,signal=on" \
-		-serial chardev:con "${ktap_port[@]}" || rc=$?
+		-serial chardev:con \
+		-chardev "file,id=ktap,path=$work/ktap.log" -serial chardev:ktap ||
+		rc=$?
+	echo "$rc" >"$work/vm.rc"
 else
 	if [ "${RDMA_VM_VERBOSE:-0}" = 1 ]; then
 		filter=(cat)
 	else
 		filter=(grep --line-buffered -E 'rdma-testbed: |Kernel panic|---\[ end')
 	fi
-	timeout -k 30 "$limit" "${qemu[@]}" \
-		-chardev "file,id=con,path=$work/console.log" \
-		-serial chardev:con "${ktap_port[@]}" </dev/null &
-	qemu_pid=$!
-	# Progress while the VM runs; tail ends when timeout(1) does.
-	tail -n +1 -F --pid="$qemu_pid" "$work/console.log" 2>/dev/null |
-		"${filter[@]}" || true
-	wait "$qemu_pid" || rc=$?
+	pids=()
+	for g in $(seq 1 "$guests"); do
+		if [ "$mode" = check ]; then
+			gdir=$work/guest-$g
+			ttys1_log=$gdir/ktap.log
+		else
+			gdir=$work
+			ttys1_log=$work/bench.log
+		fi
+		mkdir -p "$gdir"
+		: >"$gdir/console.log"
+		(
+			grc=0
+			timeout -k 30 "$limit" "${qemu[@]}" \
+				-append "$append testbed.guest=$g" \
+				-chardev "file,id=con,path=$gdir/console.log" \
+				-serial chardev:con \
+				-chardev "file,id=ktap,path=$ttys1_log" \
+				-serial chardev:ktap </dev/null || grc=$?
+			echo "$grc" >"$gdir/vm.rc"
+			echo $(($(date +%s) - start)) >"$gdir/wall"
+			echo "vm-run: guest $g ended after $(($(date +%s) - start))s, status $grc$([ "$grc" = 124 ] && echo " (time limit $limit)")" >&2
+		) &
+		pids+=($!)
+		# Progress while the guests run; each tail ends with its guest.
+		prefix=""
+		[ "$guests" -gt 1 ] && prefix="[guest $g] "
+		tail -n +1 -F --pid="$!" "$gdir/console.log" 2>/dev/null |
+			"${filter[@]}" | sed -u "s/^/$prefix/" &
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || true
+	done
+	wait
+	for g in $(seq 1 "$guests"); do
+		gdir=$work
+		[ "$mode" = check ] && gdir=$work/guest-$g
+		grc=$(cat "$gdir/vm.rc" 2>/dev/null || echo 255)
+		[ "$grc" = 0 ] || rc=$grc
+	done
 fi
-echo "$rc" >"$work/vm.rc"
-log "VM ended after $(($(date +%s) - start))s, status $rc$([ "$rc" = 124 ] && echo " (time limit $limit)")"
+[ "$mode" = check ] || echo "$rc" >"$work/vm.rc"
+log "VM run ended after $(($(date +%s) - start))s, status $rc"
 
 if [ "$mode" = bench ]; then
 	echo

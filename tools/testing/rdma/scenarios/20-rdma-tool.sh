@@ -36,17 +36,39 @@ expect_not() {
 	fi
 }
 
-# name | command...: the command must fail and say something
-expect_fail() {
-	local name=$1 out rc
-	shift
+# refused NAME EXTACK ERRNO COMMAND...: the kernel refuses the request:
+# the tool exits non-zero and prints the kernel's extack message as
+# "Error: EXTACK." and its errno as "error: ERRNO" (strerror's text).
+refused() {
+	local name=$1 extack=$2 errno=$3 out rc
+	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
 	echo "$out" | sed 's/^/# /'
-	if [ $rc -ne 0 ] && [ -n "$out" ]; then
+	if [ $rc -eq 0 ]; then
+		ktap_fail "$name" "'$*' succeeded"
+	elif ! echo "$out" | grep -qxF "Error: $extack."; then
+		ktap_fail "$name" "no extack 'Error: $extack.'"
+	elif ! echo "$out" | grep -qxF "error: $errno"; then
+		ktap_fail "$name" "no 'error: $errno'"
+	else
+		ktap_pass "$name"
+	fi
+}
+
+# tool_refuses NAME MESSAGE COMMAND...: the tool refuses by itself,
+# from what the kernel's dumps list (no request for the object is sent):
+# non-zero exit and MESSAGE as a line of its own.
+tool_refuses() {
+	local name=$1 msg=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ $rc -ne 0 ] && echo "$out" | grep -qxF "$msg"; then
 		ktap_pass "$name"
 	else
-		ktap_fail "$name" "'$*' exited with $rc"
+		ktap_fail "$name" "'$*' exited with $rc, no line '$msg'"
 	fi
 }
 
@@ -202,11 +224,14 @@ if [ -d /sys/class/infiniband/fakeren ]; then
 else
 	ktap_fail "sysfs follows the rename" "$(ls /sys/class/infiniband)"
 fi
-expect_fail "rename to a taken name fails" rdma dev set fakeren name fake1
-expect_fail "rename to an invalid name fails" rdma dev set fakeren name "a/b"
-expect_fail "unknown device fails" rdma dev show nosuchdev
-expect_fail "rename of an unknown device fails" \
-	rdma dev set nosuchdev name other
+refused "rename to a taken name fails" "Device name is taken" "File exists" \
+	rdma dev set fakeren name fake1
+refused "rename to an invalid name fails" "Invalid device name" \
+	"Invalid argument" rdma dev set fakeren name "a/b"
+tool_refuses "unknown device fails" "Wrong device name - nosuchdev" \
+	rdma dev show nosuchdev
+tool_refuses "rename of an unknown device fails" \
+	"Wrong device name - nosuchdev" rdma dev set nosuchdev name other
 ktap_test "dev set fakeren name fake0" rdma dev set fakeren name fake0
 
 # --- link types -----------------------------------------------------
@@ -226,13 +251,15 @@ expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
 	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
 out=$(rdma link show fkl0/1 2>&1)
 expect "new device's port on $DUMMY" "$out" "^link fkl0/1 .*netdev $DUMMY \$"
-expect_fail "second device on the same netdev fails" \
-	rdma link add fkl1 type fake netdev $DUMMY
-expect_fail "unknown link type fails" \
+refused "second device on the same netdev fails" \
+	"Device exists already (name taken or net device in use)" \
+	"File exists" rdma link add fkl1 type fake netdev $DUMMY
+refused "unknown link type fails" "Unknown link type" "Invalid argument" \
 	rdma link add fkl1 type nosuchtype netdev $DUMMY
-expect_fail "unknown netdev fails" \
+refused "unknown netdev fails" "No such net device" "No such device" \
 	rdma link add fkl1 type fake netdev nosuchnetdev
-expect_fail "link delete of a device that does not allow it fails" \
+refused "link delete of a device that does not allow it fails" \
+	"This device cannot be deleted from user space" "Invalid argument" \
 	rdma link delete fake1
 ktap_test "link delete fkl0" rdma link delete fkl0
 if wait_dev ! fkl0; then
@@ -240,18 +267,26 @@ if wait_dev ! fkl0; then
 else
 	ktap_fail "fkl0 gone"
 fi
-rdma link add fkl0 type fake netdev $DUMMY
-$IP link del $DUMMY
-if wait_dev ! fkl0; then
-	ktap_pass "a link device goes with its net device"
+name="a link device goes with its net device"
+if ! rdma link add fkl0 type fake netdev $DUMMY || ! wait_dev fkl0; then
+	ktap_fail "$name" "set-up: rdma link add fkl0 failed"
+elif ! $IP link del $DUMMY; then
+	ktap_fail "$name" "set-up: ip link del $DUMMY failed"
+elif wait_dev ! fkl0; then
+	ktap_pass "$name"
 else
-	ktap_fail "a link device goes with its net device"
+	ktap_fail "$name" "fkl0 still listed after its net device went"
 fi
 
 # --- network namespaces ---------------------------------------------
-$IP netns add $NS
-expect_fail "netns move refused in shared mode" rdma dev set fake1 netns $NS
-$IP netns del $NS
+if $IP netns add $NS; then
+	refused "netns move refused in shared mode" \
+		"Moving devices needs exclusive netns mode and a driver that can disassociate" \
+		"Operation not supported" rdma dev set fake1 netns $NS
+	$IP netns del $NS
+else
+	ktap_fail "netns move refused in shared mode" "set-up: ip netns add failed"
+fi
 ktap_test "sys set netns exclusive" rdma sys set netns exclusive
 expect "sys show: netns exclusive" "$(rdma sys show 2>&1)" '^netns exclusive '
 if $IP netns add $NS; then
@@ -259,8 +294,9 @@ if $IP netns add $NS; then
 else
 	ktap_fail "ip netns add $NS"
 fi
-expect_fail "netns mode cannot change while $NS exists" \
-	rdma sys set netns shared
+refused "netns mode cannot change while $NS exists" \
+	"Netns mode can only change while no other network namespace exists" \
+	"Device or resource busy" rdma sys set netns shared
 ktap_test "dev set fake1 netns $NS" rdma dev set fake1 netns $NS
 out=$(rdma dev show 2>&1)
 expect_not "fake1 gone from the initial namespace" "$out" ' fake1: '

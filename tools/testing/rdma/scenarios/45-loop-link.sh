@@ -20,17 +20,23 @@ stat() {
 	sed -n "s/^$2 //p" "$ULPDIR/$1/stats" 2>/dev/null
 }
 
-# fails NAME COMMAND...: a case passed when COMMAND fails
-fails() {
-	local name=$1 out rc
-	shift
+# refused NAME EXTACK ERRNO COMMAND...: the kernel refuses the request:
+# the tool exits non-zero and prints the kernel's extack message as
+# "Error: EXTACK." and its errno as "error: ERRNO" (strerror's text).
+refused() {
+	local name=$1 extack=$2 errno=$3 out rc
+	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
-	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
-	if [ $rc -ne 0 ]; then
-		ktap_pass "$name"
-	else
+	echo "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then
 		ktap_fail "$name" "'$*' succeeded"
+	elif ! echo "$out" | grep -qxF "Error: $extack."; then
+		ktap_fail "$name" "no extack 'Error: $extack.'"
+	elif ! echo "$out" | grep -qxF "error: $errno"; then
+		ktap_fail "$name" "no 'error: $errno'"
+	else
+		ktap_pass "$name"
 	fi
 }
 
@@ -82,6 +88,20 @@ running() {
 	fi
 }
 
+# gone NAME PATH...: every PATH existed before (checked by the caller
+# with "there") and is gone now.
+there() { for p in "$@"; do [ -e "$p" ] || return 1; done; }
+gone() {
+	local name=$1 p left=""
+	shift
+	for p in "$@"; do [ -e "$p" ] && left="$left $p"; done
+	if [ -z "$left" ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "still there:$left"
+	fi
+}
+
 ktap_plan 34
 
 ktap_test "rdma_loop loads without devices" modprobe rdma_loop
@@ -103,15 +123,28 @@ else
 	ktap_fail "sysfs: loop9 port 1 is active" "state '$state'"
 fi
 
-fails "duplicate name is refused" rdma link add loop9 type loop netdev lo
-fails "unknown link type is refused" rdma link add xy0 type nosuch netdev lo
-fails "unknown net device is refused" \
-	rdma link add loop8 type loop netdev nosuchnetdev
-fails "delete of an unknown device is refused" rdma link delete nosuch0
-if [ -d "$CLASS/xy0" ] || [ -d "$CLASS/loop8" ]; then
-	ktap_fail "refused links left nothing behind" "$(ls "$CLASS")"
+refused "duplicate name is refused" \
+	"Device exists already (name taken or net device in use)" \
+	"File exists" rdma link add loop9 type loop netdev lo
+refused "unknown link type is refused" "Unknown link type" \
+	"Invalid argument" rdma link add xy0 type nosuch netdev lo
+refused "unknown net device is refused" "No such net device" \
+	"No such device" rdma link add loop8 type loop netdev nosuchnetdev
+# the tool looks the name up in its device dump and refuses by itself
+out=$(rdma link delete nosuch0 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+if [ $rc -ne 0 ] && echo "$out" | grep -qxF "Wrong device name - nosuch0"; then
+	ktap_pass "delete of an unknown device is refused"
 else
+	ktap_fail "delete of an unknown device is refused" "exit $rc: $out"
+fi
+# only loop9, the one accepted, is registered
+left=$(ls "$CLASS" 2>&1 | tr '\n' ' ')
+if [ "$left" = "loop9 " ]; then
 	ktap_pass "refused links left nothing behind"
+else
+	ktap_fail "refused links left nothing behind" "registered: $left"
 fi
 
 ktap_test "rdma_test_ulp loads" modprobe rdma_test_ulp
@@ -134,23 +167,25 @@ ktap_test "rdma link add loop10 while the ULP is loaded" \
 	rdma link add loop10 type loop netdev lo
 running "the ULP picked up loop10" loop10
 
+before=$(there "$CLASS/loop9" "$ULPDIR/loop9" && echo yes)
 ktap_test "rdma link delete loop9 while the ULP runs on it" \
 	rdma link delete loop9
-if [ -d "$CLASS/loop9" ] || [ -d "$ULPDIR/loop9" ]; then
-	ktap_fail "loop9 and the ULP's state on it are gone" \
-		"$(ls "$CLASS" "$ULPDIR" 2>&1 | tr '\n' ' ')"
+if [ "$before" = yes ]; then
+	gone "loop9 and the ULP's state on it are gone" "$CLASS/loop9" "$ULPDIR/loop9"
 else
-	ktap_pass "loop9 and the ULP's state on it are gone"
+	ktap_fail "loop9 and the ULP's state on it are gone" \
+		"they were not there before the delete"
 fi
 running "loop10 traffic goes on" loop10
 
 # rdma_loop goes while the ULP still runs on loop10: its remove() runs
+before=$(there "$CLASS/loop10" "$ULPDIR/loop10" && echo yes)
 ktap_test "rdma_loop unloads under the ULP" rmmod rdma_loop
-if ls "$CLASS" 2>/dev/null | grep -q . || [ -d "$ULPDIR/loop10" ]; then
-	ktap_fail "no device and no ULP state left" \
-		"$(ls "$CLASS" "$ULPDIR" 2>&1 | tr '\n' ' ')"
+if [ "$before" = yes ] && [ -d "$CLASS" ] && [ -d "$ULPDIR" ]; then
+	gone "no device and no ULP state left" "$CLASS"/* "$ULPDIR/loop10"
 else
-	ktap_pass "no device and no ULP state left"
+	ktap_fail "no device and no ULP state left" \
+		"loop10, its ULP state or the folders were not there before"
 fi
 ktap_test "rdma_test_ulp unloads" rmmod rdma_test_ulp
 
@@ -159,17 +194,18 @@ ktap_test "rdma_loop devices=2 loads" modprobe rdma_loop devices=2
 ktap_test "rdma_test_ulp devices=loop1 loads" \
 	modprobe rdma_test_ulp devices=loop1
 running "the ULP runs on loop1" loop1
-if [ -d "$ULPDIR/loop0" ]; then
-	ktap_fail "the ULP leaves loop0 alone" "$ULPDIR/loop0 exists"
+if [ -d "$CLASS/loop0" ] && [ -d "$ULPDIR/loop1" ]; then
+	gone "the ULP leaves loop0 alone" "$ULPDIR/loop0"
 else
-	ktap_pass "the ULP leaves loop0 alone"
+	ktap_fail "the ULP leaves loop0 alone" "loop0 or the ULP's loop1 state is missing"
 fi
 ktap_test "rdma_test_ulp unloads from loop1" rmmod rdma_test_ulp
+before=$(there "$CLASS/loop0" "$CLASS/loop1" && echo yes)
 ktap_test "rdma_loop unloads with loop0 and loop1" rmmod rdma_loop
-if ls "$CLASS" 2>/dev/null | grep -q .; then
-	ktap_fail "no device left" "$(ls "$CLASS")"
+if [ "$before" = yes ] && [ -d "$CLASS" ]; then
+	gone "no device left" "$CLASS"/*
 else
-	ktap_pass "no device left"
+	ktap_fail "no device left" "loop0 and loop1 were not there before"
 fi
 ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_core'
 ktap_finish
