@@ -554,22 +554,41 @@ static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 	}
 }
 
-static size_t wr_size(enum ib_wr_opcode op, enum ib_qp_type type)
+/*
+ * Copy a request into its slot as the structure its opcode says it is
+ * (a SEND on a datagram QP: struct ib_ud_wr).  By opcode, not by QP type
+ * alone: ib_drain_sq() posts an RDMA WRITE in a struct ib_rdma_wr to
+ * errored QPs of any type.  Struct assignment to the member of that
+ * type, never one memcpy() of a larger size to @wr, which FORTIFY_SOURCE
+ * rightly calls a write beyond the field.
+ */
+static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
+			enum ib_qp_type type)
 {
-	if (type == IB_QPT_UD || type == IB_QPT_GSI || type == IB_QPT_SMI)
-		return sizeof(struct ib_ud_wr);
-	switch (op) {
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		if (type == IB_QPT_UD || type == IB_QPT_GSI ||
+		    type == IB_QPT_SMI)
+			wqe->ud_wr = *ud_wr(wr);
+		else
+			wqe->wr = *wr;
+		break;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
-		return sizeof(struct ib_rdma_wr);
+		wqe->rdma_wr = *rdma_wr(wr);
+		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return sizeof(struct ib_atomic_wr);
+		wqe->atomic_wr = *atomic_wr(wr);
+		break;
 	case IB_WR_REG_MR:
-		return sizeof(struct ib_reg_wr);
+		wqe->reg_wr = *reg_wr(wr);
+		break;
 	default:
-		return sizeof(struct ib_send_wr);
+		wqe->wr = *wr;
+		break;
 	}
 }
 
@@ -609,7 +628,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 		return -ENOMEM;
 	}
 	wqe = sq_slot(qp, qp->sq_head);
-	memcpy(&wqe->wr, wr, wr_size(wr->opcode, qp->ibqp.qp_type));
+	rvt_copy_wr(wqe, wr, qp->ibqp.qp_type);
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;
