@@ -81,12 +81,11 @@ start=$SECONDS
 mkdir -p "$dist"
 : >"$dist/apt.log"
 
-# --- 1. packages ---
+# --- 1. packages: one apt-get for all that is missing ---
 missing=()
 for p in $host_pkgs; do
 	installed "$p" || missing+=("$p")
 done
-[ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 
 rel=${RDMA_DISTRO_RELEASE:-}
 if [ -z "$rel" ]; then
@@ -102,13 +101,14 @@ kmods=/lib/modules/$rel
 hdrs=/usr/src/linux-headers-$rel
 # The files, not the package names: the image may be the -unsigned one.
 if [ ! -f "$vmlinuz" ] || [ ! -f "$kmods/modules.dep" ]; then
-	apt_install "linux-image-$rel"
+	missing+=("linux-image-$rel")
 fi
-[ -f "$hdrs/Makefile" ] || apt_install "linux-headers-$rel"
+[ -f "$hdrs/Makefile" ] || missing+=("linux-headers-$rel")
+[ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 for f in "$vmlinuz" "$kmods/modules.dep" "$hdrs/Makefile" "$hdrs/Module.symvers"; do
 	[ -f "$f" ] || die "no $f after installing the packages of $rel"
 done
-# The image is readable by root only on Debian.
+# Some distributions make the image readable by root only.
 [ -r "$vmlinuz" ] || die "$vmlinuz is not readable: run as root"
 say "kernel $rel: $vmlinuz, headers $hdrs"
 
