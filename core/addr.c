@@ -443,8 +443,9 @@ int rdma_addr_find_l2_eth_by_grh(const union ib_gid *sgid,
 
 	if (!sgid_attr)
 		return -EINVAL;
-	rdma_gid2ip(&src.sa, sgid);
-	rdma_gid2ip(&dst.sa, dgid);
+	/* The whole union: rdma_gid2ip() may write a sockaddr_in6. */
+	rdma_gid2ip((struct sockaddr *)&src, sgid);
+	rdma_gid2ip((struct sockaddr *)&dst, dgid);
 
 	ret = resolve_once(&src, &dst, &dev_addr, true, true);
 	if (ret == -ENODATA)

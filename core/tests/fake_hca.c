@@ -982,9 +982,11 @@ struct fake_hca *fake_hca_create_registered(const struct fake_hca_desc *desc)
 EXPORT_SYMBOL_GPL(fake_hca_create_registered);
 
 /* ------------------------------------------------------------------
- * KUnit helpers
+ * KUnit helpers: only with KUnit; the integration scenarios and the demo
+ * use the driver on kernels without it (Debian's, for one).
  */
 
+#if IS_ENABLED(CONFIG_KUNIT)
 KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_destroy_action, fake_hca_destroy,
 			    struct fake_hca *);
 
@@ -1124,6 +1126,7 @@ struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports)
 	return desc;
 }
 EXPORT_SYMBOL_GPL(fake_hca_kunit_desc);
+#endif /* CONFIG_KUNIT */
 
 /**
  * fake_hca_try_get_put - can a reference be taken on a device now?
@@ -1165,6 +1168,7 @@ bool fake_hca_sysfs_present(const char *name)
 }
 EXPORT_SYMBOL_GPL(fake_hca_sysfs_present);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 static void fake_hca_event_log_handler(struct ib_event_handler *handler,
 				       struct ib_event *event)
 {
@@ -1224,6 +1228,7 @@ void fake_hca_kunit_event_log_release(struct kunit *test,
 			     &log->handler);
 }
 EXPORT_SYMBOL_GPL(fake_hca_kunit_event_log_release);
+#endif /* CONFIG_KUNIT */
 
 /**
  * fake_hca_event_count - events a log received so far

@@ -96,6 +96,12 @@ static inline int rdma_ip2gid(const struct sockaddr *addr, union ib_gid *gid)
  * @out: room for a struct sockaddr_in6; set to AF_INET for an
  *	IPv4-mapped GID, to AF_INET6 otherwise, port and scope zero
  * @gid: the GID
+ *
+ * Pass the whole storage cast to struct sockaddr * (a sockaddr_storage,
+ * a sockaddr_in6 or a union holding one), never the address of a
+ * struct sockaddr member: FORTIFY_SOURCE checks the memset() against
+ * the size of the object @out points into, and a struct sockaddr is
+ * smaller than a struct sockaddr_in6.
  */
 static inline void rdma_gid2ip(struct sockaddr *out, const union ib_gid *gid)
 {

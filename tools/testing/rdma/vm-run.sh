@@ -25,6 +25,15 @@
 #   RDMA_HUNG_TASK_SECS  hung task detector's timeout in the guest (120)
 #   RDMA_KUNIT_TIMEOUT   seconds after which a KUnit module still loading
 #                     gets a dump of every task's stack (600)
+#   Another kernel than KDIR's own build (distro-run.sh: Debian's kernel,
+#   KDIR its headers):
+#   RDMA_VM_KERNEL    kernel image to boot instead of $KDIR's bzImage
+#   RDMA_VM_MODULES   that kernel's /lib/modules/<release>: its own modules
+#                     come from there, only those ours need, instead of
+#                     from $KDIR (never one of its drivers/infiniband)
+#   RDMA_VM_SYMVERS   what the kernel image exports, for depmod: a
+#                     Module.symvers (-E) instead of $KDIR/System.map (-F)
+#                     (Debian ships its System.map in the -dbg package)
 #
 # Check mode splits the work between the guests by the durations that
 # tools/testing/rdma/durations lists (measured; results.py writes a fresh
@@ -60,9 +69,24 @@ rm -rf "$work"/guest-*
 if [ -z "${KDIR:-}" ]; then
 	KDIR=$("$here/prepare-kernel.sh")
 fi
-bzimage=$KDIR/arch/x86/boot/bzImage
+bzimage=${RDMA_VM_KERNEL:-$KDIR/arch/x86/boot/bzImage}
 [ -f "$bzimage" ] || die "no $bzimage: build the kernel with prepare-kernel.sh"
 krel=$(cat "$KDIR/include/config/kernel.release")
+# --- RDMA_VM_MODULES, RDMA_VM_SYMVERS (distro-run.sh) ---
+if [ -n "${RDMA_VM_SYMVERS:-}" ]; then
+	ksyms=(-E "$RDMA_VM_SYMVERS")
+else
+	ksyms=(-F "$KDIR/System.map")
+fi
+[ -f "${ksyms[1]}" ] || die "no ${ksyms[1]}"
+kmods=${RDMA_VM_MODULES:-}
+if [ -n "$kmods" ]; then
+	kmods=${kmods%/}
+	[ "$kmods" = "${kmods%/lib/modules/"$krel"}/lib/modules/$krel" ] ||
+		die "RDMA_VM_MODULES=$kmods is not .../lib/modules/$krel (the release of $KDIR)"
+	[ -f "$kmods/modules.dep" ] || die "no $kmods/modules.dep"
+fi
+# --- end RDMA_VM_MODULES ---
 
 staging=$work/initramfs
 rm -rf "$staging"
@@ -118,7 +142,41 @@ for ko in ${ours[@]+"${ours[@]}"}; do
 	cp "$ko" "$moddir/extra/$base"
 	names+=("$(basename "$base" .ko | tr - _)")
 done
-if [ -f "$KDIR/modules.order" ]; then
+if [ -n "$kmods" ]; then
+	# --- RDMA_VM_MODULES: the kernel's modules that ours need.  depmod
+	# names the symbols that neither ours nor the image export, modprobe
+	# --show-depends the modules of $kmods that export them, with their
+	# own dependencies.  Compressed ones are unpacked (busybox modprobe).
+	/sbin/depmod -b "$staging" -e "${ksyms[@]}" "$krel" 2>&1 |
+		sed -n 's/.* needs unknown symbol \(.*\)$/\1/p' | sort -u >"$work/needed-symbols"
+	kroot=${kmods%/lib/modules/"$krel"}
+	mapfile -t kkos < <(while read -r sym; do
+		/sbin/modprobe ${kroot:+-d "$kroot"} -S "$krel" -q --show-depends "symbol:$sym" ||
+			log "warning: no module of $kmods exports $sym"
+	done <"$work/needed-symbols" | sed -n 's/^insmod \([^ ]*\).*/\1/p' | sort -u)
+	for ko in ${kkos[@]+"${kkos[@]}"}; do
+		rel=${ko#"$kmods"/}
+		case "$rel" in
+		/*)
+			die "modprobe named $ko, outside $kmods" ;;
+		kernel/drivers/infiniband/*)
+			die "ours would need the kernel's own $rel: $(tr '\n' ' ' <"$work/needed-symbols")" ;;
+		esac
+		mkdir -p "$moddir/$(dirname "$rel")"
+		case "$ko" in
+		*.xz) xz -dc "$ko" >"$moddir/${rel%.xz}" ;;
+		*.zst) zstd -qdc "$ko" >"$moddir/${rel%.zst}" ;;
+		*.gz) gzip -dc "$ko" >"$moddir/${rel%.gz}" ;;
+		*) cp "$ko" "$moddir/$rel" ;;
+		esac
+	done
+	if [ ${#kkos[@]} = 0 ]; then
+		log "the kernel's own modules that ours need: none"
+	else
+		log "the kernel's own modules that ours need: ${kkos[*]##*/}"
+	fi
+	# --- end RDMA_VM_MODULES ---
+elif [ -f "$KDIR/modules.order" ]; then
 	while IFS= read -r o; do
 		ko=${o%.o}.ko
 		[ -f "$KDIR/$ko" ] || continue
@@ -127,12 +185,13 @@ if [ -f "$KDIR/modules.order" ]; then
 	done <"$KDIR/modules.order"
 fi
 for f in modules.builtin modules.builtin.modinfo; do
-	[ -f "$KDIR/$f" ] && cp "$KDIR/$f" "$moddir/"
+	[ -f "${kmods:-$KDIR}/$f" ] && cp "${kmods:-$KDIR}/$f" "$moddir/"
 done
 (cd "$moddir" && find extra kernel -name '*.ko' | sort) >"$moddir/modules.order"
-# kmod's depmod; -e with System.map reports symbols nobody provides.
+# kmod's depmod; -e with System.map (or Module.symvers) reports symbols
+# nobody provides.
 depmod_log=$work/depmod.log
-/sbin/depmod -b "$staging" -e -F "$KDIR/System.map" "$krel" 2>"$depmod_log" ||
+/sbin/depmod -b "$staging" -e "${ksyms[@]}" "$krel" 2>"$depmod_log" ||
 	die "depmod failed: $(cat "$depmod_log")"
 if [ -s "$depmod_log" ]; then
 	log "depmod reports:"
