@@ -50,8 +50,9 @@ MAKEFLAGS='' make -s -C "$KDIR" M="$repo" clean >/dev/null 2>&1
 rc=0
 MAKEFLAGS='' make -j"$(nproc)" -C "$KDIR" M="$repo" modules 2>&1 |
 	tee "$work/build.log" || rc=$?
-# Every warning counts (modpost's WARNING: too): a FORTIFY_SOURCE warning names the kernel's
-# fortify-string.h and only its "inlined from" lines name our file.
+# Every warning counts, modpost's "WARNING:" too: a FORTIFY_SOURCE
+# warning names the kernel's fortify-string.h, and only its "inlined
+# from" lines name our file.
 warnings=$(grep -iE "warning:" "$work/build.log" || true)
 if [ $rc -ne 0 ]; then
 	echo "check: the build failed"
