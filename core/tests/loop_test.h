@@ -13,8 +13,7 @@
 #include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <rdma/ib_verbs.h>
-
-#include "../../hw/loop/loop.h"
+#include <rdma/rdma_loop.h>
 
 static inline void remove_loop(void *p)
 {
@@ -129,7 +128,6 @@ static inline bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
 
 /* A case's loop device and its PD. */
 struct vt {
-	struct loop_dev		*ldev;
 	struct ib_device	*dev;
 	struct ib_pd		*pd;
 };
@@ -140,11 +138,10 @@ static inline struct vt *new_vt_named(struct kunit *test, const char *name)
 	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, vt);
-	vt->ldev = rdma_loop_add_device(name);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->ldev);
+	vt->dev = rdma_loop_add_device(name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							vt->ldev), 0);
-	vt->dev = &vt->ldev->rdi.ibdev;
+							vt->dev), 0);
 	vt->pd = ib_alloc_pd(vt->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,

@@ -612,7 +612,7 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 static void rvt_lookup_qpn_rules(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct rvt_dev_info *rdi = &vt->ldev->rdi;
+	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 	struct rvt_ibport *rvp = rdi->ports[0];
 	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *qp = new_qp(test, vt, cq, NULL);

@@ -1754,17 +1754,17 @@ static struct ib_client ulp_client = {
 
 static void verbs_unregister_with_work(struct kunit *test)
 {
-	struct loop_dev *ldev;
+	struct ib_device *dev;
 
 	memset(&ulp_state, 0, sizeof(ulp_state));
 	ulp_state.buf = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ulp_state.buf);
 
-	ldev = rdma_loop_add_device("kuvb%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
-	ulp_dev = &ldev->rdi.ibdev;
+	dev = rdma_loop_add_device("kuvb%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	ulp_dev = dev;
 	if (ib_register_client(&ulp_client)) {
-		rdma_loop_remove_device(ldev);
+		rdma_loop_remove_device(dev);
 		KUNIT_FAIL(test, "client registration failed");
 		return;
 	}
@@ -1772,7 +1772,7 @@ static void verbs_unregister_with_work(struct kunit *test)
 	/* let the send spin in RNR retries for a moment */
 	msleep(20);
 
-	rdma_loop_remove_device(ldev);
+	rdma_loop_remove_device(dev);
 	KUNIT_EXPECT_TRUE(test, ulp_state.removed);
 	KUNIT_EXPECT_EQ(test, ulp_state.flushed, 9);
 	ib_unregister_client(&ulp_client);
