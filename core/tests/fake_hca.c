@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rdma_fake_hca: an RDMA driver without hardware.  See fake_hca.h for the
- * API the KUnit suites use; the module parameter "devices" registers demo
- * devices for the integration scenarios.
+ * rdma_fake_hca: an RDMA driver without hardware.  See
+ * <kunit/rdma_fake_hca.h> for the API the KUnit suites use; the module
+ * parameter "devices" registers demo devices for the integration
+ * scenarios.
  */
 
 #include <linux/etherdevice.h>
@@ -12,11 +13,10 @@
 #include <linux/slab.h>
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/unaligned.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
-
-#include "fake_hca.h"
 
 struct fake_hca_port {
 	struct fake_hca_port_desc attr;	/* current values; pointers unused */
@@ -1643,7 +1643,7 @@ static int fake_hca_demo_add(unsigned int i)
 }
 
 /* ------------------------------------------------------------------
- * Link type "fake" (see fake_hca.h)
+ * Link type "fake" (see <kunit/rdma_fake_hca.h>)
  */
 
 /**

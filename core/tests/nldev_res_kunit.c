@@ -14,6 +14,9 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_loop.h>
+#include <kunit/rdma_nldev.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/net.h>
@@ -25,10 +28,6 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
-
-#include "loop_test.h"
-#include "nldev_test.h"
-#include "fake_hca.h"
 
 /* Reads of this size make a dump of a hundred QPs take several reads. */
 #define DUMP_READ_LEN	4096

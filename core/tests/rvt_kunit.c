@@ -11,12 +11,11 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/delay.h>
 #include <linux/random.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
-
-#include "loop_test.h"
 
 #define QKEY		0x1234
 #define MLID		0xC012

@@ -11,13 +11,13 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
 
-#include "loop_test.h"
 #include "../rw_priv.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

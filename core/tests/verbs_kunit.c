@@ -11,13 +11,12 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/delay.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/restrack.h>
-
-#include "loop_test.h"
 
 #define BUF_LEN		4096
 

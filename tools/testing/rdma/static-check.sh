@@ -103,12 +103,13 @@ EOF
 # checkpatch decides some rules by a file's place in the kernel tree (uapi
 # headers may use C99 types and plain shifts, for instance), so it reads
 # our files through a tree of symlinks where each sits where it would
-# upstream: uapi/rdma -> include/uapi/rdma, include/rdma stays, the rest
-# goes under drivers/infiniband.  Its messages name the repository paths.
+# upstream: uapi/rdma -> include/uapi/rdma, include/rdma and include/kunit
+# stay, the rest goes under drivers/infiniband.  Its messages name the
+# repository paths.
 in_tree_path() {
 	case "$1" in
 	uapi/rdma/*) echo "include/uapi/${1#uapi/}" ;;
-	include/rdma/*) echo "$1" ;;
+	include/rdma/* | include/kunit/*) echo "$1" ;;
 	*) echo "drivers/infiniband/$1" ;;
 	esac
 }
@@ -125,6 +126,7 @@ do_checkpatch() {
 	rm -rf "$tree"
 	mkdir -p "$tree/include/uapi" "$tree/drivers"
 	ln -s "$repo/include/rdma" "$tree/include/rdma"
+	ln -s "$repo/include/kunit" "$tree/include/kunit"
 	ln -s "$repo/uapi/rdma" "$tree/include/uapi/rdma"
 	ln -s "$repo" "$tree/drivers/infiniband"
 	(cd "$tree" && "$KDIR/scripts/checkpatch.pl" --strict --no-tree \

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What the KUnit suites that run on loop devices share: the KUnit
- * actions that release verbs objects (kunit_add_action_or_reset() takes
- * a void (*)(void *)), so each case's objects go in reverse order of
- * creation even when an assertion ends it early, and a loop device of
- * the case's own with a PD.
+ * KUnit helpers for the suites that run on rdma_loop devices
+ * (<rdma/rdma_loop.h>), those of ib_core and of rdmavt: the KUnit actions
+ * that release verbs objects (kunit_add_action_or_reset() takes a
+ * void (*)(void *)), so each case's objects go in reverse order of
+ * creation even when an assertion ends it early; expected completions;
+ * and a loop device of the case's own with a PD.
  */
-#ifndef RDMA_LOOP_TEST_H
-#define RDMA_LOOP_TEST_H
+#ifndef KUNIT_RDMA_LOOP_H
+#define KUNIT_RDMA_LOOP_H
 
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -184,4 +185,4 @@ static inline struct ib_cq *new_direct_cq(struct kunit *test, struct vt *vt)
 	return cq;
 }
 
-#endif /* RDMA_LOOP_TEST_H */
+#endif /* KUNIT_RDMA_LOOP_H */
