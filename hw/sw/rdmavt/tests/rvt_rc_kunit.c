@@ -544,8 +544,9 @@ static void rvt_transport_retry(struct kunit *test)
 	/* c's responder b answers only after a few tries */
 	connect(test, c, b, IB_QPS_RTS);
 	set_retries(test, c, 17, 7, 7);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &(struct ib_qp_attr) {
-		.qp_state = IB_QPS_RESET }, IB_QP_STATE), 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RESET;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &attr, IB_QP_STATE), 0);
 	KUNIT_ASSERT_EQ(test, post_send(c, 2, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(rvt(c), RVT_S_TIMER, RVT_S_TIMER));
 	connect(test, b, c, IB_QPS_RTR);
@@ -571,9 +572,12 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 	u8 *dst = new_buf(test, 3 * LEN);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
 	struct ib_sge s, r;
-	struct ib_wc wc[6];
+	struct ib_wc *wc;
 	int i, n = 0;
 
+	/* in test memory: six of them on the stack are too many */
+	wc = kunit_kcalloc(test, 6, sizeof(*wc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wc);
 	get_random_bytes(src, 3 * LEN);
 	connect_pair(test, a, b);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
