@@ -20,6 +20,7 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/completion.h>
 #include <linux/etherdevice.h>
 #include <linux/if_link.h>
@@ -39,7 +40,6 @@
 #include <rdma/ib_verbs.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

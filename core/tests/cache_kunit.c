@@ -17,12 +17,12 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/etherdevice.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

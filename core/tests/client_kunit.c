@@ -9,11 +9,11 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -9,6 +9,8 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_nldev.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/net.h>
@@ -20,8 +22,6 @@
 #include <rdma/rdma_netlink.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
-#include "nldev_test.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

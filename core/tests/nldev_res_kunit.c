@@ -14,6 +14,9 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_loop.h>
+#include <kunit/rdma_nldev.h>
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/net.h>
@@ -26,10 +29,6 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
 
-#include "loop_test.h"
-#include "nldev_test.h"
-#include "fake_hca.h"
-
 /* Reads of this size make a dump of a hundred QPs take several reads. */
 #define DUMP_READ_LEN	4096
 #define MANY_QPS	150
@@ -38,7 +37,6 @@
 
 /* The loop device of a case and the objects all cases need. */
 struct res_env {
-	struct loop_dev *ldev;
 	struct ib_device *dev;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
@@ -119,11 +117,10 @@ static struct res_env *new_env(struct kunit *test)
 	struct res_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	e->ldev = rdma_loop_add_device("kures%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->ldev);
+	e->dev = rdma_loop_add_device("kures%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							e->ldev), 0);
-	e->dev = &e->ldev->rdi.ibdev;
+							e->dev), 0);
 	e->pd = ib_alloc_pd(e->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
@@ -1093,7 +1090,6 @@ static void nldev_monitor_events(struct kunit *test)
 	int group = RDMA_NL_GROUP_NOTIFY;
 	struct net_device *lo = init_net.loopback_dev;
 	struct nlmsghdr *reply;
-	struct loop_dev *ldev;
 	struct ib_device *dev;
 	char name[IB_DEVICE_NAME_MAX];
 	u32 index;
@@ -1112,11 +1108,10 @@ static void nldev_monitor_events(struct kunit *test)
 						 KERNEL_SOCKPTR(&group),
 						 sizeof(group)));
 
-	ldev = rdma_loop_add_device("kumon%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
+	dev = rdma_loop_add_device("kumon%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							ldev), 0);
-	dev = &ldev->rdi.ibdev;
+							dev), 0);
 	index = dev->index;
 	strscpy(name, dev_name(&dev->dev), sizeof(name));
 
@@ -1152,7 +1147,7 @@ static void nldev_monitor_events(struct kunit *test)
 			1U);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
 
-	kunit_release_action(test, remove_loop, ldev);
+	kunit_release_action(test, remove_loop, dev);
 	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
 	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_UNREGISTER_EVENT);

@@ -10,12 +10,12 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
 #include <rdma/ib_verbs.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

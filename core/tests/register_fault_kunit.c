@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "rdma_register_fault": ib_register_device() under injected
- * failures must fail cleanly - an error code, no device left visible, the
- * name free again, the device still deallocatable, nothing leaked (the
- * test VM's kmemleak scan at the end checks that globally, KASAN checks
- * every access on the error paths).
+ * failures must fail cleanly - the failure's own error code (-ENOMEM for
+ * a failed allocation, the driver's error for a failed op), no device
+ * left visible, the name free again, the device still deallocatable,
+ * nothing leaked (the test VM's kmemleak scan at the end checks that
+ * globally, KASAN checks every access on the error paths).
  *
  * Two sources of failures:
  *
@@ -30,13 +31,13 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/sched.h>
 #include <rdma/ib_verbs.h>
 
 #include "../core_priv.h"
-#include "fake_hca.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -235,8 +236,12 @@ static void rdma_register_fault_failslab(struct kunit *test)
 					    "%s: failed (%d) without injection",
 					    what, ret);
 			KUNIT_EXPECT_LT(test, ret, 0);
+			/*
+			 * A failed allocation is -ENOMEM all the way out;
+			 * another error hides it (the first few are named).
+			 */
 			if (ret != -ENOMEM && other_errors++ < 5)
-				kunit_info(test, "%s: error %d, not -ENOMEM\n",
+				KUNIT_FAIL(test, "%s: error %d, not -ENOMEM",
 					   what, ret);
 			expect_clean_failure(test, hca, what);
 			failed++;
@@ -258,6 +263,8 @@ static void rdma_register_fault_failslab(struct kunit *test)
 		   nth - 2, failed, survived);
 	KUNIT_EXPECT_TRUE_MSG(test, passed, "still failing after %u allocations",
 			      nth - 1);
+	KUNIT_EXPECT_EQ_MSG(test, other_errors, 0,
+			    "registrations that failed with an error other than -ENOMEM");
 	/* Registration allocates: failing those must have failed it. */
 	KUNIT_EXPECT_GT(test, failed, 0);
 }

@@ -11,13 +11,13 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/mr_pool.h>
 #include <rdma/rw.h>
 
-#include "loop_test.h"
 #include "../rw_priv.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -131,15 +131,13 @@ static struct rwp *new_rwp(struct kunit *test, u32 rdma_ctxs)
 {
 	struct rwp *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	struct ib_port_attr pa;
-	struct loop_dev *ldev;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	ldev = rdma_loop_add_device("kurw%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
+	p->dev = rdma_loop_add_device("kurw%d");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							ldev), 0);
-	p->dev = &ldev->rdi.ibdev;
+							p->dev), 0);
 	p->pd = ib_alloc_pd(p->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->pd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,

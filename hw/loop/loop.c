@@ -161,24 +161,26 @@ err_free:
  * The device cannot be deleted from user space; the caller removes it
  * with rdma_loop_remove_device().
  *
- * Return: the device or an ERR_PTR().
+ * Return: the registered device or an ERR_PTR().
  */
-struct loop_dev *rdma_loop_add_device(const char *name)
+struct ib_device *rdma_loop_add_device(const char *name)
 {
-	return loop_create(name, false);
+	struct loop_dev *ldev = loop_create(name, false);
+
+	return IS_ERR(ldev) ? ERR_CAST(ldev) : &ldev->rdi.ibdev;
 }
 EXPORT_SYMBOL(rdma_loop_add_device);
 
 /**
  * rdma_loop_remove_device - unregister and free a loop device
- * @ldev: a device from rdma_loop_add_device()
+ * @dev: a device from rdma_loop_add_device()
  *
  * Its clients release their objects during the unregistration; the
  * device is freed when this returns.
  */
-void rdma_loop_remove_device(struct loop_dev *ldev)
+void rdma_loop_remove_device(struct ib_device *dev)
 {
-	rvt_unregister_device(&ldev->rdi);
+	rvt_unregister_device(ib_to_rvt(dev));
 }
 EXPORT_SYMBOL(rdma_loop_remove_device);
 

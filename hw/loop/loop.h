@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * rdma_loop: an RDMA device without hardware whose QPs deliver to QPs of
- * the loop devices of the same host, built on rdmavt.
+ * the loop devices of the same host, built on rdmavt.  The driver's own
+ * header; what other modules use is in <rdma/rdma_loop.h>.
  */
-#ifndef RDMA_LOOP_H
-#define RDMA_LOOP_H
+#ifndef RDMA_LOOP_LOOP_H
+#define RDMA_LOOP_LOOP_H
 
+#include <rdma/rdma_loop.h>
 #include <rdma/rdma_vt.h>
 
 /**
@@ -24,28 +26,4 @@ struct loop_dev {
 	struct rvt_ibport	port;
 };
 
-/**
- * struct rdma_loop_conn - the peer of a connected loop QP and the terms
- * @dqpn: the peer QP's number
- * @dlid: the LID of the peer's port (rdma_loop_port_lid())
- * @access: remote access the peer gets (IB_ACCESS_REMOTE_*)
- * @rd_atomic: RDMA READs and atomics outstanding, each way (0: 1)
- * @rnr_retry: RNR retries, 7 for ever
- * @mtu: path MTU (0: IB_MTU_4096)
- */
-struct rdma_loop_conn {
-	u32		dqpn;
-	u32		dlid;
-	int		access;
-	u8		rd_atomic;
-	u8		rnr_retry;
-	enum ib_mtu	mtu;
-};
-
-struct loop_dev *rdma_loop_add_device(const char *name);
-void rdma_loop_remove_device(struct loop_dev *ldev);
-u32 rdma_loop_port_lid(struct ib_device *dev);
-int rdma_loop_connect_qp(struct ib_qp *qp, const struct rdma_loop_conn *conn,
-			 enum ib_qp_state stop);
-
-#endif /* RDMA_LOOP_H */
+#endif /* RDMA_LOOP_LOOP_H */

@@ -6,7 +6,9 @@
 #   static-check.sh sparse      sparse over every object (make C=2)
 #   static-check.sh checkpatch  checkpatch.pl --strict over our .c and .h
 #   static-check.sh includes    our include/rdma and uapi/rdma headers win
-#                               over the kernel's (from the kbuild .cmd files)
+#                               over the kernel's, and no object reaches a
+#                               private header of another folder (from the
+#                               kbuild .cmd files)
 #
 # Exit status: 0 clean, 1 findings, 2 could not check (e.g. the build
 # failed, nothing to check).  KDIR defaults to the test kernel (prepare-kernel.sh).
@@ -103,12 +105,13 @@ EOF
 # checkpatch decides some rules by a file's place in the kernel tree (uapi
 # headers may use C99 types and plain shifts, for instance), so it reads
 # our files through a tree of symlinks where each sits where it would
-# upstream: uapi/rdma -> include/uapi/rdma, include/rdma stays, the rest
-# goes under drivers/infiniband.  Its messages name the repository paths.
+# upstream: uapi/rdma -> include/uapi/rdma, include/rdma and include/kunit
+# stay, the rest goes under drivers/infiniband.  Its messages name the
+# repository paths.
 in_tree_path() {
 	case "$1" in
 	uapi/rdma/*) echo "include/uapi/${1#uapi/}" ;;
-	include/rdma/*) echo "$1" ;;
+	include/rdma/* | include/kunit/*) echo "$1" ;;
 	*) echo "drivers/infiniband/$1" ;;
 	esac
 }
@@ -125,6 +128,7 @@ do_checkpatch() {
 	rm -rf "$tree"
 	mkdir -p "$tree/include/uapi" "$tree/drivers"
 	ln -s "$repo/include/rdma" "$tree/include/rdma"
+	ln -s "$repo/include/kunit" "$tree/include/kunit"
 	ln -s "$repo/uapi/rdma" "$tree/include/uapi/rdma"
 	ln -s "$repo" "$tree/drivers/infiniband"
 	(cd "$tree" && "$KDIR/scripts/checkpatch.pl" --strict --no-tree \
@@ -159,10 +163,19 @@ for root, dirs, files in os.walk(repo):
 if not cmds:
     print('static-check: includes: no object built in the repository')
     sys.exit(2)
+our_public = tuple(os.path.join(repo, d) + '/' for d in ('include', 'uapi'))
 bad = {}
+private = {}
 seen_ours = set()
 seen_uapi = set()
 for cmd in sorted(cmds):
+    # A header of the repository outside include/ and uapi/ is private to
+    # its folder: only objects of that folder may use it, and those of its
+    # tests/ subfolder (a suite beside its unit, "../core_priv.h").
+    odir = os.path.dirname(cmd)
+    own = {odir}
+    if os.path.basename(odir) == 'tests':
+        own.add(os.path.dirname(odir))
     text = open(cmd, errors='replace').read()
     text = re.sub(r'\$\(wildcard [^)]*\)', ' ', text)  # optional config deps
     for m in re.finditer(r'^deps_\S+ := \\\n((?:.*\\\n)*)', text, re.M):
@@ -175,18 +188,28 @@ for cmd in sorted(cmds):
                 seen_ours.add(os.path.relpath(path, repo))
             elif path.startswith(our_uapi):
                 seen_uapi.add(os.path.relpath(path, repo))
+            if (path.startswith(repo + '/') and path.endswith('.h') and
+                    not path.startswith(our_public) and
+                    os.path.dirname(path) not in own):
+                private.setdefault(os.path.relpath(cmd, repo),
+                                   set()).add(os.path.relpath(path, repo))
 status = 0
 for cmd, paths in sorted(bad.items()):
     status = 1
     for p in sorted(set(paths)):
         print(f'{cmd}: uses the kernel\'s {p}')
+for cmd, paths in sorted(private.items()):
+    status = 1
+    for p in sorted(paths):
+        print(f'{cmd}: uses {p}, a private header of another folder')
 if not seen_ours:
     status = 1
     print('static-check: includes: no object includes a header from '
           'include/rdma/ of the repository')
 print(f'static-check: includes: {len(cmds)} object(s), '
       f'{len(seen_ours)} of our include/rdma and {len(seen_uapi)} of our '
-      f'uapi/rdma headers used, {len(bad)} object(s) using the kernel\'s')
+      f'uapi/rdma headers used, {len(bad)} object(s) using the kernel\'s, '
+      f'{len(private)} using a private header of another folder')
 sys.exit(status)
 EOF
 }

@@ -54,8 +54,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <rdma/ib_verbs.h>
-
-#include "hw/loop/loop.h"
+#include <rdma/rdma_loop.h>
 
 #define VB_MAX_SIZE		SZ_64K
 #define VB_MAX_DEPTH		128

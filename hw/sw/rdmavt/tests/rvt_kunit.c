@@ -11,12 +11,11 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/delay.h>
 #include <linux/random.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
-
-#include "loop_test.h"
 
 #define QKEY		0x1234
 #define MLID		0xC012
@@ -152,7 +151,7 @@ static struct ib_ah *mcast_ah(struct kunit *test, struct vt *vt,
 
 static struct rvt_ibport *port_of(struct vt *vt)
 {
-	return vt->ldev->rdi.ports[0];
+	return ib_to_rvt(vt->dev)->ports[0];
 }
 
 /* Is @mgid/@lid a group of the port of @vt? */
@@ -232,8 +231,8 @@ static void rvt_mcast_errors(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, group_exists(vt, &mgid, MLID));
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud, &mgid, MLID), -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ud->usecnt), 0);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 0);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 0);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_grps_allocated, 0);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_qp_attached, 0);
 
 	/* a QP moved back to RESET while attached can still leave */
 	KUNIT_ASSERT_EQ(test, ib_attach_mcast(ud, &mgid, MLID), 0);
@@ -350,7 +349,7 @@ static void rvt_mcast_send(struct kunit *test)
 static void rvt_mcast_limits(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
-	struct ib_device_attr *props = &vt->ldev->rdi.dparms.props;
+	struct ib_device_attr *props = &ib_to_rvt(vt->dev)->dparms.props;
 	struct ib_device_attr saved = *props;
 	struct ib_qp *qp[3];
 	union ib_gid g[4];
@@ -378,8 +377,8 @@ static void rvt_mcast_limits(struct kunit *test)
 	props->max_mcast_qp_attach = 3;
 	KUNIT_EXPECT_EQ(test, ib_attach_mcast(qp[2], &g[1], MLID + 1),
 			-ENOMEM);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 4);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 2);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_qp_attached, 4);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_grps_allocated, 2);
 
 	/* a group freed makes room for another */
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &g[0], MLID), 0);
@@ -389,8 +388,8 @@ static void rvt_mcast_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[2], &g[3], MLID + 3), 0);
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[0], &g[1], MLID + 1), 0);
 	KUNIT_EXPECT_EQ(test, ib_detach_mcast(qp[1], &g[1], MLID + 1), 0);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_qp_attached, 0);
-	KUNIT_EXPECT_EQ(test, vt->ldev->rdi.n_mcast_grps_allocated, 0);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_qp_attached, 0);
+	KUNIT_EXPECT_EQ(test, ib_to_rvt(vt->dev)->n_mcast_grps_allocated, 0);
 	*props = saved;
 
 	/* the defaults rdmavt gives are reported */
@@ -440,7 +439,7 @@ static int seen_times(u32 qpn)
 static void rvt_qp_iter_walk(struct kunit *test)
 {
 	struct vt *vt = new_vt(test);
-	struct rvt_dev_info *rdi = &vt->ldev->rdi;
+	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct rvt_qp_iter *it;
 	struct ib_qp *qp[4];

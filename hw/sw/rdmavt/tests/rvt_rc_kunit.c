@@ -13,12 +13,11 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/delay.h>
 #include <linux/random.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
-
-#include "loop_test.h"
 
 #define WAIT_MS		10000
 #define LEN		256
@@ -545,8 +544,9 @@ static void rvt_transport_retry(struct kunit *test)
 	/* c's responder b answers only after a few tries */
 	connect(test, c, b, IB_QPS_RTS);
 	set_retries(test, c, 17, 7, 7);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &(struct ib_qp_attr) {
-		.qp_state = IB_QPS_RESET }, IB_QP_STATE), 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RESET;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &attr, IB_QP_STATE), 0);
 	KUNIT_ASSERT_EQ(test, post_send(c, 2, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(rvt(c), RVT_S_TIMER, RVT_S_TIMER));
 	connect(test, b, c, IB_QPS_RTR);
@@ -572,9 +572,12 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 	u8 *dst = new_buf(test, 3 * LEN);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
 	struct ib_sge s, r;
-	struct ib_wc wc[6];
+	struct ib_wc *wc;
 	int i, n = 0;
 
+	/* in test memory: six of them on the stack are too many */
+	wc = kunit_kcalloc(test, 6, sizeof(*wc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wc);
 	get_random_bytes(src, 3 * LEN);
 	connect_pair(test, a, b);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
@@ -612,7 +615,7 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 static void rvt_lookup_qpn_rules(struct kunit *test)
 {
 	struct vt *vt = new_vt_named(test, "kurrc%d");
-	struct rvt_dev_info *rdi = &vt->ldev->rdi;
+	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 	struct rvt_ibport *rvp = rdi->ports[0];
 	struct ib_cq *cq = new_direct_cq(test, vt);
 	struct ib_qp *qp = new_qp(test, vt, cq, NULL);

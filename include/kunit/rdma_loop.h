@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What the KUnit suites that run on loop devices share: the KUnit
- * actions that release verbs objects (kunit_add_action_or_reset() takes
- * a void (*)(void *)), so each case's objects go in reverse order of
- * creation even when an assertion ends it early, and a loop device of
- * the case's own with a PD.
+ * KUnit helpers for the suites that run on rdma_loop devices
+ * (<rdma/rdma_loop.h>), those of ib_core and of rdmavt: the KUnit actions
+ * that release verbs objects (kunit_add_action_or_reset() takes a
+ * void (*)(void *)), so each case's objects go in reverse order of
+ * creation even when an assertion ends it early; expected completions;
+ * and a loop device of the case's own with a PD.
  */
-#ifndef RDMA_LOOP_TEST_H
-#define RDMA_LOOP_TEST_H
+#ifndef KUNIT_RDMA_LOOP_H
+#define KUNIT_RDMA_LOOP_H
 
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <rdma/ib_verbs.h>
-
-#include "../../hw/loop/loop.h"
+#include <rdma/rdma_loop.h>
 
 static inline void remove_loop(void *p)
 {
@@ -129,7 +129,6 @@ static inline bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
 
 /* A case's loop device and its PD. */
 struct vt {
-	struct loop_dev		*ldev;
 	struct ib_device	*dev;
 	struct ib_pd		*pd;
 };
@@ -140,11 +139,10 @@ static inline struct vt *new_vt_named(struct kunit *test, const char *name)
 	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, vt);
-	vt->ldev = rdma_loop_add_device(name);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->ldev);
+	vt->dev = rdma_loop_add_device(name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
-							vt->ldev), 0);
-	vt->dev = &vt->ldev->rdi.ibdev;
+							vt->dev), 0);
 	vt->pd = ib_alloc_pd(vt->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
@@ -187,4 +185,4 @@ static inline struct ib_cq *new_direct_cq(struct kunit *test, struct vt *vt)
 	return cq;
 }
 
-#endif /* RDMA_LOOP_TEST_H */
+#endif /* KUNIT_RDMA_LOOP_H */

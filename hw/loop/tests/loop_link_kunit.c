@@ -18,9 +18,8 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_loop.h>
 #include <rdma/rdma_netlink.h>
-
-#include "../../hw/loop/loop.h"
 
 #define RXBUF_LEN	4096
 #define REQ_LEN		256
@@ -242,14 +241,14 @@ static void loop_link_add_delete(struct kunit *test)
 /* A device made for tests cannot be deleted from user space. */
 static void loop_link_test_device_stays(struct kunit *test)
 {
-	struct loop_dev *ldev = rdma_loop_add_device("kull_t%d");
+	struct ib_device *dev = rdma_loop_add_device("kull_t%d");
 	struct nlc *c = nlc_open(test);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ldev);
-	KUNIT_EXPECT_EQ(test, dellink(c, ldev->rdi.ibdev.index), -EINVAL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	KUNIT_EXPECT_EQ(test, dellink(c, dev->index), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "This device cannot be deleted from user space");
-	rdma_loop_remove_device(ldev);
+	rdma_loop_remove_device(dev);
 }
 
 /*
@@ -430,16 +429,16 @@ static void unregister_busy_client(void *unused)
 	memset(&busy, 0, sizeof(busy));
 }
 
-static void remove_loop(void *ldev)
+static void remove_loop(void *dev)
 {
-	rdma_loop_remove_device(ldev);
+	rdma_loop_remove_device(dev);
 }
 
 static void loop_link_delete_busy(struct kunit *test)
 {
 	struct nlc *c = nlc_open(test);
 	struct busy_dev *b0, *b1;
-	struct loop_dev *peer;
+	struct ib_device *peer;
 	u32 index;
 
 	memset(&busy, 0, sizeof(busy));
@@ -447,7 +446,7 @@ static void loop_link_delete_busy(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, peer);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
 							peer), 0);
-	strscpy(busy.peer_name, peer->rdi.ibdev.name, sizeof(busy.peer_name));
+	strscpy(busy.peer_name, peer->name, sizeof(busy.peer_name));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dellink_leftover,
 							"kullb"), 0);
 	KUNIT_ASSERT_EQ(test, newlink(c, "kullb", "loop", "lo"), 0);

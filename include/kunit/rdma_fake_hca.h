@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * rdma_fake_hca: an RDMA driver without hardware, for the KUnit suites of
- * ib_core and the integration scenarios.
+ * rdma_fake_hca (core/tests/fake_hca*.c): an RDMA driver without
+ * hardware, for the KUnit suites of ib_core and the integration
+ * scenarios.  This is its API for the suites.
  *
  * A test describes the device it wants in a struct fake_hca_desc (ports,
  * link layers, port attributes, GID and P_Key tables, GUIDs, firmware
@@ -20,8 +21,8 @@
  * contexts (event work, sysfs).  None of them may be called from atomic
  * context except fake_hca_op_calls() and fake_hca_faults_fired().
  */
-#ifndef RDMA_FAKE_HCA_H
-#define RDMA_FAKE_HCA_H
+#ifndef KUNIT_RDMA_FAKE_HCA_H
+#define KUNIT_RDMA_FAKE_HCA_H
 
 #include <linux/bits.h>
 #include <linux/if_ether.h>
@@ -327,4 +328,4 @@ bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
 			 unsigned int timeout_ms);
 unsigned int fake_hca_event_count(struct fake_hca_event_log *log);
 
-#endif /* RDMA_FAKE_HCA_H */
+#endif /* KUNIT_RDMA_FAKE_HCA_H */

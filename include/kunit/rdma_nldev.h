@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A NETLINK_RDMA client for the KUnit suites of nldev (nldev_kunit.c,
- * nldev_res_kunit.c): a kernel socket with extended acks, backed by a
- * file so that netlink_capable() sees the opener's credentials; requests
- * built attribute by attribute (wrong ones too); acks with their extack
- * text; and checked readers of reply attributes.
+ * KUnit helpers: a NETLINK_RDMA client for the suites of nldev
+ * (core/tests/nldev_kunit.c, nldev_res_kunit.c): a kernel socket with
+ * extended acks, backed by a file so that netlink_capable() sees the
+ * opener's credentials; requests built attribute by attribute (wrong
+ * ones too); acks with their extack text; and checked readers of reply
+ * attributes.
  */
-#ifndef RDMA_NLDEV_TEST_H
-#define RDMA_NLDEV_TEST_H
+#ifndef KUNIT_RDMA_NLDEV_H
+#define KUNIT_RDMA_NLDEV_H
 
 #include <kunit/test.h>
 #include <linux/cred.h>
@@ -238,4 +239,4 @@ static inline const char *attr_str(struct kunit *test, struct nlattr *a)
 	return nla_data(a);
 }
 
-#endif /* RDMA_NLDEV_TEST_H */
+#endif /* KUNIT_RDMA_NLDEV_H */

@@ -12,12 +12,11 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_loop.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
-
-#include "loop_test.h"
 
 #define NPAGES	3
 

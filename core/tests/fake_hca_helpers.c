@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_fake_hca: helpers for KUnit tests.  Devices, descriptions and net
+ * devices that go when the test ends, a recording event handler, and
+ * checks of references and sysfs.
+ */
+
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/namei.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <rdma/ib_verbs.h>
+
+#include "fake_hca_priv.h"
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_destroy_action, fake_hca_destroy,
+			    struct fake_hca *);
+
+static struct fake_hca *fake_hca_kunit_adopt(struct kunit *test,
+					     struct fake_hca *hca)
+{
+	int ret;
+
+	if (IS_ERR(hca))
+		return hca;
+	ret = kunit_add_action_or_reset(test, fake_hca_destroy_action, hca);
+	if (ret)
+		return ERR_PTR(ret);
+	return hca;
+}
+
+/**
+ * fake_hca_kunit_create - fake_hca_create() for a KUnit test
+ * @test: the test
+ * @desc: what the device looks like
+ *
+ * The device is destroyed (unregistered first if needed) when the test
+ * ends, also after a failed assertion.  To destroy it earlier, or when
+ * fake_hca_kunit_destroy(); when the test makes the core free it
+ * (dealloc_driver), call fake_hca_kunit_forget() first.
+ *
+ * Return: the device or an ERR_PTR().
+ */
+struct fake_hca *fake_hca_kunit_create(struct kunit *test,
+				       const struct fake_hca_desc *desc)
+{
+	return fake_hca_kunit_adopt(test, fake_hca_create(desc));
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_create);
+
+/**
+ * fake_hca_kunit_create_registered - fake_hca_create_registered() for a
+ * KUnit test
+ * @test: the test
+ * @desc: what the device looks like
+ *
+ * Return: the registered device or an ERR_PTR().
+ */
+struct fake_hca *fake_hca_kunit_create_registered(struct kunit *test,
+						  const struct fake_hca_desc *desc)
+{
+	return fake_hca_kunit_adopt(test, fake_hca_create_registered(desc));
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_create_registered);
+
+/**
+ * fake_hca_kunit_destroy - destroy a device of fake_hca_kunit_create() now
+ * @test: the test
+ * @hca: the device
+ */
+void fake_hca_kunit_destroy(struct kunit *test, struct fake_hca *hca)
+{
+	kunit_release_action(test, fake_hca_destroy_action, hca);
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_destroy);
+
+/**
+ * fake_hca_kunit_add_action - kunit_add_action_or_reset() that fails the
+ * test when the action cannot be added
+ * @test: the test
+ * @action: called with @ctx when the test ends (at once if adding failed)
+ * @ctx: its argument
+ */
+void fake_hca_kunit_add_action(struct kunit *test, void (*action)(void *),
+			       void *ctx)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, action, ctx), 0);
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_add_action);
+
+/**
+ * fake_hca_kunit_forget - stop destroying a device when the test ends
+ * @test: the test
+ * @hca: the device
+ *
+ * For a device the core frees by itself (dealloc_driver) because the test
+ * unregisters it through the core, e.g. with ib_unregister_driver().
+ */
+void fake_hca_kunit_forget(struct kunit *test, struct fake_hca *hca)
+{
+	kunit_remove_action(test, fake_hca_destroy_action, hca);
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_forget);
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_netdev_destroy_action,
+			    fake_hca_netdev_destroy, struct net_device *);
+
+/**
+ * fake_hca_kunit_netdev - a dummy-like net device for a test
+ * @test: the test; the net device is unregistered and freed when it ends
+ * @mac: its MAC address, or NULL for a random one
+ *
+ * Create it before any device it is bound to, so that it goes after
+ * them: a net device is only freed when nobody holds it.
+ *
+ * Return: the registered net device or an ERR_PTR().
+ */
+struct net_device *fake_hca_kunit_netdev(struct kunit *test, const u8 *mac)
+{
+	struct fake_hca_port_desc pd = {};
+	struct net_device *dev;
+	int ret;
+
+	if (mac)
+		ether_addr_copy(pd.mac, mac);
+	pd.netdev_name = "fkhcat%d";
+	dev = fake_hca_netdev_create(&pd);
+	if (IS_ERR(dev))
+		return dev;
+	ret = kunit_add_action_or_reset(test, fake_hca_netdev_destroy_action,
+					dev);
+	if (ret)
+		return ERR_PTR(ret);
+	return dev;
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_netdev);
+
+/**
+ * fake_hca_kunit_desc - a default description in test-managed memory
+ * @test: the test
+ * @num_ports: number of (IB) ports
+ *
+ * Return: the description (freed when the test ends) or NULL.
+ */
+struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports)
+{
+	struct fake_hca_desc *desc;
+
+	desc = kunit_kmalloc(test, sizeof(*desc), GFP_KERNEL);
+	if (desc)
+		fake_hca_desc_init(desc, num_ports);
+	return desc;
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_desc);
+
+/**
+ * fake_hca_try_get_put - can a reference be taken on a device now?
+ * @ibdev: the device
+ *
+ * Return: what ib_device_try_get() returned; the reference, if any, is
+ * dropped again.
+ */
+bool fake_hca_try_get_put(struct ib_device *ibdev)
+{
+	if (!ib_device_try_get(ibdev))
+		return false;
+	ib_device_put(ibdev);
+	return true;
+}
+EXPORT_SYMBOL_GPL(fake_hca_try_get_put);
+
+/**
+ * fake_hca_sysfs_present - whether a device directory exists in sysfs
+ * @name: device name
+ *
+ * Return: true when /sys/class/infiniband/@name resolves.
+ */
+bool fake_hca_sysfs_present(const char *name)
+{
+	struct path path;
+	char *p;
+	int ret;
+
+	p = kasprintf(GFP_KERNEL, "/sys/class/infiniband/%s", name);
+	if (!p)
+		return false;
+	ret = kern_path(p, LOOKUP_FOLLOW, &path);
+	kfree(p);
+	if (ret)
+		return false;
+	path_put(&path);
+	return true;
+}
+EXPORT_SYMBOL_GPL(fake_hca_sysfs_present);
+
+static void fake_hca_event_log_handler(struct ib_event_handler *handler,
+				       struct ib_event *event)
+{
+	struct fake_hca_event_log *log =
+		container_of(handler, struct fake_hca_event_log, handler);
+	unsigned long flags;
+
+	spin_lock_irqsave(&log->lock, flags);
+	if (log->count < FAKE_HCA_EVENT_LOG_LEN)
+		log->events[log->count] = *event;
+	log->count++;
+	spin_unlock_irqrestore(&log->lock, flags);
+	wake_up_all(&log->wq);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_unregister_handler_action,
+			    ib_unregister_event_handler,
+			    struct ib_event_handler *);
+
+/**
+ * fake_hca_kunit_event_log - register a recording event handler
+ * @test: the test; the handler is unregistered when it ends
+ * @ibdev: the device
+ *
+ * Return: the log, or NULL when memory ran out.
+ */
+struct fake_hca_event_log *fake_hca_kunit_event_log(struct kunit *test,
+						    struct ib_device *ibdev)
+{
+	struct fake_hca_event_log *log;
+
+	log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
+	if (!log)
+		return NULL;
+	spin_lock_init(&log->lock);
+	init_waitqueue_head(&log->wq);
+	INIT_IB_EVENT_HANDLER(&log->handler, ibdev, fake_hca_event_log_handler);
+	ib_register_event_handler(&log->handler);
+	if (kunit_add_action_or_reset(test, fake_hca_unregister_handler_action,
+				      &log->handler))
+		return NULL;
+	return log;
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_event_log);
+
+/**
+ * fake_hca_kunit_event_log_release - unregister a log's handler now
+ * @test: the test
+ * @log: from fake_hca_kunit_event_log()
+ *
+ * The log stays readable until the test ends.
+ */
+void fake_hca_kunit_event_log_release(struct kunit *test,
+				      struct fake_hca_event_log *log)
+{
+	kunit_release_action(test, fake_hca_unregister_handler_action,
+			     &log->handler);
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_event_log_release);
+
+/**
+ * fake_hca_event_count - events a log received so far
+ * @log: the log
+ */
+unsigned int fake_hca_event_count(struct fake_hca_event_log *log)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&log->lock, flags);
+	n = log->count;
+	spin_unlock_irqrestore(&log->lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_GPL(fake_hca_event_count);
+
+/**
+ * fake_hca_event_wait - wait until a log holds some number of events
+ * @log: the log
+ * @count: number of events to wait for (in total, not more)
+ * @timeout_ms: give up after this long
+ *
+ * Return: true when @count events arrived in time.
+ */
+bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
+			 unsigned int timeout_ms)
+{
+	return wait_event_timeout(log->wq, fake_hca_event_count(log) >= count,
+				  msecs_to_jiffies(timeout_ms)) > 0 ||
+	       fake_hca_event_count(log) >= count;
+}
+EXPORT_SYMBOL_GPL(fake_hca_event_wait);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdma_loop: what the loopback driver (hw/loop, module rdma_loop) offers
+ * other kernel modules.  Loop devices have no connection manager, so
+ * their in-kernel users (the KUnit suites, the verbs benchmark) make
+ * devices of their own and connect RC and UC QPs by hand with these.
+ *
+ * This header is not upstream API: there is no rdma_loop upstream.
+ */
+#ifndef RDMA_LOOP_H
+#define RDMA_LOOP_H
+
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
+/**
+ * struct rdma_loop_conn - the peer of a connected loop QP and the terms
+ * @dqpn: the peer QP's number
+ * @dlid: the LID of the peer's port (rdma_loop_port_lid())
+ * @access: remote access the peer gets (IB_ACCESS_REMOTE_*)
+ * @rd_atomic: RDMA READs and atomics outstanding, each way (0: 1)
+ * @rnr_retry: RNR retries, 7 for ever
+ * @mtu: path MTU (0: IB_MTU_4096)
+ */
+struct rdma_loop_conn {
+	u32		dqpn;
+	u32		dlid;
+	int		access;
+	u8		rd_atomic;
+	u8		rnr_retry;
+	enum ib_mtu	mtu;
+};
+
+struct ib_device *rdma_loop_add_device(const char *name);
+void rdma_loop_remove_device(struct ib_device *dev);
+u32 rdma_loop_port_lid(struct ib_device *dev);
+int rdma_loop_connect_qp(struct ib_qp *qp, const struct rdma_loop_conn *conn,
+			 enum ib_qp_state stop);
+
+#endif /* RDMA_LOOP_H */
