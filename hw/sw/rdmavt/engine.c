@@ -680,15 +680,19 @@ static void rvt_sq_loop(struct rvt_qp *qp)
 		qp->s_rnr_retry = qp->s_rnr_retry_cnt;
 		qp->s_retry = qp->s_retry_cnt;
 
+		/*
+		 * The QP is in the error state before its error completion
+		 * is seen: a consumer that polls it finds the QP in ERR.  The
+		 * WQEs behind this one are flushed by the next rounds.
+		 */
+		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+			rvt_error_qp(qp, status);
 		rvt_put_swqe(wqe);
 		rvt_send_complete(qp, wqe, status);
 		spin_lock_irqsave(&qp->s_lock, flags);
 		qp->sq_tail = qp->sq_tail + 1 == qp->sq_size ? 0 :
 			qp->sq_tail + 1;
 		spin_unlock_irqrestore(&qp->s_lock, flags);
-
-		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
-			rvt_error_qp(qp, status);
 		cond_resched();
 	}
 }
