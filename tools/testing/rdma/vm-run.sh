@@ -348,7 +348,10 @@ for line in open(kunit_list):
         items.append(('kunit', w[0], ' '.join(w[1:])))
 for s in scenarios:
     items.append(('scenario', s, ''))
-cost = lambda it: known.get((it[0], it[1]), 60.0)
+def cost(it):
+    # scenarios are listed by name, without .sh (as their markers say)
+    name = it[1][:-3] if it[0] == 'scenario' and it[1].endswith('.sh') else it[1]
+    return known.get((it[0], name), 60.0)
 load = [0.0] * guests
 plan = [[] for _ in range(guests)]
 for it in sorted(items, key=lambda it: (-cost(it), it[1])):
