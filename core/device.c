@@ -75,6 +75,73 @@ bool ib_device_registered(struct ib_device *device)
 EXPORT_SYMBOL_IF_KUNIT(ib_device_registered);
 
 /* ------------------------------------------------------------------
+ * Messages
+ */
+
+static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
+			  struct va_format *vaf)
+{
+	const struct device *parent = ibdev ? ibdev->dev.parent : NULL;
+
+	if (parent)
+		dev_printk(level, parent, "%s: %pV", dev_name(&ibdev->dev),
+			   vaf);
+	else
+		dev_printk(level, ibdev ? &ibdev->dev : NULL, "%pV", vaf);
+}
+
+/**
+ * ibdev_printk - print a message about a device
+ * @level: a KERN_* level
+ * @ibdev: the device, or NULL
+ * @format: printf() format of the message, then its arguments
+ *
+ * The message starts with the device's parent, the parent's driver and
+ * the device's name ("<driver> <parent>: <device>: "), or for a device
+ * without a parent (software devices) with "infiniband <device>: ".
+ * ibdev_err(), ibdev_warn() and the other levels do the same with the
+ * level of their name.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void ibdev_printk(const char *level, const struct ib_device *ibdev,
+		  const char *format, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, format);
+	vaf.fmt = format;
+	vaf.va = &args;
+	ibdev_vprintk(level, ibdev, &vaf);
+	va_end(args);
+}
+EXPORT_SYMBOL(ibdev_printk);
+
+#define DEFINE_IBDEV_LEVEL(name, level)					\
+void name(const struct ib_device *ibdev, const char *format, ...)	\
+{									\
+	struct va_format vaf;						\
+	va_list args;							\
+									\
+	va_start(args, format);						\
+	vaf.fmt = format;						\
+	vaf.va = &args;							\
+	ibdev_vprintk(level, ibdev, &vaf);				\
+	va_end(args);							\
+}									\
+EXPORT_SYMBOL(name)
+
+DEFINE_IBDEV_LEVEL(ibdev_emerg, KERN_EMERG);
+DEFINE_IBDEV_LEVEL(ibdev_alert, KERN_ALERT);
+DEFINE_IBDEV_LEVEL(ibdev_crit, KERN_CRIT);
+DEFINE_IBDEV_LEVEL(ibdev_err, KERN_ERR);
+DEFINE_IBDEV_LEVEL(ibdev_warn, KERN_WARNING);
+DEFINE_IBDEV_LEVEL(ibdev_notice, KERN_NOTICE);
+DEFINE_IBDEV_LEVEL(ibdev_info, KERN_INFO);
+
+/* ------------------------------------------------------------------
  * The class
  */
 
