@@ -13,7 +13,10 @@
  *                          order, the initial reference is dropped and we
  *                          wait for every other holder, then sysfs and the
  *                          caches go away
- *   ib_dealloc_device()    the last put_device() frees the memory
+ *   ib_dealloc_device()    dealloc_driver runs, then the device leaves the
+ *                          table (a device without dealloc_driver left it
+ *                          at unregistration); the last put_device() frees
+ *                          the memory
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -246,18 +249,30 @@ struct ib_device *_ib_alloc_device(size_t size)
 }
 EXPORT_SYMBOL(_ib_alloc_device);
 
+static void release_index(struct ib_device *device);
+
 /**
  * ib_dealloc_device - free a device structure
  * @device: a device from ib_alloc_device() that is not registered
  *
  * Drivers that set ops.dealloc_driver must not call this after a
  * successful registration: the core frees such devices itself when they
- * are unregistered.  The driver's dealloc_driver op runs first.
+ * are unregistered.  The driver's dealloc_driver op runs first; only once
+ * it has returned does the device leave the index, so that
+ * ib_unregister_driver() still finds it, and waits for it, while driver
+ * code runs for it.
+ *
+ * Context: process context; may sleep.  Called under the device's
+ * unregistration lock when the core frees a registered device.
+ * Return: nothing; @device must not be used afterwards.
  */
 void ib_dealloc_device(struct ib_device *device)
 {
 	if (device->ops.dealloc_driver)
 		device->ops.dealloc_driver(device);
+
+	/* The last driver op has returned: module unload may go on. */
+	release_index(device);
 
 	/* Bindings made before a registration that failed or never came. */
 	free_netdevs(device);
@@ -594,10 +609,16 @@ out:
 	return ret;
 }
 
+/*
+ * Take the device out of the table.  A device that never got an index, or
+ * whose index was released before and given to another device since,
+ * holds an index that is not its own: leave that entry alone.
+ */
 static void release_index(struct ib_device *device)
 {
 	down_write(&devices_rwsem);
-	xa_erase(&devices, device->index);
+	if (xa_load(&devices, device->index) == device)
+		xa_erase(&devices, device->index);
 	up_write(&devices_rwsem);
 }
 
@@ -1237,10 +1258,14 @@ EXPORT_SYMBOL(ib_register_device);
 /*
  * Unregister a device unless that already happened; serialised by the
  * device's unregistration_lock.  If the driver set dealloc_driver, the
- * device is freed here, still under the lock: a concurrent caller (a
- * driver's module exit racing "rdma link delete") returns only once the
- * driver's dealloc_driver has finished.  Callers hold a get_device()
- * across the call, which keeps the lock's memory valid.
+ * device is freed here, still under the lock, and stays in the table
+ * (unmarked, so no lookup hands it out) until dealloc_driver has
+ * returned.  So a concurrent caller, such as ib_unregister_driver() in a
+ * driver's module exit racing "rdma link delete", either finds the device
+ * and waits here on its lock, or does not find it because no driver code
+ * runs for it any more.  Devices without dealloc_driver leave the table
+ * now; the driver frees them later.  Callers hold a get_device() across
+ * the call, which keeps the lock's memory valid.
  */
 void __ib_unregister_device(struct ib_device *ib_dev)
 {
@@ -1251,9 +1276,10 @@ void __ib_unregister_device(struct ib_device *ib_dev)
 		free_netdevs(ib_dev);
 		ib_device_unregister_sysfs(ib_dev);
 		ib_cache_cleanup_one(ib_dev);
-		release_index(ib_dev);
 		if (ib_dev->ops.dealloc_driver)
 			ib_dealloc_device(ib_dev);
+		else
+			release_index(ib_dev);
 	}
 	mutex_unlock(&ib_dev->unregistration_lock);
 }
@@ -1266,7 +1292,13 @@ void __ib_unregister_device(struct ib_device *ib_dev)
  * from ib_device_try_get() are dropped.  Drivers without dealloc_driver
  * free the device afterwards with ib_dealloc_device(); with dealloc_driver
  * the device is freed before this returns.  Calling it for a device that
- * is already unregistered does nothing.
+ * is already unregistered does nothing, except that it first waits for
+ * an unregistration another task is running on the device, its
+ * dealloc_driver included; the caller holds a get_device() reference
+ * then, as the device may be freed on return.
+ *
+ * Context: process context; may sleep.
+ * Return: nothing.
  */
 void ib_unregister_device(struct ib_device *ib_dev)
 {
@@ -1447,7 +1479,15 @@ int ib_device_set_dim(struct ib_device *ibdev, u8 use_dim)
  *
  * For a driver's module exit.  Its devices must use dealloc_driver; they
  * are all freed when this returns, including those whose unregistration
- * was queued with ib_unregister_device_queued().
+ * was queued with ib_unregister_device_queued() and those another task
+ * (such as "rdma link delete") is unregistering meanwhile: such a device
+ * stays in the table until its dealloc_driver has returned, and we wait
+ * for its unregistration lock.  No op of the driver runs for any of its
+ * devices afterwards, so the module may go.
+ *
+ * Context: process context; may sleep.  The caller makes sure no new
+ * device of the driver is registered meanwhile.
+ * Return: nothing.
  */
 void ib_unregister_driver(enum rdma_driver_id driver_id)
 {
