@@ -554,23 +554,42 @@ static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 	}
 }
 
-static size_t wr_size(enum ib_wr_opcode op, enum ib_qp_type type)
+/*
+ * Copy @wr into the member of the slot's union that its opcode (and, for
+ * sends, the QP type) calls for, reading no more of @wr than that type.
+ * An errored QP takes any opcode (ib_drain_sq() posts an RDMA WRITE to
+ * every QP type): the opcode decides the type, not the QP.
+ */
+static void rvt_copy_wr(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			const struct ib_send_wr *wr)
 {
-	if (type == IB_QPT_UD || type == IB_QPT_GSI || type == IB_QPT_SMI)
-		return sizeof(struct ib_ud_wr);
-	switch (op) {
+	enum ib_qp_type type = qp->ibqp.qp_type;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		if (type == IB_QPT_UD || type == IB_QPT_GSI ||
+		    type == IB_QPT_SMI) {
+			wqe->ud_wr = *ud_wr(wr);
+			return;
+		}
+		break;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
-		return sizeof(struct ib_rdma_wr);
+		wqe->rdma_wr = *rdma_wr(wr);
+		return;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return sizeof(struct ib_atomic_wr);
+		wqe->atomic_wr = *atomic_wr(wr);
+		return;
 	case IB_WR_REG_MR:
-		return sizeof(struct ib_reg_wr);
+		wqe->reg_wr = *reg_wr(wr);
+		return;
 	default:
-		return sizeof(struct ib_send_wr);
+		break;
 	}
+	wqe->wr = *wr;
 }
 
 static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
@@ -609,7 +628,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 		return -ENOMEM;
 	}
 	wqe = sq_slot(qp, qp->sq_head);
-	memcpy(&wqe->wr, wr, wr_size(wr->opcode, qp->ibqp.qp_type));
+	rvt_copy_wr(qp, wqe, wr);
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;
