@@ -13,7 +13,10 @@
  *                          order, the initial reference is dropped and we
  *                          wait for every other holder, then sysfs and the
  *                          caches go away
- *   ib_dealloc_device()    the last put_device() frees the memory
+ *   ib_dealloc_device()    dealloc_driver runs, then the device leaves the
+ *                          table (a device without dealloc_driver left it
+ *                          at unregistration); the last put_device() frees
+ *                          the memory
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -73,6 +76,73 @@ bool ib_device_registered(struct ib_device *device)
 	       xa_get_mark(&devices, device->index, DEVICE_REGISTERED);
 }
 EXPORT_SYMBOL_IF_KUNIT(ib_device_registered);
+
+/* ------------------------------------------------------------------
+ * Messages
+ */
+
+static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
+			  struct va_format *vaf)
+{
+	const struct device *parent = ibdev ? ibdev->dev.parent : NULL;
+
+	if (parent)
+		dev_printk(level, parent, "%s: %pV", dev_name(&ibdev->dev),
+			   vaf);
+	else
+		dev_printk(level, ibdev ? &ibdev->dev : NULL, "%pV", vaf);
+}
+
+/**
+ * ibdev_printk - print a message about a device
+ * @level: a KERN_* level
+ * @ibdev: the device, or NULL
+ * @format: printf() format of the message, then its arguments
+ *
+ * The message starts with the device's parent, the parent's driver and
+ * the device's name ("<driver> <parent>: <device>: "), or for a device
+ * without a parent (software devices) with "infiniband <device>: ".
+ * ibdev_err(), ibdev_warn() and the other levels do the same with the
+ * level of their name.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void ibdev_printk(const char *level, const struct ib_device *ibdev,
+		  const char *format, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, format);
+	vaf.fmt = format;
+	vaf.va = &args;
+	ibdev_vprintk(level, ibdev, &vaf);
+	va_end(args);
+}
+EXPORT_SYMBOL(ibdev_printk);
+
+#define DEFINE_IBDEV_LEVEL(name, level)					\
+void name(const struct ib_device *ibdev, const char *format, ...)	\
+{									\
+	struct va_format vaf;						\
+	va_list args;							\
+									\
+	va_start(args, format);						\
+	vaf.fmt = format;						\
+	vaf.va = &args;							\
+	ibdev_vprintk(level, ibdev, &vaf);				\
+	va_end(args);							\
+}									\
+EXPORT_SYMBOL(name)
+
+DEFINE_IBDEV_LEVEL(ibdev_emerg, KERN_EMERG);
+DEFINE_IBDEV_LEVEL(ibdev_alert, KERN_ALERT);
+DEFINE_IBDEV_LEVEL(ibdev_crit, KERN_CRIT);
+DEFINE_IBDEV_LEVEL(ibdev_err, KERN_ERR);
+DEFINE_IBDEV_LEVEL(ibdev_warn, KERN_WARNING);
+DEFINE_IBDEV_LEVEL(ibdev_notice, KERN_NOTICE);
+DEFINE_IBDEV_LEVEL(ibdev_info, KERN_INFO);
 
 /* ------------------------------------------------------------------
  * The class
@@ -179,18 +249,30 @@ struct ib_device *_ib_alloc_device(size_t size)
 }
 EXPORT_SYMBOL(_ib_alloc_device);
 
+static void release_index(struct ib_device *device);
+
 /**
  * ib_dealloc_device - free a device structure
  * @device: a device from ib_alloc_device() that is not registered
  *
  * Drivers that set ops.dealloc_driver must not call this after a
  * successful registration: the core frees such devices itself when they
- * are unregistered.  The driver's dealloc_driver op runs first.
+ * are unregistered.  The driver's dealloc_driver op runs first; only once
+ * it has returned does the device leave the index, so that
+ * ib_unregister_driver() still finds it, and waits for it, while driver
+ * code runs for it.
+ *
+ * Context: process context; may sleep.  Called under the device's
+ * unregistration lock when the core frees a registered device.
+ * Return: nothing; @device must not be used afterwards.
  */
 void ib_dealloc_device(struct ib_device *device)
 {
 	if (device->ops.dealloc_driver)
 		device->ops.dealloc_driver(device);
+
+	/* The last driver op has returned: module unload may go on. */
+	release_index(device);
 
 	/* Bindings made before a registration that failed or never came. */
 	free_netdevs(device);
@@ -527,10 +609,16 @@ out:
 	return ret;
 }
 
+/*
+ * Take the device out of the table.  A device that never got an index, or
+ * whose index was released before and given to another device since,
+ * holds an index that is not its own: leave that entry alone.
+ */
 static void release_index(struct ib_device *device)
 {
 	down_write(&devices_rwsem);
-	xa_erase(&devices, device->index);
+	if (xa_load(&devices, device->index) == device)
+		xa_erase(&devices, device->index);
 	up_write(&devices_rwsem);
 }
 
@@ -1170,10 +1258,14 @@ EXPORT_SYMBOL(ib_register_device);
 /*
  * Unregister a device unless that already happened; serialised by the
  * device's unregistration_lock.  If the driver set dealloc_driver, the
- * device is freed here, still under the lock: a concurrent caller (a
- * driver's module exit racing "rdma link delete") returns only once the
- * driver's dealloc_driver has finished.  Callers hold a get_device()
- * across the call, which keeps the lock's memory valid.
+ * device is freed here, still under the lock, and stays in the table
+ * (unmarked, so no lookup hands it out) until dealloc_driver has
+ * returned.  So a concurrent caller, such as ib_unregister_driver() in a
+ * driver's module exit racing "rdma link delete", either finds the device
+ * and waits here on its lock, or does not find it because no driver code
+ * runs for it any more.  Devices without dealloc_driver leave the table
+ * now; the driver frees them later.  Callers hold a get_device() across
+ * the call, which keeps the lock's memory valid.
  */
 void __ib_unregister_device(struct ib_device *ib_dev)
 {
@@ -1184,9 +1276,10 @@ void __ib_unregister_device(struct ib_device *ib_dev)
 		free_netdevs(ib_dev);
 		ib_device_unregister_sysfs(ib_dev);
 		ib_cache_cleanup_one(ib_dev);
-		release_index(ib_dev);
 		if (ib_dev->ops.dealloc_driver)
 			ib_dealloc_device(ib_dev);
+		else
+			release_index(ib_dev);
 	}
 	mutex_unlock(&ib_dev->unregistration_lock);
 }
@@ -1199,7 +1292,13 @@ void __ib_unregister_device(struct ib_device *ib_dev)
  * from ib_device_try_get() are dropped.  Drivers without dealloc_driver
  * free the device afterwards with ib_dealloc_device(); with dealloc_driver
  * the device is freed before this returns.  Calling it for a device that
- * is already unregistered does nothing.
+ * is already unregistered does nothing, except that it first waits for
+ * an unregistration another task is running on the device, its
+ * dealloc_driver included; the caller holds a get_device() reference
+ * then, as the device may be freed on return.
+ *
+ * Context: process context; may sleep.
+ * Return: nothing.
  */
 void ib_unregister_device(struct ib_device *ib_dev)
 {
@@ -1380,7 +1479,15 @@ int ib_device_set_dim(struct ib_device *ibdev, u8 use_dim)
  *
  * For a driver's module exit.  Its devices must use dealloc_driver; they
  * are all freed when this returns, including those whose unregistration
- * was queued with ib_unregister_device_queued().
+ * was queued with ib_unregister_device_queued() and those another task
+ * (such as "rdma link delete") is unregistering meanwhile: such a device
+ * stays in the table until its dealloc_driver has returned, and we wait
+ * for its unregistration lock.  No op of the driver runs for any of its
+ * devices afterwards, so the module may go.
+ *
+ * Context: process context; may sleep.  The caller makes sure no new
+ * device of the driver is registered meanwhile.
+ * Return: nothing.
  */
 void ib_unregister_driver(enum rdma_driver_id driver_id)
 {

@@ -7,7 +7,9 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <linux/completion.h>
 #include <linux/netdevice.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 
@@ -532,6 +534,141 @@ static void rdma_device_unregister_twice(struct kunit *test)
 	new_registered(test, "kuu2");
 }
 
+/*
+ * A device whose dealloc_driver blocks until the test lets it go, to
+ * look at the core while a driver op still runs for a device that is
+ * being freed.  Its state lives outside the device, which is freed.
+ */
+struct slow_dealloc {
+	struct ib_device	*dev;
+	struct work_struct	unreg;
+	struct delayed_work	let_go;
+	struct completion	entered;	/* dealloc_driver runs */
+	struct completion	release;	/* let dealloc_driver return */
+	struct completion	unreg_done;	/* @unreg returned */
+	bool			returned;	/* dealloc_driver returned */
+};
+
+struct slow_dealloc_dev {
+	struct ib_device	ibdev;
+	struct slow_dealloc	*sd;
+};
+
+static void slow_dealloc_driver(struct ib_device *ibdev)
+{
+	struct slow_dealloc *sd =
+		container_of(ibdev, struct slow_dealloc_dev, ibdev)->sd;
+
+	complete(&sd->entered);
+	/* bounded: a core that does not wait must not hang the suite */
+	wait_for_completion_timeout(&sd->release, 10 * HZ);
+	WRITE_ONCE(sd->returned, true);
+}
+
+static int slow_query_device(struct ib_device *ibdev,
+			     struct ib_device_attr *attr,
+			     struct ib_udata *udata)
+{
+	memset(attr, 0, sizeof(*attr));
+	return 0;
+}
+
+static int slow_query_port(struct ib_device *ibdev, u32 port,
+			   struct ib_port_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->state = IB_PORT_DOWN;
+	return 0;
+}
+
+static int slow_get_port_immutable(struct ib_device *ibdev, u32 port,
+				   struct ib_port_immutable *immutable)
+{
+	memset(immutable, 0, sizeof(*immutable));
+	return 0;
+}
+
+static const struct ib_device_ops slow_dealloc_ops = {
+	.driver_id = FAKE_HCA_TEST_DRIVER_ID(14),
+	.dealloc_driver = slow_dealloc_driver,
+	.get_port_immutable = slow_get_port_immutable,
+	.query_device = slow_query_device,
+	.query_port = slow_query_port,
+};
+
+static void slow_dealloc_unreg(struct work_struct *work)
+{
+	struct slow_dealloc *sd = container_of(work, struct slow_dealloc,
+					       unreg);
+
+	ib_unregister_device(sd->dev);
+	complete(&sd->unreg_done);
+}
+
+static void slow_dealloc_let_go(struct work_struct *work)
+{
+	struct slow_dealloc *sd = container_of(to_delayed_work(work),
+					       struct slow_dealloc, let_go);
+
+	complete(&sd->release);
+}
+
+static void rdma_device_unregister_driver_waits_for_dealloc(struct kunit *test)
+{
+	struct slow_dealloc_dev *sdev;
+	struct slow_dealloc *sd;
+	bool entered, returned;
+
+	sd = kunit_kzalloc(test, sizeof(*sd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sd);
+	init_completion(&sd->entered);
+	init_completion(&sd->release);
+	init_completion(&sd->unreg_done);
+	INIT_WORK(&sd->unreg, slow_dealloc_unreg);
+	INIT_DELAYED_WORK(&sd->let_go, slow_dealloc_let_go);
+
+	sdev = ib_alloc_device(slow_dealloc_dev, ibdev);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	sdev->sd = sd;
+	sd->dev = &sdev->ibdev;
+	sdev->ibdev.phys_port_cnt = 1;
+	ib_set_device_ops(&sdev->ibdev, &slow_dealloc_ops);
+	if (ib_register_device(&sdev->ibdev, "kuslow", NULL)) {
+		complete(&sd->release);
+		ib_dealloc_device(&sdev->ibdev);
+		KUNIT_FAIL(test, "registration failed");
+		return;
+	}
+
+	/* One unregistration runs dealloc_driver and stays in it. */
+	schedule_work(&sd->unreg);
+	entered = wait_for_completion_timeout(&sd->entered, 10 * HZ);
+	KUNIT_EXPECT_TRUE(test, entered);
+	if (entered) {
+		/* Gone from lookups and sysfs, but the name is still taken. */
+		KUNIT_EXPECT_FALSE(test, name_registered("kuslow"));
+		KUNIT_EXPECT_FALSE(test, fake_hca_sysfs_present("kuslow"));
+		KUNIT_EXPECT_EQ(test, fake_hca_register(new_hca(test, "kuslow")),
+				-EEXIST);
+
+		/*
+		 * The driver's module exit, while the op still runs: it
+		 * must return only after the op did.
+		 */
+		schedule_delayed_work(&sd->let_go, HZ / 5);
+		ib_unregister_driver(FAKE_HCA_TEST_DRIVER_ID(14));
+		returned = READ_ONCE(sd->returned);
+		KUNIT_EXPECT_TRUE_MSG(test, returned,
+				      "ib_unregister_driver() returned while dealloc_driver ran");
+	}
+	complete(&sd->release);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&sd->unreg_done,
+							    20 * HZ));
+	flush_work(&sd->unreg);
+	flush_delayed_work(&sd->let_go);
+	expect_gone(test, "kuslow");
+}
+
 /* ------------------------------------------------------------------
  * Failing registrations
  */
@@ -679,6 +816,7 @@ static struct kunit_case rdma_device_cases[] = {
 	KUNIT_CASE(rdma_device_unregister_queued),
 	KUNIT_CASE(rdma_device_unregister_and_put),
 	KUNIT_CASE(rdma_device_unregister_twice),
+	KUNIT_CASE(rdma_device_unregister_driver_waits_for_dealloc),
 	KUNIT_CASE_PARAM(rdma_device_register_op_fails, reg_fault_gen_params),
 	KUNIT_CASE(rdma_device_kverbs_provider),
 	KUNIT_CASE(rdma_device_attrs_from_query_device),

@@ -11,11 +11,10 @@
  * delete NAME" (or unloading the module) removes it.
  */
 
-#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
-#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <rdma/rdma_netlink.h>
 
 #include "loop.h"
@@ -35,11 +34,16 @@ static DEFINE_MUTEX(loop_mutex);
 static DEFINE_IDA(loop_lids);
 
 /*
- * Devices not yet through loop_dealloc(); module exit waits for zero, as
- * a concurrent "rdma link delete" may still run the hook after the device
- * left loop_list.
+ * The end of a device's teardown.  Its dealloc hook runs under the
+ * device's unregistration lock, and after the hook rdmavt still tears
+ * down its part of the device (workqueue, tables) before ib_core lets go
+ * of the lock.  So the hook cannot be the one to tell module exit that
+ * the device is done: it queues the device's @reap item here instead,
+ * which waits for that lock.  Module exit destroys this workqueue last,
+ * and thereby waits until no code of ours or of rdmavt runs for any loop
+ * device, whoever unregistered it.
  */
-static atomic_t loop_count = ATOMIC_INIT(0);
+static struct workqueue_struct *loop_reap_wq;
 
 static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 						 u32 port, u32 dlid)
@@ -75,10 +79,29 @@ static struct rvt_dev_info *loop_next_fabric_dev(struct rvt_dev_info *rdi,
 }
 
 /*
- * The dealloc hook: ib_core calls it (through rdmavt) once every client
- * left the device, whoever unregistered it.  Senders find devices under
- * RCU and reference the destination QP before rcu_read_unlock(); after
- * the grace period none can reach this device any more.
+ * Runs once the unregistration that called loop_dealloc() is over:
+ * ib_unregister_device() of a device already unregistered only waits for
+ * the device's unregistration lock, which ib_core holds until rdmavt's
+ * dealloc_driver has returned.  (A device whose registration failed holds
+ * no such lock; the newlink() or module init that freed it is fenced by
+ * module exit itself.)
+ */
+static void loop_reap(struct work_struct *work)
+{
+	struct loop_dev *ldev = container_of(work, struct loop_dev, reap);
+	struct ib_device *ibdev = &ldev->rdi.ibdev;
+
+	ib_unregister_device(ibdev);
+	/* the reference loop_dealloc() took; may free the device */
+	put_device(&ibdev->dev);
+}
+
+/*
+ * The dealloc hook: ib_core calls it (through rdmavt, before rdmavt's own
+ * teardown) once every client left the device, whoever unregistered it.
+ * Senders find devices under RCU and reference the destination QP before
+ * rcu_read_unlock(); after the grace period none can reach this device
+ * any more.
  */
 static void loop_dealloc(struct rvt_dev_info *rdi)
 {
@@ -89,12 +112,16 @@ static void loop_dealloc(struct rvt_dev_info *rdi)
 		list_del_rcu(&ldev->list);
 		ldev->linked = false;
 	}
+	/*
+	 * Together with leaving the list: module exit either still finds
+	 * the device there or finds its reap item on loop_reap_wq.
+	 */
+	get_device(&rdi->ibdev.dev);
+	queue_work(loop_reap_wq, &ldev->reap);
 	mutex_unlock(&loop_mutex);
 	synchronize_rcu();
 	/* nothing finds the device by LID any more: the LID may be reused */
 	ida_free(&loop_lids, ldev->lid);
-	if (atomic_dec_and_test(&loop_count))
-		wake_up_var(&loop_count);
 }
 
 static struct loop_dev *loop_create(const char *name, bool user_unreg)
@@ -112,11 +139,11 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg)
 		ida_free(&loop_lids, lid);
 		return ERR_PTR(-ENOMEM);
 	}
-	/* from here loop_dealloc() undoes the LID and the count */
-	atomic_inc(&loop_count);
+	/* from here loop_dealloc() frees the LID */
 	ldev = container_of(rdi, struct loop_dev, rdi);
 	ldev->lid = lid;
 	INIT_LIST_HEAD(&ldev->list);
+	INIT_WORK(&ldev->reap, loop_reap);
 
 	strscpy(rdi->ibdev.name, name, sizeof(rdi->ibdev.name));
 	rdi->ibdev.ops.owner = THIS_MODULE;
@@ -210,6 +237,10 @@ static int __init loop_init(void)
 	struct loop_dev *ldev;
 	unsigned int i;
 
+	loop_reap_wq = alloc_workqueue("rdma_loop_reap", 0, 0);
+	if (!loop_reap_wq)
+		return -ENOMEM;
+
 	for (i = 0; i < devices; i++) {
 		ldev = loop_create("loop%d", true);
 		if (IS_ERR(ldev)) {
@@ -224,32 +255,35 @@ static int __init loop_init(void)
 /*
  * Unregister every device still on the list: the parameter's, those of
  * "rdma link add" and any a test forgot.  One that "rdma link delete" is
- * unregistering meanwhile stays on the list until its dealloc hook ran;
- * we wait for that.
+ * unregistering meanwhile stays on the list until its dealloc hook ran,
+ * and ib_unregister_device() waits for that unregistration to finish.
  */
 static void loop_remove_all(void)
 {
-	struct loop_dev *ldev, *last = NULL;
+	struct loop_dev *ldev;
 	struct ib_device *ibdev;
+	bool stuck;
 
 	for (;;) {
 		mutex_lock(&loop_mutex);
 		ldev = list_first_entry_or_null(&loop_list, struct loop_dev,
 						list);
 		ibdev = ldev ? &ldev->rdi.ibdev : NULL;
-		/* the memory lives until after loop_dealloc() unlinked it */
+		/* whoever unregisters it holds the memory until we get it */
 		if (ibdev)
 			get_device(&ibdev->dev);
 		mutex_unlock(&loop_mutex);
 		if (!ibdev)
 			break;
-		if (ldev == last)
-			msleep(20);	/* another task is freeing it */
-		last = ldev;
 		ib_unregister_device(ibdev);
+		/* loop_dealloc() has run: the device left the list */
+		mutex_lock(&loop_mutex);
+		stuck = ldev->linked;
+		mutex_unlock(&loop_mutex);
 		put_device(&ibdev->dev);
+		if (WARN_ON(stuck))
+			break;
 	}
-	wait_var_event(&loop_count, !atomic_read(&loop_count));
 }
 
 static void __exit loop_exit(void)
@@ -257,6 +291,11 @@ static void __exit loop_exit(void)
 	/* no newlink() runs or can start after this */
 	rdma_link_unregister(&loop_link_ops);
 	loop_remove_all();
+	/*
+	 * Every device queued its reap item before it left the list; each
+	 * item waits until its device's unregistration has returned.
+	 */
+	destroy_workqueue(loop_reap_wq);
 	ida_destroy(&loop_lids);
 }
 

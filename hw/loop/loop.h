@@ -17,6 +17,8 @@
  * @linked: @list is on the list; under the driver's loop_mutex
  * @lid: LID of its single port, unique among the loop devices
  * @port: rdmavt's state of that port (multicast groups)
+ * @reap: queued by the dealloc hook; tells module exit when the
+ *	device's unregistration, rdmavt's teardown included, is over
  */
 struct loop_dev {
 	struct rvt_dev_info	rdi;
@@ -24,6 +26,7 @@ struct loop_dev {
 	bool			linked;
 	u32			lid;
 	struct rvt_ibport	port;
+	struct work_struct	reap;
 };
 
 #endif /* RDMA_LOOP_LOOP_H */

@@ -2422,6 +2422,45 @@ bool rdma_dev_access_netns(const struct ib_device *device,
 			   const struct net *net);
 int rdma_compatdev_set(u8 enable);
 
+/* ---------------------------------------------------------------------
+ * Messages about a device: "<parent's driver> <parent>: <device>: ..." for
+ * a device with a parent, "infiniband <device>: ..." otherwise.
+ */
+
+__printf(3, 4) __cold
+void ibdev_printk(const char *level, const struct ib_device *ibdev,
+		  const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_emerg(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_alert(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_crit(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_err(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_warn(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_notice(const struct ib_device *ibdev, const char *format, ...);
+__printf(2, 3) __cold
+void ibdev_info(const struct ib_device *ibdev, const char *format, ...);
+
+/*
+ * Debug messages print only where DEBUG is defined (upstream also goes
+ * through dynamic debug); elsewhere the arguments are still checked.
+ */
+#ifdef DEBUG
+#define ibdev_dbg(ibdev, format, ...)					\
+	ibdev_printk(KERN_DEBUG, ibdev, format, ##__VA_ARGS__)
+#else
+#define ibdev_dbg(ibdev, format, ...)					\
+	do {								\
+		if (0)							\
+			ibdev_printk(KERN_DEBUG, ibdev, format,		\
+				     ##__VA_ARGS__);			\
+	} while (0)
+#endif
+
 /**
  * rdma_device_to_ibdev - the ib_device behind a struct device
  * @device: a device of class infiniband

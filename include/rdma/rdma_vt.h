@@ -129,7 +129,13 @@ struct rvt_driver_params {
  *	client left the device.  It also runs when rvt_dealloc_device()
  *	frees a device whose rvt_register_device() was called and failed.
  *	The driver must make the device unreachable by find_dev_by_lid()
- *	and wait out the readers (synchronize_rcu()) here.
+ *	and wait out the readers (synchronize_rcu()) here.  rdmavt code
+ *	still runs for the device after the hook returns: a driver whose
+ *	module exit waits for devices being deleted meanwhile must not
+ *	take the hook's return for the end.  The unregistration is over,
+ *	rdmavt's teardown included, when ib_unregister_device() called on
+ *	the device (which then only waits for its unregistration lock)
+ *	returns.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,

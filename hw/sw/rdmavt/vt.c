@@ -346,7 +346,12 @@ int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
 }
 EXPORT_SYMBOL(rvt_init_port);
 
-/* ops.dealloc_driver of devices whose driver provides driver_f.dealloc */
+/*
+ * ops.dealloc_driver of devices whose driver provides driver_f.dealloc.
+ * The driver's hook goes first: it takes the device off its fabric, so
+ * no sender reaches the ports and tables torn down next.  ib_core keeps
+ * the device's unregistration lock (and its index) until this returns.
+ */
 static void rvt_dealloc_driver(struct ib_device *ibdev)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
