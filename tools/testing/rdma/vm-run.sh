@@ -378,7 +378,6 @@ TESTBED_NONCE=$nonce
 TESTBED_OURS="${names[*]+"${names[*]}"}"
 TESTBED_SCENARIO_TIMEOUT=${RDMA_SCENARIO_TIMEOUT:-600}
 TESTBED_KUNIT_TIMEOUT=${RDMA_KUNIT_TIMEOUT:-600}
-TESTBED_HUNG_TASK_SECS=${RDMA_HUNG_TASK_SECS:-120}
 TESTBED_VM_LIMIT=$limit_s
 EOF
 
@@ -386,7 +385,14 @@ EOF
 	cpio --null -o -H newc -R 0:0 --quiet) | gzip -1 >"$work/initramfs.cpio.gz"
 echo "$nonce" >"$work/nonce"
 
-append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 ${RDMA_VM_APPEND:-}"
+# Hang detectors (kernel.config turns them on): a task blocked for
+# RDMA_HUNG_TASK_SECS is reported, checked every 20 s, every time; a CPU
+# stuck for 2 x watchdog_thresh seconds; a workqueue pool stuck for 30 s.
+hang="sysctl.kernel.hung_task_timeout_secs=${RDMA_HUNG_TASK_SECS:-120}"
+hang="$hang sysctl.kernel.hung_task_check_interval_secs=20"
+hang="$hang sysctl.kernel.hung_task_warnings=-1 watchdog_thresh=10"
+hang="$hang workqueue.watchdog_thresh=30"
+append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 $hang ${RDMA_VM_APPEND:-}"
 # Two sockets, not two cores: the kernel has no ACPI and finds CPUs in
 # SeaBIOS's MP table, which lists one CPU per socket.
 qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
