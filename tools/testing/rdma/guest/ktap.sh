@@ -63,6 +63,27 @@ ktap_test() {
 	fi
 }
 
+# ktap_refused NAME EXTACK ERRNO COMMAND [ARG...]: one case, passed when
+# the kernel refuses what Debian's rdma tool asks: the tool exits non-zero
+# and prints the kernel's extack message as "Error: EXTACK." and its errno
+# as "error: ERRNO" (strerror's text).  Any other failure fails the case.
+ktap_refused() {
+	local name=$1 extack=$2 errno=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then
+		ktap_fail "$name" "'$*' succeeded"
+	elif ! echo "$out" | grep -qxF "Error: $extack."; then
+		ktap_fail "$name" "no extack 'Error: $extack.'"
+	elif ! echo "$out" | grep -qxF "error: $errno"; then
+		ktap_fail "$name" "no 'error: $errno'"
+	else
+		ktap_pass "$name"
+	fi
+}
+
 # ktap_skip_all REASON: the whole scenario does not apply here.
 ktap_skip_all() {
 	echo "KTAP version 1"

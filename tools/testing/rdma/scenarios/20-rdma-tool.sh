@@ -36,26 +36,6 @@ expect_not() {
 	fi
 }
 
-# refused NAME EXTACK ERRNO COMMAND...: the kernel refuses the request:
-# the tool exits non-zero and prints the kernel's extack message as
-# "Error: EXTACK." and its errno as "error: ERRNO" (strerror's text).
-refused() {
-	local name=$1 extack=$2 errno=$3 out rc
-	shift 3
-	out=$("$@" 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ $rc -eq 0 ]; then
-		ktap_fail "$name" "'$*' succeeded"
-	elif ! echo "$out" | grep -qxF "Error: $extack."; then
-		ktap_fail "$name" "no extack 'Error: $extack.'"
-	elif ! echo "$out" | grep -qxF "error: $errno"; then
-		ktap_fail "$name" "no 'error: $errno'"
-	else
-		ktap_pass "$name"
-	fi
-}
-
 # tool_refuses NAME MESSAGE COMMAND...: the tool refuses by itself,
 # from what the kernel's dumps list (no request for the object is sent):
 # non-zero exit and MESSAGE as a line of its own.
@@ -224,9 +204,9 @@ if [ -d /sys/class/infiniband/fakeren ]; then
 else
 	ktap_fail "sysfs follows the rename" "$(ls /sys/class/infiniband)"
 fi
-refused "rename to a taken name fails" "Device name is taken" "File exists" \
+ktap_refused "rename to a taken name fails" "Device name is taken" "File exists" \
 	rdma dev set fakeren name fake1
-refused "rename to an invalid name fails" "Invalid device name" \
+ktap_refused "rename to an invalid name fails" "Invalid device name" \
 	"Invalid argument" rdma dev set fakeren name "a/b"
 tool_refuses "unknown device fails" "Wrong device name - nosuchdev" \
 	rdma dev show nosuchdev
@@ -251,14 +231,14 @@ expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
 	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
 out=$(rdma link show fkl0/1 2>&1)
 expect "new device's port on $DUMMY" "$out" "^link fkl0/1 .*netdev $DUMMY \$"
-refused "second device on the same netdev fails" \
+ktap_refused "second device on the same netdev fails" \
 	"Device exists already (name taken or net device in use)" \
 	"File exists" rdma link add fkl1 type fake netdev $DUMMY
-refused "unknown link type fails" "Unknown link type" "Invalid argument" \
+ktap_refused "unknown link type fails" "Unknown link type" "Invalid argument" \
 	rdma link add fkl1 type nosuchtype netdev $DUMMY
-refused "unknown netdev fails" "No such net device" "No such device" \
+ktap_refused "unknown netdev fails" "No such net device" "No such device" \
 	rdma link add fkl1 type fake netdev nosuchnetdev
-refused "link delete of a device that does not allow it fails" \
+ktap_refused "link delete of a device that does not allow it fails" \
 	"This device cannot be deleted from user space" "Invalid argument" \
 	rdma link delete fake1
 ktap_test "link delete fkl0" rdma link delete fkl0
@@ -280,7 +260,7 @@ fi
 
 # --- network namespaces ---------------------------------------------
 if $IP netns add $NS; then
-	refused "netns move refused in shared mode" \
+	ktap_refused "netns move refused in shared mode" \
 		"Moving devices needs exclusive netns mode and a driver that can disassociate" \
 		"Operation not supported" rdma dev set fake1 netns $NS
 	$IP netns del $NS
@@ -294,7 +274,7 @@ if $IP netns add $NS; then
 else
 	ktap_fail "ip netns add $NS"
 fi
-refused "netns mode cannot change while $NS exists" \
+ktap_refused "netns mode cannot change while $NS exists" \
 	"Netns mode can only change while no other network namespace exists" \
 	"Device or resource busy" rdma sys set netns shared
 ktap_test "dev set fake1 netns $NS" rdma dev set fake1 netns $NS

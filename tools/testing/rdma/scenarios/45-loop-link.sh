@@ -20,26 +20,6 @@ stat() {
 	sed -n "s/^$2 //p" "$ULPDIR/$1/stats" 2>/dev/null
 }
 
-# refused NAME EXTACK ERRNO COMMAND...: the kernel refuses the request:
-# the tool exits non-zero and prints the kernel's extack message as
-# "Error: EXTACK." and its errno as "error: ERRNO" (strerror's text).
-refused() {
-	local name=$1 extack=$2 errno=$3 out rc
-	shift 3
-	out=$("$@" 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ $rc -eq 0 ]; then
-		ktap_fail "$name" "'$*' succeeded"
-	elif ! echo "$out" | grep -qxF "Error: $extack."; then
-		ktap_fail "$name" "no extack 'Error: $extack.'"
-	elif ! echo "$out" | grep -qxF "error: $errno"; then
-		ktap_fail "$name" "no 'error: $errno'"
-	else
-		ktap_pass "$name"
-	fi
-}
-
 # has NAME PATTERN COMMAND...: passed when COMMAND's output matches PATTERN
 has() {
 	local name=$1 pat=$2 out
@@ -123,12 +103,12 @@ else
 	ktap_fail "sysfs: loop9 port 1 is active" "state '$state'"
 fi
 
-refused "duplicate name is refused" \
+ktap_refused "duplicate name is refused" \
 	"Device exists already (name taken or net device in use)" \
 	"File exists" rdma link add loop9 type loop netdev lo
-refused "unknown link type is refused" "Unknown link type" \
+ktap_refused "unknown link type is refused" "Unknown link type" \
 	"Invalid argument" rdma link add xy0 type nosuch netdev lo
-refused "unknown net device is refused" "No such net device" \
+ktap_refused "unknown net device is refused" "No such net device" \
 	"No such device" rdma link add loop8 type loop netdev nosuchnetdev
 # the tool looks the name up in its device dump and refuses by itself
 out=$(rdma link delete nosuch0 2>&1)
