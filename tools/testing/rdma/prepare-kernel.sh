@@ -70,10 +70,13 @@ missing_pkgs() {
 	done
 }
 
+# Waits for the package lock (another apt-get, a second test bed
+# preparing at the same time) rather than failing on it.
 apt_install() {
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "$@"
+	apt-get -o DPkg::Lock::Timeout=600 update -q
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends "$@"
 }
 
 install_deps() {
