@@ -9,6 +9,9 @@
 #   make check           build + static checks + the VM test run
 #   make bench-iwpm      port-mapper round-trip benchmark in the VM (not a test)
 #   make bench-verbs     verbs latency/rate/bandwidth/CPU benchmark in the VM (not a test)
+#   make bench-compare   our stack beside upstream's (rxe, siw) and kernel TCP on
+#                        the measurement kernel, one boot, one table (not a test)
+#   make bench-compare-wire  the same across the wire between two guests
 #   make run-distro      the demo on Debian's own 6.12 kernel (not part of check)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
@@ -16,7 +19,7 @@ TESTBED := $(CURDIR)/tools/testing/rdma
 # Every target that needs a kernel tree.
 KERNEL_TARGETS := all modules run check sparse checkpatch bench-iwpm bench-verbs
 
-.PHONY: $(KERNEL_TARGETS) clean run-distro
+.PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire
 
 ifeq ($(origin KDIR),undefined)
 
@@ -74,6 +77,16 @@ clean:
 	rm -rf $(CURDIR)/.testbed
 
 endif
+
+# The measurement kernel, not KDIR: run-bench-compare.sh builds what it
+# needs.  Rounds and iterations: make bench-compare BENCH_COMPARE_ARGS="ROUNDS
+# [LAT RATE CPU DEPTH]"
+BENCH_COMPARE_ARGS ?=
+bench-compare:
+	$(TESTBED)/bench/run-bench-compare.sh $(BENCH_COMPARE_ARGS)
+
+bench-compare-wire:
+	$(TESTBED)/bench/run-bench-compare.sh --wire $(BENCH_COMPARE_ARGS)
 
 # Debian's own kernel: installs linux-image and linux-headers of 6.12,
 # builds the modules against the headers and boots the demo on it.

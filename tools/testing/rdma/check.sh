@@ -12,8 +12,12 @@
 #   uapi-abi    uapi-abi-check.sh (our uapi/rdma against the kernel's)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
-#   VM          vm-run.sh check: KUnit modules and scenarios/*.sh, in
-#               RDMA_VM_GUESTS guests side by side
+#   upstream    upstream's drivers/infiniband built against the test
+#               kernel (prepare-kernel.sh --upstream, cached) and the
+#               verbs benchmark built against it (upstream/build-ulp.sh):
+#               the wire scenarios load them in the VM
+#   VM          vm-run.sh check: KUnit modules, scenarios/*.sh and
+#               scenarios/wire/*.sh, in RDMA_VM_GUESTS guests side by side
 #
 # The static checks run while the guests boot and work (they need no
 # VM); results.py prints the table of where the time went.
@@ -66,6 +70,29 @@ else
 fi
 built=$rc
 times+=(--time "build=$(($(date +%s) - t0))")
+
+# Upstream's stack for the wire scenarios, built against this KDIR (only
+# the test kernel's cache has one: with another KDIR the wire scenarios
+# that need it fail, saying so).
+step "upstream's stack"
+t0=$(date +%s)
+up=$("$here/prepare-kernel.sh" --upstream) || up=
+if [ -n "$up" ] && [ "$(dirname "$up")" != "$(dirname "$KDIR")" ]; then
+	echo "check: upstream's stack is built for $(dirname "$up"), not for KDIR=$KDIR"
+	up=
+fi
+if [ -n "$up" ] &&
+   ulp=$("$here/upstream/build-ulp.sh" "$KDIR" "$up" "$here/bench" \
+	"$work/upstream-ulp" 2>"$work/upstream-ulp.log"); then
+	export RDMA_UPSTREAM=$up RDMA_UPSTREAM_KO=$ulp
+	echo "upstream: $up; built against it: $(basename "$ulp")"
+	static+=(--static upstream-build=pass)
+else
+	echo "check: upstream's stack or the benchmark built against it is missing:"
+	cat "$work/upstream-ulp.log" 2>/dev/null
+	static+=(--static upstream-build=fail)
+fi
+times+=(--time "upstream-build=$(($(date +%s) - t0))")
 
 # The VM goes first, in the background: the static checks need no VM and
 # run while the guests boot and work.  They wait until vm-run.sh has

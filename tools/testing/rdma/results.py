@@ -583,7 +583,7 @@ def main():
         gdirs = sorted((d for d in os.listdir(args.dir)
                         if re.fullmatch(r'guest-\d+', d)),
                        key=lambda d: int(d.split('-')[1]))
-        if args.demo or not gdirs:
+        if not gdirs:
             targets = [(args.dir, '')]
         else:
             targets = [(os.path.join(args.dir, d), d.replace('-', ' '))

@@ -9,19 +9,36 @@
 #   vm-run.sh bench   bench/vm/*.sh (benchmarks, not tests), their output
 #                     to .testbed/bench.log and the terminal
 #
+# With two guests or more, guests 1 and 2 are joined by a virtual wire: a
+# virtio NIC each (eth0 in the guest, 10.99.0.<guest>/24) on QEMU's UDP
+# socket backend, host ports picked at random.  In check mode, the wire
+# scenarios (scenarios/wire/*.sh) run on both of them first, each guest
+# playing its half (guest/wire.sh); their KTAP is reported per guest as
+# NAME.guest1 and NAME.guest2.
+#
 # Environment:
 #   KDIR              kernel tree (default: prepare-kernel.sh builds/finds it)
 #   RDMA_VM_TIMEOUT   time limit of the whole VM run, in timeout(1) syntax
 #                     (default 25m for check, 10m for demo and bench)
 #   RDMA_SCENARIO_TIMEOUT  default limit of one scenario in seconds (600)
 #   RDMA_EXTRA_KO     more .ko files to put in the VM, treated like ours
+#   RDMA_OURS_DIR     where our modules were built (modules.order and the
+#                     .ko files; default the repository): bench-compare
+#                     builds a copy against the measurement kernel
 #   RDMA_KUNIT        KUnit modules to run instead of all (names; "none")
 #   RDMA_SCENARIOS    scenario files to run instead of scenarios/*.sh
 #   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
 #   RDMA_VM_GUESTS    check mode: guests booted side by side, each with part
-#                     of the KUnit modules and scenarios (default 2)
+#                     of the KUnit modules and scenarios (default 2); bench
+#                     mode: 1 (default) or 2 (on the wire, each guest runs
+#                     every benchmark script, which plays its own half)
+#   RDMA_UPSTREAM     folder of upstream's stack (prepare-kernel.sh
+#                     --upstream, built against KDIR): its .ko files go to
+#                     /testbed/upstream in the guest (guest/stack.sh)
+#   RDMA_UPSTREAM_KO  more .ko files built against upstream's stack, put
+#                     beside it
 #   RDMA_HUNG_TASK_SECS  hung task detector's timeout in the guest (120)
 #   RDMA_KUNIT_TIMEOUT   seconds after which a KUnit module still loading
 #                     gets a dump of every task's stack (600)
@@ -121,15 +138,16 @@ done
 moddir=$staging/lib/modules/$krel
 mkdir -p "$moddir/extra" "$moddir/kernel"
 ours=()
-if [ -f "$repo/modules.order" ]; then
+ours_dir=${RDMA_OURS_DIR:-$repo}
+if [ -f "$ours_dir/modules.order" ]; then
 	while IFS= read -r o; do
-		case "$o" in /*) ;; *) o=$repo/$o ;; esac
+		case "$o" in /*) ;; *) o=$ours_dir/$o ;; esac
 		ko=${o%.o}.ko
 		[ -f "$ko" ] || die "$ko listed in modules.order is missing"
 		ours+=("$ko")
-	done <"$repo/modules.order"
+	done <"$ours_dir/modules.order"
 else
-	log "no modules.order in $repo: no module of ours (build first)"
+	log "no modules.order in $ours_dir: no module of ours (build first)"
 fi
 for ko in ${RDMA_EXTRA_KO:-}; do
 	[ -f "$ko" ] || die "RDMA_EXTRA_KO: no file $ko"
@@ -199,6 +217,25 @@ if [ -s "$depmod_log" ]; then
 fi
 log "${#names[@]} module(s) of ours: ${names[*]:-none}"
 
+# Upstream's stack and what was built against it: outside depmod's tree
+# (both stacks have an ib_core), loaded by guest/stack.sh with insmod.
+upstream_kos=()
+if [ -n "${RDMA_UPSTREAM:-}" ]; then
+	[ -f "$RDMA_UPSTREAM/ib_core.ko" ] ||
+		die "RDMA_UPSTREAM=$RDMA_UPSTREAM has no ib_core.ko (prepare-kernel.sh --upstream)"
+	upstream_kos+=("$RDMA_UPSTREAM"/*.ko)
+fi
+for ko in ${RDMA_UPSTREAM_KO:-}; do
+	[ -f "$ko" ] || die "RDMA_UPSTREAM_KO: no file $ko"
+	upstream_kos+=("$ko")
+done
+mkdir -p "$staging/testbed/upstream"
+for ko in ${upstream_kos[@]+"${upstream_kos[@]}"}; do
+	cp "$ko" "$staging/testbed/upstream/"
+done
+[ ${#upstream_kos[@]} = 0 ] ||
+	log "upstream's stack: $(cd "$staging/testbed/upstream" && ls | sed 's/\.ko$//' | tr '\n' ' ')"
+
 # KUnit modules (name ends in _kunit), in name order, each with the
 # modules of ours it depends on, in modules.dep order (removal order).
 python3 - "$moddir/modules.dep" "${RDMA_KUNIT-all}" \
@@ -225,8 +262,10 @@ log "$kunit_count KUnit module(s)"
 # Guest scripts.
 cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
-cp "$here/guest/ktap.sh" "$staging/testbed/lib/ktap.sh"
-mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/bench"
+cp "$here/guest/ktap.sh" "$here/guest/stack.sh" "$here/guest/wire.sh" \
+	"$staging/testbed/lib/"
+mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/scenarios/wire" \
+	"$staging/testbed/bench"
 case "$mode" in
 check)
 	scen_dir=$here/scenarios
@@ -248,11 +287,19 @@ elif [ "$mode" = bench ] && [ -n "${RDMA_BENCH+set}" ]; then
 	read -r -a scen_list <<<"$RDMA_BENCH"
 else
 	scen_list=("$scen_dir"/*.sh)
+	[ "$mode" = check ] && scen_list+=("$scen_dir"/wire/*.sh)
 fi
+# Wire scenarios (a folder named wire) go to /testbed/scenarios/wire.
+wire_scenarios=()
 for s in ${scen_list[@]+"${scen_list[@]}"}; do
 	[ -f "$s" ] || continue
-	[ -e "$dest/$(basename "$s")" ] && die "two scenarios named $(basename "$s")"
-	cp "$s" "$dest/"
+	d=$dest
+	if [ "$mode" = check ] && [ "$(basename "$(dirname "$s")")" = wire ]; then
+		d=$dest/wire
+		wire_scenarios+=("$(basename "$s")")
+	fi
+	[ -e "$d/$(basename "$s")" ] && die "two scenarios named $(basename "$s")"
+	cp "$s" "$d/"
 	scenarios+=("$s")
 done
 log "${#scenarios[@]} $([ "$mode" = bench ] && echo benchmark || echo scenario)(s)"
@@ -327,14 +374,20 @@ to_seconds() {
 
 # Check mode: the work of each guest, /testbed/plan.N.
 guests=1
+if [ "$mode" = bench ]; then
+	guests=${RDMA_VM_GUESTS:-1}
+	case "$guests" in 1 | 2) ;; *) die "bench mode runs 1 or 2 guests" ;; esac
+fi
 if [ "$mode" = check ]; then
 	guests=${RDMA_VM_GUESTS:-2}
 	case "$guests" in '' | *[!0-9]* | 0) die "RDMA_VM_GUESTS must be 1 or more" ;; esac
 	python3 - "$guests" "$here/durations" "$work/kunit.list" \
-		"$staging/testbed" ${scenarios[@]+"${scenarios[@]}"} <<'EOF'
+		"$staging/testbed" "${wire_scenarios[*]+"${wire_scenarios[*]}"}" \
+		${scenarios[@]+"${scenarios[@]}"} <<'EOF'
 import os, sys
 guests, dur_file, kunit_list, dest = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-scenarios = [os.path.basename(s) for s in sys.argv[5:]]
+wire = sys.argv[5].split()
+scenarios = [os.path.basename(s) for s in sys.argv[6:] if os.path.basename(s) not in wire]
 known = {}
 if os.path.isfile(dur_file):
     for line in open(dur_file):
@@ -354,13 +407,24 @@ def cost(it):
     return known.get((it[0], name), 60.0)
 load = [0.0] * guests
 plan = [[] for _ in range(guests)]
+# Wire scenarios: on guests 1 and 2 both, first (they meet over the wire).
+# With one guest there is no wire: the guest reports them as failed.
+for s in sorted(wire):
+    for g in range(min(guests, 2)):
+        name = f'{s[:-3]}.guest{g + 1}'
+        load[g] += known.get(('scenario', name), 60.0)
+        plan[g].append(('wire', s, ''))
+    if guests == 1:
+        plan[0].append(('wire', s, ''))
 for it in sorted(items, key=lambda it: (-cost(it), it[1])):
     g = load.index(min(load))
     plan[g].append(it)
     load[g] += cost(it)
 for g in range(guests):
-    # KUnit modules first, then the scenarios, each in name order.
-    plan[g].sort(key=lambda it: (it[0] != 'kunit', it[1]))
+    # Wire scenarios first, then KUnit modules, then the scenarios, each
+    # in name order.
+    order = {'wire': 0, 'kunit': 1, 'scenario': 2}
+    plan[g].sort(key=lambda it: (order[it[0]], it[1]))
     with open(os.path.join(dest, f'plan.{g + 1}'), 'w') as f:
         for kind, name, deps in plan[g]:
             f.write(f'{kind} {name} {deps}'.rstrip() + '\n')
@@ -397,8 +461,19 @@ append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 $hang ${RDMA_VM_APPE
 # SeaBIOS's MP table, which lists one CPU per socket.
 qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
-	-monitor none -nic none
+	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
+# The wire: guest N sends to the other's UDP port and receives on its own.
+wire_port=$((20000 + RANDOM % 20000 * 2))
+nic_args() {
+	local g=$1
+	if [ "$guests" -ge 2 ] && [ "$g" -le 2 ]; then
+		echo "-netdev socket,id=wire,udp=127.0.0.1:$((wire_port + 2 - g)),localaddr=127.0.0.1:$((wire_port + g - 1))"
+		echo "-device virtio-net-pci,netdev=wire,mac=52:54:00:99:00:0$g"
+	else
+		echo "-nic none"
+	fi
+}
 
 log "booting $krel ($mode), $guests guest(s), limit $limit"
 start=$(date +%s)
@@ -406,7 +481,7 @@ rc=0
 if [ "$mode" = demo ]; then
 	# ttyS0 on the terminal and in console.log.
 	: >"$work/console.log"
-	timeout --foreground "$limit" "${qemu[@]}" -append "$append" \
+	timeout --foreground "$limit" "${qemu[@]}" -nic none -append "$append" \
 		-chardev "stdio,id=con,logfile=$work/console.log,signal=on" \
 		-serial chardev:con \
 		-chardev "file,id=ktap,path=$work/ktap.log" -serial chardev:ktap ||
@@ -423,6 +498,9 @@ else
 		if [ "$mode" = check ]; then
 			gdir=$work/guest-$g
 			ttys1_log=$gdir/ktap.log
+		elif [ "$guests" -gt 1 ]; then
+			gdir=$work/guest-$g
+			ttys1_log=$gdir/bench.log
 		else
 			gdir=$work
 			ttys1_log=$work/bench.log
@@ -431,7 +509,8 @@ else
 		: >"$gdir/console.log"
 		(
 			grc=0
-			timeout -k 30 "$limit" "${qemu[@]}" \
+			# shellcheck disable=SC2046
+			timeout -k 30 "$limit" "${qemu[@]}" $(nic_args "$g") \
 				-append "$append testbed.guest=$g" \
 				-chardev "file,id=con,path=$gdir/console.log" \
 				-serial chardev:con \
@@ -454,7 +533,7 @@ else
 	wait
 	for g in $(seq 1 "$guests"); do
 		gdir=$work
-		[ "$mode" = check ] && gdir=$work/guest-$g
+		[ "$mode" = check ] || [ "$guests" -gt 1 ] && gdir=$work/guest-$g
 		grc=$(cat "$gdir/vm.rc" 2>/dev/null || echo 255)
 		[ "$grc" = 0 ] || rc=$grc
 	done
@@ -463,9 +542,17 @@ fi
 log "VM run ended after $(($(date +%s) - start))s, status $rc"
 
 if [ "$mode" = bench ]; then
-	echo
-	tr -d '\r' <"$work/bench.log" 2>/dev/null || true
-	echo
+	for g in $(seq 1 "$guests"); do
+		f=$work/bench.log
+		if [ "$guests" -gt 1 ]; then
+			f=$work/guest-$g/bench.log
+			echo
+			echo "--- guest $g"
+		fi
+		echo
+		tr -d '\r' <"$f" 2>/dev/null || true
+		echo
+	done
 fi
 if [ "$mode" != check ]; then
 	exec python3 "$here/results.py" --dir "$work" --kdir "$KDIR" --demo \

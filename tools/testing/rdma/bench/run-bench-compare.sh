@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Our stack beside upstream's, on the measurement kernel (no debug set),
+# in one boot ("make bench-compare"):
+#   - prepare-kernel.sh --bench builds the measurement kernel if needed,
+#     --bench --upstream upstream's drivers/infiniband against it;
+#   - our modules are built against it from a copy of the sources in
+#     .testbed/bench-build/ours (the repository's own build stays the
+#     test kernel's), the verbs benchmark against upstream's stack in
+#     .testbed/bench-build/upstream-ulp (upstream/build-ulp.sh);
+#   - the VM runs bench/vm/30-compare.sh: ROUNDS interleaved rounds of
+#     upstream's rxe and siw on a dummy interface, kernel TCP on it, and
+#     our loop devices;
+#   - bench/compare.py prints the side-by-side table with the ratios.
+# With --wire, two guests on the virtual wire run bench/vm/31-compare-wire.sh
+# instead: each stack across the wire (guest 1 serves, guest 2 measures).
+# A benchmark, not a test: the exit status says whether it ran.
+#
+#   run-bench-compare.sh [--wire] [ROUNDS [LAT RATE CPU DEPTH]]
+#
+# Environment: RDMA_VM_TIMEOUT (default 50m), RDMA_VM_APPEND,
+# RDMA_BENCH_TSC_KHZ (the guest's clock, as for run-iwpm-bench.sh).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+testbed=$(cd "$here/.." && pwd)
+repo=$(cd "$here/../../../.." && pwd)
+build=$repo/.testbed/bench-build
+usage() { echo "usage: $0 [--wire] [ROUNDS [LAT RATE CPU DEPTH]]" >&2; exit 2; }
+
+wire=0
+if [ "${1:-}" = --wire ]; then
+	wire=1
+	shift
+fi
+rounds=${1:-3}
+[ $# -gt 0 ] && shift
+case "$rounds" in '' | *[!0-9]* | 0) usage ;; esac
+args=()
+if [ $# -gt 0 ]; then
+	[ $# = 4 ] || usage
+	for v in "$@"; do
+		case "$v" in '' | *[!0-9]*) usage ;; esac
+		args+=("$v")
+	done
+fi
+
+kdir=$("$testbed/prepare-kernel.sh" --bench)
+up=$("$testbed/prepare-kernel.sh" --bench --upstream)
+echo "bench-compare: measurement kernel $kdir"
+echo "bench-compare: upstream's stack $up"
+
+# Our sources, copied with their times so that make rebuilds only what
+# changed; build products and the test bed's own folder stay out.
+mkdir -p "$build/ours"
+rsync -a --delete --exclude=/.testbed --exclude=/.git \
+	--include='*/' --include='*.c' --include='*.h' --include='Kbuild*' \
+	--include='Kconfig' --include='Makefile' --exclude='*' \
+	"$repo/" "$build/ours/"
+t0=$(date +%s)
+make -s -j"$(nproc)" -C "$kdir" M="$build/ours" modules
+echo "bench-compare: our modules built against it ($(($(date +%s) - t0)) s)"
+ulp=$("$testbed/upstream/build-ulp.sh" "$kdir" "$up" "$here" "$build/upstream-ulp")
+echo "bench-compare: built against upstream's stack: $(basename "$ulp")"
+
+khz=${RDMA_BENCH_TSC_KHZ:-}
+if [ -z "$khz" ] && grep -qw constant_tsc /proc/cpuinfo; then
+	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+fi
+clock=""
+[ -n "$khz" ] && [ "$khz" != 0 ] &&
+	clock="tsc_early_khz=$khz tsc=reliable clocksource=tsc"
+echo "bench-compare: host $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+export RDMA_VM_TIMEOUT=${RDMA_VM_TIMEOUT:-50m}
+export KDIR=$kdir RDMA_OURS_DIR=$build/ours RDMA_UPSTREAM=$up RDMA_UPSTREAM_KO=$ulp
+if [ $wire = 1 ]; then
+	export RDMA_BENCH=$here/vm/31-compare-wire.sh RDMA_VM_GUESTS=2
+else
+	export RDMA_BENCH=$here/vm/30-compare.sh RDMA_VM_GUESTS=1
+fi
+a=""
+[ ${#args[@]} = 4 ] && a="bench_compare.args=$(IFS=,; echo "${args[*]}")"
+export RDMA_VM_APPEND="bench_compare.rounds=$rounds $a $clock ${RDMA_VM_APPEND:-}"
+rc=0
+"$testbed/vm-run.sh" bench || rc=$?
+logs=("$repo/.testbed/bench.log")
+[ $wire = 1 ] && logs=("$repo"/.testbed/guest-*/bench.log)
+echo
+echo "=== bench-compare: $([ $wire = 1 ] && echo "across the wire" || echo "one guest"), measurement kernel"
+python3 "$here/compare.py" "${logs[@]}" || rc=1
+exit $rc

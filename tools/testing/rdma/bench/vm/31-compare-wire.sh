@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Benchmark (make bench-compare-wire, never make check): each stack across
+# the virtual wire between two guests, both halves in this file (guest 1
+# serves, guest 2 measures and prints the figures as 30-compare.sh does).
+# Upstream's rxe and siw on eth0 of both guests, and kernel TCP between
+# the guests.  Our stack has no wire driver yet (our soft-RoCE and
+# soft-iWARP come with the connection issues): its column says so.
+# Parameters: bench_compare.rounds=N bench_compare.args=LAT,RATE,CPU,DEPTH
+# timeout: 3000
+
+. /testbed/lib/stack.sh
+. /testbed/lib/wire.sh
+
+B=/sys/kernel/debug/verbs_bench
+PORT=18515
+arg() {
+	tr ' ' '\n' </proc/cmdline | sed -n "s/^bench_compare\.$1=//p" | tr ',' ' '
+}
+ROUNDS=$(arg rounds)
+ROUNDS=${ROUNDS:-3}
+ARGS=$(arg args)
+FAILED=0
+
+echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s), LAT RATE CPU DEPTH = ${ARGS:-defaults}"
+
+# pair ROUND STACK DEVICE SERVER_CMD CLIENT_CMD: guest 1 serves, guest 2
+# runs the client and tags its figures.
+pair() {
+	local round=$1 stack=$2 dev=$3 scmd=$4 ccmd=$5
+	wire_sync "round $round $dev" || { FAILED=$((FAILED + 1)); return; }
+	if [ "$WIRE_SELF" = 1 ]; then
+		echo "$scmd" >$B/run || {
+			echo "bench-compare-wire: '$scmd' failed"
+			FAILED=$((FAILED + 1))
+		}
+		sed 's/^/    /' $B/results
+		return
+	fi
+	sleep 1
+	echo "$ccmd" >$B/run || {
+		echo "bench-compare-wire: '$ccmd' failed"
+		FAILED=$((FAILED + 1))
+	}
+	sed 's/^/    /' $B/results
+	grep '^vb-result ' $B/results | sed "s/^/cmp $round $stack $dev /"
+	grep -q '^verify: ok' $B/results ||
+		{ echo "bench-compare-wire: round $round $dev: data not verified"; FAILED=$((FAILED + 1)); }
+}
+
+stack_load upstream && stack_insmod rdma_verbs_bench &&
+	rdma link add rxe0 type rxe netdev "$WIRE_DEV" &&
+	rdma link add siw0 type siw netdev "$WIRE_DEV" || {
+	echo "bench-compare-wire: upstream's stack did not come up"
+	FAILED=$((FAILED + 1))
+}
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	pair $r upstream rxe0 "server rxe0 $PORT" "client rxe0 $WIRE_PEER_IP $PORT $ARGS"
+	pair $r upstream siw0 "server siw0 $PORT" "client siw0 $WIRE_PEER_IP $PORT $ARGS"
+	pair $r tcp eth0 "tcp-server $PORT" "tcp-client $WIRE_PEER_IP $PORT $ARGS"
+	r=$((r + 1))
+done
+[ "$WIRE_SELF" = 2 ] &&
+	echo "bench-compare-wire: ours: no wire driver yet (soft-RoCE, soft-iWARP), no column"
+wire_sync "done" || FAILED=$((FAILED + 1))
+stack_unload || FAILED=$((FAILED + 1))
+echo "bench-compare-wire: finished, $FAILED problem(s)"
+[ $FAILED = 0 ]

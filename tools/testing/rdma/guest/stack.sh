@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Which RDMA stack runs in the guest (busybox ash).  In the VM this file is
+# /testbed/lib/stack.sh.  Two stacks can be in the VM: ours (the modules
+# built from the repository, depmod'ed under /lib/modules/<release>/extra,
+# loaded with modprobe) and upstream's (drivers/infiniband of the same
+# linux-source-6.12, built at test time by prepare-kernel.sh --upstream,
+# in /testbed/upstream with the modules built against it, loaded with
+# insmod: both stacks have an ib_core, so upstream's stays out of depmod's
+# reach).  One runs at a time; a scenario or benchmark can unload one
+# completely and load the other in the same boot:
+#
+#	. /testbed/lib/stack.sh
+#	stack_load upstream || exit 1       # ib_core ... rdma_rxe siw
+#	stack_insmod rdma_verbs_bench       # a module built against it
+#	...
+#	stack_unload || exit 1              # nothing of either stack is left
+#	stack_load ours ib_core rdma_loop   # modprobe each name given
+#
+# Each function prints what went wrong on stderr and returns non-zero.
+
+# TESTBED_OURS (the names of our modules) comes from the run's config.
+[ -n "${TESTBED_OURS+set}" ] || . /testbed/config
+
+STACK_UPSTREAM_DIR=/testbed/upstream
+# Load order of upstream's stack (each after the modules it needs).
+STACK_UPSTREAM_MODULES="ib_core ib_cm iw_cm rdma_cm ib_uverbs ib_umad rdma_ucm rdma_rxe siw"
+
+stack_is_loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+# stack_current: ours, upstream or none (what /run/stack says was loaded
+# and ib_core's presence confirms).
+stack_current() {
+	if stack_is_loaded ib_core; then
+		cat /run/stack 2>/dev/null || echo unknown
+	else
+		echo none
+	fi
+}
+
+# stack_insmod NAME [PARAM...]: a module of /testbed/upstream (upstream's
+# stack or a module built against it).
+stack_insmod() {
+	local name=$1 ko
+	shift
+	ko=$STACK_UPSTREAM_DIR/$name.ko
+	if [ ! -f "$ko" ]; then
+		echo "stack: no $ko in the VM (vm-run.sh: RDMA_UPSTREAM)" >&2
+		return 1
+	fi
+	stack_is_loaded "$name" && return 0
+	insmod "$ko" "$@"
+}
+
+# stack_load ours|upstream [MODULE...]: upstream loads its whole stack
+# (MODULE... are not allowed); ours loads each MODULE with modprobe.
+stack_load() {
+	local which=$1 cur m
+	shift
+	cur=$(stack_current)
+	if [ "$cur" != none ] && [ "$cur" != "$which" ]; then
+		echo "stack: $cur is loaded, unload it before loading $which" >&2
+		return 1
+	fi
+	case "$which" in
+	upstream)
+		[ $# = 0 ] || { echo "stack: upstream takes no module list" >&2; return 1; }
+		echo upstream >/run/stack
+		for m in $STACK_UPSTREAM_MODULES; do
+			stack_insmod "$m" || {
+				echo "stack: loading upstream's $m failed" >&2
+				return 1
+			}
+		done
+		;;
+	ours)
+		echo ours >/run/stack
+		for m in "$@"; do
+			modprobe "$m" || {
+				echo "stack: modprobe $m failed" >&2
+				return 1
+			}
+		done
+		;;
+	*)
+		echo "stack: unknown stack '$which'" >&2
+		return 1
+		;;
+	esac
+}
+
+# The loaded modules that use ib_core, directly or not, then ib_core:
+# removal goes from the users down.  Names from /proc/modules' "used by".
+stack_modules_loaded() {
+	awk '{ print $1, $4 }' /proc/modules
+}
+
+# stack_unload: remove every module of either stack and every module
+# that uses them, until ib_core is gone.  Fails when something stays.
+stack_unload() {
+	local progress=1 m left
+	# Links first: "rdma link delete" is what a user does, and rxe/siw
+	# devices hold their netdev.
+	if command -v rdma >/dev/null 2>&1; then
+		for m in $(rdma link show 2>/dev/null | sed -n 's|^link \([^/]*\)/.*|\1|p' | sort -u); do
+			rdma link delete "$m" 2>/dev/null
+		done
+	fi
+	while [ $progress = 1 ]; do
+		progress=0
+		for m in $(stack_modules_loaded | awk '$2 == "-" { print $1 }'); do
+			case " $STACK_UPSTREAM_MODULES $TESTBED_OURS rdma_verbs_bench " in
+			*" $m "*) rmmod "$m" 2>/dev/null && progress=1 ;;
+			esac
+		done
+	done
+	left=""
+	for m in $STACK_UPSTREAM_MODULES $TESTBED_OURS; do
+		stack_is_loaded "$m" && left="$left $m"
+	done
+	if [ -n "$left" ]; then
+		echo "stack: still loaded:$left" >&2
+		return 1
+	fi
+	rm -f /run/stack
+	return 0
+}

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# The virtual wire between two guests (busybox ash).  In the VM this file
+# is /testbed/lib/wire.sh.  vm-run.sh joins guests 1 and 2 by a virtio NIC
+# each, on QEMU's UDP socket backend; the guest's init names it eth0 and
+# gives it 10.99.0.<guest>/24.  A wire scenario (scenarios/wire/*.sh) runs
+# on both guests at the same time, first thing after boot; each half
+# learns which one it is from WIRE_SELF (1 or 2) and meets the other at
+# named points:
+#
+#	. /testbed/lib/wire.sh
+#	wire_sync "stacks loaded" || exit 1   # both halves got here
+#	[ "$WIRE_SELF" = 1 ] && server... || client... "$WIRE_PEER_IP"
+#
+# wire_sync TAG [SECONDS] returns 0 once the other half called wire_sync
+# with the same TAG as its call of the same rank (both halves must call it
+# the same number of times), 1 when the tags differ or SECONDS (300) pass.
+# It runs over TCP on the wire itself, so a wire that carries nothing
+# fails it.
+
+WIRE_DEV=eth0
+WIRE_SELF=${GUEST:-1}
+WIRE_PEER=$((3 - WIRE_SELF))
+WIRE_SELF_IP=10.99.0.$WIRE_SELF
+WIRE_PEER_IP=10.99.0.$WIRE_PEER
+WIRE_SEQ=0
+
+wire_sync() {
+	local tag=$1 t=${2:-300} port got end
+	WIRE_SEQ=$((WIRE_SEQ + 1))
+	port=$((7100 + WIRE_SEQ))
+	rm -f /tmp/wire-sync
+	if [ "$WIRE_SELF" = 1 ]; then
+		echo "$tag" | timeout "$t" nc -l -p "$port" >/tmp/wire-sync 2>/dev/null
+	else
+		end=$(($(date +%s) + t))
+		while [ "$(date +%s)" -lt "$end" ]; do
+			echo "$tag" | nc -w 2 "$WIRE_PEER_IP" "$port" >/tmp/wire-sync 2>/dev/null &&
+				[ -s /tmp/wire-sync ] && break
+			sleep 1
+		done
+	fi
+	got=$(cat /tmp/wire-sync 2>/dev/null)
+	if [ "$got" != "$tag" ]; then
+		echo "wire: sync $WIRE_SEQ '$tag': the other guest said '${got:-nothing}'" >&2
+		return 1
+	fi
+	return 0
+}
