@@ -3,7 +3,7 @@
 #
 # Benchmark (make bench-compare, never make check): the verbs benchmark
 # (rdma_verbs_bench, one source built against each stack) on upstream's
-# rdma_rxe and siw over a dummy interface, on our loop devices, and the
+# rdma_rxe and siw over dummy interfaces, on our loop devices, and the
 # same figures for kernel TCP over that interface, several rounds
 # interleaved in one boot: each round loads one stack, runs, unloads it
 # completely and loads the other (guest/stack.sh); odd rounds start with
@@ -52,27 +52,36 @@ run() {
 	echo "bench-compare: round $round $stack $dev took $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s"
 }
 
+# Two dummy interfaces: rxe0 on d0, siw0 on d1 (rdma_cm picks the device
+# by IP address, so each kind has an address of its own).
 dummy_up() {
 	ip link add d0 type dummy && ip addr add 10.77.0.1/24 dev d0 &&
-		ip link set d0 up
+		ip link set d0 up &&
+		ip link add d1 type dummy && ip addr add 10.78.0.1/24 dev d1 &&
+		ip link set d1 up
+}
+
+dummy_down() {
+	ip link del d0 2>/dev/null
+	ip link del d1 2>/dev/null
 }
 
 upstream_round() {
 	local r=$1
 	stack_load upstream && stack_insmod rdma_verbs_bench && dummy_up &&
 		rdma link add rxe0 type rxe netdev d0 &&
-		rdma link add siw0 type siw netdev d0 || {
+		rdma link add siw0 type siw netdev d1 || {
 		echo "bench-compare: round $r: upstream's stack did not come up"
 		FAILED=$((FAILED + 1))
 		stack_unload
-		ip link del d0 2>/dev/null
+		dummy_down
 		return
 	}
 	run "$r" upstream rxe0 "pair rxe0 rxe0 $ARGS"
 	run "$r" upstream siw0 "pair siw0 siw0 $ARGS"
 	run "$r" tcp d0 "tcp-pair 10.77.0.1 $ARGS"
 	stack_unload || FAILED=$((FAILED + 1))
-	ip link del d0
+	dummy_down
 }
 
 ours_round() {

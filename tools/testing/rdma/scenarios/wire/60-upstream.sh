@@ -2,14 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # The bed itself: upstream's stack on both guests (both halves of this
-# file run at once: guest/wire.sh), an rxe and a siw device on the wire's
-# eth0 on each side, and for each kind a connection through upstream's
-# rdma_cm that moves data both ways and checks it: the verbs benchmark
-# (rdma_verbs_bench built against upstream's headers) serves on guest 1
-# and runs a short client on guest 2 (a few SENDs, RDMA WRITEs and READs
-# of 8 B, 4 KiB and 64 KiB, each checked).  Then everything unloads.
-# needs: /usr/bin/rdma
-# timeout: 500
+# file run at once: guest/wire.sh).  For each kind of device, rxe (RoCE v2)
+# then siw (iWARP), one device on the wire's eth0 of each guest, and two
+# connections through upstream's rdma_cm that move data and check it:
+#   - in the kernel: the verbs benchmark (rdma_verbs_bench built against
+#     upstream's headers) serves on guest 1 and runs a short client on
+#     guest 2 (a few SENDs, RDMA WRITEs and READs of 8 B, 4 KiB and
+#     64 KiB, each checked: "verify: ok");
+#   - from user space: Debian's rping (librdmacm, libibverbs and its rxe
+#     and siw providers over upstream's ib_uverbs and rdma_ucm), server on
+#     guest 1, client on guest 2, with its data check (-V).
+# One kind at a time: rdma_cm picks the device by IP address, and both
+# would sit on eth0.  Then everything unloads.
+# needs: /usr/bin/rdma /usr/bin/rping
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+# needs: /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver
+# timeout: 600
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
@@ -17,13 +26,14 @@
 
 B=/sys/kernel/debug/verbs_bench
 PORT=18515
+RPING_PORT=7174
 # LAT RATE CPU DEPTH: a few operations of each kind, not a measurement.
 SMALL="4 8 16 4"
 
-# connect NAME DEV: the two halves of one connection over DEV.
-connect() {
+# kernel_conn NAME DEV: the verbs benchmark's two halves over DEV.
+kernel_conn() {
 	local name=$1 dev=$2 out rc=0
-	if ! wire_sync "$dev: connect"; then
+	if ! wire_sync "$dev: kernel connection"; then
 		ktap_fail "$name" "the other guest did not come to the connection"
 		return
 	fi
@@ -44,17 +54,49 @@ connect() {
 	fi
 }
 
-ktap_plan 8
+# rping_conn NAME: Debian's rping, server on guest 1, client on guest 2;
+# each side checks the data it received (-V) and exits 0 when all went.
+rping_conn() {
+	local name=$1 rc=0 out
+	if ! wire_sync "rping $name"; then
+		ktap_fail "$name" "the other guest did not come to rping"
+		return
+	fi
+	if [ "$WIRE_SELF" = 1 ]; then
+		out=$(timeout 60 rping -s -a "$WIRE_SELF_IP" -p $RPING_PORT -C 10 -S 128 -V -v 2>&1) || rc=$?
+	else
+		sleep 2
+		out=$(timeout 60 rping -c -a "$WIRE_PEER_IP" -p $RPING_PORT -C 10 -S 128 -V -v 2>&1) || rc=$?
+	fi
+	echo "$out" | tail -n 4 | sed 's/^/# /'
+	if [ $rc -ne 0 ]; then
+		ktap_fail "$name" "rping exited with $rc"
+	elif [ "$(echo "$out" | grep -c 'ping data')" -lt 10 ]; then
+		ktap_fail "$name" "fewer than 10 'ping data' lines"
+	else
+		ktap_pass "$name"
+	fi
+}
+
+# kind DRIVER DEV WHAT: one device of DRIVER on eth0, both connections,
+# the device deleted.
+kind() {
+	local drv=$1 dev=$2 what=$3
+	ktap_test "rdma link add $dev type $drv netdev eth0" \
+		rdma link add "$dev" type "$drv" netdev eth0
+	kernel_conn "$dev: $what connection in the kernel across the wire" "$dev"
+	rping_conn "$dev: rping ($what) across the wire"
+	wire_sync "$dev: done" || ktap_diag "the other half did not finish $dev"
+	ktap_test "rdma link delete $dev" rdma link delete "$dev"
+}
+
+ktap_plan 13
 ktap_test "upstream's stack loads" stack_load upstream
 ktap_test "rdma_verbs_bench (built against upstream) loads" \
 	stack_insmod rdma_verbs_bench
-ktap_test "rdma link add rxe0 and siw0 on eth0" \
-	sh -c 'rdma link add rxe0 type rxe netdev eth0 &&
-	       rdma link add siw0 type siw netdev eth0'
 ktap_test "both guests are up (sync over the wire)" wire_sync "stacks up"
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 3 -W 5 "$WIRE_PEER_IP"
-connect "rxe0: RoCE connection across the wire moves data" rxe0
-connect "siw0: iWARP connection across the wire moves data" siw0
-wire_sync "done" || ktap_diag "the other half did not reach 'done'"
+kind rxe rxe0 RoCE
+kind siw siw0 iWARP
 ktap_test "the stack unloads completely" stack_unload
 ktap_finish
