@@ -6,7 +6,8 @@
 # each other over IP on the wire; on each side Debian's rdma tool sees the
 # links of the stack that runs there: our loop devices (InfiniBand) on
 # guest 1, upstream's rxe (RoCE) and siw (iWARP) on eth0 on guest 2.  Then
-# each side unloads its stack completely.  Connections between the two
+# each side unloads its stack completely and loads the other one in the
+# same boot (guest/stack.sh), sees its links, and unloads it again.  Connections between the two
 # stacks come with our soft-iWARP and soft-RoCE (the connection issues).
 # needs: /usr/bin/rdma
 # timeout: 400
@@ -28,7 +29,7 @@ has() {
 	fi
 }
 
-ktap_plan 7
+ktap_plan 11
 if [ "$WIRE_SELF" = 1 ]; then
 	ktap_test "our stack loads (ib_core, rdma_loop with 1 device)" \
 		stack_load ours ib_core
@@ -54,4 +55,18 @@ else
 fi
 wire_sync "links checked" || ktap_diag "the other half did not reach 'links checked'"
 ktap_test "the stack unloads completely ($(stack_current))" stack_unload
+# The swap: the other stack in the same boot.
+if [ "$WIRE_SELF" = 1 ]; then
+	ktap_test "then upstream's stack loads" stack_load upstream
+	ktap_test "rdma link add rxe0 on eth0" \
+		rdma link add rxe0 type rxe netdev eth0
+	has "rdma link show: rxe0/1 on eth0 (upstream's)" \
+		"^link rxe0/1 .*netdev eth0" rdma link show
+else
+	ktap_test "then our stack loads" stack_load ours ib_core
+	ktap_test "rdma_loop devices=1" modprobe rdma_loop devices=1
+	has "rdma link show: loop0/1 is active (ours)" \
+		"^link loop0/1 .*state ACTIVE" rdma link show
+fi
+ktap_test "that stack unloads completely too ($(stack_current))" stack_unload
 ktap_finish
