@@ -81,10 +81,14 @@ if [ -n "$up" ] && [ "$(dirname "$up")" != "$(dirname "$KDIR")" ]; then
 	echo "check: upstream's stack is built for $(dirname "$up"), not for KDIR=$KDIR"
 	up=
 fi
-if [ -n "$up" ] &&
-   ulp=$("$here/upstream/build-ulp.sh" "$KDIR" "$up" "$here/bench" \
-	"$work/upstream-ulp" 2>"$work/upstream-ulp.log"); then
-	export RDMA_UPSTREAM=$up RDMA_UPSTREAM_KO=$ulp
+ulp=
+if [ -n "$up" ]; then
+	export RDMA_UPSTREAM=$up
+	ulp=$("$here/upstream/build-ulp.sh" "$KDIR" "$up" "$here/bench" \
+		"$work/upstream-ulp" 2>"$work/upstream-ulp.log") || ulp=
+fi
+if [ -n "$ulp" ]; then
+	export RDMA_UPSTREAM_KO=$ulp
 	echo "upstream: $up; built against it: $(basename "$ulp")"
 	static+=(--static upstream-build=pass)
 else

@@ -10,7 +10,7 @@
 #                     to .testbed/bench.log and the terminal
 #
 # With two guests or more, guests 1 and 2 are joined by a virtual wire: a
-# virtio NIC each (eth0 in the guest, 10.99.0.<guest>/24) on QEMU's UDP
+# virtio NIC each (eth0 in the guest, 10.211.0.<guest>/24) on QEMU's UDP
 # socket backend, host ports picked at random.  In check mode, the wire
 # scenarios (scenarios/wire/*.sh) run on both of them first, each guest
 # playing its half (guest/wire.sh); their KTAP is reported per guest as

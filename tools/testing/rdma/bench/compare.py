@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Side-by-side table of make bench-compare.
 
-Reads the "cmp ROUND STACK DEVICE vb-result TRANSPORT OP SIZE METRIC VALUE"
+Reads the "cmp ROUND STACK DEVICE vb-result TRANSPORT DRIVER OP SIZE METRIC
+VALUE"
 lines that bench/vm/30-compare.sh (one guest) or 31-compare-wire.sh (two
 guests) print, and prints one table: for each figure the median over the
 rounds of each column (stack and device) with its spread (max - min, in
@@ -44,9 +45,9 @@ def read(paths):
             continue
         for line in lines:
             w = line.strip().split()
-            if len(w) != 10 or w[0] != 'cmp' or w[4] != 'vb-result':
+            if len(w) != 11 or w[0] != 'cmp' or w[4] != 'vb-result':
                 continue
-            _, _, stack, dev, _, _, op, size, metric, value = w
+            _, _, stack, dev, _, _, _, op, size, metric, value = w
             try:
                 v = float(value)
             except ValueError:

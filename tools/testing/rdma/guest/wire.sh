@@ -3,7 +3,7 @@
 # The virtual wire between two guests (busybox ash).  In the VM this file
 # is /testbed/lib/wire.sh.  vm-run.sh joins guests 1 and 2 by a virtio NIC
 # each, on QEMU's UDP socket backend; the guest's init names it eth0 and
-# gives it 10.99.0.<guest>/24.  A wire scenario (scenarios/wire/*.sh) runs
+# gives it 10.211.0.<guest>/24.  A wire scenario (scenarios/wire/*.sh) runs
 # on both guests at the same time, first thing after boot; each half
 # learns which one it is from WIRE_SELF (1 or 2) and meets the other at
 # named points:
@@ -17,12 +17,15 @@
 # the same number of times), 1 when the tags differ or SECONDS (300) pass.
 # It runs over TCP on the wire itself, so a wire that carries nothing
 # fails it.
+#
+# 10.211.0.0/24 belongs to the wire: no test may use addresses in it
+# (KUnit suites run in the same guests, in the same network namespace).
 
 WIRE_DEV=eth0
 WIRE_SELF=${GUEST:-1}
 WIRE_PEER=$((3 - WIRE_SELF))
-WIRE_SELF_IP=10.99.0.$WIRE_SELF
-WIRE_PEER_IP=10.99.0.$WIRE_PEER
+WIRE_SELF_IP=10.211.0.$WIRE_SELF
+WIRE_PEER_IP=10.211.0.$WIRE_PEER
 WIRE_SEQ=0
 
 wire_sync() {

@@ -29,7 +29,8 @@ mkdir -p "$out"
 # Keep the objects of an earlier build (make decides what to redo), but
 # not sources that are gone.
 find "$out" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
-objs=$(sed -n 's/^[a-z0-9_]*-y[[:space:]]*[:+]*=//p' "$src/Kbuild.upstream")
+objs=$(sed -n 's/^[a-z0-9_]*-y[[:space:]]*[:+]*=//p' "$src/Kbuild.upstream" |
+	tr -s ' \t' '\n\n' | grep '\.o$')
 for o in $objs; do
 	cp -p "$src/${o%.o}.c" "$out/"
 done

@@ -8,7 +8,7 @@
 # interleaved in one boot: each round loads one stack, runs, unloads it
 # completely and loads the other (guest/stack.sh); odd rounds start with
 # upstream, even ones with ours.  Prints every figure as
-#   cmp ROUND STACK DEVICE vb-result TRANSPORT OP SIZE METRIC VALUE
+#   cmp ROUND STACK DEVICE vb-result TRANSPORT DRIVER OP SIZE METRIC VALUE
 # for bench/compare.py, which makes the side-by-side table.
 # Parameters from the kernel command line (run-bench-compare.sh):
 #   bench_compare.rounds=N  bench_compare.args=LAT,RATE,CPU,DEPTH
@@ -23,6 +23,8 @@ arg() {
 ROUNDS=$(arg rounds)
 ROUNDS=${ROUNDS:-3}
 ARGS=$(arg args)
+# TCP takes LAT RATE DEPTH (no CPU figures).
+TCP_ARGS=$(echo "$ARGS" | awk 'NF == 4 { print $1, $2, $4 }')
 
 echo "bench-compare: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPU(s)"
 dbg=""
@@ -79,7 +81,7 @@ upstream_round() {
 	}
 	run "$r" upstream rxe0 "pair rxe0 rxe0 $ARGS"
 	run "$r" upstream siw0 "pair siw0 siw0 $ARGS"
-	run "$r" tcp d0 "tcp-pair 10.77.0.1 $ARGS"
+	run "$r" tcp lo "tcp-pair $TCP_ARGS"
 	stack_unload || FAILED=$((FAILED + 1))
 	dummy_down
 }

@@ -21,6 +21,7 @@ arg() {
 ROUNDS=$(arg rounds)
 ROUNDS=${ROUNDS:-3}
 ARGS=$(arg args)
+TCP_ARGS=$(echo "$ARGS" | awk 'NF == 4 { print $1, $2, $4 }')
 FAILED=0
 
 echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s), LAT RATE CPU DEPTH = ${ARGS:-defaults}"
@@ -35,7 +36,7 @@ pair() {
 			echo "bench-compare-wire: '$scmd' failed"
 			FAILED=$((FAILED + 1))
 		}
-		sed 's/^/    /' $B/results
+		sed 's/^/    /' $B/server_results
 		return
 	fi
 	sleep 1
@@ -59,7 +60,7 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	pair $r upstream rxe0 "server rxe0 $PORT" "client rxe0 $WIRE_PEER_IP $PORT $ARGS"
 	pair $r upstream siw0 "server siw0 $PORT" "client siw0 $WIRE_PEER_IP $PORT $ARGS"
-	pair $r tcp eth0 "tcp-server $PORT" "tcp-client $WIRE_PEER_IP $PORT $ARGS"
+	pair $r tcp eth0 "tcp-server $PORT" "tcp-client $WIRE_PEER_IP $PORT $TCP_ARGS"
 	r=$((r + 1))
 done
 [ "$WIRE_SELF" = 2 ] &&
