@@ -414,15 +414,17 @@ int vb_cm_server_run(struct vb_run *r)
 		goto out;
 	vb_out(r, "server: %s, listening on %pI4:%u\n", r->dev0, &addr,
 	       srv->port);
-	left = wait_event_timeout(srv->waitq, vb_cm_server_done(srv),
-				  VB_SERVER_TIMEOUT_S * HZ);
+	/* interruptible: a signal ends the wait, and no hung task report */
+	left = wait_event_interruptible_timeout(srv->waitq,
+						vb_cm_server_done(srv),
+						VB_SERVER_TIMEOUT_S * HZ);
 	vb_cm_server_stop(srv);
 	vb_out(r, "server: %u connection(s) served, %lu receive error(s)\n",
 	       srv->served, srv->recv_errors);
-	if (!left) {
-		vb_out(r, "error: server: no last connection from the client within %d s\n",
-		       VB_SERVER_TIMEOUT_S);
-		ret = -ETIMEDOUT;
+	if (left <= 0) {
+		ret = left ?: -ETIMEDOUT;
+		vb_out(r, "error: server: no last connection from the client within %d s: %d\n",
+		       VB_SERVER_TIMEOUT_S, ret);
 	}
 out:
 	kfree(srv);
@@ -473,9 +475,10 @@ static int vb_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 static int vb_cm_wait(struct vb_run *r, struct vb_cm_active *a, int ret,
 		      enum rdma_cm_event_type want)
 {
+	/* iWARP connects a TCP socket: a refusal may come at once */
 	if (ret)
-		return ret == -ENETUNREACH || ret == -EHOSTUNREACH ?
-		       -EAGAIN : ret;
+		return ret == -ENETUNREACH || ret == -EHOSTUNREACH ||
+		       ret == -ECONNREFUSED ? -EAGAIN : ret;
 	/* pairs with the release in vb_cm_active_event() */
 	if (!wait_event_timeout(a->waitq, smp_load_acquire(&a->have_event),
 				msecs_to_jiffies(VB_CM_STEP_MS)))

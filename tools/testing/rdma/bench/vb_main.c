@@ -17,6 +17,10 @@
  *   echo "COMMAND" >/sys/kernel/debug/verbs_bench/run
  *   cat /sys/kernel/debug/verbs_bench/results
  *
+ * Runs are made one at a time, except that a server ("server",
+ * "tcp-server") runs beside them and reports to "server_results"
+ * instead, so that a server and its client may share a kernel.
+ *
  * COMMAND is one of (counts in brackets are optional, in this order):
  *
  *   pair DEV0 DEV1 [LAT RATE CPU DEPTH]
@@ -118,10 +122,17 @@ const char *const vb_op_name[VB_OPS] = {
 
 const u32 vb_sizes[3] = { 8, SZ_4K, SZ_64K };
 
-/* Serialises runs; protects vb_report. */
+/*
+ * Runs are serialised, servers apart from the others so that a server
+ * and its client can run in the same kernel; vb_lock protects the two
+ * reports.
+ */
+static DEFINE_MUTEX(vb_run_lock);
+static DEFINE_MUTEX(vb_server_lock);
 static DEFINE_MUTEX(vb_lock);
 static char vb_report[VB_RESULT_SIZE] =
 	"no run yet: write a command to run (see vb_main.c)\n";
+static char vb_server_report[VB_RESULT_SIZE] = "no server run yet\n";
 static struct dentry *vb_dir;
 
 void vb_out(struct vb_run *r, const char *fmt, ...)
@@ -397,6 +408,7 @@ static ssize_t vb_run_write(struct file *file, const char __user *ubuf,
 {
 	struct vb_run *r;
 	char buf[VB_CMD_LEN];
+	bool server;
 	ssize_t ret;
 
 	if (len >= sizeof(buf))
@@ -416,10 +428,15 @@ static ssize_t vb_run_write(struct file *file, const char __user *ubuf,
 	if (!r->samples || !r->out)
 		goto out_bufs;
 
-	mutex_lock(&vb_lock);
+	server = r->mode == VB_SERVER || r->mode == VB_TCP_SERVER;
+	ret = mutex_lock_interruptible(server ? &vb_server_lock : &vb_run_lock);
+	if (ret)
+		goto out_bufs;
 	vb_run_all(r);
-	memcpy(vb_report, r->out, VB_RESULT_SIZE);
+	mutex_lock(&vb_lock);
+	memcpy(server ? vb_server_report : vb_report, r->out, VB_RESULT_SIZE);
 	mutex_unlock(&vb_lock);
+	mutex_unlock(server ? &vb_server_lock : &vb_run_lock);
 	ret = r->err ?: len;
 out_bufs:
 	kvfree(r->samples);
@@ -429,14 +446,16 @@ out_run:
 	return ret;
 }
 
+/* "results" or "server_results": the report is the file's data */
 static ssize_t vb_results_read(struct file *file, char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
+	const char *report = file->private_data;
 	ssize_t ret;
 
 	mutex_lock(&vb_lock);
-	ret = simple_read_from_buffer(ubuf, len, ppos, vb_report,
-				      strnlen(vb_report, VB_RESULT_SIZE));
+	ret = simple_read_from_buffer(ubuf, len, ppos, report,
+				      strnlen(report, VB_RESULT_SIZE));
 	mutex_unlock(&vb_lock);
 	return ret;
 }
@@ -449,6 +468,7 @@ static const struct file_operations vb_run_fops = {
 
 static const struct file_operations vb_results_fops = {
 	.owner	= THIS_MODULE,
+	.open	= simple_open,
 	.read	= vb_results_read,
 	.llseek	= default_llseek,
 };
@@ -457,7 +477,10 @@ static int __init vb_init(void)
 {
 	vb_dir = debugfs_create_dir("verbs_bench", NULL);
 	debugfs_create_file("run", 0200, vb_dir, NULL, &vb_run_fops);
-	debugfs_create_file("results", 0400, vb_dir, NULL, &vb_results_fops);
+	debugfs_create_file("results", 0400, vb_dir, vb_report,
+			    &vb_results_fops);
+	debugfs_create_file("server_results", 0400, vb_dir, vb_server_report,
+			    &vb_results_fops);
 	return 0;
 }
 

@@ -74,8 +74,9 @@ static void vb_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		.num_sge = 1,
 	};
 
+	/* receives are flushed when the QP leaves RTS: not an error */
 	if (wc->status != IB_WC_SUCCESS) {
-		if (!READ_ONCE(s->stopping))
+		if (!READ_ONCE(s->stopping) && wc->status != IB_WC_WR_FLUSH_ERR)
 			vb_error(s, wc);
 	} else if (!READ_ONCE(s->stopping)) {
 		atomic_inc(&s->outstanding);
