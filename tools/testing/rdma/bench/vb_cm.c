@@ -481,8 +481,11 @@ static int vb_cm_wait(struct vb_run *r, struct vb_cm_active *a, int ret,
 		       ret == -ECONNREFUSED ? -EAGAIN : ret;
 	/* pairs with the release in vb_cm_active_event() */
 	if (!wait_event_timeout(a->waitq, smp_load_acquire(&a->have_event),
-				msecs_to_jiffies(VB_CM_STEP_MS)))
+				msecs_to_jiffies(VB_CM_STEP_MS))) {
+		vb_out(r, "error: rdma_cm: no %s within %d ms\n",
+		       rdma_event_msg(want), VB_CM_STEP_MS);
 		return -ETIMEDOUT;
+	}
 	if (a->event == want)
 		return 0;
 	switch (a->event) {

@@ -115,12 +115,12 @@ esac
 
 for r in $RUNS; do
 	case "$STACK:$r" in
-	ours:rdma) run pair loop0 loop1 $ARGS ;;
+	ours:rdma) run pair loop0 loop1 "$ARGS" ;;
 	upstream:rdma)
-		run pair rxe0 rxe0 $ARGS
-		run pair siw0 siw0 $ARGS
+		run pair rxe0 rxe0 "$ARGS"
+		run pair siw0 siw0 "$ARGS"
 		;;
-	*:tcp) run tcp-pair $TCPARGS ;;
+	*:tcp) run tcp-pair "$TCPARGS" ;;
 	esac
 done
 
