@@ -25,6 +25,10 @@
 # measures rdma_rxe and siw.  --bench: the measurement kernel (no debug
 # options) instead of the test kernel, for both.
 #
+# RDMA_UPSTREAM_DIR names upstream's build (what prepare-kernel.sh
+# --upstream prints: the .ko files, Module.symvers, upstream.env; its
+# kernel is the linux/ beside it) instead of asking prepare-kernel.sh.
+#
 # Environment as for vm-run.sh (KDIR, RDMA_VM_TIMEOUT: here 25m unless
 # set, as a loaded host can triple the VM's 5 minutes; RDMA_VM_APPEND),
 # and RDMA_BENCH_TSC_KHZ as for run-iwpm-bench.sh (the guest's clock: see
@@ -65,7 +69,9 @@ done
 # bed without our modules.order; sets vmrun and the guest's arguments.
 prepare_upstream() {
 	local up scratch
-	up=$("$testbed/prepare-kernel.sh" ${kflags[@]+"${kflags[@]}"} --upstream)
+	up=${RDMA_UPSTREAM_DIR:-}
+	[ -n "$up" ] ||
+		up=$("$testbed/prepare-kernel.sh" ${kflags[@]+"${kflags[@]}"} --upstream)
 	KDIR=$(dirname "$up")/linux
 	# shellcheck disable=SC1091
 	. "$up/upstream.env"
