@@ -26,6 +26,7 @@ kdir=$1 up=$2 src=$3 out=$4
 . "$up/upstream.env"
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 # Keep the objects of an earlier build (make decides what to redo), but
 # not sources that are gone.
 find "$out" -maxdepth 1 \( -name '*.c' -o -name '*.h' \) -delete
