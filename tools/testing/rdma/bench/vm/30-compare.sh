@@ -12,6 +12,7 @@
 # for bench/compare.py, which makes the side-by-side table.
 # Parameters from the kernel command line (run-bench-compare.sh):
 #   bench_compare.rounds=N  bench_compare.args=LAT,RATE,CPU,DEPTH
+# needs: /usr/bin/rdma
 # timeout: 3000
 
 . /testbed/lib/stack.sh

@@ -8,6 +8,7 @@
 # the guests.  Our stack has no wire driver yet (our soft-RoCE and
 # soft-iWARP come with the connection issues): its column says so.
 # Parameters: bench_compare.rounds=N bench_compare.args=LAT,RATE,CPU,DEPTH
+# needs: /usr/bin/rdma
 # timeout: 3000
 
 . /testbed/lib/stack.sh
