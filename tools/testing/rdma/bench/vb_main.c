@@ -403,6 +403,22 @@ static void vb_run_all(struct vb_run *r)
 		vb_out(r, "verify: ok (%u checks)\n", r->checked);
 }
 
+/* A command that does not parse replaces the report, so none is stale. */
+static void vb_bad_command(const char __user *ubuf, size_t len)
+{
+	char cmd[VB_CMD_LEN];
+
+	/* the parser split the caller's copy: take the command again */
+	if (copy_from_user(cmd, ubuf, len))
+		len = 0;
+	cmd[len] = '\0';
+	mutex_lock(&vb_lock);
+	snprintf(vb_report, sizeof(vb_report),
+		 "error: cannot parse \"%s\" (see vb_main.c)\nverify: FAILED (bad command)\n",
+		 strim(cmd));
+	mutex_unlock(&vb_lock);
+}
+
 static ssize_t vb_run_write(struct file *file, const char __user *ubuf,
 			    size_t len, loff_t *ppos)
 {
@@ -420,8 +436,10 @@ static ssize_t vb_run_write(struct file *file, const char __user *ubuf,
 	if (!r)
 		return -ENOMEM;
 	ret = vb_parse(r, buf);
-	if (ret)
+	if (ret) {
+		vb_bad_command(ubuf, len);
 		goto out_run;
+	}
 	ret = -ENOMEM;
 	r->samples = kvcalloc(r->lat, sizeof(u64), GFP_KERNEL);
 	r->out = kzalloc(VB_RESULT_SIZE, GFP_KERNEL);
