@@ -34,7 +34,7 @@ say() { echo "firstrun-check: $*"; }
 mkdir -p "$scratch/repo"
 cp "$repo/Makefile" "$scratch/repo/"
 mkdir -p "$scratch/repo/tools/testing/rdma"
-cp "$here/prepare-kernel.sh" "$here/kernel.config" \
+cp "$here/prepare-kernel.sh" "$here"/kernel*.config \
 	"$scratch/repo/tools/testing/rdma/"
 
 shims=$scratch/bin

@@ -66,6 +66,10 @@ host_pkgs="linux-source-6.12 flex bison bc libelf-dev libssl-dev qemu-system-x86
 
 say() { echo "prepare-kernel: $*" >&2; }
 
+for f in "$fragment" "$flavor_fragment"; do
+	[ -f "$f" ] || { say "no config fragment $f"; exit 2; }
+done
+
 # run_step TEXT COMMAND...: COMMAND's output goes to the log; one line
 # with the time it took, or the log's tail when it fails.
 run_step() {

@@ -23,6 +23,7 @@ METRICS = [
     ('rate_kops', 'message rate', 'kops/s', 'higher'),
     ('bw_mbs', 'bandwidth', 'MB/s', 'higher'),
     ('cpu_us_per_compl', 'CPU per completion', 'us', 'lower'),
+    ('cpu_net_us_per_compl', 'CPU per completion, net', 'us', 'lower'),
 ]
 OPS = ['SEND', 'RDMA_WRITE', 'RDMA_READ']
 
@@ -94,7 +95,7 @@ def main():
         info = next((m for m in METRICS if m[0] == metric),
                     (metric, metric, '', ''))
         label = f'{info[1]} ({info[2]}) {op}'
-        if metric != 'cpu_us_per_compl':
+        if not metric.startswith('cpu_'):
             label += f' {size_label(size)}'
         row = [label]
         meds = {}

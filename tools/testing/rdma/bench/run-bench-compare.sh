@@ -6,9 +6,9 @@
 #   - prepare-kernel.sh --bench builds the measurement kernel if needed,
 #     --bench --upstream upstream's drivers/infiniband against it;
 #   - our modules are built against it from a copy of the sources in
-#     .testbed/bench-build/ours (the repository's own build stays the
-#     test kernel's), the verbs benchmark against upstream's stack in
-#     .testbed/bench-build/upstream-ulp (upstream/build-ulp.sh);
+#     <cache>/bench-build/<checkout>/ours (the repository's own build stays
+#     the test kernel's), the verbs benchmark against upstream's stack in
+#     <cache>/bench-build/<checkout>/upstream-ulp (upstream/build-ulp.sh);
 #   - the VM runs bench/vm/30-compare.sh: ROUNDS interleaved rounds of
 #     upstream's rxe and siw on a dummy interface, kernel TCP on it, and
 #     our loop devices;
@@ -26,7 +26,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 testbed=$(cd "$here/.." && pwd)
 repo=$(cd "$here/../../../.." && pwd)
-build=$repo/.testbed/bench-build
+# Outside the repository: a "make clean" there (check.sh makes one) would
+# delete the objects of the copy.  One folder per checkout.
+cache=${RDMA_TESTBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-testbed}
+build=$cache/bench-build/$(echo "$repo" | sha256sum | cut -c1-12)
 usage() { echo "usage: $0 [--wire] [ROUNDS [LAT RATE CPU DEPTH]]" >&2; exit 2; }
 
 wire=0

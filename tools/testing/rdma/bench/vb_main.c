@@ -64,10 +64,10 @@
  *   rate      RATE operations with up to DEPTH outstanding, from the
  *             first post to the last completion;
  *   bandwidth the 64 KiB rate times 64 KiB.
- * Each (op, size) starts with VB_WARMUP untimed operations and ends with
- * a check that the data arrived, made through the QP so that it works
- * across a wire too: SEND and WRITE are read back with an RDMA READ,
- * READ reads what an RDMA WRITE put there first.
+ * Each (op, size) starts with VB_WARMUP untimed operations (LAT when
+ * fewer) and ends with a check that the data arrived, made through the
+ * QP so that it works across a wire too: SEND and WRITE are read back
+ * with an RDMA READ, READ reads what an RDMA WRITE put there first.
  *
  * CPU per completion: for each of the four poll contexts a new
  * connection whose requester CQ has that context, CPU signaled 8-byte

@@ -297,7 +297,8 @@ static int vb_tcp_row(struct vb_run *r, struct vb_tcp_client *c, u32 size,
 	int ret;
 
 	memset(c->buf, pat, size);
-	ns = vb_tcp_burst(c, size, pat, VB_WARMUP, 1);
+	ns = vb_tcp_burst(c, size, pat,
+			  min_t(unsigned int, VB_WARMUP, r->lat), 1);
 	if (ns < 0)
 		return ns;
 	ret = vb_tcp_latency(r, c, size, pat);

@@ -420,7 +420,8 @@ static int vb_row(struct vb_run *r, struct vb_conn *c, enum vb_op op,
 	if (ret)
 		return ret;
 	vb_wr_init(c, &wr, &sge, op, size, 0);
-	ns = vb_burst(c->req, &wr, VB_WARMUP, 1);
+	ns = vb_burst(c->req, &wr, min_t(unsigned int, VB_WARMUP, r->lat),
+		      1);
 	if (ns < 0)
 		return ns;
 	ret = vb_latency(r, c->req, &wr);

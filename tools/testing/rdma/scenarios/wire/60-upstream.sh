@@ -29,7 +29,7 @@ B=/sys/kernel/debug/verbs_bench
 PORT=18515
 RPING_PORT=7174
 # LAT RATE CPU DEPTH: a few operations of each kind, not a measurement.
-SMALL="4 8 16 4"
+SMALL="2 4 2 2"
 
 # kernel_conn NAME DEV: the verbs benchmark's two halves over DEV.
 kernel_conn() {
