@@ -325,6 +325,8 @@ static void rvt_stop_sq(struct rvt_qp *qp)
 	rvt_del_timers_sync(qp);
 	/* a timer that ran out may have queued the engine again */
 	cancel_delayed_work_sync(&qp->send_work);
+	/* and a poster may be running it (rvt_kick_sq()) */
+	rvt_wait_sq_idle(qp);
 
 	spin_lock_irqsave(&qp->s_lock, flags);
 	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR);
@@ -681,7 +683,7 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			break;
 		}
 	}
-	rvt_schedule_send(qp);
+	rvt_kick_sq(qp);
 	return ret;
 }
 
