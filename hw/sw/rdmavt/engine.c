@@ -191,7 +191,7 @@ static u32 rvt_port_of_lid(struct rvt_dev_info *rdi, u32 lid)
 	return 0;
 }
 
-static bool rvt_datagram(struct rvt_qp *qp)
+static inline bool rvt_datagram(struct rvt_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD ||
 	       qp->ibqp.qp_type == IB_QPT_GSI ||
@@ -298,11 +298,12 @@ static noinline_for_stack bool rvt_put_grh(struct rvt_qp *qp,
  * A receive WQE at the responder: SEND and WRITE_WITH_IMM (whose data
  * already landed).  Returns the requester's status; *rnr when there was
  * no receive WQE, *dqp_err when the responder QP must go to the error
- * state.
+ * state.  With @ack (RC), a success also moves the responder's MSN on
+ * and puts its AETH in *@ack, under the r_lock taken anyway.
  */
 static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 				     struct rvt_swqe *wqe, bool *rnr,
-				     bool *dqp_err)
+				     bool *dqp_err, __be32 *ack)
 {
 	u32 skip = rvt_datagram(qp) ? RVT_GRH_BYTES : 0;
 	enum ib_wr_opcode op = wqe->wr.opcode;
@@ -360,6 +361,10 @@ static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 	}
 
 	rvt_cq_enter(recv_cq(dqp), &wc, wqe->wr.send_flags & IB_SEND_SOLICITED);
+	if (ack) {
+		dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
+		*ack = rvt_compute_aeth(dqp);
+	}
 	spin_unlock_bh(&dqp->r_lock);
 	return IB_WC_SUCCESS;
 
@@ -441,17 +446,23 @@ static enum ib_wc_status rvt_do_atomic(struct rvt_qp *qp, struct rvt_qp *dqp,
 
 /*
  * A successful RC request: the responder's MSN moves on and its AETH
- * brings the requester its credits.
+ * brings the requester its credits.  @ack: the AETH, when the receive
+ * (rvt_do_recv()) moved the MSN on already.
  */
-static void rvt_rc_ack(struct rvt_qp *qp, struct rvt_qp *dqp)
+static void rvt_rc_ack(struct rvt_qp *qp, struct rvt_qp *dqp,
+		       const __be32 *ack)
 {
 	unsigned long flags;
 	__be32 aeth;
 
-	spin_lock_bh(&dqp->r_lock);
-	dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
-	aeth = rvt_compute_aeth(dqp);
-	spin_unlock_bh(&dqp->r_lock);
+	if (ack) {
+		aeth = *ack;
+	} else {
+		spin_lock_bh(&dqp->r_lock);
+		dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
+		aeth = rvt_compute_aeth(dqp);
+		spin_unlock_bh(&dqp->r_lock);
+	}
 
 	spin_lock_irqsave(&qp->s_lock, flags);
 	rvt_get_credit(qp, be32_to_cpu(aeth));
@@ -480,7 +491,7 @@ static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
 	/* each member reads the data from the start */
 	rvt_restart_sge(&ms->qp->s_sge, ms->wqe, 0);
 	/* a member without a receive WQE drops it, as UD does */
-	rvt_do_recv(ms->qp, dqp, ms->wqe, &rnr, &dqp_err);
+	rvt_do_recv(ms->qp, dqp, ms->wqe, &rnr, &dqp_err, NULL);
 }
 
 /*
@@ -494,9 +505,10 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	bool reliable = qp->ibqp.qp_type == IB_QPT_RC;
 	bool atomic = op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		      op == IB_WR_ATOMIC_FETCH_AND_ADD;
-	bool rnr = false, dqp_err = false;
+	bool rnr = false, dqp_err = false, acked = false;
 	enum rvt_exec ret = RVT_DONE;
 	struct rvt_qp *dqp;
+	__be32 ack;
 
 	*status = IB_WC_SUCCESS;
 
@@ -561,7 +573,9 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
 	case IB_WR_SEND_WITH_INV:
-		*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err);
+		*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err,
+				      reliable ? &ack : NULL);
+		acked = reliable;
 		break;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		/* the receive WQE must be there before the data lands */
@@ -573,8 +587,12 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:
 		*status = rvt_do_rdma(qp, dqp, wqe, &dqp_err);
-		if (*status == IB_WC_SUCCESS && op == IB_WR_RDMA_WRITE_WITH_IMM)
-			*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err);
+		if (*status == IB_WC_SUCCESS &&
+		    op == IB_WR_RDMA_WRITE_WITH_IMM) {
+			*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err,
+					      reliable ? &ack : NULL);
+			acked = reliable;
+		}
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -598,7 +616,7 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			IB_AETH_CREDIT_SHIFT | IB_RNR_NAK << IB_AETH_CREDIT_SHIFT;
 		ret = RVT_RNR;
 	} else if (*status == IB_WC_SUCCESS) {
-		rvt_rc_ack(qp, dqp);
+		rvt_rc_ack(qp, dqp, acked ? &ack : NULL);
 	}
 out_put:
 	if (dqp)
