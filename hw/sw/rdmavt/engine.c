@@ -787,9 +787,14 @@ static void rvt_run_sq(struct rvt_qp *qp, unsigned int budget)
 		spin_lock_irqsave(&qp->s_lock, flags);
 	} while (!left && (qp->s_flags & RVT_S_AGAIN));
 	qp->s_flags &= ~(RVT_S_BUSY | RVT_S_AGAIN);
-	spin_unlock_irqrestore(&qp->s_lock, flags);
+	/*
+	 * Queued under s_lock, once BUSY is clear: the work item does not
+	 * find the engine busy, and rvt_wait_sq_idle() sees either BUSY or
+	 * the work item queued.
+	 */
 	if (left)
 		rvt_schedule_send(qp);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
 }
 
 /**

@@ -323,10 +323,13 @@ static void rvt_stop_sq(struct rvt_qp *qp)
 
 	cancel_delayed_work_sync(&qp->send_work);
 	rvt_del_timers_sync(qp);
-	/* a timer that ran out may have queued the engine again */
-	cancel_delayed_work_sync(&qp->send_work);
-	/* and a poster may be running it (rvt_kick_sq()) */
+	/* a poster may be running the engine (rvt_kick_sq()) */
 	rvt_wait_sq_idle(qp);
+	/*
+	 * a timer that ran out, or a poster's engine that left requests,
+	 * may have queued the work item again
+	 */
+	cancel_delayed_work_sync(&qp->send_work);
 
 	spin_lock_irqsave(&qp->s_lock, flags);
 	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR);
