@@ -24,6 +24,10 @@
  * responder's QP goes to the error state) and move the QP to the error
  * state, which flushes everything posted (IB_WC_WR_FLUSH_ERR).
  *
+ * Context: a post runs the engine of its QP at once, in the poster's
+ * context, when that context allows it (rvt_kick_sq()); otherwise, and
+ * after timers and state changes, the QP's work item on rdi->wq runs it.
+ *
  * Locks: the engine of a QP runs in one context at a time (RVT_S_BUSY in
  * s_flags), so qp->s_sge and the request at sq_tail are its own.  It
  * holds no lock of its QP while it works on the destination, whose
@@ -39,6 +43,15 @@ static DEFINE_SPINLOCK(rvt_atomic_lock);
 
 /* s_flags private to the engine: a kick came while it ran */
 #define RVT_S_AGAIN	0x80000000
+
+/* requests the engine executes in a poster's context, at most */
+#define RVT_INLINE_BUDGET	32
+
+/*
+ * Raised while this CPU's engine executes a request (bottom halves off,
+ * so it stays on the CPU): a post from there goes to the work item.
+ */
+static DEFINE_PER_CPU(unsigned int, rvt_engine_active);
 
 /* Result of executing one request. */
 enum rvt_exec {
@@ -178,7 +191,7 @@ static u32 rvt_port_of_lid(struct rvt_dev_info *rdi, u32 lid)
 	return 0;
 }
 
-static bool rvt_datagram(struct rvt_qp *qp)
+static inline bool rvt_datagram(struct rvt_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD ||
 	       qp->ibqp.qp_type == IB_QPT_GSI ||
@@ -285,11 +298,12 @@ static noinline_for_stack bool rvt_put_grh(struct rvt_qp *qp,
  * A receive WQE at the responder: SEND and WRITE_WITH_IMM (whose data
  * already landed).  Returns the requester's status; *rnr when there was
  * no receive WQE, *dqp_err when the responder QP must go to the error
- * state.
+ * state.  With @ack (RC), a success also moves the responder's MSN on
+ * and puts its AETH in *@ack, under the r_lock taken anyway.
  */
 static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 				     struct rvt_swqe *wqe, bool *rnr,
-				     bool *dqp_err)
+				     bool *dqp_err, __be32 *ack)
 {
 	u32 skip = rvt_datagram(qp) ? RVT_GRH_BYTES : 0;
 	enum ib_wr_opcode op = wqe->wr.opcode;
@@ -347,6 +361,10 @@ static enum ib_wc_status rvt_do_recv(struct rvt_qp *qp, struct rvt_qp *dqp,
 	}
 
 	rvt_cq_enter(recv_cq(dqp), &wc, wqe->wr.send_flags & IB_SEND_SOLICITED);
+	if (ack) {
+		dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
+		*ack = rvt_compute_aeth(dqp);
+	}
 	spin_unlock_bh(&dqp->r_lock);
 	return IB_WC_SUCCESS;
 
@@ -428,17 +446,23 @@ static enum ib_wc_status rvt_do_atomic(struct rvt_qp *qp, struct rvt_qp *dqp,
 
 /*
  * A successful RC request: the responder's MSN moves on and its AETH
- * brings the requester its credits.
+ * brings the requester its credits.  @ack: the AETH, when the receive
+ * (rvt_do_recv()) moved the MSN on already.
  */
-static void rvt_rc_ack(struct rvt_qp *qp, struct rvt_qp *dqp)
+static void rvt_rc_ack(struct rvt_qp *qp, struct rvt_qp *dqp,
+		       const __be32 *ack)
 {
 	unsigned long flags;
 	__be32 aeth;
 
-	spin_lock_bh(&dqp->r_lock);
-	dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
-	aeth = rvt_compute_aeth(dqp);
-	spin_unlock_bh(&dqp->r_lock);
+	if (ack) {
+		aeth = *ack;
+	} else {
+		spin_lock_bh(&dqp->r_lock);
+		dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
+		aeth = rvt_compute_aeth(dqp);
+		spin_unlock_bh(&dqp->r_lock);
+	}
 
 	spin_lock_irqsave(&qp->s_lock, flags);
 	rvt_get_credit(qp, be32_to_cpu(aeth));
@@ -467,7 +491,7 @@ static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
 	/* each member reads the data from the start */
 	rvt_restart_sge(&ms->qp->s_sge, ms->wqe, 0);
 	/* a member without a receive WQE drops it, as UD does */
-	rvt_do_recv(ms->qp, dqp, ms->wqe, &rnr, &dqp_err);
+	rvt_do_recv(ms->qp, dqp, ms->wqe, &rnr, &dqp_err, NULL);
 }
 
 /*
@@ -481,9 +505,10 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	bool reliable = qp->ibqp.qp_type == IB_QPT_RC;
 	bool atomic = op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		      op == IB_WR_ATOMIC_FETCH_AND_ADD;
-	bool rnr = false, dqp_err = false;
+	bool rnr = false, dqp_err = false, acked = false;
 	enum rvt_exec ret = RVT_DONE;
 	struct rvt_qp *dqp;
+	__be32 ack;
 
 	*status = IB_WC_SUCCESS;
 
@@ -548,7 +573,9 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
 	case IB_WR_SEND_WITH_INV:
-		*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err);
+		*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err,
+				      reliable ? &ack : NULL);
+		acked = reliable;
 		break;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		/* the receive WQE must be there before the data lands */
@@ -560,8 +587,12 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:
 		*status = rvt_do_rdma(qp, dqp, wqe, &dqp_err);
-		if (*status == IB_WC_SUCCESS && op == IB_WR_RDMA_WRITE_WITH_IMM)
-			*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err);
+		if (*status == IB_WC_SUCCESS &&
+		    op == IB_WR_RDMA_WRITE_WITH_IMM) {
+			*status = rvt_do_recv(qp, dqp, wqe, &rnr, &dqp_err,
+					      reliable ? &ack : NULL);
+			acked = reliable;
+		}
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -585,7 +616,7 @@ static enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			IB_AETH_CREDIT_SHIFT | IB_RNR_NAK << IB_AETH_CREDIT_SHIFT;
 		ret = RVT_RNR;
 	} else if (*status == IB_WC_SUCCESS) {
-		rvt_rc_ack(qp, dqp);
+		rvt_rc_ack(qp, dqp, acked ? &ack : NULL);
 	}
 out_put:
 	if (dqp)
@@ -634,22 +665,73 @@ static bool rvt_wait_again(struct rvt_qp *qp, enum rvt_exec how, u32 aeth)
 	return true;
 }
 
-/* Take the send ring until it is empty or has to wait. */
-static void rvt_sq_loop(struct rvt_qp *qp)
+/*
+ * Execute the request at sq_tail (flush it, in the error state) and
+ * complete it.  Returns false when it has to wait for a timer and stays
+ * at sq_tail.
+ */
+static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		       enum ib_qp_state state)
 {
 	enum ib_wc_status status;
-	struct rvt_swqe *wqe;
-	enum ib_qp_state state;
 	enum rvt_exec how;
 	unsigned long flags;
 	u32 aeth = 0;
+
+	if (state == IB_QPS_ERR) {
+		status = IB_WC_WR_FLUSH_ERR;
+	} else {
+		how = rvt_exec_wqe(qp, wqe, &status, &aeth);
+		if (how != RVT_DONE) {
+			if (rvt_wait_again(qp, how, aeth))
+				return false;
+			status = how == RVT_RNR ? IB_WC_RNR_RETRY_EXC_ERR :
+				IB_WC_RETRY_EXC_ERR;
+		}
+	}
+	qp->s_rnr_retry = qp->s_rnr_retry_cnt;
+	qp->s_retry = qp->s_retry_cnt;
+
+	/*
+	 * The QP is in the error state before its error completion is
+	 * seen: a consumer that polls it finds the QP in ERR.  The WQEs
+	 * behind this one are flushed by the next rounds.
+	 */
+	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+		rvt_error_qp(qp, status);
+	rvt_put_swqe(wqe);
+	rvt_send_complete(qp, wqe, status);
+	spin_lock_irqsave(&qp->s_lock, flags);
+	qp->sq_tail = qp->sq_tail + 1 == qp->sq_size ? 0 : qp->sq_tail + 1;
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return true;
+}
+
+/*
+ * Take the send ring until it is empty or has to wait, or, with a
+ * @budget (a poster's context: no sleeping), until that many requests
+ * are done.  Returns true when the budget ran out with requests left.
+ *
+ * Each request executes with bottom halves off and rvt_engine_active
+ * raised on the CPU: the completion and event handlers it calls (some
+ * under the responder's r_lock) may post, and such a post must leave
+ * the work to the work item rather than run an engine inside this one
+ * (rvt_kick_sq()).  Softirqs raised meanwhile (irq_poll of a CQ) run
+ * when the request is done, with no lock of the engine held.
+ */
+static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
+{
+	struct rvt_swqe *wqe;
+	enum ib_qp_state state;
+	unsigned long flags;
+	bool went;
 
 	for (;;) {
 		/* requests execute whole: at SQD nothing is in flight */
 		state = READ_ONCE(qp->state);
 		if (state == IB_QPS_SQD) {
 			rvt_sq_drained(qp);
-			return;
+			return false;
 		}
 
 		spin_lock_irqsave(&qp->s_lock, flags);
@@ -657,50 +739,38 @@ static void rvt_sq_loop(struct rvt_qp *qp)
 		    (state != IB_QPS_ERR &&
 		     (qp->s_flags & (RVT_S_WAIT_RNR | RVT_S_TIMER)))) {
 			spin_unlock_irqrestore(&qp->s_lock, flags);
-			return;
+			return false;
 		}
 		wqe = sq_slot(qp, qp->sq_tail);
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 
 		/* SQE and the others hold the queue */
 		if (state != IB_QPS_ERR && state != IB_QPS_RTS)
-			return;
-		if (state == IB_QPS_ERR) {
-			status = IB_WC_WR_FLUSH_ERR;
-		} else {
-			how = rvt_exec_wqe(qp, wqe, &status, &aeth);
-			if (how != RVT_DONE) {
-				if (rvt_wait_again(qp, how, aeth))
-					return;
-				status = how == RVT_RNR ?
-					IB_WC_RNR_RETRY_EXC_ERR :
-					IB_WC_RETRY_EXC_ERR;
-			}
-		}
-		qp->s_rnr_retry = qp->s_rnr_retry_cnt;
-		qp->s_retry = qp->s_retry_cnt;
+			return false;
 
-		/*
-		 * The QP is in the error state before its error completion
-		 * is seen: a consumer that polls it finds the QP in ERR.  The
-		 * WQEs behind this one are flushed by the next rounds.
-		 */
-		if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
-			rvt_error_qp(qp, status);
-		rvt_put_swqe(wqe);
-		rvt_send_complete(qp, wqe, status);
-		spin_lock_irqsave(&qp->s_lock, flags);
-		qp->sq_tail = qp->sq_tail + 1 == qp->sq_size ? 0 :
-			qp->sq_tail + 1;
-		spin_unlock_irqrestore(&qp->s_lock, flags);
-		cond_resched();
+		local_bh_disable();
+		__this_cpu_inc(rvt_engine_active);
+		went = rvt_sq_one(qp, wqe, state);
+		__this_cpu_dec(rvt_engine_active);
+		local_bh_enable();
+		if (!went)
+			return false;
+		if (!budget)
+			cond_resched();
+		else if (!--budget)
+			return true;
 	}
 }
 
-/* Run the engine of @qp here unless it runs elsewhere already. */
-static void rvt_run_sq(struct rvt_qp *qp)
+/*
+ * Run the engine of @qp here unless it runs elsewhere already; @budget
+ * as for rvt_sq_loop() (0: the work item or rvt_ruc_loopback(), which
+ * may sleep).  What a budget leaves goes to the work item.
+ */
+static void rvt_run_sq(struct rvt_qp *qp, unsigned int budget)
 {
 	unsigned long flags;
+	bool left = false;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
 	if (qp->s_flags & RVT_S_BUSY) {
@@ -713,11 +783,64 @@ static void rvt_run_sq(struct rvt_qp *qp)
 	do {
 		qp->s_flags &= ~RVT_S_AGAIN;
 		spin_unlock_irqrestore(&qp->s_lock, flags);
-		rvt_sq_loop(qp);
+		left = rvt_sq_loop(qp, budget);
 		spin_lock_irqsave(&qp->s_lock, flags);
-	} while (qp->s_flags & RVT_S_AGAIN);
-	qp->s_flags &= ~RVT_S_BUSY;
+	} while (!left && (qp->s_flags & RVT_S_AGAIN));
+	qp->s_flags &= ~(RVT_S_BUSY | RVT_S_AGAIN);
+	/*
+	 * Queued under s_lock, once BUSY is clear: the work item does not
+	 * find the engine busy, and rvt_wait_sq_idle() sees either BUSY or
+	 * the work item queued.
+	 */
+	if (left)
+		rvt_schedule_send(qp);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
+}
+
+/**
+ * rvt_kick_sq - have the engine take what was just posted to a QP
+ * @qp: the QP
+ *
+ * Runs the engine in the caller's context when that context allows it:
+ * a software device has no hardware to hand the request to, and a work
+ * item per post costs a wakeup and two context switches.  The caller
+ * may hold spin locks of its own: the engine does not sleep here, does
+ * at most RVT_INLINE_BUDGET requests (the work item takes the rest) and
+ * calls handlers with bottom halves off, as it does from the work item.
+ * From hard interrupts, with interrupts off (the engine enables bottom
+ * halves) and from within a request the engine executes on this CPU
+ * (a handler it called posts), the work item runs it instead.
+ */
+void rvt_kick_sq(struct rvt_qp *qp)
+{
+	if (in_hardirq() || in_nmi() || irqs_disabled() ||
+	    this_cpu_read(rvt_engine_active)) {
+		rvt_schedule_send(qp);
+		return;
+	}
+	rvt_run_sq(qp, RVT_INLINE_BUDGET);
+}
+
+/**
+ * rvt_wait_sq_idle - wait for an engine of a QP that runs in a poster's
+ *	context
+ * @qp: the QP, whose state already stops the engine (RESET)
+ *
+ * cancel_delayed_work_sync() waits for the work item only.
+ */
+void rvt_wait_sq_idle(struct rvt_qp *qp)
+{
+	unsigned long flags;
+	bool busy;
+
+	for (;;) {
+		spin_lock_irqsave(&qp->s_lock, flags);
+		busy = qp->s_flags & RVT_S_BUSY;
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		if (!busy)
+			return;
+		cond_resched();
+	}
 }
 
 /**
@@ -734,7 +857,7 @@ void rvt_ruc_loopback(struct rvt_qp *sqp)
 {
 	if (WARN_ON_ONCE(rvt_datagram(sqp)))
 		return;
-	rvt_run_sq(sqp);
+	rvt_run_sq(sqp, 0);
 }
 EXPORT_SYMBOL(rvt_ruc_loopback);
 
@@ -745,7 +868,7 @@ void rvt_do_send(struct work_struct *work)
 					 send_work);
 
 	if (rvt_datagram(qp))
-		rvt_run_sq(qp);
+		rvt_run_sq(qp, 0);
 	else
 		rvt_ruc_loopback(qp);
 }

@@ -323,7 +323,12 @@ static void rvt_stop_sq(struct rvt_qp *qp)
 
 	cancel_delayed_work_sync(&qp->send_work);
 	rvt_del_timers_sync(qp);
-	/* a timer that ran out may have queued the engine again */
+	/* a poster may be running the engine (rvt_kick_sq()) */
+	rvt_wait_sq_idle(qp);
+	/*
+	 * a timer that ran out, or a poster's engine that left requests,
+	 * may have queued the work item again
+	 */
 	cancel_delayed_work_sync(&qp->send_work);
 
 	spin_lock_irqsave(&qp->s_lock, flags);
@@ -681,7 +686,7 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			break;
 		}
 	}
-	rvt_schedule_send(qp);
+	rvt_kick_sq(qp);
 	return ret;
 }
 

@@ -69,6 +69,8 @@ void rvt_add_retry_timer(struct rvt_qp *qp);
 
 /* engine.c */
 void rvt_do_send(struct work_struct *work);
+void rvt_kick_sq(struct rvt_qp *qp);
+void rvt_wait_sq_idle(struct rvt_qp *qp);
 void rvt_put_swqe(struct rvt_swqe *wqe);
 
 /* mcast.c */
