@@ -82,7 +82,8 @@
  * Method (TCP, vb_tcp.c): one connection with TCP_NODELAY; each message
  * (a small header and its payload) is answered by a 4-byte ack from the
  * peer once it has been read in full and checked, which is what an RC
- * completion waits for too.  Latency: one message at a time, from the
+ * completion waits for too.  Both ends busy-poll their socket
+ * (MSG_DONTWAIT), as the verbs side polls its CQ.  Latency: one message at a time, from the
  * send to the ack; rate: DEPTH messages unacknowledged at most.  SEND and
  * RDMA WRITE are the same thing over TCP (one measurement, reported for
  * both); RDMA READ has no equivalent (n/a).  No CPU figures.

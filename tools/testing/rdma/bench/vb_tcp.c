@@ -6,7 +6,9 @@
  * One connection with TCP_NODELAY on both ends.  The client sends
  * messages, each a struct vb_tcp_hdr and its payload (every byte the
  * header's pattern); the server reads each message in full, checks the
- * payload and answers with a 4-byte ack (0: the data was right).  The
+ * payload and answers with a 4-byte ack (0: the data was right).  Both
+ * ends busy-poll their socket for what they wait for, as the verbs poll
+ * their CQ (a sleeping reader would add a wake-up per message).  The
  * ack stands for the RC ACK that an RDMA completion waits for, so a
  * message counts as done when its ack is back:
  *   latency   LAT messages one at a time, from the send to the ack;
@@ -51,6 +53,7 @@ struct vb_tcp_server {
 	struct completion	done;	/* pair mode: the thread ended */
 };
 
+/* How long a blocking accept waits. */
 static void vb_tcp_timeout(struct socket *sock, long secs)
 {
 	WRITE_ONCE(sock->sk->sk_rcvtimeo, secs * HZ);
@@ -68,9 +71,14 @@ static int vb_tcp_send(struct socket *sock, struct kvec *iov, size_t n,
 	return ret == len ? 0 : -EIO;
 }
 
-/* All of @len bytes, or an error (-ECONNRESET when the peer closed). */
+/*
+ * All of @len bytes, or an error (-ECONNRESET when the peer closed,
+ * -ETIMEDOUT when it was silent for VB_TCP_RCV_TIMEOUT_S).  Polls the
+ * socket (MSG_DONTWAIT) without sleeping.
+ */
 static int vb_tcp_recv(struct socket *sock, void *buf, size_t len)
 {
+	unsigned long end = jiffies + VB_TCP_RCV_TIMEOUT_S * HZ;
 	struct msghdr msg = {};
 	struct kvec iov;
 	int ret;
@@ -78,7 +86,13 @@ static int vb_tcp_recv(struct socket *sock, void *buf, size_t len)
 	while (len) {
 		iov.iov_base = buf;
 		iov.iov_len = len;
-		ret = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_WAITALL);
+		ret = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_DONTWAIT);
+		if (ret == -EAGAIN) {
+			if (time_after(jiffies, end))
+				return -ETIMEDOUT;
+			cond_resched();
+			continue;
+		}
 		if (ret < 0)
 			return ret;
 		if (!ret)
@@ -158,7 +172,6 @@ static int vb_tcp_accept_serve(struct vb_tcp_server *srv)
 	if (ret)
 		return ret;
 	tcp_sock_set_nodelay(srv->sock->sk);
-	vb_tcp_timeout(srv->sock, VB_TCP_RCV_TIMEOUT_S);
 	ret = vb_tcp_serve(srv);
 	sock_release(srv->sock);
 	srv->sock = NULL;
@@ -201,7 +214,6 @@ static int vb_tcp_connect(struct vb_tcp_client *c, __be32 addr, u16 port)
 		return ret;
 	}
 	tcp_sock_set_nodelay(c->sock->sk);
-	vb_tcp_timeout(c->sock, VB_TCP_RCV_TIMEOUT_S);
 	return 0;
 }
 
