@@ -2,10 +2,11 @@
 /*
  * rdma_loop: connecting QPs of loop devices for tests and benchmarks.
  *
- * Loop devices have no connection manager yet, so the users of the loop
- * fabric (KUnit suites, the verbs benchmark) move their RC and UC QPs
- * through INIT, RTR and RTS by hand; this is the one place that knows
- * which attributes each step needs.
+ * Loop devices have no connection manager yet, so the KUnit suites that
+ * use the loop fabric move their RC and UC QPs through INIT, RTR and RTS
+ * by hand; this is the one place that knows which attributes each step
+ * needs.  (The verbs benchmark does the same with the public API only,
+ * so that one source runs on upstream's stack too.)
  */
 
 #include <rdma/ib_verbs.h>

@@ -4,8 +4,9 @@
 # Benchmark (make bench-compare-wire, never make check): each stack across
 # the virtual wire between two guests, both halves in this file (guest 1
 # serves, guest 2 measures and prints the figures as 30-compare.sh does).
-# Upstream's rxe and siw on eth0 of both guests, and kernel TCP between
-# the guests.  Our stack has no wire driver yet (our soft-RoCE and
+# Upstream's rxe and siw on eth0 of both guests (one kind at a time:
+# rdma_cm picks the device by IP address), and kernel TCP between the
+# guests.  Our stack has no wire driver yet (our soft-RoCE and
 # soft-iWARP come with the connection issues): its column says so.
 # Parameters: bench_compare.rounds=N bench_compare.args=LAT,RATE,CPU,DEPTH
 # needs: /usr/bin/rdma
@@ -51,16 +52,29 @@ pair() {
 		{ echo "bench-compare-wire: round $round $dev: data not verified"; FAILED=$((FAILED + 1)); }
 }
 
-stack_load upstream && stack_insmod rdma_verbs_bench &&
-	rdma link add rxe0 type rxe netdev "$WIRE_DEV" &&
-	rdma link add siw0 type siw netdev "$WIRE_DEV" || {
+# kind ROUND DRIVER DEV: one device of DRIVER on eth0 on both guests for
+# one pair, then deleted (rdma_cm picks the device by IP address, so one
+# kind at a time).
+kind() {
+	local r=$1 drv=$2 dev=$3
+	rdma link add "$dev" type "$drv" netdev "$WIRE_DEV" || {
+		echo "bench-compare-wire: rdma link add $dev failed"
+		FAILED=$((FAILED + 1))
+	}
+	pair "$r" upstream "$dev" "server $dev $PORT" \
+		"client $dev $WIRE_PEER_IP $PORT $ARGS"
+	wire_sync "round $r $dev: done" || FAILED=$((FAILED + 1))
+	rdma link delete "$dev" || FAILED=$((FAILED + 1))
+}
+
+stack_load upstream && stack_insmod rdma_verbs_bench || {
 	echo "bench-compare-wire: upstream's stack did not come up"
 	FAILED=$((FAILED + 1))
 }
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	pair $r upstream rxe0 "server rxe0 $PORT" "client rxe0 $WIRE_PEER_IP $PORT $ARGS"
-	pair $r upstream siw0 "server siw0 $PORT" "client siw0 $WIRE_PEER_IP $PORT $ARGS"
+	kind $r rxe rxe0
+	kind $r siw siw0
 	pair $r tcp eth0 "tcp-server $PORT" "tcp-client $WIRE_PEER_IP $PORT $TCP_ARGS"
 	r=$((r + 1))
 done
