@@ -67,13 +67,9 @@ echo "bench-compare: our modules built against it ($(($(date +%s) - t0)) s)"
 ulp=$("$testbed/upstream/build-ulp.sh" "$kdir" "$up" "$here" "$build/upstream-ulp")
 echo "bench-compare: built against upstream's stack: $(basename "$ulp")"
 
-khz=${RDMA_BENCH_TSC_KHZ:-}
-if [ -z "$khz" ] && grep -qw constant_tsc /proc/cpuinfo; then
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-fi
-clock=""
-[ -n "$khz" ] && [ "$khz" != 0 ] &&
-	clock="tsc_early_khz=$khz tsc=reliable clocksource=tsc"
+# shellcheck source=guest-clock.sh
+. "$here/guest-clock.sh"
+clock=$(guest_clock_args bench-compare)
 echo "bench-compare: host $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 export RDMA_VM_TIMEOUT=${RDMA_VM_TIMEOUT:-50m}

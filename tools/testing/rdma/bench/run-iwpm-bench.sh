@@ -37,17 +37,9 @@ make -s -C "$KDIR" M="$repo" modules
 [ -f "$repo/tools/testing/rdma/bench/rdma_iwpm_bench.ko" ] ||
 	{ echo "run-iwpm-bench: rdma_iwpm_bench.ko was not built" >&2; exit 2; }
 
-khz=${RDMA_BENCH_TSC_KHZ:-}
-if [ -z "$khz" ] && grep -qw constant_tsc /proc/cpuinfo; then
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-fi
-clock=""
-if [ -n "$khz" ] && [ "$khz" != 0 ]; then
-	clock="tsc_early_khz=$khz tsc=reliable clocksource=tsc"
-	echo "run-iwpm-bench: guest TSC at $khz kHz (the host's)"
-else
-	echo "run-iwpm-bench: guest clock left alone (4 ms jiffies steps)"
-fi
+# shellcheck source=guest-clock.sh
+. "$here/guest-clock.sh"
+clock=$(guest_clock_args run-iwpm-bench)
 echo "run-iwpm-bench: host $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 export RDMA_BENCH="$here/vm/10-iwpm.sh"

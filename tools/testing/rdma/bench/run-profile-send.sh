@@ -44,13 +44,9 @@ grep -q '^CONFIG_FUNCTION_PROFILER=y' "$KDIR/.config" ||
 	{ echo "run-profile-send: $KDIR has no FUNCTION_PROFILER" >&2; exit 2; }
 make -s -C "$KDIR" M="$repo" modules
 
-khz=${RDMA_BENCH_TSC_KHZ:-}
-if [ -z "$khz" ] && grep -qw constant_tsc /proc/cpuinfo; then
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-fi
-clock=""
-[ -n "$khz" ] && [ "$khz" != 0 ] &&
-	clock="tsc_early_khz=$khz tsc=reliable clocksource=tsc"
+# shellcheck source=guest-clock.sh
+. "$here/guest-clock.sh"
+clock=$(guest_clock_args run-profile-send)
 echo "run-profile-send: host $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg); LAT RATE DEPTH = ${args[*]}"
 
 export RDMA_VM_TIMEOUT=${RDMA_VM_TIMEOUT:-25m}

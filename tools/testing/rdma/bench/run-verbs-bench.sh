@@ -106,17 +106,9 @@ else
 fi
 export KDIR
 
-khz=${RDMA_BENCH_TSC_KHZ:-}
-if [ -z "$khz" ] && grep -qw constant_tsc /proc/cpuinfo; then
-	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-fi
-clock=""
-if [ -n "$khz" ] && [ "$khz" != 0 ]; then
-	clock="tsc_early_khz=$khz tsc=reliable clocksource=tsc"
-	echo "run-verbs-bench: guest TSC at $khz kHz (the host's)"
-else
-	echo "run-verbs-bench: guest clock left alone (4 ms jiffies steps)"
-fi
+# shellcheck source=guest-clock.sh
+. "$here/guest-clock.sh"
+clock=$(guest_clock_args run-verbs-bench)
 echo "run-verbs-bench: host $(nproc) CPU(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "run-verbs-bench: QEMU TCG guest with 2 vCPUs, kernel $KDIR; LAT RATE CPU DEPTH = ${args[*]}"
 

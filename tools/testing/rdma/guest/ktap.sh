@@ -63,6 +63,21 @@ ktap_test() {
 	fi
 }
 
+# ktap_has NAME PATTERN COMMAND [ARG...]: one case, passed when a line of
+# COMMAND's output (stdout and stderr) matches the extended regular
+# expression PATTERN.  The output becomes diagnostic lines.
+ktap_has() {
+	local name=$1 pat=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	echo "$out" | sed 's/^/# /'
+	if echo "$out" | grep -Eq -- "$pat"; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "no line matches '$pat'"
+	fi
+}
+
 # ktap_refused NAME EXTACK ERRNO COMMAND [ARG...]: one case, passed when
 # the kernel refuses what Debian's rdma tool asks: the tool exits non-zero
 # and prints the kernel's extack message as "Error: EXTACK." and its errno

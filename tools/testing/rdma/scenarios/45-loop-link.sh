@@ -20,19 +20,6 @@ stat() {
 	sed -n "s/^$2 //p" "$ULPDIR/$1/stats" 2>/dev/null
 }
 
-# has NAME PATTERN COMMAND...: passed when COMMAND's output matches PATTERN
-has() {
-	local name=$1 pat=$2 out
-	shift 2
-	out=$("$@" 2>&1)
-	echo "$out" | sed 's/^/# /'
-	if echo "$out" | grep -Eq -- "$pat"; then
-		ktap_pass "$name"
-	else
-		ktap_fail "$name" "no line matches '$pat'"
-	fi
-}
-
 # lines NAME N PATTERN COMMAND...: COMMAND prints exactly N matching lines
 lines() {
 	local name=$1 want=$2 pat=$3 out n
@@ -93,9 +80,9 @@ fi
 
 ktap_test "rdma link add loop9 type loop netdev lo" \
 	rdma link add loop9 type loop netdev lo
-has "rdma link show lists loop9/1 active" "loop9/1 .*state ACTIVE" \
+ktap_has "rdma link show lists loop9/1 active" "loop9/1 .*state ACTIVE" \
 	rdma link show
-has "rdma dev show loop9" "^[0-9]+: loop9: node_type ca" rdma dev show loop9
+ktap_has "rdma dev show loop9" "^[0-9]+: loop9: node_type ca" rdma dev show loop9
 state=$(cat "$CLASS/loop9/ports/1/state" 2>/dev/null)
 if [ "$state" = "4: ACTIVE" ]; then
 	ktap_pass "sysfs: loop9 port 1 is active"
@@ -131,7 +118,7 @@ ktap_test "rdma_test_ulp loads" modprobe rdma_test_ulp
 running "ULP traffic on loop9 without errors" loop9
 
 # The ULP's objects: 1 PD, 2 CQs, 4 QPs (2 RC, 2 UD), 1 MR, 1 SRQ.
-has "rdma res show: the ULP's counts" \
+ktap_has "rdma res show: the ULP's counts" \
 	"^[0-9]+: loop9: pd 1 cq 2 qp 4 cm_id 0 mr 1 ctx 0 srq 1" \
 	rdma res show
 lines "rdma res show qp: 4 QPs of rdma_test_ulp" 4 \

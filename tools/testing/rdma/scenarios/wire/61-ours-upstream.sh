@@ -16,19 +16,6 @@
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
 
-# has NAME PATTERN COMMAND...: passed when COMMAND's output matches PATTERN
-has() {
-	local name=$1 pat=$2 out
-	shift 2
-	out=$("$@" 2>&1)
-	echo "$out" | sed 's/^/# /'
-	if echo "$out" | grep -Eq -- "$pat"; then
-		ktap_pass "$name"
-	else
-		ktap_fail "$name" "no line matches '$pat'"
-	fi
-}
-
 ktap_plan 11
 if [ "$WIRE_SELF" = 1 ]; then
 	ktap_test "our stack loads (ib_core, rdma_loop with 1 device)" \
@@ -43,14 +30,14 @@ fi
 ktap_test "both guests are up (sync over the wire)" wire_sync "stacks up"
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 3 -W 5 "$WIRE_PEER_IP"
 if [ "$WIRE_SELF" = 1 ]; then
-	has "rdma link show: our loop0/1 is active" \
+	ktap_has "rdma link show: our loop0/1 is active" \
 		"^link loop0/1 .*state ACTIVE" rdma link show
-	has "loop0's port is InfiniBand" "^InfiniBand$" \
+	ktap_has "loop0's port is InfiniBand" "^InfiniBand$" \
 		cat /sys/class/infiniband/loop0/ports/1/link_layer
 else
-	has "rdma link show: rxe0/1 on eth0" \
+	ktap_has "rdma link show: rxe0/1 on eth0" \
 		"^link rxe0/1 .*netdev eth0" rdma link show
-	has "rdma link show: siw0/1 on eth0" \
+	ktap_has "rdma link show: siw0/1 on eth0" \
 		"^link siw0/1 .*netdev eth0" rdma link show
 fi
 wire_sync "links checked" || ktap_diag "the other half did not reach 'links checked'"
@@ -60,12 +47,12 @@ if [ "$WIRE_SELF" = 1 ]; then
 	ktap_test "then upstream's stack loads" stack_load upstream
 	ktap_test "rdma link add rxe0 on eth0" \
 		rdma link add rxe0 type rxe netdev eth0
-	has "rdma link show: rxe0/1 on eth0 (upstream's)" \
+	ktap_has "rdma link show: rxe0/1 on eth0 (upstream's)" \
 		"^link rxe0/1 .*netdev eth0" rdma link show
 else
 	ktap_test "then our stack loads" stack_load ours ib_core
 	ktap_test "rdma_loop devices=1" modprobe rdma_loop devices=1
-	has "rdma link show: loop0/1 is active (ours)" \
+	ktap_has "rdma link show: loop0/1 is active (ours)" \
 		"^link loop0/1 .*state ACTIVE" rdma link show
 fi
 ktap_test "that stack unloads completely too ($(stack_current))" stack_unload
