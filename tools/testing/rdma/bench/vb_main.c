@@ -62,7 +62,9 @@
  *             nearest-rank p99); an RC completion means the responder
  *             acknowledged the operation;
  *   rate      RATE operations with up to DEPTH outstanding, from the
- *             first post to the last completion;
+ *             first post to the last completion (iWARP SENDs: at most
+ *             half the responder's receives, as iWARP has no RNR flow
+ *             control to stop an overrun);
  *   bandwidth the 64 KiB rate times 64 KiB.
  * Each (op, size) starts with VB_WARMUP untimed operations (LAT when
  * fewer) and ends with a check that the data arrived, made through the

@@ -406,11 +406,28 @@ static int vb_latency(struct vb_run *r, struct vb_side *s,
 	return 0;
 }
 
+/*
+ * The SENDs of one rate burst.  iWARP has no RNR flow control: a SEND
+ * completes at the requester once TCP took it, not once the responder
+ * placed it, so a burst longer than the responder's posted receives can
+ * overrun them, and the responder then terminates the connection ("no
+ * buffer for this MSN").  On iWARP a SEND burst stops at half the
+ * receives the responder keeps posted (it reposts each one as it
+ * completes, so half leaves room for the reposts still on their way).
+ */
+static unsigned int vb_rate_ops(struct vb_run *r, struct vb_conn *c,
+				enum vb_op op)
+{
+	if (op == VB_SEND && rdma_protocol_iwarp(c->req->dev, 1))
+		return min_t(unsigned int, r->rate, VB_RECVS / 2);
+	return r->rate;
+}
+
 /* Latency, rate and (64 KiB) bandwidth of one (op, size), then check. */
 static int vb_row(struct vb_run *r, struct vb_conn *c, enum vb_op op,
 		  u32 size, u8 pat)
 {
-	unsigned int bad = r->bad;
+	unsigned int bad = r->bad, rate = r->rate;
 	struct ib_rdma_wr wr;
 	struct ib_sge sge;
 	s64 ns;
@@ -427,15 +444,21 @@ static int vb_row(struct vb_run *r, struct vb_conn *c, enum vb_op op,
 	ret = vb_latency(r, c->req, &wr);
 	if (ret)
 		return ret;
+	/* the table and the results compute the rate from r->rate */
+	r->rate = vb_rate_ops(r, c, op);
 	ns = vb_burst(c->req, &wr, r->rate, r->depth);
-	if (ns < 0)
-		return ns;
+	if (ns < 0) {
+		ret = ns;
+		goto out;
+	}
 	ret = vb_verify(r, c, op, size, pat);
 	if (ret)
-		return ret;
+		goto out;
 	vb_row_table(r, vb_op_name[op], size, ns, r->bad != bad);
 	vb_row_results(r, vb_op_name[op], size, ns);
-	return 0;
+out:
+	r->rate = rate;
+	return ret;
 }
 
 static u64 vb_busy_ns(void)
