@@ -138,18 +138,26 @@ static int vb_tcp_serve(struct vb_tcp_server *srv)
 	}
 }
 
-/* A TCP socket bound to @addr:@port (0: any port), listening. */
-static int vb_tcp_listen(struct socket **lsock, __be32 addr, u16 port)
+/* A kernel TCP socket and the IPv4 address @addr:@port in @sin. */
+static int vb_tcp_socket(struct socket **sock, struct sockaddr_in *sin,
+			 __be32 addr, u16 port)
 {
-	struct sockaddr_in sin = {
+	*sin = (struct sockaddr_in){
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = addr,
 		.sin_port = htons(port),
 	};
+	return sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+				sock);
+}
+
+/* A TCP socket bound to @addr:@port (0: any port), listening. */
+static int vb_tcp_listen(struct socket **lsock, __be32 addr, u16 port)
+{
+	struct sockaddr_in sin;
 	int ret;
 
-	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       lsock);
+	ret = vb_tcp_socket(lsock, &sin, addr, port);
 	if (ret)
 		return ret;
 	sock_set_reuseaddr((*lsock)->sk);
@@ -196,15 +204,10 @@ struct vb_tcp_client {
 
 static int vb_tcp_connect(struct vb_tcp_client *c, __be32 addr, u16 port)
 {
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = addr,
-		.sin_port = htons(port),
-	};
+	struct sockaddr_in sin;
 	int ret;
 
-	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       &c->sock);
+	ret = vb_tcp_socket(&c->sock, &sin, addr, port);
 	if (ret)
 		return ret;
 	ret = kernel_connect(c->sock, (struct sockaddr *)&sin, sizeof(sin), 0);
