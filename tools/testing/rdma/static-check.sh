@@ -298,9 +298,10 @@ for path in files:
             docs[first.group(1)] = m.group(1)
     for name, lineno in names:
         # The definition: "<type> name(" at the start of a line, or the
-        # name alone on its line after a type line.  None: not a function.
-        d = re.search(r'^([\w \t\*]*?)\b' + re.escape(name) + r'\(',
-                      text, re.M)
+        # name alone on its line after a type line (a call is indented).
+        # None: not a function.
+        d = re.search(r'^(?![ \t])([\w \t\*]*?)\b' + re.escape(name) +
+                      r'\(', text, re.M)
         if not d:
             continue
         exported += 1
