@@ -68,6 +68,8 @@ MODULE_PARM_DESC(pm_timeout_ms,
 /**
  * iwpm_valid_pid - whether a port mapper is registered
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: non-zero when the kernel knows the port mapper's socket.
  */
 int iwpm_valid_pid(void)
@@ -270,6 +272,10 @@ static int iwpm_fill_reg_pid(struct sk_buff *skb, struct nlmsghdr *nlh,
  * registered already or when no port mapper listened last time (until a
  * port mapper announces itself).
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer (GFP_KERNEL allocations, netlink multicast). Takes the
+ * request table's xarray lock briefly.
+ *
  * Return: 0 (also when there is nothing to do), an IWPM_*_ERR code of
  * the port mapper, or a negative errno (-ESRCH: nobody listens,
  * -ETIMEDOUT: no answer).
@@ -331,6 +337,9 @@ static int iwpm_mapping_precheck(struct iwpm_sa_data *pm_msg, u8 nl_client)
  * @mapped_loc_addr is the port mapper's answer on success and
  * @loc_addr itself otherwise, so callers can always use it.
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer. Takes the request table's xarray lock briefly.
+ *
  * Return: 0 on success and when no port mapper is registered, an
  * IWPM_*_ERR code of the port mapper, or a negative errno (-ETIMEDOUT:
  * no answer in pm_timeout_ms, -ECONNRESET: the port mapper went away).
@@ -383,6 +392,9 @@ static int iwpm_fill_query(struct sk_buff *skb, struct nlmsghdr *nlh,
  * The port mapper asks its peer on the remote host before it answers.
  * On any failure the two mapped addresses are the unmapped ones.
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer. Takes the request table's xarray lock briefly.
+ *
  * Return: as iwpm_add_mapping(); IWPM_REMOTE_QUERY_REJECT when the
  * remote port mapper refused.
  */
@@ -413,6 +425,9 @@ EXPORT_SYMBOL_GPL(iwpm_add_and_query_mapping);
  * @nl_client: netlink client index
  *
  * The port mapper does not answer.
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Sends without
+ * waiting (MSG_DONTWAIT) and takes no lock of its own.
  *
  * Return: 0 (also without a port mapper) or a negative errno.
  */

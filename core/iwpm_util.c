@@ -211,6 +211,10 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_check_registration);
  * The first client also starts watching for the port mapper's socket
  * going away.
  *
+ * Context: Process context; may sleep. Takes iwpm_notifier_mutex around the
+ * netlink notifier registration. Calls for one client are not serialised with
+ * each other: the caller makes them once.
+ *
  * Return: 0, -EINVAL for an index out of range or a client that is
  * already valid, or the error of the notifier registration.
  */
@@ -234,6 +238,9 @@ EXPORT_SYMBOL_GPL(iwpm_init);
  * @nl_client: netlink client index given to iwpm_init()
  *
  * Drops the client's mappings and remote-info records.
+ *
+ * Context: Process context; may sleep. Takes iwpm_map_lock and iwpm_rem_lock
+ * (one after the other) to drop the records, then iwpm_notifier_mutex.
  *
  * Return: 0, or -EINVAL when the client was not valid.
  */
@@ -485,6 +492,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_pending_nlmsg_requests);
  *
  * The records are what the port mapper gets again after a restart.
  *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Takes
+ * iwpm_map_lock, a plain spinlock, so not from interrupt context.
+ *
  * Return: 0, -EINVAL for an invalid client or an address that is not
  * IPv4/IPv6 or whose two families differ, -ENOMEM.
  */
@@ -522,6 +532,9 @@ EXPORT_SYMBOL_GPL(iwpm_create_mapinfo);
  * @mapped_local_addr: its mapped address
  *
  * Removes one record holding both addresses.
+ *
+ * Context: Process context; does not sleep.  Takes
+ * iwpm_map_lock, a plain spinlock, so not from interrupt context.
  *
  * Return: 0, or -EINVAL when there is none.
  */
@@ -692,6 +705,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_add_remote_info);
  * @nl_client: netlink client index
  *
  * The record is removed once read.
+ *
+ * Context: Process context; does not sleep. Takes iwpm_rem_lock, a plain
+ * spinlock, so not from interrupt context.
  *
  * Return: 0 and @remote_addr filled in, or -EINVAL when no record matches.
  */
