@@ -40,6 +40,8 @@ extern bool ib_devices_shared_netns;
  * ib_device_registered - whether a device is between registration and
  * the start of its unregistration
  * @device: the device
+ *
+ * Return: true from the end of registration until unregistration starts.
  */
 bool ib_device_registered(struct ib_device *device);
 
