@@ -281,9 +281,8 @@ exported = 0
 for path in files:
     if not path.endswith('.c'):
         continue
-    lines = open(os.path.join(repo, path), errors='replace').read()
-    text = lines
-    lines = lines.split('\n')
+    text = open(os.path.join(repo, path), errors='replace').read()
+    lines = text.split('\n')
     names = []
     for i, l in enumerate(lines):
         m = export.match(l)
