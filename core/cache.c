@@ -725,6 +725,11 @@ static int __ib_cache_gid_add(struct ib_device *ib_dev, u32 port,
  * not reserved for a default GID, the driver's add_gid is called, and a
  * GID_CHANGE event is dispatched.  May sleep.
  *
+ * Context: Process context; sleeps. Takes the port GID table's mutex, and
+ * under it the table's rwlock for write (interrupts disabled) around slot
+ * updates; the driver's add_gid op runs under the mutex. The GID_CHANGE event
+ * is dispatched after the mutex is released.
+ *
  * Return: 0, -EINVAL for a bad port, zero GID or missing net device,
  * -ENOSPC when the table is full, -ENODEV after cleanup, -ENOMEM, or the
  * driver's error.
@@ -760,6 +765,11 @@ EXPORT_SYMBOL_IF_KUNIT(ib_cache_gid_add);
  * device.  The driver's del_gid is called and a GID_CHANGE event is
  * dispatched; users holding the entry keep it until they put it.  May
  * sleep.
+ *
+ * Context: Process context; sleeps. Takes the port GID table's mutex, and
+ * under it the table's rwlock; the driver's del_gid op runs under the mutex.
+ * Net device references are dropped after one synchronize_rcu() with no lock
+ * held, then the GID_CHANGE event is dispatched.
  *
  * Return: 0, or -EINVAL when no such (non-default) GID is in the table.
  */

@@ -68,6 +68,15 @@ bool rdma_dev_access_netns(const struct ib_device *device,
 }
 EXPORT_SYMBOL(rdma_dev_access_netns);
 
+/**
+ * ib_device_registered - whether a device is between registration and
+ * the start of its unregistration
+ * @device: the device
+ *
+ * Context: Any context; does not sleep (lookups under RCU, no lock).
+ *
+ * Return: true from the end of registration until unregistration starts.
+ */
 bool ib_device_registered(struct ib_device *device)
 {
 	/*
@@ -475,6 +484,8 @@ EXPORT_SYMBOL(ib_set_device_ops);
  * A name is non-empty, shorter than IB_DEVICE_NAME_MAX, is not "." or
  * "..", and has no '/', ':' or white space (it becomes a sysfs directory
  * and a netlink string).  A template may hold one "%d" and no other '%'.
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: 0 or -EINVAL.
  */

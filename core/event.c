@@ -113,6 +113,9 @@ EXPORT_SYMBOL(ib_dispatch_event);
 /**
  * ib_event_flush - wait for the delivery of events dispatched so far
  * @device: the device (all devices share one queue)
+ *
+ * Context: Process context; sleeps until the event workqueue is idle. Not from
+ * an event handler (it runs on that workqueue).
  */
 void ib_event_flush(struct ib_device *device)
 {

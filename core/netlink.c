@@ -377,6 +377,9 @@ static void rdma_nl_rcv(struct sk_buff *skb)
  *
  * For the KUnit suites only: waits like rdma_nl_unregister().
  *
+ * Context: Process context; sleeps until running callbacks of the index have
+ * returned. Takes the index's semaphore for write.
+ *
  * Return: the table that was installed before.
  */
 const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,

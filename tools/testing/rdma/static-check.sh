@@ -271,11 +271,12 @@ if rc and not findings:
     findings.append(f'static-check: kernel-doc failed (exit status {rc}); '
                     f'see {log}')
 
-# Exported functions: EXPORT_SYMBOL, EXPORT_SYMBOL_GPL and their _NS
-# forms (EXPORT_SYMBOL_IF_KUNIT exports to the test modules only and is
-# not an interface).  An export inside a macro body (a line continued
-# with a backslash) names a macro argument, not a function: skipped.
-export = re.compile(r'^EXPORT_SYMBOL(?:_GPL)?(?:_NS(?:_GPL)?)?\(\s*(\w+)')
+# Exported functions: EXPORT_SYMBOL, EXPORT_SYMBOL_GPL, their _NS forms
+# and EXPORT_SYMBOL_IF_KUNIT (the test modules are callers too).  The
+# kernel-doc block is looked for in the same file.  An export inside a
+# macro body (a line continued with a backslash) names a macro argument,
+# not a function: skipped.
+export = re.compile(r'^EXPORT_SYMBOL(?:_GPL|_IF_KUNIT)?(?:_NS(?:_GPL)?)?\(\s*(\w+)')
 block = re.compile(r'/\*\*[ \t]*\n(.*?)\*/', re.S)
 exported = 0
 for path in files:
