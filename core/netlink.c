@@ -147,8 +147,10 @@ static struct sock *rdma_nl_sock(struct net *net)
  * @skb: the message; always consumed
  * @pid: the port id of the receiving socket
  *
- * Context: Any context; does not sleep (MSG_DONTWAIT). Takes the receiving
- * socket's queue lock.
+ * Context: Process or softirq context.  Never waits for room at the
+ * receiver (MSG_DONTWAIT), but from process context it may sleep:
+ * netlink_trim() may reallocate @skb with gfp_any(), which is GFP_KERNEL
+ * outside softirq.  Takes the receiving socket's queue lock.
  *
  * Return: 0, or a negative errno (-EAGAIN when the receiver is full,
  * -ECONNREFUSED when nobody has @pid).
