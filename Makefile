@@ -17,7 +17,7 @@
 TESTBED := $(CURDIR)/tools/testing/rdma
 
 # Every target that needs a kernel tree.
-KERNEL_TARGETS := all modules run check sparse checkpatch bench-iwpm bench-verbs
+KERNEL_TARGETS := all modules run check sparse checkpatch kerneldoc bench-iwpm bench-verbs
 
 .PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire
 
@@ -55,6 +55,9 @@ sparse:
 
 checkpatch:
 	$(TESTBED)/static-check.sh checkpatch
+
+kerneldoc:
+	$(TESTBED)/static-check.sh kerneldoc
 
 run: modules
 	$(TESTBED)/vm-run.sh demo

@@ -57,6 +57,8 @@ union addr_sa {
  * rdma_addr_size - the length of a socket address of an RDMA family
  * @addr: the address
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: sizeof(struct sockaddr_in), sizeof(struct sockaddr_in6) or
  * sizeof(struct sockaddr_ib) for AF_INET, AF_INET6 and AF_IB, 0 for
  * another family.
@@ -80,6 +82,8 @@ EXPORT_SYMBOL(rdma_addr_size);
  * rdma_addr_size_in6 - rdma_addr_size() of an address in sockaddr_in6 room
  * @addr: the address, in storage of sizeof(struct sockaddr_in6)
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the length of the address, or 0 if its family is unknown or
  * it would not fit the storage (AF_IB).
  */
@@ -94,6 +98,8 @@ EXPORT_SYMBOL(rdma_addr_size_in6);
 /**
  * rdma_addr_size_kss - rdma_addr_size() of an address in sockaddr_storage
  * @addr: the address, in storage of sizeof(struct __kernel_sockaddr_storage)
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: the length of the address, or 0 if its family is unknown or
  * it would not fit the storage.
@@ -110,6 +116,9 @@ EXPORT_SYMBOL(rdma_addr_size_kss);
  * rdma_copy_src_l2_addr - take the link-layer identity of a net device
  * @dev_addr: filled: dev_type, src_dev_addr, broadcast and bound_dev_if
  * @dev: the local net device
+ *
+ * Context: Any context; takes no lock and does not sleep. The caller keeps
+ * @dev alive (a reference or RCU).
  */
 void rdma_copy_src_l2_addr(struct rdma_dev_addr *dev_addr,
 			   const struct net_device *dev)
@@ -151,6 +160,8 @@ static struct net_device *ndev_of_ip_rcu(struct net *net,
  *	that device is taken whatever @addr is
  *
  * Fills the link-layer fields of @dev_addr with rdma_copy_src_l2_addr().
+ *
+ * Context: Any context; does not sleep. Takes rcu_read_lock() only.
  *
  * Return: 0, -ENODEV when @bound_dev_if names no device, or
  * -EADDRNOTAVAIL when no device in the namespace has @addr.
@@ -424,6 +435,10 @@ static int l2_wait(union addr_sa *src, union addr_sa *dst,
  * does.  A destination that is a local address resolves to the MAC of
  * the device that owns it.  May sleep.
  *
+ * Context: Process context; sleeps up to a second while the neighbour resolves
+ * (GFP_KERNEL allocation, wait_for_completion()). The attempts run under RCU;
+ * the retry takes req_lock (spin_lock_bh).
+ *
  * Return: 0; -EINVAL for a missing entry or different families;
  * -ENODEV when the entry lost its net device; -ENETUNREACH or
  * -EHOSTUNREACH when there is no route or it leaves through another
@@ -555,6 +570,10 @@ static void addr_req_work(struct work_struct *work)
  * unresolved neighbour are returned and @callback is not called.
  * Otherwise @callback runs later, never from this call.  May sleep.
  *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). The first
+ * attempt runs under RCU; queueing takes req_lock with bottom halves disabled.
+ * @callback later runs from the ordered ib_addr workqueue with no lock held.
+ *
  * Return: 0 when @callback will be called, else a negative error.
  */
 int rdma_resolve_ip(struct sockaddr *src_addr, const struct sockaddr *dst_addr,
@@ -617,6 +636,10 @@ EXPORT_SYMBOL(rdma_resolve_ip);
  * When this returns, the callback of the request has run or never will.
  * Nothing happens if no request for @addr is pending.  Must not be called
  * from the request's own callback.  May sleep.
+ *
+ * Context: Process context; sleeps while the request's work runs
+ * (cancel_delayed_work_sync()). Takes req_lock with bottom halves disabled.
+ * Not from the request's callback.
  */
 void rdma_addr_cancel(struct rdma_dev_addr *addr)
 {

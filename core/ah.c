@@ -21,6 +21,9 @@
 /**
  * rdma_destroy_ah_attr - drop the GID reference of an address vector
  * @ah_attr: the attribute; may hold no reference
+ *
+ * Context: Any context; does not sleep. Dropping the last reference on the GID
+ * entry takes the GID table's rwlock for write.
  */
 void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr)
 {
@@ -39,6 +42,8 @@ EXPORT_SYMBOL(rdma_destroy_ah_attr);
  * @hop_limit: hop limit
  * @traffic_class: traffic class
  * @sgid_attr: referenced source GID entry; the reference moves to @attr
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
 			     u32 flow_label, u8 hop_limit, u8 traffic_class,
@@ -56,6 +61,8 @@ EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
  * @src: source
  *
  * @dest gets a reference of its own on the GID entry.
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
 		       const struct rdma_ah_attr *src)
@@ -70,6 +77,9 @@ EXPORT_SYMBOL(rdma_copy_ah_attr);
  * rdma_replace_ah_attr - overwrite an address vector with a copy
  * @old: destination; its reference is dropped
  * @new: source
+ *
+ * Context: Any context; does not sleep. As rdma_destroy_ah_attr() for the
+ * reference of @old.
  */
 void rdma_replace_ah_attr(struct rdma_ah_attr *old,
 			  const struct rdma_ah_attr *new)
@@ -83,6 +93,9 @@ EXPORT_SYMBOL(rdma_replace_ah_attr);
  * rdma_move_ah_attr - move an address vector
  * @dest: destination; its reference is dropped
  * @src: source; its reference moves to @dest and it is left without one
+ *
+ * Context: Any context; does not sleep. As rdma_destroy_ah_attr() for the
+ * reference of @dest.
  */
 void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
 {
@@ -186,6 +199,10 @@ static bool ll_gid_has_mac(const struct in6_addr *gid)
  * - Other unicast GIDs are resolved through the IP stack with
  *   rdma_addr_find_l2_eth_by_grh(): route from the source GID's net
  *   device, MAC of the neighbour, hop limit of the route.
+ *
+ * Context: Process context for a unicast destination that is not link-local:
+ * it may sleep up to a second in rdma_addr_find_l2_eth_by_grh(). Multicast and
+ * link-local destinations do not sleep. Takes no lock of its own.
  *
  * Return: 0 with roce.dmac filled (and grh.hop_limit set for unicast),
  * -EINVAL for an address vector that is not RoCE with a GRH or lacks the
@@ -292,6 +309,11 @@ static struct ib_ah *_rdma_create_ah(struct ib_pd *pd,
  * as for upstream kernel callers: ib_resolve_eth_dmac() finds it, and
  * ib_create_ah_from_wc() and rdma_create_user_ah() call it themselves.
  *
+ * Context: With RDMA_CREATE_AH_SLEEPABLE in @flags, process context: it may
+ * sleep (GFP_KERNEL, the driver's create_ah op). Without it, any context: the
+ * AH is allocated with GFP_ATOMIC and the driver's op must not sleep. Looking
+ * up the source GID takes the GID table's rwlock for read.
+ *
  * Return: the AH or an ERR_PTR().
  */
 struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
@@ -320,6 +342,9 @@ EXPORT_SYMBOL(rdma_create_ah);
  *
  * RoCE address vectors get their destination MAC resolved here (user
  * space does not know it).
+ *
+ * Context: Process context; sleeps (GFP_KERNEL, the driver's create_user_ah
+ * op, and for RoCE the neighbour resolution of ib_resolve_eth_dmac()).
  *
  * Return: the AH or an ERR_PTR().
  */
@@ -355,6 +380,9 @@ EXPORT_SYMBOL(rdma_create_user_ah);
  * @ah: the AH
  * @ah_attr: the new address vector
  *
+ * Context: Process context. Calls the driver's modify_ah op, which may sleep;
+ * looking up the source GID takes the GID table's rwlock for read.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
@@ -381,6 +409,9 @@ EXPORT_SYMBOL(rdma_modify_ah);
  * @ah: the AH
  * @ah_attr: filled by the driver; holds no GID reference
  *
+ * Context: Process context. Calls the driver's query_ah op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, or -EOPNOTSUPP when the driver cannot.
  */
 int rdma_query_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
@@ -397,6 +428,11 @@ EXPORT_SYMBOL(rdma_query_ah);
  * @ah: the AH
  * @flags: enum rdma_destroy_ah_flags
  * @udata: user data, NULL for kernel AHs
+ *
+ * Context: With RDMA_DESTROY_AH_SLEEPABLE in @flags, process context: the
+ * driver's destroy_ah op may sleep. Without it, any context: the driver's op
+ * must not sleep. Dropping the GID reference may take the GID table's rwlock
+ * for write.
  *
  * Return: 0 or the driver's error.
  */
@@ -423,6 +459,8 @@ EXPORT_SYMBOL(rdma_destroy_ah_user);
 /**
  * ib_get_rdma_header_version - IP version of a received network header
  * @hdr: the 40 bytes in front of a UD receive
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: 4 for an IPv4 header with a valid checksum, 6 for an IPv6
  * header, 0 otherwise.
@@ -471,6 +509,8 @@ static enum rdma_network_type net_type_of_grh(struct ib_device *device,
  * @sgid: the source GID
  * @dgid: the destination GID
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: 0, or -EINVAL for an unknown @net_type.
  */
 int ib_get_gids_from_rdma_hdr(const union rdma_network_hdr *hdr,
@@ -516,6 +556,10 @@ static enum ib_gid_type gid_type_of_net(enum rdma_network_type net_type)
  *
  * The reply goes back to the sender: the received destination GID is
  * the local source GID of the answer.
+ *
+ * Context: Process context on RoCE when @wc carries no source MAC (the MAC is
+ * then resolved with ib_resolve_eth_dmac(), which may sleep); otherwise any
+ * context. Looking up the source GID takes the GID table's rwlock for read.
  *
  * Return: 0 or a negative error.
  */
@@ -603,6 +647,9 @@ EXPORT_SYMBOL(ib_init_ah_attr_from_wc);
  * @wc: the receive completion
  * @grh: the received GRH, when @wc has IB_WC_GRH
  * @port_num: the port it arrived on
+ *
+ * Context: Process context; may sleep (ib_init_ah_attr_from_wc() and
+ * rdma_create_ah() with RDMA_CREATE_AH_SLEEPABLE).
  *
  * Return: the AH or an ERR_PTR().
  */

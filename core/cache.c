@@ -158,6 +158,8 @@ static const char *const gid_type_names[IB_GID_TYPE_SIZE] = {
  * ib_cache_gid_type_str - the name of a GID type, as sysfs shows it
  * @gid_type: the type
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: a constant string; "Invalid GID type" for an unknown type.
  */
 const char *ib_cache_gid_type_str(enum ib_gid_type gid_type)
@@ -176,6 +178,8 @@ EXPORT_SYMBOL(ib_cache_gid_type_str);
  *
  * "IB/RoCE v1" parses as IB_GID_TYPE_IB, the first type of that name.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the enum ib_gid_type value, or -EINVAL.
  */
 int ib_cache_gid_parse_type_str(const char *buf)
@@ -192,6 +196,8 @@ EXPORT_SYMBOL(ib_cache_gid_parse_type_str);
 /**
  * rdma_is_zero_gid - whether a GID is all zeroes
  * @gid: the GID
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: true for ::, the GID of an empty table slot.
  */
@@ -719,6 +725,11 @@ static int __ib_cache_gid_add(struct ib_device *ib_dev, u32 port,
  * not reserved for a default GID, the driver's add_gid is called, and a
  * GID_CHANGE event is dispatched.  May sleep.
  *
+ * Context: Process context; sleeps. Takes the port GID table's mutex, and
+ * under it the table's rwlock for write (interrupts disabled) around slot
+ * updates; the driver's add_gid op runs under the mutex. The GID_CHANGE event
+ * is dispatched after the mutex is released.
+ *
  * Return: 0, -EINVAL for a bad port, zero GID or missing net device,
  * -ENOSPC when the table is full, -ENODEV after cleanup, -ENOMEM, or the
  * driver's error.
@@ -754,6 +765,11 @@ EXPORT_SYMBOL_IF_KUNIT(ib_cache_gid_add);
  * device.  The driver's del_gid is called and a GID_CHANGE event is
  * dispatched; users holding the entry keep it until they put it.  May
  * sleep.
+ *
+ * Context: Process context; sleeps. Takes the port GID table's mutex, and
+ * under it the table's rwlock; the driver's del_gid op runs under the mutex.
+ * Net device references are dropped after one synchronize_rcu() with no lock
+ * held, then the GID_CHANGE event is dispatched.
  *
  * Return: 0, or -EINVAL when no such (non-default) GID is in the table.
  */
@@ -859,6 +875,9 @@ void ib_cache_netdev_changed(struct ib_device *device, u32 port)
  * No reference is taken: the entry may change right after.  Works for
  * every kind of port.
  *
+ * Context: Any context; does not sleep. Takes the port GID table's rwlock for
+ * read with interrupts saved.
+ *
  * Return: 0, -EINVAL for a bad port or index, -ENOENT for an empty slot.
  */
 int rdma_query_gid(struct ib_device *device, u32 port_num, int index,
@@ -889,6 +908,8 @@ EXPORT_SYMBOL(rdma_query_gid);
 /**
  * rdma_read_gid_hw_context - the driver's context of a GID entry
  * @attr: a GID entry the caller holds a reference on
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: what the driver's add_gid stored, or NULL.
  */
@@ -923,6 +944,9 @@ static const struct ib_gid_attr *gid_lookup(struct ib_gid_table *table,
  * @gid_type: its type
  * @port: the port
  * @ndev: the net device it must belong to, or NULL for any
+ *
+ * Context: Any context; does not sleep. Takes the port GID table's rwlock for
+ * read with interrupts saved.
  *
  * Return: the entry with a reference (release it with
  * rdma_put_gid_attr()), or ERR_PTR(-ENOENT).
@@ -961,6 +985,9 @@ EXPORT_SYMBOL(rdma_find_gid_by_port);
  * @ndev: the net device it must belong to, or NULL for any
  *
  * Ports are searched in order; the first match wins.
+ *
+ * Context: Any context; does not sleep. Takes each port GID table's rwlock for
+ * read in turn, with interrupts saved.
  *
  * Return: the entry with a reference (release it with
  * rdma_put_gid_attr()), or ERR_PTR(-ENOENT).
@@ -1003,6 +1030,11 @@ EXPORT_SYMBOL(rdma_find_gid);
  * @filter: called for every valid entry holding @gid, in index order,
  *	in atomic context with the entry stable; returns true to take it
  * @context: passed to @filter
+ *
+ * Context: Any context; does not sleep. Holds the port GID table's rwlock for
+ * read, interrupts saved, across the @filter calls, so @filter must not sleep,
+ * must not touch the table (no rdma_put_gid_attr()) and must not take a lock
+ * that is held around GID table updates.
  *
  * Return: the first entry @filter accepts, with a reference (release it
  * with rdma_put_gid_attr()); ERR_PTR(-EINVAL) for a bad port,
@@ -1051,6 +1083,9 @@ EXPORT_SYMBOL(rdma_find_gid_by_filter);
  * @port_num: the port
  * @index: the index in the port's GID table
  *
+ * Context: Any context; does not sleep. Takes the port GID table's rwlock for
+ * read with interrupts saved.
+ *
  * Return: the entry with a reference (release it with
  * rdma_put_gid_attr()); ERR_PTR(-EINVAL) for a bad port or index,
  * ERR_PTR(-ENODATA) for an empty slot.
@@ -1085,6 +1120,9 @@ EXPORT_SYMBOL(rdma_get_gid_attr);
  * @device: the device
  * @entries: where to write them
  * @max_entries: room in @entries
+ *
+ * Context: Any context; does not sleep. Takes each port GID table's rwlock for
+ * read in turn, with interrupts saved.
  *
  * Return: the number of entries written, or -EINVAL when they do not fit.
  */
@@ -1139,6 +1177,10 @@ EXPORT_SYMBOL(rdma_query_gid_table);
  *
  * May be called from any context.  Must be called before the device is
  * freed.
+ *
+ * Context: Any context; does not sleep. The last put takes the GID table's
+ * rwlock for write (interrupts saved) and drops the entry's net device
+ * reference, so the caller must not hold that table's rwlock.
  */
 void rdma_put_gid_attr(const struct ib_gid_attr *attr)
 {
@@ -1149,6 +1191,8 @@ EXPORT_SYMBOL(rdma_put_gid_attr);
 /**
  * rdma_hold_gid_attr - take another reference on a GID entry
  * @attr: an entry the caller already holds a reference on
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void rdma_hold_gid_attr(const struct ib_gid_attr *attr)
 {
@@ -1165,6 +1209,9 @@ EXPORT_SYMBOL(rdma_hold_gid_attr);
  *
  * Must be called under rcu_read_lock(); the result is valid until
  * rcu_read_unlock().
+ *
+ * Context: Under rcu_read_lock(), any context; does not sleep. Takes the GID
+ * table's rwlock for read with interrupts saved.
  *
  * Return: the net device; ERR_PTR(-EINVAL) when the entry was deleted,
  * ERR_PTR(-ENODEV) when it has no net device (InfiniBand).
@@ -1206,6 +1253,9 @@ static int first_lower_vlan(struct net_device *lower,
  *	first lower device when that is a VLAN; 0xffff for none
  * @smac: if not NULL, the net device's MAC address (ETH_ALEN bytes)
  *
+ * Context: Any context; does not sleep. Takes rcu_read_lock() while it reads
+ * the net device and walks its lower devices.
+ *
  * Return: 0, or -ENODEV when the entry has no net device.
  */
 int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
@@ -1245,6 +1295,9 @@ EXPORT_SYMBOL(rdma_read_gid_l2_fields);
  * @port_num: the port
  * @index: the index in the port's P_Key table
  * @pkey: filled with the P_Key
+ *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved.
  *
  * Return: 0, or -EINVAL for a bad port or index.
  */
@@ -1331,6 +1384,9 @@ out:
  * A full-member entry is preferred; otherwise the first limited-member
  * entry is returned.
  *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved.
+ *
  * Return: 0, -EINVAL for a bad port, -ENOENT when not found.
  */
 int ib_find_cached_pkey(struct ib_device *device, u32 port_num, u16 pkey,
@@ -1347,6 +1403,9 @@ EXPORT_SYMBOL(ib_find_cached_pkey);
  * @pkey: the P_Key, membership bit included
  * @index: filled with the index found
  *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved.
+ *
  * Return: 0, -EINVAL for a bad port, -ENOENT when not found.
  */
 int ib_find_exact_cached_pkey(struct ib_device *device, u32 port_num,
@@ -1361,6 +1420,9 @@ EXPORT_SYMBOL(ib_find_exact_cached_pkey);
  * @device: the device
  * @port_num: the port
  * @lmc: filled with the LMC
+ *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved.
  *
  * Return: 0, or -EINVAL for a bad port.
  */
@@ -1384,6 +1446,9 @@ EXPORT_SYMBOL(ib_get_cached_lmc);
  * @port_num: the port
  * @port_state: filled with the state
  *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved.
+ *
  * Return: 0, or -EINVAL for a bad port.
  */
 int ib_get_cached_port_state(struct ib_device *device, u32 port_num,
@@ -1406,6 +1471,9 @@ EXPORT_SYMBOL(ib_get_cached_port_state);
  * @device: the device
  * @port_num: a valid port
  * @sn_pfx: filled with the prefix, in CPU byte order
+ *
+ * Context: Any context; does not sleep. Takes the device's cache_lock for read
+ * with interrupts saved. Does not check @port_num.
  */
 void ib_get_cached_subnet_prefix(struct ib_device *device, u32 port_num,
 				 u64 *sn_pfx)

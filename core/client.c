@@ -213,6 +213,10 @@ static int add_client_to_device(struct ib_device *device, void *data)
  * add() is called for every device already registered before this
  * returns, and for every device registered later.
  *
+ * Context: Process context; sleeps. Takes clients_rwsem for write, then
+ * devices_rwsem for read while it walks the registered devices; add() runs
+ * under devices_rwsem and the device's client_data_rwsem, both held for read.
+ *
  * Return: 0, or -ENOMEM (the client is then not registered).
  */
 int ib_register_client(struct ib_client *client)
@@ -250,6 +254,12 @@ static void remove_client_from_device(struct ib_device *device, void *data)
  *
  * remove() is called for every device the client is attached to; when
  * this returns no callback of the client runs any more.
+ *
+ * Context: Process context; sleeps until every remove() of the client has
+ * returned, including those run by devices unregistering at the same time.
+ * Takes clients_rwsem for write and each device's client_data_rwsem for write;
+ * remove() runs with no lock held. Must not be called from the client's own
+ * callbacks.
  */
 void ib_unregister_client(struct ib_client *client)
 {
@@ -277,6 +287,9 @@ EXPORT_SYMBOL(ib_unregister_client);
  * @data: the data
  *
  * Only valid from the client's add() until its remove() returns.
+ *
+ * Context: Any context the client's callbacks run in; does not sleep (the slot
+ * was reserved when the client was attached, so nothing is allocated).
  */
 void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 			void *data)

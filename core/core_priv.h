@@ -36,11 +36,6 @@ extern bool ib_devices_shared_netns;
  */
 #define DEVICE_REGISTERED	XA_MARK_1
 
-/**
- * ib_device_registered - whether a device is between registration and
- * the start of its unregistration
- * @device: the device
- */
 bool ib_device_registered(struct ib_device *device);
 
 /* Runs ib_unregister_device_queued() work. */

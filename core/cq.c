@@ -133,6 +133,10 @@ static int __ib_process_cq(struct ib_cq *cq, int budget, struct ib_wc *wcs,
  * allocated with IB_POLL_DIRECT: others are polled by the core and
  * must not be polled concurrently.
  *
+ * Context: Any context the owner chooses (the done callbacks run there); does
+ * not sleep by itself. Calls the driver's poll_cq op, which takes the driver's
+ * CQ lock. Must not run concurrently with itself on the same CQ.
+ *
  * Return: the number of completions handled.
  */
 int ib_process_cq_direct(struct ib_cq *cq, int budget)
@@ -205,6 +209,9 @@ static void ib_cq_completion_workqueue(struct ib_cq *cq, void *private)
  * @cq_attr: size and completion vector
  * @caller: owner's module name
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocations, the driver's
+ * create_cq op, restrack insertion).
+ *
  * Return: the CQ or an ERR_PTR().
  */
 struct ib_cq *__ib_create_cq(struct ib_device *device,
@@ -253,6 +260,9 @@ EXPORT_SYMBOL(__ib_create_cq);
  * @cq_count: completions per event
  * @cq_period: microseconds before an event at the latest
  *
+ * Context: Process context. Calls the driver's modify_cq op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int rdma_set_cq_moderation(struct ib_cq *cq, u16 cq_count, u16 cq_period)
@@ -271,6 +281,9 @@ EXPORT_SYMBOL(rdma_set_cq_moderation);
  * @cq: the CQ
  * @cqe: the minimum number of entries
  *
+ * Context: Process context. Calls the driver's resize_cq op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int ib_resize_cq(struct ib_cq *cq, int cqe)
@@ -287,6 +300,9 @@ EXPORT_SYMBOL(ib_resize_cq);
  * ib_destroy_cq_user - destroy a CQ
  * @cq: the CQ; no QP, SRQ or WQ may use it
  * @udata: user data, NULL for kernel CQs
+ *
+ * Context: Process context; sleeps (the driver's destroy_cq op, and
+ * rdma_restrack_del() waits for netlink readers of the CQ).
  *
  * Return: 0, -EBUSY while the CQ is used, or the driver's error.
  */
@@ -319,6 +335,10 @@ EXPORT_SYMBOL(ib_destroy_cq_user);
  * @caller: owner's module name (ib_alloc_cq() passes KBUILD_MODNAME)
  *
  * Every work request posted against the CQ must set wr_cqe.
+ *
+ * Context: Process context; sleeps (GFP_KERNEL allocations, the driver's
+ * create_cq op, restrack insertion). Arms the CQ through the driver's
+ * req_notify_cq op.
  *
  * Return: the CQ or an ERR_PTR().
  */
@@ -402,6 +422,8 @@ EXPORT_SYMBOL(__ib_alloc_cq);
  *
  * Successive calls spread over the device's completion vectors.
  *
+ * Context: Process context; sleeps, as __ib_alloc_cq().
+ *
  * Return: the CQ or an ERR_PTR().
  */
 struct ib_cq *__ib_alloc_cq_any(struct ib_device *dev, void *private,
@@ -426,6 +448,11 @@ EXPORT_SYMBOL(__ib_alloc_cq_any);
  *
  * Stops the poller (waiting for a running one) before the driver
  * destroys the CQ.
+ *
+ * Context: Process context; sleeps: waits for a running poller
+ * (irq_poll_disable() or cancel_work_sync()) and the moderation work, for
+ * netlink readers of the CQ (rdma_restrack_del()), and calls the driver's
+ * destroy_cq op. Not from the CQ's own done callbacks.
  */
 void ib_free_cq(struct ib_cq *cq)
 {

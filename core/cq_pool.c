@@ -91,6 +91,10 @@ void ib_cq_pool_cleanup(struct ib_device *dev)
  * The CQ is shared: it must not be freed, resized or moderated by the
  * caller, only returned with ib_cq_pool_put() and the same @nr_cqe.
  *
+ * Context: Process context; may sleep (when the pool grows it allocates CQs
+ * with ib_alloc_cq()). Takes the device's cq_pools_lock with interrupts
+ * disabled while it picks a CQ.
+ *
  * Return: the CQ or an ERR_PTR().
  */
 struct ib_cq *ib_cq_pool_get(struct ib_device *dev, unsigned int nr_cqe,
@@ -150,6 +154,9 @@ EXPORT_SYMBOL(ib_cq_pool_get);
  * ib_cq_pool_put - give back room taken with ib_cq_pool_get()
  * @cq: the shared CQ
  * @nr_cqe: what was taken
+ *
+ * Context: Process or softirq context with interrupts enabled; does not sleep.
+ * Takes the device's cq_pools_lock with spin_lock_irq().
  */
 void ib_cq_pool_put(struct ib_cq *cq, unsigned int nr_cqe)
 {

@@ -56,6 +56,8 @@ MODULE_PARM_DESC(netns_mode,
  * In shared mode every namespace sees every device; in exclusive mode
  * only the namespace the device belongs to.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: true when @net may use @device.
  */
 bool rdma_dev_access_netns(const struct ib_device *device,
@@ -66,6 +68,15 @@ bool rdma_dev_access_netns(const struct ib_device *device,
 }
 EXPORT_SYMBOL(rdma_dev_access_netns);
 
+/**
+ * ib_device_registered - whether a device is between registration and
+ * the start of its unregistration
+ * @device: the device
+ *
+ * Context: Any context; does not sleep (lookups under RCU, no lock).
+ *
+ * Return: true from the end of registration until unregistration starts.
+ */
 bool ib_device_registered(struct ib_device *device)
 {
 	/*
@@ -200,6 +211,8 @@ static void free_netdevs(struct ib_device *ib_dev);
  * Drivers use the ib_alloc_device() wrapper.  The device is freed with
  * ib_dealloc_device().
  *
+ * Context: Process context; may sleep (GFP_KERNEL allocations). Takes no lock.
+ *
  * Return: the zeroed, initialised device or NULL.
  */
 struct ib_device *_ib_alloc_device(size_t size)
@@ -302,6 +315,9 @@ EXPORT_SYMBOL(ib_dealloc_device);
  * ib_set_device_ops - merge a driver's ops into a device
  * @dev: the device
  * @ops: the ops; members already set on @dev are left alone
+ *
+ * Context: Any context; takes no lock and does not sleep. Called before
+ * ib_register_device(), while nobody else looks at the ops.
  */
 void ib_set_device_ops(struct ib_device *dev, const struct ib_device_ops *ops)
 {
@@ -469,6 +485,8 @@ EXPORT_SYMBOL(ib_set_device_ops);
  * "..", and has no '/', ':' or white space (it becomes a sysfs directory
  * and a netlink string).  A template may hold one "%d" and no other '%'.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: 0 or -EINVAL.
  */
 int ib_device_name_check(const char *name, bool allow_template)
@@ -629,6 +647,10 @@ static void release_index(struct ib_device *device)
  *
  * Clients with a rename() callback are told after the rename.
  *
+ * Context: Process context; sleeps. Takes devices_rwsem for write, then,
+ * downgraded to read, clients_rwsem and each client's device client_data_rwsem
+ * for read around the rename() callbacks.
+ *
  * Return: 0, -EINVAL for an invalid name, -EEXIST when the name is taken,
  * or the error of device_rename().
  */
@@ -675,6 +697,9 @@ EXPORT_SYMBOL(ib_device_rename);
  * draining.  A reference taken here blocks unregistration until
  * ib_device_put().
  *
+ * Context: Any context; takes no lock and does not sleep (reads the
+ * registration mark of the device table without its lock).
+ *
  * Return: true if the reference was taken.
  */
 bool ib_device_try_get(struct ib_device *device)
@@ -692,6 +717,9 @@ EXPORT_SYMBOL(ib_device_try_get);
 /**
  * ib_device_put - drop a reference taken with ib_device_try_get()
  * @device: the device
+ *
+ * Context: Any context; takes no lock and does not sleep. The last put wakes
+ * the unregistration waiting for the device's users.
  */
 void ib_device_put(struct ib_device *device)
 {
@@ -706,6 +734,8 @@ EXPORT_SYMBOL(ib_device_put);
  * ib_device_get_by_name - find a registered device by name
  * @name: the name
  * @driver_id: only devices of this driver, or RDMA_DRIVER_UNKNOWN for any
+ *
+ * Context: Process context; may sleep. Takes devices_rwsem for read.
  *
  * Return: the device with a reference the caller drops with
  * ib_device_put(), or NULL.
@@ -731,6 +761,8 @@ EXPORT_SYMBOL(ib_device_get_by_name);
  * ib_device_get_by_index - find a registered device by its index
  * @net: the namespace asking; the device must be visible in it
  * @index: the device index (as in netlink)
+ *
+ * Context: Process context; may sleep. Takes devices_rwsem for read.
  *
  * Return: the device with a reference, or NULL.
  */
@@ -863,6 +895,11 @@ static void add_ndev_hash(struct ib_port_data *pdata)
  * unregistered.  Drivers with a get_netdev op manage the binding
  * themselves and cannot use this.
  *
+ * Context: Process context; sleeps (synchronize_rcu() when the binding
+ * changes, GFP_KERNEL allocations, the GID cache update). Takes the port's
+ * netdev_lock and ndev_hash_lock (both spinlocks, interrupts saved) and, for a
+ * registered device, the port GID table's mutex. May be called with RTNL held.
+ *
  * Return: 0, -EINVAL for a bad port, -EOPNOTSUPP when the driver has
  * get_netdev.
  */
@@ -951,6 +988,9 @@ static void free_netdevs(struct ib_device *ib_dev)
  * @ib_dev: the device
  * @port: the port
  *
+ * Context: Any context if the driver has no get_netdev op (RCU only, no lock);
+ * otherwise as that op. Does not sleep on its own.
+ *
  * Return: the net device with a reference (drop it with dev_put()), or
  * NULL when the port has none or is not a RoCE/iWARP port.
  */
@@ -990,6 +1030,8 @@ EXPORT_SYMBOL(ib_device_get_netdev);
  * @driver_id: only devices of this driver, or RDMA_DRIVER_UNKNOWN for any
  *
  * Only bindings made with ib_device_set_netdev() are found.
+ *
+ * Context: Any context; does not sleep. Takes rcu_read_lock() only.
  *
  * Return: the device with a reference (ib_device_put()), or NULL.
  */
@@ -1190,6 +1232,11 @@ static void disable_device(struct ib_device *device)
  * ib_dealloc_device().  When ops.dealloc_driver is set, a registered device
  * is freed by the core at unregistration.
  *
+ * Context: Process context; sleeps. Takes devices_rwsem (for write, then
+ * downgraded to read while the clients' add() run, with clients_rwsem and the
+ * device's client_data_rwsem), and calls driver ops that may sleep. The caller
+ * must not hold a lock any client's add() takes.
+ *
  * Return: 0, -EINVAL for a bad name or missing mandatory op, -EEXIST for a
  * name in use, or another error from the driver or an allocation.
  */
@@ -1316,6 +1363,11 @@ EXPORT_SYMBOL(ib_unregister_device);
  * registration reference must be dropped before unregistering (which
  * waits for it), and a device reference keeps the memory until we are
  * done.  The device must use dealloc_driver.
+ *
+ * Context: Process context; sleeps until every user's reference is dropped and
+ * every client's remove() has returned. Takes the device's
+ * unregistration_lock, then devices_rwsem and client_data_rwsem as
+ * ib_unregister_device().
  */
 void ib_unregister_device_and_put(struct ib_device *ib_dev)
 {
@@ -1531,6 +1583,9 @@ void ib_unregister_work(struct work_struct *work)
  * For drivers that learn about a device's removal in a context that
  * cannot sleep or must not wait for users.  ib_unregister_driver() waits
  * for queued unregistrations.
+ *
+ * Context: Any context; does not sleep. Takes a device reference and queues
+ * the unregistration on ib_unreg_wq.
  */
 void ib_unregister_device_queued(struct ib_device *ib_dev)
 {

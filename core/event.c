@@ -25,6 +25,9 @@ struct ib_event_work {
  * The handler is called from a workqueue for every event of its device
  * dispatched after this returns, with the device's event handler lock
  * held for read: it may sleep but must not (un)register handlers.
+ *
+ * Context: Process context; may sleep. Takes the device's event_handler_rwsem
+ * for write.
  */
 void ib_register_event_handler(struct ib_event_handler *event_handler)
 {
@@ -41,6 +44,10 @@ EXPORT_SYMBOL(ib_register_event_handler);
  * @event_handler: the handler
  *
  * When this returns, the handler is not running and will not be called.
+ *
+ * Context: Process context; sleeps until a delivery in progress has finished.
+ * Takes the device's event_handler_rwsem for write, so it must not be called
+ * from an event handler.
  */
 void ib_unregister_event_handler(struct ib_event_handler *event_handler)
 {
@@ -81,6 +88,9 @@ static void ib_event_work(struct work_struct *work)
  * May be called from any context, including interrupts.  Events of a
  * device that is not registered (or is being unregistered) are dropped,
  * as are events when memory runs out.
+ *
+ * Context: Any context; does not sleep. Allocates with GFP_ATOMIC and takes a
+ * device reference that the work item drops.
  */
 void ib_dispatch_event(const struct ib_event *event)
 {
@@ -103,6 +113,9 @@ EXPORT_SYMBOL(ib_dispatch_event);
 /**
  * ib_event_flush - wait for the delivery of events dispatched so far
  * @device: the device (all devices share one queue)
+ *
+ * Context: Process context; sleeps until the event workqueue is idle. Not from
+ * an event handler (it runs on that workqueue).
  */
 void ib_event_flush(struct ib_device *device)
 {

@@ -68,6 +68,8 @@ MODULE_PARM_DESC(pm_timeout_ms,
 /**
  * iwpm_valid_pid - whether a port mapper is registered
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: non-zero when the kernel knows the port mapper's socket.
  */
 int iwpm_valid_pid(void)
@@ -78,6 +80,8 @@ EXPORT_SYMBOL_GPL(iwpm_valid_pid);
 
 /**
  * iwpm_get_user_pid - port id of the registered port mapper
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: the port id, or IWPM_PID_UNDEFINED / IWPM_PID_UNAVAILABLE.
  */
@@ -91,6 +95,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_get_user_pid);
 /**
  * iwpm_set_user_pid - make a port id the registered port mapper (tests)
  * @pid: port id or IWPM_PID_*
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void iwpm_set_user_pid(int pid)
 {
@@ -108,6 +114,8 @@ static bool iwpm_drop_pid(int pid, int to)
 /**
  * iwpm_negotiate_version - ABI version to use with a port mapper
  * @peer_version: newest version the port mapper speaks
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: the lower of @peer_version and IWPM_UABI_VERSION, or 0 when
  * the port mapper is older than IWPM_UABI_VERSION_MIN.
@@ -270,6 +278,10 @@ static int iwpm_fill_reg_pid(struct sk_buff *skb, struct nlmsghdr *nlh,
  * registered already or when no port mapper listened last time (until a
  * port mapper announces itself).
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer (GFP_KERNEL allocations, netlink multicast). Takes the
+ * request table's xarray lock briefly.
+ *
  * Return: 0 (also when there is nothing to do), an IWPM_*_ERR code of
  * the port mapper, or a negative errno (-ESRCH: nobody listens,
  * -ETIMEDOUT: no answer).
@@ -331,6 +343,9 @@ static int iwpm_mapping_precheck(struct iwpm_sa_data *pm_msg, u8 nl_client)
  * @mapped_loc_addr is the port mapper's answer on success and
  * @loc_addr itself otherwise, so callers can always use it.
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer. Takes the request table's xarray lock briefly.
+ *
  * Return: 0 on success and when no port mapper is registered, an
  * IWPM_*_ERR code of the port mapper, or a negative errno (-ETIMEDOUT:
  * no answer in pm_timeout_ms, -ECONNRESET: the port mapper went away).
@@ -383,6 +398,9 @@ static int iwpm_fill_query(struct sk_buff *skb, struct nlmsghdr *nlh,
  * The port mapper asks its peer on the remote host before it answers.
  * On any failure the two mapped addresses are the unmapped ones.
  *
+ * Context: Process context; sleeps up to pm_timeout_ms waiting for the port
+ * mapper's answer. Takes the request table's xarray lock briefly.
+ *
  * Return: as iwpm_add_mapping(); IWPM_REMOTE_QUERY_REJECT when the
  * remote port mapper refused.
  */
@@ -413,6 +431,9 @@ EXPORT_SYMBOL_GPL(iwpm_add_and_query_mapping);
  * @nl_client: netlink client index
  *
  * The port mapper does not answer.
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Sends without
+ * waiting (MSG_DONTWAIT) and takes no lock of its own.
  *
  * Return: 0 (also without a port mapper) or a negative errno.
  */
@@ -513,6 +534,11 @@ static const struct nla_policy resp_reg_policy[IWPM_NLA_RREG_PID_MAX] = {
  * @skb: dump buffer (unused)
  * @cb: the message; its sender becomes the registered port mapper
  *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Takes the request table's xarray lock to claim the request it
+ * answers.
+ *
  * Return: 0, or a negative errno for a message that was not accepted.
  */
 int iwpm_register_pid_cb(struct sk_buff *skb, struct netlink_callback *cb)
@@ -569,6 +595,11 @@ static const struct nla_policy resp_add_policy[IWPM_NLA_RMANAGE_MAPPING_MAX] = {
  * iwpm_add_mapping_cb - handle the port mapper's answer to ADD_MAPPING
  * @skb: dump buffer (unused)
  * @cb: the message
+ *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Takes the request table's xarray lock to claim the request it
+ * answers.
  *
  * Return: 0, or a negative errno for a message that was not accepted.
  */
@@ -648,6 +679,11 @@ static bool iwpm_get_query_addrs(struct nlattr *nltb[],
  * @skb: dump buffer (unused)
  * @cb: the message
  *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Takes the request table's xarray lock to claim the request it
+ * answers.
+ *
  * Return: 0, or a negative errno for a message that was not accepted.
  */
 int iwpm_add_and_query_mapping_cb(struct sk_buff *skb,
@@ -701,6 +737,10 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_add_and_query_mapping_cb);
  *
  * The port mapper sends it on the listening side; the record waits for
  * iwpm_get_remote_info().
+ *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Allocates with GFP_KERNEL and takes iwpm_rem_lock.
  *
  * Return: 0 when recorded, a negative errno otherwise.
  */
@@ -758,6 +798,11 @@ static const struct nla_policy resp_mapinfo_policy[IWPM_NLA_MAPINFO_REQ_MAX] = {
  * Every mapping of the client is sent to the new port mapper, then their
  * number; clients must register again.
  *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Snapshots the mappings under iwpm_map_lock, then sends them
+ * (GFP_KERNEL allocations).
+ *
  * Return: 0, or a negative errno.
  */
 int iwpm_mapping_info_cb(struct sk_buff *skb, struct netlink_callback *cb)
@@ -808,6 +853,10 @@ static const struct nla_policy ack_mapinfo_policy[IWPM_NLA_MAPINFO_NUM_MAX] = {
  * @skb: dump buffer (unused)
  * @cb: the message
  *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep.
+ *
  * Return: 0, or a negative errno for a message that was not accepted.
  */
 int iwpm_ack_mapping_info_cb(struct sk_buff *skb, struct netlink_callback *cb)
@@ -845,6 +894,10 @@ static const struct nla_policy map_error_policy[IWPM_NLA_ERR_MAX] = {
  *
  * The request of that sequence number, if one waits, fails with the
  * reported code.
+ *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Takes the request table's xarray lock to claim the failed request.
  *
  * Return: 0, or a negative errno for a message that was not accepted.
  */
@@ -887,6 +940,10 @@ static const struct nla_policy hello_policy[IWPM_NLA_HELLO_MAX] = {
  * Both sides use the lower of the two versions; the answer is a HELLO
  * with it.  The handler returns no error for a valid HELLO: iwpmd takes
  * any error at sequence 0 for an old kernel and falls back to version 3.
+ *
+ * Context: Process context, from the NETLINK_RDMA dump path with the iw_cm
+ * client's netlink semaphore held for read (and the socket's dump mutex); may
+ * sleep. Sends the answer with a GFP_KERNEL allocation.
  *
  * Return: 0, or a negative errno.
  */

@@ -47,6 +47,8 @@ static struct iwpm_admin_data iwpm_admin;
  * iwpm_sockaddr_valid - whether an address is IPv4 or IPv6
  * @sockaddr: the address
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: true for AF_INET and AF_INET6, false for anything else.
  */
 bool iwpm_sockaddr_valid(const struct sockaddr_storage *sockaddr)
@@ -63,6 +65,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_sockaddr_valid);
  *
  * Only the family, the IP address and the port count (not the IPv6 flow
  * label or scope).
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: 0 when both hold the same address and port, 1 otherwise (also
  * when the family is neither IPv4 nor IPv6).
@@ -138,6 +142,8 @@ void iwpm_print_sockaddr(struct sockaddr_storage *sockaddr, char *msg)
  * A client becomes valid with iwpm_init() and stops being valid with
  * iwpm_exit().
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: 1 when valid, 0 otherwise (also for an index out of range).
  */
 int iwpm_valid_client(u8 nl_client)
@@ -152,6 +158,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_valid_client);
  * iwpm_set_valid - mark a client valid or not
  * @nl_client: netlink client index; out of range is ignored
  * @valid: 1 for valid, 0 for not
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void iwpm_set_valid(u8 nl_client, int valid)
 {
@@ -164,6 +172,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_set_valid);
 /**
  * iwpm_get_registration - registration state of a client
  * @nl_client: netlink client index
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: the client's IWPM_REG_* state; IWPM_REG_UNDEF for an index
  * out of range.
@@ -180,6 +190,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_get_registration);
  * iwpm_set_registration - set the registration state of a client
  * @nl_client: netlink client index; out of range is ignored
  * @reg: IWPM_REG_* state
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void iwpm_set_registration(u8 nl_client, u32 reg)
 {
@@ -196,6 +208,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_set_registration);
  *
  * iwpm_register_pid() makes a client IWPM_REG_VALID.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: non-zero when the client's state is one of @reg.
  */
 u32 iwpm_check_registration(u8 nl_client, u32 reg)
@@ -210,6 +224,10 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_check_registration);
  *
  * The first client also starts watching for the port mapper's socket
  * going away.
+ *
+ * Context: Process context; may sleep. Takes iwpm_notifier_mutex around the
+ * netlink notifier registration. Calls for one client are not serialised with
+ * each other: the caller makes them once.
  *
  * Return: 0, -EINVAL for an index out of range or a client that is
  * already valid, or the error of the notifier registration.
@@ -235,6 +253,9 @@ EXPORT_SYMBOL_GPL(iwpm_init);
  *
  * Drops the client's mappings and remote-info records.
  *
+ * Context: Process context; may sleep. Takes iwpm_map_lock and iwpm_rem_lock
+ * (one after the other) to drop the records, then iwpm_notifier_mutex.
+ *
  * Return: 0, or -EINVAL when the client was not valid.
  */
 int iwpm_exit(u8 nl_client)
@@ -256,6 +277,8 @@ EXPORT_SYMBOL_GPL(iwpm_exit);
 /**
  * iwpm_get_nlmsg_seq - next sequence number for a message to the port mapper
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the sequence number.
  */
 int iwpm_get_nlmsg_seq(void)
@@ -273,6 +296,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_get_nlmsg_seq);
  * The request starts with two references: the caller's, dropped by
  * iwpm_wait_complete_req() or iwpm_cancel_nlmsg_request(), and the
  * table's, dropped by whoever takes it out of the table.
+ *
+ * Context: As @gfp allows (process context with GFP_KERNEL). Takes the request
+ * table's xarray lock, a plain spinlock, so not from interrupt context.
  *
  * Return: the request, or NULL when out of memory or when a request with
  * this sequence number is still pending.
@@ -304,6 +330,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_get_nlmsg_request);
  *
  * Called when the last reference goes; the request is no longer in the
  * table by then (the table holds a reference).
+ *
+ * Context: Any context; does not sleep (an RCU lookup, then kfree()).
  */
 void iwpm_free_nlmsg_request(struct kref *kref)
 {
@@ -321,6 +349,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_free_nlmsg_request);
 /**
  * iwpm_find_nlmsg_request - look up a pending request
  * @echo_seq: sequence number the answer echoes
+ *
+ * Context: Process context; does not sleep. Takes the request table's xarray
+ * lock, a plain spinlock, so not from interrupt context.
  *
  * Return: the request with a new reference the caller must drop with
  * kref_put(&req->kref, iwpm_free_nlmsg_request), or NULL when no request
@@ -347,6 +378,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_find_nlmsg_request);
  * up.  The winner owns the table's reference and, unless it is the
  * waiter, must call iwpm_complete_nlmsg_request().
  *
+ * Context: Process context; does not sleep. Takes the request table's xarray
+ * lock, a plain spinlock, so not from interrupt context.
+ *
  * Return: true for the winner.
  */
 bool iwpm_claim_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request)
@@ -362,6 +396,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_claim_nlmsg_request);
  * @err_code: result for the waiter
  *
  * Wakes the waiter and drops the table's reference.
+ *
+ * Context: Any context; does not sleep. Takes no lock.
  */
 void iwpm_complete_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request,
 				 int err_code)
@@ -378,6 +414,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_complete_nlmsg_request);
  * @nlmsg_request: request from iwpm_get_nlmsg_request()
  *
  * Drops the caller's reference, and the table's if still there.
+ *
+ * Context: Process context; does not sleep. Takes the request table's xarray
+ * lock to claim the request.
  */
 void iwpm_cancel_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request)
 {
@@ -394,6 +433,10 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_cancel_nlmsg_request);
  * Waits at most pm_timeout_ms.  Drops the caller's reference: the
  * request must not be used afterwards.  Once this returns no answer
  * touches the request's buffer any more.
+ *
+ * Context: Process context; sleeps up to pm_timeout_ms (and then for an answer
+ * that claimed the request meanwhile). Takes the request table's xarray lock
+ * to claim a request that timed out.
  *
  * Return: 0 when the port mapper answered without error, its IWPM_*_ERR
  * code when it reported one, -ETIMEDOUT when it did not answer in time,
@@ -433,6 +476,10 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_wait_complete_req);
  *
  * Used when the port mapper goes away.  May be called in atomic context.
  *
+ * Context: Process or atomic context, not interrupts; does not sleep. Walks
+ * the table under RCU and takes its xarray lock, a plain spinlock, for each
+ * claim.
+ *
  * Return: the number of requests aborted.
  */
 unsigned int iwpm_abort_nlmsg_requests(int err_code)
@@ -457,6 +504,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_abort_nlmsg_requests);
 
 /**
  * iwpm_pending_nlmsg_requests - number of requests waiting for an answer
+ *
+ * Context: Any context; does not sleep (walks the table under RCU).
  *
  * Return: the count.
  */
@@ -484,6 +533,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_pending_nlmsg_requests);
  * @map_flags: IWPM_FLAGS_* of the mapping
  *
  * The records are what the port mapper gets again after a restart.
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Takes
+ * iwpm_map_lock, a plain spinlock, so not from interrupt context.
  *
  * Return: 0, -EINVAL for an invalid client or an address that is not
  * IPv4/IPv6 or whose two families differ, -ENOMEM.
@@ -523,6 +575,9 @@ EXPORT_SYMBOL_GPL(iwpm_create_mapinfo);
  *
  * Removes one record holding both addresses.
  *
+ * Context: Process context; does not sleep.  Takes
+ * iwpm_map_lock, a plain spinlock, so not from interrupt context.
+ *
  * Return: 0, or -EINVAL when there is none.
  */
 int iwpm_remove_mapinfo(struct sockaddr_storage *local_sockaddr,
@@ -555,6 +610,9 @@ EXPORT_SYMBOL_GPL(iwpm_remove_mapinfo);
  * @mapped_addr: where to store the mapped address
  * @nl_client: netlink client index the mapping belongs to
  *
+ * Context: Process context; does not sleep. Takes iwpm_map_lock, a plain
+ * spinlock, so not from interrupt context.
+ *
  * Return: 0 and @mapped_addr filled in, or -ENOENT.
  */
 int iwpm_get_mapped_addr(struct sockaddr_storage *local_addr,
@@ -582,6 +640,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_get_mapped_addr);
 /**
  * iwpm_mapinfo_available - whether any mapping is recorded
  *
+ * Context: Process context; does not sleep. Takes iwpm_map_lock, a plain
+ * spinlock, so not from interrupt context.
+ *
  * Return: 1 when the mapping table holds a record, 0 otherwise.
  */
 int iwpm_mapinfo_available(void)
@@ -597,6 +658,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_mapinfo_available);
 
 /**
  * iwpm_mapinfo_count - number of recorded mappings
+ *
+ * Context: Process context; does not sleep. Takes iwpm_map_lock, a plain
+ * spinlock, so not from interrupt context.
  *
  * Return: the count.
  */
@@ -627,6 +691,9 @@ static u32 iwpm_reminfo_hash(const struct sockaddr_storage *mapped_loc,
  * @reminfo: the record; the table owns it on success
  *
  * A record for the same pair of mapped addresses is replaced.
+ *
+ * Context: Process context; does not sleep. Takes iwpm_rem_lock, a plain
+ * spinlock, so not from interrupt context.
  *
  * Return: 0, -EINVAL for an invalid client or address family, -ENOSPC
  * when IWPM_REMINFO_MAX records are waiting already.
@@ -672,6 +739,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_insert_remote_info);
 /**
  * iwpm_add_remote_info - add a remote-info record, dropping it on failure
  * @reminfo: the record; always owned by the table or freed afterwards
+ *
+ * Context: Process context; does not sleep. Takes iwpm_rem_lock, a plain
+ * spinlock, so not from interrupt context.
  */
 void iwpm_add_remote_info(struct iwpm_remote_info *reminfo)
 {
@@ -692,6 +762,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_add_remote_info);
  * @nl_client: netlink client index
  *
  * The record is removed once read.
+ *
+ * Context: Process context; does not sleep. Takes iwpm_rem_lock, a plain
+ * spinlock, so not from interrupt context.
  *
  * Return: 0 and @remote_addr filled in, or -EINVAL when no record matches.
  */
@@ -729,6 +802,9 @@ EXPORT_SYMBOL_GPL(iwpm_get_remote_info);
 /**
  * iwpm_reminfo_count - number of remote-info records waiting
  *
+ * Context: Process context; does not sleep. Takes iwpm_rem_lock, a plain
+ * spinlock, so not from interrupt context.
+ *
  * Return: the count.
  */
 unsigned int iwpm_reminfo_count(void)
@@ -745,6 +821,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_reminfo_count);
 /**
  * iwpm_flush_client - drop every mapping and remote-info record of a client
  * @nl_client: netlink client index
+ *
+ * Context: Process context; does not sleep. Takes iwpm_map_lock, then, after
+ * releasing it, iwpm_rem_lock.
  */
 void iwpm_flush_client(u8 nl_client)
 {
@@ -795,6 +874,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_flush_client);
  * The header has NLM_F_REQUEST, sequence number 0 and room for the
  * attributes of any port-mapper request.
  *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Takes no lock.
+ *
  * Return: the skb, or NULL when out of memory.
  */
 struct sk_buff *iwpm_create_nlmsg(u32 nl_op, struct nlmsghdr **nlh,
@@ -825,6 +906,8 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_create_nlmsg);
  * bytes are rejected) and every attribute 1..@policy_max - 1 is required.
  * The reason of a rejection goes to the extended ack.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: 0 or a negative errno.
  */
 int iwpm_parse_nlmsg(struct netlink_callback *cb, int policy_max,
@@ -854,6 +937,9 @@ EXPORT_SYMBOL_IF_KUNIT(iwpm_parse_nlmsg);
  * @nl_client: netlink client index
  * @iwpm_pid: port id of the port mapper's socket
  * @abi_version: ABI version both sides will use
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Sends without
+ * waiting (MSG_DONTWAIT).
  *
  * Return: 0 or a negative errno.
  */
@@ -991,6 +1077,10 @@ static int iwpm_send_mapinfo_num(u32 mapping_num, u8 nl_client, int iwpm_pid)
  * messages, several per datagram, each datagram ended by NLMSG_DONE,
  * then one MAPINFO_NUM with their count, which the port mapper
  * acknowledges.
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocations). Copies the
+ * client's records under iwpm_map_lock, then sends without it and without
+ * waiting (MSG_DONTWAIT).
  *
  * Return: the number of records sent, or a negative errno.
  */

@@ -41,6 +41,8 @@ static const struct rdma_link_ops *link_ops_find(const char *type)
  *
  * Registering a type name twice is a bug: it warns and the second
  * registration is ignored.
+ *
+ * Context: Process context; may sleep. Takes link_ops_rwsem for write.
  */
 void rdma_link_register(struct rdma_link_ops *ops)
 {
@@ -57,6 +59,9 @@ EXPORT_SYMBOL(rdma_link_register);
  *
  * Waits for newlink() calls of any type that are running.  Devices the
  * type created stay; the driver removes them itself.
+ *
+ * Context: Process context; sleeps while a newlink() is running. Takes
+ * link_ops_rwsem for write.
  */
 void rdma_link_unregister(struct rdma_link_ops *ops)
 {

@@ -66,6 +66,9 @@ static int mcast_check(struct ib_qp *qp, union ib_gid *gid, u16 lid)
  * The QP then receives the datagrams sent to the group.  Each successful
  * attach holds the QP (its usecnt) until the matching ib_detach_mcast().
  *
+ * Context: Process context. Calls the driver's attach_mcast op, which may
+ * sleep; the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the device has no multicast, -EINVAL for
  * a QP that is not UD, a GID that is not multicast or a LID outside the
  * multicast range, or the driver's error.
@@ -91,6 +94,9 @@ EXPORT_SYMBOL(ib_attach_mcast);
  * @qp: the QP
  * @gid: the multicast GID the QP was attached with
  * @lid: the multicast LID it was attached with
+ *
+ * Context: Process context. Calls the driver's detach_mcast op, which may
+ * sleep; the core takes no lock.
  *
  * Return: 0, -EOPNOTSUPP when the device has no multicast, -EINVAL for
  * bad arguments (as ib_attach_mcast()) or the driver's error (rdmavt:

@@ -40,6 +40,9 @@ static void ib_mr_init(struct ib_mr *mr, struct ib_pd *pd,
  * The MR maps nothing until ib_map_mr_sg() and an IB_WR_REG_MR work
  * request.
  *
+ * Context: Process context; sleeps (the driver's alloc_mr op, restrack
+ * insertion with GFP_KERNEL).
+ *
  * Return: the MR or an ERR_PTR().
  */
 struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
@@ -72,6 +75,9 @@ EXPORT_SYMBOL(ib_alloc_mr);
  *
  * The MR comes with zeroed signature attributes (mr->sig_attrs) that its
  * user fills before each registration; ib_dereg_mr() frees them.
+ *
+ * Context: Process context; sleeps (GFP_KERNEL allocation, the driver's
+ * alloc_mr_integrity op, restrack insertion).
  *
  * Return: the MR, ERR_PTR(-EOPNOTSUPP) when the device has no integrity
  * offload (no alloc_mr_integrity or map_mr_sg_pi, or no
@@ -120,6 +126,9 @@ EXPORT_SYMBOL(ib_alloc_mr_integrity);
  *
  * For kernel users that register memory of the current process.
  *
+ * Context: Process context of the task owning the memory; sleeps (the driver's
+ * reg_user_mr op pins the pages under the task's mmap lock).
+ *
  * Return: the MR or an ERR_PTR().
  */
 struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
@@ -144,6 +153,9 @@ EXPORT_SYMBOL(ib_reg_user_mr);
  * ib_dereg_mr_user - free a memory region
  * @mr: the MR; no work request may use it any more
  * @udata: user data, NULL for kernel MRs
+ *
+ * Context: Process context; sleeps (rdma_restrack_del() waits for netlink
+ * readers of the MR, and the driver's dereg_mr op).
  *
  * Return: 0 or the driver's error.
  */
@@ -173,6 +185,9 @@ EXPORT_SYMBOL(ib_dereg_mr_user);
  * @check_mask: enum ib_mr_status_check
  * @mr_status: filled by the driver
  *
+ * Context: Any context the driver's check_mr_status op allows (the in-tree
+ * ones do not sleep); the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int ib_check_mr_status(struct ib_mr *mr, u32 check_mask,
@@ -198,6 +213,10 @@ EXPORT_SYMBOL(ib_check_mr_status);
  * (except on IB_MR_TYPE_SG_GAPS MRs).  Afterwards the MR covers
  * mr->iova .. mr->iova + mr->length and an IB_WR_REG_MR makes that live.
  *
+ * Context: Any context; does not sleep as long as the driver's map_mr_sg op
+ * does not (the in-tree ones do not). The core takes no lock; the caller
+ * serialises use of @mr.
+ *
  * Return: the number of entries mapped (fewer than @sg_nents when the MR
  * is full or the list has a gap), or a negative error.
  */
@@ -222,6 +241,9 @@ EXPORT_SYMBOL(ib_map_mr_sg);
  * @meta_sg_nents: its entries
  * @meta_sg_offset: byte offset into its first entry, or NULL
  * @page_size: page size of the mapping
+ *
+ * Context: Any context the driver's map_mr_sg_pi op allows; the core takes no
+ * lock and the caller serialises use of @mr.
  *
  * Return: 0 when everything was mapped, or a negative error.
  */
@@ -256,6 +278,9 @@ EXPORT_SYMBOL(ib_map_mr_sg_pi);
  * entry that ends off a boundary may only be followed by the entry that
  * continues it directly (then both share the page), anything else is a
  * gap and ends the mapping.  Drivers call this from their map_mr_sg.
+ *
+ * Context: Any context; takes no lock and does not sleep unless @set_page
+ * does.
  *
  * Return: the number of entries mapped, or the set_page() error when not
  * even the first one could be mapped; -EINVAL for bad arguments.
@@ -323,6 +348,8 @@ EXPORT_SYMBOL(ib_sg_to_pages);
  *
  * Software devices copy with the CPU: the DMA address of an entry is its
  * kernel virtual address.
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: @nents.
  */

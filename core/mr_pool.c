@@ -13,6 +13,9 @@
  * @qp: the QP owning the pool
  * @list: the pool
  *
+ * Context: Any context; does not sleep. Takes the QP's mr_lock with interrupts
+ * saved.
+ *
  * Return: an MR, or NULL when the pool is empty.
  */
 struct ib_mr *ib_mr_pool_get(struct ib_qp *qp, struct list_head *list)
@@ -36,6 +39,9 @@ EXPORT_SYMBOL(ib_mr_pool_get);
  * @qp: the QP owning the pool
  * @list: the pool
  * @mr: an MR from ib_mr_pool_get() on the same pool
+ *
+ * Context: Any context; does not sleep. Takes the QP's mr_lock with interrupts
+ * saved.
  */
 void ib_mr_pool_put(struct ib_qp *qp, struct list_head *list,
 		    struct ib_mr *mr)
@@ -58,6 +64,10 @@ EXPORT_SYMBOL(ib_mr_pool_put);
  * @max_num_sg: their scatterlist size
  * @max_num_meta_sg: protection information scatterlist size
  *	(IB_MR_TYPE_INTEGRITY)
+ *
+ * Context: Process context; sleeps (each MR is allocated with ib_alloc_mr() or
+ * ib_alloc_mr_integrity()). Takes the QP's mr_lock, interrupts saved, around
+ * each list insertion only.
  *
  * Return: 0, or an error after which the pool is empty again.
  */
@@ -94,6 +104,9 @@ EXPORT_SYMBOL(ib_mr_pool_init);
  * ib_mr_pool_destroy - free every MR of a pool
  * @qp: the QP owning the pool
  * @list: the pool; MRs taken out must have been put back
+ *
+ * Context: Process context; sleeps (ib_dereg_mr() for each MR, called with the
+ * QP's mr_lock released).
  */
 void ib_mr_pool_destroy(struct ib_qp *qp, struct list_head *list)
 {

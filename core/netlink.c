@@ -53,6 +53,9 @@ static bool rdma_nl_valid(unsigned int index, unsigned int op)
  *	rdma_nl_unregister(); entries without callbacks are refused ops
  *
  * Registering an index twice, or one without ops, is a bug and warns.
+ *
+ * Context: Any context; does not sleep and takes no lock (the table is
+ * published with a release store).
  */
 void rdma_nl_register(unsigned int index, const struct rdma_nl_cbs cb_table[])
 {
@@ -72,6 +75,10 @@ EXPORT_SYMBOL(rdma_nl_register);
  * Waits for callbacks of the client that are running.  Dumps that are
  * still open (their reader has not read them to the end) end at their
  * next read without calling into the client again: see rdma_nl_dump().
+ *
+ * Context: Process context; sleeps until the client's running callbacks have
+ * returned. Takes the index's semaphore for write, so it must not be called
+ * from one of the client's own callbacks.
  */
 void rdma_nl_unregister(unsigned int index)
 {
@@ -93,6 +100,8 @@ EXPORT_SYMBOL(rdma_nl_unregister);
  * @op: the client's operation
  * @flags: NLM_F_* flags
  *
+ * Context: Any context; does not sleep. The caller owns @skb.
+ *
  * Return: the payload of the message, or NULL when @skb has no room.
  */
 void *ibnl_put_msg(struct sk_buff *skb, struct nlmsghdr **nlh, int seq,
@@ -112,6 +121,8 @@ EXPORT_SYMBOL(ibnl_put_msg);
  * @type: the attribute's type
  *
  * On failure the whole message is taken off @skb again.
+ *
+ * Context: Any context; does not sleep. The caller owns @skb.
  *
  * Return: 0 or -EMSGSIZE.
  */
@@ -136,6 +147,11 @@ static struct sock *rdma_nl_sock(struct net *net)
  * @skb: the message; always consumed
  * @pid: the port id of the receiving socket
  *
+ * Context: Process or softirq context.  Never waits for room at the
+ * receiver (MSG_DONTWAIT), but from process context it may sleep:
+ * netlink_trim() may reallocate @skb with gfp_any(), which is GFP_KERNEL
+ * outside softirq.  Takes the receiving socket's queue lock.
+ *
  * Return: 0, or a negative errno (-EAGAIN when the receiver is full,
  * -ECONNREFUSED when nobody has @pid).
  */
@@ -156,6 +172,8 @@ EXPORT_SYMBOL(rdma_nl_unicast);
  * Sleeps while the receiver's queue is full, at most the kernel socket's
  * send timeout (10 seconds).  Must be called where sleeping is allowed.
  *
+ * Context: Process context; may sleep up to the socket's send timeout.
+ *
  * Return: 0 or a negative errno.
  */
 int rdma_nl_unicast_wait(struct net *net, struct sk_buff *skb, __u32 pid)
@@ -173,6 +191,9 @@ EXPORT_SYMBOL(rdma_nl_unicast_wait);
  * @group: RDMA_NL_GROUP_*
  * @flags: allocation flags for the copies
  *
+ * Context: Any context if @flags do not allow sleeping (GFP_ATOMIC); process
+ * context with GFP_KERNEL, when it may sleep.
+ *
  * Return: 0, -ESRCH when the group has no member, or another errno.
  */
 int rdma_nl_multicast(struct net *net, struct sk_buff *skb,
@@ -186,6 +207,12 @@ EXPORT_SYMBOL(rdma_nl_multicast);
  * rdma_nl_chk_listeners - whether a group of the initial namespace has
  * members
  * @group: RDMA_NL_GROUP_*
+ *
+ * Context: Any context; does not sleep (reads the group's listener bitmap
+ * under RCU).
+ *
+ * Return: true when at least one socket of the initial namespace is a member
+ * of @group, else false.
  */
 bool rdma_nl_chk_listeners(unsigned int group)
 {
@@ -351,6 +378,9 @@ static void rdma_nl_rcv(struct sk_buff *skb)
  * @cbs: the table to install, or NULL
  *
  * For the KUnit suites only: waits like rdma_nl_unregister().
+ *
+ * Context: Process context; sleeps until running callbacks of the index have
+ * returned. Takes the index's semaphore for write.
  *
  * Return: the table that was installed before.
  */

@@ -46,6 +46,10 @@ static int fill_mon_netdev(struct sk_buff *msg, struct ib_device *device,
  *
  * Sleeps (GFP_KERNEL).  A failure only costs the listeners one event.
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocation). Takes no lock of
+ * its own; for a net device event it calls ib_device_get_netdev() (the
+ * driver's get_netdev op, or RCU).
+ *
  * Return: 0 (also when nobody listens) or a negative errno.
  */
 int rdma_nl_notify_event(struct ib_device *device, u32 port_num,

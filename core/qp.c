@@ -128,6 +128,9 @@ err_free:
  * that many rdma_rw contexts need and the QP gets its rdma_rw MR pools
  * (rdma_rw_init_qp(), rdma_rw_init_mrs()); ib_destroy_qp() frees them.
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocations, the driver's
+ * create_qp op, restrack insertion, and the rdma_rw MR pools).
+ *
  * Return: the QP or an ERR_PTR().
  */
 struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
@@ -267,6 +270,8 @@ out_av:
  * @attr_mask: which of them to apply (enum ib_qp_attr_mask)
  * @udata: the user's data
  *
+ * Context: Process context; sleeps, as ib_modify_qp().
+ *
  * Return: 0 or a negative error.
  */
 int ib_modify_qp_with_udata(struct ib_qp *qp, struct ib_qp_attr *attr,
@@ -288,6 +293,11 @@ EXPORT_SYMBOL(ib_modify_qp_with_udata);
  * the caller did not give one.  The driver checks the transition with
  * ib_modify_qp_is_ok().
  *
+ * Context: Process context; sleeps (the driver's modify_qp op, and on the way
+ * to RTR of a RoCE QP without a destination MAC, the neighbour resolution of
+ * ib_resolve_eth_dmac(), up to a second). Looking up source GIDs takes the GID
+ * table's rwlock for read. The caller serialises modifications of one QP.
+ *
  * Return: 0 or a negative error.
  */
 int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr,
@@ -304,6 +314,9 @@ EXPORT_SYMBOL(ib_modify_qp);
  *	paths hold no GID reference
  * @qp_attr_mask: which attributes are wanted
  * @qp_init_attr: filled with the creation attributes
+ *
+ * Context: Process context. Calls the driver's query_qp op, which may sleep;
+ * the core takes no lock.
  *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
@@ -323,6 +336,9 @@ EXPORT_SYMBOL(ib_query_qp);
  * ib_destroy_qp_user - destroy a queue pair
  * @qp: the QP; no MR of its pools may be in use
  * @udata: user data, NULL for kernel QPs
+ *
+ * Context: Process context; sleeps (freeing the rdma_rw MR pools, the driver's
+ * destroy_qp op, and rdma_restrack_del() waits for netlink readers of the QP).
  *
  * Return: 0, -EBUSY while the QP is still opened or attached, or the
  * driver's error.
@@ -489,6 +505,10 @@ static void __ib_drain_srq(struct ib_qp *qp)
  * Moves the QP to the error state.  The send queue must have room for one
  * more request, and the send CQ for one more completion.  Drivers with
  * their own way (ops.drain_sq) are called instead.
+ *
+ * Context: Process context; sleeps until the marker's completion arrives (for
+ * an IB_POLL_DIRECT CQ it polls the CQ itself every 100 ms). Must not be
+ * called from a completion handler of the QP's CQ.
  */
 void ib_drain_sq(struct ib_qp *qp)
 {
@@ -505,6 +525,10 @@ EXPORT_SYMBOL(ib_drain_sq);
  *
  * Like ib_drain_sq() for the receive side; a QP on an SRQ waits for the
  * last-WQE-reached event instead.
+ *
+ * Context: Process context; sleeps until the marker's completion arrives, or,
+ * on an SRQ, up to 60 seconds for the last-WQE-reached event. Must not be
+ * called from a completion handler of the QP's CQ.
  */
 void ib_drain_rq(struct ib_qp *qp)
 {
@@ -523,6 +547,8 @@ EXPORT_SYMBOL(ib_drain_rq);
  *
  * The usual step before ib_destroy_qp(): afterwards no completion of the
  * QP is outstanding.
+ *
+ * Context: Process context; sleeps, as ib_drain_sq() and ib_drain_rq().
  */
 void ib_drain_qp(struct ib_qp *qp)
 {

@@ -224,6 +224,8 @@ qp_transitions[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
  * reserved bits and IB_QP_RATE_LIMIT outside the transitions that list
  * it make the modify invalid.
  *
+ * Context: Any context; a table lookup that takes no lock and does not sleep.
+ *
  * Return: true when @next_state can be reached from @cur_state by a QP of
  * @type and @mask holds every required attribute and no other than the
  * optional ones.

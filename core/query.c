@@ -49,6 +49,8 @@ static const char *const ib_event_names[] = {
  * ib_event_msg - a readable name of an asynchronous event type
  * @event: the event type
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: a constant string; "unrecognized event" for an unknown type.
  */
 const char *__attribute_const__ ib_event_msg(enum ib_event_type event)
@@ -64,6 +66,8 @@ EXPORT_SYMBOL(ib_event_msg);
 /**
  * rdma_node_get_transport - the transport of a node type
  * @node_type: an RDMA_NODE_* value
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: RDMA_TRANSPORT_IWARP for an RNIC, the usNIC transports for the
  * usNIC nodes, RDMA_TRANSPORT_UNSPECIFIED for an unspecified node, and
@@ -93,6 +97,9 @@ EXPORT_SYMBOL(rdma_node_get_transport);
  *
  * The driver's get_link_layer decides when it has one; otherwise an IB
  * transport node is InfiniBand and anything else Ethernet.
+ *
+ * Context: Any context when the driver has no get_link_layer op; otherwise as
+ * that op (the in-tree drivers' do not sleep). Takes no lock.
  *
  * Return: an enum rdma_link_layer value.
  */
@@ -157,6 +164,10 @@ static int iwarp_port_state(struct ib_device *device, u32 port_num,
  * port whose driver reports no subnet prefix, the cached one is used.
  * May sleep.
  *
+ * Context: Process context; may sleep (the driver's query_port op). On an
+ * iWARP port it takes a reference on the net device and reads its addresses
+ * under RCU; on an IB port it may take the device's cache_lock for read.
+ *
  * Return: 0, -EINVAL for a bad port, -ENODEV for an iWARP port without a
  * net device, or the driver's error.
  */
@@ -196,6 +207,9 @@ EXPORT_SYMBOL(ib_query_port);
  * @index: the index in the port's P_Key table
  * @pkey: filled with the P_Key
  *
+ * Context: Process context. Calls the driver's query_pkey op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EINVAL for a bad port, -EOPNOTSUPP when the driver has no
  * P_Keys, or the driver's error.
  */
@@ -216,6 +230,9 @@ EXPORT_SYMBOL(ib_query_pkey);
  * @device: the device
  * @device_modify_mask: IB_DEVICE_MODIFY_* bits: what to change
  * @device_modify: the new values
+ *
+ * Context: Process context. Calls the driver's modify_device op, which may
+ * sleep; the core takes no lock.
  *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or the driver's error.
  */
@@ -240,6 +257,9 @@ EXPORT_SYMBOL(ib_modify_device);
  * A RoCE port whose driver has no modify_port accepts a request as long
  * as the bits it sets, or the bits it clears, are at most the CM
  * capability: the core's own connection manager does exactly that.
+ *
+ * Context: Process context. Calls the driver's modify_port op, which may
+ * sleep; the core takes no lock.
  *
  * Return: 0, -EINVAL for a bad port, -EOPNOTSUPP when the driver cannot,
  * or the driver's error.
@@ -270,6 +290,9 @@ EXPORT_SYMBOL(ib_modify_port);
  * @index: if not NULL, filled with its index
  *
  * Only ports speaking InfiniBand are searched, in the GID cache.
+ *
+ * Context: Any context; does not sleep. Reads the GID cache, taking each port
+ * GID table's rwlock for read with interrupts saved.
  *
  * Return: 0, or -ENOENT.
  */
@@ -311,6 +334,9 @@ EXPORT_SYMBOL(ib_find_gid);
  * preferred; otherwise the first limited-member entry is returned.  May
  * sleep.
  *
+ * Context: Process context; may sleep (one driver query_pkey call per table
+ * entry).
+ *
  * Return: 0, -EINVAL for a bad port, -ENOENT when not found, or the
  * error of reading the table.
  */
@@ -351,6 +377,9 @@ EXPORT_SYMBOL(ib_find_pkey);
  * @device: the device
  * @str: a buffer of IB_FW_VERSION_NAME_MAX bytes; the empty string when
  *	the driver does not say
+ *
+ * Context: Process context. Calls the driver's get_dev_fw_str op, which may
+ * sleep; the core takes no lock.
  */
 void ib_get_device_fw_str(struct ib_device *device, char *str)
 {

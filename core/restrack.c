@@ -88,6 +88,10 @@ void rdma_restrack_clean(struct ib_device *dev)
  * @type: the type
  * @show_details: count objects with driver details only (RESTRACK_DD)
  *
+ * Context: Process context; does not sleep. Takes the table's xa_lock (a plain
+ * spinlock, not taken from interrupts anywhere), so not from interrupt
+ * context.
+ *
  * Return: how many objects of @type are in @dev's table.
  */
 int rdma_restrack_count(struct ib_device *dev, enum rdma_restrack_type type,
@@ -221,6 +225,8 @@ void rdma_restrack_add(struct rdma_restrack_entry *res)
  * rdma_restrack_get - take a reference on a tracked object
  * @res: its entry
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: 1 on success, 0 when the object is going away.
  */
 int __must_check rdma_restrack_get(struct rdma_restrack_entry *res)
@@ -234,6 +240,9 @@ EXPORT_SYMBOL(rdma_restrack_get);
  * @dev: the device
  * @type: its type
  * @id: its ID
+ *
+ * Context: Process context; does not sleep. Takes the table's xa_lock (a plain
+ * spinlock), so not from interrupt context.
  *
  * Return: the entry, referenced (rdma_restrack_put() it), or
  * ERR_PTR(-ENOENT).
@@ -305,6 +314,9 @@ static void restrack_release(struct kref *kref)
 /**
  * rdma_restrack_put - drop a reference taken by rdma_restrack_get()
  * @res: the entry
+ *
+ * Context: Any context; does not sleep. The last put drops the owner's task
+ * reference and wakes the rdma_restrack_del() waiting for it.
  *
  * Return: 1 when this was the last reference, else 0.
  */

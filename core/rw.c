@@ -289,6 +289,10 @@ static int rdma_rw_init_single_wr(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
  * (rdma_rw_ctx_post() or rdma_rw_ctx_wrs()).  Undo with
  * rdma_rw_ctx_destroy() after the completion.
  *
+ * Context: Process context; may sleep (GFP_KERNEL allocations of the request
+ * arrays). Takes the QP's mr_lock, interrupts saved, to take MRs from its
+ * pool.
+ *
  * Return: the number of send queue entries the requests take, or a
  * negative error: -EIO when @sg maps nothing or @sg_offset is past its
  * end, -EAGAIN when the QP's MR pool is empty, -ENOMEM.
@@ -354,6 +358,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_init);
  * One integrity MR from qp->sig_mrs covers data and protection
  * information; an IB_WR_REG_MR_INTEGRITY precedes the READ or WRITE.
  * Undo with rdma_rw_ctx_destroy_signature().
+ *
+ * Context: Process context; may sleep (GFP_KERNEL allocation). Takes the QP's
+ * mr_lock, interrupts saved, to take an MR from its pool.
  *
  * Return: the number of send queue entries the requests take, or a
  * negative error: -EOPNOTSUPP when the QP has no integrity offload
@@ -462,6 +469,8 @@ EXPORT_SYMBOL(rdma_rw_ctx_signature_init);
  * followed by it and none is signaled (the caller signals its own);
  * without, the last request is signaled to @cqe.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the first request, to post with ib_post_send().
  */
 struct ib_send_wr *rdma_rw_ctx_wrs(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
@@ -516,6 +525,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_wrs);
  * @cqe: completion of the last READ/WRITE, used when @chain_wr is NULL
  * @chain_wr: requests to post after the context's, or NULL
  *
+ * Context: Any context; does not sleep. ib_post_send() takes the driver's send
+ * queue lock.
+ *
  * Return: 0 or the ib_post_send() error.
  */
 int rdma_rw_ctx_post(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
@@ -540,6 +552,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_post);
  * @dir: the direction given to rdma_rw_ctx_init()
  *
  * Returns the MRs to the QP's pool and unmaps @sg.
+ *
+ * Context: Any context, e.g. a completion handler; does not sleep. Takes the
+ * QP's mr_lock, interrupts saved, to return MRs to the pool.
  */
 void rdma_rw_ctx_destroy(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 			 u32 port_num, struct scatterlist *sg, u32 sg_cnt,
@@ -579,6 +594,9 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy);
  * @prot_sg: the protection information scatterlist given at init
  * @prot_sg_cnt: its entries
  * @dir: the direction given at init
+ *
+ * Context: Any context, e.g. a completion handler; does not sleep. Takes the
+ * QP's mr_lock, interrupts saved, to return the MR to the pool.
  */
 void rdma_rw_ctx_destroy_signature(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 				   u32 port_num, struct scatterlist *sg,
@@ -607,6 +625,8 @@ EXPORT_SYMBOL(rdma_rw_ctx_destroy_signature);
  *
  * ULPs multiply their queue depth by this to size max_rdma_ctxs.
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the factor, at least 1 for @maxpages > 0.
  */
 unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
@@ -631,6 +651,8 @@ EXPORT_SYMBOL(rdma_rw_mr_factor);
  * Every context takes one READ or WRITE, plus a registration and an
  * invalidation where MRs may be used.  cap.max_send_wr grows by that,
  * but not beyond the device's max_qp_wr.  ib_create_qp() calls this.
+ *
+ * Context: Any context; takes no lock and does not sleep.
  */
 void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
 {
@@ -657,6 +679,8 @@ EXPORT_SYMBOL(rdma_rw_init_qp);
  * One MR per context in qp->rdma_mrs when rdma_rw may use MRs on the
  * port, and one integrity MR per context in qp->sig_mrs for
  * IB_QP_CREATE_INTEGRITY_EN.  ib_create_qp() calls this.
+ *
+ * Context: Process context; sleeps (ib_mr_pool_init() allocates the MRs).
  *
  * Return: 0, or an error after which both pools are empty.
  */
@@ -708,6 +732,8 @@ EXPORT_SYMBOL(rdma_rw_init_mrs);
  * @qp: the QP; every MR must be back in its pool
  *
  * ib_destroy_qp() calls this for kernel QPs.
+ *
+ * Context: Process context; sleeps (ib_mr_pool_destroy() deregisters the MRs).
  */
 void rdma_rw_cleanup_mrs(struct ib_qp *qp)
 {

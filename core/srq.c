@@ -16,6 +16,9 @@
  * @uobject: user object, NULL for kernel SRQs
  * @udata: user data, NULL for kernel SRQs
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocation, the driver's
+ * create_srq op, restrack insertion).
+ *
  * Return: the SRQ or an ERR_PTR().
  */
 struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
@@ -81,6 +84,9 @@ EXPORT_SYMBOL(ib_create_srq_user);
  * @srq_attr: the new values
  * @srq_attr_mask: IB_SRQ_MAX_WR and/or IB_SRQ_LIMIT
  *
+ * Context: Process context. Calls the driver's modify_srq op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int ib_modify_srq(struct ib_srq *srq, struct ib_srq_attr *srq_attr,
@@ -97,6 +103,9 @@ EXPORT_SYMBOL(ib_modify_srq);
  * @srq: the SRQ
  * @srq_attr: filled by the driver
  *
+ * Context: Process context. Calls the driver's query_srq op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */
 int ib_query_srq(struct ib_srq *srq, struct ib_srq_attr *srq_attr)
@@ -110,6 +119,9 @@ EXPORT_SYMBOL(ib_query_srq);
  * ib_destroy_srq_user - destroy a shared receive queue
  * @srq: the SRQ
  * @udata: user data, NULL for kernel SRQs
+ *
+ * Context: Process context; sleeps (the driver's destroy_srq op, and
+ * rdma_restrack_del() waits for netlink readers of the SRQ).
  *
  * Return: 0, -EBUSY while QPs are attached, or the driver's error.
  */
@@ -139,6 +151,9 @@ EXPORT_SYMBOL(ib_destroy_srq_user);
  * ib_create_wq - create a receive work queue
  * @pd: its PD
  * @init_attr: what to create
+ *
+ * Context: Process context. Calls the driver's create_wq op, which may sleep;
+ * the core takes no lock.
  *
  * Return: the WQ, ERR_PTR(-EOPNOTSUPP) when the driver has none, or
  * another ERR_PTR().
@@ -174,6 +189,9 @@ EXPORT_SYMBOL(ib_create_wq);
  * @wq: the WQ
  * @udata: user data, NULL for kernel WQs
  *
+ * Context: Process context. Calls the driver's destroy_wq op, which may sleep;
+ * the core takes no lock.
+ *
  * Return: 0, -EBUSY while an indirection table uses it, or the driver's
  * error.
  */
@@ -201,6 +219,9 @@ EXPORT_SYMBOL(ib_destroy_wq_user);
  * @wq: the WQ
  * @wq_attr: the new values
  * @wq_attr_mask: enum ib_wq_attr_mask
+ *
+ * Context: Process context. Calls the driver's modify_wq op, which may sleep;
+ * the core takes no lock.
  *
  * Return: 0, -EOPNOTSUPP when the driver cannot, or another error.
  */

@@ -136,6 +136,9 @@ static const struct sysfs_ops gid_attrs_sysfs_ops = {
  *
  * For drivers whose port attributes need the kobject.
  *
+ * Context: Any context; takes no lock and does not sleep. The caller keeps
+ * @kobj alive (it is called from the directory's own show/store).
+ *
  * Return: the device.
  */
 struct ib_device *ib_port_sysfs_get_ibdev_kobj(struct kobject *kobj,
@@ -644,6 +647,9 @@ static int ports_add(struct ib_core_device *coredev)
  * Only for legacy files (ib_cm's counters); remove them with
  * ib_port_unregister_client_groups() before the client leaves the device.
  *
+ * Context: Process context; sleeps (sysfs file creation takes the kernfs
+ * locks). Not from a show/store of the port's files.
+ *
  * Return: 0 or an error from sysfs.
  */
 int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
@@ -659,6 +665,9 @@ EXPORT_SYMBOL(ib_port_register_client_groups);
  * @ibdev: the device
  * @port_num: the port
  * @groups: what ib_port_register_client_groups() added
+ *
+ * Context: Process context; sleeps until readers inside the files' show/store
+ * have left (kernfs). Must not be called from one of those files' show/store.
  */
 void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
 				      const struct attribute_group **groups)

@@ -21,6 +21,9 @@
  * the PD.  With IB_PD_UNSAFE_GLOBAL_RKEY that MR also allows remote
  * access and its rkey is put in unsafe_global_rkey.
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocation, the driver's
+ * alloc_pd and get_dma_mr ops, restrack insertion).
+ *
  * Return: the PD or an ERR_PTR().
  */
 struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
@@ -93,6 +96,9 @@ EXPORT_SYMBOL(__ib_alloc_pd);
  * @pd: the PD; every object in it must be gone
  * @udata: user data, NULL for kernel PDs
  *
+ * Context: Process context; sleeps (the driver's dereg_mr and dealloc_pd ops,
+ * and rdma_restrack_del() waits for netlink readers of the PD).
+ *
  * Return: 0, or the driver's error (user PDs only; kernel PDs must not
  * fail).
  */
@@ -156,6 +162,8 @@ static const struct {
  * ib_rate_to_mult - a rate as a multiple of 2.5 Gb/s
  * @rate: the rate
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the multiple, or -1 for IB_RATE_PORT_CURRENT and unknown rates.
  */
 __attribute_const__ int ib_rate_to_mult(enum ib_rate rate)
@@ -173,6 +181,8 @@ EXPORT_SYMBOL(ib_rate_to_mult);
  * mult_to_ib_rate - the rate of a multiple of 2.5 Gb/s
  * @mult: the multiple
  *
+ * Context: Any context; takes no lock and does not sleep.
+ *
  * Return: the rate, IB_RATE_PORT_CURRENT when no rate has that multiple.
  */
 __attribute_const__ enum ib_rate mult_to_ib_rate(int mult)
@@ -189,6 +199,8 @@ EXPORT_SYMBOL(mult_to_ib_rate);
 /**
  * ib_rate_to_mbps - a rate in Mb/s
  * @rate: the rate
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: the data rate in Mb/s, or -1 for unknown rates.
  */
@@ -231,6 +243,8 @@ static const char * const wc_status_names[] = {
 /**
  * ib_wc_status_msg - the name of a completion status
  * @status: the status
+ *
+ * Context: Any context; takes no lock and does not sleep.
  *
  * Return: a constant string; "unrecognized status" for unknown values.
  */

@@ -188,6 +188,9 @@ err_free:
  * The device cannot be deleted from user space; the caller removes it
  * with rdma_loop_remove_device().
  *
+ * Context: Process context; sleeps (allocations, and ib_register_device() adds
+ * every client). Takes loop_mutex to put the device on the driver's list.
+ *
  * Return: the registered device or an ERR_PTR().
  */
 struct ib_device *rdma_loop_add_device(const char *name)
@@ -204,6 +207,10 @@ EXPORT_SYMBOL(rdma_loop_add_device);
  *
  * Its clients release their objects during the unregistration; the
  * device is freed when this returns.
+ *
+ * Context: Process context; sleeps until the device's clients and users are
+ * gone (ib_unregister_device()); loop_dealloc() takes loop_mutex. Not from a
+ * client callback of @dev.
  */
 void rdma_loop_remove_device(struct ib_device *dev)
 {

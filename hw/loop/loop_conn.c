@@ -17,6 +17,8 @@
  * rdma_loop_port_lid - the LID of port 1 of a device
  * @dev: the device
  *
+ * Context: Process context; may sleep (ib_query_port()).
+ *
  * Return: the LID, or 0 when the port cannot be queried.
  */
 u32 rdma_loop_port_lid(struct ib_device *dev)
@@ -38,6 +40,9 @@ EXPORT_SYMBOL(rdma_loop_port_lid);
  * RC-only attributes (RDMA READ and atomic depths, timeouts, retries)
  * are left out for UC QPs.  A zero @conn->rd_atomic means 1 and a zero
  * @conn->mtu means IB_MTU_4096.
+ *
+ * Context: Process context; sleeps (up to three ib_modify_qp() calls). The
+ * caller serialises modifications of @qp.
  *
  * Return: 0 or the error of the ib_modify_qp() that failed.
  */

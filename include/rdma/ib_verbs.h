@@ -870,6 +870,9 @@ struct opa_ah_attr {
  * @port_num: local port
  * @ah_flags: enum ib_ah_flags
  * @type: which member of the union is valid
+ * @ib: InfiniBand fields (RDMA_AH_ATTR_TYPE_IB)
+ * @roce: RoCE fields (RDMA_AH_ATTR_TYPE_ROCE)
+ * @opa: OPA fields (RDMA_AH_ATTR_TYPE_OPA)
  *
  * An attribute holding @grh.sgid_attr owns a reference on it; the
  * rdma_*_ah_attr() helpers keep the count right.
@@ -2328,6 +2331,15 @@ struct ib_client {
 
 /**
  * struct ib_block_iter - iterator over DMA blocks of a scatterlist
+ * @__sg: the scatterlist entry holding the current block
+ * @__dma_addr: a DMA address inside the current block (not aligned)
+ * @__sg_numblocks: blocks left to walk
+ * @__sg_nents: entries of the scatterlist
+ * @__sg_advance: bytes to advance in @__sg at the next step
+ * @__pg_bit: log2 of the block size (the blocks' alignment)
+ *
+ * Internal state: users read the current block only through
+ * rdma_block_iter_dma_address().
  */
 struct ib_block_iter {
 	struct scatterlist	*__sg;
@@ -2376,6 +2388,10 @@ void ib_unregister_client(struct ib_client *client);
  * @client: the client
  *
  * Valid only between the client's add() and remove() for the device.
+ *
+ * Context: Any context; does not sleep (an RCU-protected xarray load).
+ *
+ * Return: the data the client set with ib_set_client_data(), or NULL.
  */
 static inline void *ib_get_client_data(struct ib_device *device,
 				       struct ib_client *client)
@@ -2464,6 +2480,10 @@ void ibdev_info(const struct ib_device *ibdev, const char *format, ...);
 /**
  * rdma_device_to_ibdev - the ib_device behind a struct device
  * @device: a device of class infiniband
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: the ib_device that owns @device.
  */
 static inline struct ib_device *rdma_device_to_ibdev(struct device *device)
 {
@@ -2487,6 +2507,10 @@ static inline struct ib_device *rdma_device_to_ibdev(struct device *device)
  * @device: the device
  *
  * Switches have only port 0; HCAs number their ports from 1.
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: 0 for a switch, else 1.
  */
 static inline u32 rdma_start_port(const struct ib_device *device)
 {
@@ -2496,6 +2520,10 @@ static inline u32 rdma_start_port(const struct ib_device *device)
 /**
  * rdma_end_port - last port number of a device
  * @device: the device
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: 0 for a switch, else the number of physical ports.
  */
 static inline u32 rdma_end_port(const struct ib_device *device)
 {
@@ -2858,6 +2886,11 @@ void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src);
  * rdma_ah_find_type - the address type a port uses
  * @dev: the device
  * @port_num: the port
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: RDMA_AH_ATTR_TYPE_ROCE, _OPA or _IB for such a port (_IB also
+ * for an SMI device), else RDMA_AH_ATTR_TYPE_UNDEFINED.
  */
 static inline enum rdma_ah_attr_type rdma_ah_find_type(struct ib_device *dev,
 						       u32 port_num)
@@ -2983,6 +3016,10 @@ struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
  * ib_create_srq - create a kernel shared receive queue
  * @pd: its PD
  * @srq_init_attr: what to create; attr is updated with the real sizes
+ *
+ * Context: Process context; sleeps, as ib_create_srq_user().
+ *
+ * Return: the SRQ or an ERR_PTR() (-EOPNOTSUPP when the device has no SRQs).
  */
 static inline struct ib_srq *
 ib_create_srq(struct ib_pd *pd, struct ib_srq_init_attr *srq_init_attr)
@@ -3014,6 +3051,11 @@ static inline void ib_destroy_srq(struct ib_srq *srq)
  * @recv_wr: chain of requests
  * @bad_recv_wr: set to the first request not posted on failure; may be
  *	NULL
+ *
+ * Context: Any context; does not sleep. Calls the driver's post_srq_recv op,
+ * which takes the driver's SRQ lock.
+ *
+ * Return: 0, or the driver's negative errno with *@bad_recv_wr set.
  */
 static inline int ib_post_srq_recv(struct ib_srq *srq,
 				   const struct ib_recv_wr *recv_wr,
@@ -3037,6 +3079,10 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
  * ib_create_qp - create a kernel queue pair
  * @pd: its PD
  * @init_attr: what to create; cap is updated with the real sizes
+ *
+ * Context: Process context; sleeps, as ib_create_qp_kernel().
+ *
+ * Return: the QP or an ERR_PTR().
  */
 static inline struct ib_qp *ib_create_qp(struct ib_pd *pd,
 					 struct ib_qp_init_attr *init_attr)
@@ -3055,6 +3101,10 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata);
 /**
  * ib_destroy_qp - destroy a kernel queue pair
  * @qp: the QP
+ *
+ * Context: Process context; sleeps, as ib_destroy_qp_user().
+ *
+ * Return: 0, -EBUSY while the QP is still used, or the driver's error.
  */
 static inline int ib_destroy_qp(struct ib_qp *qp)
 {
@@ -3076,6 +3126,11 @@ int ib_resolve_eth_dmac(struct ib_device *device,
  * @send_wr: chain of requests
  * @bad_send_wr: set to the first request not posted on failure; may be
  *	NULL
+ *
+ * Context: Any context; does not sleep. Calls the driver's post_send op, which
+ * takes the driver's QP send lock.
+ *
+ * Return: 0, or the driver's negative errno with *@bad_send_wr set.
  */
 static inline int ib_post_send(struct ib_qp *qp,
 			       const struct ib_send_wr *send_wr,
@@ -3092,6 +3147,11 @@ static inline int ib_post_send(struct ib_qp *qp,
  * @recv_wr: chain of requests
  * @bad_recv_wr: set to the first request not posted on failure; may be
  *	NULL
+ *
+ * Context: Any context; does not sleep. Calls the driver's post_recv op, which
+ * takes the driver's QP receive lock.
+ *
+ * Return: 0, or the driver's negative errno with *@bad_recv_wr set.
  */
 static inline int ib_post_recv(struct ib_qp *qp,
 			       const struct ib_recv_wr *recv_wr,
@@ -3128,7 +3188,7 @@ struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
  * @device: the device
  * @priv: cq->cq_context
  * @nr_cqe: minimum number of entries
- * @comp_vector: completion vector
+ * @comp_vect: completion vector
  * @poll_ctx: where completions are handled
  */
 #define ib_alloc_cq(device, priv, nr_cqe, comp_vect, poll_ctx)		\
@@ -3389,6 +3449,10 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);
 /**
  * ib_dereg_mr - free a kernel memory region
  * @mr: the MR
+ *
+ * Context: Process context; sleeps, as ib_dereg_mr_user().
+ *
+ * Return: 0 or the driver's error.
  */
 static inline int ib_dereg_mr(struct ib_mr *mr)
 {
@@ -3416,6 +3480,11 @@ static inline void ib_update_fast_reg_key(struct ib_mr *mr, u8 newkey)
 /**
  * ib_inc_rkey - the next key with the same index
  * @rkey: a key
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: @rkey with its low byte incremented (wrapping) and its index
+ * unchanged.
  */
 static inline u32 ib_inc_rkey(u32 rkey)
 {
@@ -3438,6 +3507,10 @@ int ib_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
  * @sg_nents: its entries
  * @sg_offset: byte offset into the first entry, updated like ib_map_mr_sg
  * @page_size: page size of the mapping
+ *
+ * Context: As ib_map_mr_sg().
+ *
+ * Return: as ib_map_mr_sg().
  */
 static inline int ib_map_mr_sg_zbva(struct ib_mr *mr, struct scatterlist *sg,
 				    int sg_nents, unsigned int *sg_offset,
@@ -3458,6 +3531,10 @@ int ib_check_mr_status(struct ib_mr *mr, u32 check_mask,
 /**
  * rdma_block_iter_dma_address - DMA address of the current block
  * @biter: the iterator
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: the DMA address of the current block, aligned to the block size.
  */
 static inline dma_addr_t
 rdma_block_iter_dma_address(struct ib_block_iter *biter)

@@ -75,6 +75,10 @@ int rdma_restrack_count(struct ib_device *dev, enum rdma_restrack_type type,
 /**
  * rdma_is_kernel_res - whether an object belongs to the kernel
  * @res: its tracking entry
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: true for a kernel object, false for a user space one.
  */
 static inline bool rdma_is_kernel_res(const struct rdma_restrack_entry *res)
 {
@@ -99,6 +103,10 @@ static inline void rdma_restrack_no_track(struct rdma_restrack_entry *res)
 /**
  * rdma_restrack_is_tracked - whether an object goes into the tables
  * @res: its tracking entry
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: false after rdma_restrack_no_track(), else true.
  */
 static inline bool rdma_restrack_is_tracked(struct rdma_restrack_entry *res)
 {

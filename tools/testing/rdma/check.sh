@@ -9,6 +9,7 @@
 #   sparse      static-check.sh sparse
 #   checkpatch  static-check.sh checkpatch
 #   includes    static-check.sh includes
+#   kerneldoc   static-check.sh kerneldoc
 #   uapi-abi    uapi-abi-check.sh (our uapi/rdma against the kernel's)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
@@ -144,6 +145,7 @@ if [ $built -eq 0 ]; then
 else
 	static+=(--static includes=skip)
 fi
+run_static kerneldoc "$here/static-check.sh" kerneldoc
 run_static uapi-abi "$here/uapi-abi-check.sh"
 run_static firstrun "$here/firstrun-check.sh"
 
