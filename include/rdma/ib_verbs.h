@@ -2413,6 +2413,8 @@ int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
 struct net_device *ib_device_get_netdev(struct ib_device *ib_dev,
 					u32 port);
 struct ib_device *ib_device_get_by_index(const struct net *net, u32 index);
+int ib_get_eth_speed(struct ib_device *dev, u32 port_num, u16 *speed,
+		     u8 *width);
 
 void ib_register_event_handler(struct ib_event_handler *event_handler);
 void ib_unregister_event_handler(struct ib_event_handler *event_handler);

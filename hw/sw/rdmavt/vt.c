@@ -33,23 +33,26 @@ static void rvt_default_props(struct rvt_dev_info *rdi)
 	RVT_DEFAULT(max_srq, 1024);
 	RVT_DEFAULT(max_srq_wr, 16384);
 	RVT_DEFAULT(max_srq_sge, RVT_MAX_SGE);
-	RVT_DEFAULT(max_ah, 65536);
 	RVT_DEFAULT(max_fast_reg_page_list_len, 512);
+	p->max_send_sge = min_t(int, p->max_send_sge, RVT_MAX_SGE);
+	p->max_recv_sge = min_t(int, p->max_recv_sge, RVT_MAX_SGE);
+	p->max_srq_sge = min_t(int, p->max_srq_sge, RVT_MAX_SGE);
+	/* iWARP: no atomics, datagrams or RNR NAKs; the driver says the rest */
+	if (rdi->ibdev.node_type == RDMA_NODE_RNIC)
+		return;
+	RVT_DEFAULT(max_ah, 65536);
 	RVT_DEFAULT(max_pkeys, 1);
 	RVT_DEFAULT(max_mcast_grp, 1024);
 	RVT_DEFAULT(max_mcast_qp_attach, 64);
 	RVT_DEFAULT(max_total_mcast_qp_attach,
 		    p->max_mcast_grp * p->max_mcast_qp_attach);
-#undef RVT_DEFAULT
 	p->atomic_cap = IB_ATOMIC_HCA;
 	p->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS |
 			       IB_DEVICE_RC_RNR_NAK_GEN |
 			       IB_DEVICE_SYS_IMAGE_GUID |
 			       IB_DEVICE_PORT_ACTIVE_EVENT;
 	p->sys_image_guid = rdi->ibdev.node_guid;
-	p->max_send_sge = min_t(int, p->max_send_sge, RVT_MAX_SGE);
-	p->max_recv_sge = min_t(int, p->max_recv_sge, RVT_MAX_SGE);
-	p->max_srq_sge = min_t(int, p->max_srq_sge, RVT_MAX_SGE);
+#undef RVT_DEFAULT
 }
 
 static int rvt_query_device(struct ib_device *ibdev,
@@ -399,7 +402,12 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	/* first: from here on the dealloc hook owns the driver's cleanup */
 	if (rdi->driver_f.dealloc)
 		ib_set_device_ops(&rdi->ibdev, &rvt_dealloc_ops);
-	if (!rdi->driver_f.find_dev_by_lid)
+	/* An IB device unless the driver said otherwise (siw: RNIC) */
+	if (!rdi->ibdev.node_type)
+		rdi->ibdev.node_type = RDMA_NODE_IB_CA;
+	/* LIDs address IB ports only; a wire driver finds its peers itself */
+	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA &&
+	    !rdi->driver_f.find_dev_by_lid)
 		return -EINVAL;
 	for (i = 0; i < rdi->dparms.nports; i++)
 		if (!rdi->ports[i])
@@ -407,7 +415,6 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 
 	rvt_default_props(rdi);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
-	rdi->ibdev.node_type = RDMA_NODE_IB_CA;
 	rdi->ibdev.phys_port_cnt = rdi->dparms.nports;
 	rdi->ibdev.num_comp_vectors = 1;
 	rdi->ibdev.use_cq_dim = 1;

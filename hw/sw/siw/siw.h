@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * siw: soft-iWARP on the rdmavt verbs engine.  Private declarations of
+ * the module.
+ *
+ * A siw device is an rdmavt device with one port bound to one net
+ * device.  rdmavt owns the verbs objects and the work request engine;
+ * siw owns what makes it iWARP: the device and port attributes, the
+ * binding to the net device, and (as they land) MPA connection setup and
+ * the DDP/RDMAP segments on TCP sockets.
+ */
+#ifndef SIW_H
+#define SIW_H
+
+#include <linux/etherdevice.h>
+#include <rdma/rdma_vt.h>
+
+/* the one port of a siw device */
+#define SIW_PORT		1
+
+/*
+ * Device limits, as upstream siw advertises them (an application that
+ * sizes its queues from query_device sees the same numbers on both).
+ */
+#define SIW_VENDOR_ID		0x626d74	/* "bmt" */
+#define SIW_MAX_QP		(1024 * 100)
+#define SIW_MAX_QP_WR		(1024 * 32)
+#define SIW_MAX_ORD_QP		128
+#define SIW_MAX_IRD_QP		128
+#define SIW_MAX_SGE		6
+#define SIW_MAX_SGE_PBL		256
+#define SIW_MAX_SGE_RD		1
+#define SIW_MAX_CQ		(1024 * 100)
+#define SIW_MAX_CQE		(SIW_MAX_QP_WR * 100)
+#define SIW_MAX_MR		(SIW_MAX_QP * 10)
+#define SIW_MAX_PD		SIW_MAX_QP
+#define SIW_MAX_SRQ		SIW_MAX_QP
+#define SIW_MAX_SRQ_WR		(SIW_MAX_QP_WR * 10)
+#define SIW_NODE_DESC		"Software iWARP stack"
+
+/**
+ * struct siw_device - one soft-iWARP device
+ * @rdi: the rdmavt device, first
+ * @port: rdmavt's state of the one port
+ * @raw_gid: the port's GID in its first six bytes: the net device's MAC
+ *	when the device was made (random for net devices without one);
+ *	fixed for the device's life, as upstream's
+ * @vendor_part_id: a number per device made since the module loaded
+ */
+struct siw_device {
+	struct rvt_dev_info	rdi;
+	struct rvt_ibport	port;
+	u8			raw_gid[ETH_ALEN];
+	u32			vendor_part_id;
+};
+
+static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
+{
+	return container_of(ib_to_rvt(ibdev), struct siw_device, rdi);
+}
+
+/* siw_main.c */
+extern bool siw_port_map;
+
+/* siw_dev.c */
+bool siw_netdev_qualified(const struct net_device *ndev);
+int siw_device_add(const char *name, struct net_device *ndev);
+void siw_port_event(struct siw_device *sdev, enum ib_event_type type);
+
+#endif /* SIW_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Module siw: soft-iWARP devices on net devices.
+ *
+ * "rdma link add NAME type siw netdev DEV" makes a device whose one port
+ * sits on DEV; "rdma link delete NAME", DEV going away, or unloading the
+ * module removes it.  A net device carries at most one siw device.
+ *
+ * Lock order of the module (outermost first): the RTNL lock (netdev
+ * notifier, ib_device_set_netdev()), then ib_core's device locks.  siw
+ * holds no lock of its own across calls into ib_core or rdmavt.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/rdma_netlink.h>
+
+#include "siw.h"
+
+bool siw_port_map;
+module_param_named(port_map, siw_port_map, bool, 0644);
+MODULE_PARM_DESC(port_map,
+		 "devices made from now on take their TCP ports from the iWARP port mapper (iwpmd) (default: no, as upstream siw)");
+
+static int siw_newlink(const char *name, struct net_device *ndev)
+{
+	return siw_device_add(name, ndev);
+}
+
+static struct rdma_link_ops siw_link_ops = {
+	.type = "siw",
+	.newlink = siw_newlink,
+};
+
+/*
+ * The net device under a siw device changed.  Runs under the RTNL lock:
+ * nothing here may wait for a device's unregistration, which takes that
+ * lock; ib_unregister_device_queued() hands it to a workqueue.
+ */
+static int siw_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_SIW);
+	if (!ibdev)
+		return NOTIFY_DONE;
+	switch (event) {
+	case NETDEV_UP:
+		siw_port_event(to_siw_dev(ibdev), IB_EVENT_PORT_ACTIVE);
+		break;
+	case NETDEV_DOWN:
+		siw_port_event(to_siw_dev(ibdev), IB_EVENT_PORT_ERR);
+		break;
+	case NETDEV_CHANGEADDR:
+		/* the GID stays the MAC of the device's birth, as upstream */
+		siw_port_event(to_siw_dev(ibdev), IB_EVENT_LID_CHANGE);
+		break;
+	case NETDEV_UNREGISTER:
+		ib_unregister_device_queued(ibdev);
+		break;
+	default:
+		break;
+	}
+	ib_device_put(ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block siw_netdev_nb = {
+	.notifier_call = siw_netdev_event,
+};
+
+static int __init siw_init(void)
+{
+	int ret;
+
+	ret = register_netdevice_notifier(&siw_netdev_nb);
+	if (ret)
+		return ret;
+	rdma_link_register(&siw_link_ops);
+	return 0;
+}
+
+/*
+ * No new device after rdma_link_unregister(); ib_unregister_driver()
+ * then unregisters and frees every siw device, waiting for those whose
+ * unregistration the notifier queued.
+ */
+static void __exit siw_exit(void)
+{
+	rdma_link_unregister(&siw_link_ops);
+	unregister_netdevice_notifier(&siw_netdev_nb);
+	ib_unregister_driver(RDMA_DRIVER_SIW);
+}
+
+module_init(siw_init);
+module_exit(siw_exit);
+
+MODULE_DESCRIPTION("Soft-iWARP: iWARP over kernel TCP sockets, on rdmavt");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS_RDMA_LINK("siw");
