@@ -577,11 +577,12 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 	ah_attr->type = rdma_ah_find_type(device, port_num);
 
 	if (rdma_protocol_roce(device, port_num)) {
+		/* RoCE always has a network header in front of the payload */
+		if (!grh)
+			return -EINVAL;
 		net_type = (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) ?
 			wc->network_hdr_type :
 			net_type_of_grh(device, port_num, grh);
-		if (!grh)
-			return -EINVAL;
 		ret = ib_get_gids_from_rdma_hdr((const union rdma_network_hdr *)
 						grh, net_type, &sgid, &dgid);
 		if (ret)

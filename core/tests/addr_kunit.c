@@ -811,6 +811,13 @@ static void rdma_addr_ah_from_wc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_init_ah_attr_from_wc(ctx->dev, ROCE_PORT, &wc,
 						      &hdr.ibgrh, &ah),
 			-ETIMEDOUT);
+
+	/* RoCE without the header in front: refused, with or without a type */
+	KUNIT_EXPECT_EQ(test, ib_init_ah_attr_from_wc(ctx->dev, ROCE_PORT, &wc,
+						      NULL, &ah), -EINVAL);
+	wc.wc_flags = IB_WC_GRH;
+	KUNIT_EXPECT_EQ(test, ib_init_ah_attr_from_wc(ctx->dev, ROCE_PORT, &wc,
+						      NULL, &ah), -EINVAL);
 }
 
 /* ------------------------------------------------------------------
