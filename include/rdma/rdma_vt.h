@@ -5,11 +5,14 @@
  * rdmavt implements the verbs objects (PD, CQ, QP, SRQ, MR, AH) and the
  * work request engine of a device: posting, SGE walking with key and
  * access checks, the operations of RC, UC and UD QPs, completions,
- * errors and flushing.  A driver allocates a device with
- * rvt_alloc_device(), describes its ports and limits in rvt_dev_info,
- * supplies the hooks of struct rvt_driver_provided (at least how to reach
- * the device behind a destination LID) and registers it with
- * rvt_register_device().
+ * errors and flushing.  Requests go either in memory to QPs of this host
+ * (the loop driver) or, through the driver's xmit_wqe hook and the
+ * responder helpers of rdmavt_qp.h, over a wire driver's transport.
+ *
+ * A driver allocates a device with rvt_alloc_device(), describes its
+ * ports and limits in rvt_dev_info, supplies the hooks of struct
+ * rvt_driver_provided (at least how to reach the device behind a
+ * destination LID) and registers it with rvt_register_device().
  *
  * Every device of rdmavt uses virtual DMA: addresses in SGEs and MR page
  * lists are kernel virtual addresses.
@@ -29,6 +32,7 @@
 
 struct rvt_dev_info;
 struct rvt_qp;
+struct rvt_swqe;
 
 /**
  * struct rvt_ibport - the rdmavt state of one port
@@ -135,7 +139,22 @@ struct rvt_driver_params {
  *	take the hook's return for the end.  The unregistration is over,
  *	rdmavt's teardown included, when ib_unregister_device() called on
  *	the device (which then only waits for its unregistration lock)
- *	returns.
+ *	returns. * @xmit_wqe: optional; a wire driver's transmit.  The engine calls it
+ *	for each request of the QP's send queue, in order, instead of
+ *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
+ *	the engine executes them, after the requests before them
+ *	completed).  The request's local SGEs are checked and referenced
+ *	(@wqe->sg_list, @wqe->wr.num_sge entries); they stay so until the
+ *	driver completes it with rvt_send_complete(), in order, from any
+ *	context but hard interrupts.  Return 0 when the driver took it, or
+ *	-EBUSY when it cannot now: the request stays first in line and the
+ *	engine stops until the driver calls rvt_kick_sq().  Called in the
+ *	poster's context or the QP's work item, with bottom halves off,
+ *	holding no rdmavt lock: it must not sleep (hand the socket work to
+ *	a thread of the driver's).  Requests the QP's error state flushes
+ *	are no longer the driver's, even in flight.  Without the hook,
+ *	requests are delivered in memory to the QPs find_dev_by_lid()
+ *	reaches.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
@@ -146,6 +165,7 @@ struct rvt_driver_provided {
 						u32 port,
 						struct rvt_dev_info *prev);
 	void (*dealloc)(struct rvt_dev_info *rdi);
+	int (*xmit_wqe)(struct rvt_qp *qp, struct rvt_swqe *wqe);
 };
 
 /**

@@ -39,6 +39,10 @@
 /* s_flags, under s_lock */
 #define RVT_S_BUSY		0x0002	/* the send engine runs */
 #define RVT_S_TIMER		0x0004	/* the retry timer is running */
+#define RVT_S_WAIT_PENDING	0x0008	/* a request that completes locally
+					 * waits for those in flight on a
+					 * wire before it
+					 */
 #define RVT_S_WAIT_RNR		0x0080	/* the RNR timer is running */
 #define RVT_S_WAIT_SSN_CREDIT	0x0100	/* waits for an end-to-end credit */
 #define RVT_S_UNLIMITED_CREDIT	0x10000	/* the responder gives no credits */
@@ -158,7 +162,10 @@ struct rvt_swqe {
  * @sq_size: entries of @sq
  * @sq_stride: bytes per entry
  * @sq_head: next entry to post
- * @sq_tail: next entry to process
+ * @sq_tail: oldest entry not completed
+ * @sq_cur: next entry the engine runs; the entries from @sq_tail up to
+ *	it were handed to the driver's xmit_wqe and wait for
+ *	rvt_send_complete() (without xmit_wqe it equals @sq_tail)
  * @max_send_sge: SGEs per send
  * @max_inline: inline bytes per send
  * @s_flags: RVT_S_* flags
@@ -178,7 +185,10 @@ struct rvt_swqe {
  *	the QP holds it from rvt_get_rwqe() to the receive completion.
  *	A BH lock (spin_lock_bh()); taken before a receive ring's lock.
  * @rq: the receive queue (unused with an SRQ)
- * @r_sge: the responder's walk over the receive WQE it took
+ * @r_sge: the responder's walk over the receive WQE it took, from its
+ *	start; its SGEs hold the MR references until the receive completes
+ * @r_cur: the placement cursor in that WQE (rvt_recv_place())
+ * @r_cur_off: the message offset @r_cur stands at
  * @r_sg_list: the checked SGEs of that receive WQE (RVT_MAX_RECV_SGE)
  * @r_wr_id: the ID of that receive WQE
  * @r_len: its bytes
@@ -218,6 +228,7 @@ struct rvt_qp {
 	u32			sq_stride;
 	u32			sq_head;
 	u32			sq_tail;
+	u32			sq_cur;
 	u32			max_send_sge;
 	u32			max_inline;
 	u32			s_flags;
@@ -234,6 +245,8 @@ struct rvt_qp {
 	spinlock_t		r_lock;		/* see above */
 	struct rvt_rq		rq;
 	struct rvt_sge_state	r_sge;
+	struct rvt_sge_state	r_cur;
+	u32			r_cur_off;
 	struct rvt_sge		*r_sg_list;
 	u64			r_wr_id;
 	u32			r_len;
@@ -271,6 +284,7 @@ void rvt_ruc_loopback(struct rvt_qp *sqp);
 __be32 rvt_compute_aeth(struct rvt_qp *qp);
 void rvt_get_credit(struct rvt_qp *qp, u32 aeth);
 unsigned long rvt_rnr_tbl_to_usec(u32 index);
+void rvt_kick_sq(struct rvt_qp *qp);
 void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth);
 void rvt_stop_rc_timers(struct rvt_qp *qp);
 void rvt_del_timers_sync(struct rvt_qp *qp);
@@ -279,6 +293,52 @@ struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,
 int rvt_qp_iter_next(struct rvt_qp_iter *iter);
 void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
 		 void (*cb)(struct rvt_qp *qp, u64 v));
+
+/* ------------------------------------------------------------------
+ * The wire-driver boundary
+ *
+ * rdmavt owns the QP, CQ, SRQ and MR tables, the SGE walks and key
+ * checks, completions and flushes; a wire driver (soft-iWARP) owns the
+ * transport only: segments, their framing, the socket.  The boundary:
+ *
+ * Transmit.  With rvt_driver_provided.xmit_wqe set, the engine hands
+ * every request but REG_MR and LOCAL_INV to the driver, in order, with
+ * its local SGEs checked (wqe->sg_list, walk it with rvt_restart_sge())
+ * instead of delivering it in memory; the driver completes each with
+ * rvt_send_complete() when its transport says it is done.  Without the
+ * hook (the loop driver) the engine delivers in memory.
+ *
+ * Receive.  A segment that arrives is placed by the driver through:
+ *   rvt_recv_begin(), rvt_recv_place(), rvt_recv_complete()
+ *	untagged (SEND) payload into the next receive WQE of the QP or
+ *	its SRQ, at the message offset, completing with the last piece
+ *	(under qp->r_lock, which the driver takes around each call);
+ *   rvt_write_place()
+ *	a tagged (RDMA WRITE) segment through an rkey;
+ *   rvt_read_fetch()
+ *	the bytes of an RDMA READ response from an rkey'd region.
+ * Each returns the status of the check that failed, as the requester
+ * would see it; nothing is placed then.
+ *
+ * Errors.  A transport error (connection lost, terminate received) is
+ * reported with rvt_send_complete() of the failing request, if any, with
+ * its status, then rvt_error_qp(): the QP goes to the error state and
+ * every request still queued, in flight ones included, and every
+ * receive, a half placed one included, completes as flushed.  A
+ * rvt_send_complete() of a request flushed meanwhile does nothing.
+ */
+
+void rvt_send_complete(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		       enum ib_wc_status status);
+int rvt_recv_begin(struct rvt_qp *qp, bool wr_id_only);
+enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
+				 const void *data, u32 len);
+enum ib_wc_status rvt_recv_complete(struct rvt_qp *qp, struct ib_wc *wc,
+				    bool solicited);
+enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				  const void *data, u32 len);
+enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				 void *buf, u32 len);
 
 /*
  * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:

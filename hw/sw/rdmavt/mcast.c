@@ -113,6 +113,67 @@ static struct rvt_ibport *rvt_mcast_port(struct rvt_qp *qp)
 	return qp->rdi->ports[qp->port_num - 1];
 }
 
+/* A group not linked anywhere yet, for rvt_attach_mcast(). */
+static struct rvt_mcast *rvt_mcast_alloc(union ib_gid *gid, u16 lid)
+{
+	struct rvt_mcast *mcast = kzalloc(sizeof(*mcast), GFP_KERNEL);
+
+	if (!mcast)
+		return NULL;
+	mcast->mcast_addr.mgid = *gid;
+	mcast->mcast_addr.lid = lid;
+	INIT_LIST_HEAD(&mcast->qp_list);
+	init_waitqueue_head(&mcast->wait);
+	return mcast;
+}
+
+/*
+ * May @qp join the existing group @mcast (NULL: a new one) under @lid?
+ * Under the port's lock.  Returns 1 to join, 0 when it is a member
+ * already (one more attach counted), or a negative error: -EINVAL for
+ * an MGID used with another MLID, -ENOMEM for a full group.
+ */
+static int rvt_mcast_join_ok(struct rvt_qp *qp, struct rvt_mcast *mcast,
+			     u16 lid)
+{
+	struct rvt_mcast_qp *old;
+
+	if (!mcast)
+		return 1;
+	if (mcast->mcast_addr.lid != lid)
+		return -EINVAL;
+	old = rvt_mcast_member(mcast, qp);
+	if (old) {
+		old->count++;
+		return 0;
+	}
+	if (mcast->n_attached >= qp->rdi->dparms.props.max_mcast_qp_attach)
+		return -ENOMEM;
+	return 1;
+}
+
+/*
+ * Count one attachment (and, with @new_group, one group) against the
+ * device's limits: 0, or -ENOMEM past one.
+ */
+static int rvt_mcast_count(struct rvt_dev_info *rdi, bool new_group)
+{
+	struct ib_device_attr *props = &rdi->dparms.props;
+	int ret = 0;
+
+	spin_lock(&rdi->n_lock);
+	if (rdi->n_mcast_qp_attached >= props->max_total_mcast_qp_attach ||
+	    (new_group && rdi->n_mcast_grps_allocated >= props->max_mcast_grp)) {
+		ret = -ENOMEM;
+	} else {
+		rdi->n_mcast_qp_attached++;
+		if (new_group)
+			rdi->n_mcast_grps_allocated++;
+	}
+	spin_unlock(&rdi->n_lock);
+	return ret;
+}
+
 /**
  * rvt_attach_mcast - ops.attach_mcast of rdmavt devices
  * @ibqp: a UD QP past RESET
@@ -130,64 +191,32 @@ static struct rvt_ibport *rvt_mcast_port(struct rvt_qp *qp)
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 {
 	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
-	struct rvt_dev_info *rdi = qp->rdi;
-	struct ib_device_attr *props = &rdi->dparms.props;
 	struct rvt_mcast *mcast, *fresh;
 	struct rvt_mcast_qp *mqp;
 	struct rvt_ibport *ibp;
-	int ret = 0;
+	int ret;
 
 	ibp = rvt_mcast_port(qp);
 	if (!ibp || READ_ONCE(qp->state) == IB_QPS_RESET)
 		return -EINVAL;
-
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	if (!fresh)
-		return -ENOMEM;
+	/* allocated up front: the port's lock is a spin lock */
+	fresh = rvt_mcast_alloc(gid, lid);
 	mqp = kzalloc(sizeof(*mqp), GFP_KERNEL);
-	if (!mqp) {
+	if (!fresh || !mqp) {
 		ret = -ENOMEM;
-		goto out_fresh;
+		goto out;
 	}
-	fresh->mcast_addr.mgid = *gid;
-	fresh->mcast_addr.lid = lid;
-	INIT_LIST_HEAD(&fresh->qp_list);
-	init_waitqueue_head(&fresh->wait);
 	mqp->qp = qp;
 	mqp->count = 1;
 
 	spin_lock(&ibp->lock);
 	mcast = rvt_mcast_lookup(ibp, gid);
-	if (mcast) {
-		struct rvt_mcast_qp *old;
-
-		if (mcast->mcast_addr.lid != lid) {
-			ret = -EINVAL;
-			goto out_unlock;
-		}
-		old = rvt_mcast_member(mcast, qp);
-		if (old) {
-			old->count++;
-			goto out_unlock;
-		}
-		if (mcast->n_attached >= props->max_mcast_qp_attach) {
-			ret = -ENOMEM;
-			goto out_unlock;
-		}
-	}
-
-	spin_lock(&rdi->n_lock);
-	if (rdi->n_mcast_qp_attached >= props->max_total_mcast_qp_attach ||
-	    (!mcast && rdi->n_mcast_grps_allocated >= props->max_mcast_grp)) {
-		spin_unlock(&rdi->n_lock);
-		ret = -ENOMEM;
+	ret = rvt_mcast_join_ok(qp, mcast, lid);
+	if (ret <= 0)
 		goto out_unlock;
-	}
-	rdi->n_mcast_qp_attached++;
-	if (!mcast)
-		rdi->n_mcast_grps_allocated++;
-	spin_unlock(&rdi->n_lock);
-
+	ret = rvt_mcast_count(qp->rdi, !mcast);
+	if (ret)
+		goto out_unlock;
 	if (!mcast) {
 		mcast = fresh;
 		fresh = NULL;
@@ -201,8 +230,8 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 
 out_unlock:
 	spin_unlock(&ibp->lock);
+out:
 	kfree(mqp);
-out_fresh:
 	kfree(fresh);
 	return ret;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rdmavt queue pairs: the QP table and its iterator, QP events and the
- * error state, and the QP verbs (create, modify, query, destroy, post
- * send).  The send engine is in engine.c, receive queues in rq.c.
+ * rdmavt queue pairs: the QP table and its iterator, and the QP verbs
+ * (create, modify, query, destroy, post send).  The send engine is
+ * reached through sq.h only (scheduler, sq.c); QP events and the error
+ * state are in qp_event.c, receive queues in rq.c.
  *
  * Locks: qp->state_lock protects the state and attributes, qp->s_lock
  * the send ring and s_flags, qp->r_lock the responder side.
@@ -13,6 +14,7 @@
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
+#include "sq.h"
 
 /* ------------------------------------------------------------------
  * QP table
@@ -107,78 +109,6 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
 EXPORT_SYMBOL(rvt_qp_iter);
 
 /* ------------------------------------------------------------------
- * Events and the error state
- */
-
-static void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type)
-{
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = type,
-	};
-
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-}
-
-/**
- * rvt_comm_est - the first request arrived at a QP in RTR
- * @qp: the QP
- *
- * Raises IB_EVENT_COMM_EST on the QP once per connection: again only
- * after the QP went through RESET.  The send engine calls it when an RC
- * or UC request reaches a responder still in RTR.
- */
-void rvt_comm_est(struct rvt_qp *qp)
-{
-	unsigned long flags;
-	bool first;
-
-	spin_lock_irqsave(&qp->state_lock, flags);
-	first = !(qp->r_flags & RVT_R_COMM_EST);
-	qp->r_flags |= RVT_R_COMM_EST;
-	spin_unlock_irqrestore(&qp->state_lock, flags);
-	if (first)
-		rvt_qp_event(qp, IB_EVENT_COMM_EST);
-}
-EXPORT_SYMBOL(rvt_comm_est);
-
-/**
- * rvt_error_qp - move a QP to the error state
- * @qp: the QP
- * @err: the status that caused it (for the record)
- *
- * Stops the RNR and retry timers, flushes the receive queue now and the
- * send queue through the engine.
- * A QP on an SRQ gets IB_EVENT_QP_LAST_WQE_REACHED.
- *
- * Return: 1 when the QP was not in the error state before, else 0.
- */
-int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&qp->state_lock, flags);
-	if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET) {
-		spin_unlock_irqrestore(&qp->state_lock, flags);
-		return 0;
-	}
-	WRITE_ONCE(qp->state, IB_QPS_ERR);
-	spin_unlock_irqrestore(&qp->state_lock, flags);
-
-	spin_lock_irqsave(&qp->s_lock, flags);
-	rvt_stop_rc_timers(qp);
-	spin_unlock_irqrestore(&qp->s_lock, flags);
-	rvt_flush_rq(qp);
-	if (qp->ibqp.srq)
-		rvt_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
-	rvt_schedule_send(qp);
-	return 1;
-}
-EXPORT_SYMBOL(rvt_error_qp);
-
-/* ------------------------------------------------------------------
  * Verbs
  */
 
@@ -188,21 +118,15 @@ static bool rvt_qpt_ok(enum ib_qp_type type)
 	       type == IB_QPT_GSI || type == IB_QPT_SMI;
 }
 
-int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
-		  struct ib_udata *udata)
+/* The capabilities asked for fit the device; zero ones become one. */
+static int rvt_qp_caps_ok(struct ib_qp *ibqp, struct ib_qp_init_attr *init)
 {
-	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
-	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
-	struct ib_device_attr *props = &rdi->dparms.props;
-	struct ib_qp_cap *cap = &init_attr->cap;
-	u32 qpn;
-	int ret;
+	struct ib_device_attr *props = &ib_to_rvt(ibqp->device)->dparms.props;
+	struct ib_qp_cap *cap = &init->cap;
 
-	if (udata)
+	if (!rvt_qpt_ok(init->qp_type) || init->create_flags)
 		return -EOPNOTSUPP;
-	if (!rvt_qpt_ok(init_attr->qp_type) || init_attr->create_flags)
-		return -EOPNOTSUPP;
-	if (!init_attr->send_cq || (!init_attr->recv_cq && !init_attr->srq))
+	if (!init->send_cq || (!init->recv_cq && !init->srq))
 		return -EINVAL;
 	if (cap->max_send_wr > props->max_qp_wr ||
 	    cap->max_recv_wr > props->max_qp_wr ||
@@ -210,9 +134,8 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	    cap->max_recv_sge > props->max_recv_sge ||
 	    cap->max_inline_data > RVT_MAX_INLINE)
 		return -EINVAL;
-	if ((init_attr->qp_type == IB_QPT_GSI ||
-	     init_attr->qp_type == IB_QPT_SMI) &&
-	    !rdma_is_port_valid(ibqp->device, init_attr->port_num))
+	if ((init->qp_type == IB_QPT_GSI || init->qp_type == IB_QPT_SMI) &&
+	    !rdma_is_port_valid(ibqp->device, init->port_num))
 		return -EINVAL;
 
 	if (!cap->max_send_wr)
@@ -221,13 +144,19 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		cap->max_send_sge = 1;
 	if (!cap->max_recv_sge)
 		cap->max_recv_sge = 1;
+	return 0;
+}
 
+/* The fields of a new QP that need no memory. */
+static void rvt_qp_init_fields(struct rvt_qp *qp, struct rvt_dev_info *rdi,
+			       struct ib_qp_init_attr *init)
+{
 	qp->rdi = rdi;
 	qp->state = IB_QPS_RESET;
-	qp->sq_sig_all = init_attr->sq_sig_type == IB_SIGNAL_ALL_WR;
-	qp->max_send_sge = cap->max_send_sge;
-	qp->max_inline = cap->max_inline_data;
-	qp->port_num = init_attr->port_num ?: 1;
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->max_send_sge = init->cap.max_send_sge;
+	qp->max_inline = init->cap.max_inline_data;
+	qp->port_num = init->port_num ?: 1;
 	qp->timeout_jiffies = rvt_timeout_to_jiffies(0);
 	refcount_set(&qp->refcount, 1);
 	init_waitqueue_head(&qp->wait);
@@ -236,47 +165,83 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	spin_lock_init(&qp->r_lock);
 	INIT_DELAYED_WORK(&qp->send_work, rvt_do_send);
 	rvt_init_timers(qp);
+}
+
+/*
+ * The memory of a new QP: the responder's SGE list, the send ring and,
+ * without an SRQ, the receive ring.  A send ring slot holds the request,
+ * its checked SGEs, the SGEs as posted and the inline data: a post never
+ * allocates.
+ */
+static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	int ret = -ENOMEM;
 
 	qp->r_sg_list = kcalloc(RVT_MAX_RECV_SGE, sizeof(*qp->r_sg_list),
 				GFP_KERNEL);
 	if (!qp->r_sg_list)
 		return -ENOMEM;
 
-	/* a slot: the request, its checked SGEs, the posted ones, inline */
 	qp->sq_size = cap->max_send_wr + 1;
 	qp->sq_stride = struct_size_t(struct rvt_swqe, sg_list,
 				      qp->max_send_sge) +
 			qp->max_send_sge * sizeof(struct ib_sge) +
 			qp->max_inline;
 	qp->sq = vzalloc(array_size(qp->sq_size, qp->sq_stride));
-	if (!qp->sq) {
-		ret = -ENOMEM;
+	if (!qp->sq)
 		goto err_sg;
-	}
 
-	if (!init_attr->srq) {
-		ret = rvt_rq_init(&qp->rq, cap->max_recv_wr,
-				  cap->max_recv_sge);
+	if (!init->srq) {
+		ret = rvt_rq_init(&qp->rq, cap->max_recv_wr, cap->max_recv_sge);
 		if (ret)
 			goto err_sq;
 	} else {
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
 	}
+	return 0;
+
+err_sq:
+	vfree(qp->sq);
+err_sg:
+	kfree(qp->r_sg_list);
+	return ret;
+}
+
+static void rvt_qp_free_rings(struct rvt_qp *qp)
+{
+	vfree(qp->rq.wqes);
+	vfree(qp->sq);
+	kfree(qp->r_sg_list);
+}
+
+/* Count the QP against the device's limit; -ENOMEM past it. */
+static int rvt_qp_count(struct rvt_dev_info *rdi, int delta)
+{
+	int ret = 0;
 
 	spin_lock(&rdi->n_lock);
-	if (rdi->n_qps >= props->max_qp) {
-		spin_unlock(&rdi->n_lock);
+	if (delta > 0 && rdi->n_qps >= rdi->dparms.props.max_qp)
 		ret = -ENOMEM;
-		goto err_rq;
-	}
-	rdi->n_qps++;
+	else
+		rdi->n_qps += delta;
 	spin_unlock(&rdi->n_lock);
+	return ret;
+}
 
-	if (init_attr->qp_type == IB_QPT_SMI ||
-	    init_attr->qp_type == IB_QPT_GSI) {
-		/* one of each per port */
-		qpn = init_attr->qp_type == IB_QPT_GSI ? 1 : 0;
+/*
+ * Give the QP its number: the SMI and GSI QPs are one of each per port
+ * (numbers 0 and 1), the others get the next free number from 2 on.
+ */
+static int rvt_qp_insert(struct rvt_qp *qp, enum ib_qp_type type)
+{
+	struct rvt_dev_info *rdi = qp->rdi;
+	u32 qpn;
+	int ret;
+
+	if (type == IB_QPT_SMI || type == IB_QPT_GSI) {
+		qpn = type == IB_QPT_GSI ? 1 : 0;
 		ret = xa_insert_irq(&rdi->qp_table,
 				    RVT_SPECIAL_QP_INDEX(qp->port_num, qpn),
 				    qp, GFP_KERNEL);
@@ -289,54 +254,40 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		if (ret > 0)
 			ret = 0;
 	}
-	if (ret)
-		goto err_count;
-	ibqp->qp_num = qpn;
-	return 0;
-
-err_count:
-	spin_lock(&rdi->n_lock);
-	rdi->n_qps--;
-	spin_unlock(&rdi->n_lock);
-err_rq:
-	vfree(qp->rq.wqes);
-err_sq:
-	vfree(qp->sq);
-err_sg:
-	kfree(qp->r_sg_list);
+	if (!ret)
+		qp->ibqp.qp_num = qpn;
 	return ret;
 }
 
-static struct rvt_swqe *sq_slot(struct rvt_qp *qp, u32 i)
+int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
+		  struct ib_udata *udata)
 {
-	return qp->sq + (size_t)i * qp->sq_stride;
-}
+	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
+	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
+	int ret;
 
-/*
- * Stop the engine and its timers for good (the state is RESET, nothing
- * starts them again) and drop the MR references of what was posted.
- */
-static void rvt_stop_sq(struct rvt_qp *qp)
-{
-	unsigned long flags;
-	u32 i;
+	if (udata)
+		return -EOPNOTSUPP;
+	ret = rvt_qp_caps_ok(ibqp, init_attr);
+	if (ret)
+		return ret;
+	rvt_qp_init_fields(qp, rdi, init_attr);
+	ret = rvt_qp_alloc_rings(qp, init_attr);
+	if (ret)
+		return ret;
+	ret = rvt_qp_count(rdi, 1);
+	if (ret)
+		goto err_rings;
+	ret = rvt_qp_insert(qp, init_attr->qp_type);
+	if (ret)
+		goto err_count;
+	return 0;
 
-	cancel_delayed_work_sync(&qp->send_work);
-	rvt_del_timers_sync(qp);
-	/* a poster may be running the engine (rvt_kick_sq()) */
-	rvt_wait_sq_idle(qp);
-	/*
-	 * a timer that ran out, or a poster's engine that left requests,
-	 * may have queued the work item again
-	 */
-	cancel_delayed_work_sync(&qp->send_work);
-
-	spin_lock_irqsave(&qp->s_lock, flags);
-	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR);
-	for (i = qp->sq_tail; i != qp->sq_head;
-	     i = i + 1 == qp->sq_size ? 0 : i + 1)
-		rvt_put_swqe(sq_slot(qp, i));
-	spin_unlock_irqrestore(&qp->s_lock, flags);
+err_count:
+	rvt_qp_count(rdi, -1);
+err_rings:
+	rvt_qp_free_rings(qp);
+	return ret;
 }
 
 /* Forget everything posted (to RESET: no completions). */
@@ -344,10 +295,11 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 {
 	unsigned long flags;
 
-	rvt_stop_sq(qp);
+	rvt_sq_stop(qp);
 	spin_lock_irqsave(&qp->s_lock, flags);
 	qp->sq_head = 0;
 	qp->sq_tail = 0;
+	qp->sq_cur = 0;
 	qp->s_flags = 0;
 	qp->s_lsn = 0;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
@@ -360,40 +312,37 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
-int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-		  int attr_mask, struct ib_udata *udata)
+/* The attributes of @attr_mask fit the QP's state change and the device. */
+static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, enum ib_qp_state cur,
+			   enum ib_qp_state new)
 {
-	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
-	struct rvt_dev_info *rdi = qp->rdi;
-	enum ib_qp_state cur, new;
-	unsigned long flags;
+	struct ib_device_attr *props = &qp->rdi->dparms.props;
+	struct ib_device *dev = qp->ibqp.device;
 
-	if (attr_mask & ~IB_QP_ATTR_STANDARD_BITS)
-		return -EOPNOTSUPP;
-	if ((attr_mask & IB_QP_AV) && rvt_check_ah(ibqp->device, &attr->ah_attr))
-		return -EINVAL;
-
-	spin_lock_irqsave(&qp->state_lock, flags);
-	cur = attr_mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
-	new = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
 	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, new, ibqp->qp_type, attr_mask))
-		goto inval;
-	if ((attr_mask & IB_QP_PORT) &&
-	    !rdma_is_port_valid(ibqp->device, attr->port_num))
-		goto inval;
+	    !ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, attr_mask))
+		return false;
+	if ((attr_mask & IB_QP_PORT) && !rdma_is_port_valid(dev, attr->port_num))
+		return false;
 	if ((attr_mask & IB_QP_PKEY_INDEX) && attr->pkey_index > 0)
-		goto inval;
+		return false;
 	if ((attr_mask & IB_QP_PATH_MTU) &&
 	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
-		goto inval;
+		return false;
 	if ((attr_mask & IB_QP_MAX_QP_RD_ATOMIC) &&
-	    attr->max_rd_atomic > rdi->dparms.props.max_qp_init_rd_atom)
-		goto inval;
+	    attr->max_rd_atomic > props->max_qp_init_rd_atom)
+		return false;
 	if ((attr_mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
-	    attr->max_dest_rd_atomic > rdi->dparms.props.max_qp_rd_atom)
-		goto inval;
+	    attr->max_dest_rd_atomic > props->max_qp_rd_atom)
+		return false;
+	return true;
+}
 
+/* The addressing attributes: port, keys, access, path, peer. */
+static void rvt_qp_set_path(struct rvt_qp *qp, struct ib_qp_attr *attr,
+			    int attr_mask)
+{
 	if (attr_mask & IB_QP_PORT)
 		qp->port_num = attr->port_num;
 	if (attr_mask & IB_QP_PKEY_INDEX)
@@ -411,6 +360,12 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->path_mtu = attr->path_mtu;
 	if (attr_mask & IB_QP_DEST_QPN)
 		qp->remote_qpn = attr->dest_qp_num;
+}
+
+/* The transport attributes: PSNs, timers, retries, RDMA depths. */
+static void rvt_qp_set_transport(struct rvt_qp *qp, struct ib_qp_attr *attr,
+				 int attr_mask)
+{
 	if (attr_mask & IB_QP_RQ_PSN)
 		qp->rq_psn = attr->rq_psn & 0xFFFFFF;
 	if (attr_mask & IB_QP_SQ_PSN)
@@ -433,7 +388,31 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->max_rd_atomic = attr->max_rd_atomic;
 	if (attr_mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+}
 
+int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		  int attr_mask, struct ib_udata *udata)
+{
+	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
+	enum ib_qp_state cur, new;
+	unsigned long flags;
+
+	if (attr_mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if ((attr_mask & IB_QP_AV) && rvt_check_ah(ibqp->device, &attr->ah_attr))
+		return -EINVAL;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	cur = attr_mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	new = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (!rvt_qp_attr_ok(qp, attr, attr_mask, cur, new)) {
+		spin_unlock_irqrestore(&qp->state_lock, flags);
+		return -EINVAL;
+	}
+	rvt_qp_set_path(qp, attr, attr_mask);
+	rvt_qp_set_transport(qp, attr, attr_mask);
+
+	/* the error state flushes: rvt_error_qp() takes the locks it needs */
 	if (new == IB_QPS_ERR && cur != IB_QPS_ERR) {
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		rvt_error_qp(qp, IB_WC_WR_FLUSH_ERR);
@@ -454,10 +433,6 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (new == IB_QPS_RTS || (new == IB_QPS_SQD && cur == IB_QPS_RTS))
 		rvt_schedule_send(qp);
 	return 0;
-
-inval:
-	spin_unlock_irqrestore(&qp->state_lock, flags);
-	return -EINVAL;
 }
 
 int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -527,14 +502,10 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rvt_put_qp(qp);
 	wait_event(qp->wait, !refcount_read(&qp->refcount));
 	/* a sender may have kicked the engine before it let go */
-	rvt_stop_sq(qp);
+	rvt_sq_stop(qp);
 
-	spin_lock(&rdi->n_lock);
-	rdi->n_qps--;
-	spin_unlock(&rdi->n_lock);
-	vfree(qp->rq.wqes);
-	vfree(qp->sq);
-	kfree(qp->r_sg_list);
+	rvt_qp_count(rdi, -1);
+	rvt_qp_free_rings(qp);
 	return 0;
 }
 
@@ -598,6 +569,31 @@ static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
 	}
 }
 
+/*
+ * Inline data is copied at post time, behind the slot's SGEs as posted:
+ * the consumer may reuse its buffers as soon as the post returns.  The
+ * request gets one SGE of no MR and no key, checked already.
+ */
+static void rvt_copy_inline(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			    const struct ib_send_wr *wr, struct ib_sge *posted)
+{
+	u8 *data = (u8 *)&posted[qp->max_send_sge];
+	int i;
+
+	wqe->sg_list[0] = (struct rvt_sge) {
+		.vaddr = data,
+		.sge_length = wqe->length,
+		.length = wqe->length,
+	};
+	for (i = 0; i < wr->num_sge; i++) {
+		memcpy(data, (void *)(uintptr_t)wr->sg_list[i].addr,
+		       wr->sg_list[i].length);
+		data += wr->sg_list[i].length;
+	}
+	wqe->wr.num_sge = wqe->length ? 1 : 0;
+	wqe->resolved = true;
+}
+
 static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 {
 	bool is_inline = wr->send_flags & IB_SEND_INLINE &&
@@ -628,38 +624,23 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 		return -EINVAL;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
-	next = qp->sq_head + 1 == qp->sq_size ? 0 : qp->sq_head + 1;
+	next = rvt_sq_next(qp, qp->sq_head);
 	if (next == qp->sq_tail) {
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		return -ENOMEM;
 	}
-	wqe = sq_slot(qp, qp->sq_head);
+	wqe = rvt_sq_slot(qp, qp->sq_head);
 	rvt_copy_wr(wqe, wr, qp->ibqp.qp_type);
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;
 	/* the SGEs as posted follow the room for the checked ones */
 	posted = (struct ib_sge *)&wqe->sg_list[qp->max_send_sge];
-	if (is_inline) {
-		/* inline data is copied now: one SGE of no MR, no key */
-		u8 *data = (u8 *)&posted[qp->max_send_sge];
-
-		wqe->sg_list[0] = (struct rvt_sge) {
-			.vaddr = data,
-			.sge_length = len,
-			.length = len,
-		};
-		for (i = 0; i < wr->num_sge; i++) {
-			memcpy(data, (void *)(uintptr_t)wr->sg_list[i].addr,
-			       wr->sg_list[i].length);
-			data += wr->sg_list[i].length;
-		}
-		wqe->wr.num_sge = len ? 1 : 0;
-		wqe->resolved = true;
-	} else {
+	if (is_inline)
+		rvt_copy_inline(qp, wqe, wr, posted);
+	else
 		memcpy(posted, wr->sg_list,
 		       wr->num_sge * sizeof(struct ib_sge));
-	}
 	wqe->wr.sg_list = posted;
 	qp->sq_head = next;
 	spin_unlock_irqrestore(&qp->s_lock, flags);

@@ -2,12 +2,15 @@
 /*
  * rdmavt reliable connection helpers: the AETH a responder answers with
  * (MSN and end-to-end credits), the credits a requester learns from it,
- * the RNR NAK and retry timers, and rewinding a request's SGE walk.
+ * the RNR NAK and retry timers, and the acknowledgment of an RC request
+ * delivered in memory.
  */
 
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
+#include "sq.h"
+#include "engine.h"
 
 /*
  * End-to-end credit codes (IBTA table 44): code i in an AETH grants
@@ -116,24 +119,31 @@ void rvt_get_credit(struct rvt_qp *qp, u32 aeth)
 }
 EXPORT_SYMBOL(rvt_get_credit);
 
-/**
- * rvt_restart_sge - rewind the SGE walk of a send request
- * @ss: the walk to set
- * @wqe: the request; its SGEs are checked (the engine did so)
- * @len: bytes of the request already done
- *
- * Return: the bytes left after @len.
+/*
+ * A successful RC request of the in-memory delivery: the responder's MSN
+ * moves on and its AETH brings the requester its credits.  A receive
+ * (recv.c) moved the MSN on already, under the r_lock it held: then
+ * d->ack has the AETH and the responder's lock is not taken again.
  */
-u32 rvt_restart_sge(struct rvt_sge_state *ss, struct rvt_swqe *wqe, u32 len)
+void rvt_rc_ack(struct rvt_delivery *d)
 {
-	ss->sge = wqe->sg_list[0];
-	ss->sg_list = wqe->sg_list + 1;
-	ss->num_sge = wqe->wr.num_sge;
-	ss->total_len = wqe->length;
-	rvt_skip_sge(ss, len, false);
-	return wqe->length - len;
+	struct rvt_qp *dqp = d->dqp;
+	unsigned long flags;
+	__be32 aeth;
+
+	if (d->acked) {
+		aeth = d->ack;
+	} else {
+		spin_lock_bh(&dqp->r_lock);
+		dqp->r_msn = (dqp->r_msn + 1) & IB_MSN_MASK;
+		aeth = rvt_compute_aeth(dqp);
+		spin_unlock_bh(&dqp->r_lock);
+	}
+
+	spin_lock_irqsave(&d->qp->s_lock, flags);
+	rvt_get_credit(d->qp, be32_to_cpu(aeth));
+	spin_unlock_irqrestore(&d->qp->s_lock, flags);
 }
-EXPORT_SYMBOL(rvt_restart_sge);
 
 /* The RNR NAK timer ran out: the requester tries again. */
 static enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)

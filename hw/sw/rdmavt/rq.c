@@ -198,7 +198,29 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 }
 EXPORT_SYMBOL(rvt_get_rwqe);
 
-/* Complete every WQE of the QP's own receive queue as flushed. */
+/*
+ * A receive WQE taken and not completed: a wire driver was placing a
+ * message into it when the QP failed.  Its references go; with @wc it
+ * completes as flushed, without (to RESET) it is forgotten.
+ */
+static void rvt_drop_taken_rwqe(struct rvt_qp *qp, struct ib_wc *wc)
+{
+	lockdep_assert_held(&qp->r_lock);
+	if (!test_and_clear_bit(RVT_R_WRID_VALID, &qp->r_aflags))
+		return;
+	rvt_put_ss(&qp->r_sge);
+	qp->r_cur.num_sge = 0;
+	if (wc) {
+		wc->wr_id = qp->r_wr_id;
+		rvt_cq_enter(container_of(qp->ibqp.recv_cq, struct rvt_cq,
+					  ibcq), wc, true);
+	}
+}
+
+/*
+ * Complete every WQE of the QP's own receive queue as flushed, and the
+ * one a wire driver had taken (also from an SRQ).
+ */
 void rvt_flush_rq(struct rvt_qp *qp)
 {
 	struct rvt_cq *cq = container_of(qp->ibqp.recv_cq, struct rvt_cq, ibcq);
@@ -210,11 +232,10 @@ void rvt_flush_rq(struct rvt_qp *qp)
 	struct rvt_rq *rq = &qp->rq;
 	unsigned long flags;
 
-	if (qp->ibqp.srq)
-		return;
 	/* one at a time: completions go out without the ring's lock */
 	spin_lock_bh(&qp->r_lock);
-	for (;;) {
+	rvt_drop_taken_rwqe(qp, &wc);
+	while (!qp->ibqp.srq) {
 		spin_lock_irqsave(&rq->lock, flags);
 		if (rq->tail == rq->head) {
 			spin_unlock_irqrestore(&rq->lock, flags);
@@ -233,6 +254,9 @@ void rvt_reset_rq(struct rvt_qp *qp)
 {
 	unsigned long flags;
 
+	spin_lock_bh(&qp->r_lock);
+	rvt_drop_taken_rwqe(qp, NULL);
+	spin_unlock_bh(&qp->r_lock);
 	if (qp->ibqp.srq)
 		return;
 	spin_lock_irqsave(&qp->rq.lock, flags);

@@ -2,6 +2,69 @@
 /*
  * rdmavt: devices, ports, protection domains and address handles, and
  * the verbs ops table every rdmavt device gets.
+ *
+ * The module's files, each with one job:
+ *
+ *   vt.c        devices, ports, PDs, AHs, the ops table (this file)
+ *   cq.c        completion queues
+ *   mr.c        memory regions: the key table, registration, invalidation
+ *   sge.c       the SGE walk and the lkey/rkey checks every data path uses
+ *   qp.c        the QP table and the QP verbs (create, modify, post send)
+ *   qp_event.c  QP events and the error state
+ *   rq.c        receive queues, SRQs, taking a receive WQE, flushing them
+ *   rc.c        RC: AETH and credits, RNR and retry timers, the ACK
+ *   mcast.c     multicast groups and their delivery
+ *   sq.c        the send queue scheduler: which request runs, and where
+ *   req.c       the requester of the in-memory delivery, by opcode class
+ *   route.c     finding the responder QP on this host
+ *   recv.c      the responder's receive (SEND placement), also for wires
+ *   rdma.c      the responder's RDMA WRITE and READ, also for wires
+ *   atomic.c    the responder's atomics
+ *   comp.c      send completions, in order
+ *
+ * Locks, outermost first ("A > B": B may be taken while A is held; no
+ * other nesting exists):
+ *
+ *   ibp->lock (port, mcast tree)          > rdi->n_lock
+ *   qp->r_lock (BH; the responder side)   > rq->lock (IRQ safe)
+ *                                         > the key table's xa_lock
+ *                                         > cq->lock (IRQ safe)
+ *   qp->s_lock (IRQ safe; the send ring)  > timers, the workqueue's locks,
+ *                                           an MR's completion (last put)
+ *   qp->state_lock (IRQ safe; the state)    nests nothing of rdmavt
+ *   rdi->qp_table's xa_lock (IRQ safe)      nests nothing of rdmavt
+ *   rvt_atomic_lock (atomic.c)              innermost, BH off
+ *
+ * The QP locks never nest in one another, not even across two QPs: the
+ * engine owns a QP's send side by RVT_S_BUSY in s_flags, not by holding
+ * s_lock, and takes a responder's r_lock for a receive only, holding no
+ * lock of the requester.  Two QPs sending to each other cannot deadlock.
+ * Event handlers and CQ completion handlers are called with no rdmavt
+ * lock held except, for a receive completion, the responder's r_lock
+ * (bottom halves off).  rvt_engine_active (per CPU, sq.c) is not a lock:
+ * it marks a CPU inside the engine, so that a post made from a handler
+ * there defers to the work item instead of running an engine within an
+ * engine.
+ *
+ * Calling contexts:
+ *
+ *   verbs that create, modify, destroy or register (QP, CQ, SRQ, MR,
+ *   multicast attach)                     process context, may sleep
+ *   post_send                             any context; runs the engine
+ *                                         in the poster's context
+ *                                         (rvt_kick_sq(), at most 32
+ *                                         requests, bottom halves off per
+ *                                         request) unless that context
+ *                                         forbids it, then the work item
+ *   post_recv, post_srq_recv, poll_cq,
+ *   req_notify_cq                         any context
+ *   the engine's work item (rdi->wq)      process context; runs after
+ *                                         timers, state changes and what
+ *                                         a poster's budget left
+ *   RNR timer (hrtimer), retry timer      timer context: flag, reschedule
+ *   a wire driver's calls into rdmavt     process or softirq context (see
+ *   (rdmavt_qp.h, "the wire-driver        each function); xmit_wqe is
+ *   boundary")                            called from the engine, BH off
  */
 
 #include <linux/module.h>

@@ -36,7 +36,7 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
 
-/* qp.c */
+/* qp.c (QP events and the error state: qp_event.c, exported) */
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		  struct ib_udata *udata);
 int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -67,24 +67,12 @@ int rvt_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 void rvt_init_timers(struct rvt_qp *qp);
 void rvt_add_retry_timer(struct rvt_qp *qp);
 
-/* engine.c */
-void rvt_do_send(struct work_struct *work);
-void rvt_kick_sq(struct rvt_qp *qp);
-void rvt_wait_sq_idle(struct rvt_qp *qp);
-void rvt_put_swqe(struct rvt_swqe *wqe);
-
 /* mcast.c */
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
 		       void (*deliver)(struct rvt_qp *dqp, void *arg),
 		       void *arg);
-
-/* Have the send engine of @qp run (again) soon. */
-static inline void rvt_schedule_send(struct rvt_qp *qp)
-{
-	mod_delayed_work(qp->rdi->wq, &qp->send_work, 0);
-}
 
 /* The local ACK timeout, 4.096 us << @timeout, in jiffies (at least 1). */
 static inline unsigned long rvt_timeout_to_jiffies(u8 timeout)

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The responder's RDMA WRITE and READ: the access the responder QP
+ * grants its peer, the rkey check of the remote range (sge.c), and the
+ * copy.  The in-memory delivery copies between the requester's walk and
+ * the rkey'd region directly; a wire driver places a tagged segment
+ * (rvt_write_place()) or fetches the bytes of a READ response
+ * (rvt_read_fetch()) through the same checks.
+ *
+ * Context: any context but hard interrupts; nothing here sleeps.  The
+ * checks read the responder's qp_access_flags without its state_lock: a
+ * modify racing with a request is the request arriving before or after.
+ */
+
+#include <rdma/rdma_vt.h>
+
+#include "vt.h"
+#include "engine.h"
+
+/*
+ * Check a remote access to @len bytes at @vaddr under @rkey of the
+ * responder @qp and make the walk @ss of it (referencing the MR).  A
+ * zero length access checks the QP's access only: IBTA 9.4.4 lets it
+ * name no valid rkey.
+ */
+static enum ib_wc_status rvt_resp_rkey(struct rvt_qp *qp,
+				       struct rvt_sge_state *ss, u32 rkey,
+				       u64 vaddr, u32 len, int acc)
+{
+	ss->sg_list = NULL;
+	ss->num_sge = 0;
+	ss->total_len = len;
+	if (!(READ_ONCE(qp->qp_access_flags) & acc))
+		return IB_WC_REM_ACCESS_ERR;
+	if (!len)
+		return IB_WC_SUCCESS;
+	if (!rvt_rkey_ok(qp, &ss->sge, len, vaddr, rkey, acc))
+		return IB_WC_REM_ACCESS_ERR;
+	ss->num_sge = 1;
+	return IB_WC_SUCCESS;
+}
+
+/**
+ * rvt_write_place - place a tagged RDMA WRITE segment at the responder
+ * @qp: the responder QP
+ * @rkey: the steering tag of the segment
+ * @vaddr: the tagged offset (the address the rkey's MR covers)
+ * @data: the bytes, in kernel memory
+ * @len: their number
+ *
+ * Checks that @qp grants IB_ACCESS_REMOTE_WRITE and that @rkey names a
+ * valid registration of @qp's PD with remote write access covering the
+ * whole range, then copies.  Nothing is copied when a check fails.
+ *
+ * Context: any context but hard interrupts; no QP lock needed or taken
+ * (the key table's lock, briefly).
+ * Return: IB_WC_SUCCESS, or IB_WC_REM_ACCESS_ERR (the requester's status;
+ * the responder QP goes to the error state: the driver reports it with
+ * rvt_error_qp()).
+ */
+enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				  const void *data, u32 len)
+{
+	struct rvt_sge_state ss;
+	enum ib_wc_status status;
+
+	status = rvt_resp_rkey(qp, &ss, rkey, vaddr, len,
+			       IB_ACCESS_REMOTE_WRITE);
+	if (status != IB_WC_SUCCESS || !len)
+		return status;
+	rvt_copy_sge(qp, &ss, (void *)data, len, true, false);
+	rvt_put_ss(&ss);
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL(rvt_write_place);
+
+/**
+ * rvt_read_fetch - read the bytes of an RDMA READ response
+ * @qp: the responder QP
+ * @rkey: the steering tag of the READ request's source
+ * @vaddr: the source address
+ * @buf: where the bytes go (the driver's response segment)
+ * @len: their number
+ *
+ * The checks of rvt_write_place() with IB_ACCESS_REMOTE_READ.
+ *
+ * Context: any context but hard interrupts; no QP lock.
+ * Return: IB_WC_SUCCESS or IB_WC_REM_ACCESS_ERR (nothing copied).
+ */
+enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				 void *buf, u32 len)
+{
+	struct rvt_sge_state ss;
+	enum ib_wc_status status;
+
+	status = rvt_resp_rkey(qp, &ss, rkey, vaddr, len,
+			       IB_ACCESS_REMOTE_READ);
+	if (status != IB_WC_SUCCESS || !len)
+		return status;
+	rvt_copy_from_sge(&ss, buf, len);
+	rvt_put_mr(ss.sge.mr);
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL(rvt_read_fetch);
+
+/* The in-memory RDMA WRITE (also the data of WRITE_WITH_IMM) and READ. */
+void rvt_deliver_rdma(struct rvt_delivery *d)
+{
+	bool write = d->wqe->wr.opcode != IB_WR_RDMA_READ;
+	struct rvt_sge_state remote;
+	struct rvt_mregion *mr;
+
+	d->status = rvt_resp_rkey(d->dqp, &remote, d->wqe->rdma_wr.rkey,
+				  d->wqe->rdma_wr.remote_addr, d->wqe->length,
+				  write ? IB_ACCESS_REMOTE_WRITE :
+				  IB_ACCESS_REMOTE_READ);
+	if (d->status != IB_WC_SUCCESS) {
+		d->dqp_err = true;
+		return;
+	}
+	if (!remote.num_sge)
+		return;
+	mr = remote.sge.mr;
+	if (write) {
+		/* the walk drops the reference when it finishes */
+		rvt_ss_copy(d->dqp, &remote, &d->qp->s_sge, d->wqe->length,
+			    true);
+		rvt_put_ss(&remote);
+	} else {
+		/* a source walk never releases: the reference is ours */
+		rvt_ss_copy(d->qp, &d->qp->s_sge, &remote, d->wqe->length,
+			    false);
+		rvt_put_mr(mr);
+	}
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Finding the responder of a request delivered in memory: the device
+ * behind the destination LID (the driver's find_dev_by_lid()), the QP
+ * behind the destination QP number, whether that QP takes the request
+ * now (state, type, connection, Q_Key), and the fan-out of a multicast
+ * datagram to the members of its group.
+ *
+ * Context: the engine (sq.c), bottom halves off; RCU read side inside.
+ */
+
+#include <rdma/rdma_vt.h>
+
+#include "vt.h"
+#include "engine.h"
+
+u32 rvt_port_lid(struct rvt_dev_info *rdi, u32 port)
+{
+	return rdi->dparms.lid[port - 1];
+}
+
+/* The port of @rdi with LID @lid, or 0. */
+static u32 rvt_port_of_lid(struct rvt_dev_info *rdi, u32 lid)
+{
+	u32 i;
+
+	for (i = 0; i < rdi->dparms.nports; i++)
+		if (rdi->dparms.lid[i] == lid)
+			return i + 1;
+	return 0;
+}
+
+/*
+ * The responder QP of @wqe, referenced, or NULL when nobody answers at
+ * the destination (an RC requester then retries after its timeout).
+ */
+struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	struct rvt_dev_info *rdi = qp->rdi, *dest;
+	u32 dlid, dqpn, port;
+	struct rvt_qp *dqp;
+
+	if (rvt_datagram(qp)) {
+		struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah,
+						 ibah);
+
+		dlid = rdma_ah_get_dlid(&ah->attr);
+		dqpn = wqe->ud_wr.remote_qpn;
+	} else {
+		dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
+		dqpn = qp->remote_qpn;
+	}
+
+	/*
+	 * The driver unlinks a device and waits for RCU readers before it
+	 * frees it, and destroy waits for them before it lets go of a QP:
+	 * both stay valid until the QP is referenced.
+	 */
+	rcu_read_lock();
+	if (!dlid || dlid == rvt_port_lid(rdi, qp->port_num)) {
+		dest = rdi;
+		port = qp->port_num;
+	} else {
+		dest = rdi->driver_f.find_dev_by_lid(rdi, qp->port_num, dlid);
+		port = dest ? rvt_port_of_lid(dest, dlid) : 0;
+	}
+	dqp = port ? rvt_lookup_qpn(dest, dest->ports[port - 1], dqpn) : NULL;
+	if (dqp)
+		rvt_get_qp(dqp);
+	rcu_read_unlock();
+	return dqp;
+}
+
+/*
+ * May the responder QP take a request of @qp now?  Read without the
+ * responder's locks: a state change racing with this is the same as the
+ * request arriving a moment earlier or later.
+ */
+bool rvt_responder_ok(struct rvt_qp *qp, struct rvt_qp *dqp)
+{
+	enum ib_qp_state s = READ_ONCE(dqp->state);
+
+	if (s != IB_QPS_RTR && s != IB_QPS_RTS && s != IB_QPS_SQD)
+		return false;
+	/* UD and GSI talk to each other (MADs are UD datagrams) */
+	if (dqp->ibqp.qp_type != qp->ibqp.qp_type &&
+	    !(qp->ibqp.qp_type == IB_QPT_UD &&
+	      dqp->ibqp.qp_type == IB_QPT_GSI) &&
+	    !(qp->ibqp.qp_type == IB_QPT_GSI &&
+	      dqp->ibqp.qp_type == IB_QPT_UD))
+		return false;
+	/* a connected responder answers its own peer only */
+	if (!rvt_datagram(qp))
+		return dqp->remote_qpn == qp->ibqp.qp_num;
+	return true;
+}
+
+/*
+ * The Q_Key check of a datagram: a Q_Key with the high bit set means
+ * "use the sending QP's own" (IBTA 10.2.5).  A mismatch drops the
+ * datagram silently; the sender never learns of it.
+ */
+bool rvt_qkey_ok(struct rvt_qp *qp, struct rvt_qp *dqp, struct rvt_swqe *wqe)
+{
+	u32 qkey = wqe->ud_wr.remote_qkey;
+
+	if (qkey & 0x80000000)
+		qkey = qp->qkey;
+	return qkey == dqp->qkey;
+}
+
+/* One member of the group gets the datagram (atomic context). */
+static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
+{
+	struct rvt_delivery *d = arg;
+
+	if (!rvt_responder_ok(d->qp, dqp) || !rvt_qkey_ok(d->qp, dqp, d->wqe))
+		return;
+	/* each member reads the data from the start */
+	rvt_restart_sge(&d->qp->s_sge, d->wqe, 0);
+	/* a member without a receive WQE drops it, as UD does */
+	d->dqp = dqp;
+	rvt_deliver_recv(d);
+	d->dqp = NULL;
+}
+
+/*
+ * Hand a datagram to the members of its multicast group.  Returns false
+ * when its address is not a multicast one (deliver it as unicast).  The
+ * sender never hears how the members fared.
+ */
+bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah, ibah);
+	struct rvt_delivery d = { .qp = qp, .wqe = wqe };
+
+	return rvt_mcast_deliver(qp, &ah->attr, rvt_mcast_recv, &d);
+}

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The send queue scheduler: which request of a QP runs next, and where.
+ *
+ * A QP's requests run in order, one context at a time (RVT_S_BUSY in
+ * s_flags).  A post runs them at once in the poster's context when that
+ * context allows it (rvt_kick_sq()), because a software device has no
+ * hardware to hand them to and a work item per post costs a wakeup and
+ * two context switches: that is the 8-byte SEND latency.  Otherwise, and
+ * after timers and state changes, the QP's work item on rdi->wq runs
+ * them (rvt_do_send()).
+ *
+ * The ring has three positions, all under s_lock:
+ *
+ *   sq_tail  the oldest request not completed (comp.c retires it)
+ *   sq_cur   the next request to run; requests between sq_tail and
+ *            sq_cur were handed to a wire driver (xmit_wqe) and wait for
+ *            its rvt_send_complete().  Without xmit_wqe sq_cur is sq_tail.
+ *   sq_head  where the next post goes
+ *
+ * In the error state the scheduler flushes from sq_tail, in-flight
+ * requests included.
+ */
+
+#include <rdma/rdma_vt.h>
+
+#include "vt.h"
+#include "sq.h"
+#include "engine.h"
+
+/* s_flags private to the scheduler: a kick came while it ran */
+#define RVT_S_AGAIN	0x80000000
+
+/* requests the engine executes in a poster's context, at most */
+#define RVT_INLINE_BUDGET	32
+
+/*
+ * Raised while this CPU's engine executes a request (bottom halves off,
+ * so it stays on the CPU): a post from there goes to the work item.
+ */
+static DEFINE_PER_CPU(unsigned int, rvt_engine_active);
+
+/*
+ * Mark this CPU as inside the engine around code that calls consumer
+ * handlers outside of it (a wire driver's completions): a post they make
+ * defers to the work item, as it does from within the engine.
+ */
+void rvt_engine_enter(void)
+{
+	local_bh_disable();
+	__this_cpu_inc(rvt_engine_active);
+}
+
+void rvt_engine_exit(void)
+{
+	__this_cpu_dec(rvt_engine_active);
+	local_bh_enable();
+}
+
+/* The send queue stopped for SQD: tell the consumer if it asked. */
+static void rvt_sq_drained(struct rvt_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_SQ_DRAINED,
+	};
+
+	if (atomic_xchg(&qp->sqd_notify, 0) && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* Does @wqe complete here rather than on the wire? */
+static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	return !qp->rdi->driver_f.xmit_wqe ||
+	       wqe->wr.opcode == IB_WR_REG_MR ||
+	       wqe->wr.opcode == IB_WR_LOCAL_INV;
+}
+
+/*
+ * The request to run next, or NULL when there is none or the queue
+ * waits: for a timer, or, for a request that completes here, for the
+ * requests in flight before it (completions come in order).
+ */
+static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state)
+{
+	struct rvt_swqe *wqe = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	if (state == IB_QPS_ERR) {
+		if (qp->sq_tail != qp->sq_head)
+			wqe = rvt_sq_slot(qp, qp->sq_tail);
+		goto out;
+	}
+	if (qp->sq_cur == qp->sq_head ||
+	    (qp->s_flags & (RVT_S_WAIT_RNR | RVT_S_TIMER | RVT_S_WAIT_PENDING)))
+		goto out;
+	wqe = rvt_sq_slot(qp, qp->sq_cur);
+	if (qp->sq_cur != qp->sq_tail && rvt_completes_here(qp, wqe)) {
+		qp->s_flags |= RVT_S_WAIT_PENDING;
+		wqe = NULL;
+	}
+out:
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return wqe;
+}
+
+/*
+ * Wait for a timer before the request at sq_tail goes again: RVT_RNR or
+ * RVT_RETRY with retries left.  Returns false when they are used up.
+ */
+static bool rvt_wait_again(struct rvt_qp *qp, enum rvt_exec how, u32 aeth)
+{
+	unsigned long flags;
+
+	if (how == RVT_RNR) {
+		if (qp->s_rnr_retry_cnt != 7 && qp->s_rnr_retry-- <= 0)
+			return false;
+	} else if (qp->s_retry-- <= 0) {
+		return false;
+	}
+	spin_lock_irqsave(&qp->s_lock, flags);
+	if (how == RVT_RNR)
+		rvt_add_rnr_timer(qp, aeth);
+	else
+		rvt_add_retry_timer(qp);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return true;
+}
+
+/*
+ * Hand @wqe to the wire driver.  Its local SGEs are checked first: a
+ * driver transmits from them and must not see a bad lkey.  Returns false
+ * when the queue has to stop (the driver is busy, or a failed check
+ * waits for the requests in flight before it to complete first).
+ */
+static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	enum ib_wr_opcode op = wqe->wr.opcode;
+	int acc = op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
+		  op == IB_WR_ATOMIC_FETCH_AND_ADD ? IB_ACCESS_LOCAL_WRITE : 0;
+	unsigned long flags;
+	bool pending;
+	u32 cur;
+	int ret;
+
+	if (rvt_resolve_wqe(qp, wqe, acc)) {
+		/* its error completion must not overtake those in flight */
+		spin_lock_irqsave(&qp->s_lock, flags);
+		pending = qp->sq_cur != qp->sq_tail;
+		if (pending)
+			qp->s_flags |= RVT_S_WAIT_PENDING;
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		return !pending &&
+		       rvt_sq_retire(qp, wqe, IB_WC_LOC_PROT_ERR, false);
+	}
+	/* in flight before the driver sees it: it may complete it at once */
+	spin_lock_irqsave(&qp->s_lock, flags);
+	cur = qp->sq_cur;
+	qp->sq_cur = rvt_sq_next(qp, cur);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+
+	ret = qp->rdi->driver_f.xmit_wqe(qp, wqe);
+	if (!ret)
+		return true;
+	/* not taken: nobody else moves sq_cur, the engine runs here only */
+	spin_lock_irqsave(&qp->s_lock, flags);
+	qp->sq_cur = cur;
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return false;
+}
+
+/*
+ * Run the request @wqe (flush it, in the error state).  Returns false
+ * when it stays where it is: it waits for a timer, or the driver.
+ */
+static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		       enum ib_qp_state state)
+{
+	enum ib_wc_status status;
+	enum rvt_exec how;
+	u32 aeth = 0;
+
+	if (state == IB_QPS_ERR) {
+		rvt_sq_retire(qp, wqe, IB_WC_WR_FLUSH_ERR, false);
+		return true;
+	}
+	if (!rvt_completes_here(qp, wqe))
+		return rvt_sq_xmit(qp, wqe);
+
+	how = rvt_exec_wqe(qp, wqe, &status, &aeth);
+	if (how != RVT_DONE) {
+		if (rvt_wait_again(qp, how, aeth))
+			return false;
+		status = how == RVT_RNR ? IB_WC_RNR_RETRY_EXC_ERR :
+			IB_WC_RETRY_EXC_ERR;
+	}
+	/* the next request starts with a full set of retries */
+	qp->s_rnr_retry = qp->s_rnr_retry_cnt;
+	qp->s_retry = qp->s_retry_cnt;
+	rvt_sq_retire(qp, wqe, status, false);
+	return true;
+}
+
+/*
+ * Take the send ring until it is empty or has to wait, or, with a
+ * @budget (a poster's context: no sleeping), until that many requests
+ * are done.  Returns true when the budget ran out with requests left.
+ *
+ * Each request executes with bottom halves off and rvt_engine_active
+ * raised on the CPU: the completion and event handlers it calls (some
+ * under the responder's r_lock) may post, and such a post must leave
+ * the work to the work item rather than run an engine inside this one
+ * (rvt_kick_sq()).  Softirqs raised meanwhile (irq_poll of a CQ) run
+ * when the request is done, with no lock of the engine held.
+ */
+static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
+{
+	enum ib_qp_state state;
+	struct rvt_swqe *wqe;
+	bool went;
+
+	for (;;) {
+		/* requests execute whole: at SQD nothing is in flight */
+		state = READ_ONCE(qp->state);
+		if (state == IB_QPS_SQD) {
+			rvt_sq_drained(qp);
+			return false;
+		}
+		/* SQE and the states before RTS hold the queue */
+		if (state != IB_QPS_ERR && state != IB_QPS_RTS)
+			return false;
+		wqe = rvt_sq_pick(qp, state);
+		if (!wqe)
+			return false;
+
+		rvt_engine_enter();
+		went = rvt_sq_one(qp, wqe, state);
+		rvt_engine_exit();
+		if (!went)
+			return false;
+		if (!budget)
+			cond_resched();
+		else if (!--budget)
+			return true;
+	}
+}
+
+/*
+ * Run the engine of @qp here unless it runs elsewhere already; @budget
+ * as for rvt_sq_loop() (0: the work item or rvt_ruc_loopback(), which
+ * may sleep).  What a budget leaves goes to the work item.
+ */
+static void rvt_run_sq(struct rvt_qp *qp, unsigned int budget)
+{
+	unsigned long flags;
+	bool left = false;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	if (qp->s_flags & RVT_S_BUSY) {
+		/* the runner looks again before it stops */
+		qp->s_flags |= RVT_S_AGAIN;
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		return;
+	}
+	qp->s_flags |= RVT_S_BUSY;
+	do {
+		qp->s_flags &= ~RVT_S_AGAIN;
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		left = rvt_sq_loop(qp, budget);
+		spin_lock_irqsave(&qp->s_lock, flags);
+	} while (!left && (qp->s_flags & RVT_S_AGAIN));
+	qp->s_flags &= ~(RVT_S_BUSY | RVT_S_AGAIN);
+	/*
+	 * Queued under s_lock, once BUSY is clear: the work item does not
+	 * find the engine busy, and rvt_wait_sq_idle() sees either BUSY or
+	 * the work item queued.
+	 */
+	if (left)
+		rvt_schedule_send(qp);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+}
+
+/**
+ * rvt_kick_sq - have the engine take what was posted to a QP
+ * @qp: the QP
+ *
+ * Runs the engine in the caller's context when that context allows it.
+ * The caller may hold spin locks of its own: the engine does not sleep
+ * here, does at most RVT_INLINE_BUDGET requests (the work item takes the
+ * rest) and calls handlers with bottom halves off, as it does from the
+ * work item.  From hard interrupts, with interrupts off (the engine
+ * enables bottom halves) and from within a request the engine executes
+ * on this CPU (a handler it called posts, or xmit_wqe kicks), the work
+ * item runs it instead.  A wire driver calls it when it can take
+ * requests again after xmit_wqe returned -EBUSY.
+ *
+ * Context: any.  Takes qp->s_lock; runs the engine (see rdma_vt.h for
+ * what it takes) unless it defers to the work item.
+ */
+void rvt_kick_sq(struct rvt_qp *qp)
+{
+	if (in_hardirq() || in_nmi() || irqs_disabled() ||
+	    this_cpu_read(rvt_engine_active)) {
+		rvt_schedule_send(qp);
+		return;
+	}
+	rvt_run_sq(qp, RVT_INLINE_BUDGET);
+}
+EXPORT_SYMBOL(rvt_kick_sq);
+
+/**
+ * rvt_wait_sq_idle - wait for an engine of a QP that runs in a poster's
+ *	context
+ * @qp: the QP, whose state already stops the engine (RESET)
+ *
+ * cancel_delayed_work_sync() waits for the work item only.
+ */
+void rvt_wait_sq_idle(struct rvt_qp *qp)
+{
+	unsigned long flags;
+	bool busy;
+
+	for (;;) {
+		spin_lock_irqsave(&qp->s_lock, flags);
+		busy = qp->s_flags & RVT_S_BUSY;
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		if (!busy)
+			return;
+		cond_resched();
+	}
+}
+
+/*
+ * Stop the engine and its timers for good (the state is RESET, nothing
+ * starts them again) and drop the MR references of what was posted,
+ * requests in flight on a wire included.
+ */
+void rvt_sq_stop(struct rvt_qp *qp)
+{
+	unsigned long flags;
+	u32 i;
+
+	cancel_delayed_work_sync(&qp->send_work);
+	rvt_del_timers_sync(qp);
+	/* a poster may be running the engine (rvt_kick_sq()) */
+	rvt_wait_sq_idle(qp);
+	/*
+	 * a timer that ran out, or a poster's engine that left requests,
+	 * may have queued the work item again
+	 */
+	cancel_delayed_work_sync(&qp->send_work);
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR | RVT_S_WAIT_PENDING);
+	for (i = qp->sq_tail; i != qp->sq_head; i = rvt_sq_next(qp, i))
+		rvt_put_swqe(rvt_sq_slot(qp, i));
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+}
+
+/**
+ * rvt_ruc_loopback - run the send queue of a connected QP to its peer
+ * @sqp: the sending QP (RC or UC) whose peer is a QP of this host
+ *
+ * Executes the requests posted to @sqp, in order, in the caller's
+ * context: each is delivered to the peer QP and completed, until the
+ * queue is empty, waits for an RNR or retry timer, or the QP's state
+ * holds it.  If the engine of @sqp runs elsewhere at the time, that one
+ * takes the requests instead.
+ *
+ * Context: process context, may sleep; call it without QP locks.
+ */
+void rvt_ruc_loopback(struct rvt_qp *sqp)
+{
+	if (WARN_ON_ONCE(rvt_datagram(sqp)))
+		return;
+	rvt_run_sq(sqp, 0);
+}
+EXPORT_SYMBOL(rvt_ruc_loopback);
+
+/* The work item of a QP's engine (process context, rdi->wq). */
+void rvt_do_send(struct work_struct *work)
+{
+	struct rvt_qp *qp = container_of(to_delayed_work(work), struct rvt_qp,
+					 send_work);
+
+	if (rvt_datagram(qp))
+		rvt_run_sq(qp, 0);
+	else
+		rvt_ruc_loopback(qp);
+}
