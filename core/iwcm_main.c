@@ -52,6 +52,7 @@ MODULE_LICENSE("Dual BSD/GPL");
 
 /* Delivers every id's events; each id's in order (one work per id). */
 struct workqueue_struct *iwcm_wq;
+EXPORT_SYMBOL_IF_KUNIT(iwcm_wq);
 
 /* Backlog of a listen that asks for 0; sysctl net.iw_cm.default_backlog. */
 unsigned int iwcm_default_backlog = 256;
