@@ -56,6 +56,7 @@ EXPORT_SYMBOL_IF_KUNIT(iwcm_wq);
 
 /* Backlog of a listen that asks for 0; sysctl net.iw_cm.default_backlog. */
 unsigned int iwcm_default_backlog = 256;
+EXPORT_SYMBOL_IF_KUNIT(iwcm_default_backlog);
 
 static unsigned int iwcm_backlog_min = 1;
 static unsigned int iwcm_backlog_max = 65536;
