@@ -29,6 +29,8 @@ static int iwpm_status_show(struct seq_file *s, void *unused)
 		   atomic_read(&iwpm_stats.requests_timed_out));
 	seq_printf(s, "requests_aborted: %d\n",
 		   atomic_read(&iwpm_stats.requests_aborted));
+	seq_printf(s, "timed_out_removed: %d\n",
+		   atomic_read(&iwpm_stats.timed_out_removed));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(iwpm_status);

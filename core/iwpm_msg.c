@@ -335,6 +335,26 @@ static int iwpm_mapping_precheck(struct iwpm_sa_data *pm_msg, u8 nl_client)
 	return 0;
 }
 
+/*
+ * A mapping request got no answer in time, but the port mapper may have
+ * made the mapping (it is slow, or its answer got lost): the caller
+ * uses the unmapped address, so have the port mapper drop it.  It
+ * handles its socket's messages in order, so the removal comes after
+ * the request it may still be working on.  The late answer itself finds
+ * no request and is refused (-ENOENT in its NLMSG_DONE).
+ */
+static void iwpm_forget_timed_out(struct sockaddr_storage *local_addr,
+				  u8 nl_client)
+{
+	int ret = iwpm_remove_mapping(local_addr, nl_client);
+
+	if (!ret)
+		atomic_inc(&iwpm_stats.timed_out_removed);
+	else
+		pr_debug("iwpm: could not remove a timed-out mapping (%d)\n",
+			 ret);
+}
+
 /**
  * iwpm_add_mapping - ask the port mapper for a mapped local address
  * @pm_msg: @loc_addr and @flags in, @mapped_loc_addr out
@@ -362,6 +382,8 @@ int iwpm_add_mapping(struct iwpm_sa_data *pm_msg, u8 nl_client)
 				iwpm_fill_add_mapping, false);
 	if (ret)
 		pm_msg->mapped_loc_addr = pm_msg->loc_addr;
+	if (ret == -ETIMEDOUT)
+		iwpm_forget_timed_out(&pm_msg->loc_addr, nl_client);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iwpm_add_mapping);
@@ -421,6 +443,8 @@ int iwpm_add_and_query_mapping(struct iwpm_sa_data *pm_msg, u8 nl_client)
 		pm_msg->mapped_loc_addr = pm_msg->loc_addr;
 		pm_msg->mapped_rem_addr = pm_msg->rem_addr;
 	}
+	if (ret == -ETIMEDOUT)
+		iwpm_forget_timed_out(&pm_msg->loc_addr, nl_client);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iwpm_add_and_query_mapping);

@@ -188,6 +188,8 @@ void iwpm_notifier_unregister(void);
  *	the registered port mapper
  * @requests_timed_out: requests that got no answer in time
  * @requests_aborted: requests failed because the port mapper went away
+ * @timed_out_removed: REMOVE_MAPPING messages sent for mapping requests
+ *	that timed out (the port mapper may have made the mapping)
  */
 struct iwpm_stats {
 	atomic_t	mapinfo_sent;
@@ -195,6 +197,7 @@ struct iwpm_stats {
 	atomic_t	replies_ignored;
 	atomic_t	requests_timed_out;
 	atomic_t	requests_aborted;
+	atomic_t	timed_out_removed;
 };
 
 extern struct iwpm_stats iwpm_stats;

@@ -131,6 +131,7 @@ void fake_hca_release(struct fake_hca *hca)
 	if (hca->released)
 		return;
 	hca->released = true;
+	fake_hca_iw_release(hca);
 
 	mutex_lock(&fake_hca_list_lock);
 	list_del_init(&hca->list);
@@ -273,6 +274,9 @@ struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc)
 	ib_set_device_ops(&hca->ibdev, &fake_hca_table_ops);
 	if (desc->fw_ver)
 		ib_set_device_ops(&hca->ibdev, &fake_hca_fw_ops);
+	/* First: its modify_qp wins over the kverbs one. */
+	if (desc->iwarp)
+		ib_set_device_ops(&hca->ibdev, &fake_hca_iw_ops);
 	if (!desc->no_kverbs)
 		ib_set_device_ops(&hca->ibdev, &fake_hca_kverbs_ops);
 	if (desc->dealloc_driver)
@@ -301,6 +305,11 @@ struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc)
 	}
 	for (port = 1; port <= desc->num_ports; port++) {
 		ret = fake_hca_init_port(hca, desc, port);
+		if (ret)
+			goto err;
+	}
+	if (desc->iwarp) {
+		ret = fake_hca_iw_init(hca);
 		if (ret)
 			goto err;
 	}

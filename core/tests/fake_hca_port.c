@@ -117,10 +117,15 @@ static int fake_hca_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	immutable->gid_tbl_len = port->attr.gid_tbl_len;
 	immutable->pkey_tbl_len = port->attr.pkey_tbl_len;
 	immutable->max_mad_size = FAKE_HCA_MAD_SIZE;
-	if (port->attr.link_layer == IB_LINK_LAYER_ETHERNET)
+	if (hca->desc.iwarp) {
+		/* No MADs on iWARP. */
+		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+		immutable->max_mad_size = 0;
+	} else if (port->attr.link_layer == IB_LINK_LAYER_ETHERNET) {
 		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	else
+	} else {
 		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	}
 	return 0;
 }
 

@@ -44,6 +44,11 @@ extern const struct ib_device_ops fake_hca_fw_ops;	/* fake_hca_port.c */
 extern const struct ib_device_ops fake_hca_dealloc_ops;	/* fake_hca_port.c */
 extern const struct ib_device_ops fake_hca_table_ops;	/* fake_hca_tables.c */
 extern const struct ib_device_ops fake_hca_kverbs_ops;	/* fake_hca_verbs.c */
+extern const struct ib_device_ops fake_hca_iw_ops;	/* fake_hca_iwarp.c */
+
+/* fake_hca_iwarp.c: the iWARP state of a device */
+int fake_hca_iw_init(struct fake_hca *hca);
+void fake_hca_iw_release(struct fake_hca *hca);
 
 /* fake_hca_device.c: undo fake_hca_create() but for the ib_device */
 void fake_hca_release(struct fake_hca *hca);

@@ -967,6 +967,49 @@ static void iwpm_request_answer_after_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
 }
 
+/*
+ * A mapping request iwpmd leaves unanswered: iwpmd may hold the mapping
+ * (it is slow, its answer got lost), so the client removes it.
+ */
+static void iwpm_timed_out_mapping_removed(struct kunit *test)
+{
+	static const u8 ops[] = { RDMA_NL_IWPM_ADD_MAPPING,
+				  RDMA_NL_IWPM_QUERY_MAPPING };
+	int removed = atomic_read(&iwpm_stats.timed_out_removed);
+	struct nlattr *mtb[IWPM_NLA_MANAGE_MAPPING_MAX];
+	struct nlattr *qtb[IWPM_NLA_QUERY_MAPPING_MAX];
+	unsigned int i;
+
+	pm_register(test, 4);
+	iwpm_timeout_ms = 100;
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		struct call_ctx *c = call_start(test, ops[i]);
+
+		c->sa.loc_addr = *addr_of(test, "192.0.2.1", "7300");
+		c->sa.rem_addr = *addr_of(test, "192.0.2.2", "7301");
+		call_run(test, c);
+		if (ops[i] == RDMA_NL_IWPM_ADD_MAPPING)
+			pm_recv_request(test, ops[i], mtb,
+					IWPM_NLA_MANAGE_MAPPING_MAX - 1,
+					manage_policy);
+		else
+			pm_recv_request(test, ops[i], qtb,
+					IWPM_NLA_QUERY_MAPPING_MAX - 1,
+					query_policy);
+		KUNIT_EXPECT_EQ(test, call_wait(test, c), -ETIMEDOUT);
+		KUNIT_EXPECT_TRUE(test, addr_eq(&c->sa.mapped_loc_addr,
+						&c->sa.loc_addr));
+		pm_recv_request(test, RDMA_NL_IWPM_REMOVE_MAPPING, mtb,
+				IWPM_NLA_MANAGE_MAPPING_MAX - 1, manage_policy);
+		KUNIT_ASSERT_NOT_NULL(test, mtb[IWPM_NLA_MANAGE_ADDR]);
+		KUNIT_EXPECT_TRUE(test, addr_eq(nla_data(mtb[IWPM_NLA_MANAGE_ADDR]),
+						&c->sa.loc_addr));
+		KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.timed_out_removed),
+				removed + (int)i + 1);
+	}
+	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+}
+
 static void iwpm_request_duplicate_answer(struct kunit *test)
 {
 	struct iwpm_fixture *fx = test->priv;
@@ -1420,6 +1463,7 @@ static struct kunit_case iwpm_cases[] = {
 	KUNIT_CASE(iwpm_error_message),
 	KUNIT_CASE(iwpm_request_answer_before_wait),
 	KUNIT_CASE(iwpm_request_answer_after_timeout),
+	KUNIT_CASE(iwpm_timed_out_mapping_removed),
 	KUNIT_CASE(iwpm_request_duplicate_answer),
 	KUNIT_CASE(iwpm_request_same_seq),
 	KUNIT_CASE(iwpm_no_port_mapper_fallback),

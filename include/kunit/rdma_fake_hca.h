@@ -27,6 +27,7 @@
 #include <linux/bits.h>
 #include <linux/if_ether.h>
 #include <linux/list.h>
+#include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
@@ -128,6 +129,8 @@ struct fake_hca_port_desc {
  * @name_by_user: the name was chosen by user space
  *	(RDMA_NAME_ASSIGN_TYPE_USER in netlink)
  * @use_cq_dim: the device starts with adaptive CQ moderation on
+ * @iwarp: an iWARP RNIC (fake_hca_desc_set_iwarp()) with the iw_* ops
+ * @iw_driver_flags: ib_device.iw_driver_flags of an iWARP device
  */
 struct fake_hca_desc {
 	const char		*name;
@@ -144,6 +147,8 @@ struct fake_hca_desc {
 	bool			allow_user_unreg;
 	bool			name_by_user;
 	bool			use_cq_dim;
+	bool			iwarp;
+	u32			iw_driver_flags;
 };
 
 /**
@@ -186,6 +191,7 @@ struct fake_hca_hw_gid {
 };
 
 struct fake_hca_port;
+struct fake_hca_iw;
 
 /**
  * struct fake_hca - a fake device
@@ -210,6 +216,7 @@ struct fake_hca {
 	bool			released;
 	bool			demo;
 	struct list_head	list;
+	struct fake_hca_iw	*iw;
 };
 
 static inline struct fake_hca *to_fake_hca(struct ib_device *ibdev)
@@ -327,5 +334,68 @@ void fake_hca_kunit_event_log_release(struct kunit *test,
 bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
 			 unsigned int timeout_ms);
 unsigned int fake_hca_event_count(struct fake_hca_event_log *log);
+
+/*
+ * The iWARP flavour (core/tests/fake_hca_iwarp.c): an RNIC with the iw_*
+ * ops of the iWARP connection manager, recorded and controllable.
+ */
+struct iw_cm_id;
+struct iw_cm_event;
+
+/**
+ * enum fake_hca_iw_op - iw ops the fake records
+ */
+enum fake_hca_iw_op {
+	FAKE_HCA_IW_CONNECT,
+	FAKE_HCA_IW_ACCEPT,
+	FAKE_HCA_IW_REJECT,
+	FAKE_HCA_IW_CREATE_LISTEN,
+	FAKE_HCA_IW_DESTROY_LISTEN,
+	FAKE_HCA_IW_GET_QP,
+	FAKE_HCA_IW_OP_COUNT
+};
+
+#define FAKE_HCA_IW_MAX_QPS	8
+#define FAKE_HCA_IW_PDATA_MAX	512
+
+/**
+ * struct fake_hca_iw_call - what one call of an iw op got
+ * @cm_id: the id (NULL for get_qp)
+ * @err: what the call returned (a failure the test asked for, or 0)
+ * @backlog: create_listen's backlog
+ * @qpn: connect/accept: the QP number; get_qp: the number asked
+ * @ord: connect/accept: ord
+ * @ird: connect/accept: ird
+ * @provider_data: the id's provider_data at the call
+ * @local: the id's m_local_addr at the call (what goes on the wire)
+ * @remote: the id's m_remote_addr at the call
+ * @pdata_len: private data length (connect, accept, reject)
+ * @pdata: the private data
+ */
+struct fake_hca_iw_call {
+	struct iw_cm_id		*cm_id;
+	int			err;
+	int			backlog;
+	u32			qpn;
+	u32			ord;
+	u32			ird;
+	void			*provider_data;
+	struct sockaddr_storage	local;
+	struct sockaddr_storage	remote;
+	u16			pdata_len;
+	u8			pdata[FAKE_HCA_IW_PDATA_MAX];
+};
+
+void fake_hca_desc_set_iwarp(struct fake_hca_desc *desc);
+struct ib_qp *fake_hca_iw_add_qp(struct fake_hca *hca, u32 qpn);
+enum ib_qp_state fake_hca_iw_qp_info(struct fake_hca *hca, u32 qpn,
+				     int *refs, unsigned int *moves);
+void fake_hca_iw_fail(struct fake_hca *hca, enum fake_hca_iw_op op, int err);
+unsigned int fake_hca_iw_calls(struct fake_hca *hca, enum fake_hca_iw_op op);
+bool fake_hca_iw_last(struct fake_hca *hca, enum fake_hca_iw_op op,
+		      struct fake_hca_iw_call *out);
+unsigned int fake_hca_iw_held(struct fake_hca *hca, struct iw_cm_id *cm_id);
+bool fake_hca_iw_put_id(struct fake_hca *hca, struct iw_cm_id *cm_id);
+int fake_hca_iw_event(struct iw_cm_id *cm_id, struct iw_cm_event *ev);
 
 #endif /* KUNIT_RDMA_FAKE_HCA_H */
