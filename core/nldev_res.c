@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
 
+#include "cma_priv.h"
 #include "core_priv.h"
 #include "nldev_priv.h"
 #include "restrack.h"
@@ -271,12 +272,41 @@ static int fill_res_qp_raw_entry(struct sk_buff *msg, bool admin,
 }
 
 /*
- * Without rdma_cm nothing enters the CM ID table yet; its entries show
- * what every type shows.
+ * An rdma_cm ID (struct rdma_id_private of core/cma_priv.h): its port
+ * space, state, addresses and the QP of its connection.
  */
 static int fill_res_cm_id_entry(struct sk_buff *msg, bool admin,
 				struct rdma_restrack_entry *res, u32 port)
 {
+	struct rdma_id_private *id_priv =
+		container_of(res, struct rdma_id_private, res);
+	struct rdma_cm_id *cm_id = &id_priv->id;
+	const struct sockaddr *src = (const struct sockaddr *)
+		&cm_id->route.addr.src_addr;
+	const struct sockaddr *dst = (const struct sockaddr *)
+		&cm_id->route.addr.dst_addr;
+
+	if (port && port != cm_id->port_num)
+		return -EAGAIN;
+	if (cm_id->port_num &&
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, cm_id->port_num))
+		return -EMSGSIZE;
+	if (id_priv->qp_num &&
+	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN, id_priv->qp_num) ||
+	     nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, cm_id->qp_type)))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PS, cm_id->ps) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_STATE,
+		       READ_ONCE(id_priv->state)))
+		return -EMSGSIZE;
+	if (src->sa_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_SRC_ADDR,
+		    sizeof(struct __kernel_sockaddr_storage), src))
+		return -EMSGSIZE;
+	if (dst->sa_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_DST_ADDR,
+		    sizeof(struct __kernel_sockaddr_storage), dst))
+		return -EMSGSIZE;
 	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CM_IDN, res->id))
 		return -EMSGSIZE;
 	return fill_res_name_pid(msg, res);

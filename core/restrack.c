@@ -15,6 +15,7 @@
 #include <linux/sched/task.h>
 #include <rdma/ib_verbs.h>
 
+#include "cma_priv.h"
 #include "core_priv.h"
 #include "restrack.h"
 
@@ -126,6 +127,9 @@ static struct ib_device *res_to_dev(struct rdma_restrack_entry *res)
 		return container_of(res, struct ib_mr, res)->device;
 	case RDMA_RESTRACK_SRQ:
 		return container_of(res, struct ib_srq, res)->device;
+	case RDMA_RESTRACK_CM_ID:
+		/* rdma_cm adds an ID once it is attached to a device */
+		return container_of(res, struct rdma_id_private, res)->id.device;
 	default:
 		WARN_ONCE(true, "restrack: no device for type %d\n", res->type);
 		return NULL;
@@ -144,6 +148,7 @@ void rdma_restrack_new(struct rdma_restrack_entry *res,
 	init_completion(&res->comp);
 	res->type = type;
 }
+EXPORT_SYMBOL(rdma_restrack_new);
 
 /**
  * rdma_restrack_set_name - record the owner of an object
@@ -164,6 +169,7 @@ void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 	res->task = current;
 	res->user = true;
 }
+EXPORT_SYMBOL(rdma_restrack_set_name);
 
 /**
  * rdma_restrack_parent_name - give an object the owner of another
@@ -183,6 +189,7 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 	dst->task = parent->task;
 	dst->user = true;
 }
+EXPORT_SYMBOL(rdma_restrack_parent_name);
 
 /**
  * rdma_restrack_add - make a created object visible
@@ -220,6 +227,7 @@ void rdma_restrack_add(struct rdma_restrack_entry *res)
 	if (ret >= 0)
 		res->valid = true;
 }
+EXPORT_SYMBOL(rdma_restrack_add);
 
 /**
  * rdma_restrack_get - take a reference on a tracked object
@@ -358,3 +366,4 @@ void rdma_restrack_del(struct rdma_restrack_entry *res)
 	rdma_restrack_put(res);
 	wait_for_completion(&res->comp);
 }
+EXPORT_SYMBOL(rdma_restrack_del);

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_cm over iWARP: each connection or listener has an iw_cm_id; its
+ * events become rdma_cm events here.
+ *
+ * What rdma_cm needs of iw_cm: iw_destroy_cm_id() returns only when no
+ * cm_handler call for the id runs any more and none will follow.  Then an
+ * rdma_cm id is never used after rdma_destroy_id() freed it.
+ *
+ * Built only when iw_cm exports its connection calls (Kbuild defines
+ * RDMA_CM_IWARP); cma_priv.h has the -EOPNOTSUPP stand-ins otherwise.
+ */
+
+#include <rdma/iw_cm.h>
+
+#include "cma_priv.h"
+#include "cma_trace.h"
+
+/* Events of an established or connecting id. */
+static int cma_iw_handler(struct iw_cm_id *iw_id, struct iw_cm_event *iw_event)
+{
+	struct rdma_id_private *id_priv = iw_id->context;
+	struct rdma_cm_event event = {};
+	int ret = 0;
+
+	mutex_lock(&id_priv->handler_mutex);
+	if (READ_ONCE(id_priv->state) != RDMA_CM_CONNECT)
+		goto out;
+
+	switch (iw_event->event) {
+	case IW_CM_EVENT_CLOSE:
+		event.event = RDMA_CM_EVENT_DISCONNECTED;
+		break;
+	case IW_CM_EVENT_CONNECT_REPLY:
+		memcpy(cma_src_addr(id_priv), &iw_event->local_addr,
+		       rdma_addr_size((struct sockaddr *)&iw_event->local_addr));
+		memcpy(cma_dst_addr(id_priv), &iw_event->remote_addr,
+		       rdma_addr_size((struct sockaddr *)&iw_event->remote_addr));
+		switch (iw_event->status) {
+		case 0:
+			event.event = RDMA_CM_EVENT_ESTABLISHED;
+			event.param.conn.initiator_depth = iw_event->ird;
+			event.param.conn.responder_resources = iw_event->ord;
+			break;
+		case -ECONNRESET:
+		case -ECONNREFUSED:
+			event.event = RDMA_CM_EVENT_REJECTED;
+			break;
+		case -ETIMEDOUT:
+			event.event = RDMA_CM_EVENT_UNREACHABLE;
+			break;
+		default:
+			event.event = RDMA_CM_EVENT_CONNECT_ERROR;
+			break;
+		}
+		break;
+	case IW_CM_EVENT_ESTABLISHED:
+		event.event = RDMA_CM_EVENT_ESTABLISHED;
+		event.param.conn.initiator_depth = iw_event->ird;
+		event.param.conn.responder_resources = iw_event->ord;
+		break;
+	default:
+		goto out;
+	}
+
+	event.status = iw_event->status;
+	event.param.conn.private_data = iw_event->private_data;
+	event.param.conn.private_data_len = iw_event->private_data_len;
+	ret = cma_deliver_event(id_priv, &event);
+	if (ret) {
+		/* a non-zero return makes iw_cm destroy its id itself */
+		id_priv->cm_id.iw = NULL;
+		cma_destroy_id_handler_unlock(id_priv);
+		return ret;
+	}
+out:
+	mutex_unlock(&id_priv->handler_mutex);
+	return ret;
+}
+
+/* A connection request on a listener: a new id for the owner. */
+static int cma_iw_conn_req_handler(struct iw_cm_id *cm_id,
+				   struct iw_cm_event *iw_event)
+{
+	struct rdma_id_private *listen_id = cm_id->context;
+	struct rdma_id_private *owner = listen_id->parent ?: listen_id;
+	struct rdma_cm_event event = {};
+	struct rdma_id_private *conn_id;
+	int ret;
+
+	mutex_lock(&listen_id->handler_mutex);
+	trace_cm_req_handler(listen_id, iw_event->event);
+	if (READ_ONCE(listen_id->state) != RDMA_CM_LISTEN) {
+		ret = -ECONNABORTED;
+		goto out;
+	}
+
+	conn_id = cma_create_id(cma_net(listen_id), owner->id.event_handler,
+				owner->id.context, listen_id->id.ps,
+				IB_QPT_RC, owner->res.kern_name, false);
+	if (IS_ERR(conn_id)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rdma_restrack_parent_name(&conn_id->res, &owner->res);
+	mutex_lock_nested(&conn_id->handler_mutex, SINGLE_DEPTH_NESTING);
+	conn_id->state = RDMA_CM_CONNECT;
+
+	ret = rdma_translate_ip((struct sockaddr *)&iw_event->local_addr,
+				&conn_id->id.route.addr.dev_addr);
+	if (ret)
+		goto err_conn;
+	ret = cma_attach_checked(conn_id, listen_id->cma_dev,
+				 listen_id->id.port_num);
+	if (ret)
+		goto err_conn;
+	memcpy(cma_src_addr(conn_id), &iw_event->local_addr,
+	       sizeof(iw_event->local_addr));
+	memcpy(cma_dst_addr(conn_id), &iw_event->remote_addr,
+	       sizeof(iw_event->remote_addr));
+	conn_id->tos = listen_id->tos;
+	conn_id->tos_set = listen_id->tos_set;
+	conn_id->cm_id.iw = cm_id;
+	cm_id->context = conn_id;
+	cm_id->cm_handler = cma_iw_handler;
+
+	event.event = RDMA_CM_EVENT_CONNECT_REQUEST;
+	event.param.conn.private_data = iw_event->private_data;
+	event.param.conn.private_data_len = iw_event->private_data_len;
+	event.param.conn.initiator_depth = iw_event->ird;
+	event.param.conn.responder_resources = iw_event->ord;
+	ret = cma_deliver_event(conn_id, &event);
+	if (ret) {
+		/* iw_cm destroys its id after our non-zero return */
+		conn_id->cm_id.iw = NULL;
+		mutex_unlock(&listen_id->handler_mutex);
+		cma_destroy_id_handler_unlock(conn_id);
+		return ret;
+	}
+	mutex_unlock(&conn_id->handler_mutex);
+	goto out;
+
+err_conn:
+	mutex_unlock(&listen_id->handler_mutex);
+	cma_destroy_id_handler_unlock(conn_id);
+	return ret;
+out:
+	mutex_unlock(&listen_id->handler_mutex);
+	return ret;
+}
+
+static void cma_iw_set_tos(struct rdma_id_private *id_priv,
+			   struct iw_cm_id *cm_id)
+{
+	mutex_lock(&id_priv->qp_mutex);
+	cm_id->tos = id_priv->tos;
+	cm_id->tos_set = id_priv->tos_set;
+	mutex_unlock(&id_priv->qp_mutex);
+	cm_id->afonly = id_priv->afonly;
+}
+
+int cma_iw_listen(struct rdma_id_private *id_priv, int backlog)
+{
+	struct iw_cm_id *cm_id;
+	int ret;
+
+	cm_id = iw_create_cm_id(id_priv->id.device, cma_iw_conn_req_handler,
+				id_priv);
+	if (IS_ERR(cm_id))
+		return PTR_ERR(cm_id);
+	cma_iw_set_tos(id_priv, cm_id);
+	memcpy(&cm_id->local_addr, cma_src_addr(id_priv),
+	       rdma_addr_size(cma_src_addr(id_priv)));
+	id_priv->cm_id.iw = cm_id;
+	ret = iw_cm_listen(cm_id, backlog);
+	if (ret) {
+		iw_destroy_cm_id(cm_id);
+		id_priv->cm_id.iw = NULL;
+	}
+	return ret;
+}
+
+int cma_iw_connect(struct rdma_id_private *id_priv,
+		   struct rdma_conn_param *conn_param)
+{
+	struct iw_cm_conn_param iw_param = {};
+	struct iw_cm_id *cm_id;
+	int ret;
+
+	cm_id = iw_create_cm_id(id_priv->id.device, cma_iw_handler, id_priv);
+	if (IS_ERR(cm_id))
+		return PTR_ERR(cm_id);
+	cma_iw_set_tos(id_priv, cm_id);
+	id_priv->cm_id.iw = cm_id;
+	memcpy(&cm_id->local_addr, cma_src_addr(id_priv),
+	       rdma_addr_size(cma_src_addr(id_priv)));
+	memcpy(&cm_id->remote_addr, cma_dst_addr(id_priv),
+	       rdma_addr_size(cma_dst_addr(id_priv)));
+
+	ret = cma_modify_qp_rtr(id_priv, conn_param);
+	if (ret)
+		goto err;
+	if (conn_param) {
+		iw_param.ord = conn_param->initiator_depth;
+		iw_param.ird = conn_param->responder_resources;
+		iw_param.private_data = conn_param->private_data;
+		iw_param.private_data_len = conn_param->private_data_len;
+	}
+	iw_param.qpn = id_priv->qp_num;
+	trace_cm_send_req(id_priv);
+	ret = iw_cm_connect(cm_id, &iw_param);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	iw_destroy_cm_id(cm_id);
+	id_priv->cm_id.iw = NULL;
+	return ret;
+}
+
+int cma_iw_accept(struct rdma_id_private *id_priv,
+		  struct rdma_conn_param *conn_param)
+{
+	struct iw_cm_conn_param iw_param = {};
+	int ret;
+
+	if (!conn_param)
+		return -EINVAL;
+	ret = cma_modify_qp_rtr(id_priv, conn_param);
+	if (ret)
+		return ret;
+	iw_param.ord = conn_param->initiator_depth;
+	iw_param.ird = conn_param->responder_resources;
+	iw_param.private_data = conn_param->private_data;
+	iw_param.private_data_len = conn_param->private_data_len;
+	iw_param.qpn = id_priv->qp_num;
+	trace_cm_send_rep(id_priv);
+	return iw_cm_accept(id_priv->cm_id.iw, &iw_param);
+}
+
+int cma_iw_reject(struct rdma_id_private *id_priv, const void *private_data,
+		  u8 private_data_len)
+{
+	return iw_cm_reject(id_priv->cm_id.iw, private_data, private_data_len);
+}
+
+int cma_iw_disconnect(struct rdma_id_private *id_priv)
+{
+	return iw_cm_disconnect(id_priv->cm_id.iw, 0);
+}
+
+int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
+			struct ib_qp_attr *qp_attr, int *qp_attr_mask)
+{
+	return iw_cm_init_qp_attr(id_priv->cm_id.iw, qp_attr, qp_attr_mask);
+}
+
+void cma_iw_destroy_cm(struct rdma_id_private *id_priv)
+{
+	if (id_priv->cm_id.iw) {
+		iw_destroy_cm_id(id_priv->cm_id.iw);
+		id_priv->cm_id.iw = NULL;
+	}
+}
+
+const char *cma_iw_reject_msg(int reason)
+{
+	return iwcm_reject_msg(reason);
+}

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_cm address and route resolution: which RDMA device and port an IP
+ * address belongs to, rdma_resolve_addr() on top of rdma_resolve_ip(),
+ * and rdma_resolve_route() (computed locally on RoCE and iWARP; an SA
+ * query on InfiniBand, in cma_ib.c).
+ */
+
+#include <linux/if_arp.h>
+#include <linux/inetdevice.h>
+#include <linux/slab.h>
+#include <net/addrconf.h>
+#include <rdma/ib_cache.h>
+#include <rdma/rdma_cm_ib.h>
+
+#include "cma_priv.h"
+
+enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port)
+{
+	return cma_dev->default_gid_type[port - rdma_start_port(cma_dev->device)];
+}
+
+u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port)
+{
+	return cma_dev->default_roce_tos[port - rdma_start_port(cma_dev->device)];
+}
+
+/*
+ * Whether @port of @cma_dev owns the source address that
+ * rdma_translate_ip()/rdma_resolve_ip() left in @dev_addr.
+ */
+static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
+			      struct rdma_id_private *id_priv)
+{
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	struct ib_device *device = cma_dev->device;
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+	union ib_gid gid;
+	bool found = false;
+
+	if (rdma_protocol_iwarp(device, port)) {
+		/* An iWARP port is its net device. */
+		ndev = ib_device_get_netdev(device, port);
+		if (!ndev)
+			return false;
+		found = ndev->ifindex == dev_addr->bound_dev_if &&
+			net_eq(dev_net(ndev), dev_addr->net);
+		dev_put(ndev);
+		return found;
+	}
+	if (rdma_protocol_roce(device, port)) {
+		ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
+		if (!ndev)
+			return false;
+		rdma_ip2gid(cma_src_addr(id_priv), &gid);
+		attr = rdma_find_gid_by_port(device, &gid,
+					     cma_default_gid_type(cma_dev, port),
+					     port, ndev);
+		dev_put(ndev);
+		if (IS_ERR(attr))
+			return false;
+		rdma_put_gid_attr(attr);
+		return true;
+	}
+	if (dev_addr->dev_type != ARPHRD_INFINIBAND)
+		return false;
+	/* IPoIB: the hardware address holds the port GID after the QPN. */
+	memcpy(&gid, dev_addr->src_dev_addr + 4, sizeof(gid));
+	attr = rdma_find_gid_by_port(device, &gid, IB_GID_TYPE_IB, port, NULL);
+	if (IS_ERR(attr))
+		return false;
+	rdma_put_gid_attr(attr);
+	return true;
+}
+
+/**
+ * cma_find_src_dev - the device and port owning an id's source address
+ * @id_priv: the id; its dev_addr was filled by address translation
+ * @cma_dev: where the device goes, referenced (cma_dev_put() it)
+ * @port: where the port goes
+ *
+ * Return: 0, or -ENODEV when no RDMA device of the namespace owns it.
+ */
+int cma_find_src_dev(struct rdma_id_private *id_priv,
+		     struct cma_device **cma_dev, u32 *port)
+{
+	struct cma_device *cur;
+	u32 p;
+
+	mutex_lock(&cma_lock);
+	list_for_each_entry(cur, &cma_dev_list, list) {
+		if (cur->removing ||
+		    !rdma_dev_access_netns(cur->device, cma_net(id_priv)))
+			continue;
+		rdma_for_each_port(cur->device, p) {
+			if (cma_port_owns_src(cur, p, id_priv)) {
+				cma_dev_get(cur);
+				*cma_dev = cur;
+				*port = p;
+				mutex_unlock(&cma_lock);
+				return 0;
+			}
+		}
+	}
+	mutex_unlock(&cma_lock);
+	return -ENODEV;
+}
+
+/* Find the source's device and attach the id to it. */
+int cma_acquire_dev_by_src_ip(struct rdma_id_private *id_priv)
+{
+	struct cma_device *cma_dev;
+	u32 port;
+	int ret;
+
+	ret = cma_find_src_dev(id_priv, &cma_dev, &port);
+	if (ret)
+		return ret;
+	ret = cma_attach_checked(id_priv, cma_dev, port);
+	cma_dev_put(cma_dev);
+	return ret;
+}
+
+/* Called by rdma_resolve_ip() from its work, or never after cancel. */
+static void cma_addr_handler(int status, struct sockaddr *src_addr,
+			     struct rdma_dev_addr *dev_addr, void *context)
+{
+	struct rdma_id_private *id_priv = context;
+	struct rdma_cm_event event = {};
+	__be16 port;
+
+	mutex_lock(&id_priv->handler_mutex);
+	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_QUERY,
+			   RDMA_CM_ADDR_RESOLVED))
+		goto out;
+
+	if (!status) {
+		/* keep our port, take the source IP the route chose */
+		port = cma_port(cma_src_addr(id_priv));
+		memcpy(cma_src_addr(id_priv), src_addr,
+		       rdma_addr_size(src_addr));
+		if (src_addr->sa_family == AF_INET)
+			((struct sockaddr_in *)cma_src_addr(id_priv))->sin_port = port;
+		else
+			((struct sockaddr_in6 *)cma_src_addr(id_priv))->sin6_port = port;
+		if (!id_priv->cma_dev)
+			status = cma_acquire_dev_by_src_ip(id_priv);
+	}
+	if (status) {
+		if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED,
+				   RDMA_CM_ADDR_BOUND))
+			goto out;
+		event.event = RDMA_CM_EVENT_ADDR_ERROR;
+		event.status = status;
+	} else {
+		event.event = RDMA_CM_EVENT_ADDR_RESOLVED;
+	}
+
+	if (cma_deliver_event(id_priv, &event)) {
+		cma_destroy_id_handler_unlock(id_priv);
+		return;
+	}
+out:
+	mutex_unlock(&id_priv->handler_mutex);
+}
+
+/*
+ * Destination "any": the connection stays on this host.  Use the device
+ * the id is on, else the first device of the namespace with an active
+ * port (else its first port), and take the port's address.
+ */
+static int cma_bind_loopback(struct rdma_id_private *id_priv)
+{
+	struct cma_device *cur, *found = NULL;
+	enum ib_port_state state;
+	u32 p, found_port = 0;
+	int ret = 0;
+
+	mutex_lock(&cma_lock);
+	list_for_each_entry(cur, &cma_dev_list, list) {
+		if (cur->removing ||
+		    !rdma_dev_access_netns(cur->device, cma_net(id_priv)))
+			continue;
+		if (!found) {
+			found = cur;
+			found_port = rdma_start_port(cur->device);
+		}
+		rdma_for_each_port(cur->device, p) {
+			if (!ib_get_cached_port_state(cur->device, p, &state) &&
+			    state == IB_PORT_ACTIVE) {
+				found = cur;
+				found_port = p;
+				goto done;
+			}
+		}
+	}
+done:
+	if (found)
+		cma_attach_to_dev(id_priv, found, found_port);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&cma_lock);
+	return ret;
+}
+
+static int cma_resolve_loopback(struct rdma_id_private *id_priv)
+{
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ADDR_RESOLVED };
+	struct net_device *ndev;
+	int ret;
+
+	if (!id_priv->cma_dev) {
+		ret = cma_bind_loopback(id_priv);
+		if (ret)
+			return ret;
+	}
+	ndev = ib_device_get_netdev(id_priv->id.device, id_priv->id.port_num);
+	if (ndev) {
+		rdma_copy_src_l2_addr(dev_addr, ndev);
+		dev_put(ndev);
+	}
+	memcpy(dev_addr->dst_dev_addr, dev_addr->src_dev_addr, MAX_ADDR_LEN);
+	return cma_queue_event(id_priv, RDMA_CM_ADDR_QUERY,
+			       RDMA_CM_ADDR_RESOLVED, &event);
+}
+
+/* Bind an idle id for a resolution towards @dst_addr. */
+static int cma_bind_for_dst(struct rdma_id_private *id_priv,
+			    struct sockaddr *src_addr,
+			    const struct sockaddr *dst_addr)
+{
+	struct sockaddr_storage any = {};
+
+	if (src_addr && src_addr->sa_family)
+		return rdma_bind_addr(&id_priv->id, src_addr);
+	any.ss_family = dst_addr->sa_family;
+	if (dst_addr->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *d6 = (const void *)dst_addr;
+
+		/* a link-local destination is reached through its interface */
+		if (ipv6_addr_type(&d6->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+			((struct sockaddr_in6 *)&any)->sin6_scope_id =
+				d6->sin6_scope_id;
+	}
+	return rdma_bind_addr(&id_priv->id, (struct sockaddr *)&any);
+}
+
+/**
+ * rdma_resolve_addr - find the local device and next hop for a destination
+ * @id: an idle or bound id
+ * @src_addr: source address for an idle id, or NULL (any); ignored when
+ *	the id is bound already
+ * @dst_addr: IPv4 or IPv6 destination, of the family the id is bound in;
+ *	the wildcard means this host
+ * @timeout_ms: how long the neighbour lookup may take
+ *
+ * Binds an idle id first (see rdma_bind_addr()).  The outcome comes as
+ * RDMA_CM_EVENT_ADDR_RESOLVED (the id is then attached to the device of
+ * the route's source address) or RDMA_CM_EVENT_ADDR_ERROR (status: a
+ * negative errno; the id is bound again and may retry).
+ *
+ * Context: process context; sleeps.
+ * Return: 0 when the resolution started; -EINVAL when the id is neither
+ * idle nor bound, or the families differ; the errors of rdma_bind_addr()
+ * and rdma_resolve_ip().
+ */
+int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
+		      const struct sockaddr *dst_addr, unsigned long timeout_ms)
+{
+	struct rdma_id_private *id_priv = to_id_priv(id);
+	int ret;
+
+	if (dst_addr->sa_family != AF_INET && dst_addr->sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_BOUND, RDMA_CM_ADDR_QUERY)) {
+		ret = cma_bind_for_dst(id_priv, src_addr, dst_addr);
+		if (ret)
+			return ret;
+		if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_BOUND,
+				   RDMA_CM_ADDR_QUERY))
+			return -EINVAL;
+	}
+	if (cma_src_addr(id_priv)->sa_family != dst_addr->sa_family) {
+		ret = -EINVAL;
+		goto err_state;
+	}
+	memcpy(cma_dst_addr(id_priv), dst_addr, rdma_addr_size(dst_addr));
+
+	if (cma_any_addr(dst_addr))
+		ret = cma_resolve_loopback(id_priv);
+	else
+		ret = rdma_resolve_ip(cma_src_addr(id_priv), dst_addr,
+				      &id->route.addr.dev_addr, timeout_ms,
+				      cma_addr_handler, false, id_priv);
+	if (ret)
+		goto err_dst;
+	return 0;
+
+err_dst:
+	memset(cma_dst_addr(id_priv), 0, sizeof(id->route.addr.dst_addr));
+	cma_dst_addr(id_priv)->sa_family = cma_src_addr(id_priv)->sa_family;
+err_state:
+	cma_comp_exch(id_priv, RDMA_CM_ADDR_QUERY, RDMA_CM_ADDR_BOUND);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_resolve_addr);
+
+/* The largest IB MTU a RoCE frame of @mtu bytes can carry. */
+static enum ib_mtu cma_roce_mtu(int mtu)
+{
+	/* GRH/IP, BTH, ICRC and UDP overhead */
+	mtu -= 40 + 12 + 4 + 8;
+	if (mtu >= 4096)
+		return IB_MTU_4096;
+	if (mtu >= 2048)
+		return IB_MTU_2048;
+	if (mtu >= 1024)
+		return IB_MTU_1024;
+	if (mtu >= 512)
+		return IB_MTU_512;
+	if (mtu >= 256)
+		return IB_MTU_256;
+	return 0;
+}
+
+/* Fill the RoCE fields of the route's path (and its MTU if @set_mtu). */
+static int cma_roce_fill_l2(struct rdma_id_private *id_priv, bool set_mtu)
+{
+	struct rdma_route *route = &id_priv->id.route;
+	struct rdma_dev_addr *dev_addr = &route->addr.dev_addr;
+	struct sa_path_rec *rec = route->path_rec;
+	struct net_device *ndev;
+
+	if (!dev_addr->bound_dev_if)
+		return -ENODEV;
+	ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
+	if (!ndev)
+		return -ENODEV;
+	rec->rec_type = sa_conv_gid_to_pathrec_type(id_priv->gid_type);
+	rec->roce.route_resolved = true;
+	sa_path_set_dmac(rec, dev_addr->dst_dev_addr);
+	if (set_mtu)
+		rec->mtu = cma_roce_mtu(READ_ONCE(ndev->mtu));
+	dev_put(ndev);
+	return (set_mtu && !rec->mtu) ? -EINVAL : 0;
+}
+
+/**
+ * cma_roce_resolve_route - compute a RoCE path from the resolved address
+ * @id_priv: the id, in ROUTE_QUERY
+ *
+ * No SA on Ethernet: the path is the GIDs (the IP addresses), the MAC of
+ * the next hop and the net device's MTU.  The event follows from cma_wq.
+ *
+ * Return: 0, -ENOMEM, -ENODEV (net device gone), -EINVAL (MTU too small).
+ */
+int cma_roce_resolve_route(struct rdma_id_private *id_priv)
+{
+	struct rdma_route *route = &id_priv->id.route;
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
+	struct sa_path_rec *rec;
+	u8 tos;
+	int ret;
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	kfree(route->path_rec);
+	route->path_rec = rec;
+	route->num_pri_alt_paths = 1;
+
+	ret = cma_roce_fill_l2(id_priv, true);
+	if (ret)
+		goto err_free;
+
+	mutex_lock(&cma_lock);
+	tos = id_priv->tos_set ? id_priv->tos :
+		cma_default_roce_tos(id_priv->cma_dev, id_priv->id.port_num);
+	mutex_unlock(&cma_lock);
+
+	rdma_ip2gid(cma_src_addr(id_priv), &rec->sgid);
+	rdma_ip2gid(cma_dst_addr(id_priv), &rec->dgid);
+	rec->hop_limit = route->addr.dev_addr.hoplimit;
+	rec->reversible = 1;
+	rec->pkey = cpu_to_be16(0xffff);
+	rec->mtu_selector = 2;		/* IB_SA_EQ */
+	rec->sl = tos >> 5;
+	rec->traffic_class = tos;
+	rec->rate_selector = 2;
+	rec->rate = IB_RATE_PORT_CURRENT;
+	rec->packet_life_time_selector = 2;
+	rec->packet_life_time = CMA_IBOE_PACKET_LIFETIME;
+
+	ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
+			      RDMA_CM_ROUTE_RESOLVED, &event);
+	if (ret)
+		goto err_free;
+	return 0;
+
+err_free:
+	route->path_rec = NULL;
+	route->num_pri_alt_paths = 0;
+	kfree(rec);
+	return ret;
+}
+
+/**
+ * rdma_resolve_route - find the path to the resolved destination
+ * @id: an id in state ADDR_RESOLVED
+ * @timeout_ms: how long an SA query may take (InfiniBand); not zero
+ *
+ * RoCE and iWARP routes are known locally; the outcome still comes as an
+ * event: RDMA_CM_EVENT_ROUTE_RESOLVED or RDMA_CM_EVENT_ROUTE_ERROR.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 when started; -EINVAL for a zero timeout or the wrong state;
+ * -EOPNOTSUPP on InfiniBand until the SA client exists; -ENOMEM.
+ */
+int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
+{
+	struct rdma_id_private *id_priv = to_id_priv(id);
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
+	int ret;
+
+	if (!timeout_ms)
+		return -EINVAL;
+	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED, RDMA_CM_ROUTE_QUERY))
+		return -EINVAL;
+
+	if (rdma_protocol_roce(id->device, id->port_num))
+		ret = cma_roce_resolve_route(id_priv);
+	else if (rdma_protocol_iwarp(id->device, id->port_num))
+		ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
+				      RDMA_CM_ROUTE_RESOLVED, &event);
+	else if (rdma_protocol_ib(id->device, id->port_num))
+		ret = cma_ib_resolve_route(id_priv, timeout_ms);
+	else
+		ret = -ENOSYS;
+	if (ret)
+		cma_comp_exch(id_priv, RDMA_CM_ROUTE_QUERY,
+			      RDMA_CM_ADDR_RESOLVED);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_resolve_route);
+
+/**
+ * rdma_set_ib_path - give an id a path record found elsewhere
+ * @id: an id in state ADDR_RESOLVED
+ * @path_rec: the path (copied)
+ *
+ * Stands in for rdma_resolve_route(): the id moves to ROUTE_RESOLVED
+ * without an event.  On RoCE the Ethernet fields are filled in.
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL in the wrong state; -ENOMEM; -ENODEV when the RoCE
+ * net device is gone.
+ */
+int rdma_set_ib_path(struct rdma_cm_id *id, struct sa_path_rec *path_rec)
+{
+	struct rdma_id_private *id_priv = to_id_priv(id);
+	struct sa_path_rec *rec;
+	int ret;
+
+	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED,
+			   RDMA_CM_ROUTE_RESOLVED))
+		return -EINVAL;
+	rec = kmemdup(path_rec, sizeof(*path_rec), GFP_KERNEL);
+	if (!rec) {
+		ret = -ENOMEM;
+		goto err_state;
+	}
+	kfree(id->route.path_rec);
+	id->route.path_rec = rec;
+	if (rdma_protocol_roce(id->device, id->port_num)) {
+		ret = cma_roce_fill_l2(id_priv, false);
+		if (ret)
+			goto err_free;
+	}
+	id->route.num_pri_alt_paths = 1;
+	return 0;
+
+err_free:
+	id->route.path_rec = NULL;
+	kfree(rec);
+err_state:
+	cma_comp_exch(id_priv, RDMA_CM_ROUTE_RESOLVED, RDMA_CM_ADDR_RESOLVED);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_set_ib_path);
