@@ -14,8 +14,11 @@
 /* An OPA GID's interface ID: the OUI in bits 63..40, the LID below */
 #define OPA_MAKE_ID(x)		(cpu_to_be64(OPA_SPECIAL_OUI << 40 | (x)))
 /* An OPA LID as an IB unicast LID: 0 when IB cannot express it */
-#define OPA_TO_IB_UCAST_LID(x)	(((x) >= be16_to_cpu(IB_MULTICAST_LID_BASE)) \
-				 ? 0 : (x))
+#define OPA_TO_IB_UCAST_LID(x)	({					\
+	u32 __opa_lid = (x);						\
+									\
+	__opa_lid >= be16_to_cpu(IB_MULTICAST_LID_BASE) ? 0 : __opa_lid; \
+})
 
 #define OPA_GID_INDEX		0x1
 /* OPA multicast LIDs: the top OPA_MCAST_NR bits set */

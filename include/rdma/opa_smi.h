@@ -40,7 +40,7 @@ struct opa_smp {
 	__be64	mkey;
 	union {
 		struct {
-			uint8_t data[OPA_SMP_LID_DATA_SIZE];
+			u8	data[OPA_SMP_LID_DATA_SIZE];
 		} lid;
 		struct {
 			__be32	dr_slid;

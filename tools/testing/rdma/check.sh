@@ -10,6 +10,8 @@
 #   checkpatch  static-check.sh checkpatch
 #   includes    static-check.sh includes
 #   uapi-abi    uapi-abi-check.sh (our uapi/rdma against the kernel's)
+#   ulp-compile ulp-compile-check.sh (the kernel's own RDMA ULPs, nvme-rdma
+#               to smc, compiled against our include/ and uapi/)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
 #   upstream    upstream's drivers/infiniband built against the test
@@ -145,6 +147,7 @@ else
 	static+=(--static includes=skip)
 fi
 run_static uapi-abi "$here/uapi-abi-check.sh"
+run_static ulp-compile "$here/ulp-compile-check.sh"
 run_static firstrun "$here/firstrun-check.sh"
 
 if [ -n "$vm_pid" ]; then

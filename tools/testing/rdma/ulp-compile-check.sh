@@ -9,7 +9,8 @@
 # objects with "make -C KDIR M=<folder> <file>.o", our include path first,
 # as our top-level Kbuild puts it (RDMA_CPPFLAGS in NOSTDINC_FLAGS).
 # Nothing is linked: the objects' undefined symbols are what a later build
-# against our Module.symvers must resolve (--symbols lists them).
+# against our Module.symvers must resolve ("--symbols" lists the RDMA
+# ones our modules do not export).
 #
 #   ulp-compile-check.sh [--symbols] [ULP...]
 #
@@ -97,6 +98,47 @@ done
 # then the fallback folder, then the kernel's own (LINUXINCLUDE).
 nostdinc="-I$repo/include -I$repo/uapi -I$repo -I$fb"
 
+# symbols ULP: nm output of a ULP's objects on stdin; prints, as "# "
+# lines, each symbol they use and define nowhere, by who provides it:
+# the kernel (vmlinux), one of our modules (our Module.symvers, from
+# "make modules" in the repository), upstream's RDMA modules only (their
+# export lists, RDMA_UPSTREAM_EXPORTS: missing here), or neither (the
+# ULP's own subsystem: nvme-core, sunrpc, rds, ...).
+symbols() {
+	python3 -c '
+import glob, os, sys
+name, kdir, repo, exp = sys.argv[1:5]
+undef, defined = set(), set()
+for line in sys.stdin:
+    f = line.split()
+    if len(f) == 2 and f[0] == "U":
+        undef.add(f[1])
+    elif len(f) == 3:
+        defined.add(f[2])
+def symvers(path):
+    try:
+        return {l.split()[1] for l in open(path) if len(l.split()) > 2}
+    except OSError:
+        return None
+kernel = symvers(os.path.join(kdir, "Module.symvers")) or set()
+ours = symvers(os.path.join(repo, "Module.symvers"))
+upstream = {}
+for f in sorted(glob.glob(os.path.join(exp, "*.txt"))):
+    for s in open(f).read().split():
+        upstream.setdefault(s, os.path.basename(f)[:-4])
+need = sorted(undef - defined - kernel)
+rdma = [s for s in need if s in upstream or (ours and s in ours)]
+other = [s for s in need if s not in rdma]
+missing = [s for s in rdma if ours is None or s not in ours]
+print("# %s: %d RDMA symbols used, %d of them not exported by our modules%s"
+      % (name, len(rdma), len(missing),
+         "" if ours is not None else " (no Module.symvers: run make modules)"))
+for s in missing:
+    print("#   missing: %s (upstream %s)" % (s, upstream.get(s, "?")))
+print("#   not RDMA (the ULP\x27s own subsystem): %d" % len(other))
+' "$1" "$KDIR" "$repo" "${RDMA_UPSTREAM_EXPORTS:-/work/shared/reference/exports}"
+}
+
 rc=0
 n=0
 echo "KTAP version 1"
@@ -123,7 +165,7 @@ for u in "${ulps[@]}"; do
 	done
 	cp -p "$KDIR/$dir"/*.h "$out/" 2>/dev/null
 	echo "# objects only (ulp-compile-check.sh); nothing to link" >"$out/Kbuild"
-	defs= cfg=
+	defs='' cfg=''
 	for s in $syms; do
 		defs+=" -DCONFIG_${s}=1"
 		cfg+=" CONFIG_${s}=m"
@@ -155,8 +197,8 @@ for u in "${ulps[@]}"; do
 					fi ;;
 				"$fb"/*) fbs+=("${p#"$fb"/}") ;;
 				esac
-			done < <(sed -e 's/\$(wildcard[^)]*)//g' "$deps" |
-				tr ' \\' '\n\n' | grep '\.h$' |
+			done < <(sed -e 's/[$](wildcard[^)]*)//g' -e 's/ *[\]$//' "$deps" |
+				tr -s ' \t' '\n' | grep '\.h$' |
 				sed -e "s|^include/|$KDIR/include/|" \
 					-e "s|^arch/|$KDIR/arch/|" | sort -u)
 		done
@@ -177,12 +219,8 @@ for u in "${ulps[@]}"; do
 		grep -E "error:|warning:" "$log" | sed -e "s|$out/||" -e 's/^/#   /' | sort -u | head -40
 	fi
 	if [ $symbols = 1 ] && [ $brc -eq 0 ]; then
-		(cd "$out" && nm -u $objs 2>/dev/null | awk '$1 == "U" { print $2 }' |
-			sort -u) >"$out/undefined.txt"
-		(cd "$out" && nm --defined-only $objs 2>/dev/null |
-			awk 'NF == 3 { print $3 }' | sort -u) >"$out/defined.txt"
-		comm -23 "$out/undefined.txt" "$out/defined.txt" >"$out/needs.txt"
-		echo "# $name: $(wc -l <"$out/needs.txt") undefined symbols in $out/needs.txt"
+		# shellcheck disable=SC2086
+		(cd "$out" && nm $objs) | symbols "$name"
 	fi
 done
 [ ${#fb_used[@]} -gt 0 ] && echo "# fallback (kernel's copy, ours missing): ${fb_used[*]}"
