@@ -67,12 +67,6 @@ fallback=(
 	"uapi/rdma/rdma_user_cm.h|include/uapi/rdma/rdma_user_cm.h"
 )
 
-# User ABI headers we do not provide yet, which ours include: our
-# uapi/rdma/ib_user_mad.h includes <rdma/rdma_user_ioctl.h>, as upstream's
-# does, and that one the other two.  uapi-abi-check.sh takes them from the
-# kernel as well.  Their use is noted ("# TODO"), not a failure.
-kernel_uapi_ok=" include/uapi/rdma/rdma_user_ioctl.h include/uapi/rdma/rdma_user_ioctl_cmds.h include/uapi/rdma/hfi/hfi1_ioctl.h "
-
 [ -f "$KDIR/Makefile" ] || { echo "ulp-compile: no kernel tree at KDIR=$KDIR" >&2; exit 2; }
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -190,11 +184,7 @@ for u in "${ulps[@]}"; do
 			while read -r p; do
 				case "$p" in
 				"$KDIR"/include/rdma/* | "$KDIR"/include/uapi/rdma/*)
-					if [[ "$kernel_uapi_ok" == *" ${p#"$KDIR"/} "* ]]; then
-						fbs+=("${p#"$KDIR"/}")
-					else
-						kern+=("${p#"$KDIR"/}")
-					fi ;;
+					kern+=("${p#"$KDIR"/}") ;;
 				"$fb"/*) fbs+=("${p#"$fb"/}") ;;
 				esac
 			done < <(sed -e 's/[$](wildcard[^)]*)//g' -e 's/ *[\]$//' "$deps" |
