@@ -2480,6 +2480,20 @@ void ibdev_info(const struct ib_device *ibdev, const char *format, ...);
 #endif
 
 /**
+ * ibdev_to_node - the NUMA node of a device, for placing its memory
+ * @ibdev: the device
+ *
+ * Return: the node of the device's parent (the PCI function, say), or
+ * NUMA_NO_NODE for a device without one (software devices).
+ */
+static inline int ibdev_to_node(struct ib_device *ibdev)
+{
+	struct device *parent = ibdev->dev.parent;
+
+	return parent ? dev_to_node(parent) : NUMA_NO_NODE;
+}
+
+/**
  * rdma_device_to_ibdev - the ib_device behind a struct device
  * @device: a device of class infiniband
  *
@@ -3446,6 +3460,9 @@ static inline void ib_dma_sync_single_for_device(struct ib_device *dev,
 
 struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 			     u64 virt_addr, int mr_access_flags);
+/* Prefetch hints on ranges of on-demand-paging MRs (upstream ib_core) */
+int ib_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
+		 u32 flags, struct ib_sge *sg_list, u32 num_sge);
 int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);
 
 /**

@@ -11,6 +11,8 @@
 #   includes    static-check.sh includes
 #   kerneldoc   static-check.sh kerneldoc
 #   uapi-abi    uapi-abi-check.sh (our uapi/rdma against the kernel's)
+#   ulp-compile ulp-compile-check.sh (the kernel's own RDMA ULPs, nvme-rdma
+#               to smc, compiled against our include/ and uapi/)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
 #   upstream    upstream's drivers/infiniband built against the test
@@ -147,6 +149,7 @@ else
 fi
 run_static kerneldoc "$here/static-check.sh" kerneldoc
 run_static uapi-abi "$here/uapi-abi-check.sh"
+run_static ulp-compile "$here/ulp-compile-check.sh"
 run_static firstrun "$here/firstrun-check.sh"
 
 if [ -n "$vm_pid" ]; then

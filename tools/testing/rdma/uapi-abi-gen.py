@@ -479,11 +479,13 @@ def check_header(args, hdr_name, workdir):
     # Leave out what ours lacks (reported above) so the rest still builds.
     items = [it for it in items if item_name(it) in on]
 
-    kout, err = build_and_run(workdir, "kern-" + hdr_name[:-2], kern_inc,
+    # a header of a subfolder (hfi/hfi1_ioctl.h) names a flat work file
+    stem = hdr_name[:-2].replace("/", "_")
+    kout, err = build_and_run(workdir, "kern-" + stem, kern_inc,
                               program(hdr_name, items))
     if kout is None:
         die("check program does not build against the kernel headers:\n" + err)
-    oout, err = build_and_run(workdir, "ours-" + hdr_name[:-2], ours_inc,
+    oout, err = build_and_run(workdir, "ours-" + stem, ours_inc,
                               program(hdr_name, items))
     if oout is None:
         print("uapi-abi: %s: check program does not build against ours:\n%s"
