@@ -412,8 +412,8 @@ int siw_mpa_build_rep(const struct siw_mpa_policy *pol,
 	}
 	ord = min(ord, res->ord);
 	ird = max(ird, res->ird);
-	v2.ird = cpu_to_be16(ird);
-	v2.ord = cpu_to_be16(ord);
+	v2.ird = cpu_to_be16(ird & SIW_MPA_V2_IRD_ORD);
+	v2.ord = cpu_to_be16(ord & SIW_MPA_V2_IRD_ORD);
 	if (res->p2p) {
 		v2.ird |= cpu_to_be16(SIW_MPA_V2_PEER_TO_PEER);
 		v2.ord |= cpu_to_be16(siw_rtr_ord_bits(res->rtr));
@@ -466,8 +466,8 @@ int siw_mpa_build_reject(const struct siw_mpa_policy *pol,
 				   pd_len);
 	bits |= SIW_MPA_FLAG_ENHANCED;
 	if (res) {
-		v2.ird = cpu_to_be16(res->ird);
-		v2.ord = cpu_to_be16(res->ord);
+		v2.ird = cpu_to_be16(res->ird & SIW_MPA_V2_IRD_ORD);
+		v2.ord = cpu_to_be16(res->ord & SIW_MPA_V2_IRD_ORD);
 	}
 	return siw_mpa_put(buf, size, MPA_KEY_REP, bits, &v2, pdata, pd_len);
 }

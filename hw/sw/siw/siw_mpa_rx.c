@@ -69,6 +69,9 @@ int siw_mpa_rx_feed(struct siw_mpa_rx *rx, const void *data, size_t len,
 		rv = siw_mpa_parse(rx->buf, hlen, rx->want_reply, frame, why);
 		if (rv < 0 && rv != -EBADMSG)
 			return rv;
+		/* only the private data are missing */
+		if (why)
+			*why = SIW_MPA_OK;
 	}
 	want = hlen + get_unaligned_be16(rx->buf + MPA_KEY_SIZE + 2);
 	take = min(len - *used, want - rx->have);

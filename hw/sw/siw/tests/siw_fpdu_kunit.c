@@ -365,6 +365,7 @@ static void fpdu_crc_fpdus(struct kunit *test)
 	union iwarp_hdr h;
 	struct kvec frag;
 	__le32 crc;
+	u32 raw;
 
 	KUNIT_EXPECT_EQ(test, siw_fpdu_check_crc(send0, sizeof(send0)), 0);
 	KUNIT_EXPECT_EQ(test, siw_fpdu_check_crc(send3, sizeof(send3)), 0);
@@ -380,9 +381,9 @@ static void fpdu_crc_fpdus(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &crc, send3 + 24, 4);
 
 	/* incremental */
-	crc = siw_fpdu_crc_final(siw_fpdu_crc_update(
-		siw_fpdu_crc_update(SIW_FPDU_CRC_SEED, write4, 9),
-		write4 + 9, 11));
+	raw = siw_fpdu_crc_update(SIW_FPDU_CRC_SEED, write4, 9);
+	raw = siw_fpdu_crc_update(raw, write4 + 9, 11);
+	crc = siw_fpdu_crc_final(raw);
 	KUNIT_EXPECT_MEMEQ(test, &crc, write4 + 20, 4);
 }
 
