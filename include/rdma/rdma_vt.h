@@ -139,8 +139,9 @@ struct rvt_driver_params {
  *	take the hook's return for the end.  The unregistration is over,
  *	rdmavt's teardown included, when ib_unregister_device() called on
  *	the device (which then only waits for its unregistration lock)
- *	returns. * @xmit_wqe: optional; a wire driver's transmit.  The engine calls it
- *	for each request of the QP's send queue, in order, instead of
+ *	returns.
+ * @xmit_wqe: optional; a wire driver's transmit.  The engine calls it for
+ *	each request of the QP's send queue, in order, instead of
  *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
  *	the engine executes them, after the requests before them
  *	completed).  The request's local SGEs are checked and referenced
