@@ -139,8 +139,9 @@ struct rvt_driver_params {
  *	take the hook's return for the end.  The unregistration is over,
  *	rdmavt's teardown included, when ib_unregister_device() called on
  *	the device (which then only waits for its unregistration lock)
- *	returns. * @xmit_wqe: optional; a wire driver's transmit.  The engine calls it
- *	for each request of the QP's send queue, in order, instead of
+ *	returns.
+ * @xmit_wqe: optional; a wire driver's transmit.  The engine calls it for
+ *	each request of the QP's send queue, in order, instead of
  *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
  *	the engine executes them, after the requests before them
  *	completed).  The request's local SGEs are checked and referenced
@@ -152,7 +153,12 @@ struct rvt_driver_params {
  *	poster's context or the QP's work item, with bottom halves off,
  *	holding no rdmavt lock: it must not sleep (hand the socket work to
  *	a thread of the driver's).  Requests the QP's error state flushes
- *	are no longer the driver's, even in flight.  Without the hook,
+ *	are no longer the driver's, even in flight, and their MR references
+ *	go with the flush: a driver that reads a request's memory outside
+ *	xmit_wqe (its transmit thread) holds references of its own for
+ *	that time (rvt_get_mr() on wqe->sg_list[i].mr, with the SGEs
+ *	copied), since the consumer may move the QP to the error state
+ *	at any moment.  Without the hook,
  *	requests are delivered in memory to the QPs find_dev_by_lid()
  *	reaches.
  */

@@ -121,7 +121,12 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 	unsigned long flags;
 	u32 next;
 
+	/*
+	 * IRQ safe: completions come from the poster's context (whatever
+	 * it is), the engine's work item and a wire driver's softirq.
+	 */
 	spin_lock_irqsave(&cq->lock, flags);
+	/* one slot stays empty, so head == tail means empty, not full */
 	next = cq->head + 1 == cq->size ? 0 : cq->head + 1;
 	if (next == cq->tail) {
 		spin_unlock_irqrestore(&cq->lock, flags);
@@ -138,6 +143,7 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 	}
 	cq->queue[cq->head] = *entry;
 	cq->head = next;
+	/* an arming is good for one event: the consumer arms again */
 	if (cq->notify == IB_CQ_NEXT_COMP ||
 	    (cq->notify == IB_CQ_SOLICITED &&
 	     (solicited || entry->status != IB_WC_SUCCESS))) {
@@ -146,6 +152,11 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 
+	/*
+	 * Outside the ring lock: the handler may poll this CQ.  Bottom
+	 * halves off: a handler that schedules irq_poll (IB_POLL_SOFTIRQ)
+	 * gets it run when they come back on, on this CPU, not later.
+	 */
 	if (notify && cq->ibcq.comp_handler) {
 		local_bh_disable();
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
@@ -161,6 +172,7 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	unsigned long flags;
 	int n;
 
+	/* a batch per lock section: ib_process_cq polls 16 at a time */
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num_entries && cq->tail != cq->head; n++) {
 		entry[n] = cq->queue[cq->tail];

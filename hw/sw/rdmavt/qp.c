@@ -623,6 +623,11 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	if ((wr->send_flags & IB_SEND_INLINE) && len > qp->max_inline)
 		return -EINVAL;
 
+	/*
+	 * The slot is filled under s_lock, the same section that checks for
+	 * room: the engine and the completion path read slots only between
+	 * sq_tail and sq_head, and sq_head moves on once the slot is whole.
+	 */
 	spin_lock_irqsave(&qp->s_lock, flags);
 	next = rvt_sq_next(qp, qp->sq_head);
 	if (next == qp->sq_tail) {
@@ -660,6 +665,10 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
+	/*
+	 * The whole chain goes on the ring before the engine runs: one kick
+	 * per post call, and a chain executes back to back in this context.
+	 */
 	for (; wr; wr = wr->next) {
 		ret = rvt_post_one_send(qp, wr);
 		if (ret) {

@@ -52,7 +52,16 @@ static int rvt_rq_post(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
 		return -EINVAL;
 
+	/*
+	 * The SGEs are kept as posted and checked only when a message takes
+	 * the WQE (rvt_get_rwqe()): the check sees the MRs as they are when
+	 * the data lands (a key invalidated meanwhile fails), and posting
+	 * stays a copy under one lock.
+	 * IRQ safe: receives are posted from any context, even from a
+	 * completion handler the responder calls under its r_lock.
+	 */
 	spin_lock_irqsave(&rq->lock, flags);
+	/* one entry stays free: head == tail is an empty ring */
 	next = rq_next(rq, rq->head);
 	if (next == rq->tail) {
 		spin_unlock_irqrestore(&rq->lock, flags);
@@ -167,6 +176,10 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 		spin_unlock_irqrestore(&rq->lock, flags);
 		return 0;
 	}
+	/*
+	 * The WQE is consumed even when its keys fail: it completes in error
+	 * (IB_WC_LOC_PROT_ERR) instead of failing every message after it.
+	 */
 	wqe = rq_slot(rq, rq->tail);
 	qp->r_wr_id = wqe->wr_id;
 	ret = wr_id_only ? 1 : rvt_init_sge(qp, wqe);

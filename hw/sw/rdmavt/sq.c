@@ -364,11 +364,11 @@ void rvt_sq_stop(struct rvt_qp *qp)
  * rvt_ruc_loopback - run the send queue of a connected QP to its peer
  * @sqp: the sending QP (RC or UC) whose peer is a QP of this host
  *
- * Executes the requests posted to @sqp, in order, in the caller's
- * context: each is delivered to the peer QP and completed, until the
- * queue is empty, waits for an RNR or retry timer, or the QP's state
- * holds it.  If the engine of @sqp runs elsewhere at the time, that one
- * takes the requests instead.
+ * Executes the requests posted to @sqp, in order, right here: each is
+ * delivered to the peer QP and completed, until the queue is empty,
+ * waits for an RNR or retry timer, or the QP's state holds it.  If the
+ * engine of @sqp runs elsewhere at the time, that one takes the
+ * requests instead.
  *
  * Context: process context, may sleep; call it without QP locks.
  */
