@@ -25,7 +25,10 @@
 # a ULP that needed one says so ("# TODO").
 #
 # Environment: KDIR (the kernel tree; default: prepare-kernel.sh --kdir),
-# RDMA_ULP_WORK (work folder; default .testbed/ulp-compile).
+# RDMA_ULP_WORK (work folder; default .testbed/ulp-compile),
+# RDMA_UPSTREAM_EXPORTS (for --symbols: a folder of upstream's export
+# lists, one <module>.txt per module; default
+# /work/shared/reference/exports).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -91,6 +94,12 @@ done
 # Our include path first, as the top-level Kbuild has it (RDMA_CPPFLAGS),
 # then the fallback folder, then the kernel's own (LINUXINCLUDE).
 nostdinc="-I$repo/include -I$repo/uapi -I$repo -I$fb"
+# The one CONFIG_ symbol our headers test, set as the top-level Kbuild
+# sets it for our modules: without HIGHMEM, software devices map DMA to
+# kernel virtual addresses (ib_uses_virt_dma()).
+rdma_defs=
+grep -q '^CONFIG_HIGHMEM=y' "$KDIR/.config" 2>/dev/null ||
+	rdma_defs=-DCONFIG_INFINIBAND_VIRT_DMA=1
 
 # symbols ULP: nm output of a ULP's objects on stdin; prints, as "# "
 # lines, each symbol they use and define nowhere, by who provides it:
@@ -117,6 +126,9 @@ def symvers(path):
 kernel = symvers(os.path.join(kdir, "Module.symvers")) or set()
 ours = symvers(os.path.join(repo, "Module.symvers"))
 upstream = {}
+if not glob.glob(os.path.join(exp, "*.txt")):
+    print("# %s: no upstream export lists in %s: symbols our modules lack"
+          " are counted as not RDMA" % (name, exp))
 for f in sorted(glob.glob(os.path.join(exp, "*.txt"))):
     for s in open(f).read().split():
         upstream.setdefault(s, os.path.basename(f)[:-4])
@@ -146,6 +158,12 @@ for u in "${ulps[@]}"; do
 		continue
 	fi
 	out=$work/$name
+	if [ ! -d "$KDIR/$dir" ]; then
+		rc=1
+		echo "not ok $n $name"
+		echo "# no $dir in KDIR=$KDIR (a full kernel source tree is needed)"
+		continue
+	fi
 	# Keep earlier objects (make redoes what changed); take the sources
 	# again, so that a new kernel tree is seen.
 	mkdir -p "$out"
@@ -159,7 +177,7 @@ for u in "${ulps[@]}"; do
 	done
 	cp -p "$KDIR/$dir"/*.h "$out/" 2>/dev/null
 	echo "# objects only (ulp-compile-check.sh); nothing to link" >"$out/Kbuild"
-	defs='' cfg=''
+	defs=$rdma_defs cfg=''
 	for s in $syms; do
 		defs+=" -DCONFIG_${s}=1"
 		cfg+=" CONFIG_${s}=m"
