@@ -45,8 +45,8 @@ fi
 #
 # The defines are the ULP's own Kconfig symbols (its code tests some with
 # IS_ENABLED) and kernel options the test kernel lacks but the ULP's
-# Kconfig selects: SG_POOL (nvme-rdma, nvmet-rdma, rpcrdma's svc side)
-# declares sg_alloc_table_chained() in <linux/scatterlist.h>.
+# Kconfig selects: SG_POOL (nvme-rdma, nvmet-rdma, rpcrdma's svc side,
+# ksmbd) declares sg_alloc_table_chained() in <linux/scatterlist.h>.
 # SUNRPC_BACKCHANNEL adds backchannel.c and svc_rdma_backchannel.c's
 # callers.
 #
@@ -61,6 +61,8 @@ ulps=(
 	"rpcrdma|net/sunrpc/xprtrdma|*.c|SUNRPC SUNRPC_XPRT_RDMA SUNRPC_BACKCHANNEL SG_POOL"
 	"rds_rdma|net/rds|ib*.c rdma_transport.c|RDS RDS_RDMA"
 	"smc|net/smc|smc_core.c smc_ib.c smc_llc.c smc_pnet.c smc_wr.c|SMC"
+	"cifs_smbdirect|fs/smb/client|smbdirect.c|CIFS CIFS_SMB_DIRECT"
+	"ksmbd_rdma|fs/smb/server|transport_rdma.c|SMB_SERVER SMB_SERVER_SMBDIRECT SG_POOL"
 )
 
 # Headers still missing here while another branch writes them:
@@ -177,7 +179,9 @@ for u in "${ulps[@]}"; do
 	done
 	cp -p "$KDIR/$dir"/*.h "$out/" 2>/dev/null
 	echo "# objects only (ulp-compile-check.sh); nothing to link" >"$out/Kbuild"
-	defs=$rdma_defs cfg=''
+	# the source folder last, for quoted includes that climb out of it
+	# ("../common/...") from a file copied into the work folder
+	defs="$rdma_defs -I$KDIR/$dir" cfg=''
 	for s in $syms; do
 		defs+=" -DCONFIG_${s}=1"
 		cfg+=" CONFIG_${s}=m"
