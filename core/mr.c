@@ -150,6 +150,32 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 EXPORT_SYMBOL(ib_reg_user_mr);
 
 /**
+ * ib_advise_mr - pass a prefetch or access hint on MR ranges to the driver
+ * @pd: the PD of the MRs
+ * @advice: what to do (IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH...)
+ * @flags: IB_UVERBS_ADVISE_MR_FLAG_FLUSH: wait until done
+ * @sg_list: the ranges, each an lkey, address and length
+ * @num_sge: entries of @sg_list
+ *
+ * Meant for on-demand-paging MRs; a driver without the op takes no hints.
+ *
+ * Context: process context; the driver may sleep.
+ * Return: 0 (also for an empty list), -EOPNOTSUPP when the driver has no
+ * advise_mr op, or the driver's error.
+ */
+int ib_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
+		 u32 flags, struct ib_sge *sg_list, u32 num_sge)
+{
+	if (!pd->device->ops.advise_mr)
+		return -EOPNOTSUPP;
+	if (!num_sge)
+		return 0;
+	return pd->device->ops.advise_mr(pd, advice, flags, sg_list, num_sge,
+					 NULL);
+}
+EXPORT_SYMBOL(ib_advise_mr);
+
+/**
  * ib_dereg_mr_user - free a memory region
  * @mr: the MR; no work request may use it any more
  * @udata: user data, NULL for kernel MRs

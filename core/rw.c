@@ -20,6 +20,7 @@
 
 #include <linux/export.h>
 #include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 #include <rdma/mr_pool.h>
@@ -642,6 +643,46 @@ unsigned int rdma_rw_mr_factor(struct ib_device *device, u32 port_num,
 }
 EXPORT_SYMBOL(rdma_rw_mr_factor);
 
+/*
+ * Send queue entries one rdma_rw context may take: its READ or WRITE,
+ * plus a registration and an invalidation where MRs may be used.
+ */
+static u32 rdma_rw_wrs_per_ctx(struct ib_device *dev, u32 port_num,
+			       u32 create_flags)
+{
+	if (create_flags & IB_QP_CREATE_INTEGRITY_EN ||
+	    rdma_rw_can_use_mr(dev, port_num))
+		return 3;	/* REG_MR + READ/WRITE + LOCAL_INV */
+	return 1;
+}
+
+/**
+ * rdma_rw_max_send_wr - send queue entries @max_rdma_ctxs contexts need
+ * @dev: the device the QP will be on
+ * @port_num: the port it will use
+ * @max_rdma_ctxs: rdma_rw contexts the ULP keeps in flight
+ * @create_flags: the QP's create flags (IB_QP_CREATE_INTEGRITY_EN counts)
+ *
+ * ULPs size their send queue and send CQ with this before creating the
+ * QP.  Unlike rdma_rw_init_qp() the result is not capped at the device's
+ * max_qp_wr.
+ *
+ * Context: any.
+ * Return: the number of work requests, UINT_MAX if it overflows.
+ */
+unsigned int rdma_rw_max_send_wr(struct ib_device *dev, u32 port_num,
+				 unsigned int max_rdma_ctxs, u32 create_flags)
+{
+	unsigned int wrs;
+
+	if (check_mul_overflow(rdma_rw_wrs_per_ctx(dev, port_num,
+						   create_flags),
+			       max_rdma_ctxs, &wrs))
+		return UINT_MAX;
+	return wrs;
+}
+EXPORT_SYMBOL(rdma_rw_max_send_wr);
+
 /**
  * rdma_rw_init_qp - add the send queue entries rdma_rw contexts need
  * @dev: the device the QP will be on
@@ -656,14 +697,11 @@ EXPORT_SYMBOL(rdma_rw_mr_factor);
  */
 void rdma_rw_init_qp(struct ib_device *dev, struct ib_qp_init_attr *attr)
 {
-	u32 factor = 1;
+	u32 factor;
 
 	WARN_ON_ONCE(!attr->port_num);
 
-	if (attr->create_flags & IB_QP_CREATE_INTEGRITY_EN ||
-	    rdma_rw_can_use_mr(dev, attr->port_num))
-		factor += 2;	/* LOCAL_INV + REG_MR */
-
+	factor = rdma_rw_wrs_per_ctx(dev, attr->port_num, attr->create_flags);
 	attr->cap.max_send_wr += factor * attr->cap.max_rdma_ctxs;
 	attr->cap.max_send_wr = min_t(u32, attr->cap.max_send_wr,
 				      dev->attrs.max_qp_wr);

@@ -5,7 +5,8 @@
  * across its page boundary, READ back, WRITE with immediate, LOCAL_INV
  * and the access error that follows; SEND with invalidate; atomics on
  * an MR with and without remote atomic access; ib_map_mr_sg() stopping
- * at a gap and at a full MR.
+ * at a gap and at a full MR; ib_advise_mr() with and without the driver
+ * op.
  */
 
 #include <kunit/test.h>
@@ -264,12 +265,86 @@ static void verbs_map_mr_sg_gap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mr->length, 8 * SZ_1K);
 }
 
+/* What the stand-in advise_mr op below was called with. */
+static struct {
+	unsigned int calls;
+	struct ib_pd *pd;
+	enum ib_uverbs_advise_mr_advice advice;
+	u32 flags;
+	struct ib_sge *sg_list;
+	u32 num_sge;
+	bool attrs;
+} advised;
+
+static int advise_mr_record(struct ib_pd *pd,
+			    enum ib_uverbs_advise_mr_advice advice, u32 flags,
+			    struct ib_sge *sg_list, u32 num_sge,
+			    struct uverbs_attr_bundle *attrs)
+{
+	advised.calls++;
+	advised.pd = pd;
+	advised.advice = advice;
+	advised.flags = flags;
+	advised.sg_list = sg_list;
+	advised.num_sge = num_sge;
+	advised.attrs = attrs;
+	return -EFAULT;
+}
+
+static void advise_mr_restore(void *dev)
+{
+	((struct ib_device *)dev)->ops.advise_mr = NULL;
+}
+
+/*
+ * ib_advise_mr(): -EOPNOTSUPP without the driver op (the loop device has
+ * none); with one, an empty list is done without calling it and any
+ * other reaches it unchanged, its result returned.
+ */
+static void verbs_advise_mr(struct kunit *test)
+{
+	struct vt *vt = new_vt(test);
+	struct ib_sge sge[2] = {
+		{ .addr = 0x1000, .length = 64, .lkey = 7 },
+		{ .addr = 0x2000, .length = 32, .lkey = 7 },
+	};
+
+	KUNIT_ASSERT_NULL(test, vt->dev->ops.advise_mr);
+	KUNIT_EXPECT_EQ(test, ib_advise_mr(vt->pd,
+					   IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH,
+					   0, sge, 2), -EOPNOTSUPP);
+
+	memset(&advised, 0, sizeof(advised));
+	vt->dev->ops.advise_mr = advise_mr_record;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, advise_mr_restore,
+							vt->dev), 0);
+	KUNIT_EXPECT_EQ(test, ib_advise_mr(vt->pd,
+					   IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH,
+					   0, sge, 0), 0);
+	KUNIT_EXPECT_EQ(test, advised.calls, 0);
+
+	KUNIT_EXPECT_EQ(test,
+			ib_advise_mr(vt->pd,
+				     IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+				     IB_UVERBS_ADVISE_MR_FLAG_FLUSH, sge, 2),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, advised.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, advised.pd, vt->pd);
+	KUNIT_EXPECT_EQ(test, advised.advice,
+			IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE);
+	KUNIT_EXPECT_EQ(test, advised.flags, IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
+	KUNIT_EXPECT_PTR_EQ(test, advised.sg_list, &sge[0]);
+	KUNIT_EXPECT_EQ(test, advised.num_sge, 2);
+	KUNIT_EXPECT_FALSE(test, advised.attrs);
+}
+
 static struct kunit_case rdma_mr_cases[] = {
 	KUNIT_CASE(verbs_rc_write_read),
 	KUNIT_CASE(verbs_rc_atomics),
 	KUNIT_CASE(verbs_rc_atomics_ok),
 	KUNIT_CASE(verbs_rc_send_inv),
 	KUNIT_CASE(verbs_map_mr_sg_gap),
+	KUNIT_CASE(verbs_advise_mr),
 	{}
 };
 

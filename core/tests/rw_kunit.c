@@ -536,6 +536,33 @@ static void rw_init_qp(struct kunit *test)
 }
 
 /*
+ * rdma_rw_max_send_wr(): one request per context, three where MRs or
+ * integrity are used; no cap at max_qp_wr, UINT_MAX on overflow.
+ */
+static void rw_max_send_wr(struct kunit *test)
+{
+	struct rwp *p = new_rwp(test, 0);
+	u32 big = p->dev->attrs.max_qp_wr;
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, 5, 0), 5);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, 5,
+						  IB_QP_CREATE_INTEGRITY_EN),
+			15);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, big,
+						  IB_QP_CREATE_INTEGRITY_EN),
+			3 * big);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, UINT_MAX / 3 + 1,
+						  IB_QP_CREATE_INTEGRITY_EN),
+			UINT_MAX);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, UINT_MAX, 0),
+			UINT_MAX);
+
+	set_force_mr(test, true);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(p->dev, 1, 5, 0), 15);
+}
+
+/*
  * ib_create_qp() with max_rdma_ctxs: the send queue grows, MRs come only
  * where rdma_rw may use them, and ib_destroy_qp() frees them (each MR
  * counts in its PD's usecnt).
@@ -782,6 +809,7 @@ static struct kunit_case rdma_rw_cases[] = {
 	KUNIT_CASE(rw_chain),
 	KUNIT_CASE(rw_mr_factor),
 	KUNIT_CASE(rw_init_qp),
+	KUNIT_CASE(rw_max_send_wr),
 	KUNIT_CASE(rw_qp_pools),
 	KUNIT_CASE(rw_errors),
 	KUNIT_CASE(rw_signature),

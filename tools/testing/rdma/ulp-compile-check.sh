@@ -25,7 +25,10 @@
 # a ULP that needed one says so ("# TODO").
 #
 # Environment: KDIR (the kernel tree; default: prepare-kernel.sh --kdir),
-# RDMA_ULP_WORK (work folder; default .testbed/ulp-compile).
+# RDMA_ULP_WORK (work folder; default .testbed/ulp-compile),
+# RDMA_UPSTREAM_EXPORTS (for --symbols: a folder of upstream's export
+# lists, one <module>.txt per module; default
+# /work/shared/reference/exports).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,8 +45,8 @@ fi
 #
 # The defines are the ULP's own Kconfig symbols (its code tests some with
 # IS_ENABLED) and kernel options the test kernel lacks but the ULP's
-# Kconfig selects: SG_POOL (nvme-rdma, nvmet-rdma, rpcrdma's svc side)
-# declares sg_alloc_table_chained() in <linux/scatterlist.h>.
+# Kconfig selects: SG_POOL (nvme-rdma, nvmet-rdma, rpcrdma's svc side,
+# ksmbd) declares sg_alloc_table_chained() in <linux/scatterlist.h>.
 # SUNRPC_BACKCHANNEL adds backchannel.c and svc_rdma_backchannel.c's
 # callers.
 #
@@ -58,6 +61,8 @@ ulps=(
 	"rpcrdma|net/sunrpc/xprtrdma|*.c|SUNRPC SUNRPC_XPRT_RDMA SUNRPC_BACKCHANNEL SG_POOL"
 	"rds_rdma|net/rds|ib*.c rdma_transport.c|RDS RDS_RDMA"
 	"smc|net/smc|smc_core.c smc_ib.c smc_llc.c smc_pnet.c smc_wr.c|SMC"
+	"cifs_smbdirect|fs/smb/client|smbdirect.c|CIFS CIFS_SMB_DIRECT"
+	"ksmbd_rdma|fs/smb/server|transport_rdma.c|SMB_SERVER SMB_SERVER_SMBDIRECT SG_POOL"
 )
 
 # Headers still missing here while another branch writes them:
@@ -91,6 +96,12 @@ done
 # Our include path first, as the top-level Kbuild has it (RDMA_CPPFLAGS),
 # then the fallback folder, then the kernel's own (LINUXINCLUDE).
 nostdinc="-I$repo/include -I$repo/uapi -I$repo -I$fb"
+# The one CONFIG_ symbol our headers test, set as the top-level Kbuild
+# sets it for our modules: without HIGHMEM, software devices map DMA to
+# kernel virtual addresses (ib_uses_virt_dma()).
+rdma_defs=
+grep -q '^CONFIG_HIGHMEM=y' "$KDIR/.config" 2>/dev/null ||
+	rdma_defs=-DCONFIG_INFINIBAND_VIRT_DMA=1
 
 # symbols ULP: nm output of a ULP's objects on stdin; prints, as "# "
 # lines, each symbol they use and define nowhere, by who provides it:
@@ -117,6 +128,9 @@ def symvers(path):
 kernel = symvers(os.path.join(kdir, "Module.symvers")) or set()
 ours = symvers(os.path.join(repo, "Module.symvers"))
 upstream = {}
+if not glob.glob(os.path.join(exp, "*.txt")):
+    print("# %s: no upstream export lists in %s: symbols our modules lack"
+          " are counted as not RDMA" % (name, exp))
 for f in sorted(glob.glob(os.path.join(exp, "*.txt"))):
     for s in open(f).read().split():
         upstream.setdefault(s, os.path.basename(f)[:-4])
@@ -146,6 +160,12 @@ for u in "${ulps[@]}"; do
 		continue
 	fi
 	out=$work/$name
+	if [ ! -d "$KDIR/$dir" ]; then
+		rc=1
+		echo "not ok $n $name"
+		echo "# no $dir in KDIR=$KDIR (a full kernel source tree is needed)"
+		continue
+	fi
 	# Keep earlier objects (make redoes what changed); take the sources
 	# again, so that a new kernel tree is seen.
 	mkdir -p "$out"
@@ -159,7 +179,9 @@ for u in "${ulps[@]}"; do
 	done
 	cp -p "$KDIR/$dir"/*.h "$out/" 2>/dev/null
 	echo "# objects only (ulp-compile-check.sh); nothing to link" >"$out/Kbuild"
-	defs='' cfg=''
+	# the source folder last, for quoted includes that climb out of it
+	# ("../common/...") from a file copied into the work folder
+	defs="$rdma_defs -I$KDIR/$dir" cfg=''
 	for s in $syms; do
 		defs+=" -DCONFIG_${s}=1"
 		cfg+=" CONFIG_${s}=m"
