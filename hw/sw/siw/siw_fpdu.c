@@ -402,3 +402,40 @@ int siw_fpdu_check_untagged(struct siw_fpdu_info *info, u32 msn, u32 mo)
 				       DDP_ECODE_UT_INVALID_MO);
 	return 0;
 }
+
+/**
+ * siw_fpdu_rtr() - the header of the RTR message ending a peer-to-peer
+ *	setup, as upstream siw sends it
+ * @hdr: filled: one complete segment without payload
+ * @rtr: SIW_RTR_WRITE or SIW_RTR_READ
+ * @read_msn: for a READ: the MSN of the READ queue (1 on a new
+ *	connection)
+ *
+ * A zero-length RDMA WRITE to STag 1, TO 0 (STag 0 may mean something
+ * to hardware peers; a receiver does not check a zero-length WRITE's
+ * STag), or a zero-length READ request from source STag 1, TO 0 into
+ * sink STag 0, TO 0.  The READ takes an ORD slot: the responder answers
+ * with a zero-length READ response.
+ *
+ * Context: Any context.
+ * Return: the header length (the FPDU without its CRC), or -EOPNOTSUPP
+ * for a SEND RTR (never used by siw), -EINVAL for anything else.
+ */
+int siw_fpdu_rtr(union iwarp_hdr *hdr, u8 rtr, u32 read_msn)
+{
+	switch (rtr) {
+	case SIW_RTR_WRITE:
+		siw_fpdu_init_hdr(hdr, RDMAP_RDMA_WRITE);
+		hdr->rwrite.sink_stag = cpu_to_be32(1);
+		return sizeof(hdr->rwrite);
+	case SIW_RTR_READ:
+		siw_fpdu_init_hdr(hdr, RDMAP_RDMA_READ_REQ);
+		hdr->rreq.ddp_msn = cpu_to_be32(read_msn);
+		hdr->rreq.source_stag = cpu_to_be32(1);
+		return sizeof(hdr->rreq);
+	case SIW_RTR_SEND:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}

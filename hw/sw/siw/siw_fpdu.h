@@ -89,6 +89,7 @@ int siw_fpdu_check_crc(const void *fpdu, size_t len);
 int siw_fpdu_parse_hdr(const void *buf, size_t len,
 		       struct siw_fpdu_info *info);
 int siw_fpdu_check_untagged(struct siw_fpdu_info *info, u32 msn, u32 mo);
+int siw_fpdu_rtr(union iwarp_hdr *hdr, u8 rtr, u32 read_msn);
 
 /* CRC32c before any byte */
 #define SIW_FPDU_CRC_SEED	(~0U)

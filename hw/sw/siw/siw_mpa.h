@@ -9,7 +9,6 @@
 #ifndef SIW_MPA_H
 #define SIW_MPA_H
 
-#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "siw_wire.h"
@@ -44,11 +43,6 @@ enum siw_mpa_reason {
 	SIW_MPA_ERR_NOSPACE,		/* output buffer too small (-ENOSPC) */
 	SIW_MPA_NR_REASONS
 };
-
-/* RTR messages of RFC 6581 (offered as a mask, negotiated as one) */
-#define SIW_RTR_SEND	BIT(0)	/* zero-length SEND: never used by siw */
-#define SIW_RTR_WRITE	BIT(1)	/* zero-length RDMA WRITE */
-#define SIW_RTR_READ	BIT(2)	/* zero-length RDMA READ */
 
 /**
  * struct siw_mpa_policy - the local side's MPA settings

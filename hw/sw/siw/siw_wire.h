@@ -16,6 +16,7 @@
 #define SIW_WIRE_H
 
 #include <linux/bitfield.h>
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
@@ -74,6 +75,11 @@
 /* both words */
 #define SIW_MPA_V2_IRD_ORD	0x3fff
 #define MPA_IRD_ORD_MASK	SIW_MPA_V2_IRD_ORD
+
+/* RTR messages of RFC 6581 (offered as a mask, negotiated as one) */
+#define SIW_RTR_SEND		BIT(0)	/* zero-length SEND: never used */
+#define SIW_RTR_WRITE		BIT(1)	/* zero-length RDMA WRITE */
+#define SIW_RTR_READ		BIT(2)	/* zero-length RDMA READ */
 
 struct mpa_rr_params {
 	__be16	bits;
