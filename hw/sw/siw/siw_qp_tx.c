@@ -198,9 +198,11 @@ static bool siw_tx_pick(struct siw_qp_stream *st)
 }
 
 /*
- * Build the next FPDU of the current message into tx_buf.  Returns 0,
- * or -EPROTO when a READ response cannot read its source (the caller
- * then sends a TERMINATE instead).
+ * Build the next FPDU of the current message into tx_buf.  Returns 0;
+ * -EPROTO when a READ response cannot read its source (the caller then
+ * sends a TERMINATE instead); -ERANGE or -EINVAL when the message cannot
+ * be cut (a WRITE whose remote TOs would wrap, a MULPDU too small):
+ * nothing of it was sent.
  */
 static int siw_tx_build(struct siw_qp_stream *st)
 {
@@ -212,8 +214,8 @@ static int siw_tx_build(struct siw_qp_stream *st)
 
 	len = siw_fpdu_next_seg(&st->tx_hdr, st->tx_base_to, st->tx_len,
 				st->tx_off, st->tx_mulpdu, &seg);
-	if (WARN_ON_ONCE(len < 0))
-		return -EPROTO;
+	if (len < 0)
+		return len;
 	memcpy(p, &st->tx_hdr, seg.hdr_len);
 	p += seg.hdr_len;
 	if (st->tx_job == SIW_TX_RRESP) {
@@ -229,8 +231,9 @@ static int siw_tx_build(struct siw_qp_stream *st)
 		while (left) {
 			u32 n = rvt_ss_piece(&st->tx_ss, left);
 
+			/* the SGEs hold the request's length: never */
 			if (WARN_ON_ONCE(!n))
-				return -EPROTO;
+				return -EINVAL;
 			memcpy(q, st->tx_ss.sge.vaddr, n);
 			rvt_update_sge(&st->tx_ss, n, false);
 			q += n;
@@ -307,6 +310,22 @@ static void siw_tx_fpdu_done(struct siw_qp_stream *st)
 	default:
 		break;
 	}
+}
+
+/*
+ * The request being cut cannot go out (siw_tx_build()): it fails with
+ * a local error, which errors the QP, and the stream ends.
+ */
+static void siw_tx_fail_sqe(struct siw_qp_stream *st)
+{
+	spin_lock_bh(&st->lock);
+	if (st->tx_job == SIW_TX_SQE) {
+		siw_sqe_at(st, st->tx_idx)->state = SIW_SQE_DONE;
+		siw_sqe_at(st, st->tx_idx)->status = IB_WC_LOC_PROT_ERR;
+	}
+	st->tx_job = SIW_TX_NONE;
+	spin_unlock_bh(&st->lock);
+	siw_qp_fail(st, -EIO, false, 0);
 }
 
 /* Enter the completions due, in order. */
@@ -401,15 +420,18 @@ void siw_tx_work(struct work_struct *work)
 			break;
 		ret = siw_tx_build(st);
 		if (ret) {
-			/* the source of a READ response failed its check */
 			st->tx_fpdu = 0;
 			st->tx_sent = 0;
 			st->tx_fin = false;
+		}
+		if (ret == -EPROTO)
+			/* the source of a READ response failed its check */
 			siw_qp_fail(st, -EPROTO, true,
 				    siw_term_ctrl(TERM_ERROR_LAYER_RDMAP,
 						  RDMAP_ETYPE_REMOTE_PROTECTION,
 						  RDMAP_ECODE_INVALID_STAG));
-		}
+		else if (ret)
+			siw_tx_fail_sqe(st);
 	}
 	siw_tx_complete(st);
 	siw_tx_finish_fail(st);
