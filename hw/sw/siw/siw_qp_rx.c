@@ -172,6 +172,17 @@ static bool siw_rx_place(struct siw_qp_stream *st, const void *data,
 	case RDMAP_SEND_SE_INVAL:
 		spin_lock_bh(&qp->r_lock);
 		status = rvt_recv_place(qp, fi->mo + off, data, len);
+		if (status == IB_WC_LOC_LEN_ERR) {
+			/* the receive fails with it, as upstream's */
+			struct ib_wc wc = {
+				.status = status,
+				.opcode = IB_WC_RECV,
+				.src_qp = qp->remote_qpn,
+			};
+
+			rvt_recv_complete(qp, &wc, false);
+			st->rx_recv = false;
+		}
 		spin_unlock_bh(&qp->r_lock);
 		if (status != IB_WC_SUCCESS) {
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
