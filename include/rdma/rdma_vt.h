@@ -103,6 +103,8 @@ struct rvt_mcast {
  * @lid: LID of each port (index 0 is port 1); a port's LID must be
  *	unique among the devices the driver connects
  * @gid_prefix: subnet prefix of the port GIDs
+ * @qp_types: the QP types the driver carries, BIT(IB_QPT_*); 0 for all
+ *	of rdmavt's (create_qp refuses others with -EOPNOTSUPP)
  */
 struct rvt_driver_params {
 	struct ib_device_attr	props;
@@ -110,6 +112,7 @@ struct rvt_driver_params {
 	int			node;
 	u32			lid[4];
 	u64			gid_prefix;
+	u32			qp_types;
 };
 
 /**
@@ -161,6 +164,15 @@ struct rvt_driver_params {
  *	at any moment.  Without the hook,
  *	requests are delivered in memory to the QPs find_dev_by_lid()
  *	reaches.
+ * @qp_priv_alloc: optional; the driver's private state of a new QP
+ *	(qp->priv), made after rdmavt set the QP's fields and rings, before
+ *	the QP is visible.  Returns it or an ERR_PTR().  Process context.
+ * @qp_priv_free: optional; frees what @qp_priv_alloc made, when the QP
+ *	is destroyed (after its send engine stopped for good) or its
+ *	creation fails after @qp_priv_alloc.  Process context, may sleep.
+ * @modify_qp: optional; told of a successful modify_qp after rdmavt
+ *	applied it (@attr, @attr_mask as the consumer gave them; the state
+ *	in qp->state), holding no rdmavt lock.  Process context, may sleep.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
@@ -172,6 +184,10 @@ struct rvt_driver_provided {
 						struct rvt_dev_info *prev);
 	void (*dealloc)(struct rvt_dev_info *rdi);
 	int (*xmit_wqe)(struct rvt_qp *qp, struct rvt_swqe *wqe);
+	void *(*qp_priv_alloc)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+	void (*qp_priv_free)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,
+			  int attr_mask, struct ib_udata *udata);
 };
 
 /**

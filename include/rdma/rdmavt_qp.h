@@ -194,6 +194,7 @@ struct rvt_swqe {
  * @r_len: its bytes
  * @r_aflags: RVT_R_WRID_VALID
  * @r_msn: message sequence number of the responder
+ * @priv: the driver's state of the QP (driver_f.qp_priv_alloc), or NULL
  */
 struct rvt_qp {
 	struct ib_qp		ibqp;
@@ -252,6 +253,8 @@ struct rvt_qp {
 	u32			r_len;
 	unsigned long		r_aflags;
 	u32			r_msn;
+
+	void			*priv;
 };
 
 /* SGEs of a receive WQE rdmavt takes (the QP's r_sg_list) */

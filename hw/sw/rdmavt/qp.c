@@ -112,8 +112,11 @@ EXPORT_SYMBOL(rvt_qp_iter);
  * Verbs
  */
 
-static bool rvt_qpt_ok(enum ib_qp_type type)
+static bool rvt_qpt_ok(struct rvt_dev_info *rdi, enum ib_qp_type type)
 {
+	/* a wire driver may carry fewer (soft-iWARP: RC only) */
+	if (rdi->dparms.qp_types && !(rdi->dparms.qp_types & BIT(type)))
+		return false;
 	return type == IB_QPT_RC || type == IB_QPT_UC || type == IB_QPT_UD ||
 	       type == IB_QPT_GSI || type == IB_QPT_SMI;
 }
@@ -124,7 +127,8 @@ static int rvt_qp_caps_ok(struct ib_qp *ibqp, struct ib_qp_init_attr *init)
 	struct ib_device_attr *props = &ib_to_rvt(ibqp->device)->dparms.props;
 	struct ib_qp_cap *cap = &init->cap;
 
-	if (!rvt_qpt_ok(init->qp_type) || init->create_flags)
+	if (!rvt_qpt_ok(ib_to_rvt(ibqp->device), init->qp_type) ||
+	    init->create_flags)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || (!init->recv_cq && !init->srq))
 		return -EINVAL;
@@ -275,9 +279,17 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	ret = rvt_qp_alloc_rings(qp, init_attr);
 	if (ret)
 		return ret;
+	if (rdi->driver_f.qp_priv_alloc) {
+		qp->priv = rdi->driver_f.qp_priv_alloc(rdi, qp);
+		if (IS_ERR(qp->priv)) {
+			ret = PTR_ERR(qp->priv);
+			qp->priv = NULL;
+			goto err_rings;
+		}
+	}
 	ret = rvt_qp_count(rdi, 1);
 	if (ret)
-		goto err_rings;
+		goto err_priv;
 	ret = rvt_qp_insert(qp, init_attr->qp_type);
 	if (ret)
 		goto err_count;
@@ -285,6 +297,10 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 
 err_count:
 	rvt_qp_count(rdi, -1);
+err_priv:
+	if (rdi->driver_f.qp_priv_free)
+		rdi->driver_f.qp_priv_free(rdi, qp);
+	qp->priv = NULL;
 err_rings:
 	rvt_qp_free_rings(qp);
 	return ret;
@@ -312,6 +328,38 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
+/*
+ * iWARP verbs (RFC 5040 section 8, and the iw_cm's use of them): an RNIC
+ * QP carries no IB path, PSNs or timers, so its transitions take no
+ * required attribute; the state machine is IB's otherwise.
+ */
+#define RVT_IWARP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_ACCESS_FLAGS | \
+			 IB_QP_PKEY_INDEX | IB_QP_PORT | \
+			 IB_QP_MAX_QP_RD_ATOMIC | IB_QP_MAX_DEST_RD_ATOMIC)
+
+static bool rvt_iwarp_modify_ok(enum ib_qp_state cur, enum ib_qp_state new,
+				int attr_mask)
+{
+	if (attr_mask & ~RVT_IWARP_ATTRS)
+		return false;
+	if (new == IB_QPS_RESET || new == IB_QPS_ERR || cur == new)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return new == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return new == IB_QPS_RTR || new == IB_QPS_RTS;
+	case IB_QPS_RTR:
+		return new == IB_QPS_RTS;
+	case IB_QPS_RTS:
+		return new == IB_QPS_SQD;
+	case IB_QPS_SQD:
+		return new == IB_QPS_RTS;
+	default:
+		return false;
+	}
+}
+
 /* The attributes of @attr_mask fit the QP's state change and the device. */
 static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			   int attr_mask, enum ib_qp_state cur,
@@ -320,8 +368,11 @@ static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	struct ib_device_attr *props = &qp->rdi->dparms.props;
 	struct ib_device *dev = qp->ibqp.device;
 
-	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, attr_mask))
+	if (cur != qp->state)
+		return false;
+	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, attr_mask) &&
+	    (qp->rdi->ibdev.node_type != RDMA_NODE_RNIC ||
+	     !rvt_iwarp_modify_ok(cur, new, attr_mask)))
 		return false;
 	if ((attr_mask & IB_QP_PORT) && !rdma_is_port_valid(dev, attr->port_num))
 		return false;
@@ -416,7 +467,7 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (new == IB_QPS_ERR && cur != IB_QPS_ERR) {
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		rvt_error_qp(qp, IB_WC_WR_FLUSH_ERR);
-		return 0;
+		goto notify;
 	}
 	if (new == IB_QPS_SQD && cur == IB_QPS_RTS)
 		atomic_set(&qp->sqd_notify,
@@ -432,6 +483,9 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	/* the engine resumes at RTS and reports the drain at SQD */
 	if (new == IB_QPS_RTS || (new == IB_QPS_SQD && cur == IB_QPS_RTS))
 		rvt_schedule_send(qp);
+notify:
+	if (qp->rdi->driver_f.modify_qp)
+		qp->rdi->driver_f.modify_qp(qp, attr, attr_mask, udata);
 	return 0;
 }
 
@@ -504,6 +558,10 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* a sender may have kicked the engine before it let go */
 	rvt_sq_stop(qp);
 
+	/* the driver's state goes once its transmit cannot start again */
+	if (rdi->driver_f.qp_priv_free)
+		rdi->driver_f.qp_priv_free(rdi, qp);
+	qp->priv = NULL;
 	rvt_qp_count(rdi, -1);
 	rvt_qp_free_rings(qp);
 	return 0;
@@ -511,6 +569,11 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 {
+	/* iWARP (RFC 5040): no immediate data, no atomics */
+	if (qp->rdi->ibdev.node_type == RDMA_NODE_RNIC)
+		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_INV ||
+		       op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_READ ||
+		       op == IB_WR_REG_MR || op == IB_WR_LOCAL_INV;
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||

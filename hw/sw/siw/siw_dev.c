@@ -7,8 +7,10 @@
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
 #include <rdma/iw_cm.h>
+#include <kunit/visibility.h>
 
 #include "siw.h"
+#include "siw_qp.h"
 
 static atomic_t siw_next_part_id = ATOMIC_INIT(0);
 
@@ -159,6 +161,13 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	siw_set_props(sdev);
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = siw_dealloc;
+	/* the data path: FPDUs on the QP's TCP stream (siw_qp*.c) */
+	rdi->driver_f.xmit_wqe = siw_xmit_wqe;
+	rdi->driver_f.qp_priv_alloc = siw_qp_priv_alloc;
+	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
+	rdi->driver_f.modify_qp = siw_qp_modify;
+	/* upstream siw carries RC QPs only */
+	rdi->dparms.qp_types = BIT(IB_QPT_RC);
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &sdev->port, 0, NULL);
 	return sdev;
@@ -206,6 +215,7 @@ err_free:
 	rvt_dealloc_device(&sdev->rdi);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_device_add);
 
 /**
  * siw_port_event - tell the device's users that its port changed

@@ -18,6 +18,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
+#include <kunit/visibility.h>
 
 #include "siw_fpdu.h"
 
@@ -44,6 +45,7 @@ unsigned int siw_fpdu_hdr_len(u8 opcode)
 {
 	return opcode < RDMAP_NOT_SUPPORTED ? siw_hdr_lens[opcode] : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_hdr_len);
 
 /**
  * siw_opcode_tagged() - does an opcode travel in tagged DDP segments
@@ -56,6 +58,7 @@ bool siw_opcode_tagged(u8 opcode)
 {
 	return opcode == RDMAP_RDMA_WRITE || opcode == RDMAP_RDMA_READ_RESP;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_opcode_tagged);
 
 /**
  * siw_opcode_qn() - the untagged DDP queue an opcode uses
@@ -81,6 +84,7 @@ int siw_opcode_qn(u8 opcode)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_opcode_qn);
 
 /**
  * siw_fpdu_mulpdu() - largest ULPDU for a TCP segment size
@@ -98,6 +102,7 @@ u32 siw_fpdu_mulpdu(u32 seglen)
 		return 0;
 	return seglen - MPA_HDR_SIZE - MPA_CRC_SIZE;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_mulpdu);
 
 /**
  * siw_fpdu_init_hdr() - a message's header with the fixed fields set
@@ -122,6 +127,7 @@ int siw_fpdu_init_hdr(union iwarp_hdr *hdr, u8 opcode)
 		hdr->c_untagged.ddp_qn = cpu_to_be32(siw_opcode_qn(opcode));
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_init_hdr);
 
 /**
  * siw_fpdu_next_seg() - cut the next segment of a message
@@ -185,6 +191,7 @@ int siw_fpdu_next_seg(union iwarp_hdr *hdr, u64 base_to, u32 msg_len,
 		hdr->c_untagged.ddp_mo = cpu_to_be32(offset);
 	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_next_seg);
 
 /**
  * siw_fpdu_crc_update() - feed bytes to a running MPA CRC
@@ -199,6 +206,7 @@ u32 siw_fpdu_crc_update(u32 crc, const void *p, size_t len)
 {
 	return crc32c(crc, p, len);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc_update);
 
 /**
  * siw_fpdu_crc_final() - the CRC field of a running MPA CRC
@@ -211,6 +219,7 @@ __le32 siw_fpdu_crc_final(u32 crc)
 {
 	return cpu_to_le32(~crc);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc_final);
 
 /**
  * siw_fpdu_crc() - the CRC field of an FPDU
@@ -237,6 +246,7 @@ __le32 siw_fpdu_crc(const void *hdr, unsigned int hdr_len,
 	crc = siw_fpdu_crc_update(crc, zero, min(pad, 3U));
 	return siw_fpdu_crc_final(crc);
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc);
 
 /**
  * siw_fpdu_check_crc() - check the CRC of an FPDU in one buffer
@@ -262,6 +272,7 @@ int siw_fpdu_check_crc(const void *fpdu, size_t len)
 		return -EBADMSG;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_check_crc);
 
 static int siw_fpdu_refuse(struct siw_fpdu_info *info, u8 layer, u8 etype,
 			   u8 ecode)
@@ -380,6 +391,7 @@ int siw_fpdu_parse_hdr(const void *buf, size_t len,
 		return -EAGAIN;
 	return siw_fpdu_check_hdr(buf, info) ?: info->hdr_len;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_parse_hdr);
 
 /**
  * siw_fpdu_check_untagged() - an untagged segment against receive state
@@ -402,6 +414,7 @@ int siw_fpdu_check_untagged(struct siw_fpdu_info *info, u32 msn, u32 mo)
 				       DDP_ECODE_UT_INVALID_MO);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_check_untagged);
 
 /**
  * siw_fpdu_rtr() - the header of the RTR message ending a peer-to-peer
@@ -439,3 +452,4 @@ int siw_fpdu_rtr(union iwarp_hdr *hdr, u8 rtr, u32 read_msn)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_rtr);

@@ -15,6 +15,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "siw.h"
+#include "siw_qp.h"
 
 bool siw_port_map;
 module_param_named(port_map, siw_port_map, bool, 0644);
@@ -70,15 +71,25 @@ static struct notifier_block siw_netdev_nb = {
 	.notifier_call = siw_netdev_event,
 };
 
+/* the QPs' transmitters (siw_qp_tx.c) */
+struct workqueue_struct *siw_tx_wq;
+
 static int __init siw_init(void)
 {
 	int ret;
 
+	siw_tx_wq = alloc_workqueue("siw_tx", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!siw_tx_wq)
+		return -ENOMEM;
 	ret = register_netdevice_notifier(&siw_netdev_nb);
 	if (ret)
-		return ret;
+		goto err_wq;
 	rdma_link_register(&siw_link_ops);
 	return 0;
+
+err_wq:
+	destroy_workqueue(siw_tx_wq);
+	return ret;
 }
 
 /*
@@ -91,6 +102,7 @@ static void __exit siw_exit(void)
 	rdma_link_unregister(&siw_link_ops);
 	unregister_netdevice_notifier(&siw_netdev_nb);
 	ib_unregister_driver(RDMA_DRIVER_SIW);
+	destroy_workqueue(siw_tx_wq);
 }
 
 module_init(siw_init);

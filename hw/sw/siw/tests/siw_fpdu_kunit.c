@@ -592,3 +592,4 @@ kunit_test_suite(siw_fpdu_suite);
 
 MODULE_DESCRIPTION("KUnit tests of siw's FPDU layer and wire formats");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -243,5 +243,6 @@ static struct kunit_suite siw_term_suite = {
 
 kunit_test_suite(siw_term_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of siw's TERMINATE and RTR messages");
 MODULE_LICENSE("Dual BSD/GPL");

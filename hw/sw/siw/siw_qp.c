@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * siw: the QP's data path on its TCP stream.  This file binds a stream
+ * to a QP (siw_qp_stream_start/stop, the socket callbacks), holds the
+ * QP's private state (rdmavt's qp_priv_alloc/free), takes the requests
+ * the engine hands over (xmit_wqe) and ends a failed stream.  The
+ * transmitter is siw_qp_tx.c, the receiver siw_qp_rx.c.
+ *
+ * Contexts:
+ *
+ *   xmit_wqe          the engine (poster's context or rdi->wq), BH off,
+ *                     no rdmavt lock: copies the request, queues tx_work
+ *   tx_work           process context (siw_tx_wq): builds FPDUs into
+ *                     tx_buf and hands them to the socket without
+ *                     blocking (MSG_DONTWAIT; sk_write_space requeues),
+ *                     answers READ requests, sends TERMINATE, and runs
+ *                     the send completions (rvt_send_complete) in order
+ *   sk_data_ready     softirq, or process context from release_sock():
+ *                     tcp_read_sock() with the receiver's actor, under
+ *                     sk_callback_lock (read); places through rdmavt
+ *   sk_state_change,
+ *   sk_write_space    softirq or process context: requeue tx_work,
+ *                     report a lost stream to the CM
+ *   start/stop, the
+ *   modify_qp hook    process context, may sleep
+ *
+ * Lock order, outermost first:
+ *
+ *   sk->sk_callback_lock (rwlock; rx reads, start/stop write with BH off)
+ *     > qp->r_lock, the CQ's lock (rdmavt's, through the rvt_recv_*
+ *       calls of the receiver)
+ *     > st->lock (BH; the request ring, ORQ, IRQ, failure state)
+ *         > the MR's refcount (rvt_get_mr/rvt_put_mr only)
+ *
+ * No rdmavt function but rvt_get_mr()/rvt_put_mr() is called under
+ * st->lock; rvt_send_complete() and rvt_error_qp() run from tx_work
+ * only, holding nothing, so completions are in order and never race.
+ */
+
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/tcp.h>
+#include <kunit/visibility.h>
+
+#include "siw.h"
+#include "siw_qp.h"
+
+/* ------------------------------------------------------------------
+ * Private state
+ */
+
+/**
+ * siw_qp_priv_alloc - rdmavt's qp_priv_alloc hook: the data path state
+ * @rdi: the device
+ * @qp: the new QP (its rings are set)
+ *
+ * Context: process context, may sleep.
+ * Return: the state, or ERR_PTR(-ENOMEM).
+ */
+void *siw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	st->qp = qp;
+	spin_lock_init(&st->lock);
+	INIT_WORK(&st->tx_work, siw_tx_work);
+	st->nsqe = qp->sq_size;
+	st->sqe_stride = struct_size_t(struct siw_sqe, sg, qp->max_send_sge);
+	st->sqes = kvcalloc(st->nsqe, st->sqe_stride, GFP_KERNEL);
+	if (!st->sqes)
+		goto err_st;
+	atomic_set(&st->terms_sent, 0);
+	atomic_set(&st->terms_rcvd, 0);
+	return st;
+
+err_st:
+	kfree(st);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * siw_qp_priv_free - rdmavt's qp_priv_free hook
+ * @rdi: the device
+ * @qp: the QP being destroyed
+ *
+ * A stream still bound (the CM did not stop it) is stopped and its
+ * socket released here: nobody else can reach it any more.
+ *
+ * Context: process context, may sleep.
+ */
+void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct socket *sock;
+
+	if (!st)
+		return;
+	sock = siw_qp_stream_stop(qp, false);
+	if (sock) {
+		ibdev_warn(&rdi->ibdev, "QP %u destroyed with its stream\n",
+			   qp->ibqp.qp_num);
+		sock_release(sock);
+	}
+	cancel_work_sync(&st->tx_work);
+	kvfree(st->sqes);
+	kfree(st);
+}
+
+/**
+ * siw_qp_modify - rdmavt's modify_qp hook
+ * @qp: the QP
+ * @attr: the attributes given
+ * @attr_mask: which
+ * @udata: user data (unused)
+ *
+ * A QP that went to ERROR lets its transmitter drop what it holds.
+ *
+ * Context: process context.
+ */
+void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
+		   struct ib_udata *udata)
+{
+	struct siw_qp_stream *st = qp->priv;
+
+	if (st && READ_ONCE(qp->state) == IB_QPS_ERR)
+		queue_work(siw_tx_wq, &st->tx_work);
+}
+
+/**
+ * siw_xmit_wqe - rdmavt's xmit_wqe hook: take a request for the wire
+ * @qp: the QP
+ * @wqe: the request, its SGEs checked
+ *
+ * Copies what the transmitter needs and references the SGEs' regions
+ * on its own: a flush may give the request back to rdmavt while an
+ * FPDU of it is being built.
+ *
+ * Context: BH off, no rdmavt lock held; does not sleep.  Takes st->lock.
+ * Return: 0, or -EBUSY while no stream is bound (stream start kicks the
+ * send queue).
+ */
+int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct siw_sqe *sqe;
+	u32 i;
+
+	spin_lock_bh(&st->lock);
+	if (!st->sock || st->dead ||
+	    siw_sqe_next(st, st->q_tail) == st->c_head) {
+		spin_unlock_bh(&st->lock);
+		return -EBUSY;
+	}
+	sqe = siw_sqe_at(st, st->q_tail);
+	sqe->wqe = wqe;
+	sqe->opcode = wqe->wr.opcode;
+	sqe->send_flags = wqe->wr.send_flags;
+	sqe->length = wqe->length;
+	sqe->rkey = 0;
+	sqe->remote_addr = 0;
+	sqe->sink_stag = 0;
+	sqe->sink_to = 0;
+	if (sqe->opcode == IB_WR_RDMA_WRITE || sqe->opcode == IB_WR_RDMA_READ) {
+		sqe->rkey = wqe->rdma_wr.rkey;
+		sqe->remote_addr = wqe->rdma_wr.remote_addr;
+	} else if (sqe->opcode == IB_WR_SEND_WITH_INV) {
+		sqe->rkey = wqe->wr.ex.invalidate_rkey;
+	}
+	/* the response names our buffer as posted (upstream: SGE 0) */
+	if (sqe->opcode == IB_WR_RDMA_READ && wqe->length) {
+		sqe->sink_stag = wqe->wr.sg_list[0].lkey;
+		sqe->sink_to = wqe->wr.sg_list[0].addr;
+	}
+	sqe->num_sge = wqe->wr.num_sge;
+	for (i = 0; i < sqe->num_sge; i++) {
+		sqe->sg[i] = wqe->sg_list[i];
+		if (sqe->sg[i].mr)
+			rvt_get_mr(sqe->sg[i].mr);
+	}
+	sqe->state = SIW_SQE_QUEUED;
+	sqe->status = IB_WC_SUCCESS;
+	st->q_tail = siw_sqe_next(st, st->q_tail);
+	spin_unlock_bh(&st->lock);
+	queue_work(siw_tx_wq, &st->tx_work);
+	return 0;
+}
+
+/* ------------------------------------------------------------------
+ * Failure
+ */
+
+/**
+ * siw_qp_fail - end the QP's stream after an error
+ * @st: the data path
+ * @err: what the CM is told: -EPROTO (TERMINATE sent or received),
+ *	-ECONNRESET, -EIO
+ * @send_term: send a TERMINATE with @term_ctrl first
+ * @term_ctrl: its control word (siw_term_ctrl())
+ *
+ * The transmitter does the rest in process context: it sends the
+ * TERMINATE, runs the completions due, moves the QP to the error state
+ * and tells the CM.  The first failure wins.
+ *
+ * Context: any but hard interrupts; takes st->lock.
+ */
+void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
+		 u32 term_ctrl)
+{
+	spin_lock_bh(&st->lock);
+	if (!st->fail) {
+		st->fail = err;
+		if (send_term) {
+			st->term_pending = true;
+			st->term_ctrl = term_ctrl;
+		}
+	}
+	spin_unlock_bh(&st->lock);
+	queue_work(siw_tx_wq, &st->tx_work);
+}
+
+/* ------------------------------------------------------------------
+ * Socket callbacks
+ */
+
+static void siw_sk_data_ready(struct sock *sk)
+{
+	struct siw_qp_stream *st;
+
+	read_lock(&sk->sk_callback_lock);
+	st = sk->sk_user_data;
+	if (st)
+		siw_rx_read(st, sk);
+	read_unlock(&sk->sk_callback_lock);
+}
+
+static void siw_sk_write_space(struct sock *sk)
+{
+	struct siw_qp_stream *st;
+
+	read_lock(&sk->sk_callback_lock);
+	st = sk->sk_user_data;
+	if (st && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		queue_work(siw_tx_wq, &st->tx_work);
+	}
+	read_unlock(&sk->sk_callback_lock);
+}
+
+static void siw_sk_state_change(struct sock *sk)
+{
+	struct siw_qp_stream *st;
+
+	read_lock(&sk->sk_callback_lock);
+	st = sk->sk_user_data;
+	if (st && sk->sk_state != TCP_ESTABLISHED &&
+	    !test_and_set_bit(SIW_ST_LOST, &st->flags))
+		siw_cm_stream_lost(st->qp, -ECONNRESET);
+	read_unlock(&sk->sk_callback_lock);
+	if (st)
+		queue_work(siw_tx_wq, &st->tx_work);
+}
+
+/* ------------------------------------------------------------------
+ * The contract with the CM (siw_stream.h)
+ */
+
+/* The sizes of the ORQ and IRQ MPA setup gave: one entry at least. */
+static int siw_qp_alloc_queues(struct siw_qp_stream *st,
+			       const struct siw_stream_params *params)
+{
+	st->orq_size = max_t(u32, params->mpa.ord, 1);
+	st->irq_size = max_t(u32, params->mpa.ird, 1);
+	st->orq = kcalloc(st->orq_size, sizeof(*st->orq), GFP_KERNEL);
+	st->irq = kcalloc(st->irq_size, sizeof(*st->irq), GFP_KERNEL);
+	st->tx_buf = kvmalloc(SIW_TX_BUF, GFP_KERNEL);
+	st->rx_buf = kmalloc(SIW_RX_CHUNK, GFP_KERNEL);
+	if (!st->orq || !st->irq || !st->tx_buf || !st->rx_buf)
+		return -ENOMEM;
+	return 0;
+}
+
+static void siw_qp_free_queues(struct siw_qp_stream *st)
+{
+	kfree(st->orq);
+	kfree(st->irq);
+	kvfree(st->tx_buf);
+	kfree(st->rx_buf);
+	st->orq = NULL;
+	st->irq = NULL;
+	st->tx_buf = NULL;
+	st->rx_buf = NULL;
+}
+
+/* A fresh transmit and receive state for a new stream. */
+static void siw_qp_reset_stream(struct siw_qp_stream *st)
+{
+	int i;
+
+	st->c_head = 0;
+	st->t_next = 0;
+	st->q_tail = 0;
+	st->orq_head = 0;
+	st->orq_count = 0;
+	st->irq_head = 0;
+	st->irq_count = 0;
+	st->term_pending = false;
+	st->fail = 0;
+	st->dead = false;
+	st->tx_job = SIW_TX_NONE;
+	st->tx_fpdu = 0;
+	st->tx_sent = 0;
+	st->tx_fin = false;
+	for (i = 0; i < RDMAP_UNTAGGED_QN_COUNT; i++) {
+		/* the first message of each queue has MSN 1 */
+		st->tx_msn[i] = 0;
+		st->rx_msn[i] = 1;
+	}
+	siw_rx_reset(st);
+	st->flags = 0;
+}
+
+/**
+ * siw_qp_stream_start - bind an established MPA stream to a QP
+ * @qp: an RC QP of a siw device
+ * @sock: the connected TCP socket, MPA setup done
+ * @params: what MPA setup decided
+ *
+ * See siw_stream.h.  Bytes already in the socket are received before
+ * the call returns.
+ *
+ * Context: process context, may sleep; takes sk_callback_lock and the
+ * socket lock.
+ * Return: 0; -EBUSY when a stream is bound already, -EINVAL for a QP of
+ * another device or type, -ENOMEM.
+ */
+int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
+			const struct siw_stream_params *params)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct sock *sk = sock->sk;
+	int ret;
+
+	if (!st || qp->ibqp.qp_type != IB_QPT_RC ||
+	    qp->rdi->driver_f.xmit_wqe != siw_xmit_wqe)
+		return -EINVAL;
+	if (st->sock)
+		return -EBUSY;
+	/* a stream stopped before left nothing running */
+	cancel_work_sync(&st->tx_work);
+	siw_tx_release(st);
+	siw_qp_free_queues(st);
+	ret = siw_qp_alloc_queues(st, params);
+	if (ret)
+		goto err_free;
+	siw_qp_reset_stream(st);
+	st->params = *params;
+	tcp_sock_set_nodelay(sk);
+
+	write_lock_bh(&sk->sk_callback_lock);
+	st->saved_data_ready = sk->sk_data_ready;
+	st->saved_write_space = sk->sk_write_space;
+	st->saved_state_change = sk->sk_state_change;
+	sk->sk_data_ready = siw_sk_data_ready;
+	sk->sk_write_space = siw_sk_write_space;
+	sk->sk_state_change = siw_sk_state_change;
+	sk->sk_user_data = st;
+	spin_lock_bh(&st->lock);
+	st->sock = sock;
+	spin_unlock_bh(&st->lock);
+	set_bit(SIW_ST_BOUND, &st->flags);
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* what came behind the MPA frames before the callbacks were ours */
+	lock_sock(sk);
+	read_lock_bh(&sk->sk_callback_lock);
+	siw_rx_read(st, sk);
+	read_unlock_bh(&sk->sk_callback_lock);
+	release_sock(sk);
+
+	rvt_kick_sq(qp);
+	return 0;
+
+err_free:
+	siw_qp_free_queues(st);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_stream_start);
+
+/*
+ * With @graceful, wait (a while) until the transmitter sent what it had
+ * taken, READ responses included.
+ */
+static void siw_qp_stream_drain(struct siw_qp_stream *st)
+{
+	unsigned long end = jiffies + 2 * HZ;
+	bool idle;
+
+	do {
+		flush_work(&st->tx_work);
+		spin_lock_bh(&st->lock);
+		idle = st->dead || (st->t_next == st->q_tail &&
+				    !st->irq_count && st->tx_job == SIW_TX_NONE &&
+				    st->tx_sent == st->tx_fpdu);
+		spin_unlock_bh(&st->lock);
+		if (idle)
+			return;
+		usleep_range(5000, 10000);
+	} while (time_before(jiffies, end));
+}
+
+/**
+ * siw_qp_stream_stop - detach the stream from a QP
+ * @qp: the QP
+ * @graceful: let the transmitter send what it took first (at most two
+ *	seconds), else stop at once
+ *
+ * See siw_stream.h.  The requests the data path took and did not
+ * complete stay in rdmavt's send queue: they complete as flushed when
+ * the QP goes to the error state.
+ *
+ * Context: process context, may sleep; takes sk_callback_lock.
+ * Return: the socket, or NULL if none was bound.
+ */
+struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct socket *sock;
+	struct sock *sk;
+
+	if (!st || !st->sock)
+		return NULL;
+	if (graceful)
+		siw_qp_stream_drain(st);
+	sock = st->sock;
+	sk = sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = st->saved_data_ready;
+	sk->sk_write_space = st->saved_write_space;
+	sk->sk_state_change = st->saved_state_change;
+	spin_lock_bh(&st->lock);
+	st->dead = true;
+	spin_unlock_bh(&st->lock);
+	clear_bit(SIW_ST_BOUND, &st->flags);
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* no receive runs now; the transmitter sees @dead and stops */
+	cancel_work_sync(&st->tx_work);
+	spin_lock_bh(&st->lock);
+	st->sock = NULL;
+	spin_unlock_bh(&st->lock);
+	siw_tx_release(st);
+	siw_rx_reset(st);
+	siw_qp_free_queues(st);
+	return sock;
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_stream_stop);
+
+/**
+ * siw_qp_mulpdu - the MULPDU the QP's stream cuts messages with now
+ * @qp: the QP, a stream bound
+ *
+ * Context: any.
+ * Return: the MULPDU (DDP header and payload bytes of an FPDU at most),
+ * or 0 without a stream.
+ */
+u32 siw_qp_mulpdu(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct socket *sock = st ? READ_ONCE(st->sock) : NULL;
+	u32 mss;
+
+	if (!sock)
+		return 0;
+	mss = READ_ONCE(tcp_sk(sock->sk)->mss_cache);
+	/* the MPA length field has 16 bits: FPDUs of 64 KiB at most */
+	return siw_fpdu_mulpdu(min_t(u32, mss, SIW_TX_BUF));
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_mulpdu);
+
+/**
+ * siw_qp_terms - TERMINATE messages of a QP's streams
+ * @qp: the QP
+ * @sent: those sent, else those received
+ *
+ * Context: any.
+ * Return: their number since the QP was made.
+ */
+u32 siw_qp_terms(struct rvt_qp *qp, bool sent)
+{
+	struct siw_qp_stream *st = qp->priv;
+
+	return atomic_read(sent ? &st->terms_sent : &st->terms_rcvd);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_qp_terms);

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * siw: the per-QP state of the data path (qp->priv) shared by the stream
+ * binding (siw_qp.c), the transmitter (siw_qp_tx.c) and the receiver
+ * (siw_qp_rx.c).  The lock order and contexts are in siw_qp.c.
+ */
+#ifndef SIW_QP_H
+#define SIW_QP_H
+
+#include <linux/net.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <rdma/rdma_vt.h>
+
+#include "siw_fpdu.h"
+#include "siw_stream.h"
+
+/* what became of a request the transmitter took (struct siw_sqe.state) */
+enum siw_sqe_state {
+	SIW_SQE_QUEUED,		/* taken by xmit_wqe, not on the wire yet */
+	SIW_SQE_SENT,		/* READ request sent, response pending */
+	SIW_SQE_DONE,		/* finished: completes with @status, in order */
+};
+
+/**
+ * struct siw_sqe - a send request the data path took from rdmavt
+ * @wqe: rdmavt's request; only the cookie of rvt_send_complete() (a
+ *	flush may hand its slot to a new post: its fields are not read
+ *	after xmit_wqe)
+ * @opcode: the verbs opcode
+ * @send_flags: IB_SEND_*
+ * @length: bytes of the message
+ * @rkey: WRITE/READ: the peer's STag; SEND_WITH_INV: the STag to
+ *	invalidate
+ * @remote_addr: WRITE/READ: the peer's tagged offset
+ * @sink_stag: READ: the STag the response names (our first SGE's lkey)
+ * @sink_to: READ: its tagged offset
+ * @num_sge: entries of @sg
+ * @state: enum siw_sqe_state
+ * @status: the completion status once SIW_SQE_DONE
+ * @sg: the checked local SGEs, each with its own MR reference
+ */
+struct siw_sqe {
+	struct rvt_swqe		*wqe;
+	enum ib_wr_opcode	opcode;
+	int			send_flags;
+	u32			length;
+	u32			rkey;
+	u64			remote_addr;
+	u32			sink_stag;
+	u64			sink_to;
+	u32			num_sge;
+	u8			state;
+	u8			status;
+	struct rvt_sge		sg[];
+};
+
+/**
+ * struct siw_irqe - an inbound READ request waiting for its response
+ * @src_stag: the STag of our memory to read
+ * @src_to: its tagged offset
+ * @len: bytes to read
+ * @sink_stag: the requester's STag (echoed in the response)
+ * @sink_to: its tagged offset
+ */
+struct siw_irqe {
+	u32	src_stag;
+	u64	src_to;
+	u32	len;
+	u32	sink_stag;
+	u64	sink_to;
+};
+
+/* the message the transmitter is cutting into FPDUs */
+enum siw_tx_job {
+	SIW_TX_NONE,
+	SIW_TX_SQE,		/* a request of the send queue */
+	SIW_TX_RRESP,		/* a READ response, from the IRQ's head */
+	SIW_TX_TERM,		/* a TERMINATE */
+};
+
+/* where the receiver is in the current FPDU */
+enum siw_rx_phase {
+	SIW_RX_HDR,		/* header bytes */
+	SIW_RX_PAYLOAD,		/* payload bytes */
+	SIW_RX_TRAILER,		/* pad and CRC field */
+};
+
+/* bits of struct siw_qp_stream.flags */
+enum {
+	SIW_ST_BOUND,		/* a socket is bound */
+	SIW_ST_LOST,		/* siw_cm_stream_lost() was called */
+};
+
+/* bytes of an FPDU the transmitter builds at most (16 bit MPA length) */
+#define SIW_TX_BUF		SZ_64K
+/* bytes the receiver copies out of an skb at once */
+#define SIW_RX_CHUNK		PAGE_SIZE
+
+/**
+ * struct siw_qp_stream - the data path of one QP (qp->priv)
+ * @qp: the QP
+ * @lock: protects the send request ring (@sqes, @c_head, @t_next,
+ *	@q_tail and the entries' state), @orq, @irq, @dead, @sock,
+ *	@term_*, @fail; a BH lock, nests nothing (no rdmavt call is made
+ *	under it but rvt_get_mr()/rvt_put_mr())
+ * @sock: the bound socket, or NULL
+ * @params: what MPA setup decided
+ * @flags: SIW_ST_* bits
+ * @dead: the QP failed or the stream stopped: nothing more is sent and
+ *	the requests taken dropped their MR references
+ * @saved_data_ready: the socket's callback before siw took it
+ * @saved_write_space: same
+ * @saved_state_change: same
+ * @tx_work: the transmitter (siw_tx_wq): builds and sends FPDUs, runs
+ *	the send completions in order; never runs twice at a time
+ * @sqes: ring of the requests taken, qp->sq_size entries of @sqe_stride
+ * @sqe_stride: bytes per entry
+ * @nsqe: entries
+ * @c_head: the oldest request not completed
+ * @t_next: the next request to transmit
+ * @q_tail: where xmit_wqe puts the next one
+ * @orq: indices in @sqes of the READ requests sent, oldest first
+ * @orq_size: entries of @orq (the negotiated ORD)
+ * @orq_head: first
+ * @orq_count: in use
+ * @irq: the inbound READ requests to answer, oldest first
+ * @irq_size: entries (the negotiated IRD)
+ * @irq_head: first
+ * @irq_count: in use
+ * @term_pending: a TERMINATE waits to be sent
+ * @term_ctrl: its term_ctrl word (host order)
+ * @fail: the error to end the stream with after what is queued, or 0
+ * @fail_done: the failure was carried out
+ * @terms_sent: TERMINATE messages sent (statistics, KUnit)
+ * @terms_rcvd: TERMINATE messages received
+ * @tx_job: the message being cut (transmitter's own, as all @tx_*)
+ * @tx_idx: SIW_TX_SQE: its index in @sqes
+ * @tx_irqe: SIW_TX_RRESP: the READ request it answers
+ * @tx_hdr: its header
+ * @tx_len: its payload bytes
+ * @tx_off: payload bytes cut so far
+ * @tx_base_to: tagged: the TO of its first byte
+ * @tx_ss: SIW_TX_SQE: the walk over its SGEs
+ * @tx_mulpdu: the MULPDU the message is cut with
+ * @tx_buf: the FPDU on its way to the socket
+ * @tx_fpdu: its bytes
+ * @tx_sent: bytes of it the socket took
+ * @tx_fin: it ends the message of @tx_fin_job
+ * @tx_fin_job: the job it ended
+ * @tx_fin_idx: SIW_TX_SQE: that request
+ * @tx_msn: the last MSN sent per untagged queue
+ * @rx_phase: the receiver's own, as all @rx_*
+ * @rx_dead: the receiver discards what comes (after an error)
+ * @rx_hdr: the header received so far
+ * @rx_have: its bytes
+ * @rx_info: the parsed header of the FPDU being received
+ * @rx_done: payload bytes of the FPDU received
+ * @rx_crc: the running CRC of the FPDU
+ * @rx_trailer: the pad and CRC field received so far
+ * @rx_trailer_have: their bytes
+ * @rx_msn: the MSN expected next per untagged queue
+ * @rx_mo: SEND: payload bytes of the current message so far
+ * @rx_recv: SEND: a receive WQE was taken for the current message
+ * @rx_rresp: READ response: bytes of the current one placed
+ * @rx_rss: READ response: the walk over the READ's SGEs
+ * @rx_buf: bounce buffer (SIW_RX_CHUNK)
+ */
+struct siw_qp_stream {
+	struct rvt_qp			*qp;
+
+	spinlock_t			lock;	/* see above */
+	struct socket			*sock;
+	struct siw_stream_params	params;
+	unsigned long			flags;
+	bool				dead;
+	void				(*saved_data_ready)(struct sock *sk);
+	void				(*saved_write_space)(struct sock *sk);
+	void				(*saved_state_change)(struct sock *sk);
+	struct work_struct		tx_work;
+
+	void				*sqes;
+	u32				sqe_stride;
+	u32				nsqe;
+	u32				c_head;
+	u32				t_next;
+	u32				q_tail;
+	u32				*orq;
+	u32				orq_size;
+	u32				orq_head;
+	u32				orq_count;
+	struct siw_irqe			*irq;
+	u32				irq_size;
+	u32				irq_head;
+	u32				irq_count;
+	bool				term_pending;
+	u32				term_ctrl;
+	int				fail;
+	bool				fail_done;
+	atomic_t			terms_sent;
+	atomic_t			terms_rcvd;
+
+	enum siw_tx_job			tx_job;
+	u32				tx_idx;
+	struct siw_irqe			tx_irqe;
+	union iwarp_hdr			tx_hdr;
+	u32				tx_len;
+	u32				tx_off;
+	u64				tx_base_to;
+	struct rvt_sge_state		tx_ss;
+	u32				tx_mulpdu;
+	u8				*tx_buf;
+	u32				tx_fpdu;
+	u32				tx_sent;
+	bool				tx_fin;
+	enum siw_tx_job			tx_fin_job;
+	u32				tx_fin_idx;
+	u32				tx_msn[RDMAP_UNTAGGED_QN_COUNT];
+
+	enum siw_rx_phase		rx_phase;
+	bool				rx_dead;
+	u8				rx_hdr[sizeof(union iwarp_hdr)];
+	u32				rx_have;
+	struct siw_fpdu_info		rx_info;
+	u32				rx_done;
+	u32				rx_crc;
+	u8				rx_trailer[MPA_CRC_SIZE + 4];
+	u32				rx_trailer_have;
+	u32				rx_msn[RDMAP_UNTAGGED_QN_COUNT];
+	u32				rx_mo;
+	bool				rx_recv;
+	u32				rx_rresp;
+	struct rvt_sge_state		rx_rss;
+	u8				*rx_buf;
+};
+
+static inline struct siw_sqe *siw_sqe_at(struct siw_qp_stream *st, u32 i)
+{
+	return st->sqes + (size_t)i * st->sqe_stride;
+}
+
+static inline u32 siw_sqe_next(struct siw_qp_stream *st, u32 i)
+{
+	return i + 1 == st->nsqe ? 0 : i + 1;
+}
+
+extern struct workqueue_struct *siw_tx_wq;
+
+/* siw_qp.c */
+void *siw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
+		   struct ib_udata *udata);
+int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
+void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
+		 u32 term_ctrl);
+u32 siw_qp_mulpdu(struct rvt_qp *qp);
+u32 siw_qp_terms(struct rvt_qp *qp, bool sent);
+
+/* siw_qp_tx.c */
+void siw_tx_work(struct work_struct *work);
+void siw_tx_release(struct siw_qp_stream *st);
+
+/* siw_qp_rx.c */
+void siw_rx_reset(struct siw_qp_stream *st);
+void siw_rx_read(struct siw_qp_stream *st, struct sock *sk);
+
+/* a TERMINATE's control word (host order) */
+static inline u32 siw_term_ctrl(u8 layer, u8 etype, u8 ecode)
+{
+	return FIELD_PREP(SIW_TERM_LAYER, layer) |
+	       FIELD_PREP(SIW_TERM_ETYPE, etype) |
+	       FIELD_PREP(SIW_TERM_ECODE, ecode);
+}
+
+#endif /* SIW_QP_H */

@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite of siw's QP data path: a siw device on the loopback net
+ * device, two RC QPs joined by a pair of kernel TCP sockets on 127.0.0.1
+ * (no CM: the test binds the streams itself, as the CM will), and real
+ * traffic: SENDs, WRITEs and READs of sizes around the MULPDU, with and
+ * without CRC, and the errors that end a stream with a TERMINATE.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/in.h>
+#include <linux/inet.h>
+#include <linux/netdevice.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_vt.h>
+
+#include "../siw.h"
+#include "../siw_qp.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define BUF_LEN		(SZ_64K + SZ_4K)
+#define QP_WR		64
+#define RD_DEPTH	16
+
+static struct ib_device *siwk_dev;
+
+struct siwk_side {
+	struct ib_cq	*scq;
+	struct ib_cq	*rcq;
+	struct ib_qp	*qp;
+	struct socket	*sock;
+	u8		*buf;
+	u8		*buf2;
+};
+
+struct siwk {
+	struct ib_pd		*pd;
+	struct ib_srq		*srq;
+	struct siwk_side	a;
+	struct siwk_side	b;
+};
+
+static struct rvt_qp *rqp(struct ib_qp *qp)
+{
+	return container_of(qp, struct rvt_qp, ibqp);
+}
+
+static void siwk_side_free(struct siwk_side *s)
+{
+	struct socket *sock;
+
+	if (s->qp) {
+		sock = siw_qp_stream_stop(rqp(s->qp), false);
+		if (sock && sock != s->sock)
+			sock_release(sock);
+		ib_destroy_qp(s->qp);
+	}
+	if (s->sock)
+		sock_release(s->sock);
+	if (s->scq)
+		ib_destroy_cq(s->scq);
+	if (s->rcq)
+		ib_destroy_cq(s->rcq);
+	kvfree(s->buf);
+	kvfree(s->buf2);
+}
+
+static void siwk_free(void *p)
+{
+	struct siwk *k = p;
+
+	siwk_side_free(&k->a);
+	siwk_side_free(&k->b);
+	if (k->srq)
+		ib_destroy_srq(k->srq);
+	if (k->pd)
+		ib_dealloc_pd(k->pd);
+	kfree(k);
+}
+
+/* A connected pair of TCP sockets on 127.0.0.1. */
+static int siwk_sockets(struct socket **a, struct socket **b)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct socket *l;
+	int ret;
+
+	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &l);
+	if (ret)
+		return ret;
+	ret = kernel_bind(l, (struct sockaddr *)&sin, sizeof(sin));
+	if (ret)
+		goto out;
+	ret = kernel_listen(l, 1);
+	if (ret)
+		goto out;
+	ret = kernel_getsockname(l, (struct sockaddr *)&sin);
+	if (ret < 0)
+		goto out;
+	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       a);
+	if (ret)
+		goto out;
+	ret = kernel_connect(*a, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (ret)
+		goto out;
+	ret = kernel_accept(l, b, 0);
+out:
+	sock_release(l);
+	return ret;
+}
+
+static struct ib_cq *siwk_cq(struct kunit *test)
+{
+	struct ib_cq_init_attr attr = { .cqe = 4 * QP_WR };
+	struct ib_cq *cq = ib_create_cq(siwk_dev, NULL, NULL, NULL, &attr);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
+	return cq;
+}
+
+static void siwk_side_init(struct kunit *test, struct siwk *k,
+			   struct siwk_side *s, bool srq)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = {
+			.max_send_wr = QP_WR,
+			.max_recv_wr = QP_WR,
+			.max_send_sge = SIW_MAX_SGE,
+			.max_recv_sge = SIW_MAX_SGE,
+		},
+	};
+
+	s->scq = siwk_cq(test);
+	s->rcq = siwk_cq(test);
+	init.send_cq = s->scq;
+	init.recv_cq = s->rcq;
+	if (srq)
+		init.srq = k->srq;
+	s->qp = ib_create_qp(k->pd, &init);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s->qp);
+	s->buf = kvzalloc(BUF_LEN, GFP_KERNEL);
+	s->buf2 = kvzalloc(BUF_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->buf);
+	KUNIT_ASSERT_NOT_NULL(test, s->buf2);
+}
+
+static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = SIW_PORT,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE |
+				   IB_ACCESS_REMOTE_READ,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_PKEY_INDEX |
+					   IB_QP_ACCESS_FLAGS), 0);
+	attr.qp_state = IB_QPS_RTR;
+	attr.max_dest_rd_atomic = RD_DEPTH;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
+					   IB_QP_MAX_DEST_RD_ATOMIC), 0);
+	attr.qp_state = IB_QPS_RTS;
+	attr.max_rd_atomic = RD_DEPTH;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
+					   IB_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+/* Two RC QPs on a TCP connection, in RTS; @srq: B receives from an SRQ. */
+static struct siwk *siwk_pair(struct kunit *test, bool crc, bool srq)
+{
+	struct siw_stream_params p = {
+		.mpa = {
+			.revision = 2,
+			.enhanced = true,
+			.crc = crc,
+			.ird = RD_DEPTH,
+			.ord = RD_DEPTH,
+		},
+	};
+	struct ib_srq_init_attr sattr = {
+		.attr = { .max_wr = QP_WR, .max_sge = SIW_MAX_SGE },
+	};
+	struct siwk *k = kzalloc(sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_free, k),
+			0);
+	k->pd = ib_alloc_pd(siwk_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->pd);
+	if (srq) {
+		k->srq = ib_create_srq(k->pd, &sattr);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->srq);
+	}
+	siwk_side_init(test, k, &k->a, false);
+	siwk_side_init(test, k, &k->b, srq);
+	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
+	p.initiator = true;
+	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+			0);
+	p.initiator = false;
+	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->b.qp), k->b.sock, &p),
+			0);
+	/* one stream per QP */
+	KUNIT_EXPECT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+			-EBUSY);
+	siwk_to_rts(test, k->a.qp);
+	siwk_to_rts(test, k->b.qp);
+	return k;
+}
+
+/* The next completion of @cq (waits up to 5 s); false when none came. */
+static bool siwk_poll(struct ib_cq *cq, struct ib_wc *wc)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (ib_poll_cq(cq, 1, wc) == 1)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/* No completion comes to @cq for a while. */
+static bool siwk_quiet(struct ib_cq *cq)
+{
+	struct ib_wc wc;
+
+	msleep(50);
+	return ib_poll_cq(cq, 1, &wc) == 0;
+}
+
+static bool siwk_wait_state(struct ib_qp *qp, enum ib_qp_state state)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (READ_ONCE(rqp(qp)->state) == state)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+static struct ib_sge siwk_sge(struct siwk *k, void *buf, u32 len)
+{
+	return (struct ib_sge) {
+		.addr = (uintptr_t)buf,
+		.length = len,
+		.lkey = k->pd->local_dma_lkey,
+	};
+}
+
+static int siwk_post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
+			  struct ib_sge *sge, int n)
+{
+	const struct ib_recv_wr *bad;
+	struct ib_recv_wr wr = {
+		.wr_id = id,
+		.sg_list = sge,
+		.num_sge = n,
+	};
+
+	return srq ? ib_post_srq_recv(srq, &wr, &bad) :
+		ib_post_recv(qp, &wr, &bad);
+}
+
+static int siwk_post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge,
+			  int n)
+{
+	const struct ib_send_wr *bad;
+	struct ib_send_wr wr = {
+		.wr_id = id,
+		.opcode = IB_WR_SEND,
+		.sg_list = sge,
+		.num_sge = n,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	return ib_post_send(qp, &wr, &bad);
+}
+
+static int siwk_post_rdma(struct ib_qp *qp, enum ib_wr_opcode op, u64 id,
+			  struct ib_sge *sge, u32 rkey, void *remote)
+{
+	const struct ib_send_wr *bad;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = id,
+			.opcode = op,
+			.sg_list = sge,
+			.num_sge = 1,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_addr = (uintptr_t)remote,
+		.rkey = rkey,
+	};
+
+	return ib_post_send(qp, &wr.wr, &bad);
+}
+
+static void siwk_fill(u8 *buf, u32 len, u8 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = seed + i * 7 + (i >> 8);
+}
+
+/* The sizes around the stream's MULPDU. */
+static void siwk_sizes(struct kunit *test, struct siwk *k, u32 *sizes)
+{
+	u32 m = siw_qp_mulpdu(rqp(k->a.qp));
+
+	/* loopback's MSS leaves room for a payload of MULPDU + 1 bytes */
+	KUNIT_ASSERT_GT(test, m, 1000U);
+	KUNIT_ASSERT_LT(test, m + 1, (u32)BUF_LEN);
+	sizes[0] = 0;
+	sizes[1] = 1;
+	sizes[2] = m - 1;
+	sizes[3] = m;
+	sizes[4] = m + 1;
+	sizes[5] = SZ_64K;
+}
+
+static const bool crc_modes[] = { false, true };
+
+static void crc_desc(const bool *crc, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "crc %s", *crc ? "on" : "off");
+}
+
+KUNIT_ARRAY_PARAM(crc, crc_modes, crc_desc);
+
+static void siwk_send_one(struct kunit *test, struct siwk *k, u32 len,
+			  u64 id)
+{
+	struct ib_sge ssge = siwk_sge(k, k->a.buf, len);
+	struct ib_sge rsge = siwk_sge(k, k->b.buf, BUF_LEN);
+	struct ib_wc wc;
+
+	siwk_fill(k->a.buf, len, id);
+	memset(k->b.buf, 0, BUF_LEN);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, k->srq, id, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, id, &ssge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.buf, k->b.buf, len), 0);
+	/* nothing was written behind the message */
+	KUNIT_EXPECT_EQ(test, k->b.buf[len], 0);
+}
+
+/* SENDs of sizes around the MULPDU arrive whole, in order, with CRC. */
+static void siw_qp_send_sizes(struct kunit *test)
+{
+	const bool *crc = test->param_value;
+	struct siwk *k = siwk_pair(test, *crc, false);
+	u32 sizes[6];
+	int i;
+
+	siwk_sizes(test, k, sizes);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		siwk_send_one(test, k, sizes[i], 100 + i);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->b.qp)->state), IB_QPS_RTS);
+}
+
+/* A SEND gathered from three SGEs lands scattered into two. */
+static void siw_qp_send_multi_sge(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	struct ib_sge ssge[3] = {
+		siwk_sge(k, k->a.buf, 100),
+		siwk_sge(k, k->a.buf + 1000, 5000),
+		siwk_sge(k, k->a.buf2, 60000),
+	};
+	struct ib_sge rsge[2] = {
+		siwk_sge(k, k->b.buf, 3000),
+		siwk_sge(k, k->b.buf2, BUF_LEN),
+	};
+	u32 len = 100 + 5000 + 60000;
+	u8 *want = kunit_kzalloc(test, len, GFP_KERNEL);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	siwk_fill(k->a.buf, BUF_LEN, 3);
+	siwk_fill(k->a.buf2, BUF_LEN, 9);
+	memcpy(want, k->a.buf, 100);
+	memcpy(want + 100, k->a.buf + 1000, 5000);
+	memcpy(want + 5100, k->a.buf2, 60000);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 1, rsge, 2), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 2, ssge, 3), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(k->b.buf, want, 3000), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(k->b.buf2, want + 3000, len - 3000), 0);
+}
+
+/* SENDs into a QP that receives from an SRQ. */
+static void siw_qp_send_srq(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, true);
+	u32 sizes[6];
+	int i;
+
+	siwk_sizes(test, k, sizes);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		siwk_send_one(test, k, sizes[i], 200 + i);
+}
+
+/* WRITE to B, READ it back: the data round-trips at every size. */
+static void siw_qp_write_read(struct kunit *test)
+{
+	const bool *crc = test->param_value;
+	struct siwk *k = siwk_pair(test, *crc, false);
+	u32 rkey = k->pd->unsafe_global_rkey;
+	struct ib_sge sge;
+	struct ib_wc wc;
+	u32 sizes[6];
+	int i;
+
+	siwk_sizes(test, k, sizes);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u32 len = sizes[i];
+
+		siwk_fill(k->a.buf, BUF_LEN, 40 + i);
+		memset(k->b.buf, 0, BUF_LEN);
+		memset(k->a.buf2, 0, BUF_LEN);
+		sge = siwk_sge(k, k->a.buf, len);
+		KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE,
+						     300 + i, &sge, rkey,
+						     k->b.buf), 0);
+		KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_WRITE);
+		sge = siwk_sge(k, k->a.buf2, len);
+		KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ,
+						     400 + i, &sge, rkey,
+						     k->b.buf), 0);
+		KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 400 + i);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+		/* the READ completed after the WRITE landed: the data is B's */
+		KUNIT_EXPECT_EQ(test, memcmp(k->a.buf, k->b.buf, len), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(k->a.buf, k->a.buf2, len), 0);
+		KUNIT_EXPECT_EQ(test, k->b.buf[len], 0);
+	}
+	/* no receive was used */
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->b.rcq));
+}
+
+/* Both QPs end in ERROR, B sent the TERMINATE and A received it. */
+static void siwk_expect_terminated(struct kunit *test, struct siwk *k)
+{
+	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->b.qp, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->a.qp, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->b.qp), true), 1U);
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), false), 1U);
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+}
+
+/* A request posted to an errored QP completes flushed. */
+static void siwk_expect_flush(struct kunit *test, struct siwk_side *s,
+			      struct siwk *k)
+{
+	struct ib_sge sge = siwk_sge(k, s->buf, 16);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_send(s->qp, 77, &sge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(s->scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 77);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
+ * A WRITE through a bad rkey: it completed at A once TCP took it (as in
+ * upstream siw); B refuses it with a TERMINATE and both QPs fail.
+ */
+static void siw_qp_write_bad_rkey(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 4096);
+	struct ib_wc wc;
+
+	memset(k->b.buf, 0, BUF_LEN);
+	siwk_fill(k->a.buf, 4096, 1);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE, 5,
+					     &sge, k->pd->unsafe_global_rkey +
+					     0x100, k->b.buf), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	siwk_expect_terminated(test, k);
+	/* nothing landed */
+	KUNIT_EXPECT_EQ(test, k->b.buf[0], 0);
+	KUNIT_EXPECT_EQ(test, k->b.buf[4095], 0);
+	siwk_expect_flush(test, &k->a, k);
+	siwk_expect_flush(test, &k->b, k);
+}
+
+/* A READ through a bad rkey fails with a remote access error. */
+static void siw_qp_read_bad_rkey(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 4096);
+	struct ib_wc wc;
+
+	memset(k->a.buf, 0, BUF_LEN);
+	siwk_fill(k->b.buf, 4096, 2);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 6,
+					     &sge, k->pd->unsafe_global_rkey +
+					     0x100, k->b.buf), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 6);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
+	siwk_expect_terminated(test, k);
+	KUNIT_EXPECT_EQ(test, k->a.buf[0], 0);
+	siwk_expect_flush(test, &k->a, k);
+}
+
+/*
+ * A SEND with no receive WQE at B: B terminates, both QPs fail, and
+ * the receives A had posted complete flushed.
+ */
+static void siw_qp_rq_overrun(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 100);
+	struct ib_sge rsge = siwk_sge(k, k->a.buf2, BUF_LEN);
+	struct ib_wc wc;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, siwk_post_recv(k->a.qp, NULL, 10 + i,
+						     &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 9, &sge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 9);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	siwk_expect_terminated(test, k);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.rcq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 10 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	}
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->b.rcq));
+	siwk_expect_flush(test, &k->b, k);
+}
+
+/*
+ * Stopping A's stream with a READ in flight (B no longer answers) and a
+ * SEND not yet taken: both complete flushed once A errors, and every MR
+ * reference the data path took is back.
+ */
+static void siw_qp_stop_in_flight(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, false);
+	struct rvt_mregion *mr = &container_of(k->pd->__internal_mr,
+					       struct rvt_mr, ibmr)->mr;
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8192);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct socket *sock;
+	struct ib_wc wc;
+
+	/* B stops receiving: its socket stays, unread */
+	sock = siw_qp_stream_stop(rqp(k->b.qp), false);
+	KUNIT_EXPECT_PTR_EQ(test, sock, k->b.sock);
+	KUNIT_EXPECT_NULL(test, siw_qp_stream_stop(rqp(k->b.qp), false));
+
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 1,
+					     &sge, k->pd->unsafe_global_rkey,
+					     k->b.buf), 0);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	sock = siw_qp_stream_stop(rqp(k->a.qp), false);
+	KUNIT_EXPECT_PTR_EQ(test, sock, k->a.sock);
+	/* no stream: the engine keeps it */
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 2, &sge, 1), 0);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(k->a.qp, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	/* the PD's own reference only */
+	KUNIT_EXPECT_EQ(test, refcount_read(&mr->refcount), 1);
+}
+
+/* siw carries RC QPs only, as upstream; iWARP has no immediate data. */
+static void siw_qp_refusals(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, false);
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_UD,
+		.send_cq = k->a.scq,
+		.recv_cq = k->a.rcq,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	const struct ib_send_wr *bad;
+	struct ib_send_wr wr = {
+		.opcode = IB_WR_SEND_WITH_IMM,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ib_qp *qp;
+
+	qp = ib_create_qp(k->pd, &init);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(qp), -EOPNOTSUPP);
+	init.qp_type = IB_QPT_UC;
+	qp = ib_create_qp(k->pd, &init);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(qp), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_post_send(k->a.qp, &wr, &bad), -EINVAL);
+	wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	KUNIT_EXPECT_EQ(test, ib_post_send(k->a.qp, &wr, &bad), -EINVAL);
+	wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, ib_post_send(k->a.qp, &wr, &bad), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+}
+
+static int siwk_suite_init(struct kunit_suite *suite)
+{
+	struct net_device *lo = dev_get_by_name(&init_net, "lo");
+	int ret;
+
+	if (!lo)
+		return -ENODEV;
+	ret = siw_device_add("siw_qpk", lo);
+	if (!ret) {
+		siwk_dev = ib_device_get_by_netdev(lo, RDMA_DRIVER_SIW);
+		if (!siwk_dev)
+			ret = -ENODEV;
+	}
+	dev_put(lo);
+	return ret;
+}
+
+static void siwk_suite_exit(struct kunit_suite *suite)
+{
+	if (siwk_dev)
+		ib_unregister_device_and_put(siwk_dev);
+	siwk_dev = NULL;
+}
+
+static struct kunit_case siw_qp_cases[] = {
+	KUNIT_CASE_PARAM(siw_qp_send_sizes, crc_gen_params),
+	KUNIT_CASE(siw_qp_send_multi_sge),
+	KUNIT_CASE(siw_qp_send_srq),
+	KUNIT_CASE_PARAM(siw_qp_write_read, crc_gen_params),
+	KUNIT_CASE(siw_qp_write_bad_rkey),
+	KUNIT_CASE(siw_qp_read_bad_rkey),
+	KUNIT_CASE(siw_qp_rq_overrun),
+	KUNIT_CASE(siw_qp_stop_in_flight),
+	KUNIT_CASE(siw_qp_refusals),
+	{}
+};
+
+static struct kunit_suite siw_qp_suite = {
+	.name = "siw_qp",
+	.suite_init = siwk_suite_init,
+	.suite_exit = siwk_suite_exit,
+	.test_cases = siw_qp_cases,
+};
+
+kunit_test_suite(siw_qp_suite);
+
+MODULE_DESCRIPTION("KUnit tests of siw's QP data path on TCP loopback");
+MODULE_LICENSE("Dual BSD/GPL");
