@@ -238,6 +238,9 @@ static void iwcm_test_exit(struct kunit *test)
 	struct iwcm_fx *fx = test->priv;
 	struct iw_cm_id *id;
 
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = 0;
+#endif
 	/* Never block in a handler past the test. */
 	fx->block_type = -1;
 	complete_all(&fx->release);
@@ -1178,6 +1181,81 @@ static void iwcm_close_never_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
 }
 
+#ifdef CONFIG_FAILSLAB
+/*
+ * Allocation failures (failslab, fail-nth): each allocation of a call
+ * fails in turn; the call fails with -ENOMEM and leaves nothing behind.
+ */
+static void iwcm_alloc_failures(struct kunit *test)
+{
+	struct iwcm_fx *fx = test->priv;
+	struct iw_cm_conn_param p = { .qpn = QPN };
+	unsigned int nth, left, failed = 0;
+	struct iw_cm_id *id;
+	int ret, i;
+
+	fake_hca_kunit_failslab(test);
+	for (nth = 1; nth < 20; nth++) {
+		current->fail_nth = nth;
+		id = iw_create_cm_id(&fx->hca->ibdev, handler, fx);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+		if (!IS_ERR(id)) {
+			KUNIT_EXPECT_NE(test, left, 0U);
+			iw_destroy_cm_id(id);
+			break;
+		}
+		failed++;
+		KUNIT_EXPECT_EQ(test, PTR_ERR(id), -ENOMEM);
+		KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	}
+	KUNIT_EXPECT_GT(test, failed, 0U);
+
+	/* listen and connect: IDLE again, nothing held, nothing bound. */
+	for (i = 0; i < 2; i++) {
+		id = new_id(fx);
+		for (nth = 1; nth < 20; nth++) {
+			current->fail_nth = nth;
+			ret = i ? iw_cm_connect(id, &p) : iw_cm_listen(id, 4);
+			left = current->fail_nth;
+			current->fail_nth = 0;
+			if (!ret)
+				break;
+			KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+			KUNIT_EXPECT_EQ(test, left, 0U);
+			KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+			KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, id), 0U);
+			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
+		}
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_GT(test, nth, 1U);
+	}
+
+	/*
+	 * Events past the ready items need an atomic allocation: that one
+	 * may fail, a CLOSE never does.
+	 */
+	fx->block_type = IW_CM_EVENT_CONNECT_REPLY;
+	KUNIT_ASSERT_EQ(test, inject(id, IW_CM_EVENT_CONNECT_REPLY, 0), 0);
+	KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
+	for (i = 1; i < IWCM_ACTIVE_WORKS; i++)
+		KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_DISCONNECT, 0), 0);
+	current->fail_nth = 1;
+	ret = inject(id, IW_CM_EVENT_DISCONNECT, 0);
+	current->fail_nth = 0;
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	current->fail_nth = 1;
+	ret = inject(id, IW_CM_EVENT_CLOSE, 0);
+	left = current->fail_nth;
+	current->fail_nth = 0;
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, left, 1U);	/* it allocated nothing */
+	complete_all(&fx->release);
+	KUNIT_EXPECT_EQ(test, wait_recs(fx, 2)->event, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
+}
+#endif
+
 /* ------------------------------------------------------------------
  * Device removal: the consumer destroys its ids from its client's
  * remove callback, as rdma_cm does.
@@ -1635,6 +1713,9 @@ static struct kunit_case iwcm_cases[] = {
 	KUNIT_CASE(iwcm_destroy_waits_for_handler),
 	KUNIT_CASE(iwcm_destroy_races_events),
 	KUNIT_CASE(iwcm_close_never_lost),
+#ifdef CONFIG_FAILSLAB
+	KUNIT_CASE(iwcm_alloc_failures),
+#endif
 	KUNIT_CASE(iwcm_device_unregister),
 	KUNIT_CASE(iwcm_map_listen),
 	KUNIT_CASE(iwcm_map_connect),
