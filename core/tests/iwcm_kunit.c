@@ -1447,6 +1447,7 @@ static void iwcm_map_listen(struct kunit *test)
 	struct sockaddr_storage mapped = *A("192.0.2.1", "40100");
 	struct nlattr *tb[IWPM_NLA_MANAGE_MAPPING_MAX];
 	struct fake_hca_iw_call *fcall = new_call(test);
+	struct sockaddr_storage *local = A("0.0.0.0", "0");
 	unsigned int maps = iwpm_mapinfo_count();
 	struct nlmsghdr *nlh;
 	struct sk_buff *skb;
@@ -1493,16 +1494,16 @@ static void iwcm_map_listen(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, addr_eq(fcall->local, id->m_local_addr));
 		KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), maps + 1);
 
-		destroy(fx, id);
+		*local = id->local_addr;
+		destroy(fx, id);	/* id is gone */
 		KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), maps);
 		KUNIT_ASSERT_EQ(test, pm_recv(test, buf, tb,
 					      IWPM_NLA_MANAGE_MAPPING_MAX - 1,
 					      WAIT_MS),
 				RDMA_NL_IWPM_REMOVE_MAPPING);
 		KUNIT_ASSERT_NOT_NULL(test, tb[IWPM_NLA_MANAGE_ADDR]);
-		KUNIT_EXPECT_TRUE(test, addr_eq(*(struct sockaddr_storage *)
-						nla_data(tb[IWPM_NLA_MANAGE_ADDR]),
-						id->local_addr));
+		KUNIT_EXPECT_TRUE(test, same_addr(nla_data(tb[IWPM_NLA_MANAGE_ADDR]),
+						  local));
 	}
 }
 
