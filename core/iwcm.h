@@ -109,7 +109,7 @@ struct iwcm_work {
  */
 struct iwcm_id_private {
 	struct iw_cm_id		id;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* see @lock above */
 	enum iw_cm_state	state;
 	unsigned long		flags;
 	struct ib_qp		*qp;

@@ -231,7 +231,9 @@ static int iwcm_on_request(struct iwcm_id_private *priv,
 	 * Not listening: the driver's new connection still wants an
 	 * answer, which iwcm_conn_request() gives (a reject).
 	 */
+	WRITE_ONCE(priv->deliverer, current);	/* the handler runs for it */
 	iwcm_conn_request(priv, ev);
+	WRITE_ONCE(priv->deliverer, NULL);
 	if (state != IW_CM_STATE_LISTEN)
 		return iwcm_refuse(priv, ev, state);
 	return IWCM_EV_CONSUMED;

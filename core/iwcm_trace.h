@@ -52,100 +52,85 @@
 	} while (0)
 
 TRACE_EVENT(iwcm_state,
-	TP_PROTO(const struct iw_cm_id *id, int old, int new),
-	TP_ARGS(id, old, new),
-	TP_STRUCT__entry(
-		__field(const void *, id)
-		__string(dev, dev_name(&id->device->dev))
-		__field(int, old)
-		__field(int, new)
-	),
-	TP_fast_assign(
-		__entry->id = id;
-		__assign_str(dev);
-		__entry->old = old;
-		__entry->new = new;
-	),
-	TP_printk("id=%p dev=%s %s -> %s", __entry->id, __get_str(dev),
-		  iwcm_show_state(__entry->old), iwcm_show_state(__entry->new))
+	    TP_PROTO(const struct iw_cm_id *id, int old, int new),
+	    TP_ARGS(id, old, new),
+	    TP_STRUCT__entry(__field(const void *, id)
+			     __string(dev, dev_name(&id->device->dev))
+			     __field(int, old)
+			     __field(int, new)),
+	    TP_fast_assign(__entry->id = id;
+			   __assign_str(dev);
+			   __entry->old = old;
+			   __entry->new = new;),
+	    TP_printk("id=%p dev=%s %s -> %s", __entry->id, __get_str(dev),
+		      iwcm_show_state(__entry->old),
+		      iwcm_show_state(__entry->new))
 );
 
 TRACE_EVENT(iwcm_event_queue,
-	TP_PROTO(const struct iw_cm_id *id, const struct iw_cm_event *ev,
-		 int ret),
-	TP_ARGS(id, ev, ret),
-	TP_STRUCT__entry(
-		__field(const void *, id)
-		__field(int, event)
-		__field(int, status)
-		__field(int, ret)
-		__field(u8, pdata_len)
-		__array(u8, laddr, sizeof(struct sockaddr_in6))
-		__array(u8, raddr, sizeof(struct sockaddr_in6))
-	),
-	TP_fast_assign(
-		__entry->id = id;
-		__entry->event = ev->event;
-		__entry->status = ev->status;
-		__entry->ret = ret;
-		__entry->pdata_len = ev->private_data_len;
-		iwcm_trace_addr(__entry->laddr, &ev->local_addr);
-		iwcm_trace_addr(__entry->raddr, &ev->remote_addr);
-	),
-	TP_printk("id=%p %s status=%d pdata=%u %pISpc -> %pISpc ret=%d",
-		  __entry->id, iwcm_show_event(__entry->event),
-		  __entry->status, __entry->pdata_len, __entry->laddr,
-		  __entry->raddr, __entry->ret)
+	    TP_PROTO(const struct iw_cm_id *id, const struct iw_cm_event *ev,
+		     int ret),
+	    TP_ARGS(id, ev, ret),
+	    TP_STRUCT__entry(__field(const void *, id)
+			     __field(int, event)
+			     __field(int, status)
+			     __field(int, ret)
+			     __field(u8, pdata_len)
+			     __array(u8, laddr, sizeof(struct sockaddr_in6))
+			     __array(u8, raddr, sizeof(struct sockaddr_in6))),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->event = ev->event;
+			   __entry->status = ev->status;
+			   __entry->ret = ret;
+			   __entry->pdata_len = ev->private_data_len;
+			   iwcm_trace_addr(__entry->laddr, &ev->local_addr);
+			   iwcm_trace_addr(__entry->raddr, &ev->remote_addr);),
+	    TP_printk("id=%p %s status=%d pdata=%u %pISpc -> %pISpc ret=%d",
+		      __entry->id, iwcm_show_event(__entry->event),
+		      __entry->status, __entry->pdata_len, __entry->laddr,
+		      __entry->raddr, __entry->ret)
 );
 
 TRACE_EVENT(iwcm_event_done,
-	TP_PROTO(const struct iw_cm_id *id, int event, int status, int state,
-		 int how, int ret),
-	TP_ARGS(id, event, status, state, how, ret),
-	TP_STRUCT__entry(
-		__field(const void *, id)
-		__field(int, event)
-		__field(int, status)
-		__field(int, state)
-		__field(int, how)
-		__field(int, ret)
-	),
-	TP_fast_assign(
-		__entry->id = id;
-		__entry->event = event;
-		__entry->status = status;
-		__entry->state = state;
-		__entry->how = how;
-		__entry->ret = ret;
-	),
-	TP_printk("id=%p %s status=%d in %s: %s handler=%d", __entry->id,
-		  iwcm_show_event(__entry->event), __entry->status,
-		  iwcm_show_state(__entry->state), iwcm_show_how(__entry->how),
-		  __entry->ret)
+	    TP_PROTO(const struct iw_cm_id *id, int event, int status,
+		     int state, int how, int ret),
+	    TP_ARGS(id, event, status, state, how, ret),
+	    TP_STRUCT__entry(__field(const void *, id)
+			     __field(int, event)
+			     __field(int, status)
+			     __field(int, state)
+			     __field(int, how)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->event = event;
+			   __entry->status = status;
+			   __entry->state = state;
+			   __entry->how = how;
+			   __entry->ret = ret;),
+	    TP_printk("id=%p %s status=%d in %s: %s handler=%d", __entry->id,
+		      iwcm_show_event(__entry->event), __entry->status,
+		      iwcm_show_state(__entry->state),
+		      iwcm_show_how(__entry->how), __entry->ret)
 );
 
 DECLARE_EVENT_CLASS(iwcm_call_class,
-	TP_PROTO(const struct iw_cm_id *id, int ret),
-	TP_ARGS(id, ret),
-	TP_STRUCT__entry(
-		__field(const void *, id)
-		__field(int, ret)
-		__array(u8, laddr, sizeof(struct sockaddr_in6))
-		__array(u8, raddr, sizeof(struct sockaddr_in6))
-		__array(u8, mladdr, sizeof(struct sockaddr_in6))
-		__array(u8, mraddr, sizeof(struct sockaddr_in6))
-	),
-	TP_fast_assign(
-		__entry->id = id;
-		__entry->ret = ret;
-		iwcm_trace_addr(__entry->laddr, &id->local_addr);
-		iwcm_trace_addr(__entry->raddr, &id->remote_addr);
-		iwcm_trace_addr(__entry->mladdr, &id->m_local_addr);
-		iwcm_trace_addr(__entry->mraddr, &id->m_remote_addr);
-	),
-	TP_printk("id=%p %pISpc -> %pISpc (wire %pISpc -> %pISpc) ret=%d",
-		  __entry->id, __entry->laddr, __entry->raddr,
-		  __entry->mladdr, __entry->mraddr, __entry->ret)
+		    TP_PROTO(const struct iw_cm_id *id, int ret),
+		    TP_ARGS(id, ret),
+		    TP_STRUCT__entry(__field(const void *, id)
+				     __field(int, ret)
+				     __array(u8, laddr, sizeof(struct sockaddr_in6))
+				     __array(u8, raddr, sizeof(struct sockaddr_in6))
+				     __array(u8, mladdr, sizeof(struct sockaddr_in6))
+				     __array(u8, mraddr, sizeof(struct sockaddr_in6))),
+		    TP_fast_assign(__entry->id = id;
+				   __entry->ret = ret;
+				   iwcm_trace_addr(__entry->laddr, &id->local_addr);
+				   iwcm_trace_addr(__entry->raddr, &id->remote_addr);
+				   iwcm_trace_addr(__entry->mladdr, &id->m_local_addr);
+				   iwcm_trace_addr(__entry->mraddr, &id->m_remote_addr);),
+		    TP_printk("id=%p %pISpc -> %pISpc (wire %pISpc -> %pISpc) ret=%d",
+			      __entry->id, __entry->laddr, __entry->raddr,
+			      __entry->mladdr, __entry->mraddr, __entry->ret)
 );
 
 #define DEFINE_IWCM_CALL_EVENT(name)					\

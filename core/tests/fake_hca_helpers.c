@@ -8,7 +8,9 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/fs.h>
 #include <linux/namei.h>
+#include <linux/sched.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -289,3 +291,112 @@ bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
 	       fake_hca_event_count(log) >= count;
 }
 EXPORT_SYMBOL_GPL(fake_hca_event_wait);
+
+#define FAKE_HCA_FAILSLAB_DIR	"/sys/kernel/debug/failslab/"
+
+/* ------------------------------------------------------------------
+ * failslab through debugfs
+ *
+ * The knobs are debugfs files of simple attributes: they have no
+ * read_iter/write_iter, so kernel_read() and kernel_write() refuse them,
+ * and their read/write want user memory, which a KUnit thread has none
+ * of.  debugfs documents that such a file's inode i_private points to
+ * the variable behind it: resolve the file and use the variable.
+ */
+
+static void *failslab_knob(struct kunit *test, const char *name)
+{
+	struct path path;
+	char file[64];
+	void *var;
+	int ret;
+
+	snprintf(file, sizeof(file), FAKE_HCA_FAILSLAB_DIR "%s", name);
+	ret = kern_path(file, LOOKUP_FOLLOW, &path);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "%s: %d (needs CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs mounted)",
+			    file, ret);
+	var = d_inode(path.dentry)->i_private;
+	path_put(&path);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, var, "%s has no variable", file);
+	return var;
+}
+
+static void failslab_restore(void *data)
+{
+	struct fake_hca_failslab *fs = data;
+
+	/* times first: from then on nothing fails, whatever the rest says. */
+	atomic_set(fs->times, 0);
+#ifdef CONFIG_FAULT_INJECTION
+	current->make_it_fail = 0;
+	current->fail_nth = 0;
+#endif
+	WRITE_ONCE(*fs->ignore_gfp_wait, fs->old_ignore_gfp_wait);
+	WRITE_ONCE(*fs->task_filter, fs->old_task_filter);
+	WRITE_ONCE(*fs->verbose, fs->old_verbose);
+	WRITE_ONCE(*fs->interval, fs->old_interval);
+	WRITE_ONCE(*fs->probability, fs->old_probability);
+	atomic_set(fs->space, fs->old_space);
+	atomic_set(fs->times, fs->old_times);
+}
+
+/**
+ * fake_hca_kunit_failslab - set failslab up for fail-nth in a test
+ * @test: the test; the knobs are put back when it ends
+ *
+ * Find the failslab knobs, save them (restored when the test ends) and
+ * set them for fail-nth: every allocation counts (also those that may
+ * sleep), nothing fails at random, and quietly (the default verbosity
+ * dumps a stack per failure, which the test bed takes for a splat).
+ * The test then sets current->fail_nth around the call under test.
+ *
+ * Return: the knobs and their old values; the test fails (asserts) when
+ * failslab's debugfs files are missing.
+ */
+struct fake_hca_failslab *fake_hca_kunit_failslab(struct kunit *test)
+{
+	struct fake_hca_failslab *fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fs);
+	fs->times = failslab_knob(test, "times");
+	fs->space = failslab_knob(test, "space");
+	fs->probability = failslab_knob(test, "probability");
+	fs->interval = failslab_knob(test, "interval");
+	fs->verbose = failslab_knob(test, "verbose");
+	fs->task_filter = failslab_knob(test, "task-filter");
+	fs->ignore_gfp_wait = failslab_knob(test, "ignore-gfp-wait");
+
+	fs->old_times = atomic_read(fs->times);
+	fs->old_space = atomic_read(fs->space);
+	fs->old_probability = READ_ONCE(*fs->probability);
+	fs->old_interval = READ_ONCE(*fs->interval);
+	fs->old_verbose = READ_ONCE(*fs->verbose);
+	fs->old_task_filter = READ_ONCE(*fs->task_filter);
+	fs->old_ignore_gfp_wait = READ_ONCE(*fs->ignore_gfp_wait);
+	fake_hca_kunit_add_action(test, failslab_restore, fs);
+
+	WRITE_ONCE(*fs->probability, 0);
+	WRITE_ONCE(*fs->task_filter, true);
+	WRITE_ONCE(*fs->ignore_gfp_wait, false);
+	WRITE_ONCE(*fs->verbose, 0);
+	return fs;
+}
+EXPORT_SYMBOL_GPL(fake_hca_kunit_failslab);
+
+/**
+ * fake_hca_failslab_disarm - nothing fails from here on (for suite_exit)
+ */
+void fake_hca_failslab_disarm(void)
+{
+	struct path path;
+	atomic_t *times;
+
+	if (kern_path(FAKE_HCA_FAILSLAB_DIR "times", LOOKUP_FOLLOW, &path))
+		return;
+	times = d_inode(path.dentry)->i_private;
+	if (times)
+		atomic_set(times, 0);
+	path_put(&path);
+}
+EXPORT_SYMBOL_GPL(fake_hca_failslab_disarm);

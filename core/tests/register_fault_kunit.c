@@ -24,7 +24,8 @@
  *  - the fake driver: the Nth driver op call of the registration fails,
  *    for every N of a complete registration.
  *
- * failslab is configured through its debugfs files (see failslab_knob());
+ * failslab is configured through its debugfs files (see
+ * fake_hca_kunit_failslab() in fake_hca_helpers.c);
  * without them (kernel without CONFIG_FAILSLAB or
  * CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs not mounted) the suite fails
  * rather than skips, so a test bed that lost them is noticed.
@@ -41,116 +42,7 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define FAILSLAB_DIR	"/sys/kernel/debug/failslab/"
 #define DEV_NAME	"kufault"
-
-/* ------------------------------------------------------------------
- * failslab through debugfs
- *
- * The knobs are debugfs files of simple attributes: they have no
- * read_iter/write_iter, so kernel_read() and kernel_write() refuse them,
- * and their read/write want user memory, which a KUnit thread has none
- * of.  debugfs documents that such a file's inode i_private points to
- * the variable behind it: resolve the file and use the variable.
- */
-
-struct failslab {
-	atomic_t	*times;
-	atomic_t	*space;
-	unsigned long	*probability;
-	unsigned long	*interval;
-	unsigned long	*verbose;
-	bool		*task_filter;
-	bool		*ignore_gfp_wait;
-	/* the values found, put back when the test ends */
-	int		old_times, old_space;
-	unsigned long	old_probability, old_interval, old_verbose;
-	bool		old_task_filter, old_ignore_gfp_wait;
-};
-
-static void *failslab_knob(struct kunit *test, const char *name)
-{
-	struct path path;
-	char file[64];
-	void *var;
-	int ret;
-
-	snprintf(file, sizeof(file), FAILSLAB_DIR "%s", name);
-	ret = kern_path(file, LOOKUP_FOLLOW, &path);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
-			    "%s: %d (needs CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS, debugfs mounted)",
-			    file, ret);
-	var = d_inode(path.dentry)->i_private;
-	path_put(&path);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, var, "%s has no variable", file);
-	return var;
-}
-
-static void failslab_restore(void *data)
-{
-	struct failslab *fs = data;
-
-	/* times first: from then on nothing fails, whatever the rest says. */
-	atomic_set(fs->times, 0);
-	current->make_it_fail = 0;
-	current->fail_nth = 0;
-	WRITE_ONCE(*fs->ignore_gfp_wait, fs->old_ignore_gfp_wait);
-	WRITE_ONCE(*fs->task_filter, fs->old_task_filter);
-	WRITE_ONCE(*fs->verbose, fs->old_verbose);
-	WRITE_ONCE(*fs->interval, fs->old_interval);
-	WRITE_ONCE(*fs->probability, fs->old_probability);
-	atomic_set(fs->space, fs->old_space);
-	atomic_set(fs->times, fs->old_times);
-}
-
-/*
- * Find the failslab knobs, save them (restored when the test ends) and
- * set them for fail-nth: every allocation counts (also those that may
- * sleep), nothing fails at random, and quietly (the default verbosity
- * dumps a stack per failure, which the test bed takes for a splat).
- */
-static struct failslab *failslab_setup(struct kunit *test)
-{
-	struct failslab *fs = kunit_kzalloc(test, sizeof(*fs), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, fs);
-	fs->times = failslab_knob(test, "times");
-	fs->space = failslab_knob(test, "space");
-	fs->probability = failslab_knob(test, "probability");
-	fs->interval = failslab_knob(test, "interval");
-	fs->verbose = failslab_knob(test, "verbose");
-	fs->task_filter = failslab_knob(test, "task-filter");
-	fs->ignore_gfp_wait = failslab_knob(test, "ignore-gfp-wait");
-
-	fs->old_times = atomic_read(fs->times);
-	fs->old_space = atomic_read(fs->space);
-	fs->old_probability = READ_ONCE(*fs->probability);
-	fs->old_interval = READ_ONCE(*fs->interval);
-	fs->old_verbose = READ_ONCE(*fs->verbose);
-	fs->old_task_filter = READ_ONCE(*fs->task_filter);
-	fs->old_ignore_gfp_wait = READ_ONCE(*fs->ignore_gfp_wait);
-	fake_hca_kunit_add_action(test, failslab_restore, fs);
-
-	WRITE_ONCE(*fs->probability, 0);
-	WRITE_ONCE(*fs->task_filter, true);
-	WRITE_ONCE(*fs->ignore_gfp_wait, false);
-	WRITE_ONCE(*fs->verbose, 0);
-	return fs;
-}
-
-/* For suite_exit: whatever happened, nothing fails from here on. */
-static void failslab_disarm(void)
-{
-	struct path path;
-	atomic_t *times;
-
-	if (kern_path(FAILSLAB_DIR "times", LOOKUP_FOLLOW, &path))
-		return;
-	times = d_inode(path.dentry)->i_private;
-	if (times)
-		atomic_set(times, 0);
-	path_put(&path);
-}
 
 /* ------------------------------------------------------------------ */
 
@@ -198,7 +90,7 @@ static void expect_clean_failure(struct kunit *test, struct fake_hca *hca,
 
 static void rdma_register_fault_failslab_present(struct kunit *test)
 {
-	struct failslab *fs = failslab_setup(test);
+	struct fake_hca_failslab *fs = fake_hca_kunit_failslab(test);
 
 	/* The knobs are where they should be: the defaults are sane. */
 	KUNIT_EXPECT_GE(test, fs->old_interval, 1);
@@ -213,7 +105,7 @@ static void rdma_register_fault_failslab(struct kunit *test)
 	int other_errors = 0;
 	bool passed = false;
 
-	failslab_setup(test);
+	fake_hca_kunit_failslab(test);
 
 	for (nth = 1; nth < 100000 && !passed; nth++) {
 		struct fake_hca *hca;
@@ -327,7 +219,7 @@ static void rdma_register_fault_driver_ops(struct kunit *test)
 
 static void rdma_register_fault_suite_exit(struct kunit_suite *suite)
 {
-	failslab_disarm();
+	fake_hca_failslab_disarm();
 }
 
 static struct kunit_case rdma_register_fault_cases[] = {

@@ -26,6 +26,7 @@
 
 #include <linux/bits.h>
 #include <linux/if_ether.h>
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
@@ -334,6 +335,41 @@ void fake_hca_kunit_event_log_release(struct kunit *test,
 bool fake_hca_event_wait(struct fake_hca_event_log *log, unsigned int count,
 			 unsigned int timeout_ms);
 unsigned int fake_hca_event_count(struct fake_hca_event_log *log);
+
+/**
+ * struct fake_hca_failslab - failslab's knobs (fake_hca_kunit_failslab())
+ * @times: failslab's "times"
+ * @space: "space"
+ * @probability: "probability"
+ * @interval: "interval"
+ * @verbose: "verbose"
+ * @task_filter: "task-filter"
+ * @ignore_gfp_wait: "ignore-gfp-wait"
+ * @old_times: value found, put back when the test ends
+ * @old_space: likewise
+ * @old_probability: likewise
+ * @old_interval: likewise
+ * @old_verbose: likewise
+ * @old_task_filter: likewise
+ * @old_ignore_gfp_wait: likewise
+ */
+struct fake_hca_failslab {
+	atomic_t	*times;
+	atomic_t	*space;
+	unsigned long	*probability;
+	unsigned long	*interval;
+	unsigned long	*verbose;
+	bool		*task_filter;
+	bool		*ignore_gfp_wait;
+	/* the values found, put back when the test ends */
+	int		old_times, old_space;
+	unsigned long	old_probability, old_interval, old_verbose;
+	bool		old_task_filter, old_ignore_gfp_wait;
+};
+
+/* KUnit: failslab for fail-nth (needs CONFIG_FAILSLAB and its debugfs) */
+struct fake_hca_failslab *fake_hca_kunit_failslab(struct kunit *test);
+void fake_hca_failslab_disarm(void);
 
 /*
  * The iWARP flavour (core/tests/fake_hca_iwarp.c): an RNIC with the iw_*
