@@ -77,7 +77,7 @@ static int cma_transport_listen(struct rdma_id_private *id_priv)
 		return cma_iw_listen(id_priv, id_priv->backlog);
 	if (rdma_cap_ib_cm(id->device, id->port_num))
 		return cma_ib_listen(id_priv);
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 /*

@@ -146,12 +146,12 @@ struct rdma_id_private {
 	struct rdma_id_private	*parent;
 
 	enum rdma_cm_state	state;
-	spinlock_t		lock;
-	struct mutex		qp_mutex;
+	spinlock_t		lock;		/* @state */
+	struct mutex		qp_mutex;	/* id.qp and its options */
 
 	struct completion	comp;
 	refcount_t		refcount;
-	struct mutex		handler_mutex;
+	struct mutex		handler_mutex;	/* the owner's handler */
 
 	int			backlog;
 	int			timeout_ms;
@@ -237,8 +237,8 @@ int cma_deliver_event(struct rdma_id_private *id_priv,
 		      struct rdma_cm_event *event);
 void cma_destroy_id_handler_unlock(struct rdma_id_private *id_priv);
 int cma_queue_event(struct rdma_id_private *id_priv,
-		     enum rdma_cm_state old, enum rdma_cm_state new,
-		     const struct rdma_cm_event *event);
+		    enum rdma_cm_state old, enum rdma_cm_state new,
+		    const struct rdma_cm_event *event);
 void cma_attach_to_dev(struct rdma_id_private *id_priv,
 		       struct cma_device *cma_dev, u32 port);
 int cma_attach_checked(struct rdma_id_private *id_priv,

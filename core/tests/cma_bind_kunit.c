@@ -293,6 +293,7 @@ static struct kunit_suite rdma_cma_bind_suite = {
 	.name = "rdma_cma_bind",
 	.test_cases = rdma_cma_bind_cases,
 };
+
 kunit_test_suite(rdma_cma_bind_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rdma_cm port spaces and binding");

@@ -20,6 +20,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_nldev.h>
 #include <linux/etherdevice.h>
 #include <linux/inet.h>
 #include <linux/net.h>
@@ -593,9 +594,14 @@ static void rdma_cma_addr_change(struct kunit *test)
 						    TEST_PORT), 1000), 0);
 	expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
 
+	/* as "ip link set A down; ... address MAC; ... up" */
 	memcpy(sa.sa_data, mac_new, ETH_ALEN);
 	rtnl_lock();
-	ret = dev_set_mac_address(ctx->a, &sa, NULL);
+	ret = dev_change_flags(ctx->a, ctx->a->flags & ~IFF_UP, NULL);
+	if (!ret)
+		ret = dev_set_mac_address(ctx->a, &sa, NULL);
+	if (!ret)
+		ret = dev_change_flags(ctx->a, ctx->a->flags | IFF_UP, NULL);
 	rtnl_unlock();
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	expect_event(test, log, 2, RDMA_CM_EVENT_ADDR_CHANGE, 0);
@@ -632,6 +638,60 @@ static void rdma_cma_restrack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
 }
 
+/* "rdma res show cm_id": the nldev entry of a bound id. */
+static void rdma_cma_nldev_entry(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *log = new_id(test, IB_QPT_RC);
+	struct nlattr **tb = tb_alloc(test);
+	struct nlc *c = nlc_open(test);
+	struct rdma_restrack_entry *res = NULL;
+	struct sockaddr_storage ss;
+	struct sockaddr_in *sin;
+	struct nlmsghdr *reply;
+	struct req *r;
+	u32 idn;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(log->id,
+					     ip4(&ss, "192.0.2.1",
+						 TEST_PORT + 9)), 0);
+	for (idn = 0; idn < 4096 && IS_ERR_OR_NULL(res); idn++)
+		res = rdma_restrack_get_byid(ctx->dev, RDMA_RESTRACK_CM_ID, idn);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, res);
+	idn = res->id;
+	rdma_restrack_put(res);
+
+	req_init(r, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, ctx->dev->index);
+	req_u32(r, RDMA_NLDEV_ATTR_RES_CM_IDN, idn);
+	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
+						   nlmsg_attrdata(reply, 0),
+						   nlmsg_attrlen(reply, 0),
+						   NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CM_IDN]),
+			idn);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PS]),
+			(u32)RDMA_PS_TCP);
+	/* RDMA_CM_ADDR_BOUND: 7 in upstream's numbering */
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]), 7);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			ROCE_PORT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+			   KBUILD_MODNAME);
+	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
+	KUNIT_ASSERT_EQ(test, nla_len(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]),
+			(int)sizeof(struct __kernel_sockaddr_storage));
+	sin = nla_data(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
+	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, in_aton("192.0.2.1"));
+	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), TEST_PORT + 9);
+	/* no QP: no local QP number */
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]);
+}
+
 static void rdma_cma_event_names(struct kunit *test)
 {
 	KUNIT_EXPECT_STREQ(test, rdma_event_msg(RDMA_CM_EVENT_ADDR_RESOLVED),
@@ -651,6 +711,7 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_destroy_races_resolve),
 	KUNIT_CASE(rdma_cma_addr_change),
 	KUNIT_CASE(rdma_cma_restrack),
+	KUNIT_CASE(rdma_cma_nldev_entry),
 	KUNIT_CASE(rdma_cma_event_names),
 	{}
 };
@@ -659,6 +720,7 @@ static struct kunit_suite rdma_cma_suite = {
 	.name = "rdma_cma",
 	.test_cases = rdma_cma_cases,
 };
+
 kunit_test_suite(rdma_cma_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the RDMA connection manager");
