@@ -665,6 +665,8 @@ static void rdma_cma_nldev_entry(struct kunit *test)
 
 	req_init(r, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
 	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, ctx->dev->index);
+	/* CM IDs belong to a port, as QPs */
+	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, ROCE_PORT);
 	req_u32(r, RDMA_NLDEV_ATTR_RES_CM_IDN, idn);
 	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
