@@ -103,9 +103,11 @@ struct rdma_bind_list {
  *	state changes rdma_cm makes on the owner's behalf
  * @comp: completed when @refcount drops to zero
  * @refcount: the creator's reference plus one per pending asynchronous
- *	operation (address resolution, queued work, transport callback in
- *	progress); the destroyer drops the creator's and waits for @comp,
- *	so nothing queued can outlive the id
+ *	operation (queued work, device removal in progress); the destroyer
+ *	drops the creator's and waits for @comp, so nothing queued can
+ *	outlive the id.  An id stays on its device's list while its
+ *	destroyer waits: walkers of that list take references with
+ *	refcount_inc_not_zero() only
  * @handler_mutex: held while the owner's handler runs and while an API
  *	call changes what a handler may see; no event is delivered after
  *	the state became RDMA_CM_DESTROYING (set under this mutex)

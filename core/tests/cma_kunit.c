@@ -370,8 +370,9 @@ static void rdma_cma_resolve_roce(struct kunit *test)
 	resolve_to_peer(test, log);
 	KUNIT_EXPECT_PTR_EQ(test, id->device, ctx->dev);
 	KUNIT_EXPECT_EQ(test, id->port_num, ROCE_PORT);
-	KUNIT_EXPECT_EQ(test, src->sin_addr.s_addr, in_aton("192.0.2.1"));
-	KUNIT_EXPECT_NE(test, src->sin_port, 0);
+	KUNIT_EXPECT_EQ(test, ntohl(src->sin_addr.s_addr),
+			ntohl(in_aton("192.0.2.1")));
+	KUNIT_EXPECT_NE(test, ntohs(src->sin_port), 0);
 	KUNIT_EXPECT_MEMEQ(test, id->route.addr.dev_addr.dst_dev_addr,
 			   peer_mac, ETH_ALEN);
 	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 1);
@@ -688,7 +689,8 @@ static void rdma_cma_nldev_entry(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_len(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]),
 			(int)sizeof(struct __kernel_sockaddr_storage));
 	sin = nla_data(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
-	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, in_aton("192.0.2.1"));
+	KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr),
+			ntohl(in_aton("192.0.2.1")));
 	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), TEST_PORT + 9);
 	/* no QP: no local QP number */
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]);
