@@ -26,6 +26,7 @@
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/delay.h>
 #include <linux/wait.h>
 #include <net/neighbour.h>
 #include <net/netlink.h>
@@ -581,6 +582,169 @@ static void rdma_cma_destroy_races_resolve(struct kunit *test)
 	KUNIT_EXPECT_LE(test, resolved, 200);
 }
 
+/* Route resolution queued when the id is destroyed: nothing after. */
+static void rdma_cma_destroy_races_route(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct sockaddr_storage dst;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++) {
+		struct ev_log *log = new_id(test, IB_QPT_RC);
+
+		KUNIT_ASSERT_EQ(test,
+				rdma_resolve_addr(log->id, NULL,
+						  ip4(&dst, "192.0.2.2",
+						      TEST_PORT), 1000), 0);
+		expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+		KUNIT_ASSERT_EQ(test, rdma_resolve_route(log->id, 1000), 0);
+		if (i & 1)
+			udelay(i % 20);
+		kunit_release_action(test, id_destroy_action, log);
+		KUNIT_EXPECT_LE(test, log->n, 2);
+	}
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
+}
+
+/*
+ * The device goes away while an id on it waits for a neighbour that never
+ * answers: DEVICE_REMOVAL, then the destroy cancels the resolution (no
+ * ADDR_RESOLVED or ADDR_ERROR ever comes).
+ */
+static void rdma_cma_removal_during_resolve(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *log = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage ss;
+
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(log->id,
+					     ip4(&ss, "192.0.2.1", 0)), 0);
+	/* 192.0.2.3 has no neighbour entry: ARP goes out, nobody answers */
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(log->id, NULL,
+						ip4(&ss, "192.0.2.3",
+						    TEST_PORT), 4000), 0);
+	log->destroy_on = RDMA_CM_EVENT_DEVICE_REMOVAL;
+	fake_hca_kunit_destroy(test, ctx->hca);
+	expect_event(test, log, 1, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
+	KUNIT_ASSERT_TRUE(test, wait_event_timeout(log->wq,
+						   READ_ONCE(log->destroyed),
+						   EV_WAIT));
+	/* past the resolution's timeout: still nothing */
+	msleep(4500);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(log->n), 1);
+}
+
+struct destroyer {
+	struct work_struct work;
+	struct ev_log **logs;
+	unsigned int count;
+};
+
+static void destroyer_work(struct work_struct *work)
+{
+	struct destroyer *d = container_of(work, struct destroyer, work);
+	unsigned int i;
+
+	for (i = 0; i < d->count; i++) {
+		rdma_destroy_id(d->logs[i]->id);
+		WRITE_ONCE(d->logs[i]->destroyed, true);
+		udelay(50);
+	}
+}
+
+/*
+ * Owners destroy their ids while the device is being removed: some hear
+ * DEVICE_REMOVAL first, some not; the removal waits for all of them.
+ */
+static void rdma_cma_destroy_races_removal(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct destroyer d = { .count = 16 };
+	struct sockaddr_storage ss;
+	unsigned int i, removals = 0;
+
+	d.logs = kunit_kcalloc(test, d.count, sizeof(*d.logs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d.logs);
+	for (i = 0; i < d.count; i++) {
+		d.logs[i] = new_id(test, IB_QPT_RC);
+		KUNIT_ASSERT_EQ(test, rdma_bind_addr(d.logs[i]->id,
+						     ip4(&ss, "192.0.2.1", 0)),
+				0);
+	}
+	KUNIT_ASSERT_EQ(test, cm_ids_of(ctx->dev), d.count);
+
+	INIT_WORK_ONSTACK(&d.work, destroyer_work);
+	queue_work(system_unbound_wq, &d.work);
+	fake_hca_kunit_destroy(test, ctx->hca);
+	flush_work(&d.work);
+	destroy_work_on_stack(&d.work);
+
+	for (i = 0; i < d.count; i++) {
+		KUNIT_EXPECT_LE(test, d.logs[i]->n, 1);
+		removals += d.logs[i]->n;
+	}
+	KUNIT_EXPECT_LE(test, removals, d.count);
+}
+
+struct churn {
+	struct work_struct work;
+	struct kunit *test;
+	unsigned int rounds;
+	int errors;
+};
+
+/* Wildcard listeners hear nothing when their devices come and go. */
+static int churn_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct churn *c = id->context;
+
+	c->errors++;
+	return 0;
+}
+
+/* Wildcard listeners made and destroyed in a loop. */
+static void listener_churn_work(struct work_struct *work)
+{
+	struct churn *c = container_of(work, struct churn, work);
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	unsigned int i;
+
+	for (i = 0; i < c->rounds; i++) {
+		struct rdma_cm_id *id;
+
+		id = rdma_create_id(&init_net, churn_handler, c, RDMA_PS_TCP,
+				    IB_QPT_RC);
+		if (IS_ERR(id)) {
+			c->errors++;
+			continue;
+		}
+		if (rdma_bind_addr(id, (struct sockaddr *)&any) ||
+		    rdma_listen(id, 4))
+			c->errors++;
+		rdma_destroy_id(id);
+	}
+}
+
+/* Devices come and go while wildcard listeners come and go. */
+static void rdma_cma_listen_races_devices(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct churn c = { .test = test, .rounds = 200 };
+	unsigned int i;
+
+	INIT_WORK_ONSTACK(&c.work, listener_churn_work);
+	queue_work(system_unbound_wq, &c.work);
+	for (i = 0; i < 10; i++) {
+		struct fake_hca *hca = new_roce_hca(test, ctx->b, NULL);
+
+		fake_hca_kunit_destroy(test, hca);
+	}
+	flush_work(&c.work);
+	destroy_work_on_stack(&c.work);
+	KUNIT_EXPECT_EQ(test, c.errors, 0);
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
+}
+
 /* A new MAC on the bound net device: ADDR_CHANGE. */
 static void rdma_cma_addr_change(struct kunit *test)
 {
@@ -713,6 +877,10 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_listen_all_devices),
 	KUNIT_CASE(rdma_cma_device_removal),
 	KUNIT_CASE(rdma_cma_destroy_races_resolve),
+	KUNIT_CASE(rdma_cma_destroy_races_route),
+	KUNIT_CASE(rdma_cma_removal_during_resolve),
+	KUNIT_CASE(rdma_cma_destroy_races_removal),
+	KUNIT_CASE(rdma_cma_listen_races_devices),
 	KUNIT_CASE(rdma_cma_addr_change),
 	KUNIT_CASE(rdma_cma_restrack),
 	KUNIT_CASE(rdma_cma_nldev_entry),
