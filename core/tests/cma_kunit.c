@@ -648,7 +648,7 @@ static void destroyer_work(struct work_struct *work)
 	for (i = 0; i < d->count; i++) {
 		rdma_destroy_id(d->logs[i]->id);
 		WRITE_ONCE(d->logs[i]->destroyed, true);
-		udelay(50);
+		usleep_range(20, 60);
 	}
 }
 
