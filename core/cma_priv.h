@@ -189,6 +189,8 @@ enum {
 };
 
 #define CMA_IBOE_PACKET_LIFETIME	16
+/* IB_CM_REJ_CONSUMER_DEFINED of ib_cm.h (until ib_cm.h is merged) */
+#define CMA_IB_REJ_CONSUMER_DEFINED	28
 #define CMA_PREFERRED_ROCE_GID_TYPE	IB_GID_TYPE_ROCE_UDP_ENCAP
 
 extern struct mutex cma_lock;
