@@ -94,7 +94,7 @@ int rdma_connect_locked(struct rdma_cm_id *id,
 	else if (rdma_cap_ib_cm(id->device, id->port_num))
 		ret = cma_ib_connect(id_priv, conn_param);
 	else
-		ret = -ENOSYS;
+		ret = -EOPNOTSUPP;
 	if (ret)
 		cma_comp_exch(id_priv, RDMA_CM_CONNECT, RDMA_CM_ROUTE_RESOLVED);
 	return ret;
@@ -220,10 +220,10 @@ int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 	else if (rdma_cap_ib_cm(id->device, id->port_num))
 		ret = cma_ib_accept(id_priv, conn_param);
 	else
-		ret = -ENOSYS;
+		ret = -EOPNOTSUPP;
 	if (ret) {
 		cma_modify_qp_err(id_priv);
-		rdma_reject(id, NULL, 0, 0);
+		rdma_reject(id, NULL, 0, CMA_IB_REJ_CONSUMER_DEFINED);
 	}
 	return ret;
 }
@@ -273,7 +273,7 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 	if (rdma_cap_ib_cm(id->device, id->port_num))
 		return cma_ib_reject(id_priv, private_data, private_data_len,
 				     reason);
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(rdma_reject);
 
@@ -299,7 +299,7 @@ int rdma_disconnect(struct rdma_cm_id *id)
 		cma_modify_qp_err(id_priv);
 		return cma_ib_disconnect(id_priv);
 	}
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(rdma_disconnect);
 
@@ -367,7 +367,7 @@ static int cma_ib_init_qp_attr(struct rdma_id_private *id_priv,
  * options rdma_set_ack_timeout() and rdma_set_min_rnr_timer() apply.
  *
  * Context: process context.
- * Return: 0; -EINVAL without a device; -ENOSYS for a device without a
+ * Return: 0; -EINVAL without a device; -EOPNOTSUPP for a port without a
  * connection manager; the transport's errors.
  */
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
@@ -399,7 +399,7 @@ int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		qp_attr->port_num = id->port_num;
 		*qp_attr_mask |= IB_QP_PORT;
 	} else {
-		ret = -ENOSYS;
+		ret = -EOPNOTSUPP;
 	}
 	if (ret)
 		return ret;
@@ -483,7 +483,7 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ib_pd *pd,
 	mutex_lock(&id_priv->qp_mutex);
 	id->qp = qp;
 	id_priv->qp_num = qp->qp_num;
-	id_priv->srq = qp->srq != NULL;
+	id_priv->srq = !!qp->srq;
 	mutex_unlock(&id_priv->qp_mutex);
 	trace_cm_qp_create(id_priv, 0);
 	return 0;
@@ -588,7 +588,7 @@ EXPORT_SYMBOL(rdma_consumer_reject_data);
  * Context: process context; sleeps.
  * Return: -EINVAL without a device, in another state, for a QP type
  * other than UD or for an id whose QP rdma_cm made; -EOPNOTSUPP on IB
- * (needs the SA) and RoCE (the IGMP join is not written yet); -ENOSYS on
+ * (needs the SA) and RoCE (the IGMP join is not written yet); -EOPNOTSUPP on
  * iWARP (no multicast), as upstream.
  */
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
@@ -604,7 +604,7 @@ int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 	if (rdma_ib_or_roce(id->device, id->port_num))
 		return cma_ib_join_multicast(id_priv, addr, join_state,
 					     context);
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(rdma_join_multicast);
 

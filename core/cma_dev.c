@@ -77,7 +77,7 @@ static int cma_transport_listen(struct rdma_id_private *id_priv)
 		return cma_iw_listen(id_priv, id_priv->backlog);
 	if (rdma_cap_ib_cm(id->device, id->port_num))
 		return cma_ib_listen(id_priv);
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 /*
@@ -272,7 +272,9 @@ static void cma_process_remove(struct cma_device *cma_dev)
 			mutex_lock(&cma_lock);
 			continue;
 		}
-		cma_id_get(id_priv);
+		/* being destroyed: it lets go of the device by itself */
+		if (!refcount_inc_not_zero(&id_priv->refcount))
+			continue;
 		mutex_unlock(&cma_lock);
 		cma_send_device_removal_put(id_priv);
 		mutex_lock(&cma_lock);
@@ -394,10 +396,14 @@ static void cma_netdev_changed(struct net_device *ndev)
 			    !memcmp(dev_addr->src_dev_addr, ndev->dev_addr,
 				    ndev->addr_len))
 				continue;
+			/* an id being destroyed is still listed: skip it */
+			if (!refcount_inc_not_zero(&id_priv->refcount))
+				continue;
 			if (cma_queue_event(id_priv, RDMA_CM_IDLE, RDMA_CM_IDLE,
 					    &event))
 				ibdev_warn(cma_dev->device,
 					   "rdma_cm: ADDR_CHANGE lost (no memory)\n");
+			cma_id_put(id_priv);
 		}
 	}
 	mutex_unlock(&cma_lock);

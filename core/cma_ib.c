@@ -13,9 +13,6 @@
 
 #include "cma_priv.h"
 
-/* IB_CM_REJ_CONSUMER_DEFINED of ib_cm.h */
-#define CMA_IB_REJ_CONSUMER_DEFINED	28
-
 int cma_ib_listen(struct rdma_id_private *id_priv)
 {
 	return -EOPNOTSUPP;

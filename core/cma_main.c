@@ -475,7 +475,6 @@ static void cma_destroy(struct rdma_id_private *id_priv,
  * frees the id.
  */
 void cma_destroy_id_handler_unlock(struct rdma_id_private *id_priv)
-	__releases(&id_priv->handler_mutex)
 {
 	enum rdma_cm_state state;
 
@@ -525,7 +524,6 @@ EXPORT_SYMBOL(rdma_destroy_id);
  * Return: nothing.
  */
 void rdma_lock_handler(struct rdma_cm_id *id)
-	__acquires(&to_id_priv(id)->handler_mutex)
 {
 	mutex_lock(&to_id_priv(id)->handler_mutex);
 }
@@ -539,7 +537,6 @@ EXPORT_SYMBOL(rdma_lock_handler);
  * Return: nothing.
  */
 void rdma_unlock_handler(struct rdma_cm_id *id)
-	__releases(&to_id_priv(id)->handler_mutex)
 {
 	mutex_unlock(&to_id_priv(id)->handler_mutex);
 }

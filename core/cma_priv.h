@@ -103,9 +103,11 @@ struct rdma_bind_list {
  *	state changes rdma_cm makes on the owner's behalf
  * @comp: completed when @refcount drops to zero
  * @refcount: the creator's reference plus one per pending asynchronous
- *	operation (address resolution, queued work, transport callback in
- *	progress); the destroyer drops the creator's and waits for @comp,
- *	so nothing queued can outlive the id
+ *	operation (queued work, device removal in progress); the destroyer
+ *	drops the creator's and waits for @comp, so nothing queued can
+ *	outlive the id.  An id stays on its device's list while its
+ *	destroyer waits: walkers of that list take references with
+ *	refcount_inc_not_zero() only
  * @handler_mutex: held while the owner's handler runs and while an API
  *	call changes what a handler may see; no event is delivered after
  *	the state became RDMA_CM_DESTROYING (set under this mutex)
@@ -146,12 +148,12 @@ struct rdma_id_private {
 	struct rdma_id_private	*parent;
 
 	enum rdma_cm_state	state;
-	spinlock_t		lock;
-	struct mutex		qp_mutex;
+	spinlock_t		lock;		/* @state */
+	struct mutex		qp_mutex;	/* id.qp and its options */
 
 	struct completion	comp;
 	refcount_t		refcount;
-	struct mutex		handler_mutex;
+	struct mutex		handler_mutex;	/* the owner's handler */
 
 	int			backlog;
 	int			timeout_ms;
@@ -187,6 +189,8 @@ enum {
 };
 
 #define CMA_IBOE_PACKET_LIFETIME	16
+/* IB_CM_REJ_CONSUMER_DEFINED of ib_cm.h (until ib_cm.h is merged) */
+#define CMA_IB_REJ_CONSUMER_DEFINED	28
 #define CMA_PREFERRED_ROCE_GID_TYPE	IB_GID_TYPE_ROCE_UDP_ENCAP
 
 extern struct mutex cma_lock;
@@ -237,8 +241,8 @@ int cma_deliver_event(struct rdma_id_private *id_priv,
 		      struct rdma_cm_event *event);
 void cma_destroy_id_handler_unlock(struct rdma_id_private *id_priv);
 int cma_queue_event(struct rdma_id_private *id_priv,
-		     enum rdma_cm_state old, enum rdma_cm_state new,
-		     const struct rdma_cm_event *event);
+		    enum rdma_cm_state old, enum rdma_cm_state new,
+		    const struct rdma_cm_event *event);
 void cma_attach_to_dev(struct rdma_id_private *id_priv,
 		       struct cma_device *cma_dev, u32 port);
 int cma_attach_checked(struct rdma_id_private *id_priv,

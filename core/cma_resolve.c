@@ -127,6 +127,7 @@ static void cma_addr_handler(int status, struct sockaddr *src_addr,
 			     struct rdma_dev_addr *dev_addr, void *context)
 {
 	struct rdma_id_private *id_priv = context;
+	struct sockaddr_storage old_src;
 	struct rdma_cm_event event = {};
 	__be16 port;
 
@@ -135,8 +136,9 @@ static void cma_addr_handler(int status, struct sockaddr *src_addr,
 			   RDMA_CM_ADDR_RESOLVED))
 		goto out;
 
+	/* the route's source, kept only if the resolution succeeds */
+	memcpy(&old_src, cma_src_addr(id_priv), sizeof(old_src));
 	if (!status) {
-		/* keep our port, take the source IP the route chose */
 		port = cma_port(cma_src_addr(id_priv));
 		memcpy(cma_src_addr(id_priv), src_addr,
 		       rdma_addr_size(src_addr));
@@ -151,6 +153,14 @@ static void cma_addr_handler(int status, struct sockaddr *src_addr,
 		if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED,
 				   RDMA_CM_ADDR_BOUND))
 			goto out;
+		/*
+		 * Bound again as before: a wildcard id must not stay tied
+		 * to the interface this attempt went out of.
+		 */
+		memcpy(cma_src_addr(id_priv), &old_src, sizeof(old_src));
+		if (!id_priv->cma_dev &&
+		    cma_any_addr((struct sockaddr *)&old_src))
+			dev_addr->bound_dev_if = 0;
 		event.event = RDMA_CM_EVENT_ADDR_ERROR;
 		event.status = status;
 	} else {
@@ -437,7 +447,7 @@ int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 	else if (rdma_protocol_ib(id->device, id->port_num))
 		ret = cma_ib_resolve_route(id_priv, timeout_ms);
 	else
-		ret = -ENOSYS;
+		ret = -EOPNOTSUPP;
 	if (ret)
 		cma_comp_exch(id_priv, RDMA_CM_ROUTE_QUERY,
 			      RDMA_CM_ADDR_RESOLVED);

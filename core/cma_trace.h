@@ -21,26 +21,25 @@
 #define CMA_TRACE_ADDR_LEN	sizeof(struct sockaddr_in6)
 
 DECLARE_EVENT_CLASS(cma_id_class,
-	TP_PROTO(const struct rdma_id_private *id_priv),
-	TP_ARGS(id_priv),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(u32, tos)
-		__array(unsigned char, srcaddr, CMA_TRACE_ADDR_LEN)
-		__array(unsigned char, dstaddr, CMA_TRACE_ADDR_LEN)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		__entry->tos = id_priv->tos;
-		memcpy(__entry->srcaddr, &id_priv->id.route.addr.src_addr,
-		       CMA_TRACE_ADDR_LEN);
-		memcpy(__entry->dstaddr, &id_priv->id.route.addr.dst_addr,
-		       CMA_TRACE_ADDR_LEN);
-	),
-	TP_printk("cm.id=%u src=%pISpc dst=%pISpc tos=%u",
-		  __entry->cm_id, __entry->srcaddr, __entry->dstaddr,
-		  __entry->tos)
-);
+		    TP_PROTO(const struct rdma_id_private *id_priv),
+		    TP_ARGS(id_priv),
+		    TP_STRUCT__entry(__field(u32, cm_id)
+				     __field(u32, tos)
+				     __array(unsigned char, srcaddr,
+					     CMA_TRACE_ADDR_LEN)
+				     __array(unsigned char, dstaddr,
+					     CMA_TRACE_ADDR_LEN)),
+		    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+				   __entry->tos = id_priv->tos;
+				   memcpy(__entry->srcaddr,
+					  &id_priv->id.route.addr.src_addr,
+					  CMA_TRACE_ADDR_LEN);
+				   memcpy(__entry->dstaddr,
+					  &id_priv->id.route.addr.dst_addr,
+					  CMA_TRACE_ADDR_LEN);),
+		    TP_printk("cm.id=%u src=%pISpc dst=%pISpc tos=%u",
+			      __entry->cm_id, __entry->srcaddr,
+			      __entry->dstaddr, __entry->tos));
 
 #define DEFINE_CMA_ID_EVENT(name)					\
 	DEFINE_EVENT(cma_id_class, cm_##name,				\
@@ -55,126 +54,95 @@ DEFINE_CMA_ID_EVENT(id_destroy);
 DEFINE_CMA_ID_EVENT(qp_destroy);
 
 TRACE_EVENT(cm_id_attach,
-	TP_PROTO(const struct rdma_id_private *id_priv,
-		 const struct ib_device *device),
-	TP_ARGS(id_priv, device),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__array(unsigned char, srcaddr, CMA_TRACE_ADDR_LEN)
-		__array(unsigned char, dstaddr, CMA_TRACE_ADDR_LEN)
-		__string(devname, device->name)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		memcpy(__entry->srcaddr, &id_priv->id.route.addr.src_addr,
-		       CMA_TRACE_ADDR_LEN);
-		memcpy(__entry->dstaddr, &id_priv->id.route.addr.dst_addr,
-		       CMA_TRACE_ADDR_LEN);
-		__assign_str(devname);
-	),
-	TP_printk("cm.id=%u src=%pISpc dst=%pISpc device=%s",
-		  __entry->cm_id, __entry->srcaddr, __entry->dstaddr,
-		  __get_str(devname))
-);
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     const struct ib_device *device),
+	    TP_ARGS(id_priv, device),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __array(unsigned char, srcaddr,
+				     CMA_TRACE_ADDR_LEN)
+			     __array(unsigned char, dstaddr,
+				     CMA_TRACE_ADDR_LEN)
+			     __string(devname, device->name)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   memcpy(__entry->srcaddr,
+				  &id_priv->id.route.addr.src_addr,
+				  CMA_TRACE_ADDR_LEN);
+			   memcpy(__entry->dstaddr,
+				  &id_priv->id.route.addr.dst_addr,
+				  CMA_TRACE_ADDR_LEN);
+			   __assign_str(devname);),
+	    TP_printk("cm.id=%u src=%pISpc dst=%pISpc device=%s",
+		      __entry->cm_id, __entry->srcaddr, __entry->dstaddr,
+		      __get_str(devname)));
 
 /* Every change of an id's state (enum rdma_cm_state numbers). */
 TRACE_EVENT(cm_state_change,
-	TP_PROTO(const struct rdma_id_private *id_priv,
-		 enum rdma_cm_state old, enum rdma_cm_state new),
-	TP_ARGS(id_priv, old, new),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(u32, old)
-		__field(u32, new)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		__entry->old = old;
-		__entry->new = new;
-	),
-	TP_printk("cm.id=%u state %u -> %u",
-		  __entry->cm_id, __entry->old, __entry->new)
-);
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     enum rdma_cm_state old, enum rdma_cm_state new),
+	    TP_ARGS(id_priv, old, new),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __field(u32, old)
+			     __field(u32, new)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   __entry->old = old;
+			   __entry->new = new;),
+	    TP_printk("cm.id=%u state %u -> %u",
+		      __entry->cm_id, __entry->old, __entry->new));
 
 TRACE_EVENT(cm_qp_create,
-	TP_PROTO(const struct rdma_id_private *id_priv, int rc),
-	TP_ARGS(id_priv, rc),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(u32, qp_num)
-		__field(int, rc)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		__entry->qp_num = id_priv->qp_num;
-		__entry->rc = rc;
-	),
-	TP_printk("cm.id=%u qp_num=%u rc=%d",
-		  __entry->cm_id, __entry->qp_num, __entry->rc)
-);
+	    TP_PROTO(const struct rdma_id_private *id_priv, int rc),
+	    TP_ARGS(id_priv, rc),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __field(u32, qp_num)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   __entry->qp_num = id_priv->qp_num;
+			   __entry->rc = rc;),
+	    TP_printk("cm.id=%u qp_num=%u rc=%d",
+		      __entry->cm_id, __entry->qp_num, __entry->rc));
 
 TRACE_EVENT(cm_req_handler,
-	TP_PROTO(const struct rdma_id_private *listener, int event),
-	TP_ARGS(listener, event),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(int, event)
-	),
-	TP_fast_assign(
-		__entry->cm_id = listener->res.id;
-		__entry->event = event;
-	),
-	TP_printk("listener cm.id=%u transport event=%d",
-		  __entry->cm_id, __entry->event)
-);
+	    TP_PROTO(const struct rdma_id_private *listener, int event),
+	    TP_ARGS(listener, event),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __field(int, event)),
+	    TP_fast_assign(__entry->cm_id = listener->res.id;
+			   __entry->event = event;),
+	    TP_printk("listener cm.id=%u transport event=%d",
+		      __entry->cm_id, __entry->event));
 
 TRACE_EVENT(cm_event_handler,
-	TP_PROTO(const struct rdma_id_private *id_priv,
-		 const struct rdma_cm_event *event),
-	TP_ARGS(id_priv, event),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(unsigned long, event)
-		__field(int, status)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		__entry->event = event->event;
-		__entry->status = event->status;
-	),
-	TP_printk("cm.id=%u event=%s status=%d", __entry->cm_id,
-		  rdma_event_msg(__entry->event), __entry->status)
-);
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     const struct rdma_cm_event *event),
+	    TP_ARGS(id_priv, event),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __field(unsigned long, event)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   __entry->event = event->event;
+			   __entry->status = event->status;),
+	    TP_printk("cm.id=%u event=%s status=%d", __entry->cm_id,
+		      rdma_event_msg(__entry->event), __entry->status));
 
 TRACE_EVENT(cm_event_done,
-	TP_PROTO(const struct rdma_id_private *id_priv,
-		 const struct rdma_cm_event *event, int result),
-	TP_ARGS(id_priv, event, result),
-	TP_STRUCT__entry(
-		__field(u32, cm_id)
-		__field(unsigned long, event)
-		__field(int, result)
-	),
-	TP_fast_assign(
-		__entry->cm_id = id_priv->res.id;
-		__entry->event = event->event;
-		__entry->result = result;
-	),
-	TP_printk("cm.id=%u event=%s result=%d", __entry->cm_id,
-		  rdma_event_msg(__entry->event), __entry->result)
-);
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     const struct rdma_cm_event *event, int result),
+	    TP_ARGS(id_priv, event, result),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __field(unsigned long, event)
+			     __field(int, result)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   __entry->event = event->event;
+			   __entry->result = result;),
+	    TP_printk("cm.id=%u event=%s result=%d", __entry->cm_id,
+		      rdma_event_msg(__entry->event), __entry->result));
 
 DECLARE_EVENT_CLASS(cma_client_class,
-	TP_PROTO(const struct ib_device *device),
-	TP_ARGS(device),
-	TP_STRUCT__entry(
-		__string(name, device->name)
-	),
-	TP_fast_assign(
-		__assign_str(name);
-	),
-	TP_printk("device name=%s", __get_str(name))
-);
+		    TP_PROTO(const struct ib_device *device),
+		    TP_ARGS(device),
+		    TP_STRUCT__entry(__string(name, device->name)),
+		    TP_fast_assign(__assign_str(name);),
+		    TP_printk("device name=%s", __get_str(name)));
 
 DEFINE_EVENT(cma_client_class, cm_add_one,
 	     TP_PROTO(const struct ib_device *device), TP_ARGS(device));

@@ -140,6 +140,9 @@ static struct ib_device *res_to_dev(struct rdma_restrack_entry *res)
  * rdma_restrack_new - start tracking an object
  * @res: its entry
  * @type: what it is
+ *
+ * Context: any.
+ * Return: nothing.
  */
 void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type)
@@ -155,6 +158,9 @@ EXPORT_SYMBOL(rdma_restrack_new);
  * @res: its entry
  * @caller: module name of a kernel owner, or NULL for the current task
  *	(user objects)
+ *
+ * Context: process context (takes a reference on the current task).
+ * Return: nothing.
  */
 void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 			    const char *caller)
@@ -175,6 +181,9 @@ EXPORT_SYMBOL(rdma_restrack_set_name);
  * rdma_restrack_parent_name - give an object the owner of another
  * @dst: the new object's entry
  * @parent: the entry whose owner it inherits
+ *
+ * Context: any.
+ * Return: nothing.
  */
 void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent)
@@ -197,6 +206,9 @@ EXPORT_SYMBOL(rdma_restrack_parent_name);
  *
  * Errors are not fatal: an object that cannot be tracked works anyway
  * and is only missing from the dumps.
+ *
+ * Context: process context; may sleep (allocates).
+ * Return: nothing.
  */
 void rdma_restrack_add(struct rdma_restrack_entry *res)
 {
@@ -340,6 +352,9 @@ EXPORT_SYMBOL(rdma_restrack_put);
  *
  * Hides the object, then waits until nobody uses the entry.  Also drops
  * the owner's task reference of an object that was never added.
+ *
+ * Context: process context; sleeps until dumps using the entry are done.
+ * Return: nothing.
  */
 void rdma_restrack_del(struct rdma_restrack_entry *res)
 {

@@ -206,7 +206,7 @@ static void rdma_cma_bind_listen_unbound(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, rdma_listen(id, 4), 0);
 	KUNIT_EXPECT_EQ(test, sin->sin_family, AF_INET);
-	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, htonl(INADDR_ANY));
+	KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr), INADDR_ANY);
 	KUNIT_EXPECT_NE(test, bound_port(id), 0);
 	KUNIT_EXPECT_EQ(test, rdma_listen(id, 4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_bind_addr(id, any4(&ss, BASE_PORT + 8)),
@@ -293,6 +293,7 @@ static struct kunit_suite rdma_cma_bind_suite = {
 	.name = "rdma_cma_bind",
 	.test_cases = rdma_cma_bind_cases,
 };
+
 kunit_test_suite(rdma_cma_bind_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rdma_cm port spaces and binding");

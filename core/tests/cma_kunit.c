@@ -20,11 +20,13 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_nldev.h>
 #include <linux/etherdevice.h>
 #include <linux/inet.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/delay.h>
 #include <linux/wait.h>
 #include <net/neighbour.h>
 #include <net/netlink.h>
@@ -369,8 +371,9 @@ static void rdma_cma_resolve_roce(struct kunit *test)
 	resolve_to_peer(test, log);
 	KUNIT_EXPECT_PTR_EQ(test, id->device, ctx->dev);
 	KUNIT_EXPECT_EQ(test, id->port_num, ROCE_PORT);
-	KUNIT_EXPECT_EQ(test, src->sin_addr.s_addr, in_aton("192.0.2.1"));
-	KUNIT_EXPECT_NE(test, src->sin_port, 0);
+	KUNIT_EXPECT_EQ(test, ntohl(src->sin_addr.s_addr),
+			ntohl(in_aton("192.0.2.1")));
+	KUNIT_EXPECT_NE(test, ntohs(src->sin_port), 0);
 	KUNIT_EXPECT_MEMEQ(test, id->route.addr.dev_addr.dst_dev_addr,
 			   peer_mac, ETH_ALEN);
 	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 1);
@@ -579,6 +582,169 @@ static void rdma_cma_destroy_races_resolve(struct kunit *test)
 	KUNIT_EXPECT_LE(test, resolved, 200);
 }
 
+/* Route resolution queued when the id is destroyed: nothing after. */
+static void rdma_cma_destroy_races_route(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct sockaddr_storage dst;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++) {
+		struct ev_log *log = new_id(test, IB_QPT_RC);
+
+		KUNIT_ASSERT_EQ(test,
+				rdma_resolve_addr(log->id, NULL,
+						  ip4(&dst, "192.0.2.2",
+						      TEST_PORT), 1000), 0);
+		expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+		KUNIT_ASSERT_EQ(test, rdma_resolve_route(log->id, 1000), 0);
+		if (i & 1)
+			udelay(i % 20);
+		kunit_release_action(test, id_destroy_action, log);
+		KUNIT_EXPECT_LE(test, log->n, 2);
+	}
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
+}
+
+/*
+ * The device goes away while an id on it waits for a neighbour that never
+ * answers: DEVICE_REMOVAL, then the destroy cancels the resolution (no
+ * ADDR_RESOLVED or ADDR_ERROR ever comes).
+ */
+static void rdma_cma_removal_during_resolve(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *log = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage ss;
+
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(log->id,
+					     ip4(&ss, "192.0.2.1", 0)), 0);
+	/* 192.0.2.3 has no neighbour entry: ARP goes out, nobody answers */
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(log->id, NULL,
+						ip4(&ss, "192.0.2.3",
+						    TEST_PORT), 4000), 0);
+	log->destroy_on = RDMA_CM_EVENT_DEVICE_REMOVAL;
+	fake_hca_kunit_destroy(test, ctx->hca);
+	expect_event(test, log, 1, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
+	KUNIT_ASSERT_TRUE(test, wait_event_timeout(log->wq,
+						   READ_ONCE(log->destroyed),
+						   EV_WAIT));
+	/* past the resolution's timeout: still nothing */
+	msleep(4500);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(log->n), 1);
+}
+
+struct destroyer {
+	struct work_struct work;
+	struct ev_log **logs;
+	unsigned int count;
+};
+
+static void destroyer_work(struct work_struct *work)
+{
+	struct destroyer *d = container_of(work, struct destroyer, work);
+	unsigned int i;
+
+	for (i = 0; i < d->count; i++) {
+		rdma_destroy_id(d->logs[i]->id);
+		WRITE_ONCE(d->logs[i]->destroyed, true);
+		usleep_range(20, 60);
+	}
+}
+
+/*
+ * Owners destroy their ids while the device is being removed: some hear
+ * DEVICE_REMOVAL first, some not; the removal waits for all of them.
+ */
+static void rdma_cma_destroy_races_removal(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct destroyer d = { .count = 16 };
+	struct sockaddr_storage ss;
+	unsigned int i, removals = 0;
+
+	d.logs = kunit_kcalloc(test, d.count, sizeof(*d.logs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d.logs);
+	for (i = 0; i < d.count; i++) {
+		d.logs[i] = new_id(test, IB_QPT_RC);
+		KUNIT_ASSERT_EQ(test, rdma_bind_addr(d.logs[i]->id,
+						     ip4(&ss, "192.0.2.1", 0)),
+				0);
+	}
+	KUNIT_ASSERT_EQ(test, cm_ids_of(ctx->dev), d.count);
+
+	INIT_WORK_ONSTACK(&d.work, destroyer_work);
+	queue_work(system_unbound_wq, &d.work);
+	fake_hca_kunit_destroy(test, ctx->hca);
+	flush_work(&d.work);
+	destroy_work_on_stack(&d.work);
+
+	for (i = 0; i < d.count; i++) {
+		KUNIT_EXPECT_LE(test, d.logs[i]->n, 1);
+		removals += d.logs[i]->n;
+	}
+	KUNIT_EXPECT_LE(test, removals, d.count);
+}
+
+struct churn {
+	struct work_struct work;
+	struct kunit *test;
+	unsigned int rounds;
+	int errors;
+};
+
+/* Wildcard listeners hear nothing when their devices come and go. */
+static int churn_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct churn *c = id->context;
+
+	c->errors++;
+	return 0;
+}
+
+/* Wildcard listeners made and destroyed in a loop. */
+static void listener_churn_work(struct work_struct *work)
+{
+	struct churn *c = container_of(work, struct churn, work);
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	unsigned int i;
+
+	for (i = 0; i < c->rounds; i++) {
+		struct rdma_cm_id *id;
+
+		id = rdma_create_id(&init_net, churn_handler, c, RDMA_PS_TCP,
+				    IB_QPT_RC);
+		if (IS_ERR(id)) {
+			c->errors++;
+			continue;
+		}
+		if (rdma_bind_addr(id, (struct sockaddr *)&any) ||
+		    rdma_listen(id, 4))
+			c->errors++;
+		rdma_destroy_id(id);
+	}
+}
+
+/* Devices come and go while wildcard listeners come and go. */
+static void rdma_cma_listen_races_devices(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct churn c = { .test = test, .rounds = 200 };
+	unsigned int i;
+
+	INIT_WORK_ONSTACK(&c.work, listener_churn_work);
+	queue_work(system_unbound_wq, &c.work);
+	for (i = 0; i < 10; i++) {
+		struct fake_hca *hca = new_roce_hca(test, ctx->b, NULL);
+
+		fake_hca_kunit_destroy(test, hca);
+	}
+	flush_work(&c.work);
+	destroy_work_on_stack(&c.work);
+	KUNIT_EXPECT_EQ(test, c.errors, 0);
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
+}
+
 /* A new MAC on the bound net device: ADDR_CHANGE. */
 static void rdma_cma_addr_change(struct kunit *test)
 {
@@ -593,9 +759,14 @@ static void rdma_cma_addr_change(struct kunit *test)
 						    TEST_PORT), 1000), 0);
 	expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
 
+	/* as "ip link set A down; ... address MAC; ... up" */
 	memcpy(sa.sa_data, mac_new, ETH_ALEN);
 	rtnl_lock();
-	ret = dev_set_mac_address(ctx->a, &sa, NULL);
+	ret = dev_change_flags(ctx->a, ctx->a->flags & ~IFF_UP, NULL);
+	if (!ret)
+		ret = dev_set_mac_address(ctx->a, &sa, NULL);
+	if (!ret)
+		ret = dev_change_flags(ctx->a, ctx->a->flags | IFF_UP, NULL);
 	rtnl_unlock();
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	expect_event(test, log, 2, RDMA_CM_EVENT_ADDR_CHANGE, 0);
@@ -632,6 +803,63 @@ static void rdma_cma_restrack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
 }
 
+/* "rdma res show cm_id": the nldev entry of a bound id. */
+static void rdma_cma_nldev_entry(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *log = new_id(test, IB_QPT_RC);
+	struct nlattr **tb = tb_alloc(test);
+	struct nlc *c = nlc_open(test);
+	struct rdma_restrack_entry *res = NULL;
+	struct sockaddr_storage ss;
+	struct sockaddr_in *sin;
+	struct nlmsghdr *reply;
+	struct req *r;
+	u32 idn;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(log->id,
+					     ip4(&ss, "192.0.2.1",
+						 TEST_PORT + 9)), 0);
+	for (idn = 0; idn < 4096 && IS_ERR_OR_NULL(res); idn++)
+		res = rdma_restrack_get_byid(ctx->dev, RDMA_RESTRACK_CM_ID, idn);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, res);
+	idn = res->id;
+	rdma_restrack_put(res);
+
+	req_init(r, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
+	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, ctx->dev->index);
+	/* CM IDs belong to a port, as QPs */
+	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, ROCE_PORT);
+	req_u32(r, RDMA_NLDEV_ATTR_RES_CM_IDN, idn);
+	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
+						   nlmsg_attrdata(reply, 0),
+						   nlmsg_attrlen(reply, 0),
+						   NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CM_IDN]),
+			idn);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PS]),
+			(u32)RDMA_PS_TCP);
+	/* RDMA_CM_ADDR_BOUND: 7 in upstream's numbering */
+	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]), 7);
+	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+			ROCE_PORT);
+	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+			   KBUILD_MODNAME);
+	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
+	KUNIT_ASSERT_EQ(test, nla_len(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]),
+			(int)sizeof(struct __kernel_sockaddr_storage));
+	sin = nla_data(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
+	KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr),
+			ntohl(in_aton("192.0.2.1")));
+	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), TEST_PORT + 9);
+	/* no QP: no local QP number */
+	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]);
+}
+
 static void rdma_cma_event_names(struct kunit *test)
 {
 	KUNIT_EXPECT_STREQ(test, rdma_event_msg(RDMA_CM_EVENT_ADDR_RESOLVED),
@@ -649,8 +877,13 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_listen_all_devices),
 	KUNIT_CASE(rdma_cma_device_removal),
 	KUNIT_CASE(rdma_cma_destroy_races_resolve),
+	KUNIT_CASE(rdma_cma_destroy_races_route),
+	KUNIT_CASE(rdma_cma_removal_during_resolve),
+	KUNIT_CASE(rdma_cma_destroy_races_removal),
+	KUNIT_CASE(rdma_cma_listen_races_devices),
 	KUNIT_CASE(rdma_cma_addr_change),
 	KUNIT_CASE(rdma_cma_restrack),
+	KUNIT_CASE(rdma_cma_nldev_entry),
 	KUNIT_CASE(rdma_cma_event_names),
 	{}
 };
@@ -659,6 +892,7 @@ static struct kunit_suite rdma_cma_suite = {
 	.name = "rdma_cma",
 	.test_cases = rdma_cma_cases,
 };
+
 kunit_test_suite(rdma_cma_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the RDMA connection manager");
