@@ -223,7 +223,7 @@ int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 		ret = -EOPNOTSUPP;
 	if (ret) {
 		cma_modify_qp_err(id_priv);
-		rdma_reject(id, NULL, 0, CMA_IB_REJ_CONSUMER_DEFINED);
+		rdma_reject(id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
 	}
 	return ret;
 }

@@ -117,5 +117,5 @@ const char *cma_ib_reject_msg(int reason)
 
 bool cma_ib_is_consumer_reject(int reason)
 {
-	return reason == CMA_IB_REJ_CONSUMER_DEFINED;
+	return reason == IB_CM_REJ_CONSUMER_DEFINED;
 }

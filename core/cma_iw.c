@@ -6,9 +6,6 @@
  * What rdma_cm needs of iw_cm: iw_destroy_cm_id() returns only when no
  * cm_handler call for the id runs any more and none will follow.  Then an
  * rdma_cm id is never used after rdma_destroy_id() freed it.
- *
- * Built only when iw_cm exports its connection calls (Kbuild defines
- * RDMA_CM_IWARP); cma_priv.h has the -EOPNOTSUPP stand-ins otherwise.
  */
 
 #include <rdma/iw_cm.h>

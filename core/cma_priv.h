@@ -24,6 +24,7 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/restrack.h>
 
@@ -189,8 +190,6 @@ enum {
 };
 
 #define CMA_IBOE_PACKET_LIFETIME	16
-/* IB_CM_REJ_CONSUMER_DEFINED of ib_cm.h (until ib_cm.h is merged) */
-#define CMA_IB_REJ_CONSUMER_DEFINED	28
 #define CMA_PREFERRED_ROCE_GID_TYPE	IB_GID_TYPE_ROCE_UDP_ENCAP
 
 extern struct mutex cma_lock;
@@ -306,12 +305,7 @@ void cma_ib_destroy_cm(struct rdma_id_private *id_priv);
 const char *cma_ib_reject_msg(int reason);
 bool cma_ib_is_consumer_reject(int reason);
 
-/*
- * cma_iw.c: the iWARP transport over iw_cm.  Built when iw_cm exports the
- * connection calls (Kbuild sets RDMA_CM_IWARP); until then iWARP ids
- * refuse connecting and listening with -EOPNOTSUPP.
- */
-#ifdef RDMA_CM_IWARP
+/* cma_iw.c: the iWARP transport over iw_cm */
 int cma_iw_listen(struct rdma_id_private *id_priv, int backlog);
 int cma_iw_connect(struct rdma_id_private *id_priv,
 		   struct rdma_conn_param *conn_param);
@@ -324,51 +318,6 @@ int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
 			struct ib_qp_attr *qp_attr, int *qp_attr_mask);
 void cma_iw_destroy_cm(struct rdma_id_private *id_priv);
 const char *cma_iw_reject_msg(int reason);
-#else
-static inline int cma_iw_listen(struct rdma_id_private *id_priv, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int cma_iw_connect(struct rdma_id_private *id_priv,
-				 struct rdma_conn_param *conn_param)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int cma_iw_accept(struct rdma_id_private *id_priv,
-				struct rdma_conn_param *conn_param)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int cma_iw_reject(struct rdma_id_private *id_priv,
-				const void *private_data, u8 private_data_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int cma_iw_disconnect(struct rdma_id_private *id_priv)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
-				      struct ib_qp_attr *qp_attr,
-				      int *qp_attr_mask)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline void cma_iw_destroy_cm(struct rdma_id_private *id_priv)
-{
-}
-
-static inline const char *cma_iw_reject_msg(int reason)
-{
-	return "unrecognized reason";
-}
-#endif
 
 /* cma_configfs.c */
 #if IS_ENABLED(CONFIG_CONFIGFS_FS)
