@@ -155,6 +155,14 @@ struct rvt_driver_params {
  *	are no longer the driver's, even in flight.  Without the hook,
  *	requests are delivered in memory to the QPs find_dev_by_lid()
  *	reaches.
+ * @modify_qp: optional; called after rvt_modify_qp() changed a QP (its
+ *	new state is in qp->state), in the caller's process context,
+ *	holding no rdmavt lock.  An iWARP driver ends the QP's connection
+ *	here when the QP leaves RTS for SQD or ERROR.
+ * @quiesce_qp: optional; called by rvt_destroy_qp() once the QP cannot
+ *	be looked up any more and before it waits for the QP's references
+ *	to go: the driver drops the references it and its connection
+ *	manager hold (iw_cm's included).  Process context, may sleep.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
@@ -166,6 +174,9 @@ struct rvt_driver_provided {
 						struct rvt_dev_info *prev);
 	void (*dealloc)(struct rvt_dev_info *rdi);
 	int (*xmit_wqe)(struct rvt_qp *qp, struct rvt_swqe *wqe);
+	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,
+			  int attr_mask, struct ib_udata *udata);
+	void (*quiesce_qp)(struct rvt_qp *qp);
 };
 
 /**

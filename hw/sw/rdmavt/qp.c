@@ -312,6 +312,32 @@ static void rvt_reset_qp(struct rvt_qp *qp)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 }
 
+/*
+ * iWARP QPs (RFC 5040 section 6.3 states mapped on the verbs ones) take
+ * no IB path attributes: their peer is the connection's.  The iWARP CM
+ * moves a QP to RTS from INIT or RTR when the stream is up.
+ */
+static bool rvt_iw_state_ok(enum ib_qp_state cur, enum ib_qp_state new)
+{
+	if (new == IB_QPS_RESET || new == IB_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return new == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return new == IB_QPS_INIT || new == IB_QPS_RTR ||
+		       new == IB_QPS_RTS;
+	case IB_QPS_RTR:
+		return new == IB_QPS_RTR || new == IB_QPS_RTS;
+	case IB_QPS_RTS:
+		return new == IB_QPS_RTS || new == IB_QPS_SQD;
+	case IB_QPS_SQD:
+		return new == IB_QPS_SQD;
+	default:
+		return false;
+	}
+}
+
 /* The attributes of @attr_mask fit the QP's state change and the device. */
 static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			   int attr_mask, enum ib_qp_state cur,
@@ -320,9 +346,15 @@ static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	struct ib_device_attr *props = &qp->rdi->dparms.props;
 	struct ib_device *dev = qp->ibqp.device;
 
-	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, attr_mask))
+	if (cur != qp->state)
 		return false;
+	if (dev->node_type == RDMA_NODE_RNIC) {
+		if (!rvt_iw_state_ok(cur, new))
+			return false;
+	} else if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type,
+				       attr_mask)) {
+		return false;
+	}
 	if ((attr_mask & IB_QP_PORT) && !rdma_is_port_valid(dev, attr->port_num))
 		return false;
 	if ((attr_mask & IB_QP_PKEY_INDEX) && attr->pkey_index > 0)
@@ -416,7 +448,7 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (new == IB_QPS_ERR && cur != IB_QPS_ERR) {
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		rvt_error_qp(qp, IB_WC_WR_FLUSH_ERR);
-		return 0;
+		goto notify;
 	}
 	if (new == IB_QPS_SQD && cur == IB_QPS_RTS)
 		atomic_set(&qp->sqd_notify,
@@ -432,6 +464,9 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	/* the engine resumes at RTS and reports the drain at SQD */
 	if (new == IB_QPS_RTS || (new == IB_QPS_SQD && cur == IB_QPS_RTS))
 		rvt_schedule_send(qp);
+notify:
+	if (qp->rdi->driver_f.modify_qp)
+		qp->rdi->driver_f.modify_qp(qp, attr, attr_mask, udata);
 	return 0;
 }
 
@@ -495,6 +530,9 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		     ibqp->qp_num);
 	/* lookups under RCU may still hold it without a reference */
 	synchronize_rcu();
+	/* the driver's connection lets go of it */
+	if (rdi->driver_f.quiesce_qp)
+		rdi->driver_f.quiesce_qp(qp);
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
 	cancel_delayed_work_sync(&qp->send_work);
 

@@ -8,7 +8,10 @@
 #include <net/addrconf.h>
 #include <rdma/iw_cm.h>
 
+#include <kunit/visibility.h>
+
 #include "siw.h"
+#include "siw_cm.h"
 
 static atomic_t siw_next_part_id = ATOMIC_INIT(0);
 
@@ -123,9 +126,13 @@ static void siw_set_props(struct siw_device *sdev)
 	addrconf_addr_eui48((u8 *)&p->sys_image_guid, sdev->raw_gid);
 }
 
-/* Nothing of siw's own outlives the device yet; rdmavt frees the rest. */
+/*
+ * After every client left: close what the CM still has (listeners,
+ * connections, requests nobody answered); rdmavt frees the rest.
+ */
 static void siw_dealloc(struct rvt_dev_info *rdi)
 {
+	siw_cm_dev_stop(container_of(rdi, struct siw_device, rdi));
 }
 
 static struct siw_device *siw_device_alloc(struct net_device *ndev)
@@ -156,9 +163,13 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	/* upstream's choice; "port_map=1" lets iwpmd map our ports */
 	rdi->ibdev.iw_driver_flags = siw_port_map ? 0 : IW_F_NO_PORT_MAP;
 	ib_set_device_ops(&rdi->ibdev, &siw_dev_ops);
+	ib_set_device_ops(&rdi->ibdev, &siw_cm_ops);
+	siw_cm_dev_init(sdev);
 	siw_set_props(sdev);
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = siw_dealloc;
+	rdi->driver_f.modify_qp = siw_cm_qp_modified;
+	rdi->driver_f.quiesce_qp = siw_cm_qp_quiesce;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &sdev->port, 0, NULL);
 	return sdev;
@@ -206,6 +217,7 @@ err_free:
 	rvt_dealloc_device(&sdev->rdi);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_device_add);
 
 /**
  * siw_port_event - tell the device's users that its port changed

@@ -7,14 +7,16 @@
  * module removes it.  A net device carries at most one siw device.
  *
  * Lock order of the module (outermost first): the RTNL lock (netdev
- * notifier, ib_device_set_netdev()), then ib_core's device locks.  siw
- * holds no lock of its own across calls into ib_core or rdmavt.
+ * notifier, ib_device_set_netdev()), then ib_core's device locks.  The
+ * device code holds no lock of its own across calls into ib_core or
+ * rdmavt; the connection manager's order is in siw_cm.c.
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <rdma/rdma_netlink.h>
 
 #include "siw.h"
+#include "siw_cm.h"
 
 bool siw_port_map;
 module_param_named(port_map, siw_port_map, bool, 0644);
@@ -74,11 +76,18 @@ static int __init siw_init(void)
 {
 	int ret;
 
-	ret = register_netdevice_notifier(&siw_netdev_nb);
+	ret = siw_cm_init();
 	if (ret)
 		return ret;
+	ret = register_netdevice_notifier(&siw_netdev_nb);
+	if (ret)
+		goto err_cm;
 	rdma_link_register(&siw_link_ops);
 	return 0;
+
+err_cm:
+	siw_cm_exit();
+	return ret;
 }
 
 /*
@@ -91,6 +100,7 @@ static void __exit siw_exit(void)
 	rdma_link_unregister(&siw_link_ops);
 	unregister_netdevice_notifier(&siw_netdev_nb);
 	ib_unregister_driver(RDMA_DRIVER_SIW);
+	siw_cm_exit();
 }
 
 module_init(siw_init);
