@@ -61,7 +61,7 @@ struct siw_device {
 	struct rvt_ibport	port;
 	u8			raw_gid[ETH_ALEN];
 	u32			vendor_part_id;
-	spinlock_t		cep_lock;
+	spinlock_t		cep_lock;	/* see @cep_lock above */
 	struct list_head	ceps;
 	wait_queue_head_t	ceps_gone;
 	struct xarray		conns;

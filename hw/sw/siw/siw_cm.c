@@ -90,9 +90,9 @@ struct siw_cep *siw_cep_alloc(struct siw_device *sdev)
 	INIT_LIST_HEAD(&cep->child_entry);
 	INIT_WORK(&cep->close_work, siw_cm_close_work);
 	INIT_DELAYED_WORK(&cep->timeout, siw_cm_request_timeout);
-	spin_lock(&sdev->cep_lock);
+	spin_lock_bh(&sdev->cep_lock);
 	list_add_tail(&cep->dev_entry, &sdev->ceps);
-	spin_unlock(&sdev->cep_lock);
+	spin_unlock_bh(&sdev->cep_lock);
 	return cep;
 }
 
@@ -116,10 +116,10 @@ static void siw_cep_release(struct kref *ref)
 	WARN_ON_ONCE(cep->sock || cep->cm_id || cep->qp);
 	kfree(cep->rx);
 	kfree(cep->tx);
-	spin_lock(&sdev->cep_lock);
+	spin_lock_bh(&sdev->cep_lock);
 	list_del(&cep->dev_entry);
 	empty = list_empty(&sdev->ceps);
-	spin_unlock(&sdev->cep_lock);
+	spin_unlock_bh(&sdev->cep_lock);
 	if (empty)
 		wake_up_all(&sdev->ceps_gone);
 	kfree_rcu(cep, rcu);
@@ -486,15 +486,15 @@ static struct siw_cep *siw_cm_next_live(struct siw_device *sdev,
 {
 	struct siw_cep *cep;
 
-	spin_lock(&sdev->cep_lock);
+	spin_lock_bh(&sdev->cep_lock);
 	list_for_each_entry(cep, &sdev->ceps, dev_entry) {
 		if (kref_get_unless_zero(&cep->ref)) {
 			list_move_tail(&cep->dev_entry, done);
-			spin_unlock(&sdev->cep_lock);
+			spin_unlock_bh(&sdev->cep_lock);
 			return cep;
 		}
 	}
-	spin_unlock(&sdev->cep_lock);
+	spin_unlock_bh(&sdev->cep_lock);
 	return NULL;
 }
 
@@ -558,9 +558,9 @@ void siw_cm_dev_stop(struct siw_device *sdev)
 		siw_cm_stop_cep(cep);
 		siw_cep_put(cep);
 	}
-	spin_lock(&sdev->cep_lock);
+	spin_lock_bh(&sdev->cep_lock);
 	list_splice(&done, &sdev->ceps);
-	spin_unlock(&sdev->cep_lock);
+	spin_unlock_bh(&sdev->cep_lock);
 	flush_workqueue(siw_cm_wq);
 	if (!wait_event_timeout(sdev->ceps_gone, list_empty(&sdev->ceps),
 				4 * SIW_MPA_TIMEOUT))

@@ -90,7 +90,7 @@ struct siw_cep {
 	struct rcu_head		rcu;
 	struct siw_device	*sdev;
 	struct list_head	dev_entry;
-	struct mutex		mutex;
+	struct mutex		mutex;	/* see @mutex above */
 	enum siw_cep_state	state;
 	unsigned long		flags;
 	struct socket		*sock;

@@ -21,7 +21,8 @@ static void siw_cm_leave_listener(struct siw_cep *cep)
 
 	if (!l)
 		return;
-	mutex_lock(&l->mutex);
+	/* the same lock class as ours: the order is passive, listener */
+	mutex_lock_nested(&l->mutex, SINGLE_DEPTH_NESTING);
 	list_del_init(&cep->child_entry);
 	l->nr_children--;
 	mutex_unlock(&l->mutex);
@@ -72,7 +73,8 @@ static int siw_cm_report_request(struct siw_cep *cep)
 	struct siw_cep *l = cep->listener;
 	int ret = -ECONNABORTED;
 
-	mutex_lock(&l->mutex);
+	/* the same lock class as ours: the order is passive, listener */
+	mutex_lock_nested(&l->mutex, SINGLE_DEPTH_NESTING);
 	if (l->state == SIW_CEP_LISTEN && l->cm_id) {
 		struct iw_cm_event ev = {
 			.event = IW_CM_EVENT_CONNECT_REQUEST,

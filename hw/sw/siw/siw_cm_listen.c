@@ -219,7 +219,7 @@ int siw_destroy_listen(struct iw_cm_id *cm_id)
 	struct siw_cep *cep, *found = NULL;
 
 	/* the id's provider_data may be gone with the device's end */
-	spin_lock(&sdev->cep_lock);
+	spin_lock_bh(&sdev->cep_lock);
 	list_for_each_entry(cep, &sdev->ceps, dev_entry) {
 		if (cep == cm_id->provider_data &&
 		    kref_get_unless_zero(&cep->ref)) {
@@ -227,7 +227,7 @@ int siw_destroy_listen(struct iw_cm_id *cm_id)
 			break;
 		}
 	}
-	spin_unlock(&sdev->cep_lock);
+	spin_unlock_bh(&sdev->cep_lock);
 	if (!found)
 		return 0;
 	siw_cm_listener_stop(found);
