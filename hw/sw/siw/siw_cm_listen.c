@@ -35,6 +35,11 @@ static void siw_cm_new_child(struct siw_cep *l, struct socket *sock)
 			  l->backlog);
 		goto drop;
 	}
+	/* a clone of the listener's sock: not the listener's callbacks */
+	write_lock_bh(&sock->sk->sk_callback_lock);
+	sock->sk->sk_user_data = NULL;
+	sock->sk->sk_data_ready = l->saved_data_ready;
+	write_unlock_bh(&sock->sk->sk_callback_lock);
 	child = siw_cep_alloc(l->sdev);
 	if (!child)
 		goto drop;
