@@ -63,6 +63,7 @@ struct fx {
 	int			nr_ids;
 	struct cm_log		log;
 	struct ib_client	client;
+	bool			registered;
 	bool			removed;
 };
 
@@ -325,7 +326,13 @@ static int siw_cm_test_init(struct kunit *test)
 	fx->client.name = "siw_cm_kunit";
 	fx->client.add = fx_client_add;
 	fx->client.remove = fx_client_remove;
-	KUNIT_ASSERT_EQ(test, ib_register_client(&fx->client), 0);
+	ret = ib_register_client(&fx->client);
+	if (ret) {
+		ib_unregister_device_and_put(fx->ibdev);
+		fx->ibdev = NULL;
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fx->registered = true;
 	ib_set_client_data(fx->ibdev, &fx->client, fx);
 
 	fx->pd = ib_alloc_pd(fx->ibdev, 0);
@@ -348,12 +355,11 @@ static void siw_cm_test_exit(struct kunit *test)
 
 	if (!fx)
 		return;
-	if (fx->ibdev && !fx->removed)
-		fx_release(fx);
-	if (fx->client.name)
-		ib_unregister_client(&fx->client);
+	/* our client's remove releases what the test left */
 	if (fx->ibdev && !fx->removed)
 		ib_unregister_device_and_put(fx->ibdev);
+	if (fx->registered)
+		ib_unregister_client(&fx->client);
 	if (fx->lo)
 		dev_put(fx->lo);
 }
