@@ -384,7 +384,8 @@ static struct iw_cm_id *establish(struct fx *fx, struct iw_cm_id *act,
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_ASSERT_EQ(test, r->len, len);
-	KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_req, len);
+	if (len)
+		KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_req, len);
 	/* our request's IRD/ORD, proposed back: 4/4 */
 	KUNIT_EXPECT_EQ(test, r->ird, 4);
 	KUNIT_EXPECT_EQ(test, r->ord, 4);
@@ -397,7 +398,8 @@ static struct iw_cm_id *establish(struct fx *fx, struct iw_cm_id *act,
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_EQ(test, r->status, 0);
 	KUNIT_ASSERT_EQ(test, r->len, len);
-	KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_rep, len);
+	if (len)
+		KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_rep, len);
 	return fx->ids[fx->nr_ids - 1];
 }
 
