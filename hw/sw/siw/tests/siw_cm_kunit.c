@@ -21,6 +21,7 @@
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
+#include <rdma/rdma_cm.h>
 
 #include "../siw.h"
 
@@ -659,6 +660,180 @@ static void siw_cm_device_removed(struct kunit *test)
 	sock_release(raw);
 }
 
+/* ---- rdma_cm over siw: its iWARP path end to end ---- */
+
+#define CMA_EV_MAX	16
+
+struct cma_rec {
+	struct rdma_cm_id		*id;
+	enum rdma_cm_event_type		type;
+	int				status;
+	u8				pdata[64];
+	int				len;
+	bool				taken;
+};
+
+/* what rdma_cm reported; the passive side accepts in its handler */
+struct cma_log {
+	spinlock_t		lock;	/* protects ev, n */
+	struct cma_rec		ev[CMA_EV_MAX];
+	int			n;
+	wait_queue_head_t	wq;
+	struct fx		*fx;
+	struct rdma_cm_id	*passive;
+	int			accept_ret;
+};
+
+static const char cma_req_pd[] = "hello siw";
+static const char cma_rep_pd[] = "hello rdma_cm";
+
+static struct ib_qp_init_attr cma_qp_attr(struct fx *fx)
+{
+	struct ib_qp_init_attr qa = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.send_cq = fx->cq,
+		.recv_cq = fx->cq,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	return qa;
+}
+
+static int cma_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct cma_log *log = id->context;
+	struct rdma_conn_param p = {
+		.private_data = cma_rep_pd,
+		.private_data_len = sizeof(cma_rep_pd),
+		.responder_resources = 1,
+		.initiator_depth = 1,
+	};
+	struct ib_qp_init_attr qa;
+	unsigned long flags;
+	struct cma_rec *r;
+
+	spin_lock_irqsave(&log->lock, flags);
+	if (log->n < CMA_EV_MAX) {
+		r = &log->ev[log->n++];
+		r->id = id;
+		r->type = ev->event;
+		r->status = ev->status;
+		r->len = min_t(int, ev->param.conn.private_data_len,
+			       sizeof(r->pdata));
+		if (ev->param.conn.private_data)
+			memcpy(r->pdata, ev->param.conn.private_data, r->len);
+		else
+			r->len = 0;
+	}
+	spin_unlock_irqrestore(&log->lock, flags);
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		log->passive = id;
+		qa = cma_qp_attr(log->fx);
+		log->accept_ret = rdma_create_qp(id, log->fx->pd, &qa);
+		if (!log->accept_ret)
+			log->accept_ret = rdma_accept(id, &p);
+	}
+	wake_up_all(&log->wq);
+	return 0;
+}
+
+static struct cma_rec *cma_wait(struct cma_log *log, struct rdma_cm_id *id,
+				enum rdma_cm_event_type type)
+{
+	struct cma_rec *found = NULL;
+	unsigned long flags;
+	int i;
+
+	wait_event_timeout(log->wq, ({
+		spin_lock_irqsave(&log->lock, flags);
+		for (i = 0; i < log->n && !found; i++)
+			if (log->ev[i].type == type && !log->ev[i].taken &&
+			    (!id || log->ev[i].id == id))
+				found = &log->ev[i];
+		if (found)
+			found->taken = true;
+		spin_unlock_irqrestore(&log->lock, flags);
+		found; }), EV_WAIT);
+	return found;
+}
+
+/*
+ * rdma_cm's iWARP path on siw: resolve 127.0.0.1 to the device on lo,
+ * connect and accept with private data both ways, disconnect.
+ */
+static void siw_cm_rdma_cm(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct rdma_conn_param p = {
+		.private_data = cma_req_pd,
+		.private_data_len = sizeof(cma_req_pd),
+		.responder_resources = 1,
+		.initiator_depth = 1,
+	};
+	struct rdma_cm_id *lid, *aid;
+	struct sockaddr_storage ss;
+	struct ib_qp_init_attr qa;
+	struct cma_log *log;
+	struct cma_rec *r;
+
+	log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	spin_lock_init(&log->lock);
+	init_waitqueue_head(&log->wq);
+	log->fx = fx;
+
+	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
+			     IB_QPT_RC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, lid);
+	addr_lo(&ss, PORT_BASE + 308);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)&ss), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(lid, 4), 0);
+
+	aid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
+			     IB_QPT_RC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aid);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(aid, NULL,
+						(struct sockaddr *)&ss, 2000),
+			0);
+	r = cma_wait(log, aid, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_PTR_EQ(test, aid->device, fx->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(aid, 2000), 0);
+	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, aid,
+					     RDMA_CM_EVENT_ROUTE_RESOLVED));
+	qa = cma_qp_attr(fx);
+	KUNIT_ASSERT_EQ(test, rdma_create_qp(aid, fx->pd, &qa), 0);
+	KUNIT_ASSERT_EQ(test, rdma_connect(aid, &p), 0);
+
+	r = cma_wait(log, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_req_pd));
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_req_pd, sizeof(cma_req_pd));
+	KUNIT_EXPECT_EQ(test, log->accept_ret, 0);
+	r = cma_wait(log, aid, RDMA_CM_EVENT_ESTABLISHED);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_rep_pd));
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_rep_pd, sizeof(cma_rep_pd));
+	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, log->passive,
+					     RDMA_CM_EVENT_ESTABLISHED));
+	KUNIT_EXPECT_EQ(test, qp_state(aid->qp), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qp_state(log->passive->qp), IB_QPS_RTS);
+
+	KUNIT_EXPECT_EQ(test, rdma_disconnect(aid), 0);
+	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, aid,
+					     RDMA_CM_EVENT_DISCONNECTED));
+	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, log->passive,
+					     RDMA_CM_EVENT_DISCONNECTED));
+
+	rdma_destroy_qp(aid);
+	rdma_destroy_id(aid);
+	rdma_destroy_qp(log->passive);
+	rdma_destroy_id(log->passive);
+	rdma_destroy_id(lid);
+}
+
 static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE_PARAM(siw_cm_connect_accept, pd_size_gen_params),
 	KUNIT_CASE(siw_cm_pdata_too_long),
@@ -668,6 +843,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
+	KUNIT_CASE(siw_cm_rdma_cm),
 	{}
 };
 
