@@ -173,6 +173,12 @@ struct rvt_driver_params {
  * @modify_qp: optional; told of a successful modify_qp after rdmavt
  *	applied it (@attr, @attr_mask as the consumer gave them; the state
  *	in qp->state), holding no rdmavt lock.  Process context, may sleep.
+ *	An iWARP driver ends the QP's connection here when the QP leaves
+ *	RTS for SQD or ERROR.
+ * @quiesce_qp: optional; called by rvt_destroy_qp() once the QP cannot
+ *	be looked up any more and before it waits for the QP's references
+ *	to go: the driver drops the references it and its connection
+ *	manager hold (iw_cm's included).  Process context, may sleep.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
@@ -188,6 +194,7 @@ struct rvt_driver_provided {
 	void (*qp_priv_free)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			  int attr_mask, struct ib_udata *udata);
+	void (*quiesce_qp)(struct rvt_qp *qp);
 };
 
 /**

@@ -549,6 +549,9 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		     ibqp->qp_num);
 	/* lookups under RCU may still hold it without a reference */
 	synchronize_rcu();
+	/* the driver's connection lets go of it */
+	if (rdi->driver_f.quiesce_qp)
+		rdi->driver_f.quiesce_qp(qp);
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
 	cancel_delayed_work_sync(&qp->send_work);
 

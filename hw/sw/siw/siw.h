@@ -13,6 +13,10 @@
 #define SIW_H
 
 #include <linux/etherdevice.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
 #include <rdma/rdma_vt.h>
 
 /* the one port of a siw device */
@@ -46,12 +50,21 @@
  *	when the device was made (random for net devices without one);
  *	fixed for the device's life, as upstream's
  * @vendor_part_id: a number per device made since the module loaded
+ * @cep_lock: protects @ceps; innermost (siw_cm.c)
+ * @ceps: every connection endpoint of the device (struct siw_cep)
+ * @ceps_gone: woken when @ceps becomes empty
+ * @conns: the endpoint bound to each QP, by QP number (its own lock;
+ *	RCU readers)
  */
 struct siw_device {
 	struct rvt_dev_info	rdi;
 	struct rvt_ibport	port;
 	u8			raw_gid[ETH_ALEN];
 	u32			vendor_part_id;
+	spinlock_t		cep_lock;	/* see @cep_lock above */
+	struct list_head	ceps;
+	wait_queue_head_t	ceps_gone;
+	struct xarray		conns;
 };
 
 static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)

@@ -11,6 +11,7 @@
 
 #include "siw.h"
 #include "siw_qp.h"
+#include "siw_cm.h"
 
 static atomic_t siw_next_part_id = ATOMIC_INIT(0);
 
@@ -125,9 +126,25 @@ static void siw_set_props(struct siw_device *sdev)
 	addrconf_addr_eui48((u8 *)&p->sys_image_guid, sdev->raw_gid);
 }
 
-/* Nothing of siw's own outlives the device yet; rdmavt frees the rest. */
+/*
+ * After every client left: close what the CM still has (listeners,
+ * connections, requests nobody answered); rdmavt frees the rest.
+ */
 static void siw_dealloc(struct rvt_dev_info *rdi)
 {
+	siw_cm_dev_stop(container_of(rdi, struct siw_device, rdi));
+}
+
+/*
+ * rdmavt's modify_qp hook: the data path lets go of what an ERROR QP
+ * holds, the connection manager ends the QP's connection on SQD, ERROR
+ * or RESET.  Process context.
+ */
+static void siw_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr,
+			  int attr_mask, struct ib_udata *udata)
+{
+	siw_qp_modify(qp, attr, attr_mask, udata);
+	siw_cm_qp_modified(qp, attr, attr_mask, udata);
 }
 
 static struct siw_device *siw_device_alloc(struct net_device *ndev)
@@ -158,6 +175,8 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	/* upstream's choice; "port_map=1" lets iwpmd map our ports */
 	rdi->ibdev.iw_driver_flags = siw_port_map ? 0 : IW_F_NO_PORT_MAP;
 	ib_set_device_ops(&rdi->ibdev, &siw_dev_ops);
+	ib_set_device_ops(&rdi->ibdev, &siw_cm_ops);
+	siw_cm_dev_init(sdev);
 	siw_set_props(sdev);
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = siw_dealloc;
@@ -165,7 +184,9 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.xmit_wqe = siw_xmit_wqe;
 	rdi->driver_f.qp_priv_alloc = siw_qp_priv_alloc;
 	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
-	rdi->driver_f.modify_qp = siw_qp_modify;
+	/* both halves hear of a QP's state change; the CM of its destroy */
+	rdi->driver_f.modify_qp = siw_modify_qp;
+	rdi->driver_f.quiesce_qp = siw_cm_qp_quiesce;
 	/* upstream siw carries RC QPs only */
 	rdi->dparms.qp_types = BIT(IB_QPT_RC);
 	/* port 1; cannot fail for index 0 of a one port device */

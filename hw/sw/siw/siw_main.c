@@ -7,8 +7,9 @@
  * module removes it.  A net device carries at most one siw device.
  *
  * Lock order of the module (outermost first): the RTNL lock (netdev
- * notifier, ib_device_set_netdev()), then ib_core's device locks.  siw
- * holds no lock of its own across calls into ib_core or rdmavt.
+ * notifier, ib_device_set_netdev()), then ib_core's device locks.  The
+ * device code holds no lock of its own across calls into ib_core or
+ * rdmavt; the connection manager's order is in siw_cm.c.
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -16,6 +17,7 @@
 
 #include "siw.h"
 #include "siw_qp.h"
+#include "siw_cm.h"
 
 bool siw_port_map;
 module_param_named(port_map, siw_port_map, bool, 0644);
@@ -81,12 +83,17 @@ static int __init siw_init(void)
 	siw_tx_wq = alloc_workqueue("siw_tx", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!siw_tx_wq)
 		return -ENOMEM;
-	ret = register_netdevice_notifier(&siw_netdev_nb);
+	ret = siw_cm_init();
 	if (ret)
 		goto err_wq;
+	ret = register_netdevice_notifier(&siw_netdev_nb);
+	if (ret)
+		goto err_cm;
 	rdma_link_register(&siw_link_ops);
 	return 0;
 
+err_cm:
+	siw_cm_exit();
 err_wq:
 	destroy_workqueue(siw_tx_wq);
 	return ret;
@@ -102,6 +109,7 @@ static void __exit siw_exit(void)
 	rdma_link_unregister(&siw_link_ops);
 	unregister_netdevice_notifier(&siw_netdev_nb);
 	ib_unregister_driver(RDMA_DRIVER_SIW);
+	siw_cm_exit();
 	destroy_workqueue(siw_tx_wq);
 }
 

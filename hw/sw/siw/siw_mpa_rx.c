@@ -16,6 +16,8 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
+#include <kunit/visibility.h>
+
 #include "siw_mpa.h"
 
 /**
@@ -30,6 +32,7 @@ void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool want_reply)
 	rx->have = 0;
 	rx->want_reply = want_reply;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_init);
 
 /**
  * siw_mpa_rx_feed() - take the next bytes of the stream
@@ -91,3 +94,4 @@ int siw_mpa_rx_feed(struct siw_mpa_rx *rx, const void *data, size_t len,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_feed);

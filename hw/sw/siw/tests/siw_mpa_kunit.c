@@ -711,3 +711,4 @@ kunit_test_suite(siw_mpa_suite);
 
 MODULE_DESCRIPTION("KUnit tests of siw's MPA connection setup frames");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

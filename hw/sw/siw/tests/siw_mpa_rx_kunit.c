@@ -236,3 +236,4 @@ kunit_test_suite(siw_mpa_rx_suite);
 
 MODULE_DESCRIPTION("KUnit tests of siw's MPA frame receiver");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit suite "rdma_siw_cm": siw's connection manager (hw/sw/siw/siw_cm*.c)
+ * driven through iw_cm's API on a siw device on the loopback net device.
+ * One device is both sides: it listens on 127.0.0.1 and connects to
+ * itself, as upstream siw allows.  The QPs are RC QPs of the device;
+ * the data path may not move bytes yet: the checks are on the events,
+ * their private data and IRD/ORD, the QP states the CM sets, and that
+ * everything closes (the VM run's kmemleak sees leaks).  Each id's
+ * event_handler (iw_cm's way in for the driver) is wrapped to see the
+ * driver's own events in their order, DISCONNECT included (iw_cm does
+ * not pass that one on).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/inet.h>
+#include <linux/net.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/iw_cm.h>
+#include <rdma/rdma_cm.h>
+
+#include "../siw.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define EV_MAX		16
+#define EV_WAIT		(15 * HZ)
+#define PORT_BASE	30100
+
+/* one event as the consumer saw it */
+struct ev_rec {
+	struct iw_cm_id		*id;
+	enum iw_cm_event_type	type;
+	int			status;
+	u8			pdata[256];
+	int			len;
+	u8			ird;
+	u8			ord;
+	bool			taken;
+};
+
+/* the consumer: every id of a test shares it */
+struct cm_log {
+	spinlock_t		lock;	/* protects ev, n */
+	struct ev_rec		ev[EV_MAX];
+	int			n;
+	wait_queue_head_t	wq;
+};
+
+struct fx {
+	struct kunit		*test;
+	struct cm_log		drv;
+	iw_event_handler	iwcm_handler;
+	struct net_device	*lo;
+	struct ib_device	*ibdev;
+	struct ib_pd		*pd;
+	struct ib_cq		*cq;
+	struct ib_qp		*qp[2];	/* [0] active, [1] passive */
+	struct iw_cm_id		*ids[8];
+	int			nr_ids;
+	struct cm_log		log;
+	struct ib_client	client;
+	bool			registered;
+	bool			removed;
+};
+
+static void log_add(struct cm_log *log, struct iw_cm_id *id,
+		    struct iw_cm_event *ev)
+{
+	struct ev_rec *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&log->lock, flags);
+	if (log->n < EV_MAX) {
+		r = &log->ev[log->n++];
+		r->id = id;
+		r->type = ev->event;
+		r->status = ev->status;
+		r->len = ev->private_data_len;
+		memcpy(r->pdata, ev->private_data, ev->private_data_len);
+		r->ird = ev->ird;
+		r->ord = ev->ord;
+	}
+	spin_unlock_irqrestore(&log->lock, flags);
+	wake_up_all(&log->wq);
+}
+
+static int cm_handler(struct iw_cm_id *id, struct iw_cm_event *ev)
+{
+	log_add(id->context, id, ev);
+	return 0;
+}
+
+/* The driver's report, seen on its way into iw_cm (any context) */
+static int drv_spy(struct iw_cm_id *id, struct iw_cm_event *ev)
+{
+	struct fx *fx = container_of(id->context, struct fx, log);
+
+	log_add(&fx->drv, id, ev);
+	return fx->iwcm_handler(id, ev);
+}
+
+static void spy_on(struct fx *fx, struct iw_cm_id *id)
+{
+	fx->iwcm_handler = id->event_handler;
+	id->event_handler = drv_spy;
+}
+
+/* The types of the driver's events on @id, in order; how many */
+static int drv_seq(struct fx *fx, struct iw_cm_id *id, int *types, int max)
+{
+	unsigned long flags;
+	int i, n = 0;
+
+	spin_lock_irqsave(&fx->drv.lock, flags);
+	for (i = 0; i < fx->drv.n && n < max; i++)
+		if (fx->drv.ev[i].id == id)
+			types[n++] = fx->drv.ev[i].type;
+	spin_unlock_irqrestore(&fx->drv.lock, flags);
+	return n;
+}
+
+/* The driver reported exactly @first, DISCONNECT, CLOSE on @id */
+static void expect_closed(struct fx *fx, struct iw_cm_id *id, int first)
+{
+	int t[8], n;
+
+	n = drv_seq(fx, id, t, ARRAY_SIZE(t));
+	KUNIT_ASSERT_EQ(fx->test, n, 3);
+	KUNIT_EXPECT_EQ(fx->test, t[0], first);
+	KUNIT_EXPECT_EQ(fx->test, t[1], IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(fx->test, t[2], IW_CM_EVENT_CLOSE);
+}
+
+/* The first event of @type on @id (any id for NULL) not waited for yet */
+static struct ev_rec *ev_find(struct cm_log *log, struct iw_cm_id *id,
+			      enum iw_cm_event_type type)
+{
+	struct ev_rec *found = NULL;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&log->lock, flags);
+	for (i = 0; i < log->n && !found; i++)
+		if (log->ev[i].type == type && !log->ev[i].taken &&
+		    (!id || log->ev[i].id == id))
+			found = &log->ev[i];
+	if (found)
+		found->taken = true;
+	spin_unlock_irqrestore(&log->lock, flags);
+	return found;
+}
+
+static struct ev_rec *ev_wait(struct fx *fx, struct iw_cm_id *id,
+			      enum iw_cm_event_type type)
+{
+	struct ev_rec *r = NULL;
+
+	wait_event_timeout(fx->log.wq, (r = ev_find(&fx->log, id, type)),
+			   EV_WAIT);
+	return r;
+}
+
+static int ev_count(struct cm_log *log)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&log->lock, flags);
+	n = log->n;
+	spin_unlock_irqrestore(&log->lock, flags);
+	return n;
+}
+
+static void addr_lo(struct sockaddr_storage *ss, u16 port)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin->sin_port = htons(port);
+}
+
+static struct iw_cm_id *new_id(struct fx *fx)
+{
+	struct iw_cm_id *id = iw_create_cm_id(fx->ibdev, cm_handler, &fx->log);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(fx->test, id);
+	spy_on(fx, id);
+	fx->ids[fx->nr_ids++] = id;
+	return id;
+}
+
+/* Forget @id (the test destroyed it, or iw_cm will). */
+static void drop_id(struct fx *fx, struct iw_cm_id *id)
+{
+	int i;
+
+	for (i = 0; i < fx->nr_ids; i++)
+		if (fx->ids[i] == id)
+			fx->ids[i] = NULL;
+}
+
+static struct iw_cm_id *listen_on(struct fx *fx, u16 port)
+{
+	struct iw_cm_id *id = new_id(fx);
+
+	addr_lo(&id->local_addr, port);
+	KUNIT_ASSERT_EQ(fx->test, iw_cm_listen(id, 4), 0);
+	return id;
+}
+
+static int connect_to(struct fx *fx, struct iw_cm_id *id, u16 port,
+		      const void *pd, u16 len)
+{
+	struct iw_cm_conn_param p = {
+		.private_data = pd,
+		.private_data_len = len,
+		.ird = 4,
+		.ord = 4,
+		.qpn = fx->qp[0]->qp_num,
+	};
+
+	addr_lo(&id->local_addr, 0);
+	addr_lo(&id->remote_addr, port);
+	return iw_cm_connect(id, &p);
+}
+
+static enum ib_qp_state qp_state(struct ib_qp *qp)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	if (ib_query_qp(qp, &attr, IB_QP_STATE, &init))
+		return -1;
+	return attr.qp_state;
+}
+
+/* INIT, then RTR, with iw_cm's attributes (as rdma_cm does). */
+static void qp_ready(struct fx *fx, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = {};
+	int mask;
+
+	attr.qp_state = IB_QPS_INIT;
+	mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS;
+	attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ;
+	KUNIT_ASSERT_EQ(fx->test, ib_modify_qp(qp, &attr, mask), 0);
+	attr.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(fx->test, ib_modify_qp(qp, &attr, mask), 0);
+}
+
+/* Everything a test made, in the order a consumer frees it. */
+static void fx_release(struct fx *fx)
+{
+	int i;
+
+	for (i = 0; i < fx->nr_ids; i++) {
+		if (fx->ids[i])
+			iw_destroy_cm_id(fx->ids[i]);
+		fx->ids[i] = NULL;
+	}
+	for (i = 0; i < 2; i++) {
+		if (fx->qp[i])
+			ib_destroy_qp(fx->qp[i]);
+		fx->qp[i] = NULL;
+	}
+	if (fx->cq)
+		ib_free_cq(fx->cq);
+	fx->cq = NULL;
+	if (fx->pd)
+		ib_dealloc_pd(fx->pd);
+	fx->pd = NULL;
+}
+
+static int fx_client_add(struct ib_device *ibdev)
+{
+	return 0;
+}
+
+/* The device goes: release what we have on it, as rdma_cm would. */
+static void fx_client_remove(struct ib_device *ibdev, void *data)
+{
+	struct fx *fx = data;
+
+	if (!fx || ibdev != fx->ibdev)
+		return;
+	fx_release(fx);
+	fx->removed = true;
+}
+
+static int siw_cm_test_init(struct kunit *test)
+{
+	struct ib_qp_init_attr qa = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct fx *fx;
+	int i, ret;
+
+	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	test->priv = fx;
+	fx->test = test;
+	spin_lock_init(&fx->log.lock);
+	init_waitqueue_head(&fx->log.wq);
+	spin_lock_init(&fx->drv.lock);
+	init_waitqueue_head(&fx->drv.wq);
+
+	fx->lo = dev_get_by_name(&init_net, "lo");
+	KUNIT_ASSERT_NOT_NULL(test, fx->lo);
+	rtnl_lock();
+	ret = (fx->lo->flags & IFF_UP) ? 0 : dev_open(fx->lo, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, siw_device_add("siw_kunit_lo", fx->lo), 0);
+	fx->ibdev = ib_device_get_by_netdev(fx->lo, RDMA_DRIVER_SIW);
+	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
+
+	fx->client.name = "siw_cm_kunit";
+	fx->client.add = fx_client_add;
+	fx->client.remove = fx_client_remove;
+	ret = ib_register_client(&fx->client);
+	if (ret) {
+		ib_unregister_device_and_put(fx->ibdev);
+		fx->ibdev = NULL;
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fx->registered = true;
+	ib_set_client_data(fx->ibdev, &fx->client, fx);
+
+	fx->pd = ib_alloc_pd(fx->ibdev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->pd);
+	fx->cq = ib_alloc_cq(fx->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->cq);
+	qa.send_cq = fx->cq;
+	qa.recv_cq = fx->cq;
+	for (i = 0; i < 2; i++) {
+		fx->qp[i] = ib_create_qp(fx->pd, &qa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->qp[i]);
+		qp_ready(fx, fx->qp[i]);
+	}
+	return 0;
+}
+
+static void siw_cm_test_exit(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+
+	if (!fx)
+		return;
+	/* our client's remove releases what the test left */
+	if (fx->ibdev && !fx->removed)
+		ib_unregister_device_and_put(fx->ibdev);
+	if (fx->registered)
+		ib_unregister_client(&fx->client);
+	if (fx->lo)
+		dev_put(fx->lo);
+}
+
+/* Connect, answer the request with accept; returns the passive id. */
+static struct iw_cm_id *establish(struct fx *fx, struct iw_cm_id *act,
+				  u16 port, const u8 *pd_req,
+				  const u8 *pd_rep, u16 len)
+{
+	struct kunit *test = fx->test;
+	struct iw_cm_conn_param p = {
+		.private_data = pd_rep,
+		.private_data_len = len,
+		.ird = 8,
+		.ord = 8,
+		.qpn = fx->qp[1]->qp_num,
+	};
+	struct ev_rec *r;
+
+	KUNIT_ASSERT_EQ(test, connect_to(fx, act, port, pd_req, len), 0);
+	r = ev_wait(fx, NULL, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	KUNIT_ASSERT_EQ(test, r->len, len);
+	if (len)
+		KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_req, len);
+	/* our request's IRD/ORD, proposed back: 4/4 */
+	KUNIT_EXPECT_EQ(test, r->ird, 4);
+	KUNIT_EXPECT_EQ(test, r->ord, 4);
+	fx->ids[fx->nr_ids++] = r->id;
+	spy_on(fx, r->id);
+	KUNIT_ASSERT_EQ(test, iw_cm_accept(r->id, &p), 0);
+	KUNIT_ASSERT_NOT_NULL(test, ev_wait(fx, r->id,
+					    IW_CM_EVENT_ESTABLISHED));
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, r->status, 0);
+	KUNIT_ASSERT_EQ(test, r->len, len);
+	if (len)
+		KUNIT_EXPECT_MEMEQ(test, r->pdata, pd_rep, len);
+	return fx->ids[fx->nr_ids - 1];
+}
+
+static const u16 pd_sizes[] = { 0, 1, 252 };
+
+static void pd_size_desc(const u16 *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u bytes", *v);
+}
+
+KUNIT_ARRAY_PARAM(pd_size, pd_sizes, pd_size_desc);
+
+/* Private data both ways, QPs in RTS, graceful close from the active side */
+static void siw_cm_connect_accept(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	u16 len = *(const u16 *)test->param_value;
+	u8 *req, *rep;
+	struct iw_cm_id *act, *pas;
+	struct ev_rec *r;
+	int i;
+
+	req = kunit_kmalloc(test, 256, GFP_KERNEL);
+	rep = kunit_kmalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+	for (i = 0; i < 256; i++) {
+		req[i] = i ^ 0x5a;
+		rep[i] = 255 - i;
+	}
+	listen_on(fx, PORT_BASE + len);
+	act = new_id(fx);
+	pas = establish(fx, act, PORT_BASE + len, req, rep, len);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_RTS);
+
+	KUNIT_ASSERT_EQ(test, iw_cm_disconnect(act, 0), 0);
+	r = ev_wait(fx, act, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	r = ev_wait(fx, pas, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNRESET);
+	expect_closed(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	expect_closed(fx, pas, IW_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_ERR);
+}
+
+/* Private data beyond what an MPA v2 frame takes: refused at once */
+static void siw_cm_pdata_too_long(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	static const u8 pd[253];
+	struct iw_cm_id *act = new_id(fx);
+
+	KUNIT_EXPECT_EQ(test, connect_to(fx, act, PORT_BASE + 300, pd,
+					 sizeof(pd)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev_count(&fx->log), 0);
+	KUNIT_EXPECT_EQ(test, ev_count(&fx->drv), 0);
+	/* the id and the QP are free again */
+	listen_on(fx, PORT_BASE + 300);
+	establish(fx, act, PORT_BASE + 300, pd, pd, 252);
+}
+
+/* An abrupt disconnect from the passive side closes both */
+static void siw_cm_disconnect_passive(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *act, *pas;
+	struct ev_rec *r;
+
+	listen_on(fx, PORT_BASE + 301);
+	act = new_id(fx);
+	pas = establish(fx, act, PORT_BASE + 301, NULL, NULL, 0);
+	KUNIT_ASSERT_EQ(test, iw_cm_disconnect(pas, 1), 0);
+	r = ev_wait(fx, pas, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNRESET);
+	r = ev_wait(fx, act, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNRESET);
+	expect_closed(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	expect_closed(fx, pas, IW_CM_EVENT_ESTABLISHED);
+}
+
+/* A reject's private data reach the initiator with -ECONNREFUSED */
+static void siw_cm_reject(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	static const u8 why[] = "not today";
+	struct iw_cm_id *act;
+	struct ev_rec *r;
+
+	listen_on(fx, PORT_BASE + 302);
+	act = new_id(fx);
+	KUNIT_ASSERT_EQ(test, connect_to(fx, act, PORT_BASE + 302, "hi", 2),
+			0);
+	r = ev_wait(fx, NULL, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	fx->ids[fx->nr_ids++] = r->id;
+	KUNIT_ASSERT_EQ(test, iw_cm_reject(r->id, why, sizeof(why)), 0);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	KUNIT_ASSERT_EQ(test, r->len, sizeof(why));
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, why, sizeof(why));
+	/* the id and the QP are free for another connection */
+	listen_on(fx, PORT_BASE + 303);
+	establish(fx, act, PORT_BASE + 303, NULL, NULL, 0);
+}
+
+/* Nobody listens: the TCP reset refuses the connection */
+static void siw_cm_no_listener(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *act = new_id(fx);
+	struct ev_rec *r;
+
+	KUNIT_ASSERT_EQ(test, connect_to(fx, act, PORT_BASE + 304, NULL, 0),
+			0);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, r->len, 0);
+}
+
+/* A raw TCP client of 127.0.0.1:@port */
+static struct socket *raw_client(struct kunit *test, u16 port)
+{
+	struct sockaddr_storage ss;
+	struct socket *sock;
+
+	addr_lo(&ss, port);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET,
+					       SOCK_STREAM, IPPROTO_TCP,
+					       &sock), 0);
+	sock->sk->sk_rcvtimeo = 5 * HZ;
+	if (kernel_connect(sock, (struct sockaddr *)&ss,
+			   sizeof(struct sockaddr_in), 0)) {
+		sock_release(sock);
+		KUNIT_FAIL(test, "raw connect failed");
+		return NULL;
+	}
+	return sock;
+}
+
+/* What the server does to a raw client: 0 when it closed the stream */
+static int raw_wait_close(struct socket *sock)
+{
+	struct kvec iov;
+	struct msghdr msg = {};
+	u8 buf[64];
+
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+	return kernel_recvmsg(sock, &msg, &iov, 1, sizeof(buf), 0);
+}
+
+/* A listener gone with a connection in each stage of its setup */
+static void siw_cm_listener_destroyed(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *lid, *act, *req_id;
+	struct socket *raw;
+	struct ev_rec *r;
+
+	lid = listen_on(fx, PORT_BASE + 305);
+	/* one reported and unanswered, one silent in its MPA request */
+	act = new_id(fx);
+	KUNIT_ASSERT_EQ(test, connect_to(fx, act, PORT_BASE + 305, NULL, 0),
+			0);
+	r = ev_wait(fx, NULL, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	req_id = r->id;
+	raw = raw_client(test, PORT_BASE + 305);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	msleep(100);
+
+	drop_id(fx, lid);
+	iw_destroy_cm_id(lid);
+	/* the silent one is closed at once, not after the MPA timeout */
+	KUNIT_EXPECT_EQ(test, raw_wait_close(raw), 0);
+	sock_release(raw);
+	/* the reported one is its id's: destroying it rejects */
+	iw_destroy_cm_id(req_id);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	/* the port is free again */
+	listen_on(fx, PORT_BASE + 305);
+}
+
+/* Bytes that are no MPA request: closed; the listener goes on */
+static void siw_cm_garbage(struct kunit *test)
+{
+	static const char junk[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+	struct fx *fx = test->priv;
+	struct iw_cm_id *act;
+	struct socket *raw;
+	struct kvec iov = { .iov_base = (void *)junk,
+			    .iov_len = sizeof(junk) - 1 };
+	struct msghdr msg = {};
+	int ret;
+
+	listen_on(fx, PORT_BASE + 306);
+	raw = raw_client(test, PORT_BASE + 306);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	KUNIT_EXPECT_EQ(test, kernel_sendmsg(raw, &msg, &iov, 1,
+					     iov.iov_len), iov.iov_len);
+	/* a FIN, or a reset for the bytes it did not read: not a timeout */
+	ret = raw_wait_close(raw);
+	KUNIT_EXPECT_TRUE_MSG(test, ret == 0 || ret == -ECONNRESET,
+			      "the server did not close: %d", ret);
+	sock_release(raw);
+	KUNIT_EXPECT_EQ(test, ev_count(&fx->log), 0);
+	act = new_id(fx);
+	establish(fx, act, PORT_BASE + 306, NULL, NULL, 0);
+}
+
+/*
+ * The device goes with a listener, an established connection and a
+ * connection still in its MPA setup.  Our client releases what it has
+ * as rdma_cm would; the QP first here: destroying a QP closes its
+ * connection, and CLOSE reaches both ids before the QP is gone.
+ */
+static void siw_cm_device_removed(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *act, *pas, *act2;
+	struct socket *raw;
+	struct ev_rec *r;
+
+	listen_on(fx, PORT_BASE + 307);
+	act = new_id(fx);
+	pas = establish(fx, act, PORT_BASE + 307, NULL, NULL, 0);
+	/* a QP carries one connection */
+	act2 = new_id(fx);
+	KUNIT_EXPECT_EQ(test, connect_to(fx, act2, PORT_BASE + 307, NULL, 0),
+			-EINVAL);
+	raw = raw_client(test, PORT_BASE + 307);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+
+	ib_destroy_qp(fx->qp[0]);
+	fx->qp[0] = NULL;
+	r = ev_wait(fx, act, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNRESET);
+	r = ev_wait(fx, pas, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNRESET);
+
+	/* the rest (listener, ids, QP 1, CQ, PD) goes with the device */
+	ib_unregister_device_and_put(fx->ibdev);
+	KUNIT_EXPECT_TRUE(test, fx->removed);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(raw), 0);
+	sock_release(raw);
+}
+
+/* ---- rdma_cm over siw: its iWARP path end to end ---- */
+
+#define CMA_EV_MAX	16
+
+struct cma_rec {
+	struct rdma_cm_id		*id;
+	enum rdma_cm_event_type		type;
+	int				status;
+	u8				pdata[64];
+	int				len;
+	bool				taken;
+};
+
+/* what rdma_cm reported; the passive side accepts in its handler */
+struct cma_log {
+	spinlock_t		lock;	/* protects ev, n */
+	struct cma_rec		ev[CMA_EV_MAX];
+	int			n;
+	wait_queue_head_t	wq;
+	struct fx		*fx;
+	struct rdma_cm_id	*passive;
+	int			accept_ret;
+};
+
+static const char cma_req_pd[] = "hello siw";
+static const char cma_rep_pd[] = "hello rdma_cm";
+
+static struct ib_qp_init_attr cma_qp_attr(struct fx *fx)
+{
+	struct ib_qp_init_attr qa = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.send_cq = fx->cq,
+		.recv_cq = fx->cq,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	return qa;
+}
+
+static int cma_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct cma_log *log = id->context;
+	struct rdma_conn_param p = {
+		.private_data = cma_rep_pd,
+		.private_data_len = sizeof(cma_rep_pd),
+		.responder_resources = 1,
+		.initiator_depth = 1,
+	};
+	struct ib_qp_init_attr qa;
+	unsigned long flags;
+	struct cma_rec *r;
+
+	spin_lock_irqsave(&log->lock, flags);
+	if (log->n < CMA_EV_MAX) {
+		r = &log->ev[log->n++];
+		r->id = id;
+		r->type = ev->event;
+		r->status = ev->status;
+		r->len = min_t(int, ev->param.conn.private_data_len,
+			       sizeof(r->pdata));
+		if (ev->param.conn.private_data)
+			memcpy(r->pdata, ev->param.conn.private_data, r->len);
+		else
+			r->len = 0;
+	}
+	spin_unlock_irqrestore(&log->lock, flags);
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		log->passive = id;
+		qa = cma_qp_attr(log->fx);
+		log->accept_ret = rdma_create_qp(id, log->fx->pd, &qa);
+		if (!log->accept_ret)
+			log->accept_ret = rdma_accept(id, &p);
+	}
+	wake_up_all(&log->wq);
+	return 0;
+}
+
+static struct cma_rec *cma_wait(struct cma_log *log, struct rdma_cm_id *id,
+				enum rdma_cm_event_type type)
+{
+	struct cma_rec *found = NULL;
+	unsigned long flags;
+	int i;
+
+	wait_event_timeout(log->wq, ({
+		spin_lock_irqsave(&log->lock, flags);
+		for (i = 0; i < log->n && !found; i++)
+			if (log->ev[i].type == type && !log->ev[i].taken &&
+			    (!id || log->ev[i].id == id))
+				found = &log->ev[i];
+		if (found)
+			found->taken = true;
+		spin_unlock_irqrestore(&log->lock, flags);
+		found; }), EV_WAIT);
+	return found;
+}
+
+/*
+ * rdma_cm's iWARP path on siw: resolve 127.0.0.1 to the device on lo,
+ * connect and accept with private data both ways, disconnect.
+ */
+static void siw_cm_rdma_cm(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct rdma_conn_param p = {
+		.private_data = cma_req_pd,
+		.private_data_len = sizeof(cma_req_pd),
+		.responder_resources = 1,
+		.initiator_depth = 1,
+	};
+	struct rdma_cm_id *lid, *aid;
+	struct sockaddr_storage ss;
+	struct ib_qp_init_attr qa;
+	struct cma_log *log;
+	struct cma_rec *r;
+
+	log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	spin_lock_init(&log->lock);
+	init_waitqueue_head(&log->wq);
+	log->fx = fx;
+
+	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
+			     IB_QPT_RC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, lid);
+	addr_lo(&ss, PORT_BASE + 308);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)&ss), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(lid, 4), 0);
+
+	aid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
+			     IB_QPT_RC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aid);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(aid, NULL,
+						(struct sockaddr *)&ss, 2000),
+			0);
+	r = cma_wait(log, aid, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_PTR_EQ(test, aid->device, fx->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(aid, 2000), 0);
+	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, aid,
+					     RDMA_CM_EVENT_ROUTE_RESOLVED));
+	qa = cma_qp_attr(fx);
+	KUNIT_ASSERT_EQ(test, rdma_create_qp(aid, fx->pd, &qa), 0);
+	KUNIT_ASSERT_EQ(test, rdma_connect(aid, &p), 0);
+
+	r = cma_wait(log, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_req_pd));
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_req_pd, sizeof(cma_req_pd));
+	KUNIT_EXPECT_EQ(test, log->accept_ret, 0);
+	r = cma_wait(log, aid, RDMA_CM_EVENT_ESTABLISHED);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_rep_pd));
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_rep_pd, sizeof(cma_rep_pd));
+	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, log->passive,
+					     RDMA_CM_EVENT_ESTABLISHED));
+	KUNIT_EXPECT_EQ(test, qp_state(aid->qp), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qp_state(log->passive->qp), IB_QPS_RTS);
+
+	KUNIT_EXPECT_EQ(test, rdma_disconnect(aid), 0);
+	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, aid,
+					     RDMA_CM_EVENT_DISCONNECTED));
+	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, log->passive,
+					     RDMA_CM_EVENT_DISCONNECTED));
+
+	rdma_destroy_qp(aid);
+	rdma_destroy_id(aid);
+	rdma_destroy_qp(log->passive);
+	rdma_destroy_id(log->passive);
+	rdma_destroy_id(lid);
+}
+
+static struct kunit_case siw_cm_cases[] = {
+	KUNIT_CASE_PARAM(siw_cm_connect_accept, pd_size_gen_params),
+	KUNIT_CASE(siw_cm_pdata_too_long),
+	KUNIT_CASE(siw_cm_disconnect_passive),
+	KUNIT_CASE(siw_cm_reject),
+	KUNIT_CASE(siw_cm_no_listener),
+	KUNIT_CASE(siw_cm_listener_destroyed),
+	KUNIT_CASE(siw_cm_garbage),
+	KUNIT_CASE(siw_cm_device_removed),
+	KUNIT_CASE(siw_cm_rdma_cm),
+	{}
+};
+
+static struct kunit_suite siw_cm_suite = {
+	.name = "rdma_siw_cm",
+	.init = siw_cm_test_init,
+	.exit = siw_cm_test_exit,
+	.test_cases = siw_cm_cases,
+};
+
+kunit_test_suite(siw_cm_suite);
+
+MODULE_DESCRIPTION("KUnit tests of siw's connection manager");
+MODULE_LICENSE("Dual BSD/GPL");
