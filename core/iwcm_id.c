@@ -310,6 +310,7 @@ EXPORT_SYMBOL(iw_destroy_cm_id);
  * iwcm_id_state - state of an id (tests)
  * @cm_id: the id
  *
+ * Context: Any context; a lockless read.
  * Return: its enum iw_cm_state.
  */
 enum iw_cm_state iwcm_id_state(struct iw_cm_id *cm_id)
@@ -322,6 +323,7 @@ EXPORT_SYMBOL_IF_KUNIT(iwcm_id_state);
  * iwcm_id_refused - events an id refused (tests)
  * @cm_id: the id
  *
+ * Context: Any context; a lockless read.
  * Return: the count.
  */
 unsigned int iwcm_id_refused(struct iw_cm_id *cm_id)
@@ -334,6 +336,7 @@ EXPORT_SYMBOL_IF_KUNIT(iwcm_id_refused);
  * iwcm_id_refcount - references on an id (tests)
  * @cm_id: the id
  *
+ * Context: Any context; a lockless read.
  * Return: the count.
  */
 unsigned int iwcm_id_refcount(struct iw_cm_id *cm_id)
