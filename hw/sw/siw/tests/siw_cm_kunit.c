@@ -336,7 +336,8 @@ static int siw_cm_test_init(struct kunit *test)
 	fx->registered = true;
 	ib_set_client_data(fx->ibdev, &fx->client, fx);
 
-	fx->pd = ib_alloc_pd(fx->ibdev, 0);
+	/* the global rkey lets the rdma_cm case WRITE and READ plain buffers */
+	fx->pd = ib_alloc_pd(fx->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->pd);
 	fx->cq = ib_alloc_cq(fx->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->cq);
@@ -759,9 +760,108 @@ static struct cma_rec *cma_wait(struct cma_log *log, struct rdma_cm_id *id,
 	return found;
 }
 
+/* lo's MTU (64 KiB) makes this one FPDU; the QP suite covers MULPDU edges */
+#define CMA_DATA_LEN	5000
+
+/* The next completion of the shared CQ, within 2 s. */
+static bool cma_poll(struct fx *fx, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	do {
+		if (ib_poll_cq(fx->cq, 1, wc) == 1)
+			return true;
+		usleep_range(100, 200);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/* One signalled request of @qp over one SGE; its completion checked. */
+static void cma_post_one(struct kunit *test, struct fx *fx, struct ib_qp *qp,
+			 enum ib_wr_opcode op, void *buf, void *remote)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)buf,
+		.length = CMA_DATA_LEN,
+		.lkey = fx->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode = op,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.remote_addr = (uintptr_t)remote,
+		.rkey = fx->pd->unsafe_global_rkey,
+	};
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &wr.wr, NULL), 0);
+	if (op == IB_WR_SEND)
+		return;	/* the caller takes both completions of a SEND */
+	KUNIT_ASSERT_TRUE(test, cma_poll(fx, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_PTR_EQ(test, wc.qp, qp);
+}
+
+/*
+ * Payloads over an rdma_cm connection, the initiator first (MPA: the
+ * responder sends nothing before the initiator's first FPDU): a SEND
+ * into a posted receive, an RDMA WRITE into the passive side's buffer
+ * and an RDMA READ of it back, each compared byte for byte.
+ */
+static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
+			struct ib_qp *pqp)
+{
+	u8 *src = kunit_kmalloc(test, CMA_DATA_LEN, GFP_KERNEL);
+	u8 *dst = kunit_kzalloc(test, CMA_DATA_LEN, GFP_KERNEL);
+	u8 *back = kunit_kzalloc(test, CMA_DATA_LEN, GFP_KERNEL);
+	struct ib_sge sge = { .length = CMA_DATA_LEN };
+	struct ib_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 };
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	for (i = 0; i < CMA_DATA_LEN; i++)
+		src[i] = i * 7 + 3;
+	sge.addr = (uintptr_t)dst;
+	sge.lkey = fx->pd->local_dma_lkey;
+	KUNIT_ASSERT_EQ(test, ib_post_recv(pqp, &rwr, NULL), 0);
+
+	/*
+	 * SEND: the requester's completion and the receive's, in either
+	 * order (siw completes a SEND once TCP took it)
+	 */
+	cma_post_one(test, fx, aqp, IB_WR_SEND, src, NULL);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_TRUE(test, cma_poll(fx, &wc));
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		if (wc.qp == aqp) {
+			KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+			continue;
+		}
+		KUNIT_EXPECT_PTR_EQ(test, wc.qp, pqp);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, CMA_DATA_LEN);
+	}
+	KUNIT_EXPECT_MEMEQ(test, dst, src, CMA_DATA_LEN);
+
+	/* WRITE over what the SEND left, then READ it back */
+	for (i = 0; i < CMA_DATA_LEN; i++)
+		src[i] = ~src[i];
+	cma_post_one(test, fx, aqp, IB_WR_RDMA_WRITE, src, dst);
+	cma_post_one(test, fx, aqp, IB_WR_RDMA_READ, back, dst);
+	KUNIT_EXPECT_MEMEQ(test, dst, src, CMA_DATA_LEN);
+	KUNIT_EXPECT_MEMEQ(test, back, src, CMA_DATA_LEN);
+}
+
 /*
  * rdma_cm's iWARP path on siw: resolve 127.0.0.1 to the device on lo,
- * connect and accept with private data both ways, disconnect.
+ * connect and accept with private data both ways, move checked
+ * payloads (SEND, WRITE, READ), disconnect.
  */
 static void siw_cm_rdma_cm(struct kunit *test)
 {
@@ -820,6 +920,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 					     RDMA_CM_EVENT_ESTABLISHED));
 	KUNIT_EXPECT_EQ(test, qp_state(aid->qp), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, qp_state(log->passive->qp), IB_QPS_RTS);
+	cma_traffic(test, fx, aid->qp, log->passive->qp);
 
 	KUNIT_EXPECT_EQ(test, rdma_disconnect(aid), 0);
 	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, aid,
