@@ -72,7 +72,7 @@ int fake_hca_enter(struct fake_hca *hca, enum fake_hca_op op)
 /**
  * fake_hca_fail_nth - make a future call of an op fail
  * @hca: the device
- * @op: an op marked (F) in enum fake_hca_op, or FAKE_HCA_OP_ANY
+ * @op: an op that can fail (see enum fake_hca_op), or FAKE_HCA_OP_ANY
  * @nth: 1 fails the next call, 2 the one after, ...; 0 disarms
  * @err: the (negative) error the op returns
  *
