@@ -23,6 +23,8 @@
  *
  * LID = 0x10 * port, SM LID 1, 4X EDR, 8 GIDs (GID 0 from the node
  * GUID), 4 P_Keys (0xffff at index 0).
+ *
+ * Context: Any context; touches only @desc.
  */
 void fake_hca_desc_set_ib(struct fake_hca_desc *desc, u32 port)
 {
@@ -52,6 +54,9 @@ EXPORT_SYMBOL_GPL(fake_hca_desc_set_ib);
  * @port: port number, from 1
  *
  * 1X EDR (25 Gb/s), 16 GIDs, one P_Key (0xffff), random MAC.
+ *
+ * Context: Any context; touches only @desc (the net device is created
+ * later, by fake_hca_create()).
  */
 void fake_hca_desc_set_eth(struct fake_hca_desc *desc, u32 port)
 {
@@ -77,6 +82,8 @@ EXPORT_SYMBOL_GPL(fake_hca_desc_set_eth);
  *
  * Name template "fake%d", driver id FAKE_HCA_DRIVER_ID, no dealloc_driver,
  * a kverbs provider.
+ *
+ * Context: Any context; touches only @desc.
  */
 void fake_hca_desc_init(struct fake_hca_desc *desc, u32 num_ports)
 {
@@ -232,6 +239,10 @@ static int fake_hca_init_port(struct fake_hca *hca,
  *
  * Net devices of Ethernet ports are created and bound here.
  *
+ * Context: Process context; sleeps (GFP_KERNEL allocations, ib_alloc_device(),
+ * register_netdev() of the Ethernet ports' net devices, which takes the RTNL
+ * lock). Takes fake_hca_list_lock (a mutex).
+ *
  * Return: the device or an ERR_PTR().  Free it with fake_hca_destroy().
  */
 struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc)
@@ -326,6 +337,9 @@ EXPORT_SYMBOL_GPL(fake_hca_create);
  * fake_hca_register - register a fake device with the core
  * @hca: the device
  *
+ * Context: Process context; sleeps (ib_register_device()). Not with the RTNL
+ * lock held.
+ *
  * Return: what ib_register_device() returned.  On failure the device is
  * still allocated (and must be destroyed), whether or not it has a
  * dealloc_driver op.
@@ -340,6 +354,9 @@ EXPORT_SYMBOL_GPL(fake_hca_register);
  * fake_hca_register_as - register a fake device under another name
  * @hca: the device
  * @name: name or template, instead of the description's
+ *
+ * Context: Process context; sleeps (ib_register_device()). Not with the RTNL
+ * lock held.
  *
  * Return: what ib_register_device() returned.
  */
@@ -360,6 +377,9 @@ EXPORT_SYMBOL_GPL(fake_hca_register_as);
  *
  * With a dealloc_driver op the core frees the device: @hca is gone when
  * this returns.
+ *
+ * Context: Process context; sleeps until the core's clients are gone
+ * (ib_unregister_device()). Not with the RTNL lock held.
  */
 void fake_hca_unregister(struct fake_hca *hca)
 {
@@ -371,6 +391,10 @@ EXPORT_SYMBOL_GPL(fake_hca_unregister);
 /**
  * fake_hca_destroy - unregister (if registered) and free a fake device
  * @hca: the device
+ *
+ * Context: Process context; sleeps (ib_unregister_device(),
+ * unregister_netdev() of the net devices the fake created, which takes the
+ * RTNL lock). Takes fake_hca_list_lock (a mutex).
  */
 void fake_hca_destroy(struct fake_hca *hca)
 {
@@ -390,6 +414,9 @@ EXPORT_SYMBOL_GPL(fake_hca_destroy);
 /**
  * fake_hca_create_registered - fake_hca_create() and fake_hca_register()
  * @desc: what the device looks like
+ *
+ * Context: Process context; sleeps, as fake_hca_create() and
+ * fake_hca_register() do.
  *
  * Return: the registered device or an ERR_PTR(); nothing is left behind
  * on failure.

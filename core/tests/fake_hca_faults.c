@@ -32,6 +32,10 @@ static const char * const fake_hca_op_names[FAKE_HCA_OP_COUNT + 1] = {
 /**
  * fake_hca_op_name - name of a driver op of the fake
  * @op: the op, or FAKE_HCA_OP_ANY
+ *
+ * Context: Any context.
+ *
+ * Return: a static string, "?" for an op out of range.
  */
 const char *fake_hca_op_name(enum fake_hca_op op)
 {
@@ -68,12 +72,14 @@ int fake_hca_enter(struct fake_hca *hca, enum fake_hca_op op)
 /**
  * fake_hca_fail_nth - make a future call of an op fail
  * @hca: the device
- * @op: an op marked (F) in enum fake_hca_op, or FAKE_HCA_OP_ANY
+ * @op: an op that can fail (see enum fake_hca_op), or FAKE_HCA_OP_ANY
  * @nth: 1 fails the next call, 2 the one after, ...; 0 disarms
  * @err: the (negative) error the op returns
  *
  * One fault per op (and one for FAKE_HCA_OP_ANY) can be armed at a time;
  * it fires once.
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  */
 void fake_hca_fail_nth(struct fake_hca *hca, enum fake_hca_op op,
 		       unsigned int nth, int err)
@@ -92,6 +98,8 @@ EXPORT_SYMBOL_GPL(fake_hca_fail_nth);
 /**
  * fake_hca_clear_faults - disarm every armed fault
  * @hca: the device
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  */
 void fake_hca_clear_faults(struct fake_hca *hca)
 {
@@ -109,6 +117,11 @@ EXPORT_SYMBOL_GPL(fake_hca_clear_faults);
  * @op: the op; FAKE_HCA_OP_ANY counts every op that can fail
  *
  * Calls that failed by injection count too.
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
+ * Return: the number of calls since creation or the last
+ * fake_hca_reset_calls(); 0 for an op out of range.
  */
 unsigned int fake_hca_op_calls(struct fake_hca *hca, enum fake_hca_op op)
 {
@@ -131,6 +144,11 @@ EXPORT_SYMBOL_GPL(fake_hca_op_calls);
 /**
  * fake_hca_faults_fired - how many injected faults fired so far
  * @hca: the device
+ *
+ * Context: Any context; takes no lock (a single read).
+ *
+ * Return: the number of calls failed by injection since creation or the
+ * last fake_hca_reset_calls().
  */
 unsigned int fake_hca_faults_fired(struct fake_hca *hca)
 {
@@ -141,6 +159,8 @@ EXPORT_SYMBOL_GPL(fake_hca_faults_fired);
 /**
  * fake_hca_reset_calls - zero the call counters and the fired-fault count
  * @hca: the device
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  */
 void fake_hca_reset_calls(struct fake_hca *hca)
 {

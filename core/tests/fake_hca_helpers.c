@@ -41,9 +41,12 @@ static struct fake_hca *fake_hca_kunit_adopt(struct kunit *test,
  * @desc: what the device looks like
  *
  * The device is destroyed (unregistered first if needed) when the test
- * ends, also after a failed assertion.  To destroy it earlier, or when
+ * ends, also after a failed assertion.  To destroy it earlier, call
  * fake_hca_kunit_destroy(); when the test makes the core free it
  * (dealloc_driver), call fake_hca_kunit_forget() first.
+ *
+ * Context: Process context, the test's thread; sleeps as fake_hca_create()
+ * does (and allocates the KUnit action with GFP_KERNEL).
  *
  * Return: the device or an ERR_PTR().
  */
@@ -60,6 +63,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_create);
  * @test: the test
  * @desc: what the device looks like
  *
+ * Context: Process context, the test's thread; sleeps as
+ * fake_hca_create_registered() does.
+ *
  * Return: the registered device or an ERR_PTR().
  */
 struct fake_hca *fake_hca_kunit_create_registered(struct kunit *test,
@@ -73,6 +79,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_create_registered);
  * fake_hca_kunit_destroy - destroy a device of fake_hca_kunit_create() now
  * @test: the test
  * @hca: the device
+ *
+ * Context: Process context, the test's thread; sleeps as fake_hca_destroy()
+ * does.
  */
 void fake_hca_kunit_destroy(struct kunit *test, struct fake_hca *hca)
 {
@@ -86,6 +95,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_destroy);
  * @test: the test
  * @action: called with @ctx when the test ends (at once if adding failed)
  * @ctx: its argument
+ *
+ * Context: Process context, the test's thread; sleeps (GFP_KERNEL). A
+ * failure aborts the test (KUNIT_ASSERT), so only from the test's thread.
  */
 void fake_hca_kunit_add_action(struct kunit *test, void (*action)(void *),
 			       void *ctx)
@@ -101,6 +113,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_add_action);
  *
  * For a device the core frees by itself (dealloc_driver) because the test
  * unregisters it through the core, e.g. with ib_unregister_driver().
+ *
+ * Context: Process context, the test's thread; takes the test's resource
+ * lock (a spinlock), does not sleep.
  */
 void fake_hca_kunit_forget(struct kunit *test, struct fake_hca *hca)
 {
@@ -118,6 +133,9 @@ KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_netdev_destroy_action,
  *
  * Create it before any device it is bound to, so that it goes after
  * them: a net device is only freed when nobody holds it.
+ *
+ * Context: Process context, the test's thread; sleeps (register_netdev()
+ * takes the RTNL lock; GFP_KERNEL).
  *
  * Return: the registered net device or an ERR_PTR().
  */
@@ -146,6 +164,8 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_netdev);
  * @test: the test
  * @num_ports: number of (IB) ports
  *
+ * Context: Process context; sleeps (GFP_KERNEL).
+ *
  * Return: the description (freed when the test ends) or NULL.
  */
 struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports)
@@ -163,6 +183,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_desc);
  * fake_hca_try_get_put - can a reference be taken on a device now?
  * @ibdev: the device
  *
+ * Context: Any context; takes no lock. Dropping the last reference
+ * completes the device's unregistration wait, which is atomic-safe.
+ *
  * Return: what ib_device_try_get() returned; the reference, if any, is
  * dropped again.
  */
@@ -178,6 +201,8 @@ EXPORT_SYMBOL_GPL(fake_hca_try_get_put);
 /**
  * fake_hca_sysfs_present - whether a device directory exists in sysfs
  * @name: device name
+ *
+ * Context: Process context; sleeps (GFP_KERNEL, path lookup).
  *
  * Return: true when /sys/class/infiniband/@name resolves.
  */
@@ -223,6 +248,9 @@ KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_unregister_handler_action,
  * @test: the test; the handler is unregistered when it ends
  * @ibdev: the device
  *
+ * Context: Process context, the test's thread; sleeps (GFP_KERNEL; takes
+ * the device's event_handler_rwsem for writing).
+ *
  * Return: the log, or NULL when memory ran out.
  */
 struct fake_hca_event_log *fake_hca_kunit_event_log(struct kunit *test,
@@ -250,6 +278,9 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_event_log);
  * @log: from fake_hca_kunit_event_log()
  *
  * The log stays readable until the test ends.
+ *
+ * Context: Process context, the test's thread; sleeps (takes the device's
+ * event_handler_rwsem for writing).
  */
 void fake_hca_kunit_event_log_release(struct kunit *test,
 				      struct fake_hca_event_log *log)
@@ -262,6 +293,11 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_event_log_release);
 /**
  * fake_hca_event_count - events a log received so far
  * @log: the log
+ *
+ * Context: Any context; takes the log's spinlock (IRQ-safe).
+ *
+ * Return: the number of events received, also those beyond the
+ * FAKE_HCA_EVENT_LOG_LEN the log keeps.
  */
 unsigned int fake_hca_event_count(struct fake_hca_event_log *log)
 {
@@ -280,6 +316,9 @@ EXPORT_SYMBOL_GPL(fake_hca_event_count);
  * @log: the log
  * @count: number of events to wait for (in total, not more)
  * @timeout_ms: give up after this long
+ *
+ * Context: Process context; sleeps up to @timeout_ms. Not from an event
+ * handler: the events are delivered on the workqueue that runs them.
  *
  * Return: true when @count events arrived in time.
  */
@@ -351,6 +390,9 @@ static void failslab_restore(void *data)
  * dumps a stack per failure, which the test bed takes for a splat).
  * The test then sets current->fail_nth around the call under test.
  *
+ * Context: Process context, the test's thread; sleeps (GFP_KERNEL, path
+ * lookups). Fails the test (KUNIT_ASSERT) when a knob is missing.
+ *
  * Return: the knobs and their old values; the test fails (asserts) when
  * failslab's debugfs files are missing.
  */
@@ -386,6 +428,8 @@ EXPORT_SYMBOL_GPL(fake_hca_kunit_failslab);
 
 /**
  * fake_hca_failslab_disarm - nothing fails from here on (for suite_exit)
+ *
+ * Context: Process context; sleeps (path lookup).
  */
 void fake_hca_failslab_disarm(void)
 {

@@ -109,6 +109,10 @@ static void fake_hca_iw_hold(struct fake_hca *hca, struct iw_cm_id *cm_id)
  *
  * As a driver does once it reports nothing more on a connection.
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe) and calls
+ * the id's rem_ref after dropping it (iw_cm's frees the id on the last
+ * reference without sleeping).
+ *
  * Return: true when the fake held one.
  */
 bool fake_hca_iw_put_id(struct fake_hca *hca, struct iw_cm_id *cm_id)
@@ -137,6 +141,8 @@ EXPORT_SYMBOL_GPL(fake_hca_iw_put_id);
  * fake_hca_iw_held - references the fake holds on an id
  * @hca: the device
  * @cm_id: the id, or NULL for all ids
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  *
  * Return: the count.
  */
@@ -295,6 +301,8 @@ const struct ib_device_ops fake_hca_iw_ops = {
  * fake_hca_desc_set_iwarp - make a description an iWARP RNIC
  * @desc: the description; its ports become Ethernet ports of the iWARP
  *	protocol, each with a net device the fake creates
+ *
+ * Context: Any context; touches only @desc.
  */
 void fake_hca_desc_set_iwarp(struct fake_hca_desc *desc)
 {
@@ -342,6 +350,8 @@ void fake_hca_iw_release(struct fake_hca *hca)
  * @hca: an iWARP fake device
  * @qpn: its number
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: the QP (owned by the fake, freed with the device), or NULL
  * when the table is full or @qpn is taken.
  */
@@ -379,6 +389,8 @@ EXPORT_SYMBOL_GPL(fake_hca_iw_add_qp);
  * @refs: out: add_ref calls minus rem_ref calls
  * @moves: out: state changes asked through modify_qp (may be NULL)
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: the last state asked, IB_QPS_RESET when none; -1 cast to the
  * enum when there is no such QP.
  */
@@ -409,6 +421,8 @@ EXPORT_SYMBOL_GPL(fake_hca_iw_qp_info);
  * @op: the op
  * @err: the error it returns (get_qp: any non-zero makes it return
  *	NULL); 0 takes a pending failure back
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  */
 void fake_hca_iw_fail(struct fake_hca *hca, enum fake_hca_iw_op op, int err)
 {
@@ -424,6 +438,8 @@ EXPORT_SYMBOL_GPL(fake_hca_iw_fail);
  * fake_hca_iw_calls - how many times an iw op was called
  * @hca: the device
  * @op: the op
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  *
  * Return: the count, failed calls included.
  */
@@ -444,6 +460,8 @@ EXPORT_SYMBOL_GPL(fake_hca_iw_calls);
  * @hca: the device
  * @op: the op
  * @out: the record
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  *
  * Return: true when the op was called at all.
  */

@@ -19,6 +19,9 @@
  * fake_hca_link_desc - the description of a device of link type "fake"
  * @desc: filled in
  * @ndev: the net device the device goes on
+ *
+ * Context: Any context; reads the MAC of @ndev without a lock (the caller
+ * keeps it stable, as rdma_link_ops.newlink does under the RTNL lock).
  */
 void fake_hca_link_desc(struct fake_hca_desc *desc, struct net_device *ndev)
 {

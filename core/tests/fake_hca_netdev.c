@@ -68,6 +68,9 @@ struct net_device *fake_hca_netdev_create(const struct fake_hca_port_desc *pd)
  * @hca: the device
  * @port: port number
  *
+ * Context: Any context; takes no lock. No reference is taken: the net device
+ * lives as long as @hca keeps it bound.
+ *
  * Return: the net device (created by the fake or passed in), or NULL.
  */
 struct net_device *fake_hca_netdev(struct fake_hca *hca, u32 port)

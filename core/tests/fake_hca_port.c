@@ -266,6 +266,8 @@ const struct ib_device_ops fake_hca_dealloc_ops = {
  * @lid: new LID
  * @lmc: new LMC
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: 0 or -EINVAL.
  */
 int fake_hca_set_lid(struct fake_hca *hca, u32 port, u32 lid, u8 lmc)
@@ -290,6 +292,8 @@ EXPORT_SYMBOL_GPL(fake_hca_set_lid);
  * @sm_lid: new SM LID
  * @sm_sl: new SM SL
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: 0 or -EINVAL.
  */
 int fake_hca_set_sm(struct fake_hca *hca, u32 port, u32 sm_lid, u8 sm_sl)
@@ -313,6 +317,8 @@ EXPORT_SYMBOL_GPL(fake_hca_set_sm);
  * @port: port number
  * @state: logical state
  * @phys_state: physical state
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  *
  * Return: 0 or -EINVAL.
  */
@@ -341,6 +347,10 @@ EXPORT_SYMBOL_GPL(fake_hca_set_port_state);
  *	IB_EVENT_PORT_ACTIVE, ...
  *
  * Delivery is asynchronous (ib_dispatch_event()).
+ *
+ * Context: Any context, as ib_dispatch_event() (GFP_ATOMIC allocation, work
+ * queued); the event is dropped if the device is unregistering or the
+ * allocation fails.
  */
 void fake_hca_dispatch_port_event(struct fake_hca *hca, u32 port,
 				  enum ib_event_type type)

@@ -124,6 +124,8 @@ const struct ib_device_ops fake_hca_table_ops = {
  * @index: table index
  * @pkey: new value
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: 0 or -EINVAL.
  */
 int fake_hca_set_pkey(struct fake_hca *hca, u32 port, u16 index, u16 pkey)
@@ -146,6 +148,8 @@ EXPORT_SYMBOL_GPL(fake_hca_set_pkey);
  * @port: port number
  * @index: table index
  * @gid: new value
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
  *
  * Return: 0 or -EINVAL (also for Ethernet ports: their table belongs to
  * the core).
@@ -172,6 +176,8 @@ EXPORT_SYMBOL_GPL(fake_hca_set_gid);
  * @index: GID index
  * @out: copy of the entry
  *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
  * Return: whether the entry is valid (added and not deleted since).
  */
 bool fake_hca_hw_gid(struct fake_hca *hca, u32 port, unsigned int index,
@@ -195,6 +201,10 @@ EXPORT_SYMBOL_GPL(fake_hca_hw_gid);
  * a RoCE port
  * @hca: the device
  * @port: port number
+ *
+ * Context: Any context; takes the device's spinlock (IRQ-safe).
+ *
+ * Return: the count, 0 for a bad port or a port that is not RoCE.
  */
 unsigned int fake_hca_hw_gid_count(struct fake_hca *hca, u32 port)
 {

@@ -153,25 +153,43 @@ struct fake_hca_desc {
 };
 
 /**
- * enum fake_hca_op - driver ops the fake counts; those marked (F) can be
- * made to fail with fake_hca_fail_nth()
+ * enum fake_hca_op - driver ops the fake counts
+ * @FAKE_HCA_OP_QUERY_DEVICE: ib_device_ops.query_device (can fail)
+ * @FAKE_HCA_OP_QUERY_PORT: ib_device_ops.query_port (can fail)
+ * @FAKE_HCA_OP_GET_PORT_IMMUTABLE: ib_device_ops.get_port_immutable (can
+ *	fail)
+ * @FAKE_HCA_OP_QUERY_GID: ib_device_ops.query_gid (can fail)
+ * @FAKE_HCA_OP_QUERY_PKEY: ib_device_ops.query_pkey (can fail)
+ * @FAKE_HCA_OP_ADD_GID: ib_device_ops.add_gid (can fail)
+ * @FAKE_HCA_OP_DEL_GID: ib_device_ops.del_gid (can fail)
+ * @FAKE_HCA_OP_MODIFY_DEVICE: ib_device_ops.modify_device (can fail)
+ * @FAKE_HCA_OP_MODIFY_PORT: ib_device_ops.modify_port (can fail)
+ * @FAKE_HCA_OP_ENABLE_DRIVER: ib_device_ops.enable_driver (can fail)
+ * @FAKE_HCA_OP_GET_LINK_LAYER: ib_device_ops.get_link_layer (counted only)
+ * @FAKE_HCA_OP_GET_DEV_FW_STR: ib_device_ops.get_dev_fw_str (counted only)
+ * @FAKE_HCA_OP_DEALLOC_DRIVER: ib_device_ops.dealloc_driver (counted only)
+ * @FAKE_HCA_OP_COUNT: number of counted ops, not an op
+ * @FAKE_HCA_OP_ANY: for fake_hca_fail_nth(): the Nth call of any op that
+ *	can fail
+ *
+ * The ops that can fail are made to with fake_hca_fail_nth(); they come
+ * first, up to FAKE_HCA_OP_ENABLE_DRIVER (FAKE_HCA_NUM_FAILABLE_OPS).
  */
 enum fake_hca_op {
-	FAKE_HCA_OP_QUERY_DEVICE,	/* (F) */
-	FAKE_HCA_OP_QUERY_PORT,		/* (F) */
-	FAKE_HCA_OP_GET_PORT_IMMUTABLE,	/* (F) */
-	FAKE_HCA_OP_QUERY_GID,		/* (F) */
-	FAKE_HCA_OP_QUERY_PKEY,		/* (F) */
-	FAKE_HCA_OP_ADD_GID,		/* (F) */
-	FAKE_HCA_OP_DEL_GID,		/* (F) */
-	FAKE_HCA_OP_MODIFY_DEVICE,	/* (F) */
-	FAKE_HCA_OP_MODIFY_PORT,	/* (F) */
-	FAKE_HCA_OP_ENABLE_DRIVER,	/* (F) */
+	FAKE_HCA_OP_QUERY_DEVICE,
+	FAKE_HCA_OP_QUERY_PORT,
+	FAKE_HCA_OP_GET_PORT_IMMUTABLE,
+	FAKE_HCA_OP_QUERY_GID,
+	FAKE_HCA_OP_QUERY_PKEY,
+	FAKE_HCA_OP_ADD_GID,
+	FAKE_HCA_OP_DEL_GID,
+	FAKE_HCA_OP_MODIFY_DEVICE,
+	FAKE_HCA_OP_MODIFY_PORT,
+	FAKE_HCA_OP_ENABLE_DRIVER,
 	FAKE_HCA_OP_GET_LINK_LAYER,
 	FAKE_HCA_OP_GET_DEV_FW_STR,
 	FAKE_HCA_OP_DEALLOC_DRIVER,
 	FAKE_HCA_OP_COUNT,
-	/* fake_hca_fail_nth(): the Nth call of any op that can fail */
 	FAKE_HCA_OP_ANY = FAKE_HCA_OP_COUNT,
 };
 
@@ -380,6 +398,13 @@ struct iw_cm_event;
 
 /**
  * enum fake_hca_iw_op - iw ops the fake records
+ * @FAKE_HCA_IW_CONNECT: ib_device_ops.iw_connect
+ * @FAKE_HCA_IW_ACCEPT: ib_device_ops.iw_accept
+ * @FAKE_HCA_IW_REJECT: ib_device_ops.iw_reject
+ * @FAKE_HCA_IW_CREATE_LISTEN: ib_device_ops.iw_create_listen
+ * @FAKE_HCA_IW_DESTROY_LISTEN: ib_device_ops.iw_destroy_listen
+ * @FAKE_HCA_IW_GET_QP: ib_device_ops.iw_get_qp
+ * @FAKE_HCA_IW_OP_COUNT: number of recorded ops, not an op
  */
 enum fake_hca_iw_op {
 	FAKE_HCA_IW_CONNECT,

@@ -113,6 +113,13 @@ unlock:
  * On overflow the completion is lost and the CQ's event handler gets
  * IB_EVENT_CQ_ERR.
  *
+ * Context: Process or softirq context, with interrupts enabled (not from a
+ * hard interrupt nor under an IRQ-disabling lock): takes the CQ's lock
+ * (IRQ safe) and calls the CQ's event or completion handler without it,
+ * the completion handler with bottom halves disabled, whose
+ * local_bh_enable() needs interrupts on. May be called under a QP's
+ * r_lock (BH).
+ *
  * Return: true when the completion was added.
  */
 bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)

@@ -76,6 +76,11 @@ static void rvt_mcast_link(struct rvt_ibport *ibp, struct rvt_mcast *mcast)
  * One MLID may serve several MGIDs, but an MGID has one MLID: a group
  * whose MGID matches but whose MLID does not is not found.
  *
+ * Context: Any context but hard interrupts; does not sleep. Called by
+ * the send engine, which may run in a poster's softirq context. Takes
+ * @ibp->lock with a plain spin_lock(); rvt_attach_mcast() and
+ * rvt_detach_mcast() take it the same way, with bottom halves on.
+ *
  * Return: the group, referenced (drop with rvt_mcast_put()), or NULL.
  */
 struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,

@@ -183,6 +183,9 @@ struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key)
  *
  * The MR becomes valid under @key.  Called from the send engine.
  *
+ * Context: Any context; takes no lock (the send engine runs one request
+ * of a QP at a time).
+ *
  * Return: 0, -EACCES for an MR of another PD, -EINVAL for a DMA MR or a
  * key of another MR.
  */
@@ -209,6 +212,9 @@ EXPORT_SYMBOL(rvt_fast_reg_mr);
  * @qp: the QP asking (IB_WR_LOCAL_INV on its send queue, or the
  *	responder of IB_WR_SEND_WITH_INV); the MR must be of its PD
  * @rkey: the key of the current registration
+ *
+ * Context: Any context; takes the key table's xa_lock (IRQ safe) to
+ * reference the MR, may be called under the QP's r_lock.
  *
  * Return: 0, or -EINVAL when no fast registration of @qp's PD is
  * registered under @rkey.

@@ -27,6 +27,8 @@
  * @cb: called for each QP by rvt_qp_iter(); may be NULL for walks with
  *	rvt_qp_iter_next()
  *
+ * Context: Process context; sleeps (GFP_KERNEL).
+ *
  * Return: the iterator (free it with kfree() after the walk ended), or
  * NULL when out of memory.
  */
@@ -53,6 +55,10 @@ EXPORT_SYMBOL(rvt_qp_iter_init);
  * until the next step.  QPs created or destroyed during the walk may or
  * may not be seen.  A walk stopped early must drop the reference with
  * rvt_put_qp(iter->qp).
+ *
+ * Context: Any context; takes the QP table's xa_lock (IRQ safe) and no
+ * lock is held on return. Dropping the previous QP's reference may wake
+ * its destroyer.
  *
  * Return: 0 with iter->qp valid, 1 when there are no more QPs (iter->qp
  * is then NULL).
@@ -93,6 +99,10 @@ EXPORT_SYMBOL(rvt_qp_iter_next);
  *
  * Walks as rvt_qp_iter_next() does, with an iterator of its own on the
  * stack.
+ *
+ * Context: Process context when @cb sleeps; the walk itself does not sleep and
+ * holds no lock while @cb runs (the QP table's xa_lock, IRQ safe, is taken
+ * between calls).
  */
 void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
 		 void (*cb)(struct rvt_qp *qp, u64 v))

@@ -35,6 +35,8 @@ static const u32 rvt_rnr_table[32] = {
  * rvt_rnr_tbl_to_usec - the time of an RNR NAK timer code
  * @index: the code, 0..31 (higher bits are ignored)
  *
+ * Context: Any context.
+ *
  * Return: microseconds.
  */
 unsigned long rvt_rnr_tbl_to_usec(u32 index)
@@ -51,6 +53,9 @@ EXPORT_SYMBOL(rvt_rnr_tbl_to_usec);
  * not grant more than the receive WQEs posted to the QP's own receive
  * queue; a QP on an SRQ gives no credits (code 31).  Call it with the
  * QP's r_lock held so the MSN is stable.
+ *
+ * Context: Any context but hard interrupts; the caller holds the QP's
+ * r_lock (BH). Takes the receive queue's lock (IRQ safe).
  *
  * Return: the AETH, big endian.
  */
@@ -92,6 +97,9 @@ EXPORT_SYMBOL(rvt_compute_aeth);
  * Otherwise the limit sequence number moves to MSN + credits when that
  * is further on.  A requester waiting for a credit (RVT_S_WAIT_SSN_CREDIT)
  * is scheduled again when it got one.
+ *
+ * Context: Any context; the caller holds the QP's s_lock (IRQ safe). May
+ * queue the QP's send work.
  */
 void rvt_get_credit(struct rvt_qp *qp, u32 aeth)
 {
@@ -186,6 +194,8 @@ void rvt_init_timers(struct rvt_qp *qp)
  *
  * The send engine holds the request until the timer runs out
  * (RVT_S_WAIT_RNR), then tries it again.
+ *
+ * Context: Any context; the caller holds the QP's s_lock (IRQ safe).
  */
 void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth)
 {
@@ -210,6 +220,9 @@ void rvt_add_retry_timer(struct rvt_qp *qp)
  * @qp: the QP; the caller holds its s_lock
  *
  * A callback already running is not waited for (rvt_del_timers_sync()).
+ *
+ * Context: Any context; the caller holds the QP's s_lock (IRQ safe). Does
+ * not wait for a running timer callback.
  */
 void rvt_stop_rc_timers(struct rvt_qp *qp)
 {
@@ -225,6 +238,9 @@ EXPORT_SYMBOL(rvt_stop_rc_timers);
 /**
  * rvt_del_timers_sync - stop the timers of a QP and wait for callbacks
  * @qp: the QP; may sleep, no QP lock held
+ *
+ * Context: Process context; sleeps until running timer callbacks finish.
+ * No QP lock held (the callbacks take the QP's s_lock).
  */
 void rvt_del_timers_sync(struct rvt_qp *qp)
 {

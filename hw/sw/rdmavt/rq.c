@@ -152,6 +152,10 @@ static void rvt_srq_event(struct rvt_srq *srq, enum ib_event_type type)
  * CQs call their handlers with bottom halves disabled, which needs
  * interrupts enabled).
  *
+ * Context: Process or softirq context with interrupts enabled; the caller
+ * holds the QP's r_lock (BH). Takes the receive queue's lock (IRQ safe);
+ * a failed WQE is completed through rvt_cq_enter() after dropping it.
+ *
  * Return: 1 when a WQE was taken; 0 when there is none or the QP does
  * not receive in its state; -1 when a key check failed (the WQE was
  * consumed and completed with IB_WC_LOC_PROT_ERR).

@@ -108,6 +108,9 @@ static void rvt_sge_init(struct rvt_sge *isge, struct rvt_mregion *mr,
  * region, @last_sge grows instead and no new SGE is made.  A new SGE
  * references its region.
  *
+ * Context: Any context but hard interrupts; takes the key table's xa_lock
+ * (IRQ safe).
+ *
  * Return: 1 when @isge was set, 0 when @last_sge took @sge, -EINVAL when
  * the check failed.
  */
@@ -146,6 +149,9 @@ EXPORT_SYMBOL(rvt_lkey_ok);
  *
  * The SGE references its region (rvt_put_mr()) when this succeeds.
  *
+ * Context: Any context but hard interrupts; takes the key table's xa_lock
+ * (IRQ safe). Called under the responder's r_lock.
+ *
  * Return: 1 when the access is allowed, else 0.
  */
 int rvt_rkey_ok(struct rvt_qp *qp, struct rvt_sge *sge, u32 len, u64 vaddr,
@@ -168,6 +174,8 @@ EXPORT_SYMBOL(rvt_rkey_ok);
  * @ss: the walk
  * @length: bytes to skip; the walk must hold them
  * @release: drop the reference of each SGE this finishes
+ *
+ * Context: Any context but hard interrupts; takes no lock.
  */
 void rvt_skip_sge(struct rvt_sge_state *ss, u32 length, bool release)
 {
@@ -191,6 +199,9 @@ EXPORT_SYMBOL(rvt_skip_sge);
  * @release: drop the reference of each SGE this finishes
  * @copy_last: write the last 8 bytes by themselves, after the rest (a
  *	consumer polling the end of the buffer then sees all of it)
+ *
+ * Context: Any context but hard interrupts; takes no lock. The walk's
+ * memory is kernel-mapped (no user copy, no fault).
  */
 void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
 		  u32 length, bool release, bool copy_last)
@@ -219,6 +230,9 @@ EXPORT_SYMBOL(rvt_copy_sge);
  * @ss: the walk to set
  * @wqe: the request; its SGEs are checked (the engine did so)
  * @len: bytes of the request already done
+ *
+ * Context: Any context but hard interrupts; takes no lock. The caller
+ * owns the request (the send engine, or under the QP's s_lock).
  *
  * Return: the bytes left after @len.
  */

@@ -217,6 +217,11 @@ static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  * destination LID (not 0; a multicast LID only with a GRH) and the GRH's
  * source GID index, then calls the driver's driver_f.check_ah if any.
  *
+ * Context: Any context create_ah allows (it may be atomic without
+ * RDMA_CREATE_AH_SLEEPABLE); does not sleep itself. Calls the device's
+ * query_port and the driver's driver_f.port_state and driver_f.check_ah,
+ * which must not sleep either.
+ *
  * Return: 0 or -EINVAL (or the driver hook's error).
  */
 int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
@@ -341,6 +346,8 @@ static const struct ib_device_ops rvt_dev_ops = {
  *
  * The driver then hands rdmavt each port with rvt_init_port().
  *
+ * Context: Process context; sleeps (GFP_KERNEL).
+ *
  * Return: the zeroed device, or NULL.
  */
 struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
@@ -396,6 +403,9 @@ static void rvt_release(struct rvt_dev_info *rdi)
  * Every port needs this before rvt_register_device().  Ports are never
  * removed; they go with the device.
  *
+ * Context: Any context; takes no lock (before registration, the device
+ * is the driver's alone).
+ *
  * Return: 0, or -EINVAL for an index out of range.
  */
 int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
@@ -436,6 +446,9 @@ static const struct ib_device_ops rvt_dealloc_ops = {
  *
  * A device with driver_f.dealloc whose rvt_register_device() was called
  * gets that hook run from here.
+ *
+ * Context: Process context; sleeps (destroys the engine's workqueue,
+ * runs driver_f.dealloc when set).
  */
 void rvt_dealloc_device(struct rvt_dev_info *rdi)
 {
@@ -453,6 +466,9 @@ EXPORT_SYMBOL(rvt_dealloc_device);
  *	through rvt_init_port()
  *
  * On failure the driver frees the device with rvt_dealloc_device().
+ *
+ * Context: Process context; sleeps (workqueue allocation,
+ * ib_register_device()). Not with the RTNL lock held.
  *
  * Return: 0 or a negative error.
  */
@@ -509,6 +525,9 @@ EXPORT_SYMBOL(rvt_register_device);
  * this returns (or by whoever unregisters it concurrently); the caller
  * must not touch it afterwards.  Others are freed with
  * rvt_dealloc_device().
+ *
+ * Context: Process context; sleeps until every client let go of the device
+ * and the engine's workqueue drained. Not with the RTNL lock held.
  */
 void rvt_unregister_device(struct rvt_dev_info *rdi)
 {

@@ -218,14 +218,6 @@ sys.exit(status)
 EOF
 }
 
-# Paths the kerneldoc check leaves out for now, each until the work named
-# beside it is merged (then the lead empties the list):
-#   hw/sw/rdmavt/: until the rdmavt rewrite lands (it is rewritten now).
-#   core/tests/fake_hca_*, include/kunit/rdma_fake_hca.h: until the
-#     extension of the rdma_fake_hca test-support module lands (its header
-#     goes with it).
-KERNELDOC_SKIP='^(hw/sw/rdmavt/|core/tests/fake_hca_|include/kunit/rdma_fake_hca\.h$)'
-
 # Structures of include/rdma whose kernel-doc describes the structure but
 # not yet each member: kernel-doc's "member not described" findings for
 # them are counted and shown, but do not fail the check, until their
@@ -237,7 +229,7 @@ do_kerneldoc() {
 	mkdir -p "$repo/.testbed"
 	while IFS= read -r f; do
 		files+=("$f")
-	done < <(our_sources | grep -Ev "$KERNELDOC_SKIP")
+	done < <(our_sources)
 	if [ ${#files[@]} -eq 0 ]; then
 		say "kerneldoc: no .c or .h file to check"
 		return 2
