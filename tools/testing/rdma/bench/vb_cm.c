@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * rdma_verbs_bench: connections through rdma_cm, for iWARP (whose QPs
- * cannot be joined by hand) and across a wire.  Built only with
- * VB_RDMA_CM (Kbuild.upstream); our stack has no rdma_cm yet.
+ * cannot be joined by hand) and across a wire.  Built with VB_RDMA_CM
+ * (both Kbuild files set it).
  *
  * The server (passive side) binds to the IPv4 address of its device's
  * netdev and listens.  Each connect request carries a struct vb_cm_req;

@@ -7,10 +7,10 @@
  * except that every run checks that the data arrived.
  *
  * One source for two stacks: it uses only the public kernel RDMA API, so
- * it builds against our include/ (Kbuild, no rdma_cm) and against
- * upstream's drivers/infiniband (Kbuild.upstream, with -DVB_RDMA_CM=1),
- * and measures our loop devices, upstream's rdma_rxe (RoCE v2) and siw
- * (iWARP) and TCP with the same code.
+ * it builds against our include/ (Kbuild) and against upstream's
+ * drivers/infiniband (Kbuild.upstream), both with -DVB_RDMA_CM=1, and
+ * measures our loop devices and siw, upstream's rdma_rxe (RoCE v2) and
+ * siw (iWARP) and TCP with the same code.
  *
  * A run is one write; it returns when the run is over:
  *
