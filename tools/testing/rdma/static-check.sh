@@ -120,14 +120,34 @@ in_tree_path() {
 	esac
 }
 
+# checkpatch's verdict on a file depends only on the file, its path in
+# the tree, checkpatch.pl itself and the tests we switch off: a file found
+# clean once is remembered under a key of all four (outside the repo,
+# beside the kernels), and a warm run checks only what changed.  Nothing
+# is remembered from a run with findings.
+CHECKPATCH_CACHE=${RDMA_TESTBED_CACHE:-$HOME/.cache/rdma-testbed}/checkpatch-clean
+
+checkpatch_key() {
+	{ printf '%s\n%s\n' "$2" "$CHECKPATCH_IGNORE"; cat "$KDIR/scripts/checkpatch.pl" "$1"; } |
+		sha256sum | cut -c1-40
+}
+
 do_checkpatch() {
-	local files=() f rc=0 tree=$repo/.testbed/checkpatch-tree
+	local files=() keys=() f k n=0 rc=0 tree=$repo/.testbed/checkpatch-tree
 	while IFS= read -r f; do
+		n=$((n + 1))
+		k=$(checkpatch_key "$repo/$f" "$(in_tree_path "$f")")
+		[ -e "$CHECKPATCH_CACHE/$k" ] && continue
 		files+=("$(in_tree_path "$f")")
+		keys+=("$k")
 	done < <(our_sources)
-	if [ ${#files[@]} -eq 0 ]; then
+	if [ $n -eq 0 ]; then
 		say "checkpatch: no .c or .h file to check"
 		return 2
+	fi
+	if [ ${#files[@]} -eq 0 ]; then
+		say "checkpatch: $n file(s) clean (all unchanged since found clean)"
+		return 0
 	fi
 	rm -rf "$tree"
 	mkdir -p "$tree/include/uapi" "$tree/drivers"
@@ -142,7 +162,11 @@ do_checkpatch() {
 	    -e 's@\(FILE: \|^\)drivers/infiniband/@\1@' \
 	    "$repo/.testbed/checkpatch.log"
 	if [ $rc -eq 0 ]; then
-		say "checkpatch: ${#files[@]} file(s) clean"
+		mkdir -p "$CHECKPATCH_CACHE"
+		for k in "${keys[@]}"; do
+			: >"$CHECKPATCH_CACHE/$k"
+		done
+		say "checkpatch: $n file(s) clean (${#files[@]} checked, the others unchanged since found clean)"
 	else
 		say "checkpatch: findings above (in ${#files[@]} file(s) checked)"
 		rc=1
