@@ -30,12 +30,28 @@ has_module() {
 	grep -q "/$1\.ko:" "/lib/modules/$(uname -r)/modules.dep"
 }
 
+# Every module of ours goes, not only those load_stack() loaded: a fuzzed
+# "rdma link add" may have autoloaded a link driver (siw, rdma_loop).
+# The last reference of a netlink dump on ib_core is dropped by a work
+# item after the fuzzer's socket is gone, so rmmod may find ib_core busy
+# (EAGAIN) for a moment: a few rounds, 10 s at most, before giving up.
+[ -n "${TESTBED_OURS+set}" ] || . /testbed/config
 unload_stack() {
-	local m
-	for m in rdma_fake_hca iw_cm ib_core; do
-		grep -q "^$m " /proc/modules && rmmod $m
+	local m tries=0
+	while grep -qE '^(rdma_fake_hca|iw_cm|ib_core) ' /proc/modules; do
+		for m in $(cut -d' ' -f1 /proc/modules); do
+			case " $TESTBED_OURS " in
+			*" $m "*) rmmod "$m" 2>/dev/null ;;
+			esac
+		done
+		tries=$((tries + 1))
+		[ $tries -ge 10 ] && break
+		grep -qE '^(rdma_fake_hca|iw_cm|ib_core) ' /proc/modules && sleep 1
 	done
-	! grep -qE '^(rdma_fake_hca|iw_cm|ib_core) ' /proc/modules
+	if grep -qE '^(rdma_fake_hca|iw_cm|ib_core) ' /proc/modules; then
+		grep -E "^($(echo $TESTBED_OURS | tr ' ' '|')) " /proc/modules >&2
+		return 1
+	fi
 }
 
 load_stack() {
