@@ -722,11 +722,11 @@ static void rdma_cma_conn_connect_replies(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, call->pdata_len, 7);
 		KUNIT_EXPECT_MEMEQ(test, call->pdata, "connect", 7);
 		sin = (struct sockaddr_in *)&call->remote;
-		KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr,
-				in_aton("192.0.2.2"));
+		KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr),
+				ntohl(in_aton("192.0.2.2")));
 		sin = (struct sockaddr_in *)&call->local;
-		KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr,
-				in_aton("192.0.2.1"));
+		KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr),
+				ntohl(in_aton("192.0.2.1")));
 		KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 1);
 
 		KUNIT_ASSERT_EQ(test, inject(c->iw, IW_CM_EVENT_CONNECT_REPLY,
@@ -874,7 +874,8 @@ static void rdma_cma_conn_request_accept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st(kid->id), RDMA_CM_CONNECT);
 	KUNIT_EXPECT_PTR_EQ(test, kid->id->device, fx->dev);
 	sin = (struct sockaddr_in *)&kid->id->route.addr.dst_addr;
-	KUNIT_EXPECT_EQ(test, sin->sin_addr.s_addr, in_aton("192.0.2.9"));
+	KUNIT_EXPECT_EQ(test, ntohl(sin->sin_addr.s_addr),
+			ntohl(in_aton("192.0.2.9")));
 	KUNIT_EXPECT_EQ(test, ntohs(sin->sin_port), 7000);
 	KUNIT_EXPECT_EQ(test, cm_ids(fx), 2);
 
