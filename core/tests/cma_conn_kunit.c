@@ -1001,6 +1001,123 @@ static void rdma_cma_conn_request_answers(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------
+ * Each transport event in each connection state
+ */
+
+enum {
+	M_CONNECTING, M_ESTABLISHED, M_CLOSED, M_PENDING, M_ACCEPTED,
+	M_PASSIVE_EST, M_REJECTED, M_STATES
+};
+
+static const char * const m_state_names[] = {
+	"connecting", "established", "closed", "request pending",
+	"request accepted", "passive established", "request rejected",
+};
+
+enum {
+	E_REPLY, E_REPLY_REFUSED, E_ESTABLISHED, E_DISCONNECT, E_CLOSE,
+	E_EVENTS
+};
+
+static const char * const m_event_names[] = {
+	"CONNECT_REPLY 0", "CONNECT_REPLY -ECONNREFUSED", "ESTABLISHED",
+	"DISCONNECT", "CLOSE",
+};
+
+#define NONE	(-1)
+
+/* The rdma_cm event each (state, transport event) gives, or NONE. */
+static const int m_want[M_STATES][E_EVENTS] = {
+	[M_CONNECTING]	= { RDMA_CM_EVENT_ESTABLISHED, RDMA_CM_EVENT_REJECTED,
+			    NONE, NONE, RDMA_CM_EVENT_REJECTED },
+	[M_ESTABLISHED]	= { NONE, NONE, NONE, NONE,
+			    RDMA_CM_EVENT_DISCONNECTED },
+	[M_CLOSED]	= { NONE, NONE, NONE, NONE, NONE },
+	[M_PENDING]	= { NONE, NONE, NONE, NONE, NONE },
+	[M_ACCEPTED]	= { NONE, NONE, RDMA_CM_EVENT_ESTABLISHED, NONE,
+			    RDMA_CM_EVENT_DISCONNECTED },
+	[M_PASSIVE_EST]	= { NONE, NONE, NONE, NONE,
+			    RDMA_CM_EVENT_DISCONNECTED },
+	[M_REJECTED]	= { NONE, NONE, NONE, NONE, NONE },
+};
+
+static struct conn *in_m_state(struct fx *fx, struct conn *l, int m)
+{
+	struct conn *c;
+
+	switch (m) {
+	case M_CONNECTING:
+		return connecting(fx, QPN_A);
+	case M_ESTABLISHED:
+		return connected(fx, QPN_A);
+	case M_CLOSED:
+		c = connected(fx, QPN_A);
+		KUNIT_EXPECT_EQ(fx->test, inject(c->iw, IW_CM_EVENT_CLOSE, 0,
+						 NULL), 0);
+		expect_ev(c, 4, RDMA_CM_EVENT_DISCONNECTED, 0);
+		return c;
+	case M_PENDING:
+		return requested(l, QPN_P, REQ_KEEP);
+	case M_ACCEPTED:
+		return requested(l, QPN_P, REQ_ACCEPT);
+	case M_PASSIVE_EST:
+		return accepted_established(l, QPN_P);
+	default:
+		return requested(l, QPN_P, REQ_REJECT);
+	}
+}
+
+static const int m_iw_event[E_EVENTS] = {
+	IW_CM_EVENT_CONNECT_REPLY, IW_CM_EVENT_CONNECT_REPLY,
+	IW_CM_EVENT_ESTABLISHED, IW_CM_EVENT_DISCONNECT, IW_CM_EVENT_CLOSE,
+};
+
+/*
+ * Every transport event in every state of a connection, on both sides:
+ * the rdma_cm event it gives (or that it gives none), and the rdma_cm
+ * state after (CONNECT: an iWARP connection's ups and downs are events,
+ * the owner destroys the id when it is done).
+ */
+static void rdma_cma_conn_event_matrix(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct conn *l = listening(fx);
+	int m, e;
+
+	for (m = 0; m < M_STATES; m++) {
+		for (e = 0; e < E_EVENTS; e++) {
+			int want = m_want[m][e];
+			const char *got;
+			struct conn *c;
+			unsigned int n;
+
+			if (l->nkids == KIDS_MAX) {
+				destroy(l);
+				l = listening(fx);
+			}
+			c = in_m_state(fx, l, m);
+			n = c->n;
+			KUNIT_EXPECT_EQ(test, inject(c->iw, m_iw_event[e],
+						     e == E_REPLY_REFUSED ?
+						     -ECONNREFUSED : 0, NULL),
+					0);
+			settle();
+			got = c->n > n ? rdma_event_msg(c->ev[n].type) : "none";
+			KUNIT_EXPECT_STREQ_MSG(test, got, want == NONE ? "none" :
+					       rdma_event_msg(want), "%s: %s",
+					       m_state_names[m], m_event_names[e]);
+			KUNIT_EXPECT_LE(test, c->n, n + 1);
+			KUNIT_EXPECT_EQ(test, st(c->id), RDMA_CM_CONNECT);
+			destroy(c);
+			driver_done(fx, c);
+			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 0);
+			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_P), 0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, iw_ids(fx), 1);
+}
+
+/* ------------------------------------------------------------------
  * A device's removal from another thread
  */
 
@@ -1612,7 +1729,10 @@ static void rdma_cma_conn_removal_every_state(struct kunit *test)
  * Connect/disconnect loops, ids destroyed at random points
  */
 
-#define LOOP_ROUNDS	60
+/* Rounds of the loop: up to LOOP_ROUNDS, within LOOP_TIME after the first */
+#define LOOP_ROUNDS	100
+#define LOOP_MIN	20
+#define LOOP_TIME	(4 * HZ)
 
 enum {
 	S_ROUTED, S_CONNECTING, S_REQUESTED, S_ACCEPTED, S_ESTABLISHED,
@@ -1622,15 +1742,18 @@ enum {
 /*
  * One connection per round between an active id and the new id of a
  * request on a listener, each step as the wire would bring it; at a
- * random step one of the two (or both) is destroyed, from this thread or
- * from a work racing the next events, or its handler returns non-zero
- * for the next event.  The other goes on as far as the wire allows.
+ * random step (prandom, the seed is printed) one of the two is destroyed,
+ * from this thread or from a work racing the next events, or its handler
+ * returns non-zero for whatever comes next.  The other goes on as far as
+ * the wire allows.  Each round ends with nothing left but the listener.
+ * LOOP_MIN rounds at least, then until LOOP_TIME or LOOP_ROUNDS.
  */
 static void rdma_cma_conn_random_destroy_loop(struct kunit *test)
 {
 	struct fx *fx = test->priv;
 	struct conn *l = listening(fx);
 	unsigned int round, kills[3] = {};
+	unsigned long end = jiffies + LOOP_TIME;
 	struct rnd_state rnd;
 	u64 seed = get_random_u64();
 
@@ -1712,9 +1835,13 @@ static void rdma_cma_conn_random_destroy_loop(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, qp_refs(fx, QPN_A), 0);
 		KUNIT_ASSERT_EQ(test, qp_refs(fx, QPN_P), 0);
 		KUNIT_ASSERT_EQ(test, iw_ids(fx), 1);
+		if (round + 1 >= LOOP_MIN && time_after(jiffies, end)) {
+			round++;
+			break;
+		}
 	}
 	kunit_info(test, "%u rounds: destroyed %u in line, %u racing, %u by the handler\n",
-		   LOOP_ROUNDS, kills[0], kills[1], kills[2]);
+		   round, kills[0], kills[1], kills[2]);
 	KUNIT_EXPECT_GT(test, kills[0], 0U);
 	KUNIT_EXPECT_GT(test, kills[1], 0U);
 	KUNIT_EXPECT_GT(test, kills[2], 0U);
@@ -1921,6 +2048,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_connect_refused),
 	KUNIT_CASE(rdma_cma_conn_request_accept),
 	KUNIT_CASE(rdma_cma_conn_request_answers),
+	KUNIT_CASE(rdma_cma_conn_event_matrix),
 	KUNIT_CASE(rdma_cma_conn_ignored_events),
 	KUNIT_CASE(rdma_cma_conn_handler_nonzero),
 	KUNIT_CASE(rdma_cma_conn_destroy_during_event),
