@@ -1549,6 +1549,51 @@ static void rdma_cma_conn_destroy_listener_during_request(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->n, 0U);
 }
 
+/*
+ * The same on a wildcard listener: the request reaches its per-device
+ * listener, the new id carries the wildcard's handler and context, and
+ * the wildcard's rdma_destroy_id() returns only once that delivery is
+ * over (it destroys the per-device listener, which waits for it).
+ */
+static void rdma_cma_conn_destroy_wildcard_during_request(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct conn *any = new_conn(fx), *kid;
+	struct rdma_id_private *internal;
+	struct sockaddr_storage ss;
+
+	any->port = fx->port++;
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(any->id,
+					     ip4(&ss, "0.0.0.0", any->port)),
+			0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(any->id, 4), 0);
+	internal = list_first_entry_or_null(&to_id_priv(any->id)->listen_list,
+					    struct rdma_id_private,
+					    listen_item);
+	KUNIT_ASSERT_NOT_NULL(test, internal);
+	any->iw = internal->cm_id.iw;
+	any->listener = true;
+	kid = new_kid(any, QPN_P, REQ_ACCEPT);
+	kid->block_on = RDMA_CM_EVENT_CONNECT_REQUEST;
+	KUNIT_ASSERT_EQ(test, inject_request(any, 0x9000), 0);
+	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
+	destroy_async(any);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&any->gone));
+	complete_all(&kid->release);
+	KUNIT_ASSERT_TRUE(test, completed(&any->gone));
+	expect_ev(kid, 1, RDMA_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_EXPECT_EQ(test, kid->answer, 0);
+	KUNIT_EXPECT_EQ(test, cm_ids(fx), 1);
+	KUNIT_EXPECT_EQ(test, inject(kid->iw, IW_CM_EVENT_ESTABLISHED, 0,
+				     NULL), 0);
+	expect_ev(kid, 2, RDMA_CM_EVENT_ESTABLISHED, 0);
+	KUNIT_EXPECT_EQ(test, any->n, 0U);
+	destroy(kid);
+	driver_done(fx, kid);
+	KUNIT_EXPECT_EQ(test, iw_ids(fx), 0);
+}
+
 /* ------------------------------------------------------------------
  * Device removal
  */
@@ -2055,6 +2100,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_destroy_during_removal),
 	KUNIT_CASE(rdma_cma_conn_destroy_queued_event),
 	KUNIT_CASE(rdma_cma_conn_destroy_listener_during_request),
+	KUNIT_CASE(rdma_cma_conn_destroy_wildcard_during_request),
 	KUNIT_CASE(rdma_cma_conn_removal_during_request),
 	KUNIT_CASE(rdma_cma_conn_listener_removal),
 	KUNIT_CASE(rdma_cma_conn_removal_every_state),
