@@ -15,6 +15,47 @@
  * A listener's handler_mutex may be held while a new connection id's is
  * taken (mutex_lock_nested, the new id is not yet visible to anyone).
  * cma_lock is never held while a handler_mutex is taken.
+ *
+ * Lifetime rules (what keeps an id's memory, and who may still call its
+ * owner; the KUnit suite rdma_cma_conn tests each over iWARP):
+ *
+ *  - rdma_id_private.refcount: the creator's reference, plus one per
+ *    queued cma_work (cma_queue_event()) and one taken by a device's
+ *    removal while it tells the id.  Walkers of a device's id_list take
+ *    theirs with refcount_inc_not_zero() under cma_lock: a listed id
+ *    may already be waiting in its destroyer.  The destroyer drops the
+ *    creator's reference and waits for @comp before freeing.
+ *  - What calls back without a reference is cancelled synchronously
+ *    before that wait: address resolution (rdma_addr_cancel()) and the
+ *    transport id (iw_destroy_cm_id() returns once no cm_handler call
+ *    runs or will run; events queued in iw_cm are dropped).
+ *  - rdma_id_private.handler_mutex: every event is delivered under it,
+ *    and only in a state that takes it; RDMA_CM_DESTROYING is set under
+ *    it, so once a destroyer held it no handler runs for the id again.
+ *    A transport event racing the destroy finds DESTROYING and is
+ *    dropped; a cma_work finds it and only drops its reference.
+ *  - A handler returning non-zero hands its id to rdma_cm, which destroys
+ *    it after the handler returned (cma_destroy_id_handler_unlock()); the
+ *    transport id is then the transport's to destroy (cm_id.iw cleared
+ *    first).  The owner must not also call rdma_destroy_id() on it.
+ *  - A request on a listener: the listener's handler_mutex is held from
+ *    the state check until the new id's CONNECT_REQUEST handler
+ *    returned, so the listener's destroyer waits for that delivery; the
+ *    new id is the owner's from then on and outlives the listener.  On a
+ *    wildcard listener the request reaches a per-device listener: such a
+ *    delivery may still run while the wildcard's rdma_destroy_id() runs
+ *    (in cma_cancel_listens()), never after it returned.
+ *  - rdma_id_private.state RDMA_CM_DEVICE_REMOVAL: set by the device's
+ *    removal, under handler_mutex, before the DEVICE_REMOVAL event.  From
+ *    then on the transport's events are ignored (cma_iw_handler() takes
+ *    only RDMA_CM_CONNECT, a listener only RDMA_CM_LISTEN) and queued
+ *    cma_work is dropped; the removal waits (cma_device.comp) until the
+ *    owner destroyed the id.  Per-device listeners are destroyed by the
+ *    removal itself, or by their parent's destroyer: whoever unlinks one
+ *    from the parent's listen_list under cma_lock (@detached).
+ *  - cma_device.refcount: the client's (add to remove) and one per
+ *    attached id, dropped by cma_release_dev() after the id's transport
+ *    is gone; no id attaches once @removing is set (cma_lock).
  */
 #ifndef RDMA_CMA_PRIV_H
 #define RDMA_CMA_PRIV_H
