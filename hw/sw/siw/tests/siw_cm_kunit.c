@@ -1019,7 +1019,8 @@ static void siw_cm_p2p_initiator(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
 					     sizeof(struct iwarp_rdma_write) +
 					     MPA_CRC_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, 20, &fi), 0);
+	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, 20, &fi),
+			(int)sizeof(struct iwarp_rdma_write));
 	KUNIT_EXPECT_EQ(test, fi.opcode, RDMAP_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, fi.payload, 0);
 	KUNIT_EXPECT_EQ(test, fi.stag, 1);

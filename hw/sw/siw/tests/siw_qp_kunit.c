@@ -770,7 +770,8 @@ static void raw_expect(struct kunit *test, const u8 *buf, int len, u8 opcode,
 		       u32 payload, struct siw_fpdu_info *fi)
 {
 	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, len, fi), 0);
+	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, len, fi),
+			(int)siw_fpdu_hdr_len(opcode));
 	KUNIT_EXPECT_EQ(test, fi->opcode, opcode);
 	KUNIT_EXPECT_EQ(test, fi->payload, payload);
 	KUNIT_EXPECT_TRUE(test, fi->last);
