@@ -51,6 +51,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <kunit/visibility.h>
 
 #include "siw_cm.h"
 #include "siw_stream.h"
@@ -58,8 +59,14 @@
 /* Runs every endpoint's socket work; unbound: the work blocks on sockets */
 struct workqueue_struct *siw_cm_wq;
 
-/* Upstream siw's MPA choices (Documentation/hw/siw.rst) */
-const struct siw_mpa_policy siw_mpa_policy = {
+/*
+ * Upstream siw's MPA choices (Documentation/hw/siw.rst).  The module
+ * parameters mpa_version, mpa_crc_required, mpa_crc_strict and
+ * peer_to_peer (siw_main.c, read-only) set the first four fields at load
+ * time; nothing changes them afterwards but a KUnit suite, between its
+ * connections.
+ */
+struct siw_mpa_policy siw_mpa_policy = {
 	.version = MPA_REVISION_2,
 	.crc_required = false,
 	.crc_strict = false,
@@ -68,6 +75,7 @@ const struct siw_mpa_policy siw_mpa_policy = {
 	.max_ird = SIW_MAX_IRD_QP,
 	.max_ord = SIW_MAX_ORD_QP,
 };
+EXPORT_SYMBOL_IF_KUNIT(siw_mpa_policy);
 
 /**
  * siw_cep_alloc - a new endpoint of a device, in state IDLE
@@ -89,6 +97,7 @@ struct siw_cep *siw_cep_alloc(struct siw_device *sdev)
 	INIT_LIST_HEAD(&cep->children);
 	INIT_LIST_HEAD(&cep->child_entry);
 	INIT_WORK(&cep->close_work, siw_cm_close_work);
+	INIT_WORK(&cep->ready_work, siw_cm_ready_work);
 	INIT_DELAYED_WORK(&cep->timeout, siw_cm_request_timeout);
 	spin_lock_bh(&sdev->cep_lock);
 	list_add_tail(&cep->dev_entry, &sdev->ceps);

@@ -49,6 +49,8 @@ enum {
 	SIW_CEP_F_ANSWERED,
 	/* DISCONNECT was reported */
 	SIW_CEP_F_DISCONNECTED,
+	/* a peer-to-peer responder waits for the RTR to report ESTABLISHED */
+	SIW_CEP_F_RTR_WAIT,
 };
 
 /**
@@ -75,6 +77,8 @@ enum {
  * @work: a listener accepts; a passive endpoint reads its request; an
  *	active one connects
  * @timeout: a reported request not answered in time is dropped
+ * @ready_work: reports ESTABLISHED once the RTR of a peer-to-peer
+ *	setup came (siw_cm_stream_ready()); holds a reference while queued
  * @close_work: ends an established connection (siw_cm_stream_lost(),
  *	siw_cm_qp_disconnect()); holds a reference while queued
  * @close_err: why: 0 for a local graceful close, else a negative errno
@@ -104,6 +108,7 @@ struct siw_cep {
 	void			(*saved_data_ready)(struct sock *sk);
 	struct work_struct	work;
 	struct delayed_work	timeout;
+	struct work_struct	ready_work;
 	struct work_struct	close_work;
 	int			close_err;
 	bool			close_graceful;
@@ -121,7 +126,7 @@ static inline struct rvt_qp *siw_rvt_qp(struct ib_qp *ibqp)
 
 extern struct workqueue_struct *siw_cm_wq;
 extern const struct ib_device_ops siw_cm_ops;
-extern const struct siw_mpa_policy siw_mpa_policy;
+extern struct siw_mpa_policy siw_mpa_policy;
 
 /* siw_cm.c */
 struct siw_cep *siw_cep_alloc(struct siw_device *sdev);
@@ -160,6 +165,7 @@ int siw_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
 /* siw_cm_close.c */
 void siw_cm_close(struct siw_cep *cep, int err, bool graceful);
 void siw_cm_close_work(struct work_struct *work);
+void siw_cm_ready_work(struct work_struct *work);
 void siw_cm_qp_disconnect(struct rvt_qp *qp, bool abrupt);
 void siw_cm_qp_modified(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			int attr_mask, struct ib_udata *udata);

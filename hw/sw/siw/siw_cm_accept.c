@@ -216,12 +216,16 @@ int siw_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		goto fail_qp;
 	cep->cm_id = cm_id;
 	cm_id->add_ref(cm_id);
+	/* peer-to-peer: ESTABLISHED once the initiator's RTR came */
+	if (cep->mpa.p2p)
+		set_bit(SIW_CEP_F_RTR_WAIT, &cep->flags);
 	ret = siw_cm_go_rts(cep, false);
 	if (ret)
 		goto fail_id;
 	/* the provider_data's reference is the connection's now */
 	set_bit(SIW_CEP_F_ANSWERED, &cep->flags);
-	siw_cm_report(cep, IW_CM_EVENT_ESTABLISHED, 0, NULL, 0);
+	if (!cep->mpa.p2p)
+		siw_cm_report(cep, IW_CM_EVENT_ESTABLISHED, 0, NULL, 0);
 	mutex_unlock(&cep->mutex);
 	kfree(buf);
 	return 0;

@@ -43,6 +43,9 @@ void siw_cm_close(struct siw_cep *cep, int err, bool graceful)
 	WARN_ON_ONCE(sock && sock != cep->sock);
 	rvt_error_qp(cep->qp, IB_WC_WR_FLUSH_ERR);
 	siw_cm_unbind_qp(cep);
+	/* not established yet (no RTR came): CLOSE alone, as iw_cm takes it */
+	if (test_and_clear_bit(SIW_CEP_F_RTR_WAIT, &cep->flags))
+		set_bit(SIW_CEP_F_DISCONNECTED, &cep->flags);
 	if (!test_and_set_bit(SIW_CEP_F_DISCONNECTED, &cep->flags))
 		siw_cm_report(cep, IW_CM_EVENT_DISCONNECT, 0, NULL, 0);
 	siw_cm_report(cep, IW_CM_EVENT_CLOSE, err, NULL, 0);
@@ -106,6 +109,38 @@ static void siw_cm_queue_close(struct rvt_qp *qp, int err, bool graceful)
 void siw_cm_stream_lost(struct rvt_qp *qp, int err)
 {
 	siw_cm_queue_close(qp, err ?: -ECONNRESET, false);
+}
+
+/**
+ * siw_cm_ready_work - report ESTABLISHED of a peer-to-peer responder
+ * @work: siw_cep.ready_work; holds a reference on the endpoint
+ *
+ * Context: siw_cm_wq.
+ */
+void siw_cm_ready_work(struct work_struct *work)
+{
+	struct siw_cep *cep = container_of(work, struct siw_cep, ready_work);
+
+	mutex_lock(&cep->mutex);
+	if (cep->state == SIW_CEP_ESTABLISHED &&
+	    test_and_clear_bit(SIW_CEP_F_RTR_WAIT, &cep->flags))
+		siw_cm_report(cep, IW_CM_EVENT_ESTABLISHED, 0, NULL, 0);
+	mutex_unlock(&cep->mutex);
+	siw_cep_put(cep);
+}
+
+/**
+ * siw_cm_stream_ready - the RTR of a peer-to-peer setup came on @qp
+ * @qp: the QP, its stream the responder's
+ *
+ * Context: any context but hard interrupts; queues the report.
+ */
+void siw_cm_stream_ready(struct rvt_qp *qp)
+{
+	struct siw_cep *cep = siw_cm_qp_cep(qp);
+
+	if (cep && !queue_work(siw_cm_wq, &cep->ready_work))
+		siw_cep_put(cep);
 }
 
 /**

@@ -12,6 +12,7 @@
 
 #include "siw_cm.h"
 #include "siw_stream.h"
+#include "siw_term.h"
 
 static int siw_cm_addr_len(const struct sockaddr_storage *addr)
 {
@@ -35,6 +36,30 @@ static int siw_cm_connect_steps(struct siw_cep *cep, struct iw_cm_id *cm_id)
 	if (ret)
 		return ret;
 	return siw_cm_recv_mpa(cep, true);
+}
+
+/*
+ * A reply refused for its IRD or RTR choice gets a TERMINATE (LLP,
+ * MPA), as upstream's initiator sends it; other refusals close only.
+ */
+static void siw_cm_reply_term(struct siw_cep *cep, enum siw_mpa_reason why)
+{
+	u8 buf[SIW_TERM_MAX_FPDU];
+	u8 ecode;
+	int len;
+
+	if (why == SIW_MPA_ERR_IRD)
+		ecode = LLP_ECODE_INSUFFICIENT_IRD;
+	else if (why == SIW_MPA_ERR_RTR)
+		ecode = LLP_ECODE_NO_MATCHING_RTR;
+	else
+		return;
+	len = siw_term_build(buf, sizeof(buf), TERM_ERROR_LAYER_LLP,
+			     LLP_ETYPE_MPA, ecode, NULL,
+			     (cep->frame.bits & SIW_MPA_FLAG_CRC) ||
+			     siw_mpa_policy.crc_required);
+	if (len > 0)
+		siw_cm_send(cep->sock, buf, len);
 }
 
 /*
@@ -66,6 +91,10 @@ static void siw_cm_connect_work(struct work_struct *work)
 		} else if (ret) {
 			ibdev_dbg(ibdev, "cm: MPA reply refused: %s\n",
 				  siw_mpa_reason_name(why));
+			siw_cm_reply_term(cep, why);
+			/* upstream's word for a CRC or marker refusal */
+			if (why == SIW_MPA_ERR_CRC || why == SIW_MPA_ERR_MARKERS)
+				ret = -ECONNREFUSED;
 		}
 	}
 	if (!ret) {

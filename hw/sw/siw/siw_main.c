@@ -24,6 +24,45 @@ module_param_named(port_map, siw_port_map, bool, 0644);
 MODULE_PARM_DESC(port_map,
 		 "devices made from now on take their TCP ports from the iWARP port mapper (iwpmd) (default: no, as upstream siw)");
 
+/*
+ * MPA choices upstream siw has as constants, here read-only parameters
+ * with upstream's names and defaults; they fill siw_mpa_policy.
+ */
+static int siw_param_set_mpa_version(const char *val,
+				     const struct kernel_param *kp)
+{
+	u8 v;
+	int ret;
+
+	ret = kstrtou8(val, 0, &v);
+	if (ret)
+		return ret;
+	/* revision 0 has no request to send; above 2 is 2, as upstream */
+	if (!v)
+		return -EINVAL;
+	*(u8 *)kp->arg = min_t(u8, v, MPA_REVISION_2);
+	return 0;
+}
+
+static const struct kernel_param_ops siw_mpa_version_ops = {
+	.set = siw_param_set_mpa_version,
+	.get = param_get_byte,
+};
+
+module_param_cb(mpa_version, &siw_mpa_version_ops, &siw_mpa_policy.version,
+		0444);
+MODULE_PARM_DESC(mpa_version,
+		 "MPA revision the initiator asks for: 1, or 2 with enhanced connection setup (default: 2)");
+module_param_named(mpa_crc_required, siw_mpa_policy.crc_required, bool, 0444);
+MODULE_PARM_DESC(mpa_crc_required,
+		 "ask for MPA CRC and refuse a peer that does not use it (default: no)");
+module_param_named(mpa_crc_strict, siw_mpa_policy.crc_strict, bool, 0444);
+MODULE_PARM_DESC(mpa_crc_strict,
+		 "without mpa_crc_required: refuse a peer that asks for MPA CRC (default: no)");
+module_param_named(peer_to_peer, siw_mpa_policy.peer_to_peer, bool, 0444);
+MODULE_PARM_DESC(peer_to_peer,
+		 "initiate peer-to-peer setups: the initiator sends an RTR message, the responder waits for it (default: no)");
+
 static int siw_newlink(const char *name, struct net_device *ndev)
 {
 	return siw_device_add(name, ndev);

@@ -200,6 +200,9 @@ int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
  *	-ECONNRESET, -EIO
  * @send_term: send a TERMINATE with @term_ctrl first
  * @term_ctrl: its control word (siw_term_ctrl())
+ * @bad: the header of the segment the TERMINATE is about, as received
+ *	(or rebuilt), or NULL; siw_term_build() takes what it carries
+ * @bad_len: bytes at @bad (the rest of a header is taken as zero)
  *
  * The transmitter does the rest in process context: it sends the
  * TERMINATE, runs the completions due, moves the QP to the error state
@@ -208,7 +211,7 @@ int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
  * Context: any but hard interrupts; takes st->lock.
  */
 void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
-		 u32 term_ctrl)
+		 u32 term_ctrl, const void *bad, u32 bad_len)
 {
 	spin_lock_bh(&st->lock);
 	if (!st->fail) {
@@ -216,6 +219,12 @@ void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
 		if (send_term) {
 			st->term_pending = true;
 			st->term_ctrl = term_ctrl;
+			st->term_has_hdr = !!bad;
+			memset(&st->term_hdr, 0, sizeof(st->term_hdr));
+			if (bad)
+				memcpy(&st->term_hdr, bad,
+				       min_t(u32, bad_len,
+					     sizeof(st->term_hdr)));
 		}
 	}
 	spin_unlock_bh(&st->lock);
@@ -308,6 +317,9 @@ static void siw_qp_reset_stream(struct siw_qp_stream *st)
 	st->irq_head = 0;
 	st->irq_count = 0;
 	st->term_pending = false;
+	st->term_has_hdr = false;
+	st->tx_hold = false;
+	st->rtr_pending = 0;
 	st->fail = 0;
 	st->dead = false;
 	st->tx_job = SIW_TX_NONE;
@@ -358,6 +370,10 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 		goto err_free;
 	siw_qp_reset_stream(st);
 	st->params = *params;
+	/* RFC 5044 7.1.2: the responder waits for the initiator's first FPDU */
+	st->tx_hold = !params->initiator;
+	if (params->initiator && params->mpa.p2p)
+		st->rtr_pending = params->mpa.rtr;
 	tcp_sock_set_nodelay(sk);
 
 	write_lock_bh(&sk->sk_callback_lock);
@@ -382,6 +398,9 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 	release_sock(sk);
 
 	rvt_kick_sq(qp);
+	/* a peer-to-peer initiator's RTR goes first */
+	if (st->rtr_pending)
+		queue_work(siw_tx_wq, &st->tx_work);
 	return 0;
 
 err_free:

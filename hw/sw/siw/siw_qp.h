@@ -62,6 +62,7 @@ struct siw_sqe {
  * @len: bytes to read
  * @sink_stag: the requester's STag (echoed in the response)
  * @sink_to: its tagged offset
+ * @msn: its DDP MSN (a TERMINATE about it carries it)
  */
 struct siw_irqe {
 	u32	src_stag;
@@ -69,7 +70,11 @@ struct siw_irqe {
 	u32	len;
 	u32	sink_stag;
 	u64	sink_to;
+	u32	msn;
 };
+
+/* an ORQ entry that is no request of the ring: the RTR message's READ */
+#define SIW_ORQ_RTR		U32_MAX
 
 /* the message the transmitter is cutting into FPDUs */
 enum siw_tx_job {
@@ -77,6 +82,7 @@ enum siw_tx_job {
 	SIW_TX_SQE,		/* a request of the send queue */
 	SIW_TX_RRESP,		/* a READ response, from the IRQ's head */
 	SIW_TX_TERM,		/* a TERMINATE */
+	SIW_TX_RTR,		/* the RTR message ending a peer-to-peer setup */
 };
 
 /* where the receiver is in the current FPDU */
@@ -130,6 +136,13 @@ enum {
  * @irq_count: in use
  * @term_pending: a TERMINATE waits to be sent
  * @term_ctrl: its term_ctrl word (host order)
+ * @term_hdr: the header of the segment it is about (zero-padded where
+ *	it was cut short), when @term_has_hdr
+ * @term_has_hdr: @term_hdr is valid
+ * @tx_hold: a responder sends nothing before the initiator's first FPDU
+ *	(RFC 5044 7.1.2); cleared by the receiver
+ * @rtr_pending: SIW_RTR_WRITE or SIW_RTR_READ: the initiator of a
+ *	peer-to-peer setup sends this RTR message before anything else
  * @fail: the error to end the stream with after what is queued, or 0
  * @fail_done: the failure was carried out
  * @terms_sent: TERMINATE messages sent (statistics, KUnit)
@@ -152,6 +165,7 @@ enum {
  * @tx_msn: the last MSN sent per untagged queue
  * @rx_phase: the receiver's own, as all @rx_*
  * @rx_dead: the receiver discards what comes (after an error)
+ * @rx_first: a whole FPDU was received on the stream
  * @rx_hdr: the header received so far
  * @rx_have: its bytes
  * @rx_info: the parsed header of the FPDU being received
@@ -195,6 +209,10 @@ struct siw_qp_stream {
 	u32				irq_count;
 	bool				term_pending;
 	u32				term_ctrl;
+	union iwarp_hdr			term_hdr;
+	bool				term_has_hdr;
+	bool				tx_hold;
+	u8				rtr_pending;
 	int				fail;
 	bool				fail_done;
 	atomic_t			terms_sent;
@@ -219,6 +237,7 @@ struct siw_qp_stream {
 
 	enum siw_rx_phase		rx_phase;
 	bool				rx_dead;
+	bool				rx_first;
 	u8				rx_hdr[sizeof(union iwarp_hdr)];
 	u32				rx_have;
 	struct siw_fpdu_info		rx_info;
@@ -253,7 +272,7 @@ void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 		   struct ib_udata *udata);
 int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
 void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
-		 u32 term_ctrl);
+		 u32 term_ctrl, const void *bad, u32 bad_len);
 u32 siw_qp_mulpdu(struct rvt_qp *qp);
 u32 siw_qp_terms(struct rvt_qp *qp, bool sent);
 

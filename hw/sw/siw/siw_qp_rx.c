@@ -35,6 +35,7 @@ void siw_rx_reset(struct siw_qp_stream *st)
 {
 	st->rx_phase = SIW_RX_HDR;
 	st->rx_dead = false;
+	st->rx_first = false;
 	st->rx_have = 0;
 	st->rx_done = 0;
 	st->rx_trailer_have = 0;
@@ -44,20 +45,37 @@ void siw_rx_reset(struct siw_qp_stream *st)
 	st->fail_done = false;
 }
 
-/* A protocol error: TERMINATE, then the stream ends. */
+/*
+ * A protocol error: TERMINATE about the segment whose header is in
+ * rx_hdr (as much of it as came), then the stream ends.
+ */
 static void siw_rx_refuse(struct siw_qp_stream *st, u8 layer, u8 etype,
 			  u8 ecode)
 {
 	st->rx_dead = true;
-	siw_qp_fail(st, -EPROTO, true, siw_term_ctrl(layer, etype, ecode));
+	siw_qp_fail(st, -EPROTO, true, siw_term_ctrl(layer, etype, ecode),
+		    st->rx_hdr, st->rx_have);
 }
 
-/* The oldest READ sent, or NULL (st->lock held). */
+/* An RTR READ (SIW_ORQ_RTR) is the oldest READ sent (st->lock held). */
+static bool siw_rx_orq_rtr(struct siw_qp_stream *st)
+{
+	return st->orq_count && st->orq[st->orq_head] == SIW_ORQ_RTR;
+}
+
+/* The oldest READ sent, or NULL (also for an RTR; st->lock held). */
 static struct siw_sqe *siw_rx_orq_head(struct siw_qp_stream *st)
 {
-	if (!st->orq_count)
+	if (!st->orq_count || siw_rx_orq_rtr(st))
 		return NULL;
 	return siw_sqe_at(st, st->orq[st->orq_head]);
+}
+
+/* The oldest READ sent has its answer: off the ORQ (st->lock held). */
+static void siw_rx_orq_pop(struct siw_qp_stream *st)
+{
+	st->orq_head = (st->orq_head + 1) % st->orq_size;
+	st->orq_count--;
 }
 
 /*
@@ -100,18 +118,24 @@ static bool siw_rx_hdr_done(struct siw_qp_stream *st)
 		/* taken as it comes: the stream ends anyway */
 		return true;
 	case RDMAP_RDMA_WRITE:
-		/* a zero length WRITE checks the access only */
-		if (!fi->payload &&
-		    rvt_write_place(qp, fi->stag, fi->to, NULL, 0) !=
-		    IB_WC_SUCCESS) {
-			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
-				      DDP_ETYPE_TAGGED_BUF,
-				      DDP_ECODE_T_INVALID_STAG);
-			return false;
-		}
+		/*
+		 * A zero-length WRITE names no memory: its STag is not
+		 * checked (upstream; the RTR message is one)
+		 */
 		return true;
 	case RDMAP_RDMA_READ_RESP:
 		spin_lock_bh(&st->lock);
+		if (siw_rx_orq_rtr(st)) {
+			/* the answer to our RTR: one empty segment */
+			spin_unlock_bh(&st->lock);
+			if (fi->payload || !fi->last) {
+				siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
+					      DDP_ETYPE_TAGGED_BUF,
+					      DDP_ECODE_T_BASE_BOUNDS);
+				return false;
+			}
+			return true;
+		}
 		sqe = siw_rx_orq_head(st);
 		if (!sqe) {
 			spin_unlock_bh(&st->lock);
@@ -235,16 +259,17 @@ static void siw_rx_terminate(struct siw_qp_stream *st)
 	    (layer == TERM_ERROR_LAYER_DDP && etype == DDP_ETYPE_TAGGED_BUF))
 		status = IB_WC_REM_ACCESS_ERR;
 	spin_lock_bh(&st->lock);
+	if (siw_rx_orq_rtr(st))
+		siw_rx_orq_pop(st);
 	sqe = siw_rx_orq_head(st);
 	if (sqe) {
 		sqe->state = SIW_SQE_DONE;
 		sqe->status = status;
-		st->orq_head = (st->orq_head + 1) % st->orq_size;
-		st->orq_count--;
+		siw_rx_orq_pop(st);
 	}
 	spin_unlock_bh(&st->lock);
 	st->rx_dead = true;
-	siw_qp_fail(st, -EPROTO, false, 0);
+	siw_qp_fail(st, -EPROTO, false, 0, NULL, 0);
 }
 
 /* The FPDU is in, CRC checked: its message's end, if it is the last. */
@@ -302,6 +327,7 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 		e->len = be32_to_cpu(h->rreq.read_size);
 		e->sink_stag = be32_to_cpu(h->rreq.sink_stag);
 		e->sink_to = be64_to_cpu(h->rreq.sink_to);
+		e->msn = be32_to_cpu(h->rreq.ddp_msn);
 		st->irq_count++;
 		spin_unlock_bh(&st->lock);
 		queue_work(siw_tx_wq, &st->tx_work);
@@ -315,9 +341,10 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 		if (sqe) {
 			sqe->state = SIW_SQE_DONE;
 			sqe->status = IB_WC_SUCCESS;
-			st->orq_head = (st->orq_head + 1) % st->orq_size;
-			st->orq_count--;
 		}
+		/* an RTR's answer completes nothing */
+		if (st->orq_count)
+			siw_rx_orq_pop(st);
 		spin_unlock_bh(&st->lock);
 		st->rx_rresp = 0;
 		queue_work(siw_tx_wq, &st->tx_work);
@@ -328,6 +355,28 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 	default:
 		return;
 	}
+}
+
+/*
+ * The first whole FPDU of the stream came: a responder may send now
+ * (RFC 5044 7.1.2), and a peer-to-peer responder's connection is
+ * established (the FPDU was the initiator's RTR, or what it sent in
+ * its place).
+ */
+static void siw_rx_first_fpdu(struct siw_qp_stream *st)
+{
+	bool held;
+
+	st->rx_first = true;
+	spin_lock_bh(&st->lock);
+	held = st->tx_hold;
+	st->tx_hold = false;
+	spin_unlock_bh(&st->lock);
+	if (!held)
+		return;
+	queue_work(siw_tx_wq, &st->tx_work);
+	if (st->params.mpa.p2p)
+		siw_cm_stream_ready(st->qp);
 }
 
 /* Header bytes from @skb; returns the bytes used. */
@@ -414,6 +463,8 @@ static u32 siw_rx_trailer(struct siw_qp_stream *st, struct sk_buff *skb,
 		}
 	}
 	siw_rx_fpdu_done(st);
+	if (!st->rx_first && !st->rx_dead)
+		siw_rx_first_fpdu(st);
 	st->rx_phase = SIW_RX_HDR;
 	st->rx_have = 0;
 	return n;

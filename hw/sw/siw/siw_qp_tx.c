@@ -22,6 +22,7 @@
 
 #include "siw.h"
 #include "siw_qp.h"
+#include "siw_term.h"
 
 /* Drop the MR references of a request taken (st->lock held). */
 static void siw_sqe_put(struct siw_sqe *sqe)
@@ -146,19 +147,52 @@ static void siw_tx_start_rresp(struct siw_qp_stream *st)
 	st->tx_base_to = st->tx_irqe.sink_to;
 }
 
-/* Start the TERMINATE asked for (st->lock held). */
+/*
+ * Start the TERMINATE asked for (st->lock held): siw_tx_build() makes
+ * it whole with siw_term_build(), the offending header included.
+ */
 static void siw_tx_start_term(struct siw_qp_stream *st)
 {
-	union iwarp_hdr *h = &st->tx_hdr;
-
-	siw_fpdu_init_hdr(h, RDMAP_TERMINATE);
-	h->terminate.ddp_msn = siw_tx_msn(st, RDMAP_UNTAGGED_QN_TERMINATE);
-	h->terminate.term_ctrl = cpu_to_be32(st->term_ctrl);
 	st->term_pending = false;
 	st->tx_job = SIW_TX_TERM;
 	st->tx_len = 0;
 	st->tx_off = 0;
 	st->tx_base_to = 0;
+}
+
+/*
+ * Start the RTR message of a peer-to-peer initiator (st->lock held).  A
+ * READ takes an ORQ slot (SIW_ORQ_RTR), answered by a zero-length READ
+ * response that completes nothing.
+ */
+static void siw_tx_start_rtr(struct siw_qp_stream *st)
+{
+	u32 msn = 0;
+
+	if (st->rtr_pending == SIW_RTR_READ) {
+		msn = ++st->tx_msn[RDMAP_UNTAGGED_QN_RDMA_READ];
+		st->orq[(st->orq_head + st->orq_count) % st->orq_size] =
+			SIW_ORQ_RTR;
+		st->orq_count++;
+	}
+	siw_fpdu_rtr(&st->tx_hdr, st->rtr_pending, msn);
+	st->rtr_pending = 0;
+	st->tx_job = SIW_TX_RTR;
+	st->tx_len = 0;
+	st->tx_off = 0;
+	st->tx_base_to = 0;
+}
+
+/*
+ * May request @sqe go now (st->lock held)?  A READ needs a free ORQ
+ * slot; a fenced request (IB_SEND_FENCE, a READ too) waits until every
+ * READ sent before it has its response, as upstream's orq_fence.
+ */
+static bool siw_tx_may_start(struct siw_qp_stream *st, struct siw_sqe *sqe)
+{
+	if ((sqe->send_flags & IB_SEND_FENCE) && st->orq_count)
+		return false;
+	return sqe->opcode != IB_WR_RDMA_READ || st->orq_count < st->orq_size;
 }
 
 /*
@@ -181,11 +215,15 @@ static bool siw_tx_pick(struct siw_qp_stream *st)
 		go = false;
 	} else if (st->tx_job != SIW_TX_NONE) {
 		/* go on with it */
+	} else if (st->rtr_pending) {
+		siw_tx_start_rtr(st);
+	} else if (st->tx_hold) {
+		/* a responder before the initiator's first FPDU */
+		go = false;
 	} else if (st->irq_count) {
 		siw_tx_start_rresp(st);
 	} else if (st->t_next != st->q_tail &&
-		   (siw_sqe_at(st, st->t_next)->opcode != IB_WR_RDMA_READ ||
-		    st->orq_count < st->orq_size)) {
+		   siw_tx_may_start(st, siw_sqe_at(st, st->t_next))) {
 		siw_tx_start_sqe(st, st->t_next);
 		st->t_next = siw_sqe_next(st, st->t_next);
 	} else {
@@ -195,6 +233,38 @@ static bool siw_tx_pick(struct siw_qp_stream *st)
 	if (go && !st->tx_off)
 		st->tx_mulpdu = siw_qp_mulpdu(st->qp);
 	return go;
+}
+
+/* The FPDU in tx_buf ends the message being cut. */
+static void siw_tx_built_last(struct siw_qp_stream *st)
+{
+	st->tx_fin = true;
+	st->tx_fin_job = st->tx_job;
+	st->tx_fin_idx = st->tx_idx;
+	spin_lock_bh(&st->lock);
+	st->tx_job = SIW_TX_NONE;
+	spin_unlock_bh(&st->lock);
+}
+
+/* The TERMINATE asked for, in upstream's layout, into tx_buf. */
+static int siw_tx_build_term(struct siw_qp_stream *st)
+{
+	u32 ctrl = st->term_ctrl;
+	int len;
+
+	len = siw_term_build(st->tx_buf, SIW_TX_BUF,
+			     FIELD_GET(SIW_TERM_LAYER, ctrl),
+			     FIELD_GET(SIW_TERM_ETYPE, ctrl),
+			     FIELD_GET(SIW_TERM_ECODE, ctrl),
+			     st->term_has_hdr ? &st->term_hdr : NULL,
+			     st->params.mpa.crc);
+	if (len < 0)
+		return len;
+	st->tx_msn[RDMAP_UNTAGGED_QN_TERMINATE] = 1;
+	st->tx_fpdu = len;
+	st->tx_sent = 0;
+	siw_tx_built_last(st);
+	return 0;
 }
 
 /*
@@ -212,6 +282,8 @@ static int siw_tx_build(struct siw_qp_stream *st)
 	__le32 crc_field = 0;
 	int len;
 
+	if (st->tx_job == SIW_TX_TERM)
+		return siw_tx_build_term(st);
 	len = siw_fpdu_next_seg(&st->tx_hdr, st->tx_base_to, st->tx_len,
 				st->tx_off, st->tx_mulpdu, &seg);
 	if (len < 0)
@@ -219,7 +291,9 @@ static int siw_tx_build(struct siw_qp_stream *st)
 	memcpy(p, &st->tx_hdr, seg.hdr_len);
 	p += seg.hdr_len;
 	if (st->tx_job == SIW_TX_RRESP) {
-		if (rvt_read_fetch(st->qp, st->tx_irqe.src_stag,
+		/* a zero-length READ (an RTR) names no memory to check */
+		if (seg.len &&
+		    rvt_read_fetch(st->qp, st->tx_irqe.src_stag,
 				   st->tx_irqe.src_to + seg.offset, p,
 				   seg.len) != IB_WC_SUCCESS)
 			return -EPROTO;
@@ -251,14 +325,9 @@ static int siw_tx_build(struct siw_qp_stream *st)
 	st->tx_fpdu = seg.fpdu_len;
 	st->tx_sent = 0;
 	st->tx_off += seg.len;
-	st->tx_fin = seg.last;
-	if (seg.last) {
-		st->tx_fin_job = st->tx_job;
-		st->tx_fin_idx = st->tx_idx;
-		spin_lock_bh(&st->lock);
-		st->tx_job = SIW_TX_NONE;
-		spin_unlock_bh(&st->lock);
-	}
+	st->tx_fin = false;
+	if (seg.last)
+		siw_tx_built_last(st);
 	return 0;
 }
 
@@ -325,7 +394,34 @@ static void siw_tx_fail_sqe(struct siw_qp_stream *st)
 	}
 	st->tx_job = SIW_TX_NONE;
 	spin_unlock_bh(&st->lock);
-	siw_qp_fail(st, -EIO, false, 0);
+	siw_qp_fail(st, -EIO, false, 0, NULL, 0);
+}
+
+/*
+ * The source of the READ response being cut failed its check: a
+ * TERMINATE (RDMAP remote protection, invalid STag) carrying the READ
+ * request, rebuilt from what the IRQ kept of it, as upstream does.
+ */
+static void siw_tx_fail_rresp(struct siw_qp_stream *st)
+{
+	struct siw_irqe *e = &st->tx_irqe;
+	union iwarp_hdr h;
+
+	siw_fpdu_init_hdr(&h, RDMAP_RDMA_READ_REQ);
+	h.rreq.ddp_msn = cpu_to_be32(e->msn);
+	h.rreq.sink_stag = cpu_to_be32(e->sink_stag);
+	h.rreq.sink_to = cpu_to_be64(e->sink_to);
+	h.rreq.read_size = cpu_to_be32(e->len);
+	h.rreq.source_stag = cpu_to_be32(e->src_stag);
+	h.rreq.source_to = cpu_to_be64(e->src_to);
+	spin_lock_bh(&st->lock);
+	st->tx_job = SIW_TX_NONE;
+	spin_unlock_bh(&st->lock);
+	siw_qp_fail(st, -EPROTO, true,
+		    siw_term_ctrl(TERM_ERROR_LAYER_RDMAP,
+				  RDMAP_ETYPE_REMOTE_PROTECTION,
+				  RDMAP_ECODE_INVALID_STAG),
+		    &h, sizeof(h.rreq));
 }
 
 /* Enter the completions due, in order. */
@@ -408,7 +504,7 @@ void siw_tx_work(struct work_struct *work)
 				st->tx_fpdu = 0;
 				st->tx_sent = 0;
 				st->tx_fin = false;
-				siw_qp_fail(st, -EIO, false, 0);
+				siw_qp_fail(st, -EIO, false, 0, NULL, 0);
 				continue;
 			}
 			siw_tx_fpdu_done(st);
@@ -425,11 +521,7 @@ void siw_tx_work(struct work_struct *work)
 			st->tx_fin = false;
 		}
 		if (ret == -EPROTO)
-			/* the source of a READ response failed its check */
-			siw_qp_fail(st, -EPROTO, true,
-				    siw_term_ctrl(TERM_ERROR_LAYER_RDMAP,
-						  RDMAP_ETYPE_REMOTE_PROTECTION,
-						  RDMAP_ECODE_INVALID_STAG));
+			siw_tx_fail_rresp(st);
 		else if (ret)
 			siw_tx_fail_sqe(st);
 	}

@@ -66,4 +66,13 @@ struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful);
  */
 void siw_cm_stream_lost(struct rvt_qp *qp, int err);
 
+/*
+ * siw_cm_stream_ready - the first FPDU came on the stream of @qp, the
+ * responder of a peer-to-peer setup: the initiator's RTR message
+ *
+ * The CM reports ESTABLISHED then.  Any context but hard interrupts;
+ * the CM defers the work.  Called at most once per stream.
+ */
+void siw_cm_stream_ready(struct rvt_qp *qp);
+
 #endif /* SIW_STREAM_H */

@@ -17,6 +17,7 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/unaligned.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
@@ -24,6 +25,9 @@
 #include <rdma/rdma_cm.h>
 
 #include "../siw.h"
+#include "../siw_cm.h"
+#include "../siw_fpdu.h"
+#include "../siw_term.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -66,6 +70,7 @@ struct fx {
 	struct ib_client	client;
 	bool			registered;
 	bool			removed;
+	struct siw_mpa_policy	saved_policy;
 };
 
 static void log_add(struct cm_log *log, struct iw_cm_id *id,
@@ -309,6 +314,8 @@ static int siw_cm_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	test->priv = fx;
 	fx->test = test;
+	/* the MPA module parameters as loaded; a case may change them */
+	fx->saved_policy = siw_mpa_policy;
 	spin_lock_init(&fx->log.lock);
 	init_waitqueue_head(&fx->log.wq);
 	spin_lock_init(&fx->drv.lock);
@@ -364,6 +371,7 @@ static void siw_cm_test_exit(struct kunit *test)
 		ib_unregister_client(&fx->client);
 	if (fx->lo)
 		dev_put(fx->lo);
+	siw_mpa_policy = fx->saved_policy;
 }
 
 /* Connect, answer the request with accept; returns the passive id. */
@@ -661,6 +669,427 @@ static void siw_cm_device_removed(struct kunit *test)
 	sock_release(raw);
 }
 
+/* ---- the MPA module parameters, against a peer the test plays ---- */
+
+static void raw_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/* A TCP listener on 127.0.0.1:@port, released with the test. */
+static struct socket *raw_listen(struct kunit *test, u16 port)
+{
+	struct sockaddr_storage ss;
+	struct socket *sock;
+
+	addr_lo(&ss, port);
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET,
+					       SOCK_STREAM, IPPROTO_TCP,
+					       &sock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, raw_release,
+							sock), 0);
+	sock_set_reuseaddr(sock->sk);
+	KUNIT_ASSERT_EQ(test, kernel_bind(sock, (struct sockaddr *)&ss,
+					  sizeof(struct sockaddr_in)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(sock, 2), 0);
+	return sock;
+}
+
+/* The connection siw made to @l, released with the test. */
+static struct socket *raw_accept(struct kunit *test, struct socket *l)
+{
+	struct socket *sock;
+
+	l->sk->sk_rcvtimeo = 5 * HZ;
+	KUNIT_ASSERT_EQ(test, kernel_accept(l, &sock, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, raw_release,
+							sock), 0);
+	sock->sk->sk_rcvtimeo = 5 * HZ;
+	return sock;
+}
+
+static void raw_send_bytes(struct kunit *test, struct socket *sock,
+			   const void *buf, int len)
+{
+	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(sock, &msg, &iov, 1, len), len);
+}
+
+static int raw_recv_bytes(struct socket *sock, void *buf, int len)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {};
+	int ret;
+
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_WAITALL);
+	return ret == len ? 0 : (ret < 0 ? ret : -ENODATA);
+}
+
+/* A buffer for one MPA frame, freed with the test. */
+static u8 *frame_buf(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, SIW_MPA_MAX_FRAME, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
+}
+
+/* One MPA frame from siw into @buf (SIW_MPA_MAX_FRAME), parsed. */
+static void raw_read_frame(struct kunit *test, struct socket *sock, u8 *buf,
+			   bool reply, struct siw_mpa_frame *f)
+{
+	u16 pd_len;
+
+	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf, sizeof(struct mpa_rr)),
+			0);
+	pd_len = get_unaligned_be16(buf + MPA_KEY_SIZE + 2);
+	KUNIT_ASSERT_LE(test, pd_len, SIW_MPA_RFC_MAX_PRIVDATA);
+	if (pd_len)
+		KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf +
+						     sizeof(struct mpa_rr),
+						     pd_len), 0);
+	KUNIT_ASSERT_EQ(test, siw_mpa_parse(buf, sizeof(struct mpa_rr) + pd_len,
+					    reply, f, NULL),
+			(int)(sizeof(struct mpa_rr) + pd_len));
+}
+
+/* The defaults, as the module parameters leave them. */
+static struct siw_mpa_policy raw_policy(void)
+{
+	return (struct siw_mpa_policy) {
+		.version = MPA_REVISION_2,
+		.rtr_offer = SIW_RTR_WRITE | SIW_RTR_READ,
+		.max_ird = SIW_MAX_IRD_QP,
+		.max_ord = SIW_MAX_ORD_QP,
+	};
+}
+
+/*
+ * siw connects to a listener of the test, which reads the request into
+ * @f (buffer @buf) and returns its end of the connection.
+ */
+static struct socket *raw_take_request(struct fx *fx, struct iw_cm_id *act,
+				       u16 port, u8 *buf,
+				       struct siw_mpa_frame *f)
+{
+	struct kunit *test = fx->test;
+	struct socket *l = raw_listen(test, port);
+	struct socket *sock;
+
+	KUNIT_ASSERT_EQ(test, connect_to(fx, act, port, "req", 3), 0);
+	sock = raw_accept(test, l);
+	raw_read_frame(test, sock, buf, false, f);
+	return sock;
+}
+
+/* Answer request @f on @sock as @pol says, CRC forced to @crc. */
+static void raw_reply(struct kunit *test, struct socket *sock,
+		      const struct siw_mpa_policy *pol,
+		      const struct siw_mpa_frame *f, bool crc)
+{
+	struct siw_mpa_result res;
+	u8 *rep = frame_buf(test);
+	int len;
+
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(pol, f, &res, NULL), 0);
+	res.crc = crc;
+	len = siw_mpa_build_rep(pol, &res, 4, 4, "rep", 3, rep,
+				SIW_MPA_MAX_TX_FRAME);
+	KUNIT_ASSERT_GT(test, len, 0);
+	raw_send_bytes(test, sock, rep, len);
+}
+
+static const u8 mpa_versions[] = { 1, 2 };
+
+static void mpa_version_desc(const u8 *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "mpa_version=%u", *v);
+}
+
+KUNIT_ARRAY_PARAM(mpa_version, mpa_versions, mpa_version_desc);
+
+/*
+ * mpa_version: the initiator asks for revision 1 (no setup data) or 2
+ * (IRD/ORD setup data), and connects with a reply in that revision.
+ */
+static void siw_cm_mpa_version(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	u8 v = *(const u8 *)test->param_value;
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+
+	siw_mpa_policy.version = v;
+	sock = raw_take_request(fx, act, PORT_BASE + 310 + v, buf, &f);
+	KUNIT_EXPECT_EQ(test, f.revision, v);
+	KUNIT_EXPECT_EQ(test, f.enhanced, v == 2);
+	KUNIT_EXPECT_FALSE(test, f.bits & (SIW_MPA_FLAG_CRC |
+					   SIW_MPA_FLAG_MARKERS));
+	KUNIT_ASSERT_EQ(test, f.pdata_len, 3);
+	KUNIT_EXPECT_MEMEQ(test, f.pdata, "req", 3);
+	if (v == 2) {
+		KUNIT_EXPECT_EQ(test, f.ird, 4);
+		KUNIT_EXPECT_EQ(test, f.ord, 4);
+		KUNIT_EXPECT_EQ(test, f.ird_flags, 0);
+		KUNIT_EXPECT_EQ(test, f.ord_flags, 0);
+	}
+	raw_reply(test, sock, &pol, &f, false);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	KUNIT_ASSERT_EQ(test, r->len, 3);
+	KUNIT_EXPECT_MEMEQ(test, r->pdata, "rep", 3);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_RTS);
+}
+
+/*
+ * The initiator's CRC policy: mpa_crc_required asks for CRC and refuses
+ * a reply without it; mpa_crc_strict refuses a reply that sets it.
+ * Both report CONNECT_REPLY -ECONNREFUSED, as upstream's.
+ */
+static void siw_cm_crc_initiator(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	u8 *buf = frame_buf(test);
+	struct iw_cm_id *act;
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+
+	siw_mpa_policy.crc_required = true;
+	act = new_id(fx);
+	sock = raw_take_request(fx, act, PORT_BASE + 313, buf, &f);
+	KUNIT_EXPECT_TRUE(test, f.bits & SIW_MPA_FLAG_CRC);
+	raw_reply(test, sock, &pol, &f, false);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+
+	siw_mpa_policy.crc_required = false;
+	siw_mpa_policy.crc_strict = true;
+	act = new_id(fx);
+	sock = raw_take_request(fx, act, PORT_BASE + 314, buf, &f);
+	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_CRC);
+	raw_reply(test, sock, &pol, &f, true);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+}
+
+/* A raw client sends a request @pol builds to a siw listener. */
+static struct socket *raw_request(struct fx *fx, u16 port,
+				  const struct siw_mpa_policy *pol)
+{
+	struct kunit *test = fx->test;
+	u8 *req = frame_buf(test);
+	struct siw_mpa_result offer;
+	struct socket *sock;
+	int len;
+
+	listen_on(fx, port);
+	sock = raw_client(test, port);
+	KUNIT_ASSERT_NOT_NULL(test, sock);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, raw_release,
+							sock), 0);
+	len = siw_mpa_build_req(pol, 2, 2, "req", 3, req, SIW_MPA_MAX_TX_FRAME,
+				&offer);
+	KUNIT_ASSERT_GT(test, len, 0);
+	raw_send_bytes(test, sock, req, len);
+	return sock;
+}
+
+/* Accept the request the listener reported; the passive id. */
+static struct iw_cm_id *accept_one(struct fx *fx)
+{
+	struct kunit *test = fx->test;
+	struct iw_cm_conn_param p = {
+		.ird = 2,
+		.ord = 2,
+		.qpn = fx->qp[1]->qp_num,
+	};
+	struct ev_rec *r;
+
+	r = ev_wait(fx, NULL, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	fx->ids[fx->nr_ids++] = r->id;
+	spy_on(fx, r->id);
+	KUNIT_ASSERT_EQ(test, iw_cm_accept(r->id, &p), 0);
+	return r->id;
+}
+
+/*
+ * The responder's CRC policy: under mpa_crc_strict a request with CRC
+ * gets a reject (R set, C clear, the request's revision) and nobody
+ * hears of it; under mpa_crc_required a request without CRC is taken
+ * and the reply sets C (both sides then use CRC, RFC 5044).
+ */
+static void siw_cm_crc_responder(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	u8 *buf = frame_buf(test);
+	struct siw_mpa_frame f;
+	struct socket *sock;
+
+	siw_mpa_policy.crc_strict = true;
+	pol.crc_required = true;
+	sock = raw_request(fx, PORT_BASE + 315, &pol);
+	raw_read_frame(test, sock, buf, true, &f);
+	KUNIT_EXPECT_TRUE(test, f.bits & SIW_MPA_FLAG_REJECT);
+	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_CRC);
+	KUNIT_EXPECT_EQ(test, f.revision, 2);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+	KUNIT_EXPECT_EQ(test, ev_count(&fx->log), 0);
+
+	siw_mpa_policy.crc_strict = false;
+	siw_mpa_policy.crc_required = true;
+	pol.crc_required = false;
+	sock = raw_request(fx, PORT_BASE + 316, &pol);
+	accept_one(fx);
+	raw_read_frame(test, sock, buf, true, &f);
+	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_REJECT);
+	KUNIT_EXPECT_TRUE(test, f.bits & SIW_MPA_FLAG_CRC);
+}
+
+/*
+ * Peer-to-peer, responder side: the reply asks for a WRITE RTR, and
+ * ESTABLISHED is reported only once that RTR came.
+ */
+static void siw_cm_p2p_responder(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	u8 *buf = frame_buf(test);
+	u8 rtr[sizeof(struct iwarp_rdma_write) + MPA_CRC_SIZE] = {};
+	struct siw_mpa_frame f;
+	struct iw_cm_id *pas;
+	struct socket *sock;
+	union iwarp_hdr h;
+
+	pol.peer_to_peer = true;
+	sock = raw_request(fx, PORT_BASE + 317, &pol);
+	pas = accept_one(fx);
+	raw_read_frame(test, sock, buf, true, &f);
+	KUNIT_EXPECT_TRUE(test, f.ird_flags & SIW_MPA_V2_PEER_TO_PEER);
+	KUNIT_EXPECT_EQ(test, f.ord_flags, SIW_MPA_V2_WRITE_RTR);
+	msleep(200);
+	KUNIT_EXPECT_NULL(test, ev_find(&fx->log, pas,
+					IW_CM_EVENT_ESTABLISHED));
+	KUNIT_ASSERT_EQ(test, siw_fpdu_rtr(&h, SIW_RTR_WRITE, 0),
+			(int)sizeof(h.rwrite));
+	memcpy(rtr, &h, sizeof(h.rwrite));
+	raw_send_bytes(test, sock, rtr, sizeof(rtr));
+	KUNIT_EXPECT_NOT_NULL(test, ev_wait(fx, pas, IW_CM_EVENT_ESTABLISHED));
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_RTS);
+}
+
+/*
+ * Peer-to-peer, initiator side (peer_to_peer): the request sets A and
+ * offers WRITE and READ; after a reply choosing WRITE the first FPDU is
+ * a zero-length WRITE to STag 1.
+ */
+static void siw_cm_p2p_initiator(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	struct siw_fpdu_info fi;
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+
+	siw_mpa_policy.peer_to_peer = true;
+	sock = raw_take_request(fx, act, PORT_BASE + 318, buf, &f);
+	KUNIT_EXPECT_TRUE(test, f.ird_flags & SIW_MPA_V2_PEER_TO_PEER);
+	KUNIT_EXPECT_EQ(test, f.ord_flags,
+			SIW_MPA_V2_WRITE_RTR | SIW_MPA_V2_READ_RTR);
+	raw_reply(test, sock, &pol, &f, false);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
+					     sizeof(struct iwarp_rdma_write) +
+					     MPA_CRC_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, 20, &fi),
+			(int)sizeof(struct iwarp_rdma_write));
+	KUNIT_EXPECT_EQ(test, fi.opcode, RDMAP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, fi.payload, 0);
+	KUNIT_EXPECT_EQ(test, fi.stag, 1);
+	KUNIT_EXPECT_TRUE(test, fi.last);
+}
+
+/*
+ * Peer-to-peer, initiator side: a reply choosing no RTR message we
+ * offered gets a TERMINATE (LLP, "no matching RTR"), as upstream's
+ * initiator sends it, and the connect fails.
+ */
+static void siw_cm_p2p_no_rtr(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	u8 *rep = frame_buf(test);
+	struct siw_mpa_result res;
+	struct siw_term_info ti;
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+	u16 ord;
+	int len;
+
+	siw_mpa_policy.peer_to_peer = true;
+	sock = raw_take_request(fx, act, PORT_BASE + 320, buf, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&pol, &f, &res, NULL), 0);
+	len = siw_mpa_build_rep(&pol, &res, 4, 4, NULL, 0, rep,
+				SIW_MPA_MAX_TX_FRAME);
+	KUNIT_ASSERT_EQ(test, len, (int)(sizeof(struct mpa_rr) +
+					 sizeof(struct mpa_v2_data)));
+	/* the setup data's ORD word without its RTR bits */
+	ord = get_unaligned_be16(rep + sizeof(struct mpa_rr) + 2);
+	put_unaligned_be16(ord & SIW_MPA_V2_IRD_ORD,
+			   rep + sizeof(struct mpa_rr) + 2);
+	raw_send_bytes(test, sock, rep, len);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -EPROTO);
+	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
+					     sizeof(struct iwarp_terminate) +
+					     MPA_CRC_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, siw_term_parse(buf,
+					     sizeof(struct iwarp_terminate),
+					     &ti), 0);
+	KUNIT_EXPECT_EQ(test, ti.layer, TERM_ERROR_LAYER_LLP);
+	KUNIT_EXPECT_EQ(test, ti.etype, LLP_ETYPE_MPA);
+	KUNIT_EXPECT_EQ(test, ti.ecode, LLP_ECODE_NO_MATCHING_RTR);
+	KUNIT_EXPECT_FALSE(test, ti.flag_d);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+}
+
+/* Peer-to-peer between two siw ends: RTR sent, awaited, established. */
+static void siw_cm_p2p_loopback(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *act;
+
+	siw_mpa_policy.peer_to_peer = true;
+	listen_on(fx, PORT_BASE + 319);
+	act = new_id(fx);
+	establish(fx, act, PORT_BASE + 319, NULL, NULL, 0);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_RTS);
+}
+
 /* ---- rdma_cm over siw: its iWARP path end to end ---- */
 
 #define CMA_EV_MAX	16
@@ -945,6 +1374,13 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
 	KUNIT_CASE(siw_cm_rdma_cm),
+	KUNIT_CASE_PARAM(siw_cm_mpa_version, mpa_version_gen_params),
+	KUNIT_CASE(siw_cm_crc_initiator),
+	KUNIT_CASE(siw_cm_crc_responder),
+	KUNIT_CASE(siw_cm_p2p_responder),
+	KUNIT_CASE(siw_cm_p2p_initiator),
+	KUNIT_CASE(siw_cm_p2p_no_rtr),
+	KUNIT_CASE(siw_cm_p2p_loopback),
 	{}
 };
 

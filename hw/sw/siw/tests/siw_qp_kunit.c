@@ -14,12 +14,14 @@
 #include <linux/netdevice.h>
 #include <linux/net.h>
 #include <linux/slab.h>
+#include <linux/unaligned.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 
 #include "../siw.h"
 #include "../siw_qp.h"
+#include "../siw_term.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -647,6 +649,404 @@ static void siw_qp_refusals(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
 }
 
+/* ---- one siw QP against a TCP peer the test speaks the wire with ---- */
+
+#define RAW_FPDU	256
+
+static struct siw_mpa_result siwk_mpa(bool crc)
+{
+	return (struct siw_mpa_result) {
+		.revision = 2,
+		.enhanced = true,
+		.crc = crc,
+		.ird = RD_DEPTH,
+		.ord = RD_DEPTH,
+	};
+}
+
+/*
+ * A's QP in RTS on a stream whose other end is k->b.sock, a plain TCP
+ * socket of the test's; @initiator: A's role in the MPA exchange.
+ */
+static struct siwk *siwk_raw(struct kunit *test,
+			     const struct siw_mpa_result *mpa, bool initiator)
+{
+	struct siw_stream_params p = { .mpa = *mpa, .initiator = initiator };
+	struct siwk *k = kzalloc(sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_free, k),
+			0);
+	k->pd = ib_alloc_pd(siwk_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->pd);
+	siwk_side_init(test, k, &k->a, false);
+	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
+	/* as the CM does it: the QP is ready before the stream comes */
+	siwk_to_rts(test, k->a.qp);
+	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+			0);
+	return k;
+}
+
+/* A buffer for one FPDU the QP sends, freed with the test. */
+static u8 *raw_buf(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, RAW_FPDU, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
+}
+
+/* Send one FPDU of @h (siw_fpdu_init_hdr() and fields) with @len bytes. */
+static void raw_send(struct kunit *test, struct socket *sock,
+		     union iwarp_hdr *h, u64 base_to, const void *pl, u32 len,
+		     bool crc)
+{
+	u8 *buf = kunit_kzalloc(test, len + RAW_FPDU, GFP_KERNEL);
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	struct siw_fpdu_seg seg;
+	struct kvec iov;
+	__le32 c = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, siw_fpdu_next_seg(h, base_to, len, 0, 60000,
+						&seg), (int)len);
+	memcpy(buf, h, seg.hdr_len);
+	if (len)
+		memcpy(buf + seg.hdr_len, pl, len);
+	if (crc)
+		c = siw_fpdu_crc(buf, seg.hdr_len + len + seg.pad, NULL, 0, 0);
+	memcpy(buf + seg.fpdu_len - MPA_CRC_SIZE, &c, MPA_CRC_SIZE);
+	iov.iov_base = buf;
+	iov.iov_len = seg.fpdu_len;
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(sock, &msg, &iov, 1,
+					     seg.fpdu_len), (int)seg.fpdu_len);
+}
+
+static int raw_recv_exact(struct socket *sock, void *buf, size_t len,
+			  int flags)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {};
+	int ret;
+
+	ret = kernel_recvmsg(sock, &msg, &iov, 1, len, flags | MSG_WAITALL);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -ENODATA;
+}
+
+/*
+ * The next FPDU the siw QP sent, whole, into @buf (RAW_FPDU bytes):
+ * its length, or -EAGAIN when none came within a second.
+ */
+static int raw_recv(struct socket *sock, u8 *buf)
+{
+	u32 len;
+	int ret;
+
+	ret = raw_recv_exact(sock, buf, MPA_HDR_SIZE, 0);
+	if (ret)
+		return ret;
+	len = MPA_HDR_SIZE + get_unaligned_be16(buf);
+	len += (-len & 3) + MPA_CRC_SIZE;
+	if (len > RAW_FPDU)
+		return -EMSGSIZE;
+	ret = raw_recv_exact(sock, buf + MPA_HDR_SIZE, len - MPA_HDR_SIZE, 0);
+	return ret ?: len;
+}
+
+/* Nothing comes from the siw QP for a tenth of a second. */
+static bool raw_quiet(struct socket *sock)
+{
+	u8 b;
+
+	msleep(100);
+	return raw_recv_exact(sock, &b, 1, MSG_DONTWAIT) == -EAGAIN;
+}
+
+/* @buf holds an FPDU of @opcode with @payload bytes; its info. */
+static void raw_expect(struct kunit *test, const u8 *buf, int len, u8 opcode,
+		       u32 payload, struct siw_fpdu_info *fi)
+{
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, siw_fpdu_parse_hdr(buf, len, fi),
+			(int)siw_fpdu_hdr_len(opcode));
+	KUNIT_EXPECT_EQ(test, fi->opcode, opcode);
+	KUNIT_EXPECT_EQ(test, fi->payload, payload);
+	KUNIT_EXPECT_TRUE(test, fi->last);
+}
+
+/*
+ * RFC 5044 7.1.2: a responder sends nothing before the initiator's
+ * first FPDU.  A SEND posted at once waits until a zero-length WRITE
+ * (to STag 1: its STag is not checked) came.
+ */
+static void siw_qp_responder_waits(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siw_fpdu_info fi;
+	union iwarp_hdr h;
+	u8 *buf = raw_buf(test);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+
+	siw_fpdu_rtr(&h, SIW_RTR_WRITE, 0);
+	raw_send(test, k->b.sock, &h, 0, NULL, 0, false);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_SEND, 8, &fi);
+	KUNIT_EXPECT_EQ(test, fi.msn, 1U);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+}
+
+/* An initiator sends at once: nothing holds it. */
+static void siw_qp_initiator_sends(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(true);
+	struct siwk *k = siwk_raw(test, &mpa, true);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siw_fpdu_info fi;
+	u8 *buf = raw_buf(test);
+
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_SEND, 8, &fi);
+	KUNIT_EXPECT_EQ(test, siw_fpdu_check_crc(buf, fi.fpdu_len), 0);
+}
+
+static const u8 rtr_modes[] = { SIW_RTR_WRITE, SIW_RTR_READ };
+
+static void rtr_desc(const u8 *rtr, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s RTR",
+		 *rtr == SIW_RTR_WRITE ? "WRITE" : "READ");
+}
+
+KUNIT_ARRAY_PARAM(rtr, rtr_modes, rtr_desc);
+
+/*
+ * A peer-to-peer initiator's first FPDU is its RTR, as upstream's: a
+ * zero-length WRITE to STag 1, or a zero-length READ of STag 1 whose
+ * (zero-length) response completes nothing.
+ */
+static void siw_qp_p2p_rtr(struct kunit *test)
+{
+	const u8 *rtr = test->param_value;
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k;
+	struct ib_sge sge;
+	struct siw_fpdu_info fi;
+	union iwarp_hdr h;
+	u8 *buf = raw_buf(test);
+	struct ib_wc wc;
+
+	mpa.p2p = true;
+	mpa.rtr = *rtr;
+	k = siwk_raw(test, &mpa, true);
+	sge = siwk_sge(k, k->a.buf, 8);
+	if (*rtr == SIW_RTR_WRITE) {
+		raw_expect(test, buf, raw_recv(k->b.sock, buf),
+			   RDMAP_RDMA_WRITE, 0, &fi);
+		KUNIT_EXPECT_EQ(test, fi.stag, 1U);
+		KUNIT_EXPECT_EQ(test, fi.to, 0ULL);
+	} else {
+		raw_expect(test, buf, raw_recv(k->b.sock, buf),
+			   RDMAP_RDMA_READ_REQ, 0, &fi);
+		KUNIT_EXPECT_EQ(test, fi.msn, 1U);
+		memcpy(&h, buf, sizeof(h.rreq));
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(h.rreq.source_stag), 1U);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(h.rreq.read_size), 0U);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(h.rreq.sink_stag), 0U);
+		siw_fpdu_init_hdr(&h, RDMAP_RDMA_READ_RESP);
+		raw_send(test, k->b.sock, &h, 0, NULL, 0, false);
+	}
+	/* the RTR completes nothing; the stream goes on */
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 2, &sge, 1), 0);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_SEND, 8, &fi);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+}
+
+/*
+ * The TERMINATE siw sends for a segment it refuses: @bad (as sent,
+ * @bad_len bytes) comes back behind it with its length field set to the
+ * segment's payload, @flags set.
+ */
+static void raw_expect_term(struct kunit *test, struct siwk *k, u8 layer,
+			    u8 etype, u8 ecode, u32 flags,
+			    const union iwarp_hdr *bad, u32 bad_len,
+			    u16 payload, bool crc)
+{
+	struct siw_term_info ti;
+	struct siw_fpdu_info fi;
+	union iwarp_hdr want;
+	u8 *buf = raw_buf(test);
+	int len;
+
+	len = raw_recv(k->b.sock, buf);
+	raw_expect(test, buf, len, RDMAP_TERMINATE, bad_len, &fi);
+	KUNIT_EXPECT_EQ(test, fi.msn, 1U);
+	KUNIT_EXPECT_EQ(test, fi.mo, 0U);
+	if (crc)
+		KUNIT_EXPECT_EQ(test, siw_fpdu_check_crc(buf, len), 0);
+	KUNIT_ASSERT_EQ(test, siw_term_parse(buf, fi.mpa_len + MPA_HDR_SIZE,
+					     &ti), 0);
+	KUNIT_EXPECT_EQ(test, ti.layer, layer);
+	KUNIT_EXPECT_EQ(test, ti.etype, etype);
+	KUNIT_EXPECT_EQ(test, ti.ecode, ecode);
+	KUNIT_EXPECT_EQ(test, ti.flag_m, !!(flags & SIW_TERM_FLAG_M));
+	KUNIT_EXPECT_EQ(test, ti.flag_d, !!(flags & SIW_TERM_FLAG_D));
+	KUNIT_EXPECT_EQ(test, ti.flag_r, !!(flags & SIW_TERM_FLAG_R));
+	if (!bad_len)
+		return;
+	want = *bad;
+	want.ctrl.mpa_len = cpu_to_be16(payload);
+	KUNIT_EXPECT_MEMEQ(test, buf + sizeof(struct iwarp_terminate), &want,
+			   bad_len);
+	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->a.qp, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 1U);
+}
+
+/* A WRITE to a bad STag: DDP tagged "invalid STag", its DDP header. */
+static void siw_qp_term_write(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(true);
+	struct siwk *k = siwk_raw(test, &mpa, true);
+	static const u8 pl[5] = "data";
+	union iwarp_hdr h;
+
+	siw_fpdu_init_hdr(&h, RDMAP_RDMA_WRITE);
+	h.rwrite.sink_stag = cpu_to_be32(k->pd->unsafe_global_rkey + 0x100);
+	raw_send(test, k->b.sock, &h, 0x1000, pl, sizeof(pl), true);
+	raw_expect_term(test, k, TERM_ERROR_LAYER_DDP, DDP_ETYPE_TAGGED_BUF,
+			DDP_ECODE_T_INVALID_STAG,
+			SIW_TERM_FLAG_M | SIW_TERM_FLAG_D, &h,
+			sizeof(struct iwarp_ctrl_tagged), sizeof(pl), true);
+}
+
+/* A SEND with no receive posted: DDP untagged "no buffer", 20 bytes. */
+static void siw_qp_term_send(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, false);
+	static const u8 pl[3] = "ab";
+	union iwarp_hdr h;
+
+	siw_fpdu_init_hdr(&h, RDMAP_SEND);
+	h.send.ddp_msn = cpu_to_be32(1);
+	raw_send(test, k->b.sock, &h, 0, pl, sizeof(pl), false);
+	raw_expect_term(test, k, TERM_ERROR_LAYER_DDP, DDP_ETYPE_UNTAGGED_BUF,
+			DDP_ECODE_UT_INVALID_MSN_NOBUF,
+			SIW_TERM_FLAG_M | SIW_TERM_FLAG_D, &h,
+			sizeof(struct iwarp_ctrl_untagged), sizeof(pl), false);
+}
+
+/*
+ * A READ of a bad source STag: RDMAP remote protection "invalid STag"
+ * found building the response; the whole READ request comes back.
+ */
+static void siw_qp_term_read(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, false);
+	union iwarp_hdr h;
+
+	siw_fpdu_init_hdr(&h, RDMAP_RDMA_READ_REQ);
+	h.rreq.ddp_msn = cpu_to_be32(1);
+	h.rreq.sink_stag = cpu_to_be32(0x4711);
+	h.rreq.sink_to = cpu_to_be64(0x10000);
+	h.rreq.read_size = cpu_to_be32(64);
+	h.rreq.source_stag = cpu_to_be32(k->pd->unsafe_global_rkey + 0x100);
+	h.rreq.source_to = cpu_to_be64((uintptr_t)k->a.buf);
+	raw_send(test, k->b.sock, &h, 0, NULL, 0, false);
+	raw_expect_term(test, k, TERM_ERROR_LAYER_RDMAP,
+			RDMAP_ETYPE_REMOTE_PROTECTION,
+			RDMAP_ECODE_INVALID_STAG,
+			SIW_TERM_FLAG_M | SIW_TERM_FLAG_D | SIW_TERM_FLAG_R,
+			&h, sizeof(struct iwarp_rdma_rreq), 0, false);
+}
+
+static const bool fence_modes[] = { false, true };
+
+static void fence_desc(const bool *f, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *f ? "fenced" : "not fenced");
+}
+
+KUNIT_ARRAY_PARAM(fence, fence_modes, fence_desc);
+
+/*
+ * A WRITE behind a READ: with IB_SEND_FENCE it leaves only once the
+ * READ's response came (upstream's orq_fence), else at once.
+ */
+static void siw_qp_fence(struct kunit *test)
+{
+	const bool *fenced = test->param_value;
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, true);
+	struct ib_sge rsge = siwk_sge(k, k->a.buf2, 64);
+	struct ib_sge wsge = siwk_sge(k, k->a.buf, 16);
+	const struct ib_send_wr *bad;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = 2,
+			.opcode = IB_WR_RDMA_WRITE,
+			.sg_list = &wsge,
+			.num_sge = 1,
+			.send_flags = IB_SEND_SIGNALED |
+				      (*fenced ? IB_SEND_FENCE : 0),
+		},
+		.remote_addr = 0x2000,
+		.rkey = 0x99,
+	};
+	struct siw_fpdu_info fi;
+	union iwarp_hdr h, req;
+	u8 *buf = raw_buf(test), data[64];
+	struct ib_wc wc;
+
+	siwk_fill(data, sizeof(data), 5);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 1, &rsge,
+					     0x77, (void *)0x1000), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.qp, &wr.wr, &bad), 0);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_RDMA_READ_REQ, 0,
+		   &fi);
+	memcpy(&req, buf, sizeof(req.rreq));
+	if (*fenced) {
+		KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
+	} else {
+		raw_expect(test, buf, raw_recv(k->b.sock, buf),
+			   RDMAP_RDMA_WRITE, 16, &fi);
+	}
+	siw_fpdu_init_hdr(&h, RDMAP_RDMA_READ_RESP);
+	h.rresp.sink_stag = req.rreq.sink_stag;
+	raw_send(test, k->b.sock, &h, be64_to_cpu(req.rreq.sink_to), data,
+		 sizeof(data), false);
+	if (*fenced)
+		raw_expect(test, buf, raw_recv(k->b.sock, buf),
+			   RDMAP_RDMA_WRITE, 16, &fi);
+	KUNIT_EXPECT_EQ(test, fi.stag, 0x99U);
+	/* in order: the READ, then the WRITE */
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_MEMEQ(test, k->a.buf2, data, sizeof(data));
+}
+
 static int siwk_suite_init(struct kunit_suite *suite)
 {
 	struct net_device *lo = dev_get_by_name(&init_net, "lo");
@@ -681,6 +1081,13 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_rq_overrun),
 	KUNIT_CASE(siw_qp_stop_in_flight),
 	KUNIT_CASE(siw_qp_refusals),
+	KUNIT_CASE(siw_qp_responder_waits),
+	KUNIT_CASE(siw_qp_initiator_sends),
+	KUNIT_CASE_PARAM(siw_qp_p2p_rtr, rtr_gen_params),
+	KUNIT_CASE(siw_qp_term_write),
+	KUNIT_CASE(siw_qp_term_send),
+	KUNIT_CASE(siw_qp_term_read),
+	KUNIT_CASE_PARAM(siw_qp_fence, fence_gen_params),
 	{}
 };
 
