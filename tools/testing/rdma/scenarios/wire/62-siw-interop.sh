@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Our soft-iWARP against upstream's, across the wire: guest 1 runs our
-# stack (siw, iw_cm, rdma_cm, the verbs benchmark built against our
-# include/), guest 2 upstream's (the same benchmark source built against
-# upstream's headers).  Both halves of this file run at once
-# (guest/wire.sh).  Two connections through each side's rdma_cm, each
+# Our soft-iWARP against upstream's, across the wire, with either stack on
+# either guest.  Both halves of this file run at once (guest/wire.sh).
+# Part 1: guest 1 runs our stack (siw, iw_cm, rdma_cm, the verbs benchmark
+# built against our include/), guest 2 upstream's (the same benchmark
+# source built against upstream's headers).  Then each guest unloads its
+# stack completely and loads the other one in the same boot
+# (guest/stack.sh), and part 2 runs with the stacks the other way round.
+# In each part: a siw device on eth0 of each guest, which Debian's rdma
+# tool shows, and two connections through each side's rdma_cm, each
 # moving SENDs, RDMA WRITEs and READs of 8 B, 4 KiB and 64 KiB with their
 # data checked ("verify: ok" on the client, a clean end on the server):
-#   1. ours passive (server on guest 1), upstream active (client on 2);
-#   2. upstream passive (server on guest 2), ours active (client on 1).
-# Then both stacks unload completely.
+# once our side passive and upstream's active, once the other way.
 # needs: /usr/bin/rdma
 # timeout: 600
 
@@ -51,29 +53,50 @@ conn() {
 	fi
 }
 
-if [ "$WIRE_SELF" = 1 ]; then
-	ktap_plan 8
-	ktap_test "our stack loads (siw, rdma_cm, the benchmark)" \
+# load STACK: STACK's modules and the benchmark built against it.
+load() {
+	if [ "$1" = ours ]; then
 		stack_load ours siw rdma_cm rdma_verbs_bench
-else
-	ktap_plan 9
-	ktap_test "upstream's stack loads" stack_load upstream
-	ktap_test "rdma_verbs_bench (built against upstream) loads" \
-		stack_insmod rdma_verbs_bench
-fi
-ktap_test "both guests are up (sync over the wire)" wire_sync "stacks up"
-ktap_test "rdma link add siw0 type siw netdev eth0" \
-	rdma link add siw0 type siw netdev eth0
-# Our siw stands on rdmavt, upstream's does not: each guest runs its own.
-if [ "$WIRE_SELF" = 1 ]; then
-	ktap_test "siw0 is our siw (on rdmavt)" grep -q "^rdmavt " /proc/modules
-else
-	ktap_test "siw0 is upstream's siw (no rdmavt)" \
-		sh -c '! grep -q "^rdmavt " /proc/modules'
-fi
-conn "ours passive, upstream active: data checked" 1
-conn "upstream passive, ours active: data checked" 2
-wire_sync "done" || ktap_diag "the other half did not finish"
-ktap_test "rdma link delete siw0" rdma link delete siw0
-ktap_test "the stack unloads completely" stack_unload
+	else
+		stack_load upstream && stack_insmod rdma_verbs_bench
+	fi
+}
+
+# part N OURS_GUEST: one part with our stack on guest OURS_GUEST.
+part() {
+	local n=$1 ours=$2 mine theirs
+	if [ "$WIRE_SELF" = "$ours" ]; then
+		mine=ours
+	else
+		mine=upstream
+	fi
+	theirs=$((3 - ours))
+	ktap_test "part $n: $mine stack loads (siw, rdma_cm, the benchmark)" \
+		load $mine
+	ktap_test "part $n: both guests are up (sync over the wire)" \
+		wire_sync "part $n: stacks up"
+	ktap_test "part $n: rdma link add siw0 type siw netdev eth0" \
+		rdma link add siw0 type siw netdev eth0
+	ktap_has "part $n: rdma link show: siw0/1 on eth0" \
+		"^link siw0/1 .*netdev eth0" rdma link show
+	# Our siw stands on rdmavt, upstream's does not.
+	if [ $mine = ours ]; then
+		ktap_test "part $n: siw0 is our siw (on rdmavt)" \
+			grep -q "^rdmavt " /proc/modules
+	else
+		ktap_test "part $n: siw0 is upstream's siw (no rdmavt)" \
+			sh -c '! grep -q "^rdmavt " /proc/modules'
+	fi
+	conn "part $n: ours passive (guest $ours), upstream active: data checked" "$ours"
+	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
+	wire_sync "part $n: done" || ktap_diag "the other half did not finish part $n"
+	ktap_test "part $n: rdma link delete siw0" rdma link delete siw0
+	ktap_test "part $n: the $mine stack unloads completely" stack_unload
+}
+
+ktap_plan 19
+part 1 1
+ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
+# The swap: the other stack on each guest, in the same boot.
+part 2 2
 ktap_finish
