@@ -45,7 +45,7 @@
 # on unmapped ports after iwpmd is gone; the modules unload (kmemleak is
 # asked after the run).
 # needs: /usr/bin/rdma /usr/bin/ip /usr/sbin/iwpmd /usr/bin/strace
-# timeout: 240
+# timeout: 360
 
 . /testbed/lib/ktap.sh
 
@@ -61,7 +61,7 @@ ST=/sys/kernel/debug/iwpm/status
 PM=/sys/module/siw/parameters/port_map
 TRACE=/tmp/iwpmd-netns.strace
 
-ktap_plan 33
+ktap_plan 34
 
 inns() { nsenter --net=/run/netns/$NS "$@"; }
 # tcm NS|- COMMAND...: one command of the ULP, from namespace NS or
@@ -229,10 +229,10 @@ else
 	ktap_fail "the mapped port is the one iwpmd reserved" \
 		"$(grep -F 'getsockname(' $TRACE)"
 fi
-ktap_test "client in $NS through the port mapper passes" \
-	tcm $NS connect $B $A 7473
 tcm - clear
-tcm $NS hold $B $A 7473
+ktap_test "client in $NS connects through the port mapper and holds" \
+	tcm $NS hold $B $A 7473
+check_run "through the port mapper: every payload checked"
 est_a=$(tcp_socks - 01 $AHEX)
 est_b=$(tcp_socks $NS 01 $BHEX)
 ktap_diag "established in the initial namespace: $est_a; in $NS: $est_b"
