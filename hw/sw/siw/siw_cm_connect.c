@@ -170,8 +170,7 @@ int siw_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		cep->sock = NULL;
 		goto err;
 	}
-	ret = kernel_bind(cep->sock, (struct sockaddr *)&local,
-			  siw_cm_addr_len(&local));
+	ret = siw_cm_bind_mapped(cep->sock, cm_id);
 	if (ret)
 		goto err;
 	cep->cm_id = cm_id;

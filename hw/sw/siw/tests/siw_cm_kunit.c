@@ -537,6 +537,52 @@ static void siw_cm_no_listener(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->len, 0);
 }
 
+/*
+ * A port the port mapper handed out is held by iwpmd: a socket bound to
+ * it (wildcard address, no SO_REUSEADDR) that does not listen.  siw
+ * listens on it all the same when it is the id's mapped port; the same
+ * port as the id's own, not mapped, is refused as taken.
+ */
+static void siw_cm_mapped_port(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct sockaddr_in *sin;
+	struct sockaddr_storage ss = {};
+	struct socket *holder;
+	struct iw_cm_id *id;
+	u16 port;
+	int ret;
+
+	sin = (struct sockaddr_in *)&ss;
+	sin->sin_family = AF_INET;
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET,
+					       SOCK_STREAM, IPPROTO_TCP,
+					       &holder), 0);
+	ret = kernel_bind(holder, (struct sockaddr *)&ss, sizeof(*sin));
+	if (!ret)
+		ret = kernel_getsockname(holder, (struct sockaddr *)&ss);
+	if (ret < 0) {
+		sock_release(holder);
+		KUNIT_FAIL(test, "holder socket: %d", ret);
+		return;
+	}
+	port = ntohs(sin->sin_port);
+
+	id = new_id(fx);
+	addr_lo(&id->local_addr, port);
+	id->m_local_addr = id->local_addr;
+	KUNIT_EXPECT_EQ(test, fx->ibdev->ops.iw_create_listen(id, 4),
+			-EADDRINUSE);
+
+	addr_lo(&id->local_addr, PORT_BASE + 310);
+	addr_lo(&id->m_local_addr, port);
+	ret = fx->ibdev->ops.iw_create_listen(id, 4);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, fx->ibdev->ops.iw_destroy_listen(id), 0);
+	sock_release(holder);
+}
+
 /* A raw TCP client of 127.0.0.1:@port */
 static struct socket *raw_client(struct kunit *test, u16 port)
 {
@@ -1370,6 +1416,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_disconnect_passive),
 	KUNIT_CASE(siw_cm_reject),
 	KUNIT_CASE(siw_cm_no_listener),
+	KUNIT_CASE(siw_cm_mapped_port),
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
