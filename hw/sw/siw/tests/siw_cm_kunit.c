@@ -1031,7 +1031,7 @@ static void siw_cm_p2p_initiator(struct kunit *test)
 /*
  * Peer-to-peer, initiator side: a reply choosing no RTR message we
  * offered gets a TERMINATE (LLP, "no matching RTR"), as upstream's
- * initiator sends it, and the connect fails.
+ * initiator sends it, and the connect fails with -EINVAL.
  */
 static void siw_cm_p2p_no_rtr(struct kunit *test)
 {
@@ -1062,7 +1062,8 @@ static void siw_cm_p2p_no_rtr(struct kunit *test)
 	raw_send_bytes(test, sock, rep, len);
 	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_EXPECT_EQ(test, r->status, -EPROTO);
+	/* upstream's initiator reports -EINVAL for it */
+	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
 	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
 					     sizeof(struct iwarp_terminate) +
 					     MPA_CRC_SIZE), 0);
@@ -1073,6 +1074,52 @@ static void siw_cm_p2p_no_rtr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ti.etype, LLP_ETYPE_MPA);
 	KUNIT_EXPECT_EQ(test, ti.ecode, LLP_ECODE_NO_MATCHING_RTR);
 	KUNIT_EXPECT_FALSE(test, ti.flag_d);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+}
+
+/*
+ * A reply whose ORD is above both our offered IRD and the device's
+ * gets a TERMINATE (LLP, "insufficient IRD") and the connect fails
+ * with -EINVAL, as upstream's initiator reports it.
+ */
+static void siw_cm_ird_refused(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	u8 *rep = frame_buf(test);
+	struct siw_mpa_result res;
+	struct siw_term_info ti;
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+	u8 *ordp;
+	int len;
+
+	sock = raw_take_request(fx, act, PORT_BASE + 321, buf, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&pol, &f, &res, NULL), 0);
+	len = siw_mpa_build_rep(&pol, &res, 4, 4, NULL, 0, rep,
+				SIW_MPA_MAX_TX_FRAME);
+	KUNIT_ASSERT_EQ(test, len, (int)(sizeof(struct mpa_rr) +
+					 sizeof(struct mpa_v2_data)));
+	/* the responder's ORD raised above the device's IRD */
+	ordp = rep + sizeof(struct mpa_rr) + 2;
+	put_unaligned_be16((get_unaligned_be16(ordp) & ~SIW_MPA_V2_IRD_ORD) |
+			   (SIW_MAX_IRD_QP + 1), ordp);
+	raw_send_bytes(test, sock, rep, len);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
+	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
+					     sizeof(struct iwarp_terminate) +
+					     MPA_CRC_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, siw_term_parse(buf,
+					     sizeof(struct iwarp_terminate),
+					     &ti), 0);
+	KUNIT_EXPECT_EQ(test, ti.layer, TERM_ERROR_LAYER_LLP);
+	KUNIT_EXPECT_EQ(test, ti.etype, LLP_ETYPE_MPA);
+	KUNIT_EXPECT_EQ(test, ti.ecode, LLP_ECODE_INSUFFICIENT_IRD);
 	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
 }
 
@@ -1380,6 +1427,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_p2p_responder),
 	KUNIT_CASE(siw_cm_p2p_initiator),
 	KUNIT_CASE(siw_cm_p2p_no_rtr),
+	KUNIT_CASE(siw_cm_ird_refused),
 	KUNIT_CASE(siw_cm_p2p_loopback),
 	{}
 };
