@@ -18,6 +18,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/unaligned.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
@@ -1335,12 +1336,77 @@ static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
 }
 
 /*
- * rdma_cm's iWARP path on siw: resolve 127.0.0.1 to the device on lo,
- * connect and accept with private data both ways, move checked
- * payloads (SEND, WRITE, READ), disconnect.
+ * The addresses of an rdma_cm case: the listener's (@listen, with
+ * rdma_set_afonly(@afonly) for an IPv6 wildcard), the one the active
+ * side resolves and connects to (@dest), on port @port of both.  With
+ * @refused the connect gets no listener: REJECTED, -ECONNREFUSED.
+ */
+struct cma_case {
+	const char	*name;
+	const char	*listen;
+	const char	*dest;
+	int		afonly;
+	bool		refused;
+	u16		port;
+};
+
+static const struct cma_case cma_cases[] = {
+	{ "ipv4", "127.0.0.1", "127.0.0.1", 0, false, PORT_BASE + 308 },
+	{ "ipv6", "::1", "::1", 0, false, PORT_BASE + 330 },
+	{ "any6_to_ipv6", "::", "::1", 1, false, PORT_BASE + 331 },
+	{ "any6_to_ipv4", "::", "127.0.0.1", 0, false, PORT_BASE + 332 },
+	{ "any6_afonly_to_ipv4", "::", "127.0.0.1", 1, true,
+	  PORT_BASE + 333 },
+};
+
+static void cma_case_desc(const struct cma_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cma_case, cma_cases, cma_case_desc);
+
+/* @addr and @port as a test-managed address. */
+static struct sockaddr_storage *cma_addr(struct kunit *test, const char *addr,
+					 u16 port)
+{
+	struct sockaddr_storage *ss = kunit_kzalloc(test, sizeof(*ss),
+						    GFP_KERNEL);
+	char pstr[8];
+
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	snprintf(pstr, sizeof(pstr), "%u", port);
+	KUNIT_ASSERT_EQ(test, inet_pton_with_scope(&init_net, AF_UNSPEC, addr,
+						   pstr, ss), 0);
+	return ss;
+}
+
+/* Same family, IP address and port. */
+static bool cma_same_addr(const struct sockaddr_storage *a,
+			  const struct sockaddr_storage *b)
+{
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr &&
+		       a4->sin_port == b4->sin_port;
+	return a->ss_family == AF_INET6 &&
+	       ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr) &&
+	       a6->sin6_port == b6->sin6_port;
+}
+
+/*
+ * rdma_cm's iWARP path on siw: resolve the destination (127.0.0.1,
+ * ::1) to the device on lo, connect and accept with private data both
+ * ways, move checked payloads (SEND, WRITE, READ), disconnect; an
+ * IPv6 wildcard listener takes IPv4 too unless it is afonly.
  */
 static void siw_cm_rdma_cm(struct kunit *test)
 {
+	const struct cma_case *c = test->param_value;
 	struct fx *fx = test->priv;
 	struct rdma_conn_param p = {
 		.private_data = cma_req_pd,
@@ -1348,8 +1414,8 @@ static void siw_cm_rdma_cm(struct kunit *test)
 		.responder_resources = 1,
 		.initiator_depth = 1,
 	};
+	struct sockaddr_storage *ls, *ds;
 	struct rdma_cm_id *lid, *aid;
-	struct sockaddr_storage ss;
 	struct ib_qp_init_attr qa;
 	struct cma_log *log;
 	struct cma_rec *r;
@@ -1359,35 +1425,56 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	spin_lock_init(&log->lock);
 	init_waitqueue_head(&log->wq);
 	log->fx = fx;
+	ls = cma_addr(test, c->listen, c->port);
+	ds = cma_addr(test, c->dest, c->port);
 
 	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, lid);
-	addr_lo(&ss, PORT_BASE + 308);
-	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)&ss), 0);
+	if (ls->ss_family == AF_INET6)
+		KUNIT_ASSERT_EQ(test, rdma_set_afonly(lid, c->afonly), 0);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)ls), 0);
 	KUNIT_ASSERT_EQ(test, rdma_listen(lid, 4), 0);
 
 	aid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aid);
 	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(aid, NULL,
-						(struct sockaddr *)&ss, 2000),
+						(struct sockaddr *)ds, 2000),
 			0);
 	r = cma_wait(log, aid, RDMA_CM_EVENT_ADDR_RESOLVED);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_PTR_EQ(test, aid->device, fx->ibdev);
+	KUNIT_EXPECT_EQ(test, aid->route.addr.src_addr.ss_family,
+			ds->ss_family);
 	KUNIT_ASSERT_EQ(test, rdma_resolve_route(aid, 2000), 0);
 	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, aid,
 					     RDMA_CM_EVENT_ROUTE_RESOLVED));
 	qa = cma_qp_attr(fx);
 	KUNIT_ASSERT_EQ(test, rdma_create_qp(aid, fx->pd, &qa), 0);
 	KUNIT_ASSERT_EQ(test, rdma_connect(aid, &p), 0);
+	if (c->refused) {
+		r = cma_wait(log, aid, RDMA_CM_EVENT_REJECTED);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+		KUNIT_EXPECT_NULL(test, log->passive);
+		rdma_destroy_qp(aid);
+		rdma_destroy_id(aid);
+		rdma_destroy_id(lid);
+		return;
+	}
 
 	r = cma_wait(log, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_req_pd));
 	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_req_pd, sizeof(cma_req_pd));
 	KUNIT_EXPECT_EQ(test, log->accept_ret, 0);
+	/* the passive id has the connection's addresses, IPv4 unmapped */
+	KUNIT_ASSERT_NOT_NULL(test, log->passive);
+	KUNIT_EXPECT_TRUE(test, cma_same_addr(&log->passive->route.addr.src_addr,
+					      ds));
+	KUNIT_EXPECT_TRUE(test, cma_same_addr(&log->passive->route.addr.dst_addr,
+					      &aid->route.addr.src_addr));
 	r = cma_wait(log, aid, RDMA_CM_EVENT_ESTABLISHED);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_rep_pd));
@@ -1420,7 +1507,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
-	KUNIT_CASE(siw_cm_rdma_cm),
+	KUNIT_CASE_PARAM(siw_cm_rdma_cm, cma_case_gen_params),
 	KUNIT_CASE_PARAM(siw_cm_mpa_version, mpa_version_gen_params),
 	KUNIT_CASE(siw_cm_crc_initiator),
 	KUNIT_CASE(siw_cm_crc_responder),
