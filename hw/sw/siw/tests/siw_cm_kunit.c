@@ -17,6 +17,8 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/if_addr.h>
+#include <linux/netlink.h>
 #include <linux/unaligned.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
@@ -1340,6 +1342,7 @@ static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
  * rdma_set_afonly(@afonly) for an IPv6 wildcard), the one the active
  * side resolves and connects to (@dest), on port @port of both.  With
  * @refused the connect gets no listener: REJECTED, -ECONNREFUSED.
+ * With @global, @listen is first added to lo as a global IPv6 address.
  */
 struct cma_case {
 	const char	*name;
@@ -1348,6 +1351,7 @@ struct cma_case {
 	int		afonly;
 	bool		refused;
 	u16		port;
+	bool		global;
 };
 
 static const struct cma_case cma_cases[] = {
@@ -1357,6 +1361,8 @@ static const struct cma_case cma_cases[] = {
 	{ "any6_to_ipv4", "::", "127.0.0.1", 0, false, PORT_BASE + 332 },
 	{ "any6_afonly_to_ipv4", "::", "127.0.0.1", 1, true,
 	  PORT_BASE + 333 },
+	{ "ipv6_global", "2001:db8:5::1", "2001:db8:5::1", 0, false,
+	  PORT_BASE + 334, true },
 };
 
 static void cma_case_desc(const struct cma_case *c, char *desc)
@@ -1379,6 +1385,72 @@ static struct sockaddr_storage *cma_addr(struct kunit *test, const char *addr,
 	KUNIT_ASSERT_EQ(test, inet_pton_with_scope(&init_net, AF_UNSPEC, addr,
 						   pstr, ss), 0);
 	return ss;
+}
+
+/* RTM_NEWADDR or RTM_DELADDR of IPv6 address @a/128 on lo. */
+static int cma_lo_addr6(int type, const struct in6_addr *a)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct {
+		struct nlmsghdr		nh;
+		struct ifaddrmsg	ifa;
+		char			attrs[64];
+	} req = {};
+	struct {
+		struct nlmsghdr		nh;
+		struct nlmsgerr		err;
+	} ack = {};
+	struct msghdr msg = { .msg_name = &nl, .msg_namelen = sizeof(nl) };
+	u32 nodad = IFA_F_NODAD;
+	struct socket *sock;
+	struct rtattr *rta;
+	struct kvec vec;
+	int ret;
+
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifa));
+	req.nh.nlmsg_type = type;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	if (type == RTM_NEWADDR)
+		req.nh.nlmsg_flags |= NLM_F_CREATE | NLM_F_EXCL;
+	req.ifa.ifa_family = AF_INET6;
+	req.ifa.ifa_prefixlen = 128;
+	req.ifa.ifa_index = init_net.loopback_dev->ifindex;
+	rta = (void *)&req + NLMSG_ALIGN(req.nh.nlmsg_len);
+	rta->rta_type = IFA_LOCAL;
+	rta->rta_len = RTA_LENGTH(sizeof(*a));
+	memcpy(RTA_DATA(rta), a, sizeof(*a));
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	rta = (void *)&req + req.nh.nlmsg_len;
+	rta->rta_type = IFA_FLAGS;
+	rta->rta_len = RTA_LENGTH(sizeof(nodad));
+	memcpy(RTA_DATA(rta), &nodad, sizeof(nodad));
+	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
+
+	ret = sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW, NETLINK_ROUTE,
+			       &sock);
+	if (ret)
+		return ret;
+	vec.iov_base = &req;
+	vec.iov_len = req.nh.nlmsg_len;
+	ret = kernel_sendmsg(sock, &msg, &vec, 1, vec.iov_len);
+	if (ret < 0)
+		goto out;
+	memset(&msg, 0, sizeof(msg));
+	vec.iov_base = &ack;
+	vec.iov_len = sizeof(ack);
+	ret = kernel_recvmsg(sock, &msg, &vec, 1, vec.iov_len, 0);
+	if (ret < (int)sizeof(ack))
+		ret = ret < 0 ? ret : -EIO;
+	else
+		ret = ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EIO;
+out:
+	sock_release(sock);
+	return ret;
+}
+
+static void cma_lo_addr6_del(void *a)
+{
+	cma_lo_addr6(RTM_DELADDR, a);
 }
 
 /* Same family, IP address and port. */
@@ -1427,6 +1499,14 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	log->fx = fx;
 	ls = cma_addr(test, c->listen, c->port);
 	ds = cma_addr(test, c->dest, c->port);
+	if (c->global) {
+		struct in6_addr *a = &((struct sockaddr_in6 *)ls)->sin6_addr;
+		int ret;
+
+		KUNIT_ASSERT_EQ(test, cma_lo_addr6(RTM_NEWADDR, a), 0);
+		ret = kunit_add_action_or_reset(test, cma_lo_addr6_del, a);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
 
 	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
