@@ -58,6 +58,8 @@ struct cm_log {
 	wait_queue_head_t	wq;
 };
 
+struct cma_log;
+
 struct fx {
 	struct kunit		*test;
 	struct cm_log		drv;
@@ -74,6 +76,7 @@ struct fx {
 	bool			registered;
 	bool			removed;
 	struct siw_mpa_policy	saved_policy;
+	struct cma_log		*cma;	/* rdma_cm ids to release */
 };
 
 static void log_add(struct cm_log *log, struct iw_cm_id *id,
@@ -361,12 +364,17 @@ static int siw_cm_test_init(struct kunit *test)
 	return 0;
 }
 
+static void cma_release(struct cma_log *log);
+
 static void siw_cm_test_exit(struct kunit *test)
 {
 	struct fx *fx = test->priv;
 
 	if (!fx)
 		return;
+	/* rdma_cm ids a failed case left would hold the device */
+	if (fx->cma)
+		cma_release(fx->cma);
 	/* our client's remove releases what the test left */
 	if (fx->ibdev && !fx->removed)
 		ib_unregister_device_and_put(fx->ibdev);
@@ -1161,8 +1169,27 @@ struct cma_log {
 	wait_queue_head_t	wq;
 	struct fx		*fx;
 	struct rdma_cm_id	*passive;
+	struct rdma_cm_id	*lid, *aid;
 	int			accept_ret;
 };
+
+static void cma_release_id(struct rdma_cm_id **id)
+{
+	if (!*id)
+		return;
+	if ((*id)->qp)
+		rdma_destroy_qp(*id);
+	rdma_destroy_id(*id);
+	*id = NULL;
+}
+
+/* Destroy the ids of an rdma_cm case, connections first. */
+static void cma_release(struct cma_log *log)
+{
+	cma_release_id(&log->aid);
+	cma_release_id(&log->passive);
+	cma_release_id(&log->lid);
+}
 
 static const char cma_req_pd[] = "hello siw";
 static const char cma_rep_pd[] = "hello rdma_cm";
@@ -1497,6 +1524,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	spin_lock_init(&log->lock);
 	init_waitqueue_head(&log->wq);
 	log->fx = fx;
+	fx->cma = log;
 	ls = cma_addr(test, c->listen, c->port);
 	ds = cma_addr(test, c->dest, c->port);
 	if (c->global) {
@@ -1511,6 +1539,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, lid);
+	log->lid = lid;
 	if (ls->ss_family == AF_INET6)
 		KUNIT_ASSERT_EQ(test, rdma_set_afonly(lid, c->afonly), 0);
 	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)ls), 0);
@@ -1519,6 +1548,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	aid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aid);
+	log->aid = aid;
 	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(aid, NULL,
 						(struct sockaddr *)ds, 2000),
 			0);
@@ -1538,10 +1568,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, r);
 		KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
 		KUNIT_EXPECT_NULL(test, log->passive);
-		rdma_destroy_qp(aid);
-		rdma_destroy_id(aid);
-		rdma_destroy_id(lid);
-		return;
+		return;	/* the ids go in the exit */
 	}
 
 	r = cma_wait(log, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
@@ -1571,11 +1598,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, log->passive,
 					     RDMA_CM_EVENT_DISCONNECTED));
 
-	rdma_destroy_qp(aid);
-	rdma_destroy_id(aid);
-	rdma_destroy_qp(log->passive);
-	rdma_destroy_id(log->passive);
-	rdma_destroy_id(lid);
+	cma_release(log);
 }
 
 static struct kunit_case siw_cm_cases[] = {
