@@ -3,7 +3,8 @@
  * KUnit suite "rdma_siw_cm": siw's connection manager (hw/sw/siw/siw_cm*.c)
  * driven through iw_cm's API on a siw device on the loopback net device.
  * One device is both sides: it listens on 127.0.0.1 and connects to
- * itself, as upstream siw allows.  The QPs are RC QPs of the device;
+ * itself, as upstream siw allows (the rdma_cm cases also over ::1, a
+ * global IPv6 address and an IPv6 wildcard listener).  The QPs are RC QPs of the device;
  * the data path may not move bytes yet: the checks are on the events,
  * their private data and IRD/ORD, the QP states the CM sets, and that
  * everything closes (the VM run's kmemleak sees leaks).  Each id's
