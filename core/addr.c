@@ -23,7 +23,11 @@
  * rdma_addr_find_l2_eth_by_grh() makes one attempt.  rdma_resolve_ip()
  * keeps a request on a list and retries it on an ordered workqueue when
  * a neighbour becomes valid (NETEVENT_NEIGH_UPDATE) and once more when
- * its time is up; the callback always runs from that workqueue.
+ * its time is up; the callback always runs from that workqueue.  An
+ * update that comes while an attempt runs (a veth peer answers the
+ * solicitation before neigh_event_send() returns) finds no request to
+ * wake: a counter of updates, read before the attempt and again under
+ * the list's lock after it, makes the request try again at once.
  */
 
 #include <linux/etherdevice.h>
@@ -508,6 +512,8 @@ static struct workqueue_struct *addr_wq;
 /* req_list and the queueing of its works */
 static DEFINE_SPINLOCK(req_lock);
 static LIST_HEAD(req_list);
+/* neighbour updates seen by addr_netevent(), bumped before req_lock */
+static atomic_t addr_neigh_gen = ATOMIC_INIT(0);
 
 /* Run the work of @req at @when, or now if that has passed. */
 static void req_schedule(struct addr_req *req, unsigned long when)
@@ -523,15 +529,21 @@ static void addr_req_work(struct work_struct *work)
 					    struct addr_req, work);
 
 	if (req->status == -ENODATA) {
+		int gen = atomic_read(&addr_neigh_gen);
+
 		req->status = resolve_once(&req->src, &req->dst, req->addr,
 					   true, req->by_gid_attr);
 		if (req->status && time_after_eq(jiffies, req->deadline)) {
 			req->status = -ETIMEDOUT;
 		} else if (req->status == -ENODATA) {
-			/* wait for a neighbour update or the deadline */
+			/*
+			 * Wait for a neighbour update or the deadline; one
+			 * that came during resolve_once() counts now.
+			 */
 			spin_lock_bh(&req_lock);
 			if (!list_empty(&req->list))
-				req_schedule(req, req->deadline);
+				req_schedule(req, atomic_read(&addr_neigh_gen) != gen ?
+					     jiffies : req->deadline);
 			spin_unlock_bh(&req_lock);
 			return;
 		}
@@ -583,7 +595,7 @@ int rdma_resolve_ip(struct sockaddr *src_addr, const struct sockaddr *dst_addr,
 		    bool resolve_by_gid_attr, void *context)
 {
 	struct addr_req *req;
-	int ret;
+	int ret, gen;
 
 	if (dst_addr->sa_family != AF_INET && dst_addr->sa_family != AF_INET6)
 		return -EAFNOSUPPORT;
@@ -606,6 +618,7 @@ int rdma_resolve_ip(struct sockaddr *src_addr, const struct sockaddr *dst_addr,
 	INIT_LIST_HEAD(&req->list);
 	INIT_DELAYED_WORK(&req->work, addr_req_work);
 
+	gen = atomic_read(&addr_neigh_gen);
 	req->status = resolve_once(&req->src, &req->dst, addr, true,
 				   resolve_by_gid_attr);
 	if (req->status == 0) {
@@ -619,7 +632,9 @@ int rdma_resolve_ip(struct sockaddr *src_addr, const struct sockaddr *dst_addr,
 
 	spin_lock_bh(&req_lock);
 	list_add_tail(&req->list, &req_list);
-	req_schedule(req, req->deadline);
+	/* a neighbour update during resolve_once() found no request */
+	req_schedule(req, atomic_read(&addr_neigh_gen) != gen ?
+		     jiffies : req->deadline);
 	spin_unlock_bh(&req_lock);
 	return 0;
 
@@ -675,6 +690,8 @@ static int addr_netevent(struct notifier_block *nb, unsigned long event,
 	    !(READ_ONCE(neigh->nud_state) & NUD_VALID))
 		return NOTIFY_DONE;
 
+	/* for an attempt running now, whose request is not listed yet */
+	atomic_inc(&addr_neigh_gen);
 	spin_lock_bh(&req_lock);
 	list_for_each_entry(req, &req_list, list)
 		req_schedule(req, jiffies);

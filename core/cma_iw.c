@@ -8,6 +8,7 @@
  * rdma_cm id is never used after rdma_destroy_id() freed it.
  */
 
+#include <net/ipv6.h>
 #include <rdma/iw_cm.h>
 
 #include "cma_priv.h"
@@ -75,16 +76,40 @@ out:
 	return ret;
 }
 
+/*
+ * An IPv4 connection on an IPv6 wildcard listener that is not afonly
+ * comes with IPv4-mapped IPv6 addresses (the dual-stack socket's view);
+ * the connection is IPv4 and its id gets IPv4 addresses, as one on
+ * rdma_cm's IB path does, which rdma_translate_ip() can resolve.
+ */
+static void cma_iw_unmap_v4(struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	if (ss->ss_family != AF_INET6 ||
+	    !ipv6_addr_v4mapped(&sin6->sin6_addr))
+		return;
+	sin.sin_port = sin6->sin6_port;
+	sin.sin_addr.s_addr = sin6->sin6_addr.s6_addr32[3];
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, &sin, sizeof(sin));
+}
+
 /* A connection request on a listener: a new id for the owner. */
 static int cma_iw_conn_req_handler(struct iw_cm_id *cm_id,
 				   struct iw_cm_event *iw_event)
 {
 	struct rdma_id_private *listen_id = cm_id->context;
 	struct rdma_id_private *owner = listen_id->parent ?: listen_id;
+	struct sockaddr_storage laddr = iw_event->local_addr;
+	struct sockaddr_storage raddr = iw_event->remote_addr;
 	struct rdma_cm_event event = {};
 	struct rdma_id_private *conn_id;
 	int ret;
 
+	cma_iw_unmap_v4(&laddr);
+	cma_iw_unmap_v4(&raddr);
 	mutex_lock(&listen_id->handler_mutex);
 	trace_cm_req_handler(listen_id, iw_event->event);
 	if (READ_ONCE(listen_id->state) != RDMA_CM_LISTEN) {
@@ -103,7 +128,7 @@ static int cma_iw_conn_req_handler(struct iw_cm_id *cm_id,
 	mutex_lock_nested(&conn_id->handler_mutex, SINGLE_DEPTH_NESTING);
 	conn_id->state = RDMA_CM_CONNECT;
 
-	ret = rdma_translate_ip((struct sockaddr *)&iw_event->local_addr,
+	ret = rdma_translate_ip((struct sockaddr *)&laddr,
 				&conn_id->id.route.addr.dev_addr);
 	if (ret)
 		goto err_conn;
@@ -111,10 +136,8 @@ static int cma_iw_conn_req_handler(struct iw_cm_id *cm_id,
 				 listen_id->id.port_num);
 	if (ret)
 		goto err_conn;
-	memcpy(cma_src_addr(conn_id), &iw_event->local_addr,
-	       sizeof(iw_event->local_addr));
-	memcpy(cma_dst_addr(conn_id), &iw_event->remote_addr,
-	       sizeof(iw_event->remote_addr));
+	memcpy(cma_src_addr(conn_id), &laddr, sizeof(laddr));
+	memcpy(cma_dst_addr(conn_id), &raddr, sizeof(raddr));
 	conn_id->tos = listen_id->tos;
 	conn_id->tos_set = listen_id->tos_set;
 	conn_id->cm_id.iw = cm_id;

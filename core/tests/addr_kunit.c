@@ -988,6 +988,100 @@ static void rdma_addr_resolve_ip_neigh_update(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_b_mac, ETH_ALEN);
 }
 
+/*
+ * A net device whose peer answers each ARP request at once, as a veth
+ * peer in the same host does: the answer is received (softirq) before
+ * the solicitation's dev_queue_xmit() returns.
+ */
+static netdev_tx_t arp_echo_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	unsigned int alen = dev->addr_len;
+	struct sk_buff *reply;
+	struct arphdr *arp;
+	__be32 sip, tip;
+	u8 *p;
+
+	if (skb->protocol != htons(ETH_P_ARP) ||
+	    !pskb_may_pull(skb, ETH_HLEN + arp_hdr_len(dev)))
+		goto out;
+	arp = (struct arphdr *)(skb->data + ETH_HLEN);
+	if (arp->ar_op != htons(ARPOP_REQUEST))
+		goto out;
+	p = (u8 *)(arp + 1);
+	memcpy(&sip, p + alen, sizeof(sip));
+	memcpy(&tip, p + 2 * alen + sizeof(sip), sizeof(tip));
+	reply = arp_create(ARPOP_REPLY, ETH_P_ARP, sip, dev, tip,
+			   dev->dev_addr, peer_b_mac, dev->dev_addr);
+	if (reply) {
+		reply->protocol = eth_type_trans(reply, dev);
+		netif_rx(reply);
+	}
+out:
+	dev_kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops arp_echo_ops = {
+	.ndo_start_xmit = arp_echo_xmit,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static void arp_echo_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &arp_echo_ops;
+	dev->priv_flags |= IFF_NO_QUEUE;
+}
+
+static void arp_echo_free(void *ndev)
+{
+	unregister_netdev(ndev);
+	free_netdev(ndev);
+}
+
+static struct net_device *new_arp_echo_netdev(struct kunit *test)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0xad, 0xd0, 0x00, 0x00, 0xec };
+	struct net_device *ndev;
+	int ret;
+
+	ndev = alloc_netdev(0, "kuarp%d", NET_NAME_ENUM, arp_echo_setup);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	eth_hw_addr_set(ndev, mac);
+	ret = register_netdev(ndev);
+	if (ret)
+		free_netdev(ndev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, arp_echo_free,
+							ndev), 0);
+	rtnl_lock();
+	ret = dev_change_flags(ndev, ndev->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return ndev;
+}
+
+/*
+ * The neighbour becomes valid while rdma_resolve_ip() asks for it,
+ * before the request is queued: that update must not be lost (it was,
+ * and the request waited out its whole timeout).
+ */
+static void rdma_addr_resolve_ip_neigh_answered_at_once(struct kunit *test)
+{
+	struct addr_ctx *ctx = new_ctx(test);
+	struct net_device *ndev = new_arp_echo_netdev(test);
+	struct resolve_wait *w = new_wait(test, NULL);
+
+	rt_add_addr4(ctx->rtc, ndev, "203.0.113.1", 24);
+	/* a minute to wait: only the neighbour's answer can end it in time */
+	KUNIT_ASSERT_EQ(test, start_resolve(w, NULL, "203.0.113.7", 60000,
+					    false), 0);
+	KUNIT_ASSERT_TRUE(test, wait_done(w, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, w->status, 0);
+	KUNIT_EXPECT_MEMEQ(test, w->da.dst_dev_addr, peer_b_mac, ETH_ALEN);
+}
+
 static void rdma_addr_resolve_ip_cancel(struct kunit *test)
 {
 	struct resolve_wait *w, *other;
@@ -1089,6 +1183,7 @@ static struct kunit_case rdma_addr_cases[] = {
 	KUNIT_CASE(rdma_addr_resolve_ip_async),
 	KUNIT_CASE(rdma_addr_resolve_ip_timeout),
 	KUNIT_CASE(rdma_addr_resolve_ip_neigh_update),
+	KUNIT_CASE(rdma_addr_resolve_ip_neigh_answered_at_once),
 	KUNIT_CASE(rdma_addr_resolve_ip_cancel),
 	KUNIT_CASE(rdma_addr_noarp_device),
 	KUNIT_CASE(rdma_addr_resolve_by_gid_attr),

@@ -1512,12 +1512,40 @@ static void iwcm_map_listen(struct kunit *test)
 	}
 }
 
-/* Connect maps the local address and learns the remote's. */
+/*
+ * The addresses of a connect through the port mapper: the id's, the
+ * mapped ones iwpmd answers (the remote's IP the wildcard) and the
+ * mapped remote that results.
+ */
+struct map_case {
+	const char	*name;
+	const char	*local, *remote, *mloc, *mrem, *want_rem;
+};
+
+static const struct map_case map_cases[] = {
+	{ "ipv4", "192.0.2.1", "192.0.2.2", "192.0.2.1", "0.0.0.0",
+	  "192.0.2.2" },
+	{ "ipv6", "2001:db8::1", "2001:db8::2", "2001:db8::1", "::",
+	  "2001:db8::2" },
+};
+
+static void map_case_desc(const struct map_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(map_case, map_cases, map_case_desc);
+
+/*
+ * Connect maps the local address and learns the remote's, the
+ * messages carrying the id's addresses, IPv4 or IPv6.
+ */
 static void iwcm_map_connect(struct kunit *test)
 {
+	const struct map_case *mc = test->param_value;
 	struct iwcm_fx *fx = test->priv;
-	struct sockaddr_storage mloc = *A("192.0.2.1", "40200");
-	struct sockaddr_storage mrem = *A("0.0.0.0", "40300");
+	struct sockaddr_storage mloc = *A(mc->mloc, "40200");
+	struct sockaddr_storage mrem = *A(mc->mrem, "40300");
 	struct nlattr *tb[IWPM_NLA_QUERY_MAPPING_MAX];
 	struct fake_hca_iw_call *fcall = new_call(test);
 	struct nlmsghdr *nlh;
@@ -1526,13 +1554,19 @@ static void iwcm_map_connect(struct kunit *test)
 	void *buf = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	struct call *c;
 
+	id->local_addr = *A(mc->local, "5000");
+	id->remote_addr = *A(mc->remote, "6000");
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	pm_start(test);
 	c = call_start(test, id, true);
 	KUNIT_ASSERT_EQ(test, pm_recv(test, buf, tb,
 				      IWPM_NLA_QUERY_MAPPING_MAX - 1, WAIT_MS),
 			RDMA_NL_IWPM_QUERY_MAPPING);
+	KUNIT_ASSERT_NOT_NULL(test, tb[IWPM_NLA_QUERY_LOCAL_ADDR]);
 	KUNIT_ASSERT_NOT_NULL(test, tb[IWPM_NLA_QUERY_REMOTE_ADDR]);
+	KUNIT_EXPECT_TRUE(test, addr_eq(*(struct sockaddr_storage *)
+					nla_data(tb[IWPM_NLA_QUERY_LOCAL_ADDR]),
+					id->local_addr));
 	KUNIT_EXPECT_TRUE(test, addr_eq(*(struct sockaddr_storage *)
 					nla_data(tb[IWPM_NLA_QUERY_REMOTE_ADDR]),
 					id->remote_addr));
@@ -1552,7 +1586,7 @@ static void iwcm_map_connect(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, addr_eq(id->m_local_addr, mloc));
 	/* A wildcard mapped remote takes the remote's real IP. */
 	KUNIT_EXPECT_TRUE(test, addr_eq(id->m_remote_addr,
-					*A("192.0.2.2", "40300")));
+					*A(mc->want_rem, "40300")));
 	fake_hca_iw_last(fx->hca, FAKE_HCA_IW_CONNECT, fcall);
 	KUNIT_EXPECT_TRUE(test, addr_eq(fcall->local, mloc));
 	KUNIT_EXPECT_TRUE(test, addr_eq(fcall->remote, id->m_remote_addr));
@@ -1724,7 +1758,7 @@ static struct kunit_case iwcm_cases[] = {
 #endif
 	KUNIT_CASE(iwcm_device_unregister),
 	KUNIT_CASE(iwcm_map_listen),
-	KUNIT_CASE(iwcm_map_connect),
+	KUNIT_CASE_PARAM(iwcm_map_connect, map_case_gen_params),
 	KUNIT_CASE(iwcm_map_no_iwpmd),
 	KUNIT_CASE(iwcm_map_iwpmd_dies),
 	KUNIT_CASE(iwcm_map_timeout_cleanup),

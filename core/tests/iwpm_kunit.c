@@ -471,11 +471,13 @@ static void iwpm_register_pid_nobody_listens(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
 }
 
-/* ADD_MAPPING carries the flags from ABI 4 on, not in ABI 3. */
+/* ADD_MAPPING (IPv4, IPv6) carries the flags from ABI 4 on, not in ABI 3. */
 static void iwpm_add_mapping_roundtrip(struct kunit *test)
 {
 	struct iwpm_fixture *fx = test->priv;
-	static const u16 versions[] = { 4, 3 };
+	static const u16 versions[] = { 4, 3, 4, 3 };
+	static const char * const ips[] = { "192.0.2.1", "192.0.2.1",
+					    "2001:db8::1", "2001:db8::1" };
 	struct sockaddr_storage *mapped;
 	struct nlattr *tb[IWPM_NLA_MANAGE_MAPPING_MAX];
 	struct nlmsghdr *req;
@@ -487,8 +489,8 @@ static void iwpm_add_mapping_roundtrip(struct kunit *test)
 						RDMA_NL_IWPM_ADD_MAPPING);
 
 		iwpm_ulib_version = versions[i];
-		c->sa.loc_addr = *addr_of(test, "192.0.2.1", "7174");
-		mapped = addr_of(test, "192.0.2.1", "40001");
+		c->sa.loc_addr = *addr_of(test, ips[i], "7174");
+		mapped = addr_of(test, ips[i], "40001");
 		call_run(test, c);
 
 		req = pm_recv_request(test, RDMA_NL_IWPM_ADD_MAPPING, tb,

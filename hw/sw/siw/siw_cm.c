@@ -261,6 +261,41 @@ struct socket *siw_cm_socket(struct siw_device *sdev, int family)
 	return sock;
 }
 
+/* The port of an IPv4 or IPv6 address (network order). */
+static __be16 siw_cm_port(const struct sockaddr_storage *addr)
+{
+	if (addr->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)addr)->sin_port;
+	return ((const struct sockaddr_in6 *)addr)->sin6_port;
+}
+
+/**
+ * siw_cm_bind_mapped - bind a socket to the id's address on the wire
+ * @sock: the socket (siw_cm_socket())
+ * @cm_id: the id; @sock takes its m_local_addr
+ *
+ * A port the port mapper handed out (m_local_addr's port is not
+ * local_addr's) is held by iwpmd in the same namespace: a socket bound
+ * to it without SO_REUSEADDR and without listening, which is how iwpmd
+ * keeps the host's own users off the port.  The RNIC is the port's
+ * real user, so the socket takes the port over that reservation
+ * (SK_FORCE_REUSE, as TCP repair does); any other clash on the port is
+ * refused as usual.  A port that is not mapped is bound as it is.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or kernel_bind()'s error (-EADDRINUSE, -EADDRNOTAVAIL ...).
+ */
+int siw_cm_bind_mapped(struct socket *sock, const struct iw_cm_id *cm_id)
+{
+	const struct sockaddr_storage *addr = &cm_id->m_local_addr;
+	int len = addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
+					       sizeof(struct sockaddr_in6);
+
+	if (siw_cm_port(addr) != siw_cm_port(&cm_id->local_addr))
+		sock->sk->sk_reuse = SK_FORCE_REUSE;
+	return kernel_bind(sock, (struct sockaddr *)addr, len);
+}
+
 /**
  * siw_cm_send - send a whole MPA frame
  * @sock: the socket

@@ -137,6 +137,7 @@ void siw_cm_report(struct siw_cep *cep, enum iw_cm_event_type type,
 void siw_cm_drop_id(struct siw_cep *cep);
 void siw_cm_release_sock(struct siw_cep *cep);
 struct socket *siw_cm_socket(struct siw_device *sdev, int family);
+int siw_cm_bind_mapped(struct socket *sock, const struct iw_cm_id *cm_id);
 int siw_cm_send(struct socket *sock, const void *buf, size_t len);
 int siw_cm_recv_mpa(struct siw_cep *cep, bool reply);
 struct rvt_qp *siw_cm_bind_qp(struct siw_cep *cep, u32 qpn);

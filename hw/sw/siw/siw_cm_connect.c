@@ -6,7 +6,8 @@
  * remote address, the MPA request, the peer's reply.  The outcome is
  * one CONNECT_REPLY: status 0 with the stream handed to the QP (in
  * RTS), -ECONNREFUSED for an MPA reject (with its private data) or a
- * TCP reset on connect, -ETIMEDOUT, -ECONNRESET, or the MPA error.
+ * TCP reset on connect, -EINVAL for a reply refused for its IRD or RTR
+ * choice (as upstream), -ETIMEDOUT, -ECONNRESET, or the MPA error.
  */
 #include <linux/slab.h>
 
@@ -95,6 +96,9 @@ static void siw_cm_connect_work(struct work_struct *work)
 			/* upstream's word for a CRC or marker refusal */
 			if (why == SIW_MPA_ERR_CRC || why == SIW_MPA_ERR_MARKERS)
 				ret = -ECONNREFUSED;
+			/* and for a refused IRD or RTR choice */
+			if (why == SIW_MPA_ERR_IRD || why == SIW_MPA_ERR_RTR)
+				ret = -EINVAL;
 		}
 	}
 	if (!ret) {
@@ -170,8 +174,7 @@ int siw_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		cep->sock = NULL;
 		goto err;
 	}
-	ret = kernel_bind(cep->sock, (struct sockaddr *)&local,
-			  siw_cm_addr_len(&local));
+	ret = siw_cm_bind_mapped(cep->sock, cm_id);
 	if (ret)
 		goto err;
 	cep->cm_id = cm_id;

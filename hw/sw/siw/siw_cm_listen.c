@@ -82,14 +82,11 @@ static int siw_cm_listen_bind(struct siw_cep *cep, struct iw_cm_id *cm_id)
 	struct sock *sk = cep->sock->sk;
 	struct net_device *ndev;
 	bool any;
-	int len;
 
 	if (addr->ss_family == AF_INET) {
 		any = ipv4_is_zeronet(((struct sockaddr_in *)addr)->sin_addr.s_addr);
-		len = sizeof(struct sockaddr_in);
 	} else {
 		any = ipv6_addr_any(&((struct sockaddr_in6 *)addr)->sin6_addr);
-		len = sizeof(struct sockaddr_in6);
 		if (cm_id->afonly) {
 			int ret = ip6_sock_set_v6only(sk);
 
@@ -105,7 +102,7 @@ static int siw_cm_listen_bind(struct siw_cep *cep, struct iw_cm_id *cm_id)
 		sk->sk_bound_dev_if = ndev->ifindex;
 		dev_put(ndev);
 	}
-	return kernel_bind(cep->sock, (struct sockaddr *)addr, len);
+	return siw_cm_bind_mapped(cep->sock, cm_id);
 }
 
 /**

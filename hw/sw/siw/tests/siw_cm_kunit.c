@@ -3,7 +3,8 @@
  * KUnit suite "rdma_siw_cm": siw's connection manager (hw/sw/siw/siw_cm*.c)
  * driven through iw_cm's API on a siw device on the loopback net device.
  * One device is both sides: it listens on 127.0.0.1 and connects to
- * itself, as upstream siw allows.  The QPs are RC QPs of the device;
+ * itself, as upstream siw allows (the rdma_cm cases also over ::1, a
+ * global IPv6 address and an IPv6 wildcard listener).  The QPs are RC QPs of the device;
  * the data path may not move bytes yet: the checks are on the events,
  * their private data and IRD/ORD, the QP states the CM sets, and that
  * everything closes (the VM run's kmemleak sees leaks).  Each id's
@@ -17,7 +18,10 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/if_addr.h>
+#include <linux/netlink.h>
 #include <linux/unaligned.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
@@ -55,6 +59,8 @@ struct cm_log {
 	wait_queue_head_t	wq;
 };
 
+struct cma_log;
+
 struct fx {
 	struct kunit		*test;
 	struct cm_log		drv;
@@ -71,6 +77,7 @@ struct fx {
 	bool			registered;
 	bool			removed;
 	struct siw_mpa_policy	saved_policy;
+	struct cma_log		*cma;	/* rdma_cm ids to release */
 };
 
 static void log_add(struct cm_log *log, struct iw_cm_id *id,
@@ -358,12 +365,17 @@ static int siw_cm_test_init(struct kunit *test)
 	return 0;
 }
 
+static void cma_release(struct cma_log *log);
+
 static void siw_cm_test_exit(struct kunit *test)
 {
 	struct fx *fx = test->priv;
 
 	if (!fx)
 		return;
+	/* rdma_cm ids a failed case left would hold the device */
+	if (fx->cma)
+		cma_release(fx->cma);
 	/* our client's remove releases what the test left */
 	if (fx->ibdev && !fx->removed)
 		ib_unregister_device_and_put(fx->ibdev);
@@ -535,6 +547,52 @@ static void siw_cm_no_listener(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
 	KUNIT_EXPECT_EQ(test, r->len, 0);
+}
+
+/*
+ * A port the port mapper handed out is held by iwpmd: a socket bound to
+ * it (wildcard address, no SO_REUSEADDR) that does not listen.  siw
+ * listens on it all the same when it is the id's mapped port; the same
+ * port as the id's own, not mapped, is refused as taken.
+ */
+static void siw_cm_mapped_port(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct sockaddr_in *sin;
+	struct sockaddr_storage ss = {};
+	struct socket *holder;
+	struct iw_cm_id *id;
+	u16 port;
+	int ret;
+
+	sin = (struct sockaddr_in *)&ss;
+	sin->sin_family = AF_INET;
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_INET,
+					       SOCK_STREAM, IPPROTO_TCP,
+					       &holder), 0);
+	ret = kernel_bind(holder, (struct sockaddr *)&ss, sizeof(*sin));
+	if (!ret)
+		ret = kernel_getsockname(holder, (struct sockaddr *)&ss);
+	if (ret < 0) {
+		sock_release(holder);
+		KUNIT_FAIL(test, "holder socket: %d", ret);
+		return;
+	}
+	port = ntohs(sin->sin_port);
+
+	id = new_id(fx);
+	addr_lo(&id->local_addr, port);
+	id->m_local_addr = id->local_addr;
+	KUNIT_EXPECT_EQ(test, fx->ibdev->ops.iw_create_listen(id, 4),
+			-EADDRINUSE);
+
+	addr_lo(&id->local_addr, PORT_BASE + 310);
+	addr_lo(&id->m_local_addr, port);
+	ret = fx->ibdev->ops.iw_create_listen(id, 4);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, fx->ibdev->ops.iw_destroy_listen(id), 0);
+	sock_release(holder);
 }
 
 /* A raw TCP client of 127.0.0.1:@port */
@@ -1031,7 +1089,7 @@ static void siw_cm_p2p_initiator(struct kunit *test)
 /*
  * Peer-to-peer, initiator side: a reply choosing no RTR message we
  * offered gets a TERMINATE (LLP, "no matching RTR"), as upstream's
- * initiator sends it, and the connect fails.
+ * initiator sends it, and the connect fails with -EINVAL.
  */
 static void siw_cm_p2p_no_rtr(struct kunit *test)
 {
@@ -1062,7 +1120,8 @@ static void siw_cm_p2p_no_rtr(struct kunit *test)
 	raw_send_bytes(test, sock, rep, len);
 	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_EXPECT_EQ(test, r->status, -EPROTO);
+	/* upstream's initiator reports -EINVAL for it */
+	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
 	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
 					     sizeof(struct iwarp_terminate) +
 					     MPA_CRC_SIZE), 0);
@@ -1073,6 +1132,52 @@ static void siw_cm_p2p_no_rtr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ti.etype, LLP_ETYPE_MPA);
 	KUNIT_EXPECT_EQ(test, ti.ecode, LLP_ECODE_NO_MATCHING_RTR);
 	KUNIT_EXPECT_FALSE(test, ti.flag_d);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+}
+
+/*
+ * A reply whose ORD is above both our offered IRD and the device's
+ * gets a TERMINATE (LLP, "insufficient IRD") and the connect fails
+ * with -EINVAL, as upstream's initiator reports it.
+ */
+static void siw_cm_ird_refused(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	u8 *rep = frame_buf(test);
+	struct siw_mpa_result res;
+	struct siw_term_info ti;
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+	u8 *ordp;
+	int len;
+
+	sock = raw_take_request(fx, act, PORT_BASE + 321, buf, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&pol, &f, &res, NULL), 0);
+	len = siw_mpa_build_rep(&pol, &res, 4, 4, NULL, 0, rep,
+				SIW_MPA_MAX_TX_FRAME);
+	KUNIT_ASSERT_EQ(test, len, (int)(sizeof(struct mpa_rr) +
+					 sizeof(struct mpa_v2_data)));
+	/* the responder's ORD raised above the device's IRD */
+	ordp = rep + sizeof(struct mpa_rr) + 2;
+	put_unaligned_be16((get_unaligned_be16(ordp) & ~SIW_MPA_V2_IRD_ORD) |
+			   (SIW_MAX_IRD_QP + 1), ordp);
+	raw_send_bytes(test, sock, rep, len);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
+	KUNIT_ASSERT_EQ(test, raw_recv_bytes(sock, buf,
+					     sizeof(struct iwarp_terminate) +
+					     MPA_CRC_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, siw_term_parse(buf,
+					     sizeof(struct iwarp_terminate),
+					     &ti), 0);
+	KUNIT_EXPECT_EQ(test, ti.layer, TERM_ERROR_LAYER_LLP);
+	KUNIT_EXPECT_EQ(test, ti.etype, LLP_ETYPE_MPA);
+	KUNIT_EXPECT_EQ(test, ti.ecode, LLP_ECODE_INSUFFICIENT_IRD);
 	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
 }
 
@@ -1111,8 +1216,27 @@ struct cma_log {
 	wait_queue_head_t	wq;
 	struct fx		*fx;
 	struct rdma_cm_id	*passive;
+	struct rdma_cm_id	*lid, *aid;
 	int			accept_ret;
 };
+
+static void cma_release_id(struct rdma_cm_id **id)
+{
+	if (!*id)
+		return;
+	if ((*id)->qp)
+		rdma_destroy_qp(*id);
+	rdma_destroy_id(*id);
+	*id = NULL;
+}
+
+/* Destroy the ids of an rdma_cm case, connections first. */
+static void cma_release(struct cma_log *log)
+{
+	cma_release_id(&log->aid);
+	cma_release_id(&log->passive);
+	cma_release_id(&log->lid);
+}
 
 static const char cma_req_pd[] = "hello siw";
 static const char cma_rep_pd[] = "hello rdma_cm";
@@ -1288,12 +1412,147 @@ static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
 }
 
 /*
- * rdma_cm's iWARP path on siw: resolve 127.0.0.1 to the device on lo,
- * connect and accept with private data both ways, move checked
- * payloads (SEND, WRITE, READ), disconnect.
+ * The addresses of an rdma_cm case: the listener's (@listen, with
+ * rdma_set_afonly(@afonly) for an IPv6 wildcard), the one the active
+ * side resolves and connects to (@dest), on port @port of both.  With
+ * @refused the connect gets no listener: REJECTED, -ECONNREFUSED.
+ * With @global, @listen is first added to lo as a global IPv6 address.
+ */
+struct cma_case {
+	const char	*name;
+	const char	*listen;
+	const char	*dest;
+	int		afonly;
+	bool		refused;
+	u16		port;
+	bool		global;
+};
+
+static const struct cma_case cma_cases[] = {
+	{ "ipv4", "127.0.0.1", "127.0.0.1", 0, false, PORT_BASE + 308 },
+	{ "ipv6", "::1", "::1", 0, false, PORT_BASE + 330 },
+	{ "any6_to_ipv6", "::", "::1", 1, false, PORT_BASE + 331 },
+	{ "any6_to_ipv4", "::", "127.0.0.1", 0, false, PORT_BASE + 332 },
+	{ "any6_afonly_to_ipv4", "::", "127.0.0.1", 1, true,
+	  PORT_BASE + 333 },
+	{ "ipv6_global", "2001:db8:5::1", "2001:db8:5::1", 0, false,
+	  PORT_BASE + 334, true },
+};
+
+static void cma_case_desc(const struct cma_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cma_case, cma_cases, cma_case_desc);
+
+/* @addr and @port as a test-managed address. */
+static struct sockaddr_storage *cma_addr(struct kunit *test, const char *addr,
+					 u16 port)
+{
+	struct sockaddr_storage *ss = kunit_kzalloc(test, sizeof(*ss),
+						    GFP_KERNEL);
+	char pstr[8];
+
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	snprintf(pstr, sizeof(pstr), "%u", port);
+	KUNIT_ASSERT_EQ(test, inet_pton_with_scope(&init_net, AF_UNSPEC, addr,
+						   pstr, ss), 0);
+	return ss;
+}
+
+/* RTM_NEWADDR or RTM_DELADDR of IPv6 address @a/128 on lo. */
+static int cma_lo_addr6(int type, const struct in6_addr *a)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct {
+		struct nlmsghdr		nh;
+		struct ifaddrmsg	ifa;
+		char			attrs[64];
+	} req = {};
+	struct {
+		struct nlmsghdr		nh;
+		struct nlmsgerr		err;
+	} ack = {};
+	struct msghdr msg = { .msg_name = &nl, .msg_namelen = sizeof(nl) };
+	u32 nodad = IFA_F_NODAD;
+	struct socket *sock;
+	struct rtattr *rta;
+	struct kvec vec;
+	int ret;
+
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifa));
+	req.nh.nlmsg_type = type;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	if (type == RTM_NEWADDR)
+		req.nh.nlmsg_flags |= NLM_F_CREATE | NLM_F_EXCL;
+	req.ifa.ifa_family = AF_INET6;
+	req.ifa.ifa_prefixlen = 128;
+	req.ifa.ifa_index = init_net.loopback_dev->ifindex;
+	rta = (void *)&req + NLMSG_ALIGN(req.nh.nlmsg_len);
+	rta->rta_type = IFA_LOCAL;
+	rta->rta_len = RTA_LENGTH(sizeof(*a));
+	memcpy(RTA_DATA(rta), a, sizeof(*a));
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	rta = (void *)&req + req.nh.nlmsg_len;
+	rta->rta_type = IFA_FLAGS;
+	rta->rta_len = RTA_LENGTH(sizeof(nodad));
+	memcpy(RTA_DATA(rta), &nodad, sizeof(nodad));
+	req.nh.nlmsg_len += RTA_ALIGN(rta->rta_len);
+
+	ret = sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW, NETLINK_ROUTE,
+			       &sock);
+	if (ret)
+		return ret;
+	vec.iov_base = &req;
+	vec.iov_len = req.nh.nlmsg_len;
+	ret = kernel_sendmsg(sock, &msg, &vec, 1, vec.iov_len);
+	if (ret < 0)
+		goto out;
+	memset(&msg, 0, sizeof(msg));
+	vec.iov_base = &ack;
+	vec.iov_len = sizeof(ack);
+	ret = kernel_recvmsg(sock, &msg, &vec, 1, vec.iov_len, 0);
+	if (ret < (int)sizeof(ack))
+		ret = ret < 0 ? ret : -EIO;
+	else
+		ret = ack.nh.nlmsg_type == NLMSG_ERROR ? ack.err.error : -EIO;
+out:
+	sock_release(sock);
+	return ret;
+}
+
+static void cma_lo_addr6_del(void *a)
+{
+	cma_lo_addr6(RTM_DELADDR, a);
+}
+
+/* Same family, IP address and port. */
+static bool cma_same_addr(const struct sockaddr_storage *a,
+			  const struct sockaddr_storage *b)
+{
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr &&
+		       a4->sin_port == b4->sin_port;
+	return a->ss_family == AF_INET6 &&
+	       ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr) &&
+	       a6->sin6_port == b6->sin6_port;
+}
+
+/*
+ * rdma_cm's iWARP path on siw: resolve the destination (127.0.0.1,
+ * ::1) to the device on lo, connect and accept with private data both
+ * ways, move checked payloads (SEND, WRITE, READ), disconnect; an
+ * IPv6 wildcard listener takes IPv4 too unless it is afonly.
  */
 static void siw_cm_rdma_cm(struct kunit *test)
 {
+	const struct cma_case *c = test->param_value;
 	struct fx *fx = test->priv;
 	struct rdma_conn_param p = {
 		.private_data = cma_req_pd,
@@ -1301,8 +1560,8 @@ static void siw_cm_rdma_cm(struct kunit *test)
 		.responder_resources = 1,
 		.initiator_depth = 1,
 	};
+	struct sockaddr_storage *ls, *ds;
 	struct rdma_cm_id *lid, *aid;
-	struct sockaddr_storage ss;
 	struct ib_qp_init_attr qa;
 	struct cma_log *log;
 	struct cma_rec *r;
@@ -1312,35 +1571,64 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	spin_lock_init(&log->lock);
 	init_waitqueue_head(&log->wq);
 	log->fx = fx;
+	fx->cma = log;
+	ls = cma_addr(test, c->listen, c->port);
+	ds = cma_addr(test, c->dest, c->port);
+	if (c->global) {
+		struct in6_addr *a = &((struct sockaddr_in6 *)ls)->sin6_addr;
+		int ret;
+
+		KUNIT_ASSERT_EQ(test, cma_lo_addr6(RTM_NEWADDR, a), 0);
+		ret = kunit_add_action_or_reset(test, cma_lo_addr6_del, a);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
 
 	lid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, lid);
-	addr_lo(&ss, PORT_BASE + 308);
-	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)&ss), 0);
+	log->lid = lid;
+	if (ls->ss_family == AF_INET6)
+		KUNIT_ASSERT_EQ(test, rdma_set_afonly(lid, c->afonly), 0);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(lid, (struct sockaddr *)ls), 0);
 	KUNIT_ASSERT_EQ(test, rdma_listen(lid, 4), 0);
 
 	aid = rdma_create_id(&init_net, cma_handler, log, RDMA_PS_TCP,
 			     IB_QPT_RC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aid);
+	log->aid = aid;
 	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(aid, NULL,
-						(struct sockaddr *)&ss, 2000),
+						(struct sockaddr *)ds, 2000),
 			0);
 	r = cma_wait(log, aid, RDMA_CM_EVENT_ADDR_RESOLVED);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_PTR_EQ(test, aid->device, fx->ibdev);
+	KUNIT_EXPECT_EQ(test, aid->route.addr.src_addr.ss_family,
+			ds->ss_family);
 	KUNIT_ASSERT_EQ(test, rdma_resolve_route(aid, 2000), 0);
 	KUNIT_ASSERT_NOT_NULL(test, cma_wait(log, aid,
 					     RDMA_CM_EVENT_ROUTE_RESOLVED));
 	qa = cma_qp_attr(fx);
 	KUNIT_ASSERT_EQ(test, rdma_create_qp(aid, fx->pd, &qa), 0);
 	KUNIT_ASSERT_EQ(test, rdma_connect(aid, &p), 0);
+	if (c->refused) {
+		r = cma_wait(log, aid, RDMA_CM_EVENT_REJECTED);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+		KUNIT_EXPECT_NULL(test, log->passive);
+		return;	/* the ids go in the exit */
+	}
 
 	r = cma_wait(log, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_req_pd));
 	KUNIT_EXPECT_MEMEQ(test, r->pdata, cma_req_pd, sizeof(cma_req_pd));
 	KUNIT_EXPECT_EQ(test, log->accept_ret, 0);
+	/* the passive id has the connection's addresses, IPv4 unmapped */
+	KUNIT_ASSERT_NOT_NULL(test, log->passive);
+	KUNIT_EXPECT_TRUE(test, cma_same_addr(&log->passive->route.addr.src_addr,
+					      ds));
+	KUNIT_EXPECT_TRUE(test, cma_same_addr(&log->passive->route.addr.dst_addr,
+					      &aid->route.addr.src_addr));
 	r = cma_wait(log, aid, RDMA_CM_EVENT_ESTABLISHED);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->len, sizeof(cma_rep_pd));
@@ -1357,11 +1645,7 @@ static void siw_cm_rdma_cm(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, cma_wait(log, log->passive,
 					     RDMA_CM_EVENT_DISCONNECTED));
 
-	rdma_destroy_qp(aid);
-	rdma_destroy_id(aid);
-	rdma_destroy_qp(log->passive);
-	rdma_destroy_id(log->passive);
-	rdma_destroy_id(lid);
+	cma_release(log);
 }
 
 static struct kunit_case siw_cm_cases[] = {
@@ -1370,16 +1654,18 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_disconnect_passive),
 	KUNIT_CASE(siw_cm_reject),
 	KUNIT_CASE(siw_cm_no_listener),
+	KUNIT_CASE(siw_cm_mapped_port),
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
-	KUNIT_CASE(siw_cm_rdma_cm),
+	KUNIT_CASE_PARAM(siw_cm_rdma_cm, cma_case_gen_params),
 	KUNIT_CASE_PARAM(siw_cm_mpa_version, mpa_version_gen_params),
 	KUNIT_CASE(siw_cm_crc_initiator),
 	KUNIT_CASE(siw_cm_crc_responder),
 	KUNIT_CASE(siw_cm_p2p_responder),
 	KUNIT_CASE(siw_cm_p2p_initiator),
 	KUNIT_CASE(siw_cm_p2p_no_rtr),
+	KUNIT_CASE(siw_cm_ird_refused),
 	KUNIT_CASE(siw_cm_p2p_loopback),
 	{}
 };

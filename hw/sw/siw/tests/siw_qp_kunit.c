@@ -1092,7 +1092,7 @@ static struct kunit_case siw_qp_cases[] = {
 };
 
 static struct kunit_suite siw_qp_suite = {
-	.name = "siw_qp",
+	.name = "rdma_siw_qp",
 	.suite_init = siwk_suite_init,
 	.suite_exit = siwk_suite_exit,
 	.test_cases = siw_qp_cases,

@@ -1,0 +1,350 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# rdma_cm connections over soft-iWARP between two network namespaces,
+# made by a kernel ULP that uses only the public API (rdma_test_cm:
+# resolve, connect, accept, SEND, RDMA WRITE and READ of 1 to 65536
+# bytes with the payloads checked, disconnect), with and without the
+# port mapper.
+#
+# Topology: the guest's initial namespace and namespace tcmns, joined by
+# the veth pair vA (198.51.100.1, initial) - vB (198.51.100.2, tcmns); a
+# siw device on each end (siwA, siwB; a siw device's sockets live in its
+# net device's namespace).  Every rdma_cm id is made in the namespace of
+# the process that writes the ULP's command.
+#
+# Why iwpmd runs in the initial namespace only: the port-mapper client
+# of iw_cm, like upstream's, talks to the port mapper over NETLINK_RDMA
+# of the initial namespace alone (other namespaces get nldev only,
+# Documentation/core/netlink.rst), and iw_cm has one port-mapper client
+# for all devices.  So there is one iwpmd, beside siwA, and siwA is the
+# device made with port_map=1; siwB keeps IW_F_NO_PORT_MAP (an iwpmd in
+# the initial namespace cannot reserve ports of tcmns's addresses).  The
+# mapped connection is the one the port mapper exists for: a client on
+# siwB connects to a listener on siwA.  iwpmd maps the listener's port
+# (ADD_MAPPING: it binds a socket to hold port P, siwA listens on P), the
+# client's QUERY_MAPPING makes iwpmd ask the port mapper of the
+# listener's address over UDP port 3935 (itself: the address is local
+# to it), which answers with P and sends the kernel the REMOTE_INFO that
+# the listener's side uses; the client connects to P.  What iwpmd does
+# when the remote address has no iwpmd (a listener in tcmns): it resends
+# its request every second for 10 s and never answers the kernel, whose
+# request ends after iw_cm.pm_timeout_ms with the unmapped addresses;
+# that costs 10 s and is left out here.
+#
+# Covered: a connection each way without port mapping (listening
+# sockets in the right namespace on the real port); with port_map=1 and
+# Debian's iwpmd under strace: the listener on a mapped port that iwpmd
+# reserved, a connection through it passing, the established sockets on
+# the mapped port in /proc/net/tcp of both namespaces, iwpmd's UDP
+# exchange on port 3935; iwpmd killed while a connect waits for it (a
+# clean error or a connection, at once, nothing left behind); "rdma link
+# delete" under an established connection, of the listener's device
+# (DEVICE_REMOVAL on the server and the listener) and of the client's
+# device (DEVICE_REMOVAL on the client), everything freed; a connection
+# on unmapped ports after iwpmd is gone; the modules unload (kmemleak is
+# asked after the run).
+# needs: /usr/bin/rdma /usr/bin/ip /usr/sbin/iwpmd /usr/bin/strace
+# timeout: 360
+
+. /testbed/lib/ktap.sh
+
+IP=/usr/bin/ip
+NS=tcmns
+A=198.51.100.1
+B=198.51.100.2
+# the addresses as /proc/net/tcp prints them
+AHEX=016433C6
+BHEX=026433C6
+D=/sys/kernel/debug/rdma_test_cm
+ST=/sys/kernel/debug/iwpm/status
+PM=/sys/module/siw/parameters/port_map
+TRACE=/tmp/iwpmd-netns.strace
+
+ktap_plan 34
+
+inns() { nsenter --net=/run/netns/$NS "$@"; }
+# tcm NS|- COMMAND...: one command of the ULP, from namespace NS or
+# (-) the initial one; its status is the write's
+tcm() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then
+		echo "$*" >$D/cmd
+	else
+		inns sh -c 'echo "$*" >'$D/cmd sh "$@"
+	fi
+}
+log_has() { grep -qF -- "$1" $D/log; }
+status_is() { [ "$(cat $D/status | tr '\n' ' ')" = "$1" ]; }
+ZERO="ids 0 listeners 0 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
+# wait_until SECONDS COMMAND...: poll every 0.5 s
+wait_until() {
+	local t=$(($1 * 2))
+	shift
+	while [ $t -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.5
+		t=$((t - 1))
+	done
+	return 1
+}
+# tcp_socks NS|- STATE LADDR: "LPORT RADDR:RPORT" of each socket in the
+# hex STATE (0A listen, 01 established) whose local address is LADDR
+# (hex), ports in decimal
+tcp_socks() {
+	local f
+	if [ "$1" = - ]; then f=$(cat /proc/net/tcp); else f=$(inns cat /proc/net/tcp); fi
+	echo "$f" | awk -v st="$2" -v a="$3" '$4 == st {
+		split($2, l, ":"); split($3, r, ":");
+		if (l[1] == a) print l[2], r[1], r[2] }' |
+	while read -r lp ra rp; do
+		printf '%d %s:%d\n' "0x$lp" "$ra" "0x$rp"
+	done
+}
+listen_ports() { tcp_socks "$1" 0A "$2" | cut -d' ' -f1 | tr '\n' ' '; }
+# check_run NAME: the last client run passed every size
+check_run() {
+	local s op log missing=""
+	log=$(cat $D/log)
+	ktap_diag "$(echo "$log" | grep -E 'after [0-9]+ ms' | tr '\n' '|')"
+	for s in 1 1000 4096 65536; do
+		for op in send read write; do
+			case "$log" in
+			*"client $op $s ok"*) ;;
+			*) missing="$missing $op/$s" ;;
+			esac
+		done
+	done
+	if [ -z "$missing" ] && ! grep -q " error " $D/log; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "missing:$missing; log: $(tr '\n' '|' <$D/log)"
+	fi
+}
+iwpmd_pid() { pidof iwpmd | cut -d' ' -f1; }
+pm_is_iwpmd() {
+	local p
+	p=$(iwpmd_pid)
+	[ -n "$p" ] && [ "$(sed -n 's/^port_mapper: //p' $ST)" = "$p" ]
+}
+# the guest's clock, where the time goes
+stamp() { ktap_diag "at $(cut -d' ' -f1 /proc/uptime) s: $*"; }
+pending() { [ "$(sed -n 's/^pending_requests: //p' $ST)" = 1 ]; }
+
+# set-up
+$IP netns add $NS
+$IP link add vA type veth peer name vB
+$IP link set vB netns $NS
+$IP addr add $A/24 dev vA
+$IP link set vA up
+inns $IP addr add $B/24 dev vB
+inns $IP link set vB up
+inns $IP link set lo up
+ktap_test "modprobe siw and rdma_test_cm" \
+	sh -c 'modprobe siw && echo 0 >'$PM' && modprobe rdma_test_cm'
+ktap_test "siwA on vA in the initial namespace" \
+	rdma link add siwA type siw netdev vA
+ktap_has "siwB on vB, made in $NS" "siwB/1 state ACTIVE .*netdev vB" \
+	inns sh -c 'rdma link add siwB type siw netdev vB && rdma link show siwB/1'
+
+stamp "no port mapping"
+# no port mapping; the server in the initial namespace, the client
+# in tcmns.
+ktap_test "listen on $A:7471 in the initial namespace" tcm - listen $A 7471
+tcm - clear
+ktap_test "client in $NS: SEND, READ, WRITE of 1..65536 bytes, disconnect" \
+	tcm $NS connect $B $A 7471
+check_run "client in $NS: every payload checked"
+if log_has "client connected $B:" && log_has "to $A:7471 on siwB" &&
+   log_has "server accepted $A:7471 from $B:" && log_has "on siwA" &&
+   log_has "client done"; then
+	ktap_pass "the connection ran from siwB to siwA"
+else
+	ktap_fail "the connection ran from siwB to siwA" "$(tr '\n' '|' <$D/log)"
+fi
+if [ "$(listen_ports - $AHEX)" = "7471 " ] &&
+   [ -z "$(listen_ports $NS $AHEX)" ]; then
+	ktap_pass "siwA listens on $A:7471 in the initial namespace only"
+else
+	ktap_fail "siwA listens on $A:7471 in the initial namespace only" \
+		"initial: $(listen_ports - $AHEX), $NS: $(listen_ports $NS $AHEX)"
+fi
+tcm - unlisten
+if wait_until 10 status_is "$ZERO"; then
+	ktap_pass "unlisten: every object freed"
+else
+	ktap_fail "unlisten: every object freed" "$(cat $D/status | tr '\n' ' ')"
+fi
+
+stamp "the other way"
+# the other way round: the server in tcmns.
+ktap_test "listen on $B:7472 in $NS" tcm $NS listen $B 7472
+tcm - clear
+ktap_test "client in the initial namespace passes" tcm - connect $A $B 7472
+check_run "client in the initial namespace: every payload checked"
+if [ "$(listen_ports $NS $BHEX)" = "7472 " ] &&
+   [ -z "$(listen_ports - $BHEX)" ]; then
+	ktap_pass "siwB listens on $B:7472 in $NS only"
+else
+	ktap_fail "siwB listens on $B:7472 in $NS only" \
+		"$NS: $(listen_ports $NS $BHEX), initial: $(listen_ports - $BHEX)"
+fi
+tcm - unlisten
+wait_until 10 status_is "$ZERO"
+
+stamp "siwA with"
+# siwA with port mapping, Debian's iwpmd in the initial namespace.
+rdma link delete siwA
+echo 1 >$PM
+rdma link add siwA type siw netdev vA
+r=$?
+echo 0 >$PM
+if [ $r = 0 ]; then
+	ktap_pass "siwA again, made with port_map=1"
+else
+	ktap_fail "siwA again, made with port_map=1"
+fi
+strace -f -xx -s 256 -e trace=%network -o $TRACE iwpmd -s &
+stamp "iwpmd started"
+if wait_until 60 pm_is_iwpmd; then
+	ktap_pass "iwpmd is the registered port mapper"
+else
+	ktap_fail "iwpmd is the registered port mapper" "$(cat $ST)"
+fi
+tcm - clear
+tcm - listen $A 7473
+r=$?
+P=$(listen_ports - $AHEX | tr -d ' ')
+ktap_diag "listener on $A:7473 mapped to port $P"
+if [ $r = 0 ] && [ -n "$P" ] && [ "$P" != 7473 ]; then
+	ktap_pass "listener on $A:7473 listens on a mapped port"
+else
+	ktap_fail "listener on $A:7473 listens on a mapped port" \
+		"write status $r, listening: '$P', log: $(tr '\n' '|' <$D/log)"
+fi
+if [ -n "$P" ] && grep -F 'getsockname(' $TRACE | grep -qF "htons($P)"; then
+	ktap_pass "the mapped port is the one iwpmd reserved"
+else
+	ktap_fail "the mapped port is the one iwpmd reserved" \
+		"$(grep -F 'getsockname(' $TRACE)"
+fi
+tcm - clear
+ktap_test "client in $NS connects through the port mapper and holds" \
+	tcm $NS hold $B $A 7473
+check_run "through the port mapper: every payload checked"
+est_a=$(tcp_socks - 01 $AHEX)
+est_b=$(tcp_socks $NS 01 $BHEX)
+ktap_diag "established in the initial namespace: $est_a; in $NS: $est_b"
+if log_has "client holding" && [ -n "$P" ] &&
+   echo "$est_a" | grep -q "^$P $BHEX:" &&
+   echo "$est_b" | grep -q " $AHEX:$P\$"; then
+	ktap_pass "held connection: both ends on mapped port $P in /proc/net/tcp"
+else
+	ktap_fail "held connection: both ends on mapped port $P in /proc/net/tcp" \
+		"$(tr '\n' '|' <$D/log)"
+fi
+if grep -F 'sendto(' $TRACE | grep -qF 'sin_port=htons(3935)' &&
+   grep -E 'recvfrom\(|recvmsg\(' $TRACE | grep -qF 'sin_port=htons(3935)'; then
+	ktap_pass "iwpmd's UDP exchange on port 3935"
+else
+	ktap_fail "iwpmd's UDP exchange on port 3935" \
+		"$(grep -F 'htons(3935)' $TRACE)"
+fi
+
+stamp "iwpmd killed"
+# iwpmd killed while a connect waits for it.
+tcm - clear
+p=$(iwpmd_pid)
+kill -STOP "$p"
+(tcm $NS connect $B $A 7473; echo $? >/tmp/tcm-kill.rc) &
+writer=$!
+if wait_until 20 pending; then
+	ktap_pass "iwpmd stopped: the connect waits for it"
+else
+	ktap_fail "iwpmd stopped: the connect waits for it" "$(cat $ST)"
+fi
+kill -KILL "$p"
+t0=$(date +%s)
+wait $writer
+t1=$(date +%s)
+ktap_diag "connect after iwpmd died: status $(cat /tmp/tcm-kill.rc), $((t1 - t0)) s: $(tr '\n' '|' <$D/log)"
+if [ $((t1 - t0)) -lt 20 ] &&
+   { log_has "client done" || grep -Eq "^client error -[0-9]+ at connect$" $D/log; }; then
+	ktap_pass "iwpmd killed: the connect ends at once, cleanly"
+else
+	ktap_fail "iwpmd killed: the connect ends at once, cleanly"
+fi
+held="ids 3 listeners 1 connections 2 pds 2 cqs 2 qps 2 buffers 6 "
+if wait_until 10 status_is "$held"; then
+	ktap_pass "nothing of that connect is left"
+else
+	ktap_fail "nothing of that connect is left" "$(cat $D/status | tr '\n' ' ')"
+fi
+wait_until 10 sh -c '! pidof iwpmd >/dev/null'
+
+stamp "rdma link"
+# rdma link delete of siwA under the established connection.
+tcm - clear
+ktap_test "rdma link delete siwA under the connection" rdma link delete siwA
+if wait_until 10 log_has "server event device removal" &&
+   log_has "listener event device removal"; then
+	ktap_pass "server and listener got DEVICE_REMOVAL"
+else
+	ktap_fail "server and listener got DEVICE_REMOVAL" "$(tr '\n' '|' <$D/log)"
+fi
+if wait_until 10 log_has "client event disconnected"; then
+	ktap_pass "the client got DISCONNECTED"
+else
+	ktap_fail "the client got DISCONNECTED" "$(tr '\n' '|' <$D/log)"
+fi
+if wait_until 10 status_is "$ZERO"; then
+	ktap_pass "every object of both ends freed"
+else
+	ktap_fail "every object of both ends freed" "$(cat $D/status | tr '\n' ' ')"
+fi
+
+stamp "iwpmd gone"
+# iwpmd gone: unmapped ports; rdma link delete of the client's
+# device under the connection.
+echo 1 >$PM
+rdma link add siwA type siw netdev vA
+echo 0 >$PM
+tcm - clear
+tcm - listen $A 7474
+if [ "$(listen_ports - $AHEX)" = "7474 " ]; then
+	ktap_pass "without iwpmd siwA listens on the real port 7474"
+else
+	ktap_fail "without iwpmd siwA listens on the real port 7474" \
+		"$(listen_ports - $AHEX)"
+fi
+tcm $NS hold $B $A 7474
+if log_has "client holding" &&
+   tcp_socks - 01 $AHEX | grep -q "^7474 $BHEX:"; then
+	ktap_pass "held connection on unmapped ports"
+else
+	ktap_fail "held connection on unmapped ports" "$(tr '\n' '|' <$D/log)"
+fi
+tcm - clear
+ktap_test "rdma link delete siwB under the connection" rdma link delete siwB
+if wait_until 10 log_has "client event device removal" &&
+   wait_until 10 log_has "server event disconnected"; then
+	ktap_pass "client got DEVICE_REMOVAL, server DISCONNECTED"
+else
+	ktap_fail "client got DEVICE_REMOVAL, server DISCONNECTED" \
+		"$(tr '\n' '|' <$D/log)"
+fi
+tcm - unlisten
+if wait_until 10 status_is "$ZERO"; then
+	ktap_pass "every object freed again"
+else
+	ktap_fail "every object freed again" "$(cat $D/status | tr '\n' ' ')"
+fi
+
+stamp "unload"
+# unload
+ktap_test "rmmod rdma_test_cm and siw" \
+	sh -c 'rmmod rdma_test_cm && rmmod siw'
+$IP link del vA 2>/dev/null
+$IP netns del $NS
+ktap_finish
