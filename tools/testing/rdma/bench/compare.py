@@ -7,7 +7,9 @@ VALUE"
 lines that bench/vm/30-compare.sh (one guest) or 31-compare-wire.sh (two
 guests) print, and prints one table: for each figure the median over the
 rounds of each column (stack and device) with its spread (max - min, in
-percent of the median), and the ratio ours / other for each other column.
+percent of the median), and the ratio ours / other for the pairs that
+ratio_pairs() names (our siw0 against upstream's siw0, ours against TCP,
+the loop devices against everything).
 A ratio below 1 means ours has the smaller figure: better for a latency
 or a CPU cost, worse for a rate or a bandwidth.  A report, never a
 verdict: the exit status only says whether there was anything to read.
@@ -66,6 +68,21 @@ def order_columns(columns):
     return ours + sorted(rest, key=lambda c: (c.startswith('tcp '), c))
 
 
+def ratio_pairs(ours, others):
+    """(ours, other) column pairs that get a ratio: a driver against
+    upstream's driver of the same device name (siw0 and siw0), every ours
+    column against TCP, and the loop devices (no upstream twin) against
+    every other column."""
+    pairs = []
+    for o in ours:
+        odev = o.split()[1]
+        for c in others:
+            cstack, cdev = c.split()
+            if odev.startswith('loop') or cstack == 'tcp' or cdev == odev:
+                pairs.append((o, c))
+    return pairs
+
+
 def cell(vals):
     if not vals:
         return '-'
@@ -85,6 +102,7 @@ def main():
     ours = [c for c in columns if c.startswith('ours ')]
     others = [c for c in columns if not c.startswith('ours ')]
     rounds = max(len(v) for v in data.values())
+    pairs = ratio_pairs(ours, others)
     rows = []
     keys = sorted({(op, size, metric) for (_, op, size, metric) in data},
                   key=lambda k: ([m[0] for m in METRICS].index(k[2])
@@ -104,15 +122,14 @@ def main():
             row.append(cell(vals))
             if vals:
                 meds[c] = statistics.median(vals)
-        for o in ours:
-            for c in others:
-                if o in meds and c in meds and meds[c]:
-                    row.append(f'{meds[o] / meds[c]:.2f}')
-                else:
-                    row.append('-')
+        for o, c in pairs:
+            if o in meds and c in meds and meds[c]:
+                row.append(f'{meds[o] / meds[c]:.2f}')
+            else:
+                row.append('-')
         rows.append(row)
     head = ['figure (median of rounds ±spread)'] + columns
-    head += [f'{o.split()[1]}/{c.split()[1]}' for o in ours for c in others]
+    head += [f'{o.split()[1]}/{c}' for o, c in pairs]
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     print(f'{rounds} round(s); ratio = ours / other (below 1: ours smaller)')
     print('  '.join(h.ljust(widths[i]) if i == 0 else h.rjust(widths[i])

@@ -3,8 +3,9 @@
 #
 # Benchmark (make bench-compare, never make check): the verbs benchmark
 # (rdma_verbs_bench, one source built against each stack) on upstream's
-# rdma_rxe and siw over dummy interfaces, on our loop devices, and the
-# same figures for kernel TCP over that interface, several rounds
+# rdma_rxe and siw over dummy interfaces, on our loop devices and our siw
+# on a dummy interface, and the same figures for kernel TCP over that
+# interface, several rounds
 # interleaved in one boot: each round loads one stack, runs, unloads it
 # completely and loads the other (guest/stack.sh); odd rounds start with
 # upstream, even ones with ours.  Prints every figure as
@@ -87,17 +88,23 @@ upstream_round() {
 	dummy_down
 }
 
+# Ours: two loop devices, and siw0 on d1 as upstream's.
 ours_round() {
 	local r=$1
 	stack_load ours ib_core && modprobe rdma_loop devices=2 &&
-		modprobe rdma_verbs_bench || {
+		modprobe siw && modprobe rdma_verbs_bench && dummy_up &&
+		rdma link add siw0 type siw netdev d1 || {
 		echo "bench-compare: round $r: our stack did not come up"
 		FAILED=$((FAILED + 1))
 		stack_unload
+		dummy_down
 		return
 	}
 	run "$r" ours loop0 "pair loop0 loop1 $ARGS"
+	run "$r" ours siw0 "pair siw0 siw0 $ARGS"
+	rdma link delete siw0 || FAILED=$((FAILED + 1))
 	stack_unload || FAILED=$((FAILED + 1))
+	dummy_down
 }
 
 r=1

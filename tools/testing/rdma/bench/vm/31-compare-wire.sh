@@ -5,9 +5,11 @@
 # the virtual wire between two guests, both halves in this file (guest 1
 # serves, guest 2 measures and prints the figures as 30-compare.sh does).
 # Upstream's rxe and siw on eth0 of both guests (one kind at a time:
-# rdma_cm picks the device by IP address), and kernel TCP between the
-# guests.  Our stack has no wire driver yet (our soft-RoCE and
-# soft-iWARP come with the connection issues): its column says so.
+# rdma_cm picks the device by IP address), kernel TCP between the guests,
+# and our siw on both guests: each round both guests unload one stack
+# completely and load the other (guest/stack.sh), odd rounds upstream
+# first, even rounds ours first.  Our soft-RoCE gets its column when it
+# exists.
 # Parameters: bench_compare.rounds=N bench_compare.args=LAT,RATE,CPU,DEPTH
 # needs: /usr/bin/rdma
 # timeout: 3000
@@ -32,7 +34,7 @@ echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s)
 # runs the client and tags its figures.
 pair() {
 	local round=$1 stack=$2 dev=$3 scmd=$4 ccmd=$5
-	wire_sync "round $round $dev" || { FAILED=$((FAILED + 1)); return; }
+	wire_sync "round $round $stack $dev" || { FAILED=$((FAILED + 1)); return; }
 	if [ "$WIRE_SELF" = 1 ]; then
 		echo "$scmd" >$B/run || {
 			echo "bench-compare-wire: '$scmd' failed"
@@ -52,35 +54,59 @@ pair() {
 		{ echo "bench-compare-wire: round $round $dev: data not verified"; FAILED=$((FAILED + 1)); }
 }
 
-# kind ROUND DRIVER DEV: one device of DRIVER on eth0 on both guests for
-# one pair, then deleted (rdma_cm picks the device by IP address, so one
-# kind at a time).
+# kind ROUND STACK DRIVER DEV: one device of DRIVER on eth0 on both
+# guests for one pair, then deleted (rdma_cm picks the device by IP
+# address, so one kind at a time).
 kind() {
-	local r=$1 drv=$2 dev=$3
+	local r=$1 stack=$2 drv=$3 dev=$4
 	rdma link add "$dev" type "$drv" netdev "$WIRE_DEV" || {
 		echo "bench-compare-wire: rdma link add $dev failed"
 		FAILED=$((FAILED + 1))
 	}
-	pair "$r" upstream "$dev" "server $dev $PORT" \
+	pair "$r" "$stack" "$dev" "server $dev $PORT" \
 		"client $dev $WIRE_PEER_IP $PORT $ARGS"
-	wire_sync "round $r $dev: done" || FAILED=$((FAILED + 1))
+	wire_sync "round $r $stack $dev: done" || FAILED=$((FAILED + 1))
 	rdma link delete "$dev" || FAILED=$((FAILED + 1))
 }
 
-stack_load upstream && stack_insmod rdma_verbs_bench || {
-	echo "bench-compare-wire: upstream's stack did not come up"
-	FAILED=$((FAILED + 1))
+upstream_round() {
+	local r=$1
+	if stack_load upstream && stack_insmod rdma_verbs_bench; then
+		kind "$r" upstream rxe rxe0
+		kind "$r" upstream siw siw0
+		pair "$r" tcp eth0 "tcp-server $PORT" \
+			"tcp-client $WIRE_PEER_IP $PORT $TCP_ARGS"
+	else
+		echo "bench-compare-wire: round $r: upstream's stack did not come up"
+		FAILED=$((FAILED + 1))
+	fi
+	wire_sync "round $r upstream: done" || FAILED=$((FAILED + 1))
+	stack_unload || FAILED=$((FAILED + 1))
 }
+
+ours_round() {
+	local r=$1
+	if stack_load ours siw rdma_cm rdma_verbs_bench; then
+		kind "$r" ours siw siw0
+	else
+		echo "bench-compare-wire: round $r: our stack did not come up"
+		FAILED=$((FAILED + 1))
+	fi
+	wire_sync "round $r ours: done" || FAILED=$((FAILED + 1))
+	stack_unload || FAILED=$((FAILED + 1))
+}
+
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	kind $r rxe rxe0
-	kind $r siw siw0
-	pair $r tcp eth0 "tcp-server $PORT" "tcp-client $WIRE_PEER_IP $PORT $TCP_ARGS"
+	if [ $((r % 2)) = 1 ]; then
+		upstream_round $r
+		ours_round $r
+	else
+		ours_round $r
+		upstream_round $r
+	fi
 	r=$((r + 1))
 done
-[ "$WIRE_SELF" = 2 ] &&
-	echo "bench-compare-wire: ours: no wire driver yet (soft-RoCE, soft-iWARP), no column"
 wire_sync "done" || FAILED=$((FAILED + 1))
-stack_unload || FAILED=$((FAILED + 1))
 echo "bench-compare-wire: finished, $FAILED problem(s)"
 [ $FAILED = 0 ]
