@@ -153,7 +153,7 @@ cm_trace() {
 	echo "$1" >$TR/events/iw_cm/enable
 }
 # trace_has EVENT REGEX: a line of EVENT in $TRACE_CM matches REGEX
-trace_has() { grep -F " $1: " $TRACE_CM | grep -Eq -- "$2"; }
+trace_has() { grep -Eq -- " $1: .*$2" $TRACE_CM; }
 # cm_ids [-n NS] [FILTER...]: "rdma res show cm_id -j" (in NS through ip
 # netns exec), one line per id: link qp-type state ps pid comm src dst
 # ("-" where absent).  rdma -j prints one flat object per id on one
