@@ -44,6 +44,19 @@
 # device (DEVICE_REMOVAL on the client), everything freed; a connection
 # on unmapped ports after iwpmd is gone; the modules unload (kmemleak is
 # asked after the run).
+#
+# Observability (before the port mapper): the first connection is
+# recorded with the trace events of rdma_cm (system rdma_cma) and iw_cm
+# through tracefs: the ids attached to siwA and siwB, their state
+# changes, ESTABLISHED and DISCONNECTED through both handlers, iw_cm's
+# state changes on both devices; with the events disabled again, the
+# next connection adds nothing.  That next one is held: Debian's "rdma
+# res show cm_id", plain and -j, run in the namespace of each id, lists
+# the listener and both ends with the fields compared one by one to what
+# the scenario set up (link, state, port space, kernel owner, addresses
+# and ports, the client's port read from the ULP's log), filtered by dev
+# and by state; the ends' entries go with the connection, the
+# listener's with the listener.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/sbin/iwpmd /usr/bin/strace
 # timeout: 360
 
@@ -61,7 +74,7 @@ ST=/sys/kernel/debug/iwpm/status
 PM=/sys/module/siw/parameters/port_map
 TRACE=/tmp/iwpmd-netns.strace
 
-ktap_plan 34
+ktap_plan 46
 
 inns() { nsenter --net=/run/netns/$NS "$@"; }
 # tcm NS|- COMMAND...: one command of the ULP, from namespace NS or
@@ -132,6 +145,59 @@ pm_is_iwpmd() {
 stamp() { ktap_diag "at $(cut -d' ' -f1 /proc/uptime) s: $*"; }
 pending() { [ "$(sed -n 's/^pending_requests: //p' $ST)" = 1 ]; }
 
+# tracefs: the events of rdma_cm and iw_cm, on or off
+TR=/sys/kernel/tracing
+TRACE_CM=/tmp/cm.trace
+cm_trace() {
+	echo "$1" >$TR/events/rdma_cma/enable &&
+	echo "$1" >$TR/events/iw_cm/enable
+}
+# trace_has EVENT REGEX: a line of EVENT in $TRACE_CM matches REGEX
+trace_has() { grep -Eq -- " $1: .*$2" $TRACE_CM; }
+# cm_ids [-n NS] [FILTER...]: "rdma res show cm_id -j" (in NS through ip
+# netns exec), one line per id: link qp-type state ps pid comm src dst
+# ("-" where absent).  rdma -j prints one flat object per id on one
+# line; awk reads it (jq would cost a second of TCG time a call).
+CM_JSON='{
+	s = $0
+	sub(/^\[\{?/, "", s); sub(/\}?\]$/, "", s)
+	if (s == "") next
+	n = split(s, rec, /\},\{/)
+	for (r = 1; r <= n; r++) {
+		split("", f)
+		m = split(rec[r], kv, /,"/)
+		for (i = 1; i <= m; i++) {
+			p = index(kv[i], ":")
+			k = substr(kv[i], 1, p - 1); v = substr(kv[i], p + 1)
+			gsub(/"/, "", k); gsub(/"/, "", v)
+			f[k] = v
+		}
+		src = "-"; dst = "-"
+		if ("src-addr" in f) src = f["src-addr"] (("src-port" in f) ? ":" f["src-port"] : "")
+		if ("dst-addr" in f) dst = f["dst-addr"] (("dst-port" in f) ? ":" f["dst-port"] : "")
+		print f["ifname"] "/" f["port"], (("qp-type" in f) ? f["qp-type"] : "-"),
+			f["state"], f["ps"], (("pid" in f) ? f["pid"] : "-"),
+			(("comm" in f) ? f["comm"] : "-"), src, dst
+	}
+}'
+cm_ids() {
+	local pre=""
+	if [ "$1" = "-n" ]; then pre="$IP netns exec $2"; shift 2; fi
+	$pre rdma -j res show cm_id "$@" | awk "$CM_JSON" | sort
+}
+# the same from the plain output
+cm_ids_plain() {
+	local pre=""
+	if [ "$1" = "-n" ]; then pre="$IP netns exec $2"; shift 2; fi
+	$pre rdma res show cm_id "$@" | awk '{
+		split("", f)
+		for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
+		n = split("link qp-type state ps pid comm src-addr dst-addr", k, " ")
+		l = ""
+		for (i = 1; i <= n; i++) l = l (i > 1 ? " " : "") ((k[i] in f) ? f[k[i]] : "-")
+		print l }' | sort
+}
+
 # set-up
 $IP netns add $NS
 $IP link add vA type veth peer name vB
@@ -150,11 +216,98 @@ ktap_has "siwB on vB, made in $NS" "siwB/1 state ACTIVE .*netdev vB" \
 
 stamp "no port mapping"
 # no port mapping; the server in the initial namespace, the client
-# in tcmns.
+# in tcmns.  The listen and the first connection are traced.
+[ -d $TR/events ] || mount -t tracefs nodev $TR
+echo 0 >$TR/tracing_on
+echo >$TR/trace
+trace_start() { echo 1 >$TR/tracing_on && cm_trace 1; }
+ktap_test "tracefs: the events of rdma_cma and iw_cm enabled" trace_start
 ktap_test "listen on $A:7471 in the initial namespace" tcm - listen $A 7471
 tcm - clear
 ktap_test "client in $NS: SEND, READ, WRITE of 1..65536 bytes, disconnect" \
 	tcm $NS connect $B $A 7471
+wait_until 10 log_has "server event disconnected"
+cm_trace 0
+stamp "connection traced"
+cat $TR/trace >$TRACE_CM
+ktap_diag "$(grep -c ': cm_\|: iwcm_' $TRACE_CM) events traced"
+# the ids: the client is the one attached to siwB; on siwA, the
+# listener's (bound to $A:7471) is the first, the server's the second
+ids_of() {
+	sed -n "s/.* cm_id_attach: cm.id=\([0-9]*\) .*device=$1\$/\1/p" $TRACE_CM |
+		tr '\n' ' '
+}
+set -- $(ids_of siwA)
+L=$1 S=$2
+C=$(ids_of siwB | tr -d ' ')
+ktap_diag "cm.id: listener $L, server ${S:-?}, client ${C:-?}"
+ktap_diag "$(grep -F cm_id_attach $TRACE_CM | sed 's/.* cm_id_attach: //' | tr '\n' '|')"
+if [ -n "$L" ] && [ -n "$S" ] && [ -n "$C" ] && [ $# = 2 ] &&
+   trace_has cm_id_attach "cm.id=$L src=$A:7471 .*device=siwA"; then
+	ktap_pass "trace: cm_id_attach of the listener and the server to siwA, the client to siwB"
+else
+	ktap_fail "trace: cm_id_attach of the listener and the server to siwA, the client to siwB" \
+		"$(grep -F cm_id_attach $TRACE_CM | tr '\n' '|')"
+fi
+# every state change in order, "ID:OLD>NEW ..." (enum rdma_cm_state by
+# name).  cm.id is a restrack number, per device as upstream's: the
+# listener (siwA) and the client (siwB) may share one, so the order
+# tells them apart.  Over iWARP an id stays in CONNECT until it is
+# destroyed (upstream's too: DISCONNECT is the IB CM's state).
+st=$(sed -n "s/.* cm_state_change: cm.id=\([0-9]*\) state \([A-Z_]*\) -> \([A-Z_]*\)\$/\1:\2>\3/p" \
+	$TRACE_CM | tr '\n' ' ')
+ktap_diag "rdma_cm states: $st"
+case "$st" in
+*"$L:IDLE>ADDR_BOUND $L:ADDR_BOUND>LISTEN "*"$C:ADDR_BOUND>ADDR_QUERY $C:ADDR_QUERY>ADDR_RESOLVED $C:ADDR_RESOLVED>ROUTE_QUERY $C:ROUTE_QUERY>ROUTE_RESOLVED $C:ROUTE_RESOLVED>CONNECT "*)
+	case "$st" in
+	*"$C:ROUTE_RESOLVED>CONNECT "*"$C:CONNECT>DESTROYING "*)
+		case "$st" in
+		*"$S:CONNECT>DESTROYING "*)
+			ktap_pass "trace: the state changes of listener, client and server" ;;
+		*)	ktap_fail "trace: the state changes of listener, client and server" "server" ;;
+		esac ;;
+	*)	ktap_fail "trace: the state changes of listener, client and server" "client's end" ;;
+	esac ;;
+*)
+	ktap_fail "trace: the state changes of listener, client and server" "listen, connect" ;;
+esac
+# cm_event_handler: "cm.id=N src=ADDR dst=ADDR tos=T NAME (EVENT/STATUS)";
+# the passive side's DISCONNECTED carries siw's CLOSE status (-104)
+st_of() { [ $1 = ESTABLISHED ] && echo 0 || echo '-?[0-9]+'; }
+ev_ok=1
+for ev in ESTABLISHED DISCONNECTED; do
+	for t in "cm.id=$S src=$A:7471 dst=$B:[0-9]+ " \
+		 "cm.id=$C src=$B:[0-9]+ dst=$A:7471 "; do
+		trace_has cm_event_handler "$t.* $ev \([0-9]+/$(st_of $ev)\)\$" &&
+		trace_has cm_event_done "$t.* $ev consumer returns " ||
+		{ ev_ok=0; ktap_diag "no $ev for $t"; }
+	done
+done
+# the request reaches the listener; CONNECT_REQUEST goes to the new id
+trace_has cm_req_handler "cm.id=$L src=$A:7471 " &&
+	trace_has cm_event_handler "cm.id=$S src=$A:7471 dst=$B:[0-9]+ .* CONNECT_REQUEST \(" ||
+	ev_ok=0
+if [ $ev_ok = 1 ]; then
+	ktap_pass "trace: the request through the listener, ESTABLISHED and DISCONNECTED through both handlers"
+else
+	ktap_fail "trace: the request through the listener, ESTABLISHED and DISCONNECTED through both handlers" \
+		"$(grep -F -e cm_event_handler -e cm_req_handler $TRACE_CM | sed 's/.*\] //' | tr '\n' '|')"
+fi
+iw_ok=1
+for t in "dev=siwA IDLE -> LISTEN" "dev=siwA CONN_RECV -> ESTABLISHED" \
+	 "dev=siwA ESTABLISHED -> CLOSING" "dev=siwA CLOSING -> IDLE" \
+	 "dev=siwB IDLE -> CONN_SENT" "dev=siwB CONN_SENT -> ESTABLISHED" \
+	 "dev=siwB ESTABLISHED -> CLOSING" "dev=siwB CLOSING -> IDLE"; do
+	trace_has iwcm_state "$t\$" || { iw_ok=0; ktap_diag "no iwcm_state $t"; }
+done
+if [ $iw_ok = 1 ] && trace_has iwcm_connect "$B:[0-9]+ -> $A:7471 .*ret=0" &&
+   trace_has iwcm_accept "$A:7471 -> $B:[0-9]+ .*ret=0"; then
+	ktap_pass "trace: iw_cm's state changes and calls on both devices"
+else
+	ktap_fail "trace: iw_cm's state changes and calls on both devices" \
+		"$(grep -F -e iwcm_state -e iwcm_connect -e iwcm_accept $TRACE_CM | tr '\n' '|')"
+fi
+stamp "trace checked"
 check_run "client in $NS: every payload checked"
 if log_has "client connected $B:" && log_has "to $A:7471 on siwB" &&
    log_has "server accepted $A:7471 from $B:" && log_has "on siwA" &&
@@ -170,11 +323,75 @@ else
 	ktap_fail "siwA listens on $A:7471 in the initial namespace only" \
 		"initial: $(listen_ports - $AHEX), $NS: $(listen_ports $NS $AHEX)"
 fi
+
+stamp "rdma res show cm_id"
+# restrack: a held connection beside the listener, tracing off
+n0=$(wc -l <$TR/trace)
+tcm - clear
+tcm $NS hold $B $A 7471
+P=$(sed -n "s/^client connected $B:\([0-9]*\) to $A:7471 .*/\1/p" $D/log)
+ktap_diag "held: client port ${P:-?}"
+if [ "$(wc -l <$TR/trace)" = "$n0" ] && log_has "client holding"; then
+	ktap_pass "events disabled: the next connection adds nothing to the trace"
+else
+	ktap_fail "events disabled: the next connection adds nothing to the trace" \
+		"$n0 -> $(wc -l <$TR/trace) lines, log: $(tr '\n' '|' <$D/log)"
+fi
+K=rdma_test_cm
+want_l="siwA/1 - LISTEN TCP - $K $A:7471 0.0.0.0:0"
+want_s="siwA/1 RC CONNECT TCP - $K $A:7471 $B:$P"
+want_c="siwB/1 RC CONNECT TCP - $K $B:$P $A:7471"
+want=$(printf '%s\n' "$want_l" "$want_s" "$want_c" | sort)
+got=$(cm_ids)
+ktap_diag "rdma -j res show cm_id: $(echo "$got" | tr '\n' '|')"
+if [ -n "$P" ] && [ "$got" = "$want" ]; then
+	ktap_pass "rdma -j res show cm_id: listener, server and client, field by field"
+else
+	ktap_fail "rdma -j res show cm_id: listener, server and client, field by field" \
+		"want $(echo "$want" | tr '\n' '|') raw $(rdma -j res show cm_id)"
+fi
+got=$(cm_ids_plain)
+ktap_diag "rdma res show cm_id: $(echo "$got" | tr '\n' '|')"
+if [ -n "$P" ] && [ "$got" = "$(echo "$want" | sed 's/ '$K' / ['$K'] /')" ]; then
+	ktap_pass "rdma res show cm_id: the same, kernel owner as [$K], no pid"
+else
+	ktap_fail "rdma res show cm_id: the same, kernel owner as [$K], no pid" \
+		"$(rdma res show cm_id | tr '\n' '|')"
+fi
+# in each id's namespace, by dev and by state
+if [ "$(cm_ids dev siwA state LISTEN)" = "$want_l" ] &&
+   [ "$(cm_ids state CONNECT dev siwA)" = "$want_s" ]; then
+	ktap_pass "initial namespace: dev siwA by state"
+else
+	ktap_fail "initial namespace: dev siwA by state" \
+		"$(cm_ids dev siwA | tr '\n' '|')"
+fi
+if [ "$(cm_ids -n $NS dev siwB)" = "$want_c" ] &&
+   [ "$(cm_ids_plain -n $NS state CONNECT)" = "$(printf '%s\n' "$want_s" "$want_c" | sort | sed 's/ '$K' / ['$K'] /')" ]; then
+	ktap_pass "$NS: the client's cm_id on dev siwB; both ends by state"
+else
+	ktap_fail "$NS: the client's cm_id on dev siwB; both ends by state" \
+		"$(cm_ids -n $NS | tr '\n' '|')"
+fi
+tcm - release
+if wait_until 10 eval '[ "$(cm_ids)" = "$want_l" ]' &&
+   [ -z "$(cm_ids -n $NS dev siwB)" ]; then
+	ktap_pass "connection released: only the listener's cm_id is left"
+else
+	ktap_fail "connection released: only the listener's cm_id is left" \
+		"$(cm_ids | tr '\n' '|')"
+fi
 tcm - unlisten
 if wait_until 10 status_is "$ZERO"; then
 	ktap_pass "unlisten: every object freed"
 else
 	ktap_fail "unlisten: every object freed" "$(cat $D/status | tr '\n' ' ')"
+fi
+if [ "$(rdma -j res show cm_id)" = "[]" ] &&
+   [ "$($IP netns exec $NS rdma -j res show cm_id)" = "[]" ]; then
+	ktap_pass "no cm_id left in either namespace"
+else
+	ktap_fail "no cm_id left in either namespace" "$(rdma res show cm_id)"
 fi
 
 stamp "the other way"
