@@ -15,8 +15,9 @@
 /**
  * siw_cm_close - end a connection now
  * @cep: the endpoint, referenced by the caller
- * @err: 0 for a local graceful close, else why (negative errno); the
- *	status of CLOSE
+ * @err: 0 for a local graceful close, else why (negative errno), for
+ *	the log only: CLOSE always reports status 0, as upstream siw's does
+ *	(rdma_cm passes it on as the status of DISCONNECTED)
  * @graceful: the QP sends what is queued before the stream stops
  *
  * Context: process context, may sleep; takes @cep's mutex.
@@ -48,7 +49,10 @@ void siw_cm_close(struct siw_cep *cep, int err, bool graceful)
 		set_bit(SIW_CEP_F_DISCONNECTED, &cep->flags);
 	if (!test_and_set_bit(SIW_CEP_F_DISCONNECTED, &cep->flags))
 		siw_cm_report(cep, IW_CM_EVENT_DISCONNECT, 0, NULL, 0);
-	siw_cm_report(cep, IW_CM_EVENT_CLOSE, err, NULL, 0);
+	if (err)
+		ibdev_dbg(&cep->sdev->rdi.ibdev, "cm: connection closed: %d\n",
+			  err);
+	siw_cm_report(cep, IW_CM_EVENT_CLOSE, 0, NULL, 0);
 	siw_cm_release_sock(cep);
 	siw_cm_drop_id(cep);
 	mutex_unlock(&cep->mutex);
