@@ -58,7 +58,7 @@
 # and by state; the ends' entries go with the connection, the
 # listener's with the listener.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/sbin/iwpmd /usr/bin/strace
-# timeout: 360
+# timeout: 600
 
 . /testbed/lib/ktap.sh
 
