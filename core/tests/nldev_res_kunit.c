@@ -1157,6 +1157,88 @@ static void nldev_monitor_events(struct kunit *test)
 	nldev_monitor_roce(test, c, tb);
 }
 
+/*
+ * The driver attribute helpers (core/nldev_driver.c): each entry flat in
+ * the driver's nest, name first, a print type only for hex, then the
+ * value; -EMSGSIZE once the message is full.
+ */
+static void nldev_driver_attrs(struct kunit *test)
+{
+	static const struct {
+		int type;
+		const char *str;
+		u64 val;
+	} want[] = {
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "a" },
+		{ RDMA_NLDEV_ATTR_DRIVER_U32, NULL, 5 },
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "b" },
+		{ RDMA_NLDEV_ATTR_DRIVER_PRINT_TYPE, NULL,
+		  RDMA_NLDEV_PRINT_TYPE_HEX },
+		{ RDMA_NLDEV_ATTR_DRIVER_U32, NULL, 0x10 },
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "c" },
+		{ RDMA_NLDEV_ATTR_DRIVER_U64, NULL, 1ULL << 40 },
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "d" },
+		{ RDMA_NLDEV_ATTR_DRIVER_PRINT_TYPE, NULL,
+		  RDMA_NLDEV_PRINT_TYPE_HEX },
+		{ RDMA_NLDEV_ATTR_DRIVER_U64, NULL, 0xabcdef0123ULL },
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "e" },
+		{ RDMA_NLDEV_ATTR_DRIVER_STRING, "value" },
+	};
+	struct sk_buff *skb = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	struct nlattr *nest, *a;
+	unsigned int i = 0;
+	int rem;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	nest = nla_nest_start_noflag(skb, RDMA_NLDEV_ATTR_DRIVER);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u32(skb, "a", 5), 0);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u32_hex(skb, "b", 0x10), 0);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u64(skb, "c", 1ULL << 40), 0);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u64_hex(skb, "d",
+							 0xabcdef0123ULL), 0);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_string(skb, "e", "value"), 0);
+	nla_nest_end(skb, nest);
+
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) == RDMA_NLDEV_ATTR_PAD)
+			continue;	/* alignment of the u64 values */
+		KUNIT_ASSERT_LT_MSG(test, i, ARRAY_SIZE(want), "extra attr %d",
+				    nla_type(a));
+		KUNIT_EXPECT_EQ_MSG(test, nla_type(a), want[i].type, "entry %u",
+				    i);
+		if (want[i].str)
+			KUNIT_EXPECT_STREQ(test, (char *)nla_data(a),
+					   want[i].str);
+		else if (nla_type(a) == RDMA_NLDEV_ATTR_DRIVER_PRINT_TYPE)
+			KUNIT_EXPECT_EQ(test, nla_get_u8(a), want[i].val);
+		else if (nla_type(a) == RDMA_NLDEV_ATTR_DRIVER_U32)
+			KUNIT_EXPECT_EQ(test, nla_get_u32(a), want[i].val);
+		else
+			KUNIT_EXPECT_EQ(test, nla_get_u64(a), want[i].val);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(want));
+	kfree_skb(skb);
+
+	/* a full message: every helper refuses, none writes past the end */
+	skb = alloc_skb(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	/* room for the first name ("a": 8 bytes) and 2 bytes more */
+	skb_reserve(skb, skb_tailroom(skb) - (nla_total_size(2) + 2));
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u32(skb, "a", 1), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u32_hex(skb, "a", 1),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u64(skb, "a", 1), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_u64_hex(skb, "a", 1),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_string(skb, "a", "b"),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdma_nl_put_driver_string(skb, "abcdefgh", "b"),
+			-EMSGSIZE);
+	kfree_skb(skb);
+}
+
 static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_summary),
 	KUNIT_CASE(nldev_res_qp_doit),
@@ -1168,6 +1250,7 @@ static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_bad_requests),
 	KUNIT_CASE(nldev_res_unprivileged),
 	KUNIT_CASE(nldev_stat_get),
+	KUNIT_CASE(nldev_driver_attrs),
 	KUNIT_CASE(nldev_get_chardev),
 	KUNIT_CASE(nldev_monitor_events),
 	{}

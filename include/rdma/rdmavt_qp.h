@@ -351,6 +351,17 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	((1UL << 24) + 2UL * ((port) - 1) + (qpn))
 
 /**
+ * ibqp_to_rvtqp - the rdmavt QP of a verbs QP
+ * @ibqp: a QP of an rdmavt device
+ *
+ * Return: the rvt_qp that embeds @ibqp.
+ */
+static inline struct rvt_qp *ibqp_to_rvtqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct rvt_qp, ibqp);
+}
+
+/**
  * rvt_lookup_qpn - find a QP by number
  * @rdi: the device
  * @rvp: the port, for QP numbers 0 and 1 (its SMI and GSI QP)

@@ -64,7 +64,8 @@ struct workqueue_struct *siw_cm_wq;
  * parameters mpa_version, mpa_crc_required, mpa_crc_strict and
  * peer_to_peer (siw_main.c, read-only) set the first four fields at load
  * time; nothing changes them afterwards but a KUnit suite, between its
- * connections.
+ * connections.  @gso follows the writable gso_seg_limit: read once per
+ * frame built or checked, it may change between connections.
  */
 struct siw_mpa_policy siw_mpa_policy = {
 	.version = MPA_REVISION_2,

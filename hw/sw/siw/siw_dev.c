@@ -94,6 +94,7 @@ static const struct ib_device_ops siw_dev_ops = {
 	.get_port_immutable = siw_get_port_immutable,
 	.query_gid = siw_query_gid,
 	.query_port = siw_query_port,
+	.fill_res_qp_entry = siw_fill_res_qp_entry,
 };
 
 /* What query_device reports: upstream siw's numbers. */

@@ -16,6 +16,7 @@
 #include <linux/crc32c.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <kunit/visibility.h>
@@ -103,6 +104,33 @@ u32 siw_fpdu_mulpdu(u32 seglen)
 	return seglen - MPA_HDR_SIZE - MPA_CRC_SIZE;
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_mulpdu);
+
+/**
+ * siw_fpdu_seglen() - bytes one FPDU may fill on a TCP stream
+ * @mss: the stream's MSS now
+ * @gso_segs: segments TCP hands the device at once (its gso_segs;
+ *	0 or 1 without GSO)
+ * @limit: segments one FPDU may span: 1 keeps each FPDU in one segment
+ *	(RFC 5044's alignment, upstream siw's choice), 0 as many as
+ *	@gso_segs, N at most N
+ *
+ * An FPDU over several segments costs the receiver its alignment (a lost
+ * segment stalls the whole FPDU), and saves the sender a header, a CRC
+ * and a pass through the socket per segment.  The MPA length field has
+ * 16 bits: never more than 64 KiB.
+ *
+ * Context: Any context.
+ * Return: the length to cut FPDUs for (siw_fpdu_mulpdu() takes it).
+ */
+u32 siw_fpdu_seglen(u32 mss, u32 gso_segs, u32 limit)
+{
+	u32 segs = max_t(u32, gso_segs, 1);
+
+	if (limit)
+		segs = min(segs, limit);
+	return min_t(u64, (u64)mss * segs, SZ_64K);
+}
+EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_seglen);
 
 /**
  * siw_fpdu_init_hdr() - a message's header with the fixed fields set

@@ -74,6 +74,7 @@ unsigned int siw_fpdu_hdr_len(u8 opcode);
 bool siw_opcode_tagged(u8 opcode);
 int siw_opcode_qn(u8 opcode);
 u32 siw_fpdu_mulpdu(u32 seglen);
+u32 siw_fpdu_seglen(u32 mss, u32 gso_segs, u32 limit);
 
 int siw_fpdu_init_hdr(union iwarp_hdr *hdr, u8 opcode);
 int siw_fpdu_next_seg(union iwarp_hdr *hdr, u64 base_to, u32 msg_len,

@@ -25,6 +25,37 @@ MODULE_PARM_DESC(port_map,
 		 "devices made from now on take their TCP ports from the iWARP port mapper (iwpmd) (default: no, as upstream siw)");
 
 /*
+ * Upstream siw keeps its gso_seg_limit at 1 (try_gso, a constant, off).
+ * Other than 1, connections set up from now on offer GSO in their MPA
+ * frames (siw_mpa_policy.gso) and, where the peer offers it too, cut
+ * messages into FPDUs of that many TCP segments (read when a message
+ * starts).
+ */
+unsigned int siw_gso_seg_limit = 1;
+
+static int siw_param_set_gso(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(val, 0, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(siw_gso_seg_limit, v);
+	WRITE_ONCE(siw_mpa_policy.gso, v != 1);
+	return 0;
+}
+
+static const struct kernel_param_ops siw_gso_ops = {
+	.set = siw_param_set_gso,
+	.get = param_get_uint,
+};
+
+module_param_cb(gso_seg_limit, &siw_gso_ops, &siw_gso_seg_limit, 0644);
+MODULE_PARM_DESC(gso_seg_limit,
+		 "TCP segments one FPDU may span where the peer agrees (MPA's GSO bit): 1 one segment, 0 as many as TCP sends at once, N at most N (default: 1, as upstream siw)");
+
+/*
  * MPA choices upstream siw has as constants, here read-only parameters
  * with upstream's names and defaults; they fill siw_mpa_policy.
  */

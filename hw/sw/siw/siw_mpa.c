@@ -23,6 +23,7 @@
  * All functions are pure: they only read and write the memory given.
  */
 
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -200,7 +201,8 @@ static u16 siw_rtr_ord_bits(u8 rtr)
  * @offer: what was offered, for siw_mpa_check_reply(); @rtr a mask
  *
  * A revision above 2 in @pol is taken as 2, as upstream does.  Markers
- * and upstream's GSO bit are never set, CRC only with @pol->crc_required.
+ * are never set, CRC only with @pol->crc_required, upstream's GSO bit
+ * only with @pol->gso.
  *
  * Context: Any context.
  * Return: the frame length, -EINVAL for an out-of-range parameter
@@ -223,12 +225,15 @@ int siw_mpa_build_req(const struct siw_mpa_policy *pol, u16 ird, u16 ord,
 	memset(offer, 0, sizeof(*offer));
 	offer->revision = rev;
 	offer->crc = pol->crc_required;
+	offer->gso = READ_ONCE(pol->gso);
 	offer->ird = ird;
 	offer->ord = ord;
 
 	bits = FIELD_PREP(SIW_MPA_REVISION, rev);
 	if (pol->crc_required)
 		bits |= SIW_MPA_FLAG_CRC;
+	if (offer->gso)
+		bits |= SIW_MPA_FLAG_GSO_EXP;
 	if (rev == MPA_REVISION_1)
 		return siw_mpa_put(buf, size, MPA_KEY_REQ, bits, NULL, pdata,
 				   pd_len);
@@ -296,6 +301,7 @@ int siw_mpa_check_reply(const struct siw_mpa_policy *pol,
 
 	res->revision = rep->revision;
 	res->crc = crc;
+	res->gso = offer->gso && (rep->bits & SIW_MPA_FLAG_GSO_EXP);
 	res->ird = offer->ird;
 	res->ord = offer->ord;
 	if (!offer->enhanced)
@@ -353,6 +359,8 @@ int siw_mpa_check_req(const struct siw_mpa_policy *pol,
 
 	res->revision = req->revision;
 	res->crc = (req->bits & SIW_MPA_FLAG_CRC) || pol->crc_required;
+	res->gso = READ_ONCE(pol->gso) &&
+		   (req->bits & SIW_MPA_FLAG_GSO_EXP);
 	if (req->enhanced) {
 		res->enhanced = true;
 		res->ird = min(req->ord, pol->max_ird);
@@ -372,12 +380,16 @@ int siw_mpa_check_req(const struct siw_mpa_policy *pol,
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_mpa_check_req);
 
-static u16 siw_mpa_rep_bits(const struct siw_mpa_result *res)
+static u16 siw_mpa_rep_bits(const struct siw_mpa_policy *pol,
+			    const struct siw_mpa_result *res)
 {
 	u16 bits = FIELD_PREP(SIW_MPA_REVISION, res->revision);
 
 	if (res->crc)
 		bits |= SIW_MPA_FLAG_CRC;
+	/* we take FPDUs over one MSS, whatever the initiator asked */
+	if (READ_ONCE(pol->gso))
+		bits |= SIW_MPA_FLAG_GSO_EXP;
 	if (res->enhanced)
 		bits |= SIW_MPA_FLAG_ENHANCED;
 	return bits;
@@ -409,8 +421,9 @@ int siw_mpa_build_rep(const struct siw_mpa_policy *pol,
 	if (ird > pol->max_ird || ord > pol->max_ord)
 		return -EINVAL;
 	if (!res->enhanced) {
-		rv = siw_mpa_put(buf, size, MPA_KEY_REP, siw_mpa_rep_bits(res),
-				 NULL, pdata, pd_len);
+		rv = siw_mpa_put(buf, size, MPA_KEY_REP,
+				 siw_mpa_rep_bits(pol, res), NULL, pdata,
+				 pd_len);
 		if (rv >= 0) {
 			res->ird = ird;
 			res->ord = ord;
@@ -425,8 +438,8 @@ int siw_mpa_build_rep(const struct siw_mpa_policy *pol,
 		v2.ird |= cpu_to_be16(SIW_MPA_V2_PEER_TO_PEER);
 		v2.ord |= cpu_to_be16(siw_rtr_ord_bits(res->rtr));
 	}
-	rv = siw_mpa_put(buf, size, MPA_KEY_REP, siw_mpa_rep_bits(res), &v2,
-			 pdata, pd_len);
+	rv = siw_mpa_put(buf, size, MPA_KEY_REP, siw_mpa_rep_bits(pol, res),
+			 &v2, pdata, pd_len);
 	if (rv >= 0) {
 		res->ird = ird;
 		res->ord = ord;

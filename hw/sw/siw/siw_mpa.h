@@ -54,6 +54,9 @@ enum siw_mpa_reason {
  * @peer_to_peer: as initiator, ask for an RTR message (peer_to_peer)
  * @rtr_offer: SIW_RTR_WRITE and/or SIW_RTR_READ offered with
  *	@peer_to_peer (upstream offers both)
+ * @gso: say (SIW_MPA_FLAG_GSO_EXP) that we take FPDUs over one MSS, and
+ *	send such FPDUs to a peer that says so (upstream's try_gso;
+ *	gso_seg_limit other than 1)
  * @max_ird: device limit of inbound READs per QP
  * @max_ord: device limit of outbound READs per QP
  */
@@ -62,6 +65,7 @@ struct siw_mpa_policy {
 	bool	crc_required;
 	bool	crc_strict;
 	bool	peer_to_peer;
+	bool	gso;
 	u8	rtr_offer;
 	u16	max_ird;
 	u16	max_ord;
@@ -105,12 +109,15 @@ struct siw_mpa_frame {
  * @rtr: SIW_RTR_* the initiator sends (a mask in an initiator's offer)
  * @ird: local inbound READ queue depth
  * @ord: local outbound READ queue depth
+ * @gso: we may send FPDUs over one MSS (both ends have the GSO bit;
+ *	in an offer: we asked for it)
  */
 struct siw_mpa_result {
 	u8	revision;
 	bool	enhanced;
 	bool	crc;
 	bool	p2p;
+	bool	gso;
 	u8	rtr;
 	u16	ird;
 	u16	ord;

@@ -40,7 +40,9 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <net/netlink.h>
 #include <net/tcp.h>
+#include <rdma/restrack.h>
 #include <kunit/visibility.h>
 
 #include "siw.h"
@@ -491,15 +493,57 @@ u32 siw_qp_mulpdu(struct rvt_qp *qp)
 {
 	struct siw_qp_stream *st = qp->priv;
 	struct socket *sock = st ? READ_ONCE(st->sock) : NULL;
-	u32 mss;
+	struct tcp_sock *tp;
+	u32 seglen;
 
 	if (!sock)
 		return 0;
-	mss = READ_ONCE(tcp_sk(sock->sk)->mss_cache);
-	/* the MPA length field has 16 bits: FPDUs of 64 KiB at most */
-	return siw_fpdu_mulpdu(min_t(u32, mss, SIW_TX_BUF));
+	tp = tcp_sk(sock->sk);
+	seglen = siw_fpdu_seglen(READ_ONCE(tp->mss_cache),
+				 READ_ONCE(tp->gso_segs),
+				 st->params.mpa.gso ?
+				 READ_ONCE(siw_gso_seg_limit) : 1);
+	return siw_fpdu_mulpdu(min_t(u32, seglen, SIW_TX_BUF));
 }
 EXPORT_SYMBOL_IF_KUNIT(siw_qp_mulpdu);
+
+/**
+ * siw_fill_res_qp_entry - siw's attributes of a QP in restrack replies
+ * @msg: the reply being filled
+ * @ibqp: the QP (a restrack reference held by the caller)
+ *
+ * "rdma res show qp -dd" prints them: the MPA choices of the stream
+ * (once one is bound), the MULPDU its last message was cut with, and
+ * the FPDUs sent and received.  Read without the stream's lock: figures
+ * of a running QP, each consistent on its own.
+ *
+ * Context: process context (netlink); takes no lock.
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct siw_qp_stream *st = ibqp_to_rvtqp(ibqp)->priv;
+	const struct siw_mpa_result *mpa;
+	struct nlattr *nest;
+
+	if (!st)
+		return 0;
+	mpa = &st->params.mpa;
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (rdma_nl_put_driver_u32(msg, "mpa_rev", READ_ONCE(mpa->revision)) ||
+	    rdma_nl_put_driver_u32(msg, "mpa_crc", READ_ONCE(mpa->crc)) ||
+	    rdma_nl_put_driver_u32(msg, "mulpdu", READ_ONCE(st->tx_mulpdu)) ||
+	    rdma_nl_put_driver_u64(msg, "tx_fpdus", READ_ONCE(st->tx_fpdus)) ||
+	    rdma_nl_put_driver_u64(msg, "rx_fpdus", READ_ONCE(st->rx_fpdus)))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
 
 /**
  * siw_qp_terms - TERMINATE messages of a QP's streams

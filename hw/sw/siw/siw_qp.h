@@ -163,6 +163,7 @@ enum {
  * @tx_fin_job: the job it ended
  * @tx_fin_idx: SIW_TX_SQE: that request
  * @tx_msn: the last MSN sent per untagged queue
+ * @tx_fpdus: FPDUs the socket took (statistics: "rdma res show qp -dd")
  * @rx_phase: the receiver's own, as all @rx_*
  * @rx_dead: the receiver discards what comes (after an error)
  * @rx_first: a whole FPDU was received on the stream
@@ -179,6 +180,7 @@ enum {
  * @rx_rresp: READ response: bytes of the current one placed
  * @rx_rss: READ response: the walk over the READ's SGEs
  * @rx_buf: bounce buffer (SIW_RX_CHUNK)
+ * @rx_fpdus: FPDU headers received whole (statistics, as @tx_fpdus)
  */
 struct siw_qp_stream {
 	struct rvt_qp			*qp;
@@ -234,6 +236,7 @@ struct siw_qp_stream {
 	enum siw_tx_job			tx_fin_job;
 	u32				tx_fin_idx;
 	u32				tx_msn[RDMAP_UNTAGGED_QN_COUNT];
+	u64				tx_fpdus;
 
 	enum siw_rx_phase		rx_phase;
 	bool				rx_dead;
@@ -251,6 +254,7 @@ struct siw_qp_stream {
 	u32				rx_rresp;
 	struct rvt_sge_state		rx_rss;
 	u8				*rx_buf;
+	u64				rx_fpdus;
 };
 
 static inline struct siw_sqe *siw_sqe_at(struct siw_qp_stream *st, u32 i)
@@ -271,6 +275,7 @@ void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 		   struct ib_udata *udata);
 int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
+int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
 		 u32 term_ctrl, const void *bad, u32 bad_len);
 u32 siw_qp_mulpdu(struct rvt_qp *qp);

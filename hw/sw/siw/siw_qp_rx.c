@@ -403,6 +403,7 @@ static u32 siw_rx_hdr(struct siw_qp_stream *st, struct sk_buff *skb, u32 off,
 		return avail;
 	}
 	/* the header is whole and checked */
+	WRITE_ONCE(st->rx_fpdus, st->rx_fpdus + 1);
 	st->rx_crc = siw_fpdu_crc_update(SIW_FPDU_CRC_SEED, st->rx_hdr,
 					 st->rx_have);
 	st->rx_done = 0;

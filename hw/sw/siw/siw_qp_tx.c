@@ -507,6 +507,7 @@ void siw_tx_work(struct work_struct *work)
 				siw_qp_fail(st, -EIO, false, 0, NULL, 0);
 				continue;
 			}
+			WRITE_ONCE(st->tx_fpdus, st->tx_fpdus + 1);
 			siw_tx_fpdu_done(st);
 			continue;
 		}

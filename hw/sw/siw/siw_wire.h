@@ -58,9 +58,10 @@
 #define SIW_MPA_FLAG_REJECT	0x2000	/* R: reply refuses the connection */
 #define SIW_MPA_FLAG_ENHANCED	0x1000	/* S: RFC 6581 setup data follow */
 /*
- * Upstream siw's own use of the first reserved bit: "the sender may use
- * GSO (FPDUs larger than one MSS)".  Upstream does not set it by
- * default; we never set it.
+ * Upstream siw's own use of the first reserved bit: "I take FPDUs larger
+ * than one MSS (GSO)".  Upstream sets it only with its try_gso (a
+ * constant, off), and its responder echoes the request's; we set it when
+ * gso_seg_limit is not 1, and send such FPDUs only to a peer that set it.
  */
 #define SIW_MPA_FLAG_GSO_EXP	0x0800
 #define SIW_MPA_RESERVED	0x0700

@@ -29,6 +29,7 @@
 #   RDMA_SCENARIOS    scenario files to run instead of scenarios/*.sh
 #   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
+#   RDMA_VM_SMP       vCPUs of each guest (default 2)
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
 #   RDMA_VM_GUESTS    check mode: guests booted side by side, each with part
 #                     of the KUnit modules and scenarios (default 2); bench
@@ -459,7 +460,8 @@ hang="$hang workqueue.watchdog_thresh=30"
 append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 $hang ${RDMA_VM_APPEND:-}"
 # Two sockets, not two cores: the kernel has no ACPI and finds CPUs in
 # SeaBIOS's MP table, which lists one CPU per socket.
-qemu=(qemu-system-x86_64 -accel tcg -smp "2,sockets=2,cores=1,threads=1" -m 2G
+smp=${RDMA_VM_SMP:-2}
+qemu=(qemu-system-x86_64 -accel tcg -smp "$smp,sockets=$smp,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")

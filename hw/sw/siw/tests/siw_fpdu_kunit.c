@@ -126,6 +126,35 @@ static void fpdu_mulpdu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, siw_fpdu_mulpdu(0), 0);
 }
 
+/* FPDU length by MSS, TCP's GSO segments and the gso_seg_limit */
+static void fpdu_seglen(struct kunit *test)
+{
+	static const struct {
+		u32 mss, gso_segs, limit, seglen;
+	} t[] = {
+		{ 1448,  0, 1,  1448 },	/* no GSO: one MSS whatever the limit */
+		{ 1448,  1, 0,  1448 },
+		{ 1448, 44, 1,  1448 },	/* upstream's choice: one segment */
+		{ 1448, 44, 0, 63712 },	/* as many as TCP sends at once */
+		{ 1448, 44, 4,  5792 },	/* at most the limit */
+		{ 1448,  3, 4,  4344 },	/* at most what TCP sends */
+		{ 1448, 64, 0, 65536 },	/* never over 64 KiB (MPA's length) */
+		{ 65483, 2, 0, 65536 },
+		{ 65483, 1, 1, 65483 },
+		{ 9000, 0xffff, 0xffffffff, 65536 },	/* no overflow */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test, siw_fpdu_seglen(t[i].mss,
+							  t[i].gso_segs,
+							  t[i].limit),
+				    t[i].seglen, "case %u", i);
+	/* the MULPDU of the longest: 64 KiB less the MPA header and CRC */
+	KUNIT_EXPECT_EQ(test, siw_fpdu_mulpdu(siw_fpdu_seglen(1448, 64, 0)),
+			65530);
+}
+
 #define MSS		1460
 #define SEND_ROOM	(1450 - 18)	/* MULPDU less the SEND header */
 
@@ -568,6 +597,7 @@ static struct kunit_case siw_fpdu_cases[] = {
 	KUNIT_CASE(fpdu_init_hdr),
 	KUNIT_CASE(fpdu_terminate_word),
 	KUNIT_CASE(fpdu_mulpdu),
+	KUNIT_CASE(fpdu_seglen),
 	KUNIT_CASE(fpdu_seg_send_below_mulpdu),
 	KUNIT_CASE(fpdu_seg_send_at_mulpdu),
 	KUNIT_CASE(fpdu_seg_send_above_mulpdu),

@@ -670,6 +670,94 @@ static void mpa_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, acc.ord, 6);
 }
 
+/*
+ * Upstream's GSO bit (0x0800 of the flag word): sent in a request and a
+ * reply only with the policy's gso; FPDUs over one MSS only where both
+ * ends set it.
+ */
+static void mpa_gso_negotiation(struct kunit *test)
+{
+	static const u8 req_gso[] = {
+		KEY_REQ,
+		0x18, 0x02, 0x00, 0x04,	/* S, GSO, rev 2; 4 bytes */
+		0x00, 0x01, 0x00, 0x01,	/* IRD 1, ORD 1 */
+	};
+	static const u8 rep_plain[] = {
+		KEY_REP,
+		0x10, 0x02, 0x00, 0x04,	/* S, rev 2 */
+		0x00, 0x01, 0x00, 0x01,
+	};
+	static const u8 rep_gso[] = {
+		KEY_REP,
+		0x18, 0x02, 0x00, 0x04,	/* S, GSO, rev 2 */
+		0x00, 0x01, 0x00, 0x01,
+	};
+	struct siw_mpa_policy on = upstream_pol;
+	struct siw_mpa_result offer, res;
+	struct siw_mpa_frame f;
+	u8 buf[64];
+	int len;
+
+	on.gso = true;
+	/* our request: the bit only with gso */
+	len = siw_mpa_build_req(&on, 1, 1, NULL, 0, buf, sizeof(buf), &offer);
+	KUNIT_ASSERT_EQ(test, len, (int)sizeof(req_gso));
+	KUNIT_EXPECT_MEMEQ(test, buf, req_gso, sizeof(req_gso));
+	KUNIT_EXPECT_TRUE(test, offer.gso);
+	len = siw_mpa_build_req(&upstream_pol, 1, 1, NULL, 0, buf, sizeof(buf),
+				&offer);
+	KUNIT_ASSERT_GT(test, len, 17);
+	KUNIT_EXPECT_EQ(test, buf[16], 0x10);
+	KUNIT_EXPECT_FALSE(test, offer.gso);
+
+	/* the initiator uses GSO only if the reply has the bit too */
+	KUNIT_ASSERT_EQ(test, siw_mpa_build_req(&on, 1, 1, NULL, 0, buf,
+						sizeof(buf), &offer),
+			(int)sizeof(req_gso));
+	parse_ok(test, rep_gso, sizeof(rep_gso), true, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_reply(&on, &offer, &f, &res, NULL),
+			0);
+	KUNIT_EXPECT_TRUE(test, res.gso);
+	parse_ok(test, rep_plain, sizeof(rep_plain), true, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_reply(&on, &offer, &f, &res, NULL),
+			0);
+	KUNIT_EXPECT_FALSE(test, res.gso);
+	/* a bit in the reply to a request without it changes nothing */
+	KUNIT_ASSERT_GT(test, siw_mpa_build_req(&upstream_pol, 1, 1, NULL, 0,
+						buf, sizeof(buf), &offer), 0);
+	parse_ok(test, rep_gso, sizeof(rep_gso), true, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_reply(&upstream_pol, &offer, &f,
+						  &res, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, res.gso);
+
+	/* the responder: GSO where both set it; its reply has the bit
+	 * whenever its policy has gso
+	 */
+	parse_ok(test, req_gso, sizeof(req_gso), false, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&on, &f, &res, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, res.gso);
+	KUNIT_ASSERT_EQ(test, siw_mpa_build_rep(&on, &res, 1, 1, NULL, 0, buf,
+						sizeof(buf)),
+			(int)sizeof(rep_gso));
+	KUNIT_EXPECT_MEMEQ(test, buf, rep_gso, sizeof(rep_gso));
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&upstream_pol, &f, &res, NULL),
+			0);
+	KUNIT_EXPECT_FALSE(test, res.gso);
+	KUNIT_ASSERT_EQ(test, siw_mpa_build_rep(&upstream_pol, &res, 1, 1, NULL,
+						0, buf, sizeof(buf)),
+			(int)sizeof(rep_plain));
+	KUNIT_EXPECT_MEMEQ(test, buf, rep_plain, sizeof(rep_plain));
+	len = siw_mpa_build_req(&upstream_pol, 1, 1, NULL, 0, buf, sizeof(buf),
+				&offer);
+	parse_ok(test, buf, len, false, &f);
+	KUNIT_ASSERT_EQ(test, siw_mpa_check_req(&on, &f, &res, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, res.gso);
+	KUNIT_ASSERT_EQ(test, siw_mpa_build_rep(&on, &res, 1, 1, NULL, 0, buf,
+						sizeof(buf)),
+			(int)sizeof(rep_gso));
+	KUNIT_EXPECT_MEMEQ(test, buf, rep_gso, sizeof(rep_gso));
+}
+
 static void mpa_reason_names(struct kunit *test)
 {
 	int i;
@@ -698,6 +786,7 @@ static struct kunit_case siw_mpa_cases[] = {
 	KUNIT_CASE(mpa_check_reply_ird),
 	KUNIT_CASE(mpa_check_reply_rtr),
 	KUNIT_CASE(mpa_round_trip),
+	KUNIT_CASE(mpa_gso_negotiation),
 	KUNIT_CASE(mpa_reason_names),
 	{}
 };

@@ -70,12 +70,14 @@ def order_columns(columns):
 
 def ratio_pairs(ours, others):
     """(ours, other) column pairs that get a ratio: a driver against
-    upstream's driver of the same device name (siw0 and siw0), every ours
+    upstream's driver of the same device name (siw0 and siw0; siw0+gso,
+    ours with an option, and siw0 too), every ours
     column against TCP, and the loop devices (no upstream twin) against
     every other column."""
     pairs = []
     for o in ours:
-        odev = o.split()[1]
+        # "siw0+gso": our siw0 with an option, against upstream's siw0
+        odev = o.split()[1].split('+')[0]
         for c in others:
             cstack, cdev = c.split()
             if odev.startswith('loop') or cstack == 'tcp' or cdev == odev:

@@ -74,7 +74,7 @@ ST=/sys/kernel/debug/iwpm/status
 PM=/sys/module/siw/parameters/port_map
 TRACE=/tmp/iwpmd-netns.strace
 
-ktap_plan 46
+ktap_plan 51
 
 inns() { nsenter --net=/run/netns/$NS "$@"; }
 # tcm NS|- COMMAND...: one command of the ULP, from namespace NS or
@@ -219,6 +219,11 @@ stamp "no port mapping"
 # in tcmns.  The listen and the first connection are traced.
 [ -d $TR/events ] || mount -t tracefs nodev $TR
 echo 0 >$TR/tracing_on
+# one clock for every CPU: the default (local) is per CPU, and the
+# vCPUs' clocks under TCG drift apart enough to reorder events that
+# follow each other across CPUs (an address resolved on one, the route
+# asked for on the other)
+echo global >$TR/trace_clock
 echo >$TR/trace
 trace_start() { echo 1 >$TR/tracing_on && cm_trace 1; }
 ktap_test "tracefs: the events of rdma_cma and iw_cm enabled" trace_start
@@ -408,6 +413,73 @@ else
 		"$NS: $(listen_ports $NS $BHEX), initial: $(listen_ports - $BHEX)"
 fi
 tcm - unlisten
+wait_until 10 status_is "$ZERO"
+
+stamp "gso"
+# FPDUs that span several TCP segments (gso_seg_limit=0, GSO on the veth
+# pair), against the default (1: one MSS each, as upstream).  siw's
+# driver attributes of the held QPs ("rdma res show qp -dd") give the
+# MULPDU and the FPDUs sent and received.
+GSO=/sys/module/siw/parameters/gso_seg_limit
+# qp_drv NS|- LINK NAME: the values of siw's attribute NAME of the QPs on
+# LINK
+qp_drv() {
+	local ns=$1 out
+	if [ "$ns" = - ]; then
+		out=$(rdma -dd res show qp link $2/1)
+	else
+		out=$(inns rdma -dd res show qp link $2/1)
+	fi
+	echo "$out" | sed -n "s/.* drv_$3 \([0-9]*\).*/\1/p" | head -n 1
+}
+# every FPDU the client sent has reached the server
+fpdus_arrived() {
+	local t r
+	t=$(qp_drv - siwA tx_fpdus)
+	r=$(qp_drv $NS siwB rx_fpdus)
+	[ -n "$t" ] && [ "$t" = "$r" ]
+}
+gso_run() {
+	tcm - clear
+	tcm $NS listen $B $1 &&
+		tcm - hold $A $B $1 &&
+		wait_until 10 log_has "client holding"
+}
+ktap_test "gso_seg_limit 1 (the default): a held connection" gso_run 7476
+wait_until 5 fpdus_arrived
+m1=$(qp_drv - siwA mulpdu)
+t1=$(qp_drv - siwA tx_fpdus)
+r1=$(qp_drv $NS siwB rx_fpdus)
+ktap_diag "one MSS: MULPDU $m1, client sent $t1 FPDUs, server received $r1"
+# MSS 1448 on the veth pair: 1448 less the MPA header and CRC
+if [ "$m1" = 1442 ] && [ -n "$t1" ] && [ "$t1" -gt 0 ] &&
+   [ "$r1" = "$t1" ]; then
+	ktap_pass "rdma res show qp -dd: MULPDU of one MSS, FPDUs counted at both ends"
+else
+	ktap_fail "rdma res show qp -dd: MULPDU of one MSS, FPDUs counted at both ends" \
+		"$(rdma -dd res show qp link siwA/1)"
+fi
+tcm - release
+tcm $NS unlisten
+wait_until 10 status_is "$ZERO"
+echo 0 >$GSO
+ktap_test "gso_seg_limit 0: a held connection" gso_run 7477
+check_run "gso_seg_limit 0: every payload checked"
+wait_until 5 fpdus_arrived
+m0=$(qp_drv - siwA mulpdu)
+t0=$(qp_drv - siwA tx_fpdus)
+r0=$(qp_drv $NS siwB rx_fpdus)
+ktap_diag "GSO: MULPDU $m0, client sent $t0 FPDUs, server received $r0"
+if [ -n "$m0" ] && [ "$m0" -gt 1442 ] && [ -n "$t0" ] &&
+   [ "$r0" = "$t0" ] && [ "$t0" -lt "$t1" ]; then
+	ktap_pass "GSO: FPDUs over several segments, fewer of them"
+else
+	ktap_fail "GSO: FPDUs over several segments, fewer of them" \
+		"$(rdma -dd res show qp link siwA/1)"
+fi
+echo 1 >$GSO
+tcm - release
+tcm $NS unlisten
 wait_until 10 status_is "$ZERO"
 
 stamp "siwA with"

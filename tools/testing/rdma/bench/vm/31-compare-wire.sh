@@ -6,7 +6,9 @@
 # serves, guest 2 measures and prints the figures as 30-compare.sh does).
 # Upstream's rxe and siw on eth0 of both guests (one kind at a time:
 # rdma_cm picks the device by IP address), kernel TCP between the guests,
-# and our siw on both guests: each round both guests unload one stack
+# and our siw on both guests, once as upstream's (one MSS per FPDU) and
+# once with gso_seg_limit=0 on both sides (FPDUs as large as TCP sends at
+# once; column "ours siw0+gso"): each round both guests unload one stack
 # completely and load the other (guest/stack.sh), odd rounds upstream
 # first, even rounds ours first.  Our soft-RoCE gets its column when it
 # exists.
@@ -30,11 +32,12 @@ FAILED=0
 
 echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s), LAT RATE CPU DEPTH = ${ARGS:-defaults}"
 
-# pair ROUND STACK DEVICE SERVER_CMD CLIENT_CMD: guest 1 serves, guest 2
-# runs the client and tags its figures.
+# pair ROUND STACK DEVICE SERVER_CMD CLIENT_CMD [TAG]: guest 1 serves,
+# guest 2 runs the client and tags its figures with STACK and TAG (the
+# device name by default).
 pair() {
-	local round=$1 stack=$2 dev=$3 scmd=$4 ccmd=$5
-	wire_sync "round $round $stack $dev" || { FAILED=$((FAILED + 1)); return; }
+	local round=$1 stack=$2 dev=$3 scmd=$4 ccmd=$5 tag=${6:-$3}
+	wire_sync "round $round $stack $tag" || { FAILED=$((FAILED + 1)); return; }
 	if [ "$WIRE_SELF" = 1 ]; then
 		echo "$scmd" >$B/run || {
 			echo "bench-compare-wire: '$scmd' failed"
@@ -49,23 +52,23 @@ pair() {
 		FAILED=$((FAILED + 1))
 	}
 	sed 's/^/    /' $B/results
-	grep '^vb-result ' $B/results | sed "s/^/cmp $round $stack $dev /"
+	grep '^vb-result ' $B/results | sed "s/^/cmp $round $stack $tag /"
 	grep -q '^verify: ok' $B/results ||
 		{ echo "bench-compare-wire: round $round $dev: data not verified"; FAILED=$((FAILED + 1)); }
 }
 
-# kind ROUND STACK DRIVER DEV: one device of DRIVER on eth0 on both
+# kind ROUND STACK DRIVER DEV [TAG]: one device of DRIVER on eth0 on both
 # guests for one pair, then deleted (rdma_cm picks the device by IP
 # address, so one kind at a time).
 kind() {
-	local r=$1 stack=$2 drv=$3 dev=$4
+	local r=$1 stack=$2 drv=$3 dev=$4 tag=${5:-$4}
 	rdma link add "$dev" type "$drv" netdev "$WIRE_DEV" || {
 		echo "bench-compare-wire: rdma link add $dev failed"
 		FAILED=$((FAILED + 1))
 	}
 	pair "$r" "$stack" "$dev" "server $dev $PORT" \
-		"client $dev $WIRE_PEER_IP $PORT $ARGS"
-	wire_sync "round $r $stack $dev: done" || FAILED=$((FAILED + 1))
+		"client $dev $WIRE_PEER_IP $PORT $ARGS" "$tag"
+	wire_sync "round $r $stack $tag: done" || FAILED=$((FAILED + 1))
 	rdma link delete "$dev" || FAILED=$((FAILED + 1))
 }
 
@@ -88,6 +91,9 @@ ours_round() {
 	local r=$1
 	if stack_load ours siw rdma_cm rdma_verbs_bench; then
 		kind "$r" ours siw siw0
+		echo 0 >/sys/module/siw/parameters/gso_seg_limit
+		kind "$r" ours siw siw0 siw0+gso
+		echo 1 >/sys/module/siw/parameters/gso_seg_limit
 	else
 		echo "bench-compare-wire: round $r: our stack did not come up"
 		FAILED=$((FAILED + 1))
