@@ -193,7 +193,11 @@ def kunit_results(parser, console, tally):
             j += 1
         chunk = [l for l in console[i + 1:j] if MARK not in l]
         loaded = end = None
+        left = []
         for k in range(j, min(n, j + 2000)):
+            m = re.search(MARK + r'kunit-left (\S+): (.*)', console[k])
+            if m and m.group(1) == mod:
+                left.append(m.group(2))
             m = re.search(MARK + r'kunit-loaded (\S+) rc=(\d+)', console[k])
             if m and m.group(1) == mod:
                 loaded = int(m.group(2))
@@ -223,7 +227,8 @@ def kunit_results(parser, console, tally):
                       [l for l in chunk if l.strip()][-15:])
         if end:
             tally.add(section, f'{mod} (unload)', 'fail',
-                      ['rmmod of the module or of its dependencies failed'])
+                      left or ['rmmod of the module or of its dependencies '
+                               'failed'])
         i = j
     return ran
 

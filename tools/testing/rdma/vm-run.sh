@@ -423,9 +423,11 @@ for it in sorted(items, key=lambda it: (-cost(it), it[1])):
     load[g] += cost(it)
 for g in range(guests):
     # Wire scenarios first, then KUnit modules, then the scenarios, each
-    # in name order.
+    # in name order, except that KUnit modules go by their dependencies
+    # first: the guest keeps what the next module needs loaded.
     order = {'wire': 0, 'kunit': 1, 'scenario': 2}
-    plan[g].sort(key=lambda it: (order[it[0]], it[1]))
+    plan[g].sort(key=lambda it: (order[it[0]],
+                                 it[2] if it[0] == 'kunit' else '', it[1]))
     with open(os.path.join(dest, f'plan.{g + 1}'), 'w') as f:
         for kind, name, deps in plan[g]:
             f.write(f'{kind} {name} {deps}'.rstrip() + '\n')
