@@ -135,13 +135,17 @@ fi
 # The last reference of a netlink dump (the rdma tool's) on ib_core is
 # dropped by the kernel's netlink core from a work item after the tool's
 # socket is gone, so rmmod may find ib_core busy (EAGAIN) for a moment:
-# a few tries, 10 s at most.
+# a few tries, 30 s at most (after an RCU grace period and a work item:
+# 10 s were once not enough with both guests and the static checks on 2
+# host cores).
 rmmod_retry() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	local i=0
+	while [ $i -lt 30 ]; do
 		rmmod "$1" 2>/dev/null && return 0
 		sleep 1
+		i=$((i + 1))
 	done
+	ktap_diag "$1: refcnt $(cat /sys/module/$1/refcnt 2>/dev/null), holders: $(ls /sys/module/$1/holders 2>/dev/null | tr '\n' ' ')"
 	rmmod "$1"
 }
 ktap_test "ib_core unloads" rmmod_retry ib_core
