@@ -135,9 +135,9 @@ fi
 # The last reference of a netlink dump (the rdma tool's) on ib_core is
 # dropped by the kernel's netlink core from a work item after the tool's
 # socket is gone, so rmmod may find ib_core busy (EAGAIN) for a moment:
-# a few tries, 30 s at most (after an RCU grace period and a work item:
-# 10 s were once not enough with both guests and the static checks on 2
-# host cores).
+# a few tries, 30 s at most; if it stays busy, the diagnostic names the
+# modules that hold it (a scenario before this one that left its stack
+# loaded: 47-siw-netns once left rdma_cm and iw_cm).
 rmmod_retry() {
 	local i=0
 	while [ $i -lt 30 ]; do
