@@ -12,6 +12,9 @@
 #   make bench-compare   our stack beside upstream's (rxe, siw) and kernel TCP on
 #                        the measurement kernel, one boot, one table (not a test)
 #   make bench-compare-wire  the same across the wire between two guests
+#   make bench-nvmf      NVMe over Fabrics with fio across the wire: our
+#                        stack, upstream's and NVMe/TCP (BENCH_NVMF_ARGS=
+#                        "ROUNDS SECONDS")
 #   make run-distro      the demo on Debian's own 6.12 kernel (not part of check)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
@@ -19,7 +22,7 @@ TESTBED := $(CURDIR)/tools/testing/rdma
 # Every target that needs a kernel tree.
 KERNEL_TARGETS := all modules run check sparse checkpatch kerneldoc bench-iwpm bench-verbs
 
-.PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire
+.PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire bench-nvmf
 
 ifeq ($(origin KDIR),undefined)
 
@@ -90,6 +93,9 @@ bench-compare:
 
 bench-compare-wire:
 	$(TESTBED)/bench/run-bench-compare.sh --wire $(BENCH_COMPARE_ARGS)
+
+bench-nvmf:
+	$(TESTBED)/bench/run-bench-compare.sh --nvmf $(BENCH_NVMF_ARGS)
 
 # Debian's own kernel: installs linux-image and linux-headers of 6.12,
 # builds the modules against the headers and boots the demo on it.

@@ -99,6 +99,9 @@ static void rdma_rw_update_lkey(struct rdma_rw_reg_ctx *reg, bool need_inval)
 	ib_update_fast_reg_key(reg->mr, ib_inc_rkey(reg->mr->lkey) & 0xff);
 	reg->reg_wr.key = reg->mr->lkey;
 	reg->sge.lkey = reg->mr->lkey;
+	/* a READ_WITH_INV names the registration it ends: this one */
+	if (reg->wr.wr.opcode == IB_WR_RDMA_READ_WITH_INV)
+		reg->wr.wr.ex.invalidate_rkey = reg->mr->lkey;
 }
 
 /* Take an MR and map up to one MR's worth of @sg into it (@reg zeroed). */

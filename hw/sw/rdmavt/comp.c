@@ -26,6 +26,7 @@ static enum ib_wc_opcode rvt_wc_opcode(enum ib_wr_opcode op)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		return IB_WC_RDMA_WRITE;
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		return IB_WC_RDMA_READ;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 		return IB_WC_COMP_SWAP;
@@ -59,7 +60,7 @@ static bool rvt_send_wc(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	wc->opcode = rvt_wc_opcode(op);
 	wc->qp = &qp->ibqp;
 	/* byte_len counts what came back: READ data, an atomic's value */
-	if (op == IB_WR_RDMA_READ)
+	if (op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV)
 		wc->byte_len = wqe->length;
 	else if (op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		 op == IB_WR_ATOMIC_FETCH_AND_ADD)

@@ -582,10 +582,15 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 {
-	/* iWARP (RFC 5040): no immediate data, no atomics */
+	/*
+	 * iWARP (RFC 5040): no immediate data, no atomics; a READ may
+	 * invalidate its sink's registration when it completes (RDMA_READ
+	 * with local invalidate, what rdma_rw posts on iWARP).
+	 */
 	if (qp->rdi->ibdev.node_type == RDMA_NODE_RNIC)
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_INV ||
 		       op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_READ ||
+		       op == IB_WR_RDMA_READ_WITH_INV ||
 		       op == IB_WR_REG_MR || op == IB_WR_LOCAL_INV;
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
@@ -630,6 +635,7 @@ static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		wqe->rdma_wr = *rdma_wr(wr);
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -673,7 +679,8 @@ static void rvt_copy_inline(struct rvt_qp *qp, struct rvt_swqe *wqe,
 static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 {
 	bool is_inline = wr->send_flags & IB_SEND_INLINE &&
-			 wr->opcode != IB_WR_RDMA_READ;
+			 wr->opcode != IB_WR_RDMA_READ &&
+			 wr->opcode != IB_WR_RDMA_READ_WITH_INV;
 	struct ib_sge *posted;
 	struct rvt_swqe *wqe;
 	unsigned long flags;

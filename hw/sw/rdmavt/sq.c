@@ -139,7 +139,8 @@ static bool rvt_wait_again(struct rvt_qp *qp, enum rvt_exec how, u32 aeth)
 static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	enum ib_wr_opcode op = wqe->wr.opcode;
-	int acc = op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	int acc = op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV ||
+		  op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		  op == IB_WR_ATOMIC_FETCH_AND_ADD ? IB_ACCESS_LOCAL_WRITE : 0;
 	unsigned long flags;
 	bool pending;

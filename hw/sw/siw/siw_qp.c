@@ -159,7 +159,19 @@ int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	}
 	sqe = siw_sqe_at(st, st->q_tail);
 	sqe->wqe = wqe;
+	/*
+	 * A READ with local invalidate is a READ on the wire; its sink's
+	 * registration (that of its first SGE, as upstream's siw and the
+	 * hardware RNICs take it) ends when the response is in
+	 * (siw_rx_fpdu_done()).
+	 */
 	sqe->opcode = wqe->wr.opcode;
+	sqe->inv_stag = 0;
+	if (sqe->opcode == IB_WR_RDMA_READ_WITH_INV) {
+		sqe->opcode = IB_WR_RDMA_READ;
+		if (wqe->wr.num_sge)
+			sqe->inv_stag = wqe->wr.sg_list[0].lkey;
+	}
 	sqe->send_flags = wqe->wr.send_flags;
 	sqe->length = wqe->length;
 	sqe->rkey = 0;
@@ -536,7 +548,12 @@ int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u32(msg, "mpa_crc", READ_ONCE(mpa->crc)) ||
 	    rdma_nl_put_driver_u32(msg, "mulpdu", READ_ONCE(st->tx_mulpdu)) ||
 	    rdma_nl_put_driver_u64(msg, "tx_fpdus", READ_ONCE(st->tx_fpdus)) ||
-	    rdma_nl_put_driver_u64(msg, "rx_fpdus", READ_ONCE(st->rx_fpdus)))
+	    rdma_nl_put_driver_u64(msg, "rx_fpdus", READ_ONCE(st->rx_fpdus)) ||
+	    /* READs: the negotiated depths and what is in flight now */
+	    rdma_nl_put_driver_u32(msg, "ord", READ_ONCE(st->orq_size)) ||
+	    rdma_nl_put_driver_u32(msg, "ird", READ_ONCE(st->irq_size)) ||
+	    rdma_nl_put_driver_u32(msg, "orq_used", READ_ONCE(st->orq_count)) ||
+	    rdma_nl_put_driver_u32(msg, "irq_used", READ_ONCE(st->irq_count)))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -27,7 +27,8 @@ enum siw_sqe_state {
  * @wqe: rdmavt's request; only the cookie of rvt_send_complete() (a
  *	flush may hand its slot to a new post: its fields are not read
  *	after xmit_wqe)
- * @opcode: the verbs opcode
+ * @opcode: the verbs opcode (IB_WR_RDMA_READ_WITH_INV becomes
+ *	IB_WR_RDMA_READ with @inv_stag)
  * @send_flags: IB_SEND_*
  * @length: bytes of the message
  * @rkey: WRITE/READ: the peer's STag; SEND_WITH_INV: the STag to
@@ -35,6 +36,8 @@ enum siw_sqe_state {
  * @remote_addr: WRITE/READ: the peer's tagged offset
  * @sink_stag: READ: the STag the response names (our first SGE's lkey)
  * @sink_to: READ: its tagged offset
+ * @inv_stag: READ with local invalidate: the lkey of the first SGE,
+ *	whose registration ends with the response (0: none)
  * @num_sge: entries of @sg
  * @state: enum siw_sqe_state
  * @status: the completion status once SIW_SQE_DONE
@@ -49,6 +52,7 @@ struct siw_sqe {
 	u64			remote_addr;
 	u32			sink_stag;
 	u64			sink_to;
+	u32			inv_stag;
 	u32			num_sge;
 	u8			state;
 	u8			status;

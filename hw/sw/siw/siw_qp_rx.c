@@ -341,6 +341,10 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 		if (sqe) {
 			sqe->state = SIW_SQE_DONE;
 			sqe->status = IB_WC_SUCCESS;
+			/* RDMA_READ_WITH_INV: the sink's registration ends */
+			if (sqe->inv_stag &&
+			    rvt_invalidate_rkey(qp, sqe->inv_stag))
+				sqe->status = IB_WC_LOC_PROT_ERR;
 		}
 		/* an RTR's answer completes nothing */
 		if (st->orq_count)

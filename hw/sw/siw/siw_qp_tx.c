@@ -479,6 +479,9 @@ static void siw_tx_finish_fail(struct siw_qp_stream *st)
 	siw_tx_release(st);
 }
 
+/* FPDUs one run of siw_tx_work() sends before it queues itself again. */
+#define SIW_TX_BURST	64
+
 /**
  * siw_tx_work - the transmitter of a QP's stream
  * @work: st->tx_work
@@ -491,6 +494,7 @@ void siw_tx_work(struct work_struct *work)
 {
 	struct siw_qp_stream *st = container_of(work, struct siw_qp_stream,
 						tx_work);
+	unsigned int burst = 0;
 	int ret;
 
 	for (;;) {
@@ -509,6 +513,15 @@ void siw_tx_work(struct work_struct *work)
 			}
 			WRITE_ONCE(st->tx_fpdus, st->tx_fpdus + 1);
 			siw_tx_fpdu_done(st);
+			/*
+			 * A socket that keeps taking data would keep this
+			 * worker busy for as long as the QP has data: after a
+			 * burst, the other QPs' work runs first.
+			 */
+			if (++burst >= SIW_TX_BURST) {
+				queue_work(siw_tx_wq, &st->tx_work);
+				break;
+			}
 			continue;
 		}
 		/* completions as soon as possible: consumers reuse buffers */

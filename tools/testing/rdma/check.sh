@@ -101,6 +101,22 @@ else
 fi
 times+=(--time "upstream-build=$(($(date +%s) - t0))")
 
+# NVMe over Fabrics' RDMA transports (upstream's nvme-rdma and
+# nvmet-rdma, unmodified) built against our include/ and our modules
+# (cached beside the kernel): the wire scenario 64-nvmf loads them.
+if [ $built -eq 0 ]; then
+	step "nvme-rdma and nvmet-rdma against our stack"
+	t0=$(date +%s)
+	if nvme=$("$here/upstream/build-nvme.sh" "$KDIR" ours "$repo"); then
+		export RDMA_EXTRA_KO="${RDMA_EXTRA_KO:+$RDMA_EXTRA_KO }$nvme/nvme-rdma.ko $nvme/nvmet-rdma.ko"
+		echo "nvme: $nvme"
+		static+=(--static nvme-build=pass)
+	else
+		static+=(--static nvme-build=fail)
+	fi
+	times+=(--time "nvme-build=$(($(date +%s) - t0))")
+fi
+
 # The VM goes first, in the background: the static checks need no VM and
 # run while the guests boot and work.  They wait until vm-run.sh has
 # packed the initramfs (it writes the nonce last), since sparse runs kbuild

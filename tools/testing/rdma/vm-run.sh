@@ -10,8 +10,8 @@
 #                     to .testbed/bench.log and the terminal
 #
 # With two guests or more, guests 1 and 2 are joined by a virtual wire: a
-# virtio NIC each (eth0 in the guest, 10.211.0.<guest>/24) on QEMU's UDP
-# socket backend, host ports picked at random.  In check mode, the wire
+# virtio NIC each (eth0 in the guest, 10.211.0.<guest>/24) on QEMU's TCP
+# socket backend (guest 1 listens on a host port picked at random).  In check mode, the wire
 # scenarios (scenarios/wire/*.sh) run on both of them first, each guest
 # playing its half (guest/wire.sh); their KTAP is reported per guest as
 # NAME.guest1 and NAME.guest2.
@@ -467,16 +467,31 @@ qemu=(qemu-system-x86_64 -accel tcg -smp "$smp,sockets=$smp,cores=1,threads=1" -
 	-nographic -no-reboot
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
-# The wire: guest N sends to the other's UDP port and receives on its own.
-wire_port=$((20000 + RANDOM % 20000 * 2))
+# The wire: one TCP connection between the two QEMUs (guest 1 listens,
+# guest 2 connects once it does).  Not QEMU's UDP backend: a busy host
+# drops datagrams when a guest's socket buffer is full (RcvbufErrors),
+# and the guests' TCP then waits out retransmission timeouts of seconds;
+# a stream loses no frame.
+wire_port=$((20000 + RANDOM % 20000))
 nic_args() {
 	local g=$1
 	if [ "$guests" -ge 2 ] && [ "$g" -le 2 ]; then
-		echo "-netdev socket,id=wire,udp=127.0.0.1:$((wire_port + 2 - g)),localaddr=127.0.0.1:$((wire_port + g - 1))"
+		if [ "$g" = 1 ]; then
+			echo "-netdev socket,id=wire,listen=127.0.0.1:$wire_port"
+		else
+			echo "-netdev socket,id=wire,connect=127.0.0.1:$wire_port"
+		fi
 		echo "-device virtio-net-pci,netdev=wire,mac=52:54:00:99:00:0$g"
 	else
 		echo "-nic none"
 	fi
+}
+# wire_listening: guest 1's QEMU listens on the wire's port.
+wire_listening() {
+	local hex
+	hex=$(printf '%04X' "$wire_port")
+	awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' \
+		/proc/net/tcp
 }
 
 log "booting $krel ($mode), $guests guest(s), limit $limit"
@@ -525,6 +540,15 @@ else
 			echo "vm-run: guest $g ended after $(($(date +%s) - start))s, status $grc$([ "$grc" = 124 ] && echo " (time limit $limit)")" >&2
 		) &
 		pids+=($!)
+		# guest 2 connects to the wire guest 1 listens on
+		if [ "$g" = 1 ] && [ "$guests" -ge 2 ]; then
+			i=0
+			while ! wire_listening && [ $i -lt 300 ]; do
+				sleep 0.1
+				i=$((i + 1))
+			done
+			wire_listening || log "warning: guest 1 does not listen on the wire (port $wire_port)"
+		fi
 		# Progress while the guests run; each tail ends with its guest.
 		prefix=""
 		[ "$guests" -gt 1 ] && prefix="[guest $g] "

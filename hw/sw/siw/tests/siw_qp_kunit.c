@@ -13,6 +13,7 @@
 #include <linux/inet.h>
 #include <linux/netdevice.h>
 #include <linux/net.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 #include <net/net_namespace.h>
@@ -547,6 +548,75 @@ static void siw_qp_read_bad_rkey(struct kunit *test)
 }
 
 /*
+ * RDMA_READ_WITH_INV (what rdma_rw posts for a READ on iWARP): the sink
+ * is a fast registration MR of A, the READ completes as a READ with
+ * B's data in it, and the sink's registration is over: a second READ
+ * into the same key completes with a local protection error.
+ */
+static void siw_qp_read_with_inv(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, false);
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	const struct ib_send_wr *bad;
+	struct ib_reg_wr reg = {};
+	struct ib_rdma_wr rd = {};
+	struct scatterlist sg;
+	struct ib_mr *mr;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	mr = ib_alloc_mr(k->pd, IB_MR_TYPE_MEM_REG, 1);
+	if (IS_ERR(mr))
+		__free_page(page);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	sg_init_one(&sg, page_address(page), PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(siwk_dev, &sg, 1, DMA_FROM_DEVICE),
+			1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.wr_id = 1;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = mr;
+	reg.key = mr->lkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.qp, &reg.wr, &bad), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
+
+	siwk_fill(k->b.buf, PAGE_SIZE, 9);
+	rd.wr.opcode = IB_WR_RDMA_READ_WITH_INV;
+	rd.wr.wr_id = 2;
+	rd.wr.send_flags = IB_SEND_SIGNALED;
+	rd.wr.sg_list = &(struct ib_sge) {
+		.addr = mr->iova, .length = PAGE_SIZE, .lkey = mr->lkey,
+	};
+	rd.wr.num_sge = 1;
+	rd.wr.ex.invalidate_rkey = mr->lkey;
+	rd.remote_addr = (uintptr_t)k->b.buf;
+	rd.rkey = k->pd->unsafe_global_rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.qp, &rd.wr, &bad), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(page), k->b.buf, PAGE_SIZE),
+			0);
+
+	/* the key is invalid now: the same READ again fails locally */
+	rd.wr.wr_id = 3;
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.qp, &rd.wr, &bad), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+
+	ib_dereg_mr(mr);
+	ib_dma_unmap_sg(siwk_dev, &sg, 1, DMA_FROM_DEVICE);
+	__free_page(page);
+}
+
+/*
  * A SEND with no receive WQE at B: B terminates, both QPs fail, and
  * the receives A had posted complete flushed.
  */
@@ -1078,6 +1148,7 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE_PARAM(siw_qp_write_read, crc_gen_params),
 	KUNIT_CASE(siw_qp_write_bad_rkey),
 	KUNIT_CASE(siw_qp_read_bad_rkey),
+	KUNIT_CASE(siw_qp_read_with_inv),
 	KUNIT_CASE(siw_qp_rq_overrun),
 	KUNIT_CASE(siw_qp_stop_in_flight),
 	KUNIT_CASE(siw_qp_refusals),

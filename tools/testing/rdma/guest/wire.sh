@@ -2,7 +2,7 @@
 #
 # The virtual wire between two guests (busybox ash).  In the VM this file
 # is /testbed/lib/wire.sh.  vm-run.sh joins guests 1 and 2 by a virtio NIC
-# each, on QEMU's UDP socket backend; the guest's init names it eth0 and
+# each, on QEMU's TCP socket backend; the guest's init names it eth0 and
 # gives it 10.211.0.<guest>/24.  A wire scenario (scenarios/wire/*.sh) runs
 # on both guests at the same time, first thing after boot; each half
 # learns which one it is from WIRE_SELF (1 or 2) and meets the other at

@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Benchmark (make bench-nvmf, never make check): NVMe over Fabrics across
+# the virtual wire, guest 1 the target (a loop device on tmpfs, exported
+# through nvmet's configfs), guest 2 the host running Debian's fio on
+# the namespace: 4 KiB random reads (IOPS) and 128 KiB sequential reads
+# (bandwidth), with O_DIRECT and libaio.  Each round runs three columns
+# in one boot:
+#   ours      our siw, rdma_cm and ib_core, with upstream's nvme-rdma and
+#             nvmet-rdma built against our include/
+#   upstream  upstream's siw and stack, with the same two modules built
+#             against upstream's headers (guest/stack.sh swaps stacks)
+#   tcp       the kernel's own NVMe/TCP on the same wire (no RDMA)
+# Odd rounds run upstream first, even rounds ours first.  The host prints
+# "nvmf-result ROUND COLUMN TEST METRIC VALUE" lines; bench/nvmf_table.py
+# makes the table.
+# Parameters: bench_nvmf.rounds=N bench_nvmf.secs=S (fio's run time)
+# needs: /usr/bin/rdma /usr/sbin/nvme /usr/bin/fio
+# timeout: 3000
+
+. /testbed/lib/stack.sh
+. /testbed/lib/wire.sh
+
+arg() {
+	tr ' ' '\n' </proc/cmdline | sed -n "s/^bench_nvmf\.$1=//p"
+}
+ROUNDS=$(arg rounds)
+ROUNDS=${ROUNDS:-3}
+SECS=$(arg secs)
+SECS=${SECS:-20}
+NQN=nqn.2026-11.org.rdma-testbed:bench
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0003
+CFS=/sys/kernel/config/nvmet
+IMG=/tmp/nvmf.img
+DEV=nvmf0
+FAILED=0
+
+echo "bench-nvmf: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s) of $SECS s per fio job"
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+if [ "$WIRE_SELF" = 1 ]; then
+	dd if=/dev/urandom of=$IMG bs=1M count=128 2>/dev/null
+	losetup /dev/loop0 $IMG
+	mkdir $CFS/subsystems/$NQN
+	echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host
+	mkdir $CFS/subsystems/$NQN/namespaces/1
+	echo /dev/loop0 >$CFS/subsystems/$NQN/namespaces/1/device_path
+	echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable
+fi
+
+fail() {
+	echo "bench-nvmf: $*"
+	FAILED=$((FAILED + 1))
+}
+
+# port TRTYPE | port off
+port() {
+	if [ "$1" = off ]; then
+		rm $CFS/ports/1/subsystems/$NQN && rmdir $CFS/ports/1
+		return
+	fi
+	mkdir $CFS/ports/1 &&
+		echo "$1" >$CFS/ports/1/addr_trtype &&
+		echo ipv4 >$CFS/ports/1/addr_adrfam &&
+		echo "$WIRE_SELF_IP" >$CFS/ports/1/addr_traddr &&
+		echo 4420 >$CFS/ports/1/addr_trsvcid &&
+		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
+}
+
+ns() {
+	local n
+	for n in /sys/block/nvme*n*; do
+		[ -e "$n" ] || continue
+		n=${n##*/}
+		case "$n" in nvme*c*n*) continue ;; esac
+		echo "$n"
+		return 0
+	done
+	return 1
+}
+
+# job ROUND COLUMN NAME RW BS DEPTH: one fio job on the namespace;
+# "nvmf-result" lines with its IOPS and bandwidth (fio's terse output:
+# field 7 is the read bandwidth in KiB/s, field 8 the read IOPS).
+job() {
+	local out
+	out=$(fio --minimal --name="$3" --filename="/dev/$NS" --rw="$4" \
+		--bs="$5" --iodepth="$6" --ioengine=libaio --direct=1 \
+		--time_based --runtime="$SECS" --ramp_time=2 --size=120m 2>&1) ||
+		{ fail "round $1 $2: fio $3 failed: $out"; return; }
+	echo "$out" | awk -F';' -v r="$1" -v c="$2" -v t="$3" '
+		NF > 8 { printf "nvmf-result %s %s %s iops %s\n", r, c, t, $8
+			 printf "nvmf-result %s %s %s bw_mbs %.1f\n", r, c, t, $7 / 1024 }'
+}
+
+# column ROUND COLUMN TRTYPE: the target's port of TRTYPE (rdma or tcp),
+# the host connects, runs both jobs, disconnects.
+column() {
+	local r=$1 c=$2 t=$3
+	wire_sync "round $r $c" || { fail "round $r $c: no sync"; return; }
+	if [ "$WIRE_SELF" = 1 ]; then
+		port "$t" || fail "round $r $c: port $t"
+		wire_sync "round $r $c: port" || fail "round $r $c: no sync"
+		wire_sync "round $r $c: measured" 1200 || fail "round $r $c: no sync"
+		port off || fail "round $r $c: port removal"
+		return
+	fi
+	wire_sync "round $r $c: port" || fail "round $r $c: no sync"
+	if nvme connect -t "$t" -n $NQN -a "$WIRE_PEER_IP" -s 4420 -q $HOSTNQN; then
+		i=0
+		while ! NS=$(ns) && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+		job "$r" "$c" randread-4k randread 4k 32
+		job "$r" "$c" seqread-128k read 128k 8
+		nvme disconnect -n $NQN >/dev/null || fail "round $r $c: disconnect"
+	else
+		fail "round $r $c: nvme connect -t $t failed"
+	fi
+	wire_sync "round $r $c: measured" 1200 || fail "round $r $c: no sync"
+}
+
+# rdma_column ROUND ours|upstream
+rdma_column() {
+	local r=$1 s=$2 m=nvme_rdma
+	[ "$WIRE_SELF" = 1 ] && m=nvmet_rdma
+	if [ "$s" = ours ]; then
+		stack_load ours siw "$m" || fail "round $r: our stack did not load"
+	else
+		{ stack_load upstream && stack_insmod "$(echo $m | tr _ -)"; } ||
+			fail "round $r: upstream's stack did not load"
+	fi
+	rdma link add $DEV type siw netdev "$WIRE_DEV" || fail "round $r $s: rdma link add"
+	column "$r" "$s" rdma
+	wire_sync "round $r $s: done" || fail "round $r $s: no sync"
+	rdma link delete $DEV || fail "round $r $s: rdma link delete"
+	stack_unload || fail "round $r $s: the stack did not unload"
+}
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	if [ $((r % 2)) = 1 ]; then
+		rdma_column $r upstream
+		rdma_column $r ours
+	else
+		rdma_column $r ours
+		rdma_column $r upstream
+	fi
+	column $r tcp tcp
+	r=$((r + 1))
+done
+wire_sync "done" || FAILED=$((FAILED + 1))
+echo "bench-nvmf: finished, $FAILED problem(s)"
+[ $FAILED = 0 ]

@@ -1,0 +1,323 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# NVMe over Fabrics on our stack, with the kernel's own transports:
+# upstream's nvme-rdma and nvmet-rdma, unmodified, built against our
+# include/ (upstream/build-nvme.sh), and Debian's nvme-cli.  Both halves
+# of this file run at once (guest/wire.sh): guest 1 is the target, guest
+# 2 the host, each with an RDMA device of type $NVMF_LINK_TYPE (siw:
+# soft-iWARP; the transport is this one parameter) on its end of the wire.
+#
+# The target exports a loop device through nvmet's configfs (subsystem,
+# namespace, port with transport rdma); the host discovers it, connects,
+# writes blocks of 4 KiB to 2 MiB with O_DIRECT through /dev/nvmeXnY and
+# reads them back, and both sides compare the checksums of what the host
+# wrote with what the target's loop device holds.  Then the stress cases:
+#   - I/O running while "rdma link delete" removes the host's device:
+#     nvme-rdma's client removal deletes the controller, the I/O ends with
+#     an error, the target lets go of the host's queues;
+#   - I/O running while the target's port is removed: the host's
+#     controller goes to its reconnect logic, fails its attempts (nothing
+#     listens) and gives up after ctrl_loss_tmo.
+# Every module unloads at the end; the run's splat and kmemleak scans
+# cover the rest.
+# needs: /usr/bin/rdma /usr/sbin/nvme
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+. /testbed/lib/wire.sh
+
+NVMF_LINK_TYPE=${NVMF_LINK_TYPE:-siw}
+DEV=nvmf0
+NQN=nqn.2026-11.org.rdma-testbed:nvmf-$NVMF_LINK_TYPE
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0002
+HOSTID=6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0002
+PORT=4420
+TARGET=1
+CFS=/sys/kernel/config/nvmet
+IMG=/tmp/nvmf.img
+# The blocks written: "SIZE_KIB OFFSET_KIB", each offset a multiple of
+# its size (dd's seek counts blocks).  busybox dd maps its buffer (page
+# aligned, as O_DIRECT wants) from 4 KiB up.  2 MiB is two commands of
+# nvmet-rdma's largest transfer (1 MiB) at once.  The debug kernel under
+# TCG moves about 250 KB/s through siw (kmemleak and KASAN on every skb),
+# hence no more data than this, and a longer I/O timeout than NVMe's
+# 30 s.
+BLOCKS="4 0
+128 1024
+1024 4096
+2048 8192"
+IO_TIMEOUT=180
+
+is_target() { [ "$WIRE_SELF" = "$TARGET" ]; }
+
+# wait_for SECONDS COMMAND...: COMMAND succeeds within SECONDS.
+wait_for() {
+	local end=$(($(date +%s) + $1))
+	shift
+	while ! "$@" 2>/dev/null; do
+		[ "$(date +%s)" -ge "$end" ] && return 1
+		sleep 0.5
+	done
+}
+
+# The controller of our subsystem (nvmeN) and its namespace (nvmeNnM).
+ctrl() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ -e "$c/subsysnqn" ] || continue
+		[ "$(cat "$c/subsysnqn")" = "$NQN" ] && { basename "$c"; return 0; }
+	done
+	return 1
+}
+no_ctrl() { ! ctrl >/dev/null; }
+ns() {
+	local n
+	for n in /sys/block/nvme*n*; do
+		[ -e "$n" ] || continue
+		n=${n##*/}
+		# nvmeXcYnZ: a path of a multipath namespace, not a disk
+		case "$n" in nvme*c*n*) continue ;; esac
+		echo "$n"
+		return 0
+	done
+	return 1
+}
+ns_ready() { local n; n=$(ns) && [ -b "/dev/$n" ]; }
+
+load() {
+	echo $IO_TIMEOUT >/sys/module/nvme_core/parameters/io_timeout || return
+	if is_target; then
+		stack_load ours "$NVMF_LINK_TYPE" nvmet_rdma
+	else
+		stack_load ours "$NVMF_LINK_TYPE" nvme_rdma
+	fi
+}
+
+# --- target side ---
+target_setup() {
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config || return
+	dd if=/dev/zero of=$IMG bs=1M count=32 2>/dev/null &&
+		losetup /dev/loop0 $IMG || return
+	mkdir $CFS/subsystems/$NQN &&
+		echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host &&
+		mkdir $CFS/subsystems/$NQN/namespaces/1 &&
+		echo /dev/loop0 >$CFS/subsystems/$NQN/namespaces/1/device_path &&
+		echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable
+}
+port_add() {
+	mkdir $CFS/ports/1 &&
+		echo rdma >$CFS/ports/1/addr_trtype &&
+		echo ipv4 >$CFS/ports/1/addr_adrfam &&
+		echo "$WIRE_SELF_IP" >$CFS/ports/1/addr_traddr &&
+		echo $PORT >$CFS/ports/1/addr_trsvcid &&
+		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
+}
+port_remove() {
+	rm $CFS/ports/1/subsystems/$NQN && rmdir $CFS/ports/1
+}
+target_teardown() {
+	echo 0 >$CFS/subsystems/$NQN/namespaces/1/enable &&
+		rmdir $CFS/subsystems/$NQN/namespaces/1 &&
+		rmdir $CFS/subsystems/$NQN &&
+		losetup -d /dev/loop0 && rm -f $IMG
+}
+qps_on_dev() {
+	rdma res show qp link $DEV/1 2>/dev/null | grep -c "^link $DEV/1 .* lqpn"
+}
+no_qps() { [ "$(qps_on_dev)" = 0 ]; }
+
+# sums DEVICE: sha256 of each block of BLOCKS read back from DEVICE with
+# O_DIRECT, on one line.
+sums() {
+	local size off line=
+	while read -r size off; do
+		line="$line $(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
+			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)"
+	done <<EOF
+$BLOCKS
+EOF
+	echo "${line# }"
+}
+
+# --- host side ---
+connect() {
+	nvme connect -t rdma -n $NQN -a "$WIRE_PEER_IP" -s $PORT \
+		-q $HOSTNQN -I $HOSTID "$@" || return
+	wait_for 60 ns_ready
+}
+# write_blocks DEVICE: each block of BLOCKS, from /dev/urandom, written
+# with O_DIRECT; its own checksum compared with what reads back.
+write_blocks() {
+	local size off want got bad=0
+	while read -r size off; do
+		dd if=/dev/urandom of=/tmp/blk bs=1k count="$size" 2>/dev/null
+		want=$(sha256sum </tmp/blk | cut -c1-16)
+		dd if=/tmp/blk of="$1" bs=${size}k seek=$((off / size)) count=1 \
+			oflag=direct 2>/dev/null || { echo "writing ${size} KiB failed"; bad=1; }
+		got=$(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
+			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)
+		echo "${size} KiB at ${off} KiB: wrote $want, read $got"
+		[ "$want" = "$got" ] || bad=1
+	done <<EOF
+$BLOCKS
+EOF
+	rm -f /tmp/blk
+	return $bad
+}
+# io_loop DEVICE STATUS: reads and writes with O_DIRECT until one fails;
+# its exit status goes to STATUS.
+io_loop() {
+	local rc=0 i=0
+	while [ $rc = 0 ]; do
+		dd if="$1" of=/dev/null bs=64k count=4 iflag=direct 2>/dev/null || rc=$?
+		[ $rc = 0 ] || break
+		dd if=/dev/zero of="$1" bs=64k seek=$((256 + i % 64)) count=2 \
+			oflag=direct 2>/dev/null || rc=$?
+		i=$((i + 1))
+	done
+	echo "$rc $i" >"$2"
+}
+io_ended() { [ -s "$1" ]; }
+ctrl_state_is() {
+	local c
+	c=$(ctrl) && [ "$(cat /sys/class/nvme/"$c"/state)" = "$1" ]
+}
+
+# sync_test NAME TAG [SECONDS]: a case passed when the other half met
+# this one at TAG (wire_sync runs in this shell: its count must stay the
+# same on both halves).
+sync_test() {
+	if wire_sync "$2" "${3:-300}"; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "the other guest did not meet at '$2'"
+	fi
+}
+
+if is_target; then ktap_plan 17; else ktap_plan 24; fi
+ktap_test "$NVMF_LINK_TYPE and nvme$(is_target && echo t)-rdma load (ours; nvme$(is_target && echo t)-rdma built against our include/)" load
+ktap_test "rdma link add $DEV type $NVMF_LINK_TYPE netdev eth0" \
+	rdma link add $DEV type "$NVMF_LINK_TYPE" netdev eth0
+sync_test "both guests are up (sync over the wire)" "nvmf: stacks up"
+
+# 1. export, discover, connect
+if is_target; then
+	ktap_test "target: loop device, subsystem and namespace through configfs" target_setup
+	ktap_test "target: port $PORT with transport rdma on $WIRE_SELF_IP" port_add
+	ktap_has "target: nvmet-rdma listens (rdma res show cm_id)" \
+		"nvmet_rdma" rdma res show cm_id
+	wire_sync "target ready" || ktap_diag "the host did not come"
+	wire_sync connected || ktap_diag "the host did not connect"
+	ktap_has "target: the host's queues are connected (QPs on $DEV)" \
+		"lqpn" rdma res show qp link $DEV/1
+else
+	wire_sync "target ready" || ktap_diag "the target did not come"
+	ktap_has "host: nvme discover lists the subsystem, transport rdma" \
+		"subnqn: *$NQN" nvme discover -t rdma -a "$WIRE_PEER_IP" -s $PORT \
+		-q $HOSTNQN -I $HOSTID
+	ktap_test "host: nvme connect -t rdma: a namespace appears" connect
+	c=$(ctrl) n=$(ns)
+	ktap_diag "controller $c, namespace /dev/$n"
+	ktap_has "host: the controller's transport is rdma, at the target's address" \
+		"traddr=$WIRE_PEER_IP,trsvcid=$PORT" \
+		sh -c "cat /sys/class/nvme/$c/transport /sys/class/nvme/$c/address"
+	ktap_test "host: the namespace has the loop device's size (32 MiB)" \
+		sh -c "[ \$((\$(cat /sys/block/$n/size) * 512)) = 33554432 ]"
+	wire_sync connected || ktap_diag "the target did not answer"
+fi
+
+# 2. data, checked on both sides: each side's sha256 of each block is
+# the tag of the sync, which fails when they differ
+if is_target; then
+	wire_sync written || ktap_diag "the host did not write"
+	mine=$(sums /dev/loop0)
+	ktap_diag "the loop device holds: $mine"
+	sync_test "target: the loop device holds what the host wrote (sha256 of each block)" \
+		"sums $mine"
+else
+	out=$(write_blocks "/dev/$n")
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	name="host: 4 KiB to 2 MiB written and read back with O_DIRECT, identical"
+	if [ $rc = 0 ]; then ktap_pass "$name"; else ktap_fail "$name"; fi
+	wire_sync written || ktap_diag "the target did not wait"
+	mine=$(sums "/dev/$n")
+	sync_test "host: the target's loop device holds what the host wrote (sha256 of each block)" \
+		"sums $mine"
+fi
+
+# 3. disconnect
+if is_target; then
+	wire_sync disconnected || ktap_diag "the host did not disconnect"
+	ktap_test "target: the host disconnected: no QP left on $DEV" wait_for 60 no_qps
+else
+	ktap_has "host: nvme disconnect" "disconnected 1 controller" \
+		nvme disconnect -n $NQN
+	ktap_test "host: the controller is gone" wait_for 30 no_ctrl
+	wire_sync disconnected || ktap_diag "the target did not wait"
+fi
+
+# 4. the host's device removed under I/O
+if is_target; then
+	sync_test "target: the host's device went away under I/O" "device removed"
+	ktap_test "target: it let go of the host's queues (no QP on $DEV)" \
+		wait_for 120 no_qps
+else
+	ktap_test "host: connect again (ctrl_loss_tmo 10 s), I/O runs" \
+		connect -l 10 -c 1
+	n=$(ns)
+	rm -f /tmp/io.st
+	io_loop "/dev/$n" /tmp/io.st &
+	sleep 3
+	ktap_test "host: rdma link delete $DEV under I/O returns" \
+		timeout 120 rdma link delete $DEV
+	ktap_test "host: the controller is deleted" wait_for 60 no_ctrl
+	ktap_test "host: the I/O ended with an error" wait_for 60 io_ended /tmp/io.st
+	ktap_diag "I/O loop: exit status and rounds $(cat /tmp/io.st 2>/dev/null)"
+	wait
+	ktap_test "host: rdma link add $DEV again" \
+		rdma link add $DEV type "$NVMF_LINK_TYPE" netdev eth0
+	wire_sync "device removed" || ktap_diag "the target did not wait"
+fi
+
+# 5. the target's port removed under I/O: the host watches its
+# controller from the moment the target starts
+if is_target; then
+	wire_sync "io running" || ktap_diag "the host did not start its I/O"
+	ktap_test "target: the port is removed under I/O" port_remove
+	ktap_test "target: the host's queues are gone" wait_for 120 no_qps
+	sync_test "target: the host saw it and gave up" "port removed"
+else
+	ktap_test "host: connect (ctrl_loss_tmo 6 s, reconnect every 1 s), I/O runs" \
+		connect -l 6 -c 1
+	n=$(ns)
+	rm -f /tmp/io.st
+	io_loop "/dev/$n" /tmp/io.st &
+	sleep 2
+	wire_sync "io running" || ktap_diag "the target did not come"
+	ktap_test "host: the controller reconnects (state connecting)" \
+		wait_for 60 ctrl_state_is connecting
+	ktap_test "host: it gives up after ctrl_loss_tmo: the controller is deleted" \
+		wait_for 120 no_ctrl
+	ktap_has "host: failed reconnect attempts (kernel log)" \
+		"Failed reconnect attempt" dmesg
+	ktap_test "host: the I/O ended with an error" wait_for 60 io_ended /tmp/io.st
+	ktap_diag "I/O loop: exit status and rounds $(cat /tmp/io.st 2>/dev/null)"
+	wait
+	wire_sync "port removed" || ktap_diag "the target did not wait"
+fi
+
+# 6. teardown
+if is_target; then
+	ktap_test "target: namespace, subsystem and loop device removed" target_teardown
+else
+	ktap_test "host: no NVMe controller is left" no_ctrl
+fi
+ktap_test "rdma link delete $DEV" rdma link delete $DEV
+ktap_test "every module of the stack unloads (nvme$(is_target && echo t)-rdma, $NVMF_LINK_TYPE, rdma_cm, ib_core)" \
+	stack_unload
+wire_sync "nvmf: done" || ktap_diag "the other half did not finish"
+ktap_finish
