@@ -76,14 +76,26 @@ static int siw_cm_report_request(struct siw_cep *cep)
 	/* the same lock class as ours: the order is passive, listener */
 	mutex_lock_nested(&l->mutex, SINGLE_DEPTH_NESTING);
 	if (l->state == SIW_CEP_LISTEN && l->cm_id) {
+		/*
+		 * The request's IRD and ORD as the initiator offered them
+		 * (within our limits), as hardware RNICs report them:
+		 * rdma_cm hands the IRD to the consumer as the deepest
+		 * initiator_depth its accept may ask for, the ORD as the
+		 * responder_resources it must give.  Without MPA v2 there
+		 * is no offer: our limits, as upstream's siw reports.
+		 */
+		u16 ird = cep->mpa.enhanced ? cep->mpa.ord :
+			siw_mpa_policy.max_ord;
+		u16 ord = cep->mpa.enhanced ? cep->mpa.ird :
+			siw_mpa_policy.max_ird;
 		struct iw_cm_event ev = {
 			.event = IW_CM_EVENT_CONNECT_REQUEST,
 			.provider_data = cep,
 			.private_data = (void *)cep->frame.pdata,
 			.private_data_len = min_t(u16, cep->frame.pdata_len,
 						  U8_MAX),
-			.ird = min_t(u16, cep->mpa.ird, U8_MAX),
-			.ord = min_t(u16, cep->mpa.ord, U8_MAX),
+			.ird = min_t(u16, ird, U8_MAX),
+			.ord = min_t(u16, ord, U8_MAX),
 		};
 
 		if (!ev.private_data_len)

@@ -534,6 +534,38 @@ static void siw_cm_reject(struct kunit *test)
 	establish(fx, act, PORT_BASE + 303, NULL, NULL, 0);
 }
 
+/*
+ * The connect request reports the initiator's offer: its IRD (6) as the
+ * event's ird (rdma_cm's initiator_depth: how many READs the passive
+ * side may have in flight), its ORD (2) as the event's ord.
+ */
+static void siw_cm_request_ird_ord(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_conn_param p = {
+		.ird = 6,
+		.ord = 2,
+		.qpn = fx->qp[0]->qp_num,
+	};
+	struct iw_cm_id *act;
+	struct ev_rec *r;
+
+	listen_on(fx, PORT_BASE + 336);
+	act = new_id(fx);
+	addr_lo(&act->local_addr, 0);
+	addr_lo(&act->remote_addr, PORT_BASE + 336);
+	KUNIT_ASSERT_EQ(test, iw_cm_connect(act, &p), 0);
+	r = ev_wait(fx, NULL, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	fx->ids[fx->nr_ids++] = r->id;
+	KUNIT_EXPECT_EQ(test, r->ird, 6);
+	KUNIT_EXPECT_EQ(test, r->ord, 2);
+	KUNIT_ASSERT_EQ(test, iw_cm_reject(r->id, NULL, 0), 0);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+}
+
 /* Nobody listens: the TCP reset refuses the connection */
 static void siw_cm_no_listener(struct kunit *test)
 {
@@ -1654,6 +1686,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_disconnect_passive),
 	KUNIT_CASE(siw_cm_reject),
 	KUNIT_CASE(siw_cm_no_listener),
+	KUNIT_CASE(siw_cm_request_ird_ord),
 	KUNIT_CASE(siw_cm_mapped_port),
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),

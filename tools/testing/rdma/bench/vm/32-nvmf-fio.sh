@@ -37,7 +37,7 @@ DEV=nvmf0
 FAILED=0
 
 echo "bench-nvmf: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s) of $SECS s per fio job"
-mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+grep -q " /sys/kernel/config configfs " /proc/mounts || mount -t configfs configfs /sys/kernel/config
 if [ "$WIRE_SELF" = 1 ]; then
 	dd if=/dev/urandom of=$IMG bs=1M count=128 2>/dev/null
 	losetup /dev/loop0 $IMG

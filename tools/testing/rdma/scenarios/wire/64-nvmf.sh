@@ -97,7 +97,7 @@ load() {
 
 # --- target side ---
 target_setup() {
-	mountpoint -q /sys/kernel/config ||
+	grep -q " /sys/kernel/config configfs " /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config || return
 	dd if=/dev/zero of=$IMG bs=1M count=32 2>/dev/null &&
 		losetup /dev/loop0 $IMG || return
@@ -167,18 +167,27 @@ EOF
 	rm -f /tmp/blk
 	return $bad
 }
-# io_loop DEVICE STATUS: reads and writes with O_DIRECT until one fails;
-# its exit status goes to STATUS.
+# io_loop DEVICE STATUS: reads and writes with O_DIRECT until one fails
+# or the device is gone (dd would write a regular file in its place);
+# "STATUS ROUNDS" goes to STATUS.
 io_loop() {
 	local rc=0 i=0
 	while [ $rc = 0 ]; do
+		[ -b "$1" ] || { rc=255; break; }
 		dd if="$1" of=/dev/null bs=64k count=4 iflag=direct 2>/dev/null || rc=$?
 		[ $rc = 0 ] || break
 		dd if=/dev/zero of="$1" bs=64k seek=$((256 + i % 64)) count=2 \
 			oflag=direct 2>/dev/null || rc=$?
 		i=$((i + 1))
 	done
+	[ -b "$1" ] || rm -f "$1"
 	echo "$rc $i" >"$2"
+}
+# stop_io PID: the I/O loop is over (it ends by itself once the device
+# fails; a loop still going is stopped rather than waited for).
+stop_io() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
 io_ended() { [ -s "$1" ]; }
 ctrl_state_is() {
@@ -271,13 +280,14 @@ else
 	n=$(ns)
 	rm -f /tmp/io.st
 	io_loop "/dev/$n" /tmp/io.st &
+	iopid=$!
 	sleep 3
 	ktap_test "host: rdma link delete $DEV under I/O returns" \
 		timeout 120 rdma link delete $DEV
 	ktap_test "host: the controller is deleted" wait_for 60 no_ctrl
 	ktap_test "host: the I/O ended with an error" wait_for 60 io_ended /tmp/io.st
 	ktap_diag "I/O loop: exit status and rounds $(cat /tmp/io.st 2>/dev/null)"
-	wait
+	stop_io $iopid
 	ktap_test "host: rdma link add $DEV again" \
 		rdma link add $DEV type "$NVMF_LINK_TYPE" netdev eth0
 	wire_sync "device removed" || ktap_diag "the target did not wait"
@@ -296,6 +306,7 @@ else
 	n=$(ns)
 	rm -f /tmp/io.st
 	io_loop "/dev/$n" /tmp/io.st &
+	iopid=$!
 	sleep 2
 	wire_sync "io running" || ktap_diag "the target did not come"
 	ktap_test "host: the controller reconnects (state connecting)" \
@@ -306,7 +317,7 @@ else
 		"Failed reconnect attempt" dmesg
 	ktap_test "host: the I/O ended with an error" wait_for 60 io_ended /tmp/io.st
 	ktap_diag "I/O loop: exit status and rounds $(cat /tmp/io.st 2>/dev/null)"
-	wait
+	stop_io $iopid
 	wire_sync "port removed" || ktap_diag "the target did not wait"
 fi
 
