@@ -468,10 +468,9 @@ qemu=(qemu-system-x86_64 -accel tcg -smp "$smp,sockets=$smp,cores=1,threads=1" -
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
 # The wire: one TCP connection between the two QEMUs (guest 1 listens,
-# guest 2 connects once it does).  Not QEMU's UDP backend: a busy host
-# drops datagrams when a guest's socket buffer is full (RcvbufErrors),
-# and the guests' TCP then waits out retransmission timeouts of seconds;
-# a stream loses no frame.
+# guest 2 connects once it does).  Not QEMU's UDP backend: the host
+# drops a datagram whenever the receiving QEMU's socket buffer is full
+# (RcvbufErrors); a stream loses no frame.
 wire_port=$((20000 + RANDOM % 20000))
 nic_args() {
 	local g=$1
