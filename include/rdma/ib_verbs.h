@@ -483,6 +483,25 @@ enum ib_port_speed {
 /**
  * struct ib_port_attr - the state of one port, filled by query_port
  */
+/* Flags of ib_device_ops.process_mad: which keys the caller checked already. */
+enum ib_process_mad_flags {
+	IB_MAD_IGNORE_MKEY	= 1,
+	IB_MAD_IGNORE_BKEY	= 2,
+	IB_MAD_IGNORE_ALL	= IB_MAD_IGNORE_MKEY | IB_MAD_IGNORE_BKEY
+};
+
+/*
+ * What ib_device_ops.process_mad did with a MAD: SUCCESS unless it failed,
+ * REPLY when *out_mad is to be sent back, CONSUMED when nobody else (no
+ * agent) is to see the MAD.
+ */
+enum ib_mad_result {
+	IB_MAD_RESULT_FAILURE	= 0,
+	IB_MAD_RESULT_SUCCESS	= 1 << 0,
+	IB_MAD_RESULT_REPLY	= 1 << 1,
+	IB_MAD_RESULT_CONSUMED	= 1 << 2
+};
+
 struct ib_port_attr {
 	u64			subnet_prefix;
 	enum ib_port_state	state;
