@@ -219,4 +219,10 @@ int rdma_link_newlink(const char *type, const char *ibdev_name,
 int rdma_addr_init(void);
 void rdma_addr_cleanup(void);
 
+/* ------------------------------------------------------------------
+ * mad_port.c: the MAD layer's client (QP0 and QP1 of every port)
+ */
+int ib_mad_init(void);
+void ib_mad_cleanup(void);
+
 #endif /* RDMA_CORE_PRIV_H */

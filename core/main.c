@@ -70,8 +70,17 @@ static int __init ib_core_init(void)
 		goto err_class;
 	}
 	nldev_init();
+	ret = ib_mad_init();
+	if (ret) {
+		pr_warn("ib_core: could not register the MAD layer\n");
+		goto err_nldev;
+	}
 	return 0;
 
+err_nldev:
+	nldev_exit();
+	rdma_netns_exit();
+	rdma_nl_exit();
 err_class:
 	class_unregister(&ib_class);
 err_addr:
@@ -91,6 +100,7 @@ err_wq:
 
 static void __exit ib_core_exit(void)
 {
+	ib_mad_cleanup();
 	nldev_exit();
 	rdma_netns_exit();
 	rdma_nl_exit();

@@ -16,10 +16,11 @@ static void verbs_restrack(struct kunit *test)
 	struct ib_device *dev = p->vt->dev;
 	struct ib_mr *mr;
 
+	/* besides the pair's, the MAD layer's QP0, QP1 and their CQ */
 	KUNIT_EXPECT_EQ(test, rdma_restrack_count(dev, RDMA_RESTRACK_QP,
-						  false), 2);
+						  false), 2 + 2);
 	KUNIT_EXPECT_EQ(test, rdma_restrack_count(dev, RDMA_RESTRACK_CQ,
-						  false), 2);
+						  false), 2 + 1);
 	KUNIT_EXPECT_STREQ(test, p->qp[0]->res.kern_name, KBUILD_MODNAME);
 	KUNIT_EXPECT_STREQ(test, p->cq[0]->res.kern_name, KBUILD_MODNAME);
 	KUNIT_EXPECT_EQ(test, p->qp[0]->res.id, p->qp[0]->qp_num);

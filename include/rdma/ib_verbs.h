@@ -480,9 +480,6 @@ enum ib_port_speed {
 	IB_SPEED_XDR = 256,
 };
 
-/**
- * struct ib_port_attr - the state of one port, filled by query_port
- */
 /* Flags of ib_device_ops.process_mad: which keys the caller checked already. */
 enum ib_process_mad_flags {
 	IB_MAD_IGNORE_MKEY	= 1,
@@ -502,6 +499,9 @@ enum ib_mad_result {
 	IB_MAD_RESULT_CONSUMED	= 1 << 2
 };
 
+/**
+ * struct ib_port_attr - the state of one port, filled by query_port
+ */
 struct ib_port_attr {
 	u64			subnet_prefix;
 	enum ib_port_state	state;
@@ -1920,13 +1920,20 @@ struct ib_mw {
 			!__same_type(((struct drv_struct *)NULL)->member,	\
 				     struct ib_struct)))
 
+/*
+ * A driver that declared no size (its objects are the core's alone) still
+ * gets room for the core's part.
+ */
+#define rdma_drv_obj_size(ib_dev, ib_type)				\
+	max_t(size_t, (ib_dev)->ops.size_##ib_type, sizeof(struct ib_type))
+
 #define rdma_zalloc_drv_obj_gfp(ib_dev, ib_type, gfp)			\
 	((struct ib_type *)rdma_zalloc_obj(ib_dev,			\
-		(ib_dev)->ops.size_##ib_type, gfp, false))
+		rdma_drv_obj_size(ib_dev, ib_type), gfp, false))
 
 #define rdma_zalloc_drv_obj_numa(ib_dev, ib_type)			\
 	((struct ib_type *)rdma_zalloc_obj(ib_dev,			\
-		(ib_dev)->ops.size_##ib_type, GFP_KERNEL, true))
+		rdma_drv_obj_size(ib_dev, ib_type), GFP_KERNEL, true))
 
 #define rdma_zalloc_drv_obj(ib_dev, ib_type)				\
 	rdma_zalloc_drv_obj_gfp(ib_dev, ib_type, GFP_KERNEL)
@@ -2536,6 +2543,22 @@ static inline struct ib_device *rdma_device_to_ibdev(struct device *device)
  */
 #define rdma_device_to_drv_device(dev, drv_dev_struct, ibdev_member)	\
 	container_of(rdma_device_to_ibdev(dev), drv_dev_struct, ibdev_member)
+
+/**
+ * rdma_cap_ib_switch - is the device an InfiniBand switch?
+ * @device: the device
+ *
+ * A switch has one management port, port 0, and forwards directed-route
+ * SMPs between its external ports.
+ *
+ * Context: Any context; takes no lock and does not sleep.
+ *
+ * Return: true for a switch.
+ */
+static inline bool rdma_cap_ib_switch(const struct ib_device *device)
+{
+	return device->is_switch;
+}
 
 /**
  * rdma_start_port - first port number of a device

@@ -40,7 +40,7 @@
 #                     /testbed/upstream in the guest (guest/stack.sh)
 #   RDMA_UPSTREAM_KO  more .ko files built against upstream's stack, put
 #                     beside it
-#   RDMA_HUNG_TASK_SECS  hung task detector's timeout in the guest (120)
+#   RDMA_HUNG_TASK_SECS  hung task detector's timeout in the guest (180)
 #   RDMA_KUNIT_TIMEOUT   seconds after which a KUnit module still loading
 #                     gets a dump of every task's stack (600)
 #   Another kernel than KDIR's own build (distro-run.sh: Debian's kernel,
@@ -264,6 +264,7 @@ log "$kunit_count KUnit module(s)"
 cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
 cp "$here/guest/ktap.sh" "$here/guest/stack.sh" "$here/guest/wire.sh" \
+	"$here/guest/nvmf.sh" \
 	"$staging/testbed/lib/"
 mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/scenarios/wire" \
 	"$staging/testbed/bench"
@@ -455,7 +456,7 @@ echo "$nonce" >"$work/nonce"
 # Hang detectors (kernel.config turns them on): a task blocked for
 # RDMA_HUNG_TASK_SECS is reported, checked every 20 s, every time; a CPU
 # stuck for 2 x watchdog_thresh seconds; a workqueue pool stuck for 30 s.
-hang="sysctl.kernel.hung_task_timeout_secs=${RDMA_HUNG_TASK_SECS:-120}"
+hang="sysctl.kernel.hung_task_timeout_secs=${RDMA_HUNG_TASK_SECS:-180}"
 hang="$hang sysctl.kernel.hung_task_check_interval_secs=20"
 hang="$hang sysctl.kernel.hung_task_warnings=-1 watchdog_thresh=10"
 hang="$hang workqueue.watchdog_thresh=30"

@@ -118,8 +118,9 @@ ktap_test "rdma_test_ulp loads" modprobe rdma_test_ulp
 running "ULP traffic on loop9 without errors" loop9
 
 # The ULP's objects: 1 PD, 2 CQs, 4 QPs (2 RC, 2 UD), 1 MR, 1 SRQ.
-ktap_has "rdma res show: the ULP's counts" \
-	"^[0-9]+: loop9: pd 1 cq 2 qp 4 cm_id 0 mr 1 ctx 0 srq 1" \
+# the ULP's objects and the MAD layer's (a PD, a CQ, QP0 and QP1)
+ktap_has "rdma res show: the ULP's counts and the MAD layer's" \
+	"^[0-9]+: loop9: pd 2 cq 3 qp 6 cm_id 0 mr 1 ctx 0 srq 1" \
 	rdma res show
 lines "rdma res show qp: 4 QPs of rdma_test_ulp" 4 \
 	"^link loop9/.*comm \[rdma_test_ulp\]" rdma res show qp

@@ -21,6 +21,7 @@
 
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
+. /testbed/lib/nvmf.sh
 
 arg() {
 	tr ' ' '\n' </proc/cmdline | sed -n "s/^bench_nvmf\.$1=//p"
@@ -30,22 +31,15 @@ ROUNDS=${ROUNDS:-3}
 SECS=$(arg secs)
 SECS=${SECS:-20}
 NQN=nqn.2026-11.org.rdma-testbed:bench
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0003
-CFS=/sys/kernel/config/nvmet
 IMG=/tmp/nvmf.img
 DEV=nvmf0
 FAILED=0
 
 echo "bench-nvmf: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s) of $SECS s per fio job"
-grep -q " /sys/kernel/config configfs " /proc/mounts || mount -t configfs configfs /sys/kernel/config
 if [ "$WIRE_SELF" = 1 ]; then
-	dd if=/dev/urandom of=$IMG bs=1M count=128 2>/dev/null
-	losetup /dev/loop0 $IMG
-	mkdir $CFS/subsystems/$NQN
-	echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host
-	mkdir $CFS/subsystems/$NQN/namespaces/1
-	echo /dev/loop0 >$CFS/subsystems/$NQN/namespaces/1/device_path
-	echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable
+	{ dd if=/dev/urandom of=$IMG bs=1M count=128 2>/dev/null &&
+		losetup /dev/loop0 $IMG && nvmf_subsys_add $NQN /dev/loop0; } ||
+		FAILED=1
 fi
 
 fail() {
@@ -56,27 +50,10 @@ fail() {
 # port TRTYPE | port off
 port() {
 	if [ "$1" = off ]; then
-		rm $CFS/ports/1/subsystems/$NQN && rmdir $CFS/ports/1
-		return
+		nvmf_port_remove $NQN
+	else
+		nvmf_port_add $NQN "$1" "$WIRE_SELF_IP" 4420
 	fi
-	mkdir $CFS/ports/1 &&
-		echo "$1" >$CFS/ports/1/addr_trtype &&
-		echo ipv4 >$CFS/ports/1/addr_adrfam &&
-		echo "$WIRE_SELF_IP" >$CFS/ports/1/addr_traddr &&
-		echo 4420 >$CFS/ports/1/addr_trsvcid &&
-		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
-}
-
-ns() {
-	local n
-	for n in /sys/block/nvme*n*; do
-		[ -e "$n" ] || continue
-		n=${n##*/}
-		case "$n" in nvme*c*n*) continue ;; esac
-		echo "$n"
-		return 0
-	done
-	return 1
 }
 
 # job ROUND COLUMN NAME RW BS DEPTH: one fio job on the namespace;
@@ -106,9 +83,9 @@ column() {
 		return
 	fi
 	wire_sync "round $r $c: port" || fail "round $r $c: no sync"
-	if nvme connect -t "$t" -n $NQN -a "$WIRE_PEER_IP" -s 4420 -q $HOSTNQN; then
+	if nvmf_connect "$t" $NQN "$WIRE_PEER_IP" 4420; then
 		i=0
-		while ! NS=$(ns) && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+		while ! NS=$(nvmf_ns) && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
 		job "$r" "$c" randread-4k randread 4k 32
 		job "$r" "$c" seqread-128k read 128k 8
 		nvme disconnect -n $NQN >/dev/null || fail "round $r $c: disconnect"

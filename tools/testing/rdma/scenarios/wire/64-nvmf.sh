@@ -27,15 +27,13 @@
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
+. /testbed/lib/nvmf.sh
 
 NVMF_LINK_TYPE=${NVMF_LINK_TYPE:-siw}
 DEV=nvmf0
 NQN=nqn.2026-11.org.rdma-testbed:nvmf-$NVMF_LINK_TYPE
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0002
-HOSTID=6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e0002
 PORT=4420
 TARGET=1
-CFS=/sys/kernel/config/nvmet
 IMG=/tmp/nvmf.img
 # The blocks written: "SIZE_KIB OFFSET_KIB", each offset a multiple of
 # its size (dd's seek counts blocks).  busybox dd maps its buffer (page
@@ -72,19 +70,6 @@ ctrl() {
 	return 1
 }
 no_ctrl() { ! ctrl >/dev/null; }
-ns() {
-	local n
-	for n in /sys/block/nvme*n*; do
-		[ -e "$n" ] || continue
-		n=${n##*/}
-		# nvmeXcYnZ: a path of a multipath namespace, not a disk
-		case "$n" in nvme*c*n*) continue ;; esac
-		echo "$n"
-		return 0
-	done
-	return 1
-}
-ns_ready() { local n; n=$(ns) && [ -b "/dev/$n" ]; }
 
 load() {
 	echo $IO_TIMEOUT >/sys/module/nvme_core/parameters/io_timeout || return
@@ -97,31 +82,14 @@ load() {
 
 # --- target side ---
 target_setup() {
-	grep -q " /sys/kernel/config configfs " /proc/mounts ||
-		mount -t configfs configfs /sys/kernel/config || return
 	dd if=/dev/zero of=$IMG bs=1M count=32 2>/dev/null &&
-		losetup /dev/loop0 $IMG || return
-	mkdir $CFS/subsystems/$NQN &&
-		echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host &&
-		mkdir $CFS/subsystems/$NQN/namespaces/1 &&
-		echo /dev/loop0 >$CFS/subsystems/$NQN/namespaces/1/device_path &&
-		echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable
+		losetup /dev/loop0 $IMG &&
+		nvmf_subsys_add $NQN /dev/loop0
 }
-port_add() {
-	mkdir $CFS/ports/1 &&
-		echo rdma >$CFS/ports/1/addr_trtype &&
-		echo ipv4 >$CFS/ports/1/addr_adrfam &&
-		echo "$WIRE_SELF_IP" >$CFS/ports/1/addr_traddr &&
-		echo $PORT >$CFS/ports/1/addr_trsvcid &&
-		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
-}
-port_remove() {
-	rm $CFS/ports/1/subsystems/$NQN && rmdir $CFS/ports/1
-}
+port_add() { nvmf_port_add $NQN rdma "$WIRE_SELF_IP" $PORT; }
+port_remove() { nvmf_port_remove $NQN; }
 target_teardown() {
-	echo 0 >$CFS/subsystems/$NQN/namespaces/1/enable &&
-		rmdir $CFS/subsystems/$NQN/namespaces/1 &&
-		rmdir $CFS/subsystems/$NQN &&
+	nvmf_subsys_remove $NQN &&
 		losetup -d /dev/loop0 && rm -f $IMG
 }
 qps_on_dev() {
@@ -144,9 +112,8 @@ EOF
 
 # --- host side ---
 connect() {
-	nvme connect -t rdma -n $NQN -a "$WIRE_PEER_IP" -s $PORT \
-		-q $HOSTNQN -I $HOSTID "$@" || return
-	wait_for 60 ns_ready
+	nvmf_connect rdma $NQN "$WIRE_PEER_IP" $PORT "$@" || return
+	wait_for 60 nvmf_ns_ready
 }
 # write_blocks DEVICE: each block of BLOCKS, from /dev/urandom, written
 # with O_DIRECT; its own checksum compared with what reads back.
@@ -226,9 +193,9 @@ else
 	wire_sync "target ready" || ktap_diag "the target did not come"
 	ktap_has "host: nvme discover lists the subsystem, transport rdma" \
 		"subnqn: *$NQN" nvme discover -t rdma -a "$WIRE_PEER_IP" -s $PORT \
-		-q $HOSTNQN -I $HOSTID
+		-q $NVMF_HOSTNQN -I $NVMF_HOSTID
 	ktap_test "host: nvme connect -t rdma: a namespace appears" connect
-	c=$(ctrl) n=$(ns)
+	c=$(ctrl) n=$(nvmf_ns)
 	ktap_diag "controller $c, namespace /dev/$n"
 	ktap_has "host: the controller's transport is rdma, at the target's address" \
 		"traddr=$WIRE_PEER_IP,trsvcid=$PORT" \
@@ -277,7 +244,7 @@ if is_target; then
 else
 	ktap_test "host: connect again (ctrl_loss_tmo 10 s), I/O runs" \
 		connect -l 10 -c 1
-	n=$(ns)
+	n=$(nvmf_ns)
 	rm -f /tmp/io.st
 	io_loop "/dev/$n" /tmp/io.st &
 	iopid=$!
@@ -303,7 +270,7 @@ if is_target; then
 else
 	ktap_test "host: connect (ctrl_loss_tmo 6 s, reconnect every 1 s), I/O runs" \
 		connect -l 6 -c 1
-	n=$(ns)
+	n=$(nvmf_ns)
 	rm -f /tmp/io.st
 	io_loop "/dev/$n" /tmp/io.st &
 	iopid=$!
