@@ -5,8 +5,11 @@
  * "modprobe rdma_loop devices=N" creates N devices loop0..loopN-1, each
  * with one InfiniBand port whose LID is unique on the host; the devices
  * form one fabric in memory, so a QP reaches the QPs of its own device
- * and of the other loop devices.  Tests create and remove devices of
- * their own with rdma_loop_add_device() and rdma_loop_remove_device().
+ * and of the other loop devices.  With "managed=1" the ports start in
+ * INIT without a LID and wait for a subnet manager (rdmavt's SMA).
+ * Tests create and remove devices of their own with
+ * rdma_loop_add_device() (or rdma_loop_add_device_flags()) and
+ * rdma_loop_remove_device().
  * "rdma link add NAME type loop netdev lo" creates one more; "rdma link
  * delete NAME" (or unloading the module) removes it.
  */
@@ -22,6 +25,11 @@
 static unsigned int devices;
 module_param(devices, uint, 0444);
 MODULE_PARM_DESC(devices, "number of loop devices to create at load time");
+
+static bool managed;
+module_param(managed, bool, 0444);
+MODULE_PARM_DESC(managed,
+		 "new devices wait for a subnet manager (port in INIT, no LID) instead of starting ACTIVE with a LID of their own");
 
 /*
  * The loop devices, which are also the fabric: loop_mutex serialises
@@ -50,8 +58,9 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 {
 	struct loop_dev *ldev;
 
+	/* the ports' current LIDs and LMCs, whoever assigned them */
 	list_for_each_entry_rcu(ldev, &loop_list, list)
-		if (ldev->lid == dlid)
+		if (rvt_port_by_lid(&ldev->rdi, dlid))
 			return &ldev->rdi;
 	return NULL;
 }
@@ -124,7 +133,8 @@ static void loop_dealloc(struct rvt_dev_info *rdi)
 	ida_free(&loop_lids, ldev->lid);
 }
 
-static struct loop_dev *loop_create(const char *name, bool user_unreg)
+static struct loop_dev *loop_create(const char *name, bool user_unreg,
+				    bool managed_ports)
 {
 	struct rvt_dev_info *rdi;
 	struct loop_dev *ldev;
@@ -151,7 +161,9 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg)
 	rdi->ibdev.node_guid = cpu_to_be64(0x02fa4e0100000000ULL |
 					   ((u64)lid << 8));
 	strscpy(rdi->ibdev.node_desc, "rdma_loop", sizeof(rdi->ibdev.node_desc));
+	/* the port's LID while no subnet manager assigns another */
 	rdi->dparms.lid[0] = lid;
+	rdi->dparms.managed = managed_ports;
 	rdi->dparms.gid_prefix = 0xfe80000000000000ULL;
 	if (user_unreg)
 		rdi->dparms.props.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
@@ -182,8 +194,11 @@ err_free:
 }
 
 /**
- * rdma_loop_add_device - create and register a loop device
+ * rdma_loop_add_device_flags - create and register a loop device
  * @name: device name or name template ("loop%d")
+ * @flags: RDMA_LOOP_* flags; RDMA_LOOP_MANAGED makes the port wait for a
+ *	subnet manager (INIT, LID 0) whatever the module parameter
+ *	"managed" says
  *
  * The device cannot be deleted from user space; the caller removes it
  * with rdma_loop_remove_device().
@@ -191,13 +206,36 @@ err_free:
  * Context: Process context; sleeps (allocations, and ib_register_device() adds
  * every client). Takes loop_mutex to put the device on the driver's list.
  *
+ * Return: the registered device, ERR_PTR(-EINVAL) for unknown @flags, or
+ * another ERR_PTR().
+ */
+struct ib_device *rdma_loop_add_device_flags(const char *name,
+					     unsigned int flags)
+{
+	struct loop_dev *ldev;
+
+	if (flags & ~RDMA_LOOP_MANAGED)
+		return ERR_PTR(-EINVAL);
+	ldev = loop_create(name, false,
+			   managed || (flags & RDMA_LOOP_MANAGED));
+	return IS_ERR(ldev) ? ERR_CAST(ldev) : &ldev->rdi.ibdev;
+}
+EXPORT_SYMBOL(rdma_loop_add_device_flags);
+
+/**
+ * rdma_loop_add_device - create and register a loop device
+ * @name: device name or name template ("loop%d")
+ *
+ * rdma_loop_add_device_flags() without flags: the port starts ACTIVE
+ * with a LID of its own unless the module parameter "managed" is set.
+ *
+ * Context: Process context; sleeps (see rdma_loop_add_device_flags()).
+ *
  * Return: the registered device or an ERR_PTR().
  */
 struct ib_device *rdma_loop_add_device(const char *name)
 {
-	struct loop_dev *ldev = loop_create(name, false);
-
-	return IS_ERR(ldev) ? ERR_CAST(ldev) : &ldev->rdi.ibdev;
+	return rdma_loop_add_device_flags(name, 0);
 }
 EXPORT_SYMBOL(rdma_loop_add_device);
 
@@ -230,7 +268,7 @@ static int loop_newlink(const char *ibdev_name, struct net_device *ndev)
 
 	if (strchr(ibdev_name, '%'))
 		return -EINVAL;
-	ldev = loop_create(ibdev_name, true);
+	ldev = loop_create(ibdev_name, true, managed);
 	return PTR_ERR_OR_ZERO(ldev);
 }
 
@@ -249,7 +287,7 @@ static int __init loop_init(void)
 		return -ENOMEM;
 
 	for (i = 0; i < devices; i++) {
-		ldev = loop_create("loop%d", true);
+		ldev = loop_create("loop%d", true, managed);
 		if (IS_ERR(ldev)) {
 			pr_err("rdma_loop: device %u: %ld\n", i, PTR_ERR(ldev));
 			break;

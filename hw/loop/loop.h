@@ -15,8 +15,11 @@
  * @rdi: the rdmavt device, first
  * @list: entry in the list of loop devices (RCU)
  * @linked: @list is on the list; under the driver's loop_mutex
- * @lid: LID of its single port, unique among the loop devices
- * @port: rdmavt's state of that port (multicast groups)
+ * @lid: the LID the driver gave its single port, unique among the loop
+ *	devices: the port's LID while no subnet manager assigns another
+ *	(and the node GUID's middle bits)
+ * @port: rdmavt's state of that port (management state, multicast
+ *	groups)
  * @reap: queued by the dealloc hook; tells module exit when the
  *	device's unregistration, rdmavt's teardown included, is over
  */

@@ -14,12 +14,13 @@
 #include "loop.h"
 
 /**
- * rdma_loop_port_lid - the LID of port 1 of a device
+ * rdma_loop_port_lid - the current LID of port 1 of a device
  * @dev: the device
  *
  * Context: Process context; may sleep (ib_query_port()).
  *
- * Return: the LID, or 0 when the port cannot be queried.
+ * Return: the port's base LID (the driver's, or what a subnet manager
+ * set), or 0 when the port has none yet or cannot be queried.
  */
 u32 rdma_loop_port_lid(struct ib_device *dev)
 {

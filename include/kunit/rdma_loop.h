@@ -133,13 +133,17 @@ struct vt {
 	struct ib_pd		*pd;
 };
 
-/* A new loop device named after @name (a "%d" template) with a PD. */
-static inline struct vt *new_vt_named(struct kunit *test, const char *name)
+/*
+ * A new loop device named after @name (a "%d" template) with a PD;
+ * @flags as rdma_loop_add_device_flags() takes them.
+ */
+static inline struct vt *new_vt_flags(struct kunit *test, const char *name,
+				      unsigned int flags)
 {
 	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, vt);
-	vt->dev = rdma_loop_add_device(name);
+	vt->dev = rdma_loop_add_device_flags(name, flags);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->dev);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
 							vt->dev), 0);
@@ -148,6 +152,12 @@ static inline struct vt *new_vt_named(struct kunit *test, const char *name)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
 							vt->pd), 0);
 	return vt;
+}
+
+/* A new loop device named after @name (a "%d" template) with a PD. */
+static inline struct vt *new_vt_named(struct kunit *test, const char *name)
+{
+	return new_vt_flags(test, name, 0);
 }
 
 /* An SGE of @len bytes at @buf through the PD's local_dma_lkey. */

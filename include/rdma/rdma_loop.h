@@ -31,7 +31,15 @@ struct rdma_loop_conn {
 	enum ib_mtu	mtu;
 };
 
+/* Flags of rdma_loop_add_device_flags() */
+enum {
+	/* the port waits for a subnet manager: INIT, LID 0, SM LID 0 */
+	RDMA_LOOP_MANAGED	= 1 << 0,
+};
+
 struct ib_device *rdma_loop_add_device(const char *name);
+struct ib_device *rdma_loop_add_device_flags(const char *name,
+					     unsigned int flags);
 void rdma_loop_remove_device(struct ib_device *dev);
 u32 rdma_loop_port_lid(struct ib_device *dev);
 int rdma_loop_connect_qp(struct ib_qp *qp, const struct rdma_loop_conn *conn,

@@ -34,23 +34,142 @@ struct rvt_dev_info;
 struct rvt_qp;
 struct rvt_swqe;
 
+/* P_Key entries of a port whose driver gives rdmavt no table of its own */
+#define RVT_MAX_PKEYS		32
+/* GUIDInfo entries of a port: the port GUID (read-only) and aliases */
+#define RVT_GUIDS_PER_PORT	8
+/* entries of each VLArbitration table (low and high priority) */
+#define RVT_VLARB_ENTRIES	32
+
+/**
+ * enum rvt_pma_counter - the traffic counters of a port
+ * @RVT_PMA_XMIT_DATA: 4-byte words sent (PortXmitData)
+ * @RVT_PMA_RCV_DATA: 4-byte words received (PortRcvData)
+ * @RVT_PMA_XMIT_PKTS: packets sent (PortXmitPkts)
+ * @RVT_PMA_RCV_PKTS: packets received (PortRcvPkts)
+ * @RVT_PMA_UNICAST_XMIT: unicast packets sent
+ * @RVT_PMA_UNICAST_RCV: unicast packets received
+ * @RVT_PMA_MCAST_XMIT: multicast packets sent
+ * @RVT_PMA_MCAST_RCV: multicast packets received
+ * @RVT_PMA_NCOUNTERS: their number
+ */
+enum rvt_pma_counter {
+	RVT_PMA_XMIT_DATA,
+	RVT_PMA_RCV_DATA,
+	RVT_PMA_XMIT_PKTS,
+	RVT_PMA_RCV_PKTS,
+	RVT_PMA_UNICAST_XMIT,
+	RVT_PMA_UNICAST_RCV,
+	RVT_PMA_MCAST_XMIT,
+	RVT_PMA_MCAST_RCV,
+	RVT_PMA_NCOUNTERS
+};
+
+/**
+ * struct rvt_pma_counters - one CPU's share of a port's traffic counters
+ * @c: by enum rvt_pma_counter, counted since the port was registered
+ */
+struct rvt_pma_counters {
+	u64	c[RVT_PMA_NCOUNTERS];
+};
+
 /**
  * struct rvt_ibport - the rdmavt state of one port
  * @lock: protects @mcast_tree and the member lists of its groups (their
  *	writers; senders walk a group's QPs under RCU); process context
  * @mcast_tree: the multicast groups of the port (struct rvt_mcast) by MGID
- * @pkey_table: the port's P_Key table (the driver's; index 0 is used), or
- *	NULL for the default P_Key only
+ * @pkey_table: the port's P_Key table: the driver's (dparms.props.max_pkeys
+ *	entries) or @pkeys
  * @port_num: the IB port number (rvt_init_port())
+ * @mgmt_lock: protects every field below except @pma; taken with
+ *	interrupts saved (query_port may be called in atomic context), nests
+ *	no other lock.  @port_state, @phys_state, @lid and @lmc are written
+ *	with WRITE_ONCE() under it and read by the engine without it: a
+ *	change racing a request is the request arriving before or after it
+ * @managed: the port started in INIT without a LID and waits for a subnet
+ *	manager; otherwise it started ACTIVE with the driver's LID
+ * @port_state: logical state, enum ib_port_state (DOWN .. ACTIVE)
+ * @phys_state: physical state, enum ib_port_phys_state
+ * @lid: base LID (0: none assigned yet)
+ * @lmc: LID mask control: the port answers @lid .. @lid + 2^@lmc - 1
+ * @sm_lid: LID of the master subnet manager
+ * @sm_sl: service level towards the master subnet manager
+ * @port_cap_flags: PortInfo:CapabilityMask (enum ib_port_capability_mask_bits)
+ * @gid_prefix: subnet prefix of the port's GIDs, network order
+ * @mkey: the management key, network order
+ * @mkeyprot: M_Key protection level 0..3
+ * @mkey_lease_period: M_Key lease period in seconds (0: infinite)
+ * @mkey_lease_timeout: jiffies at which a running lease ends (0: none
+ *	running); the protection level drops to 0 when it has passed
+ * @subnet_timeout: PortInfo:SubnetTimeOut
+ * @init_type: PortInfo:InitType, stored
+ * @init_type_reply: PortInfo:InitTypeReply (IB_PORT_INIT_TYPE of
+ *	ib_modify_port())
+ * @neighbor_mtu: PortInfo:NeighborMTU (enum ib_mtu), the active MTU
+ * @op_vls: PortInfo:OperationalVLs
+ * @vl_high_limit: PortInfo:VLHighLimit, stored
+ * @link_width_enabled: PortInfo:LinkWidthEnabled
+ * @link_speed_enabled: PortInfo:LinkSpeedEnabled
+ * @link_speed_ext_enabled: PortInfo:LinkSpeedExtEnabled
+ * @link_down_default: PortInfo:LinkDownDefaultState, stored
+ * @err_thresholds: PortInfo:LocalPhyErrors (upper 4 bits) and
+ *	OverrunErrors (lower 4 bits) thresholds, stored
+ * @mkey_violations: M_Keys refused (saturates at 0xffff)
+ * @pkey_violations: P_Keys refused (the engine checks none: stays 0)
+ * @qkey_violations: datagrams dropped for their Q_Key (saturates)
+ * @guids: GUIDInfo entries 1.. (entry 0 is the port GUID), network order
+ * @sl_to_vl: SLtoVLMappingTable, one VL per SL, stored
+ * @vl_arb: VLArbitrationTable, low (0) and high (1) priority: 2 bytes
+ *	(VL, weight) per entry as on the wire, stored
+ * @pkeys: the P_Key table when the driver gives none
+ * @pma: the traffic counters, per CPU (the engine adds without a lock)
+ * @pma_zero: the sum of @pma when each counter was last cleared
  *
  * The driver embeds one per port and hands it to rvt_init_port() before
- * rvt_register_device(); it lives as long as the device.
+ * rvt_register_device(), which sets the management state; it lives as
+ * long as the device.
  */
 struct rvt_ibport {
 	spinlock_t	lock;	/* see above */
 	struct rb_root	mcast_tree;
 	u16		*pkey_table;
 	u32		port_num;
+
+	spinlock_t	mgmt_lock;	/* see above */
+	bool		managed;
+	u8		port_state;
+	u8		phys_state;
+	u16		lid;
+	u8		lmc;
+	u32		sm_lid;
+	u8		sm_sl;
+	u32		port_cap_flags;
+	__be64		gid_prefix;
+	__be64		mkey;
+	u8		mkeyprot;
+	u16		mkey_lease_period;
+	unsigned long	mkey_lease_timeout;
+	u8		subnet_timeout;
+	u8		init_type;
+	u8		init_type_reply;
+	u8		neighbor_mtu;
+	u8		op_vls;
+	u8		vl_high_limit;
+	u8		link_width_enabled;
+	u8		link_speed_enabled;
+	u8		link_speed_ext_enabled;
+	u8		link_down_default;
+	u8		err_thresholds;
+	u16		mkey_violations;
+	u16		pkey_violations;
+	u16		qkey_violations;
+	__be64		guids[RVT_GUIDS_PER_PORT - 1];
+	u8		sl_to_vl[16];
+	u8		vl_arb[2][RVT_VLARB_ENTRIES * 2];
+	u16		pkeys[RVT_MAX_PKEYS];
+
+	struct rvt_pma_counters __percpu *pma;
+	struct rvt_pma_counters	pma_zero;
 };
 
 /**
@@ -100,11 +219,18 @@ struct rvt_mcast {
  *	what it wants; rdmavt fills zero limits with its defaults)
  * @nports: number of ports
  * @node: NUMA node
- * @lid: LID of each port (index 0 is port 1); a port's LID must be
- *	unique among the devices the driver connects
- * @gid_prefix: subnet prefix of the port GIDs
+ * @lid: LID of each port of an unmanaged device (index 0 is port 1),
+ *	its LID from registration on, until a subnet manager assigns
+ *	another; it must be unique among the devices the driver connects
+ * @gid_prefix: initial subnet prefix of the port GIDs (a subnet manager
+ *	may set another through PortInfo)
  * @qp_types: the QP types the driver carries, BIT(IB_QPT_*); 0 for all
  *	of rdmavt's (create_qp refuses others with -EOPNOTSUPP)
+ * @managed: the ports wait for a subnet manager: they start in INIT
+ *	(physical state LinkUp) with LID 0 and SM LID 0, and only
+ *	SubnSet(PortInfo) gives them a LID and moves them to ARMED and
+ *	ACTIVE.  Otherwise (unmanaged) they start as if a subnet manager had
+ *	run already: ACTIVE, LID @lid[i], SM LID @lid[0]
  */
 struct rvt_driver_params {
 	struct ib_device_attr	props;
@@ -113,14 +239,16 @@ struct rvt_driver_params {
 	u32			lid[4];
 	u64			gid_prefix;
 	u32			qp_types;
+	bool			managed;
 };
 
 /**
  * struct rvt_driver_provided - hooks of the driver
  * @find_dev_by_lid: the device owning a destination LID, or NULL when
- *	unreachable; called in process context, the device must stay
- *	registered while any QP may send to it
- * @port_state: state of a port (IB_PORT_ACTIVE when NULL)
+ *	unreachable (rvt_port_by_lid() tells whether a device's ports
+ *	answer it, by their current LIDs and LMCs); called by the engine
+ *	under rcu_read_lock(), the device must stay registered while any
+ *	QP may send to it
  * @check_ah: optional; further checks of an address vector after
  *	rvt_check_ah()'s own, returning 0 or a negative error
  * @next_fabric_dev: optional; walks the devices (@rdi included) whose
@@ -183,7 +311,6 @@ struct rvt_driver_params {
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
 						u32 port, u32 dlid);
-	enum ib_port_state (*port_state)(struct rvt_dev_info *rdi, u32 port);
 	int (*check_ah)(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
 	struct rvt_dev_info *(*next_fabric_dev)(struct rvt_dev_info *rdi,
 						u32 port,
@@ -278,6 +405,11 @@ void rvt_unregister_device(struct rvt_dev_info *rdi);
 int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
 		  int port_index, u16 *pkey_table);
 int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
+u32 rvt_port_by_lid(struct rvt_dev_info *rdi, u32 dlid);
+int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+		    const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		    const struct ib_mad *in_mad, struct ib_mad *out_mad,
+		    size_t *out_mad_size, u16 *out_mad_pkey_index);
 struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid);
 

@@ -10,6 +10,8 @@
  *   atomic.c  the responder's atomics
  *   comp.c    send completions
  *   sge.c     the SGE walk and the key checks under all of them
+ *   counters.c  the packets a request would put on a link, counted per
+ *             port for the PMA
  *
  * The in-memory delivery (no xmit_wqe hook) has the requester run the
  * responder's side itself; a wire driver calls the same responder code
@@ -71,12 +73,32 @@ void rvt_ss_copy(struct rvt_qp *dqp, struct rvt_sge_state *dst,
 		 struct rvt_sge_state *src, u32 len, bool release);
 void rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length);
 
+/*
+ * What a request puts on an IB link (counters.c): its packets and their
+ * size in 4-byte words, LRH to ICRC, as the PMA counts them.
+ */
+struct rvt_wire {
+	u32	pkts;
+	u32	words;
+};
+
+/* counters.c */
+void rvt_wire_of(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		 struct rvt_wire *req, struct rvt_wire *resp);
+void rvt_wire_ack(struct rvt_qp *qp, struct rvt_wire *ack);
+void rvt_count_xmit(struct rvt_ibport *ibp, const struct rvt_wire *w,
+		    bool mcast);
+void rvt_count_rcv(struct rvt_ibport *ibp, const struct rvt_wire *w,
+		   bool mcast);
+
 /* route.c */
-u32 rvt_port_lid(struct rvt_dev_info *rdi, u32 port);
-struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe);
+struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			     const struct rvt_wire *wire);
 bool rvt_responder_ok(struct rvt_qp *qp, struct rvt_qp *dqp);
 bool rvt_qkey_ok(struct rvt_qp *qp, struct rvt_qp *dqp, struct rvt_swqe *wqe);
-bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe);
+bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		     const struct rvt_wire *wire);
+void rvt_count_answer(struct rvt_delivery *d, const struct rvt_wire *resp);
 
 /* recv.c, rdma.c, atomic.c: the responder of the in-memory delivery */
 void rvt_deliver_recv(struct rvt_delivery *d);

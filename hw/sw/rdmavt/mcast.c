@@ -23,6 +23,7 @@
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
+#include "engine.h"
 
 static bool rvt_mlid_ok(u32 lid)
 {
@@ -309,11 +310,16 @@ struct rvt_mcast_walk {
 	struct rvt_qp		*sqp;
 	union ib_gid		*mgid;
 	u16			lid;
+	const struct rvt_wire	*wire;
 	void			(*deliver)(struct rvt_qp *dqp, void *arg);
 	void			*arg;
 };
 
-/* Deliver to the members of the group on every port of @dest; under RCU. */
+/*
+ * Deliver to the members of the group on every ACTIVE port of @dest;
+ * under RCU.  Each port with the group counts the datagram once, the
+ * sender's own port excepted (that copy never crosses the link).
+ */
 static void rvt_mcast_dev(struct rvt_dev_info *dest, void *arg)
 {
 	struct rvt_mcast_walk *w = arg;
@@ -322,9 +328,14 @@ static void rvt_mcast_dev(struct rvt_dev_info *dest, void *arg)
 	u32 i;
 
 	for (i = 0; i < dest->dparms.nports; i++) {
+		if (!rvt_port_active(dest, i + 1))
+			continue;
 		mcast = rvt_mcast_find(dest->ports[i], w->mgid, w->lid);
 		if (!mcast)
 			continue;
+		if (w->wire && (dest != w->sqp->rdi ||
+				i + 1 != w->sqp->port_num))
+			rvt_count_rcv(dest->ports[i], w->wire, true);
 		list_for_each_entry_rcu(mqp, &mcast->qp_list, list)
 			if (mqp->qp != w->sqp)
 				w->deliver(mqp->qp, w->arg);
@@ -336,14 +347,20 @@ static void rvt_mcast_dev(struct rvt_dev_info *dest, void *arg)
  * rvt_mcast_deliver - deliver a datagram to a multicast group
  * @qp: the sending UD QP
  * @attr: the address vector of the datagram
+ * @wire: its packets, counted at the sender and at the receiving ports
+ *	(NULL: not counted)
  * @deliver: called for each receiving QP, in atomic context
  * @arg: argument of @deliver
+ *
+ * A sender's port that is not ACTIVE sends nothing; receiving ports
+ * that are not ACTIVE are skipped.
  *
  * Return: false when @attr does not name a multicast LID (a unicast
  * datagram: nothing done); true when it does, whether or not a QP got
  * it (a multicast datagram without a GRH reaches nobody).
  */
 bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
+		       const struct rvt_wire *wire,
 		       void (*deliver)(struct rvt_qp *dqp, void *arg),
 		       void *arg)
 {
@@ -351,12 +368,17 @@ bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
 	struct rvt_mcast_walk w = {
 		.sqp = qp,
 		.lid = rdma_ah_get_dlid(attr),
+		.wire = wire,
 		.deliver = deliver,
 		.arg = arg,
 	};
 
 	if (!rvt_mlid_ok(rdma_ah_get_dlid(attr)))
 		return false;
+	if (!rvt_port_active(rdi, qp->port_num))
+		return true;
+	if (wire)
+		rvt_count_xmit(rdi->ports[qp->port_num - 1], wire, true);
 	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
 		return true;
 	w.mgid = (union ib_gid *)&rdma_ah_read_grh(attr)->dgid;

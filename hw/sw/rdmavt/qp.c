@@ -386,7 +386,8 @@ static bool rvt_qp_attr_ok(struct rvt_qp *qp, struct ib_qp_attr *attr,
 		return false;
 	if ((attr_mask & IB_QP_PORT) && !rdma_is_port_valid(dev, attr->port_num))
 		return false;
-	if ((attr_mask & IB_QP_PKEY_INDEX) && attr->pkey_index > 0)
+	if ((attr_mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= rvt_npkeys(qp->rdi))
 		return false;
 	if ((attr_mask & IB_QP_PATH_MTU) &&
 	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))

@@ -196,10 +196,7 @@ static noinline_for_stack bool rvt_put_grh(struct rvt_delivery *d)
 	grh.next_hdr = RVT_GRH_NEXT_HDR;
 	grh.hop_limit = route->hop_limit;
 	/* the sender's port GID (rdmavt ports have one, at index 0) */
-	grh.sgid.global.subnet_prefix = cpu_to_be64(rdi->dparms.gid_prefix);
-	grh.sgid.global.interface_id =
-		cpu_to_be64(be64_to_cpu(rdi->ibdev.node_guid) +
-			    d->qp->port_num);
+	rdi->ibdev.ops.query_gid(&rdi->ibdev, d->qp->port_num, 0, &grh.sgid);
 	grh.dgid = route->dgid;
 	rvt_recv_place(d->dqp, 0, &grh, sizeof(grh));
 	return true;
@@ -209,9 +206,18 @@ static noinline_for_stack bool rvt_put_grh(struct rvt_delivery *d)
 static void rvt_recv_wc(struct rvt_delivery *d, struct ib_wc *wc, u32 skip)
 {
 	enum ib_wr_opcode op = d->wqe->wr.opcode;
+	const struct rdma_ah_attr *av = rvt_datagram(d->qp) ?
+		&container_of(d->wqe->ud_wr.ah, struct rvt_ah, ibah)->attr :
+		&d->qp->remote_ah_attr;
+	u32 dlid = rdma_ah_get_dlid(av);
+	u32 dbase = rvt_port_lid(d->dqp->rdi, d->dqp->port_num);
 
 	wc->src_qp = d->qp->ibqp.qp_num;
-	wc->slid = rvt_port_lid(d->qp->rdi, d->qp->port_num);
+	/* the sender's base LID and path bits; the path bits of our LID */
+	wc->slid = rvt_port_slid(d->qp->rdi, d->qp->port_num,
+				 rdma_ah_get_path_bits(av));
+	if (rvt_port_by_lid(d->dqp->rdi, dlid) == d->dqp->port_num)
+		wc->dlid_path_bits = dlid - dbase;
 	wc->opcode = op == IB_WR_RDMA_WRITE_WITH_IMM ?
 		IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV;
 	wc->byte_len = d->wqe->length + skip;

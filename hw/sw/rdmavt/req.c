@@ -78,11 +78,11 @@ static enum ib_wc_status rvt_prepare(struct rvt_qp *qp, struct rvt_swqe *wqe)
  * false when the request goes nowhere: d->dqp is then NULL (nobody
  * answered) or the datagram was dropped.
  */
-static bool rvt_reach(struct rvt_delivery *d)
+static bool rvt_reach(struct rvt_delivery *d, const struct rvt_wire *req)
 {
 	struct rvt_qp *qp = d->qp;
 
-	d->dqp = rvt_find_dest(qp, d->wqe);
+	d->dqp = rvt_find_dest(qp, d->wqe, req);
 	if (d->dqp && !rvt_responder_ok(qp, d->dqp)) {
 		rvt_put_qp(d->dqp);
 		d->dqp = NULL;
@@ -166,19 +166,23 @@ enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 {
 	struct rvt_delivery d = { .qp = qp, .wqe = wqe };
 	enum rvt_exec ret = RVT_DONE;
+	struct rvt_wire wire[2];
 
 	if (rvt_exec_local(qp, wqe, status))
 		return RVT_DONE;
 	*status = rvt_prepare(qp, wqe);
 	if (*status != IB_WC_SUCCESS)
 		return RVT_DONE;
+	/* the packets of the request and of its answer, for the counters */
+	rvt_wire_of(qp, wqe, &wire[0], &wire[1]);
 	/* the sender of a multicast datagram never hears how it fared */
-	if (rvt_datagram(qp) && rvt_route_mcast(qp, wqe))
+	if (rvt_datagram(qp) && rvt_route_mcast(qp, wqe, &wire[0]))
 		return RVT_DONE;
 
-	if (rvt_reach(&d)) {
+	if (rvt_reach(&d, &wire[0])) {
 		rvt_deliver(&d);
 		ret = rvt_outcome(&d, aeth);
+		rvt_count_answer(&d, &wire[1]);
 		*status = d.status;
 	} else if (!d.dqp && qp->ibqp.qp_type == IB_QPT_RC) {
 		/* nobody answers: a datagram is lost, RC sends again */

@@ -4,7 +4,10 @@
  * behind the destination LID (the driver's find_dev_by_lid()), the QP
  * behind the destination QP number, whether that QP takes the request
  * now (state, type, connection, Q_Key), and the fan-out of a multicast
- * datagram to the members of its group.
+ * datagram to the members of its group.  Ports carry data in ACTIVE
+ * only (QP0's packets whenever the link is up), and the packets a
+ * request and its answer would put on the links are counted here, at
+ * both ends, for the PMA (counters.c).
  *
  * Context: the engine (sq.c), bottom halves off; RCU read side inside.
  */
@@ -14,31 +17,32 @@
 #include "vt.h"
 #include "engine.h"
 
-u32 rvt_port_lid(struct rvt_dev_info *rdi, u32 port)
+/*
+ * May port @port of @rdi carry @qp's packets?  Data needs an ACTIVE
+ * port; subnet management packets (QP0) pass in any state the link is
+ * up in (INIT and ARMED too).
+ */
+static bool rvt_port_passes(struct rvt_dev_info *rdi, u32 port, bool smi)
 {
-	return rdi->dparms.lid[port - 1];
-}
-
-/* The port of @rdi with LID @lid, or 0. */
-static u32 rvt_port_of_lid(struct rvt_dev_info *rdi, u32 lid)
-{
-	u32 i;
-
-	for (i = 0; i < rdi->dparms.nports; i++)
-		if (rdi->dparms.lid[i] == lid)
-			return i + 1;
-	return 0;
+	if (smi)
+		return READ_ONCE(rdi->ports[port - 1]->phys_state) ==
+		       IB_PORT_PHYS_STATE_LINK_UP;
+	return rvt_port_active(rdi, port);
 }
 
 /*
  * The responder QP of @wqe, referenced, or NULL when nobody answers at
- * the destination (an RC requester then retries after its timeout).
+ * the destination (an RC requester then retries after its timeout).  The
+ * request's packets @wire count as sent at the requester's port and as
+ * received at the destination port, unless both are the same port.
  */
-struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe)
+struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			     const struct rvt_wire *wire)
 {
 	struct rvt_dev_info *rdi = qp->rdi, *dest;
+	bool smi = qp->ibqp.qp_type == IB_QPT_SMI;
+	struct rvt_qp *dqp = NULL;
 	u32 dlid, dqpn, port;
-	struct rvt_qp *dqp;
 
 	if (rvt_datagram(qp)) {
 		struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah,
@@ -51,24 +55,57 @@ struct rvt_qp *rvt_find_dest(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		dqpn = qp->remote_qpn;
 	}
 
+	/* a port that may not send loses the request */
+	if (!rvt_port_passes(rdi, qp->port_num, smi))
+		return NULL;
+
 	/*
 	 * The driver unlinks a device and waits for RCU readers before it
 	 * frees it, and destroy waits for them before it lets go of a QP:
 	 * both stay valid until the QP is referenced.
 	 */
 	rcu_read_lock();
-	if (!dlid || dlid == rvt_port_lid(rdi, qp->port_num)) {
+	if (!dlid || rvt_port_by_lid(rdi, dlid) == qp->port_num) {
+		/* to itself: the packets never reach the link */
 		dest = rdi;
 		port = qp->port_num;
 	} else {
+		rvt_count_xmit(rdi->ports[qp->port_num - 1], wire, false);
 		dest = rdi->driver_f.find_dev_by_lid(rdi, qp->port_num, dlid);
-		port = dest ? rvt_port_of_lid(dest, dlid) : 0;
+		port = dest ? rvt_port_by_lid(dest, dlid) : 0;
+		if (port && rvt_port_passes(dest, port, dqpn == 0))
+			rvt_count_rcv(dest->ports[port - 1], wire, false);
+		else
+			port = 0;
 	}
-	dqp = port ? rvt_lookup_qpn(dest, dest->ports[port - 1], dqpn) : NULL;
+	if (port)
+		dqp = rvt_lookup_qpn(dest, dest->ports[port - 1], dqpn);
 	if (dqp)
 		rvt_get_qp(dqp);
 	rcu_read_unlock();
 	return dqp;
+}
+
+/*
+ * Count what the RC responder of @d answered: @resp when the request
+ * succeeded, one ACK-sized NAK otherwise (RNR or error).  Unreliable
+ * responders answer nothing; a QP's traffic with its own port is not
+ * counted.
+ */
+void rvt_count_answer(struct rvt_delivery *d, const struct rvt_wire *resp)
+{
+	struct rvt_qp *qp = d->qp, *dqp = d->dqp;
+	struct rvt_wire nak;
+
+	if (qp->ibqp.qp_type != IB_QPT_RC ||
+	    (dqp->rdi == qp->rdi && dqp->port_num == qp->port_num))
+		return;
+	if (d->rnr || d->dqp_err || d->status != IB_WC_SUCCESS) {
+		rvt_wire_ack(qp, &nak);
+		resp = &nak;
+	}
+	rvt_count_xmit(dqp->rdi->ports[dqp->port_num - 1], resp, false);
+	rvt_count_rcv(qp->rdi->ports[qp->port_num - 1], resp, false);
 }
 
 /*
@@ -98,7 +135,8 @@ bool rvt_responder_ok(struct rvt_qp *qp, struct rvt_qp *dqp)
 /*
  * The Q_Key check of a datagram: a Q_Key with the high bit set means
  * "use the sending QP's own" (IBTA 10.2.5).  A mismatch drops the
- * datagram silently; the sender never learns of it.
+ * datagram silently; the sender never learns of it, the receiving port
+ * counts it.
  */
 bool rvt_qkey_ok(struct rvt_qp *qp, struct rvt_qp *dqp, struct rvt_swqe *wqe)
 {
@@ -106,7 +144,11 @@ bool rvt_qkey_ok(struct rvt_qp *qp, struct rvt_qp *dqp, struct rvt_swqe *wqe)
 
 	if (qkey & 0x80000000)
 		qkey = qp->qkey;
-	return qkey == dqp->qkey;
+	if (qkey == dqp->qkey)
+		return true;
+	/* counted in the port's PortInfo:Q_KeyViolations */
+	rvt_port_qkey_violation(dqp->rdi->ports[dqp->port_num - 1]);
+	return false;
 }
 
 /* One member of the group gets the datagram (atomic context). */
@@ -129,10 +171,11 @@ static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
  * when its address is not a multicast one (deliver it as unicast).  The
  * sender never hears how the members fared.
  */
-bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe)
+bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		     const struct rvt_wire *wire)
 {
 	struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah, ibah);
 	struct rvt_delivery d = { .qp = qp, .wqe = wqe };
 
-	return rvt_mcast_deliver(qp, &ah->attr, rvt_mcast_recv, &d);
+	return rvt_mcast_deliver(qp, &ah->attr, wire, rvt_mcast_recv, &d);
 }

@@ -5,7 +5,13 @@
  *
  * The module's files, each with one job:
  *
- *   vt.c        devices, ports, PDs, AHs, the ops table (this file)
+ *   vt.c        devices, PDs, AHs, the ops table (this file)
+ *   port.c      ports: management state, query/modify_port, LIDs, events
+ *   mad.c       process_mad: the management classes rdmavt answers
+ *   mad_sma.c   the subnet management agent (SubnGet/SubnSet)
+ *   mad_portinfo.c  its PortInfo attribute
+ *   mad_pma.c   the performance management agent (PortCounters)
+ *   counters.c  the traffic counters the engine keeps for the PMA
  *   cq.c        completion queues
  *   mr.c        memory regions: the key table, registration, invalidation
  *   sge.c       the SGE walk and the lkey/rkey checks every data path uses
@@ -26,6 +32,8 @@
  * other nesting exists):
  *
  *   ibp->lock (port, mcast tree)          > rdi->n_lock
+ *   ibp->mgmt_lock (IRQ safe; the port's    nests nothing of rdmavt
+ *   management state)
  *   qp->r_lock (BH; the responder side)   > rq->lock (IRQ safe)
  *                                         > the key table's xa_lock
  *                                         > cq->lock (IRQ safe)
@@ -72,6 +80,7 @@
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
+#include "mad.h"
 
 /* Limits a driver gets when it leaves them zero. */
 static void rvt_default_props(struct rvt_dev_info *rdi)
@@ -104,7 +113,7 @@ static void rvt_default_props(struct rvt_dev_info *rdi)
 	if (rdi->ibdev.node_type == RDMA_NODE_RNIC)
 		return;
 	RVT_DEFAULT(max_ah, 65536);
-	RVT_DEFAULT(max_pkeys, 1);
+	RVT_DEFAULT(max_pkeys, RVT_MAX_PKEYS);
 	RVT_DEFAULT(max_mcast_grp, 1024);
 	RVT_DEFAULT(max_mcast_qp_attach, 64);
 	RVT_DEFAULT(max_total_mcast_qp_attach,
@@ -123,64 +132,6 @@ static int rvt_query_device(struct ib_device *ibdev,
 			    struct ib_udata *udata)
 {
 	*props = ib_to_rvt(ibdev)->dparms.props;
-	return 0;
-}
-
-static int rvt_query_port(struct ib_device *ibdev, u32 port_num,
-			  struct ib_port_attr *props)
-{
-	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
-
-	memset(props, 0, sizeof(*props));
-	props->state = rdi->driver_f.port_state ?
-		rdi->driver_f.port_state(rdi, port_num) : IB_PORT_ACTIVE;
-	props->phys_state = props->state == IB_PORT_ACTIVE ?
-		IB_PORT_PHYS_STATE_LINK_UP : IB_PORT_PHYS_STATE_DISABLED;
-	props->max_mtu = IB_MTU_4096;
-	props->active_mtu = IB_MTU_4096;
-	props->gid_tbl_len = 1;
-	props->pkey_tbl_len = 1;
-	props->max_msg_sz = 0x80000000;
-	props->lid = rdi->dparms.lid[port_num - 1];
-	props->sm_lid = rdi->dparms.lid[0];
-	props->max_vl_num = 1;
-	props->active_width = IB_WIDTH_4X;
-	props->active_speed = IB_SPEED_EDR;
-	props->subnet_prefix = rdi->dparms.gid_prefix;
-	return 0;
-}
-
-static int rvt_get_port_immutable(struct ib_device *ibdev, u32 port_num,
-				  struct ib_port_immutable *immutable)
-{
-	immutable->pkey_tbl_len = 1;
-	immutable->gid_tbl_len = 1;
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
-	immutable->max_mad_size = 256;
-	return 0;
-}
-
-static int rvt_query_gid(struct ib_device *ibdev, u32 port_num, int index,
-			 union ib_gid *gid)
-{
-	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
-
-	if (index)
-		return -EINVAL;
-	gid->global.subnet_prefix = cpu_to_be64(rdi->dparms.gid_prefix);
-	gid->global.interface_id =
-		cpu_to_be64(be64_to_cpu(ibdev->node_guid) + port_num);
-	return 0;
-}
-
-static int rvt_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
-			  u16 *pkey)
-{
-	struct rvt_ibport *ibp = ib_to_rvt(ibdev)->ports[port_num - 1];
-
-	if (index)
-		return -EINVAL;
-	*pkey = ibp->pkey_table ? ibp->pkey_table[0] : 0xffff;
 	return 0;
 }
 
@@ -219,8 +170,8 @@ static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  *
  * Context: Any context create_ah allows (it may be atomic without
  * RDMA_CREATE_AH_SLEEPABLE); does not sleep itself. Calls the device's
- * query_port and the driver's driver_f.port_state and driver_f.check_ah,
- * which must not sleep either.
+ * query_port (rdmavt's takes the port's mgmt_lock, interrupts saved) and
+ * the driver's driver_f.check_ah, which must not sleep either.
  *
  * Return: 0 or -EINVAL (or the driver hook's error).
  */
@@ -338,6 +289,12 @@ static const struct ib_device_ops rvt_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_srq, rvt_srq, ibsrq),
 };
 
+/* Ops of InfiniBand devices only: port management and their agents. */
+static const struct ib_device_ops rvt_ib_ops = {
+	.modify_port = rvt_modify_port,
+	.process_mad = rvt_process_mad,
+};
+
 /**
  * rvt_alloc_device - allocate an rdmavt device
  * @size: size of the driver's structure, which starts with a struct
@@ -388,39 +345,10 @@ static void rvt_release(struct rvt_dev_info *rdi)
 	xa_destroy(&rdi->qp_table);
 	xa_destroy(&rdi->lkey_table.table);
 	WARN_ON(rdi->n_mcast_grps_allocated);
+	rvt_ports_release(rdi);
 	kfree(rdi->ports);
 	rdi->ports = NULL;
 }
-
-/**
- * rvt_init_port - hand rdmavt the structure of a port
- * @rdi: the device, from rvt_alloc_device()
- * @port: the port's structure, which the driver keeps as long as the
- *	device
- * @port_index: 0-based port index (IB port number - 1)
- * @pkey_table: the port's P_Key table or NULL
- *
- * Every port needs this before rvt_register_device().  Ports are never
- * removed; they go with the device.
- *
- * Context: Any context; takes no lock (before registration, the device
- * is the driver's alone).
- *
- * Return: 0, or -EINVAL for an index out of range.
- */
-int rvt_init_port(struct rvt_dev_info *rdi, struct rvt_ibport *port,
-		  int port_index, u16 *pkey_table)
-{
-	if (port_index < 0 || port_index >= rdi->dparms.nports)
-		return -EINVAL;
-	spin_lock_init(&port->lock);
-	port->mcast_tree = RB_ROOT;
-	port->pkey_table = pkey_table;
-	port->port_num = port_index + 1;
-	rdi->ports[port_index] = port;
-	return 0;
-}
-EXPORT_SYMBOL(rvt_init_port);
 
 /*
  * ops.dealloc_driver of devices whose driver provides driver_f.dealloc.
@@ -493,6 +421,11 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 			return -EINVAL;
 
 	rvt_default_props(rdi);
+	ret = rvt_ports_init(rdi);
+	if (ret)
+		return ret;
+	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA)
+		ib_set_device_ops(&rdi->ibdev, &rvt_ib_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
 	rdi->ibdev.phys_port_cnt = rdi->dparms.nports;
 	rdi->ibdev.num_comp_vectors = 1;

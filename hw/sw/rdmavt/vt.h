@@ -67,10 +67,38 @@ int rvt_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 void rvt_init_timers(struct rvt_qp *qp);
 void rvt_add_retry_timer(struct rvt_qp *qp);
 
+/* port.c (the SMA's and PMA's part: mad.h) */
+int rvt_query_port(struct ib_device *ibdev, u32 port_num,
+		   struct ib_port_attr *props);
+int rvt_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+			   struct ib_port_immutable *immutable);
+int rvt_query_gid(struct ib_device *ibdev, u32 port_num, int index,
+		  union ib_gid *gid);
+int rvt_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+		   u16 *pkey);
+int rvt_modify_port(struct ib_device *ibdev, u32 port_num,
+		    int port_modify_mask, struct ib_port_modify *props);
+u16 rvt_npkeys(struct rvt_dev_info *rdi);
+u32 rvt_port_lid(struct rvt_dev_info *rdi, u32 port);
+u32 rvt_port_slid(struct rvt_dev_info *rdi, u32 port, u8 path_bits);
+void rvt_port_qkey_violation(struct rvt_ibport *ibp);
+
+/*
+ * Does port @port of @rdi carry data packets?  Only in ACTIVE: in INIT
+ * and ARMED a port passes subnet management packets (QP0) only.  Read
+ * without the port's lock (see struct rvt_ibport).
+ */
+static inline bool rvt_port_active(struct rvt_dev_info *rdi, u32 port)
+{
+	return READ_ONCE(rdi->ports[port - 1]->port_state) == IB_PORT_ACTIVE;
+}
+
 /* mcast.c */
+struct rvt_wire;
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
+		       const struct rvt_wire *wire,
 		       void (*deliver)(struct rvt_qp *dqp, void *arg),
 		       void *arg);
 

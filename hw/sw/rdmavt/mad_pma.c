@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The performance management agent (PMA, class 0x04, IBTA vol. 1 16.1)
+ * of an rdmavt port: the traffic counters of counters.c as the
+ * attributes a performance manager (perfquery, opensm's PerfMgr) reads.
+ *
+ *   ClassPortInfo         Get: PortCountersExtended with all its
+ *                         counters (ExtendedWidth), no AllPortSelect,
+ *                         no PortXmitWait
+ *   PortCounters          Get; Set clears what CounterSelect names.  The
+ *                         32-bit data and packet counters stop at
+ *                         0xFFFFFFFF; the error counters (symbol, link,
+ *                         receive errors, discards, VL15 drops) and
+ *                         PortXmitWait stay 0: an in-memory link has none
+ *   PortCountersExtended  Get; Set clears what CounterSelect names
+ *   anything else         status 0x000c; unknown methods 0x0008
+ *
+ * PortCounters and PortCountersExtended show the same counters:
+ * clearing PortXmitData in one clears it in the other.  PortSelect names
+ * a port of the device (1..nports), whichever port the MAD came in on.
+ */
+
+#include <rdma/ib_mad.h>
+#include <rdma/ib_pma.h>
+#include <rdma/rdma_vt.h>
+
+#include "vt.h"
+#include "mad.h"
+
+static int rvt_pma_reply(struct ib_pma_mad *pmp)
+{
+	return rvt_mad_reply(&pmp->mad_hdr);
+}
+
+static int rvt_pma_invalid(struct ib_pma_mad *pmp)
+{
+	pmp->mad_hdr.status |= RVT_MAD_INVALID_FIELD;
+	return rvt_pma_reply(pmp);
+}
+
+static int rvt_pma_classportinfo(struct ib_pma_mad *pmp)
+{
+	struct ib_class_port_info *cpi = (struct ib_class_port_info *)pmp->data;
+
+	memset(pmp->data, 0, sizeof(pmp->data));
+	if (pmp->mad_hdr.attr_mod)
+		return rvt_pma_invalid(pmp);
+	cpi->base_version = IB_MGMT_BASE_VERSION;
+	cpi->class_version = 1;
+	cpi->capability_mask = IB_PMA_CLASS_CAP_EXT_WIDTH;
+	ib_set_cpi_capmask2(cpi, 0);
+	ib_set_cpi_resp_time(cpi, RVT_RESP_TIME);
+	return rvt_pma_reply(pmp);
+}
+
+/* 32 bits of a counter, stopping at the largest value (IBTA 16.1.3.5) */
+static __be32 rvt_pma_sat32(u64 v)
+{
+	return cpu_to_be32(min_t(u64, v, U32_MAX));
+}
+
+/*
+ * The port a PortCounters or PortCountersExtended names (both have
+ * PortSelect at byte 1), or 0 when the MAD is not a good one.
+ */
+static u32 rvt_pma_port(struct ib_pma_mad *pmp, struct rvt_dev_info *rdi)
+{
+	u8 sel = pmp->data[1];
+
+	if (pmp->mad_hdr.attr_mod || !sel || sel > rdi->dparms.nports)
+		return 0;
+	return sel;
+}
+
+static int rvt_pma_get_counters(struct ib_pma_mad *pmp,
+				struct rvt_dev_info *rdi)
+{
+	struct ib_pma_portcounters *p = (struct ib_pma_portcounters *)pmp->data;
+	u32 port = rvt_pma_port(pmp, rdi);
+	u64 v[RVT_PMA_NCOUNTERS];
+	u8 sel = p->port_select;
+
+	memset(pmp->data, 0, sizeof(pmp->data));
+	p->port_select = sel;
+	if (!port)
+		return rvt_pma_invalid(pmp);
+	rvt_pma_read(rvt_ibport(rdi, port), v);
+	p->port_xmit_data = rvt_pma_sat32(v[RVT_PMA_XMIT_DATA]);
+	p->port_rcv_data = rvt_pma_sat32(v[RVT_PMA_RCV_DATA]);
+	p->port_xmit_packets = rvt_pma_sat32(v[RVT_PMA_XMIT_PKTS]);
+	p->port_rcv_packets = rvt_pma_sat32(v[RVT_PMA_RCV_PKTS]);
+	return rvt_pma_reply(pmp);
+}
+
+static int rvt_pma_set_counters(struct ib_pma_mad *pmp,
+				struct rvt_dev_info *rdi)
+{
+	struct ib_pma_portcounters *p = (struct ib_pma_portcounters *)pmp->data;
+	u32 port = rvt_pma_port(pmp, rdi);
+	unsigned long which = 0;
+
+	if (!port)
+		return rvt_pma_get_counters(pmp, rdi);
+	if (p->counter_select & IB_PMA_SEL_PORT_XMIT_DATA)
+		which |= BIT(RVT_PMA_XMIT_DATA);
+	if (p->counter_select & IB_PMA_SEL_PORT_RCV_DATA)
+		which |= BIT(RVT_PMA_RCV_DATA);
+	if (p->counter_select & IB_PMA_SEL_PORT_XMIT_PACKETS)
+		which |= BIT(RVT_PMA_XMIT_PKTS);
+	if (p->counter_select & IB_PMA_SEL_PORT_RCV_PACKETS)
+		which |= BIT(RVT_PMA_RCV_PKTS);
+	/* the error counters are 0 and stay so */
+	rvt_pma_clear(rvt_ibport(rdi, port), which);
+	return rvt_pma_get_counters(pmp, rdi);
+}
+
+static int rvt_pma_get_counters_ext(struct ib_pma_mad *pmp,
+				    struct rvt_dev_info *rdi)
+{
+	struct ib_pma_portcounters_ext *p =
+		(struct ib_pma_portcounters_ext *)pmp->data;
+	u32 port = rvt_pma_port(pmp, rdi);
+	u64 v[RVT_PMA_NCOUNTERS];
+	u8 sel = p->port_select;
+
+	memset(pmp->data, 0, sizeof(pmp->data));
+	p->port_select = sel;
+	if (!port)
+		return rvt_pma_invalid(pmp);
+	rvt_pma_read(rvt_ibport(rdi, port), v);
+	p->port_xmit_data = cpu_to_be64(v[RVT_PMA_XMIT_DATA]);
+	p->port_rcv_data = cpu_to_be64(v[RVT_PMA_RCV_DATA]);
+	p->port_xmit_packets = cpu_to_be64(v[RVT_PMA_XMIT_PKTS]);
+	p->port_rcv_packets = cpu_to_be64(v[RVT_PMA_RCV_PKTS]);
+	p->port_unicast_xmit_packets = cpu_to_be64(v[RVT_PMA_UNICAST_XMIT]);
+	p->port_unicast_rcv_packets = cpu_to_be64(v[RVT_PMA_UNICAST_RCV]);
+	p->port_multicast_xmit_packets = cpu_to_be64(v[RVT_PMA_MCAST_XMIT]);
+	p->port_multicast_rcv_packets = cpu_to_be64(v[RVT_PMA_MCAST_RCV]);
+	return rvt_pma_reply(pmp);
+}
+
+static int rvt_pma_set_counters_ext(struct ib_pma_mad *pmp,
+				    struct rvt_dev_info *rdi)
+{
+	struct ib_pma_portcounters_ext *p =
+		(struct ib_pma_portcounters_ext *)pmp->data;
+	u32 port = rvt_pma_port(pmp, rdi);
+
+	if (!port)
+		return rvt_pma_get_counters_ext(pmp, rdi);
+	/* IB_PMA_SELX_* bits 0..7 are the counters in enum rvt_pma_counter order */
+	rvt_pma_clear(rvt_ibport(rdi, port),
+		      be16_to_cpu(p->counter_select) &
+		      (BIT(RVT_PMA_NCOUNTERS) - 1));
+	return rvt_pma_get_counters_ext(pmp, rdi);
+}
+
+/*
+ * rvt_pma_process - a performance management MAD reaching port @port.
+ * Returns enum ib_mad_result bits, as rvt_process_mad().
+ */
+int rvt_pma_process(struct ib_device *ibdev, u32 port,
+		    const struct ib_mad *in_mad, struct ib_mad *out_mad)
+{
+	struct ib_pma_mad *pmp = (struct ib_pma_mad *)out_mad;
+	struct rvt_dev_info *rdi = ib_to_rvt(ibdev);
+
+	*out_mad = *in_mad;
+	if (pmp->mad_hdr.class_version != 1) {
+		pmp->mad_hdr.status |= RVT_MAD_BAD_VERSION;
+		return rvt_pma_reply(pmp);
+	}
+
+	switch (pmp->mad_hdr.method) {
+	case IB_MGMT_METHOD_GET:
+		switch (pmp->mad_hdr.attr_id) {
+		case IB_PMA_CLASS_PORT_INFO:
+			return rvt_pma_classportinfo(pmp);
+		case IB_PMA_PORT_COUNTERS:
+			return rvt_pma_get_counters(pmp, rdi);
+		case IB_PMA_PORT_COUNTERS_EXT:
+			return rvt_pma_get_counters_ext(pmp, rdi);
+		}
+		break;
+	case IB_MGMT_METHOD_SET:
+		switch (pmp->mad_hdr.attr_id) {
+		case IB_PMA_PORT_COUNTERS:
+			return rvt_pma_set_counters(pmp, rdi);
+		case IB_PMA_PORT_COUNTERS_EXT:
+			return rvt_pma_set_counters_ext(pmp, rdi);
+		}
+		break;
+	case IB_MGMT_METHOD_GET_RESP:
+	case IB_MGMT_METHOD_TRAP:
+		/* for a performance manager on this port, not the agent */
+		return IB_MAD_RESULT_SUCCESS;
+	default:
+		pmp->mad_hdr.status |= RVT_MAD_UNSUP_METHOD;
+		return rvt_pma_reply(pmp);
+	}
+	pmp->mad_hdr.status |= RVT_MAD_UNSUP_ATTR;
+	return rvt_pma_reply(pmp);
+}
