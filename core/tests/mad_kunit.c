@@ -13,6 +13,7 @@
 #include <kunit/rdma_verbs.h>
 #include <linux/delay.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
 
 /* A class nobody else uses: vendor range 1, no RMPP, no OUI. */
 #define KU_CLASS	0x0a
@@ -166,10 +167,11 @@ static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 	return r;
 }
 
-static struct ib_mad_send_buf *ku_request(struct kunit *test, struct rec *r,
-					  u32 dlid, u8 mgmt_class, u8 method,
-					  u32 tid_lo, int timeout_ms,
-					  int retries)
+static struct ib_mad_send_buf *ku_request_qp(struct kunit *test,
+					     struct rec *r, u32 dlid, u32 dqpn,
+					     u8 mgmt_class, u8 method,
+					     u32 tid_lo, int timeout_ms,
+					     int retries)
 {
 	struct rdma_ah_attr attr = {};
 	struct ib_mad_send_buf *sb;
@@ -181,7 +183,7 @@ static struct ib_mad_send_buf *ku_request(struct kunit *test, struct rec *r,
 	rdma_ah_set_dlid(&attr, dlid);
 	ah = rdma_create_ah(r->agent->qp->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
-	sb = ib_create_send_mad(r->agent, 1, 0, 0, IB_MGMT_MAD_HDR,
+	sb = ib_create_send_mad(r->agent, dqpn, 0, 0, IB_MGMT_MAD_HDR,
 				IB_MGMT_MAD_DATA, GFP_KERNEL,
 				IB_MGMT_BASE_VERSION);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
@@ -197,6 +199,19 @@ static struct ib_mad_send_buf *ku_request(struct kunit *test, struct rec *r,
 	sb->timeout_ms = timeout_ms;
 	sb->retries = retries;
 	return sb;
+}
+
+/* A request to QP0 for an SMP class, else to QP1. */
+static struct ib_mad_send_buf *ku_request(struct kunit *test, struct rec *r,
+					  u32 dlid, u8 mgmt_class, u8 method,
+					  u32 tid_lo, int timeout_ms,
+					  int retries)
+{
+	u32 dqpn = mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
+		   mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE ? 0 : 1;
+
+	return ku_request_qp(test, r, dlid, dqpn, mgmt_class, method, tid_lo,
+			     timeout_ms, retries);
 }
 
 static int ku_post(struct kunit *test, struct rec *r, u32 dlid, u8 cls,
@@ -624,9 +639,9 @@ static void mad_malformed_dropped(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	/* an SMP class on QP1 */
-	KUNIT_ASSERT_EQ(test, ku_post(test, a, lid_b,
-				      IB_MGMT_CLASS_SUBN_LID_ROUTED,
-				      IB_MGMT_METHOD_GET, 21, 150, 0), 0);
+	sb = ku_request_qp(test, a, lid_b, 1, IB_MGMT_CLASS_SUBN_LID_ROUTED,
+			   IB_MGMT_METHOD_GET, 21, 150, 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 2));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	/* a CM Get other than ClassPortInfo */
@@ -791,6 +806,116 @@ static void mad_device_removed_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->flushed, 0);
 }
 
+/* An agent of @dev on QP0 (SMI), taking nothing unsolicited. */
+static struct rec *new_smi_agent(struct kunit *test, struct ib_device *dev)
+{
+	struct rec *r = new_rec(test);
+
+	r->agent = ib_register_mad_agent(dev, 1, IB_QPT_SMI, NULL, 0,
+					 ku_send_handler, ku_recv_handler, r,
+					 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+							r->agent), 0);
+	return r;
+}
+
+/* A SubnGet(NodeInfo) from @r's agent: directed route of no hop, or LID. */
+static struct ib_mad_send_buf *ku_nodeinfo_get(struct kunit *test,
+					       struct rec *r, bool dr,
+					       u32 dlid)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_smp *smp;
+
+	sb = ku_request(test, r, dr ? be16_to_cpu(IB_LID_PERMISSIVE) : dlid,
+			IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET, 30,
+			2000, 0);
+	smp = sb->mad;
+	memset(smp->data, 0, sizeof(smp->data));
+	smp->attr_id = IB_SMP_ATTR_NODE_INFO;
+	if (dr) {
+		smp->mgmt_class = IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+		smp->hop_cnt = 0;
+		smp->hop_ptr = 0;
+		smp->dr_slid = IB_LID_PERMISSIVE;
+		smp->dr_dlid = IB_LID_PERMISSIVE;
+	}
+	return sb;
+}
+
+/*
+ * SMPs answered by the device's process_mad (rdmavt's SMA): a
+ * directed-route SubnGet of hop count 0 never leaves the port (the
+ * answer comes from local work, with the send buffer, before the send
+ * completes); a LID-routed one to another device crosses the fabric and
+ * comes back from that device's responder on QP0.
+ */
+static void mad_smp_answered(struct kunit *test)
+{
+	struct vt *va = new_vt_named(test, "kumad%d");
+	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct rec *a = new_smi_agent(test, va->dev);
+	struct ib_node_info *ni;
+	struct ib_smp *smp;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(ku_nodeinfo_get(test, a, true,
+								0), NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
+	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	KUNIT_EXPECT_TRUE(test, a->resp_before_send);
+	smp = (struct ib_smp *)&a->last;
+	KUNIT_EXPECT_EQ(test, smp->method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, smp->mgmt_class,
+			IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
+	KUNIT_EXPECT_TRUE(test, !!(smp->status & IB_SMP_DIRECTION));
+	ni = (struct ib_node_info *)smp->data;
+	KUNIT_EXPECT_EQ(test, ni->node_type, RDMA_NODE_IB_CA);
+	KUNIT_EXPECT_EQ(test, ni->num_ports, 1);
+	KUNIT_EXPECT_EQ(test, ni->node_guid, va->dev->node_guid);
+	KUNIT_EXPECT_EQ(test, ni->local_port_num, 1);
+
+	/* LID-routed to b: b's SMA answers through the fabric */
+	rec_reset(a);
+	KUNIT_ASSERT_EQ(test,
+			ib_post_send_mad(ku_nodeinfo_get(test, a, false,
+						rdma_loop_port_lid(vb->dev)),
+					 NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
+	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	KUNIT_EXPECT_EQ(test, a->last_wc.src_qp, 0u);
+	KUNIT_EXPECT_EQ(test, a->last_wc.slid, rdma_loop_port_lid(vb->dev));
+	ni = (struct ib_node_info *)((struct ib_smp *)&a->last)->data;
+	KUNIT_EXPECT_EQ(test, ni->node_guid, vb->dev->node_guid);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(a->last.mad_hdr.status), 0);
+}
+
+/* A PerfMgt Get(ClassPortInfo) to another device: its PMA answers. */
+static void mad_pma_answered(struct kunit *test)
+{
+	struct vt *va = new_vt_named(test, "kumad%d");
+	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct rec *a = new_agent(test, va->dev, 0);
+	struct ib_mad_send_buf *sb;
+
+	sb = ku_request(test, a, rdma_loop_port_lid(vb->dev),
+			IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 40, 2000,
+			0);
+	((struct ib_mad *)sb->mad)->mad_hdr.attr_id =
+		IB_MGMT_CLASSPORTINFO_ATTR_ID;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
+	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	KUNIT_EXPECT_EQ(test, a->last.mad_hdr.mgmt_class,
+			IB_MGMT_CLASS_PERF_MGMT);
+	KUNIT_EXPECT_EQ(test, a->last.mad_hdr.method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(a->last.mad_hdr.status), 0);
+	KUNIT_EXPECT_EQ(test, a->last_wc.slid, rdma_loop_port_lid(vb->dev));
+}
+
 static struct kunit_case rdma_mad_cases[] = {
 	KUNIT_CASE(mad_port_qps),
 	KUNIT_CASE(mad_register_refusals),
@@ -805,6 +930,8 @@ static struct kunit_case rdma_mad_cases[] = {
 	KUNIT_CASE(mad_send_overflow),
 	KUNIT_CASE(mad_unregister_in_flight),
 	KUNIT_CASE(mad_device_removed_in_flight),
+	KUNIT_CASE(mad_smp_answered),
+	KUNIT_CASE(mad_pma_answered),
 	{}
 };
 
