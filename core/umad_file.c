@@ -6,12 +6,11 @@
  * waiting for their response (status ETIMEDOUT, the MAD header as
  * written, the TID with the agent's hi_tid).
  */
-#include <linux/nospec.h>
+#include <linux/nsproxy.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "umad_priv.h"

@@ -170,6 +170,13 @@ void umad_dequeue_send(struct ib_umad_file *file,
 /* umad_send.c */
 ssize_t umad_write(struct file *filp, const char __user *buf, size_t count,
 		   loff_t *pos);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool umad_is_duplicate(struct ib_umad_file *file,
+		       const struct ib_umad_packet *packet);
+struct ib_ah *umad_create_ah(struct ib_umad_file *file,
+			     struct ib_mad_agent *agent,
+			     const struct ib_user_mad_hdr *hdr);
+#endif
 
 /* umad_agent.c */
 long umad_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);

@@ -11,6 +11,8 @@
  * data length follows from the write's size).  Every other agent
  * writes single MADs, segments included, which go out as they are.
  */
+#include <kunit/visibility.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -34,14 +36,21 @@ static bool umad_same_dest(const struct ib_user_mad_hdr *a,
 	return a->lid == b->lid;
 }
 
-/*
+/**
+ * umad_is_duplicate - does a send clash with one of the file's in flight
+ * @file: the file
+ * @packet: the new send (user header and MAD header filled in)
+ *
  * A send with the TID and class of one in flight is refused: two
  * requests (whatever their destination), or two responses to the same
- * destination.  Stricter than the specification needs, as upstream.
- * Under file->send_lock.
+ * destination (LID, or GID when there is a GRH).  Stricter than the
+ * specification needs, as upstream.
+ *
+ * Context: Any context; the caller holds @file->send_lock.
+ * Return: true when @packet duplicates a send on @file->send_list.
  */
-static bool umad_is_duplicate(struct ib_umad_file *file,
-			      const struct ib_umad_packet *packet)
+VISIBLE_IF_KUNIT bool umad_is_duplicate(struct ib_umad_file *file,
+					const struct ib_umad_packet *packet)
 {
 	const struct ib_mad_hdr *hdr = (void *)packet->mad.data;
 	bool resp = ib_response_mad(hdr);
@@ -59,11 +68,22 @@ static bool umad_is_duplicate(struct ib_umad_file *file,
 	}
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(umad_is_duplicate);
 
-/* The address handle of the header's destination. */
-static struct ib_ah *umad_create_ah(struct ib_umad_file *file,
-				    struct ib_mad_agent *agent,
-				    const struct ib_user_mad_hdr *hdr)
+/**
+ * umad_create_ah - the address handle of a user header's destination
+ * @file: the file (its port is the source port)
+ * @agent: the agent that sends (its QP's PD holds the AH)
+ * @hdr: the user header: LID, SL, path bits and, with grh_present, the
+ *	GID index, hop limit, traffic class, GID and flow label
+ *
+ * Context: Process context; sleeps (rdma_create_user_ah()).
+ * Return: the AH, or an ERR_PTR() of rdma_create_user_ah() (-EINVAL for
+ * a GID index the port does not have, ...).
+ */
+VISIBLE_IF_KUNIT struct ib_ah *umad_create_ah(struct ib_umad_file *file,
+					      struct ib_mad_agent *agent,
+					      const struct ib_user_mad_hdr *hdr)
 {
 	u32 port_num = file->port->port_num;
 	struct rdma_ah_attr attr = {};
@@ -81,6 +101,7 @@ static struct ib_ah *umad_create_ah(struct ib_umad_file *file,
 	}
 	return rdma_create_user_ah(agent->qp->pd, &attr, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(umad_create_ah);
 
 /*
  * Fill a kernel-RMPP send from user space: the class header after the
@@ -152,6 +173,8 @@ ssize_t umad_write(struct file *filp, const char __user *buf, size_t count,
 		ret = -EINVAL;
 		goto err_free;
 	}
+	packet->mad.hdr.id = array_index_nospec(packet->mad.hdr.id,
+						IB_UMAD_MAX_AGENTS);
 	buf += hdr_size;
 	if (copy_from_user(packet->mad.data, buf, IB_MGMT_RMPP_HDR)) {
 		ret = -EFAULT;

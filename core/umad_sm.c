@@ -6,6 +6,7 @@
  * to close, or fails with -EAGAIN under O_NONBLOCK.
  */
 #include <linux/fs.h>
+#include <linux/nsproxy.h>
 #include <linux/sched/signal.h>
 #include <rdma/ib_verbs.h>
 
