@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# ib_umad: /dev/infiniband/umadN and issmN of three loop devices ("rdma
+# link add ... type loop netdev lo").  tools/testing/rdma/umadtest checks
+# the user ABI (sysfs, registrations and their refusals, a request from
+# one device's umad to another's and the response, a send that times
+# out, reads and writes of wrong sizes, issm and IsSM, a device deleted
+# under open files); then everything unloads and kmemleak finds nothing.
+# needs: /usr/bin/rdma
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+
+UMADTEST=/testbed/bin/umadtest
+MAD=/sys/class/infiniband_mad
+
+splats() {
+	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
+}
+
+ktap_plan 10
+splats_before=$(splats | wc -l)
+leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
+leaks_before=${leaks_before:-0}
+
+ktap_test "ib_umad loads" modprobe ib_umad
+ktap_test "three loop devices" sh -c 'rdma link add umada type loop netdev lo &&
+	rdma link add umadb type loop netdev lo &&
+	rdma link add umadc type loop netdev lo'
+n=$(ls -d $MAD/umad* 2>/dev/null | wc -l)
+if [ "$n" = 3 ] && [ "$(ls -d $MAD/issm* | wc -l)" = 3 ]; then
+	ktap_pass "one umad and one issm per loop device"
+else
+	ktap_fail "one umad and one issm per loop device" "$(ls $MAD 2>&1 | tr '\n' ' ')"
+fi
+
+if [ -x $UMADTEST ]; then
+	$UMADTEST umada umadb umadc >/tmp/umadtest.out 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/umadtest.out
+	if [ $rc -eq 0 ]; then
+		ktap_pass "umadtest"
+	else
+		ktap_fail "umadtest" "exit $rc: $(grep '^not ok' /tmp/umadtest.out | tr '\n' ';')"
+	fi
+else
+	ktap_fail "umadtest" "no $UMADTEST: did vm-run.sh build it?"
+fi
+
+if ! grep -qx umadc $MAD/*/ibdev 2>/dev/null; then
+	ktap_pass "the deleted device's umad is gone"
+else
+	ktap_fail "the deleted device's umad is gone" "$(ls $MAD | tr '\n' ' ')"
+fi
+
+ktap_test "remaining loop devices are deleted" sh -c \
+	'rdma link delete umada && rdma link delete umadb'
+if [ -z "$(ls -d $MAD/umad* $MAD/issm* 2>/dev/null)" ]; then
+	ktap_pass "no umad or issm left"
+else
+	ktap_fail "no umad or issm left" "$(ls $MAD | tr '\n' ' ')"
+fi
+
+ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" sh -c \
+	'rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod ib_core'
+
+new=$(splats | tail -n +$((splats_before + 1)))
+if [ -z "$new" ]; then
+	ktap_pass "no kernel splat"
+else
+	ktap_fail "no kernel splat" "$(echo "$new" | head -n 3)"
+fi
+
+kl=/sys/kernel/debug/kmemleak
+if [ -w $kl ]; then
+	sleep 5
+	echo scan >$kl
+	leaks=$(($(grep -c 'unreferenced object' $kl) - leaks_before))
+	if [ "$leaks" -eq 0 ]; then
+		ktap_pass "kmemleak finds nothing"
+	else
+		ktap_fail "kmemleak finds nothing" "$leaks unreferenced objects"
+	fi
+else
+	ktap_fail "kmemleak finds nothing" "no $kl"
+fi
+ktap_finish
