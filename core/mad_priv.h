@@ -13,6 +13,7 @@
  *   mad_recv.c   receive buffers, validation, SMI, process_mad,
  *                dispatch to agents and response matching
  *   mad_rmpp.c   RMPP (segmented transfers) of kernel RMPP agents
+ *   mad_rmpp_recv.c  their reassembly
  *   mad_util.c   the class helpers (ib_response_mad(), ...)
  *
  * Lock order (innermost last):
