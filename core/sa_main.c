@@ -163,8 +163,11 @@ static void sa_update_sm_ah(struct work_struct *work)
 	new_ah->ah = rdma_create_ah(port->agent->qp->pd, &attr,
 				    RDMA_CREATE_AH_SLEEPABLE);
 	if (IS_ERR(new_ah->ah)) {
-		dev_warn(&dev->dev, "SA: no address handle for port %u\n",
-			 port->port_num);
+		/* no SM yet (LID 0) is no news: queries get -EAGAIN */
+		if (pa.sm_lid)
+			dev_warn(&dev->dev,
+				 "SA: no address handle for port %u\n",
+				 port->port_num);
 		kfree(new_ah);
 		return;
 	}
