@@ -47,6 +47,7 @@
 #include <rdma/ib.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_sa.h>
 
 #include "core_priv.h"
 
@@ -391,6 +392,54 @@ out_release:
 out_unlock:
 	rcu_read_unlock();
 	return ret;
+}
+
+/**
+ * roce_resolve_route_from_path - check the route of a RoCE path
+ * @rec: a RoCE path; ->roce.route_resolved is set on success
+ * @attr: the source GID entry (its net device gives the namespace and
+ *	the device the route must leave through)
+ *
+ * Only the route is looked up, not the neighbour.  A path resolved
+ * already is left alone.  A route through a gateway needs a RoCE v2
+ * path (routable); RoCE v1 stays on the link.
+ *
+ * Context: Process context; takes the RCU read lock.
+ * Return: 0; -EINVAL for GIDs of different families, a missing entry or
+ * device, or a routed destination on a RoCE v1 path; the route
+ * lookup's errno.
+ */
+int roce_resolve_route_from_path(struct sa_path_rec *rec,
+				 const struct ib_gid_attr *attr)
+{
+	struct rdma_dev_addr dev_addr = {
+		.net = &init_net,
+		.sgid_attr = attr,
+	};
+	union addr_sa src, dst;
+	int ret;
+
+	might_sleep();
+	if (rec->roce.route_resolved)
+		return 0;
+
+	rdma_gid2ip(&src.sa, &rec->sgid);
+	rdma_gid2ip(&dst.sa, &rec->dgid);
+	if (src.sa.sa_family != dst.sa.sa_family)
+		return -EINVAL;
+	if (!attr || !attr->ndev)
+		return -EINVAL;
+
+	ret = resolve_once(&src, &dst, &dev_addr, false, true);
+	if (ret)
+		return ret;
+	if ((dev_addr.network == RDMA_NETWORK_IPV4 ||
+	     dev_addr.network == RDMA_NETWORK_IPV6) &&
+	    rec->rec_type != SA_PATH_REC_TYPE_ROCE_V2)
+		return -EINVAL;
+
+	rec->roce.route_resolved = true;
+	return 0;
 }
 
 /* rdma_addr_find_l2_eth_by_grh() waiting for its neighbour */

@@ -219,10 +219,20 @@ int rdma_link_newlink(const char *type, const char *ibdev_name,
 int rdma_addr_init(void);
 void rdma_addr_cleanup(void);
 
+struct sa_path_rec;
+int roce_resolve_route_from_path(struct sa_path_rec *rec,
+				 const struct ib_gid_attr *attr);
+
 /* ------------------------------------------------------------------
  * mad_port.c: the MAD layer's client (QP0 and QP1 of every port)
  */
 int ib_mad_init(void);
 void ib_mad_cleanup(void);
+
+/* ------------------------------------------------------------------
+ * sa_main.c: the SA client (path records, GUIDInfo, ClassPortInfo)
+ */
+int ib_sa_init(void);
+void ib_sa_cleanup(void);
 
 #endif /* RDMA_CORE_PRIV_H */

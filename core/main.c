@@ -75,8 +75,13 @@ static int __init ib_core_init(void)
 		pr_warn("ib_core: could not register the MAD layer\n");
 		goto err_nldev;
 	}
+	ret = ib_sa_init();
+	if (ret)
+		goto err_mad;
 	return 0;
 
+err_mad:
+	ib_mad_cleanup();
 err_nldev:
 	nldev_exit();
 	rdma_netns_exit();
@@ -100,6 +105,7 @@ err_wq:
 
 static void __exit ib_core_exit(void)
 {
+	ib_sa_cleanup();
 	ib_mad_cleanup();
 	nldev_exit();
 	rdma_netns_exit();

@@ -157,6 +157,11 @@ struct ib_gid_attr {
 	u32			port_num;
 };
 
+enum {
+	/* the SA's well-known GUID: locally administered, 2 */
+	IB_SA_WELL_KNOWN_GUID	= BIT_ULL(57) | 2,
+};
+
 /* ---------------------------------------------------------------------
  * Node, transport and link layer
  */
