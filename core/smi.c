@@ -200,7 +200,7 @@ enum smi_action smi_handle_dr_smp_send(struct ib_smp *smp, bool is_switch,
 		return smi_send_returning(smp, is_switch, port_num);
 	return smi_send_outbound(smp, is_switch, port_num);
 }
-EXPORT_SYMBOL_IF_KUNIT(smi_handle_dr_smp_send);
+EXPORT_SYMBOL_GPL(smi_handle_dr_smp_send);
 
 /**
  * smi_handle_dr_smp_recv - check a directed-route SMP that came in
@@ -230,7 +230,7 @@ enum smi_action smi_handle_dr_smp_recv(struct ib_smp *smp, bool is_switch,
 					  phys_port_cnt);
 	return smi_recv_outbound(smp, is_switch, port_num, phys_port_cnt);
 }
-EXPORT_SYMBOL_IF_KUNIT(smi_handle_dr_smp_recv);
+EXPORT_SYMBOL_GPL(smi_handle_dr_smp_recv);
 
 /**
  * smi_check_forward_dr_smp - where a received directed-route SMP goes
@@ -273,7 +273,7 @@ enum smi_forward_action smi_check_forward_dr_smp(struct ib_smp *smp)
 		return IB_SMI_SEND;
 	return IB_SMI_LOCAL;
 }
-EXPORT_SYMBOL_IF_KUNIT(smi_check_forward_dr_smp);
+EXPORT_SYMBOL_GPL(smi_check_forward_dr_smp);
 
 /**
  * smi_get_fwd_port - the port a switch relays a directed-route SMP to
@@ -300,4 +300,4 @@ int smi_get_fwd_port(struct ib_smp *smp)
 		return -EINVAL;
 	return smp->initial_path[ptr + 1];
 }
-EXPORT_SYMBOL_IF_KUNIT(smi_get_fwd_port);
+EXPORT_SYMBOL_GPL(smi_get_fwd_port);

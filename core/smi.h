@@ -5,8 +5,10 @@
  * move when a node sends, receives or forwards it, and whether it ends
  * at the local SMA/SM.  InfiniBand only; OPA's wider SMPs are not here.
  *
- * Internal to ib_core (the MAD layer calls these); exported only to the
- * KUnit suite.
+ * The MAD layer calls these; they are also exported (GPL) for a driver
+ * that emulates a switch of its own, rdma_loop's, which includes this
+ * header from the tree (upstream keeps them internal: no upstream
+ * driver forwards SMPs in software).
  */
 #ifndef _RDMA_CORE_SMI_H
 #define _RDMA_CORE_SMI_H

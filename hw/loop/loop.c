@@ -20,7 +20,10 @@
 #include <linux/workqueue.h>
 #include <rdma/rdma_netlink.h>
 
+#include <kunit/visibility.h>
+
 #include "loop.h"
+#include "switch.h"
 
 static unsigned int devices;
 module_param(devices, uint, 0444);
@@ -30,6 +33,14 @@ static bool managed;
 module_param(managed, bool, 0444);
 MODULE_PARM_DESC(managed,
 		 "new devices wait for a subnet manager (port in INIT, no LID) instead of starting ACTIVE with a LID of their own");
+
+static unsigned int switch_ports = 8;
+module_param(switch_ports, uint, 0444);
+MODULE_PARM_DESC(switch_ports,
+		 "external ports of the fabric's emulated switch (0: no switch, 1..16)");
+
+/* the fabric's switch, or NULL (switch_ports=0); for the module's life */
+static struct loop_switch *loop_sw;
 
 /*
  * The loop devices, which are also the fabric: loop_mutex serialises
@@ -57,12 +68,32 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 						 u32 port, u32 dlid)
 {
 	struct loop_dev *ldev;
+	struct rvt_dev_info *dest;
+	bool handled;
 
+	/* through the switch once a subnet manager programmed it */
+	if (loop_sw) {
+		ldev = container_of(rdi, struct loop_dev, rdi);
+		dest = loop_switch_route_lid(loop_sw, ldev, dlid, &handled);
+		if (handled)
+			return dest;
+	}
 	/* the ports' current LIDs and LMCs, whoever assigned them */
 	list_for_each_entry_rcu(ldev, &loop_list, list)
 		if (rvt_port_by_lid(&ldev->rdi, dlid))
 			return &ldev->rdi;
 	return NULL;
+}
+
+/* QP0's packets leaving a port: to the switch (driver_f.route_smp) */
+static bool loop_route_smp(struct rvt_dev_info *rdi, u32 port, u32 slid,
+			   u32 dlid, void *mad, u32 len)
+{
+	struct loop_dev *ldev = container_of(rdi, struct loop_dev, rdi);
+
+	if (len != sizeof(struct ib_smp))
+		return false;
+	return loop_switch_route_smp(loop_sw, ldev, slid, dlid, mad);
 }
 
 /*
@@ -121,6 +152,9 @@ static void loop_dealloc(struct rvt_dev_info *rdi)
 		list_del_rcu(&ldev->list);
 		ldev->linked = false;
 	}
+	/* the switch port goes down; the grace period below covers it */
+	if (loop_sw)
+		loop_switch_uncable(loop_sw, ldev);
 	/*
 	 * Together with leaving the list: module exit either still finds
 	 * the device there or finds its reap item on loop_reap_wq.
@@ -170,6 +204,8 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 	rdi->driver_f.find_dev_by_lid = loop_find_dev_by_lid;
 	rdi->driver_f.dealloc = loop_dealloc;
 	rdi->driver_f.next_fabric_dev = loop_next_fabric_dev;
+	if (loop_sw)
+		rdi->driver_f.route_smp = loop_route_smp;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &ldev->port, 0, NULL);
 
@@ -180,6 +216,8 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 	mutex_lock(&loop_mutex);
 	list_add_tail_rcu(&ldev->list, &loop_list);
 	ldev->linked = true;
+	if (loop_sw)
+		loop_switch_cable(loop_sw, ldev);
 	mutex_unlock(&loop_mutex);
 
 	ret = rvt_register_device(rdi);
@@ -256,6 +294,42 @@ void rdma_loop_remove_device(struct ib_device *dev)
 }
 EXPORT_SYMBOL(rdma_loop_remove_device);
 
+/**
+ * rdma_loop_switch_port - the switch port a loop device is cabled to
+ * @dev: a loop device
+ *
+ * Context: Any context; takes no lock (the cable does not change while
+ * the device is registered).
+ *
+ * Return: the external port of the fabric's switch that port 1 of @dev
+ * is cabled to, or 0 when there is no switch or no port was free.
+ */
+u32 rdma_loop_switch_port(struct ib_device *dev)
+{
+	return container_of(ib_to_rvt(dev), struct loop_dev, rdi)->sw_port;
+}
+EXPORT_SYMBOL(rdma_loop_switch_port);
+
+/**
+ * rdma_loop_switch_reset - forget what a subnet manager set in the switch
+ *
+ * For the KUnit suite of the switch, which programs it: the forwarding
+ * tables are emptied and no longer used (unicast goes by LID directly
+ * again), port 0 loses its LID, every cabled port is back in INIT and
+ * PortStateChange is clear, as when the module was loaded.
+ *
+ * Context: Process context; takes loop_mutex and the switch's lock.
+ */
+VISIBLE_IF_KUNIT void rdma_loop_switch_reset(void)
+{
+	if (!loop_sw)
+		return;
+	mutex_lock(&loop_mutex);
+	loop_switch_reset(loop_sw);
+	mutex_unlock(&loop_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdma_loop_switch_reset);
+
 /*
  * "rdma link add NAME type loop netdev X": nldev insists on an existing
  * net device, but a loop device does not use one.  Any net device is
@@ -282,9 +356,18 @@ static int __init loop_init(void)
 	struct loop_dev *ldev;
 	unsigned int i;
 
+	if (switch_ports > LOOP_SW_MAX_PORTS)
+		return -EINVAL;
 	loop_reap_wq = alloc_workqueue("rdma_loop_reap", 0, 0);
 	if (!loop_reap_wq)
 		return -ENOMEM;
+	if (switch_ports) {
+		loop_sw = loop_switch_create(switch_ports);
+		if (!loop_sw) {
+			destroy_workqueue(loop_reap_wq);
+			return -ENOMEM;
+		}
+	}
 
 	for (i = 0; i < devices; i++) {
 		ldev = loop_create("loop%d", true, managed);
@@ -341,6 +424,7 @@ static void __exit loop_exit(void)
 	 * item waits until its device's unregistration has returned.
 	 */
 	destroy_workqueue(loop_reap_wq);
+	loop_switch_destroy(loop_sw);
 	ida_destroy(&loop_lids);
 }
 

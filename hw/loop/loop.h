@@ -22,6 +22,9 @@
  *	groups)
  * @reap: queued by the dealloc hook; tells module exit when the
  *	device's unregistration, rdmavt's teardown included, is over
+ * @sw_port: the switch port that port 1 is cabled to, 0 for none; set
+ *	before registration and cleared in the dealloc hook, under
+ *	loop_mutex
  */
 struct loop_dev {
 	struct rvt_dev_info	rdi;
@@ -30,6 +33,10 @@ struct loop_dev {
 	u32			lid;
 	struct rvt_ibport	port;
 	struct work_struct	reap;
+	u32			sw_port;
 };
+
+/* loop.c, for the KUnit suite of the switch */
+void rdma_loop_switch_reset(void);
 
 #endif /* RDMA_LOOP_LOOP_H */

@@ -42,6 +42,7 @@ struct ib_device *rdma_loop_add_device_flags(const char *name,
 					     unsigned int flags);
 void rdma_loop_remove_device(struct ib_device *dev);
 u32 rdma_loop_port_lid(struct ib_device *dev);
+u32 rdma_loop_switch_port(struct ib_device *dev);
 int rdma_loop_connect_qp(struct ib_qp *qp, const struct rdma_loop_conn *conn,
 			 enum ib_qp_state stop);
 

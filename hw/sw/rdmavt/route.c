@@ -9,9 +9,14 @@
  * request and its answer would put on the links are counted here, at
  * both ends, for the PMA (counters.c).
  *
+ * A driver whose fabric has a switch of its own routes QP0's packets
+ * itself (driver_f.route_smp: directed-route SMPs have no LID to be
+ * found by) and hands what arrives at a port to rvt_deliver_mad().
+ *
  * Context: the engine (sq.c), bottom halves off; RCU read side inside.
  */
 
+#include <rdma/ib_mad.h>
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
@@ -179,3 +184,109 @@ bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe,
 
 	return rvt_mcast_deliver(qp, &ah->attr, wire, rvt_mcast_recv, &d);
 }
+
+/*
+ * Offer a QP0 datagram to the driver's own routing (driver_f.route_smp),
+ * before any delivery by LID.  Returns true when the driver took it (the
+ * sender's completion is then a success whatever became of it, as for
+ * any datagram), false when the engine routes it as usual.
+ */
+bool rvt_route_smp(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		   const struct rvt_wire *wire)
+{
+	struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah, ibah);
+	struct rvt_dev_info *rdi = qp->rdi;
+	u32 dlid = rdma_ah_get_dlid(&ah->attr);
+	u32 port = qp->port_num;
+	u8 mad[IB_MGMT_MAD_SIZE];
+	bool taken;
+
+	if (!rdi->driver_f.route_smp || wqe->length > sizeof(mad))
+		return false;
+	/* for the port itself: never on a link, the engine delivers it */
+	if (dlid != be16_to_cpu(IB_LID_PERMISSIVE) &&
+	    (!dlid || rvt_port_by_lid(rdi, dlid) == port))
+		return false;
+	/* a port whose link is down loses it */
+	if (!rvt_port_passes(rdi, port, true))
+		return true;
+
+	rvt_copy_from_sge(&qp->s_sge, mad, wqe->length);
+	rcu_read_lock();
+	taken = rdi->driver_f.route_smp(rdi, port,
+					rvt_port_slid(rdi, port,
+						      rdma_ah_get_path_bits(&ah->attr)),
+					dlid, mad, wqe->length);
+	rcu_read_unlock();
+	if (taken)
+		rvt_count_xmit(rdi->ports[port - 1], wire, false);
+	else
+		rvt_restart_sge(&qp->s_sge, wqe, 0);
+	return taken;
+}
+
+/**
+ * rvt_deliver_mad - hand a MAD that crossed the driver's fabric to a QP
+ * @rdi: the destination device
+ * @port: its port the MAD arrives on
+ * @dqpn: the destination QP: 0 (SMPs) or 1 (GMPs)
+ * @mad: the MAD, in kernel memory
+ * @len: its length (256 for an InfiniBand MAD)
+ * @slid: the source LID the packet carries (0xFFFF for the directed part
+ *	of an SMP's route)
+ * @src_qp: the QP number it comes from
+ *
+ * What a switch of the driver's fabric forwards or answers arrives here
+ * as a datagram received on @port: it takes the next receive WQE of the
+ * port's QP @dqpn, lands after the 40 bytes a UD receive reserves for a
+ * GRH (none is written) and completes with @slid and @src_qp.  QP0's
+ * packets need the port's link up, QP1's an ACTIVE port; a port that
+ * may not take it, a QP not ready to receive or without a receive WQE
+ * drops the MAD silently.  The packet counts as received at @port.
+ *
+ * Context: Any context but hard interrupts, bottom halves off, inside
+ * rcu_read_lock() (@rdi must stay valid, as find_dev_by_lid()'s
+ * devices); takes the QP's r_lock and its CQ's lock, may call the CQ's
+ * completion handler.
+ *
+ * Return: true when a receive completed with the MAD, false when it was
+ * dropped.
+ */
+bool rvt_deliver_mad(struct rvt_dev_info *rdi, u32 port, u32 dqpn,
+		     const void *mad, u32 len, u32 slid, u32 src_qp)
+{
+	struct rvt_wire wire = { .pkts = 1 };
+	struct ib_wc wc = {};
+	struct rvt_qp *qp;
+	bool done = false;
+
+	if (!port || port > rdi->dparms.nports || dqpn > 1 ||
+	    !rvt_port_passes(rdi, port, dqpn == 0))
+		return false;
+	/* LRH, BTH, DETH, the MAD, ICRC */
+	wire.words = (8 + 12 + 8 + len + 4) / 4;
+	rvt_count_rcv(rdi->ports[port - 1], &wire, false);
+	qp = rvt_lookup_qpn(rdi, rdi->ports[port - 1], dqpn);
+	if (!qp)
+		return false;
+	rvt_get_qp(qp);
+	if (READ_ONCE(qp->state) != IB_QPS_RTR &&
+	    READ_ONCE(qp->state) != IB_QPS_RTS)
+		goto out;
+
+	spin_lock_bh(&qp->r_lock);
+	/* a WQE whose keys fail completes in error; the MAD is lost */
+	if (rvt_recv_begin(qp, false) > 0) {
+		wc.opcode = IB_WC_RECV;
+		wc.byte_len = len + RVT_GRH_BYTES;
+		wc.src_qp = src_qp;
+		wc.slid = slid;
+		wc.status = rvt_recv_place(qp, RVT_GRH_BYTES, mad, len);
+		done = rvt_recv_complete(qp, &wc, false) == IB_WC_SUCCESS;
+	}
+	spin_unlock_bh(&qp->r_lock);
+out:
+	rvt_put_qp(qp);
+	return done;
+}
+EXPORT_SYMBOL(rvt_deliver_mad);
