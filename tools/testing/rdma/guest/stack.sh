@@ -97,6 +97,22 @@ stack_modules_loaded() {
 	awk '{ print $1, $4 }' /proc/modules
 }
 
+# rmmod_settle MODULE [SECONDS]: remove MODULE, retrying for up to
+# SECONDS (30) while it is still busy: ib_core stays referenced a moment
+# after the rdma tool's last netlink dump (the netlink core drops the
+# dump's module reference when the socket goes).  Says who holds it when
+# it never lets go.
+rmmod_settle() {
+	local i=0 n=${2:-30}
+	while [ $i -lt "$n" ]; do
+		rmmod "$1" 2>/dev/null && return 0
+		sleep 1
+		i=$((i + 1))
+	done
+	echo "rmmod_settle: $1 refcnt $(cat /sys/module/"$1"/refcnt 2>/dev/null), holders: $(ls /sys/module/"$1"/holders 2>/dev/null | tr '\n' ' ')" >&2
+	rmmod "$1"
+}
+
 # stack_unload: remove every module of either stack and every module
 # that uses them, until ib_core is gone.  Fails when something stays.
 stack_unload() {

@@ -61,6 +61,7 @@
 # timeout: 600
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 IP=/usr/bin/ip
 NS=tcmns
@@ -637,18 +638,9 @@ ktap_test "rmmod rdma_test_cm and siw" \
 $IP link del vA 2>/dev/null
 $IP netns del $NS
 # the rest of what modprobe loaded for them: the next scenario on this
-# guest finds no stack (ib_core may stay busy a moment while the netlink
-# core drops the last dump's reference of the rdma tool)
+# guest finds no stack
 unload_rest() {
-	local i=0
-	rmmod rdma_cm && rmmod iw_cm && rmmod rdmavt || return 1
-	while [ $i -lt 30 ]; do
-		rmmod ib_core 2>/dev/null && return 0
-		sleep 1
-		i=$((i + 1))
-	done
-	ktap_diag "ib_core: refcnt $(cat /sys/module/ib_core/refcnt), holders: $(ls /sys/module/ib_core/holders | tr '\n' ' ')"
-	rmmod ib_core
+	rmmod rdma_cm && rmmod iw_cm && rmmod rdmavt && rmmod_settle ib_core
 }
 ktap_test "rmmod rdma_cm, iw_cm, rdmavt and ib_core" unload_rest
 ktap_finish

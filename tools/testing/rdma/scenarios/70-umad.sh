@@ -11,6 +11,7 @@
 # timeout: 600
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 UMADTEST=/testbed/bin/umadtest
 MAD=/sys/class/infiniband_mad
@@ -62,8 +63,10 @@ else
 	ktap_fail "no umad or issm left" "$(ls $MAD | tr '\n' ' ')"
 fi
 
-ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" sh -c \
-	'rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod ib_core'
+unload_all() {
+	rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 
 new=$(splats | tail -n +$((splats_before + 1)))
 if [ -z "$new" ]; then
