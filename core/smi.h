@@ -17,25 +17,7 @@
 #include <rdma/ib_smi.h>
 #include <rdma/ib_verbs.h>
 
-/* Verdict on a DR SMP at one step: drop it, or carry on with it */
-enum smi_action {
-	IB_SMI_DISCARD,
-	IB_SMI_HANDLE
-};
-
-/* Where a received DR SMP goes next, once its receive step passed */
-enum smi_forward_action {
-	IB_SMI_LOCAL,	/* up the stack: to the local agents */
-	IB_SMI_SEND,	/* through the send step, then to the local SMA/SM */
-	IB_SMI_FORWARD	/* out of another port (switches only) */
-};
-
-enum smi_action smi_handle_dr_smp_send(struct ib_smp *smp, bool is_switch,
-				       u32 port_num);
-enum smi_action smi_handle_dr_smp_recv(struct ib_smp *smp, bool is_switch,
-				       u32 port_num, int phys_port_cnt);
-enum smi_forward_action smi_check_forward_dr_smp(struct ib_smp *smp);
-int smi_get_fwd_port(struct ib_smp *smp);
+/* enum smi_action, enum smi_forward_action and the four steps: <rdma/ib_smi.h> */
 
 /* smi_dr_dlid_permissive - whether the SMP's DrDLID is the permissive LID */
 static inline bool smi_dr_dlid_permissive(const struct ib_smp *smp)

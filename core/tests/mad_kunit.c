@@ -856,11 +856,12 @@ static void mad_smp_answered(struct kunit *test)
 	struct vt *va = new_vt_named(test, "kumad%d");
 	struct vt *vb = new_vt_named(test, "kumad%d");
 	struct rec *a = new_smi_agent(test, va->dev);
+	struct ib_mad_send_buf *sb;
 	struct ib_node_info *ni;
 	struct ib_smp *smp;
 
-	KUNIT_ASSERT_EQ(test, ib_post_send_mad(ku_nodeinfo_get(test, a, true,
-								0), NULL), 0);
+	sb = ku_nodeinfo_get(test, a, true, 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, a->responses, 1);
@@ -873,22 +874,22 @@ static void mad_smp_answered(struct kunit *test)
 	ni = (struct ib_node_info *)smp->data;
 	KUNIT_EXPECT_EQ(test, ni->node_type, RDMA_NODE_IB_CA);
 	KUNIT_EXPECT_EQ(test, ni->num_ports, 1);
-	KUNIT_EXPECT_EQ(test, ni->node_guid, va->dev->node_guid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid),
+			be64_to_cpu(va->dev->node_guid));
 	KUNIT_EXPECT_EQ(test, ni->local_port_num, 1);
 
 	/* LID-routed to b: b's SMA answers through the fabric */
 	rec_reset(a);
-	KUNIT_ASSERT_EQ(test,
-			ib_post_send_mad(ku_nodeinfo_get(test, a, false,
-						rdma_loop_port_lid(vb->dev)),
-					 NULL), 0);
+	sb = ku_nodeinfo_get(test, a, false, rdma_loop_port_lid(vb->dev));
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, a->responses, 1);
 	KUNIT_EXPECT_EQ(test, a->last_wc.src_qp, 0u);
 	KUNIT_EXPECT_EQ(test, a->last_wc.slid, rdma_loop_port_lid(vb->dev));
 	ni = (struct ib_node_info *)((struct ib_smp *)&a->last)->data;
-	KUNIT_EXPECT_EQ(test, ni->node_guid, vb->dev->node_guid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid),
+			be64_to_cpu(vb->dev->node_guid));
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(a->last.mad_hdr.status), 0);
 }
 

@@ -27,12 +27,13 @@ static void verbs_pd_keys(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
 	KUNIT_EXPECT_NE(test, pd->unsafe_global_rkey, 0);
 	KUNIT_EXPECT_NE(test, pd->local_dma_lkey, vt->pd->local_dma_lkey);
+	/* with the test's first PD and the MAD layer's */
 	KUNIT_EXPECT_EQ(test, rdma_restrack_count(vt->dev, RDMA_RESTRACK_PD,
-						  false), 2);
+						  false), 3);
 	KUNIT_EXPECT_STREQ(test, pd->res.kern_name, KBUILD_MODNAME);
 	ib_dealloc_pd(pd);
 	KUNIT_EXPECT_EQ(test, rdma_restrack_count(vt->dev, RDMA_RESTRACK_PD,
-						  false), 1);
+						  false), 2);
 }
 
 static struct kunit_case rdma_pd_cases[] = {

@@ -426,8 +426,8 @@ static struct bed *bed_new(struct kunit *test)
 }
 
 static int sa_path_get(struct bed *b, struct sa_path_rec *rec,
-		    ib_sa_comp_mask mask, unsigned long timeout_ms,
-		    struct cres *r, struct ib_sa_query **q)
+		       ib_sa_comp_mask mask, unsigned long timeout_ms,
+		       struct cres *r, struct ib_sa_query **q)
 {
 	return ib_sa_path_rec_get(&b->client, b->c->dev, 1, rec, mask,
 				  timeout_ms, GFP_KERNEL, path_cb, r, q);

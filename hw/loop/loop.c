@@ -319,6 +319,8 @@ EXPORT_SYMBOL(rdma_loop_switch_port);
  * PortStateChange is clear, as when the module was loaded.
  *
  * Context: Process context; takes loop_mutex and the switch's lock.
+ *
+ * Return: nothing; the switch is as it was at load time.
  */
 VISIBLE_IF_KUNIT void rdma_loop_switch_reset(void)
 {

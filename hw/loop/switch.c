@@ -19,7 +19,6 @@
 
 #include "loop.h"
 #include "switch.h"
-#include "../../core/smi.h"
 
 /* Port @p's link: up while a cable is in (INIT), down otherwise. */
 static void loop_sw_link(struct loop_switch *sw, u32 p, bool up)

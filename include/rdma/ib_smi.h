@@ -156,4 +156,29 @@ static inline void ib_init_query_mad(struct ib_smp *mad)
 	mad->method = IB_MGMT_METHOD_GET;
 }
 
+/*
+ * Directed-route hop handling of IBTA 14.2.2 (ib_core's core/smi.c).
+ * Our own addition to this header: upstream keeps these inside ib_core.
+ * Exported for drivers that emulate a switch (rdma_loop's fabric).
+ */
+/* Verdict on a DR SMP at one step: drop it, or carry on with it */
+enum smi_action {
+	IB_SMI_DISCARD,
+	IB_SMI_HANDLE
+};
+
+/* Where a received DR SMP goes next, once its receive step passed */
+enum smi_forward_action {
+	IB_SMI_LOCAL,	/* up the stack: to the local agents */
+	IB_SMI_SEND,	/* through the send step, then to the local SMA/SM */
+	IB_SMI_FORWARD	/* out of another port (switches only) */
+};
+
+enum smi_action smi_handle_dr_smp_send(struct ib_smp *smp, bool is_switch,
+				       u32 port_num);
+enum smi_action smi_handle_dr_smp_recv(struct ib_smp *smp, bool is_switch,
+				       u32 port_num, int phys_port_cnt);
+enum smi_forward_action smi_check_forward_dr_smp(struct ib_smp *smp);
+int smi_get_fwd_port(struct ib_smp *smp);
+
 #endif /* IB_SMI_H */

@@ -608,9 +608,10 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 }
 
 /*
- * rvt_lookup_qpn() under RCU: a QP by number, the GSI QP of a port by
- * number 1 and that port, nothing for a number in no use or a QP that
- * is destroyed; rvt_get_qp() / rvt_put_qp() count.
+ * rvt_lookup_qpn() under RCU: a QP by number, the SMI and GSI QPs of a
+ * port (the MAD layer's) by numbers 0 and 1 and that port, nothing for
+ * a number in no use or a QP that is destroyed; rvt_get_qp() /
+ * rvt_put_qp() count.
  */
 static void rvt_lookup_qpn_rules(struct kunit *test)
 {
@@ -628,16 +629,13 @@ static void rvt_lookup_qpn_rules(struct kunit *test)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.port_num = 1,
 	};
-	struct ib_qp *gsi, *rc;
+	struct ib_qp *rc;
 	struct rvt_qp *found[4];
 	u32 qpn;
 
-	gsi = ib_create_qp(vt->pd, &gattr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, gsi),
-			0);
-	KUNIT_EXPECT_EQ(test, gsi->qp_num, 1);
-	/* one GSI QP per port */
+	/* the MAD layer holds the port's QP0 and QP1: one of each per port */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(vt->pd, &gattr)), -EEXIST);
+	gattr.qp_type = IB_QPT_SMI;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(vt->pd, &gattr)), -EEXIST);
 
 	rc = ib_create_qp(vt->pd, &(struct ib_qp_init_attr) {
@@ -656,8 +654,12 @@ static void rvt_lookup_qpn_rules(struct kunit *test)
 	rvt_get_qp(found[0]);
 	rcu_read_unlock();
 	KUNIT_EXPECT_PTR_EQ(test, found[0], rvt(qp));
-	KUNIT_EXPECT_PTR_EQ(test, found[1], rvt(gsi));
-	KUNIT_EXPECT_NULL(test, found[2]);
+	KUNIT_ASSERT_NOT_NULL(test, found[1]);
+	KUNIT_EXPECT_EQ(test, found[1]->ibqp.qp_type, IB_QPT_GSI);
+	KUNIT_EXPECT_EQ(test, found[1]->ibqp.qp_num, 1);
+	KUNIT_ASSERT_NOT_NULL(test, found[2]);
+	KUNIT_EXPECT_EQ(test, found[2]->ibqp.qp_type, IB_QPT_SMI);
+	KUNIT_EXPECT_EQ(test, found[2]->ibqp.qp_num, 0);
 	KUNIT_EXPECT_PTR_EQ(test, found[3], rvt(rc));
 	KUNIT_EXPECT_EQ(test, refcount_read(&rvt(qp)->refcount), 2);
 	rvt_put_qp(found[0]);
