@@ -28,12 +28,6 @@ static u32 ib_mad_client_next;
 /* Classes below this may be registered (plus the directed-route one). */
 #define MAD_MAX_CLASS	0x50
 
-static bool mad_class_is_vendor2(u8 mgmt_class)
-{
-	return mgmt_class >= IB_MGMT_CLASS_VENDOR_RANGE2_START &&
-	       mgmt_class <= IB_MGMT_CLASS_VENDOR_RANGE2_END;
-}
-
 /* The directed-route class shares the table row of class 0 (reserved). */
 static u8 mad_class_index(u8 mgmt_class)
 {
@@ -117,7 +111,7 @@ static int mad_add_methods(struct ib_mad_port_private *pp,
 	int slot = -1, ret;
 	unsigned int m;
 
-	if (mad_class_is_vendor2(req->mgmt_class)) {
+	if (ib_mad_class_is_vendor2(req->mgmt_class)) {
 		slot = mad_oui_get(pp, req->oui);
 		if (slot < 0) {
 			dev_dbg(&pp->device->dev,
@@ -177,7 +171,7 @@ static int mad_check_registration(struct ib_device *device,
 	} else if (!req->mgmt_class) {
 		/* reserved: the directed-route class's row */
 		return -EINVAL;
-	} else if (mad_class_is_vendor2(req->mgmt_class) &&
+	} else if (ib_mad_class_is_vendor2(req->mgmt_class) &&
 		   !(req->oui[0] | req->oui[1] | req->oui[2])) {
 		return -EINVAL;
 	}
@@ -350,7 +344,7 @@ void ib_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 		int slot = -1;
 
 		mutex_lock(&pp->reg_mutex);
-		if (mad_class_is_vendor2(priv->reg_req->mgmt_class))
+		if (ib_mad_class_is_vendor2(priv->reg_req->mgmt_class))
 			slot = mad_oui_slot(pp, priv->reg_req->oui);
 		mad_remove_methods(pp, priv, priv->reg_req, slot);
 		mad_oui_put(pp, slot);
@@ -408,7 +402,7 @@ mad_find_request_agent(struct ib_mad_port_private *pp,
 		return NULL;
 
 	rcu_read_lock();
-	if (mad_class_is_vendor2(hdr->mgmt_class)) {
+	if (ib_mad_class_is_vendor2(hdr->mgmt_class)) {
 		const struct ib_vendor_mad *vmad = (const void *)hdr;
 
 		slot = mad_oui_slot(pp, vmad->oui);

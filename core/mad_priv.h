@@ -52,6 +52,13 @@ extern int ib_mad_recvq_size;
 struct ib_mad_port_private;
 struct ib_mad_qp_info;
 
+/* Vendor classes of range 2 (0x30..0x4f) carry an OUI and may use RMPP. */
+static inline bool ib_mad_class_is_vendor2(u8 mgmt_class)
+{
+	return mgmt_class >= IB_MGMT_CLASS_VENDOR_RANGE2_START &&
+	       mgmt_class <= IB_MGMT_CLASS_VENDOR_RANGE2_END;
+}
+
 /*
  * What a posted work request (send or receive) of a MAD QP starts with:
  * its completion entry and its place on the QP's list of posted ones.

@@ -7,12 +7,7 @@
 #include <linux/export.h>
 #include <rdma/ib_mad.h>
 
-/* Vendor classes of range 2 (0x30..0x4f) carry an OUI and may use RMPP. */
-static bool mad_class_is_vendor2(u8 mgmt_class)
-{
-	return mgmt_class >= IB_MGMT_CLASS_VENDOR_RANGE2_START &&
-	       mgmt_class <= IB_MGMT_CLASS_VENDOR_RANGE2_END;
-}
+#include "mad_priv.h"
 
 /**
  * ib_response_mad - is a MAD a response?
@@ -56,7 +51,7 @@ int ib_is_mad_class_rmpp(u8 mgmt_class)
 	case IB_MGMT_CLASS_BIS:
 		return 1;
 	default:
-		return mad_class_is_vendor2(mgmt_class);
+		return ib_mad_class_is_vendor2(mgmt_class);
 	}
 }
 EXPORT_SYMBOL(ib_is_mad_class_rmpp);
@@ -79,7 +74,7 @@ int ib_get_mad_data_offset(u8 mgmt_class)
 	case IB_MGMT_CLASS_BIS:
 		return IB_MGMT_DEVICE_HDR;
 	default:
-		return mad_class_is_vendor2(mgmt_class) ? IB_MGMT_VENDOR_HDR :
+		return ib_mad_class_is_vendor2(mgmt_class) ? IB_MGMT_VENDOR_HDR :
 							  IB_MGMT_MAD_HDR;
 	}
 }
