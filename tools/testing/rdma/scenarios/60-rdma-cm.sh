@@ -10,6 +10,7 @@
 # timeout: 120
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 IP=/usr/bin/ip
 CFS=/sys/kernel/config
@@ -38,9 +39,9 @@ fails() {
 	fi
 }
 
-ktap_plan 18
+ktap_plan 19
 
-for m in rdma_cm rdma_fake_hca ib_core; do
+for m in rdma_cm iw_cm rdma_fake_hca ib_core; do
 	grep -q "^$m " /proc/modules && rmmod $m
 done
 ktap_test "modprobe rdma_cm" modprobe rdma_cm
@@ -78,5 +79,9 @@ ktap_test "rmdir rdma_cm/$DEV" rmdir $DIR
 $IP link del $DUMMY
 rmmod rdma_fake_hca
 ktap_test "rmmod rdma_cm" rmmod rdma_cm
-rmmod ib_core
+# modprobe rdma_cm brought iw_cm in: leave nothing for the next scenario.
+unload_rest() {
+	rmmod iw_cm && rmmod_settle ib_core
+}
+ktap_test "iw_cm and ib_core unload" unload_rest
 ktap_finish
