@@ -10,6 +10,7 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_mad.h>
 #include <kunit/rdma_verbs.h>
 #include <linux/delay.h>
 #include <rdma/ib_mad.h>
@@ -51,25 +52,14 @@ static void rec_reset(struct rec *r)
 	reinit_completion(&r->send_done);
 }
 
-static void unregister_agent(void *p)
-{
-	ib_unregister_mad_agent(p);
-}
-
-static void ku_reply_sent(struct ib_mad_send_buf *sb)
-{
-	rdma_destroy_ah(sb->context[0], RDMA_DESTROY_AH_SLEEPABLE);
-	ib_free_send_mad(sb);
-}
-
 static void ku_send_handler(struct ib_mad_agent *agent,
 			    struct ib_mad_send_wc *wc)
 {
 	struct rec *r = agent->context;
 	struct ib_mad_send_buf *sb = wc->send_buf;
 
-	if (sb->context[1]) {	/* one of our answers */
-		ku_reply_sent(sb);
+	if (kunit_mad_is_reply(sb)) {
+		kunit_mad_reply_free(sb);
 		return;
 	}
 	spin_lock(&r->lock);
@@ -84,33 +74,6 @@ static void ku_send_handler(struct ib_mad_agent *agent,
 	if (!r->keep)
 		ib_free_send_mad(sb);
 	complete(&r->send_done);
-}
-
-/* Answer a Get with a GetResp whose first data byte is 0xab. */
-static void ku_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc)
-{
-	struct ib_mad_send_buf *sb;
-	struct ib_ah *ah;
-
-	ah = ib_create_ah_from_wc(agent->qp->pd, rwc->wc, rwc->recv_buf.grh,
-				  agent->port_num);
-	if (IS_ERR(ah))
-		return;
-	sb = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
-				0, IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
-				GFP_KERNEL, IB_MGMT_BASE_VERSION);
-	if (IS_ERR(sb)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
-	}
-	memcpy(sb->mad, rwc->recv_buf.mad, sizeof(struct ib_mad));
-	((struct ib_mad *)sb->mad)->mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
-	((struct ib_mad *)sb->mad)->data[0] = 0xab;
-	sb->ah = ah;
-	sb->context[0] = ah;
-	sb->context[1] = sb;
-	if (ib_post_send_mad(sb, NULL))
-		ku_reply_sent(sb);
 }
 
 static void ku_recv_handler(struct ib_mad_agent *agent,
@@ -128,7 +91,7 @@ static void ku_recv_handler(struct ib_mad_agent *agent,
 	spin_unlock(&r->lock);
 	if (request && r->answer &&
 	    rwc->recv_buf.mad->mad_hdr.method == IB_MGMT_METHOD_GET)
-		ku_answer(agent, rwc);
+		kunit_mad_answer_get(agent, rwc);
 	ib_free_recv_mad(rwc);
 	complete(&r->recv_done);
 }

@@ -13,6 +13,7 @@
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_mad.h>
 #include <kunit/rdma_verbs.h>
 #include <linux/delay.h>
 #include <linux/vmalloc.h>
@@ -163,11 +164,6 @@ static int hk_read(int *v)
 	return n;
 }
 
-static void unregister_agent(void *p)
-{
-	ib_unregister_mad_agent(p);
-}
-
 /* Copy a message's data (after the headers of each segment). */
 static int rec_copy(struct rec *r, struct ib_mad_recv_wc *rwc)
 {
@@ -187,20 +183,14 @@ static int rec_copy(struct rec *r, struct ib_mad_recv_wc *rwc)
 	return segs;
 }
 
-static void kr_free_reply(struct ib_mad_send_buf *sb)
-{
-	rdma_destroy_ah(sb->context[0], RDMA_DESTROY_AH_SLEEPABLE);
-	ib_free_send_mad(sb);
-}
-
 static void kr_send_handler(struct ib_mad_agent *agent,
 			    struct ib_mad_send_wc *wc)
 {
 	struct rec *r = agent->context;
 	struct ib_mad_send_buf *sb = wc->send_buf;
 
-	if (sb->context[1]) {	/* an answer of ours */
-		kr_free_reply(sb);
+	if (kunit_mad_is_reply(sb)) {
+		kunit_mad_reply_free(sb);
 		return;
 	}
 	spin_lock(&r->lock);
@@ -246,27 +236,14 @@ static void kr_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 		      int len)
 {
 	struct ib_mad_send_buf *sb;
-	struct ib_ah *ah;
 
-	ah = ib_create_ah_from_wc(agent->qp->pd, rwc->wc, rwc->recv_buf.grh,
-				  agent->port_num);
-	if (IS_ERR(ah))
+	sb = kunit_mad_reply_buf(agent, rwc, 1, KR_HDR, len);
+	if (!sb)
 		return;
-	sb = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
-				1, KR_HDR, len, GFP_KERNEL,
-				IB_MGMT_BASE_VERSION);
-	if (IS_ERR(sb)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
-	}
 	kr_set_hdr(sb->mad, IB_MGMT_METHOD_GET_RESP,
 		   rwc->recv_buf.mad->mad_hdr.tid);
 	fill_segments(sb, len, 0x77);
-	sb->ah = ah;
-	sb->context[0] = ah;
-	sb->context[1] = sb;
-	if (ib_post_send_mad(sb, NULL))
-		kr_free_reply(sb);
+	kunit_mad_reply_post(sb);
 }
 
 /* A raw agent answers a DATA segment as its ->reply says. */
@@ -275,19 +252,10 @@ static void raw_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_rmpp_mad *mad;
-	struct ib_ah *ah;
 
-	ah = ib_create_ah_from_wc(agent->qp->pd, rwc->wc, rwc->recv_buf.grh,
-				  agent->port_num);
-	if (IS_ERR(ah))
+	sb = kunit_mad_reply_buf(agent, rwc, 0, KR_HDR, KR_SEG);
+	if (!sb)
 		return;
-	sb = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
-				0, KR_HDR, KR_SEG, GFP_KERNEL,
-				IB_MGMT_BASE_VERSION);
-	if (IS_ERR(sb)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
-	}
 	mad = sb->mad;
 	memcpy(mad, rwc->recv_buf.mad, KR_HDR);
 	mad->mad_hdr.method ^= IB_MGMT_METHOD_RESP;
@@ -297,11 +265,7 @@ static void raw_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 	mad->rmpp_hdr.rmpp_status = rp->status;
 	mad->rmpp_hdr.seg_num = cpu_to_be32(rp->seg_num);
 	mad->rmpp_hdr.paylen_newwin = cpu_to_be32(rp->newwin);
-	sb->ah = ah;
-	sb->context[0] = ah;
-	sb->context[1] = sb;
-	if (ib_post_send_mad(sb, NULL))
-		kr_free_reply(sb);
+	kunit_mad_reply_post(sb);
 }
 
 static void kr_recv_handler(struct ib_mad_agent *agent,
