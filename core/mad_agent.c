@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mad_priv.h"
+#include "mad_trace.h"
 
 /*
  * Agent IDs, the upper 32 bits of the TIDs of an agent's requests.  The
@@ -294,6 +295,7 @@ struct ib_mad_agent *ib_register_mad_agent(struct ib_device *device,
 		if (ret)
 			goto err_id;
 	}
+	trace_ib_mad_create_agent(priv);
 	return &priv->agent;
 
 err_id:
@@ -335,6 +337,7 @@ void ib_unregister_mad_agent(struct ib_mad_agent *mad_agent)
 	struct ib_mad_agent_private *priv = to_agent_priv(mad_agent);
 	struct ib_mad_port_private *pp = priv->port_priv;
 
+	trace_ib_mad_unregister_agent(priv);
 	spin_lock_irq(&priv->lock);
 	priv->unregistering = true;
 	spin_unlock_irq(&priv->lock);

@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mad_priv.h"
+#include "mad_trace.h"
 #include "smi.h"
 
 /**
@@ -77,6 +78,7 @@ int ib_mad_handle_outgoing_dr_smp(struct ib_mad_agent_private *priv,
 
 	if (is_switch)
 		port_num = wr->send_wr.port_num;
+	trace_ib_mad_handle_out_ib_smi(dev, port_num, smp);
 
 	/* the LID-routed part of the route is behind us (IBTA 14.2.2) */
 	if ((ib_get_smp_direction(smp) ? smp->dr_dlid : smp->dr_slid) ==

@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mad_priv.h"
+#include "mad_trace.h"
 #include "smi.h"
 
 /**
@@ -179,6 +180,7 @@ static enum smi_action mad_handle_smi(struct ib_mad_port_private *pp,
 {
 	bool is_switch = rdma_cap_ib_switch(pp->device);
 
+	trace_ib_mad_handle_ib_smi(pp->device, port_num, smp);
 	if (smi_handle_dr_smp_recv(smp, is_switch, port_num,
 				   pp->device->phys_port_cnt) ==
 	    IB_SMI_DISCARD)
@@ -250,6 +252,7 @@ void ib_mad_complete_recv(struct ib_mad_agent_private *priv,
 		}
 	}
 	hdr = &mad_recv_wc->recv_buf.mad->mad_hdr;
+	trace_ib_mad_recv_done_agent(priv);
 
 	if (!ib_response_mad(hdr)) {
 		priv->agent.recv_handler(&priv->agent, NULL, mad_recv_wc);
@@ -375,6 +378,8 @@ void ib_mad_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* an error: the QP is going down, the buffer with it */
 	if (wc->status != IB_WC_SUCCESS || READ_ONCE(pp->closing))
 		goto free;
+	trace_ib_mad_recv_done_handler(qp_info, wc,
+				       (const struct ib_mad_hdr *)recv->mad);
 
 	recv->wc = *wc;
 	recv->recv_wc.wc = &recv->wc;

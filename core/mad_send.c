@@ -17,6 +17,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mad_priv.h"
+#include "mad_trace.h"
 
 /*
  * Zero bytes after the payload: up to the end of the MAD, or of the last
@@ -250,6 +251,7 @@ int ib_send_mad(struct ib_mad_send_wr_private *mad_send_wr)
 	wr->sg_list[0].addr = wr->header_mapping;
 	wr->sg_list[1].addr = wr->payload_mapping;
 
+	trace_ib_mad_ib_send_mad(wr, 0);
 	spin_lock_irqsave(&qp_info->send_lock, flags);
 	if (qp_info->send_count < ib_mad_sendq_size) {
 		ret = ib_post_send(qp_info->qp, &wr->send_wr.wr, NULL);
@@ -263,8 +265,10 @@ int ib_send_mad(struct ib_mad_send_wr_private *mad_send_wr)
 		list_add_tail(&wr->mad_list.list, &qp_info->send_overflow);
 	}
 	spin_unlock_irqrestore(&qp_info->send_lock, flags);
-	if (ret)
+	if (ret) {
+		trace_ib_mad_error_handler(wr, ret);
 		mad_unmap(wr);
+	}
 	return ret;
 }
 
@@ -352,10 +356,12 @@ void ib_mad_complete_send_wr(struct ib_mad_send_wr_private *mad_send_wr,
 
 	if (wr->status != IB_WC_SUCCESS)
 		mad_send_wc->status = wr->status;
-	if (rmpp == IB_RMPP_RESULT_INTERNAL)
+	if (rmpp == IB_RMPP_RESULT_INTERNAL) {
 		ib_rmpp_send_handler(mad_send_wc);
-	else
+	} else {
+		trace_ib_mad_send_done_agent(priv);
 		priv->agent.send_handler(&priv->agent, mad_send_wc);
+	}
 	/* the reference the posting took */
 	ib_mad_agent_put(priv);
 	return;
@@ -387,6 +393,7 @@ void ib_mad_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	unsigned long flags;
 	int ret = 0;
 
+	trace_ib_mad_send_done_handler(wr, wc->status);
 	mad_unmap(wr);
 
 	spin_lock_irqsave(&qp_info->send_lock, flags);
@@ -465,6 +472,7 @@ static int mad_retry_send(struct ib_mad_send_wr_private *wr)
 	wr->retries_left--;
 	wr->send_buf.retries++;
 	wr->timeout = msecs_to_jiffies(wr->send_buf.timeout_ms);
+	trace_ib_mad_send_done_resend(wr, 0);
 
 	if (ib_mad_kernel_rmpp_agent(&priv->agent)) {
 		ret = ib_retry_rmpp(wr);
@@ -527,6 +535,7 @@ void ib_mad_timeout_sends(struct work_struct *work)
 		swc.send_buf = &wr->send_buf;
 		swc.status = wr->status == IB_WC_SUCCESS ?
 			     IB_WC_RESP_TIMEOUT_ERR : wr->status;
+		trace_ib_mad_send_done_agent(priv);
 		priv->agent.send_handler(&priv->agent, &swc);
 		ib_mad_agent_put(priv);
 

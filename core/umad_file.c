@@ -14,6 +14,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "umad_priv.h"
+#include "umad_trace.h"
 
 /*
  * Put @packet on the read queue of the file of @agent, under the id the
@@ -229,10 +230,15 @@ static ssize_t umad_read(struct file *filp, char __user *buf, size_t count,
 	atomic_dec(&file->recv_list_size);
 	mutex_unlock(&file->mutex);
 
-	if (packet->recv_wc)
+	if (packet->recv_wc) {
+		trace_ib_umad_read_recv(file, &packet->mad.hdr,
+					&packet->recv_wc->recv_buf.mad->mad_hdr);
 		ret = umad_copy_recv(file, buf, packet, count);
-	else
+	} else {
+		trace_ib_umad_read_send(file, &packet->mad.hdr,
+					(const struct ib_mad_hdr *)packet->mad.data);
 		ret = umad_copy_send(file, buf, packet, count);
+	}
 
 	if (ret < 0) {
 		/* it stays first in line for a bigger buffer */

@@ -19,6 +19,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "umad_priv.h"
+#include "umad_trace.h"
 
 /* Headers of an RMPP class MAD, as written. */
 struct umad_rmpp_hdrs {
@@ -259,6 +260,7 @@ ssize_t umad_write(struct file *filp, const char __user *buf, size_t count,
 	ret = ib_post_send_mad(packet->msg, NULL);
 	if (ret)
 		goto err_dequeue;
+	trace_ib_umad_write(file, &packet->mad.hdr, mad);
 	mutex_unlock(&file->mutex);
 	return count;
 

@@ -6,7 +6,8 @@
 # the user ABI (sysfs, registrations and their refusals, a request from
 # one device's umad to another's and the response, a send that times
 # out, reads and writes of wrong sizes, issm and IsSM, a device deleted
-# under open files); then everything unloads and kmemleak finds nothing.
+# under open files), with the ib_mad and ib_umad trace events of that
+# traffic in tracefs; then everything unloads and kmemleak finds nothing.
 # needs: /usr/bin/rdma
 # timeout: 600
 
@@ -20,7 +21,7 @@ splats() {
 	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
 }
 
-ktap_plan 10
+ktap_plan 11
 splats_before=$(splats | wc -l)
 leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
 leaks_before=${leaks_before:-0}
@@ -36,9 +37,20 @@ else
 	ktap_fail "one umad and one issm per loop device" "$(ls $MAD 2>&1 | tr '\n' ' ')"
 fi
 
+TR=/sys/kernel/tracing
+[ -d $TR/events ] || mount -t tracefs nodev $TR
+mad_trace() {
+	echo "$1" >$TR/events/ib_mad/enable && echo "$1" >$TR/events/ib_umad/enable
+}
+: >$TR/trace
+mad_trace 1 || ktap_diag "could not enable the ib_mad and ib_umad events"
+
 if [ -x $UMADTEST ]; then
 	$UMADTEST umada umadb umadc >/tmp/umadtest.out 2>&1
 	rc=$?
+	mad_trace 0
+	cp $TR/trace /tmp/mad.trace
+	: >$TR/trace
 	sed 's/^/# /' /tmp/umadtest.out
 	if [ $rc -eq 0 ]; then
 		ktap_pass "umadtest"
@@ -47,6 +59,27 @@ if [ -x $UMADTEST ]; then
 	fi
 else
 	ktap_fail "umadtest" "no $UMADTEST: did vm-run.sh build it?"
+fi
+
+# Every kind of event of umadtest's traffic (its timed-out request with
+# one retry gives a resend and a send read back), each naming a device.
+missing=""
+for ev in ib_mad_create_agent ib_mad_unregister_agent ib_mad_ib_send_mad \
+	  ib_mad_send_done_handler ib_mad_send_done_resend \
+	  ib_mad_recv_done_handler ib_mad_recv_done_agent \
+	  ib_mad_send_done_agent ib_umad_write ib_umad_read_recv \
+	  ib_umad_read_send; do
+	grep -Eq " $ev: umad[abc] port 1 " /tmp/mad.trace 2>/dev/null ||
+		missing="$missing $ev"
+done
+# umadtest's first request (vendor class 0x09, TID low half 1) as written
+grep -Eq ' ib_umad_write: umada port 1 .* class 0x09 .*method 0x01 .*tid 0x[0-9a-f]{8}00000001' \
+	/tmp/mad.trace 2>/dev/null || missing="$missing ib_umad_write(first request)"
+if [ -z "$missing" ]; then
+	ktap_pass "tracefs: ib_mad and ib_umad events of the traffic"
+else
+	ktap_fail "tracefs: ib_mad and ib_umad events of the traffic" \
+		"missing:$missing; $(wc -l </tmp/mad.trace 2>/dev/null) lines"
 fi
 
 if ! grep -qx umadc $MAD/*/ibdev 2>/dev/null; then
