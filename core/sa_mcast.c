@@ -331,6 +331,8 @@ static void sa_mcast_reset(struct sa_mcast_group *group)
 		return;
 
 	spin_lock_irq(&group->lock);
+	/* before the callbacks: a ULP that looks sees the loss */
+	group->rec.join_state = 0;
 	while (!list_empty(&group->active)) {
 		member = list_first_entry(&group->active,
 					  struct sa_mcast_member, list);
@@ -342,7 +344,6 @@ static void sa_mcast_reset(struct sa_mcast_group *group)
 		sa_mcast_tell(member, -ENETRESET);
 		spin_lock_irq(&group->lock);
 	}
-	group->rec.join_state = 0;
 	spin_unlock_irq(&group->lock);
 }
 

@@ -102,8 +102,12 @@ void sa_mcast_group_put(struct sa_mcast_group *group)
 	struct sa_mcast_port *mport = group->port;
 	unsigned long flags;
 
-	if (!refcount_dec_and_lock_irqsave(&group->ref, &mport->lock, &flags))
+	/* under the lock: a lookup never finds a group going */
+	spin_lock_irqsave(&mport->lock, flags);
+	if (!refcount_dec_and_test(&group->ref)) {
+		spin_unlock_irqrestore(&mport->lock, flags);
 		return;
+	}
 	list_del(&group->node);
 	spin_unlock_irqrestore(&mport->lock, flags);
 	kfree(group);

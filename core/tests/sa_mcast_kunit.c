@@ -12,7 +12,8 @@
  * Cases: a join answered and the request as S saw it; a second member
  * of the same state without a second Set; a join state upgrade (a new
  * Set) and the Deletes of the states nobody needs; an SA error status;
- * timeout; MGID 0; a member freed while its Set is out; a record the
+ * timeout; MGID 0; a member freed while its Set is out; the free
+ * waiting for the member's callback that runs; a record the
  * group does not match; CLIENT_REREGISTER (members told -ENETRESET, a
  * callback returning non-zero frees its member, the rejoin);
  * ib_sa_unregister_client() waiting for a member; the device removed
@@ -68,38 +69,36 @@ static void fmc_send_done(struct ib_mad_agent *agent,
 	ksa_reply_done(wc);
 }
 
-/* The answer to @req (a Set or a Delete), which came as @wc. */
-static void fmc_reply(struct fake_mcsa *sa, const struct ib_sa_mad *req,
-		      const struct ib_wc *wc)
+/*
+ * What S answers to @req (a Set or a Delete): the group's record, the
+ * client port's join states updated.  Called under @sa's lock, when the
+ * request is counted, so a case that saw the count sees the states.
+ */
+static u16 fmc_answer(struct fake_mcsa *sa, const struct ib_sa_mad *req,
+		      u8 *data, u8 *method)
 {
 	struct ib_sa_mcmember_rec in, out;
-	u8 data[64] = {};
-	u8 method;
-	u16 status;
 
 	ib_sa_unpack_mcmember(req->data, &in);
-	spin_lock(&sa->lock);
-	status = sa->status;
 	out = sa->grp;
 	out.port_gid = in.port_gid;
 	if (req->mad_hdr.method == IB_MGMT_METHOD_SET) {
-		if (!status)
+		if (!sa->status)
 			sa->joined |= in.join_state;
 		out.join_state = sa->joined;
-		method = IB_MGMT_METHOD_GET_RESP;
+		*method = IB_MGMT_METHOD_GET_RESP;
 	} else {
-		if (!status)
+		if (!sa->status)
 			sa->joined &= ~in.join_state;
 		out.join_state = in.join_state;
-		method = IB_SA_METHOD_DELETE_RESP;
+		*method = IB_SA_METHOD_DELETE_RESP;
 	}
 	if (in.mgid.global.subnet_prefix || in.mgid.global.interface_id)
 		out.mgid = in.mgid;
 	else
 		out.mgid = sa->named;
-	spin_unlock(&sa->lock);
 	ib_sa_pack_mcmember(&out, data);
-	ksa_reply(sa->agent, req, wc, method, status, data, sizeof(data));
+	return sa->status;
 }
 
 static void fmc_recv(struct ib_mad_agent *agent,
@@ -109,6 +108,9 @@ static void fmc_recv(struct ib_mad_agent *agent,
 	struct fake_mcsa *sa = agent->context;
 	struct ib_sa_mad *mad = (struct ib_sa_mad *)rwc->recv_buf.mad;
 	bool answer = false;
+	u8 data[64] = {};
+	u8 method = 0;
+	u16 status = 0;
 
 	spin_lock(&sa->lock);
 	if (be16_to_cpu(mad->mad_hdr.attr_id) == IB_SA_ATTR_MC_MEMBER_REC) {
@@ -126,10 +128,13 @@ static void fmc_recv(struct ib_mad_agent *agent,
 			sa->n_delete++;
 			sa->last_delete = *mad;
 		}
+		if (answer)
+			status = fmc_answer(sa, mad, data, &method);
 	}
 	spin_unlock(&sa->lock);
 	if (answer)
-		fmc_reply(sa, mad, rwc->wc);
+		ksa_reply(sa->agent, mad, rwc->wc, method, status, data,
+			  sizeof(data));
 	ib_free_recv_mad(rwc);
 	wake_up(&sa->wq);
 }
@@ -214,7 +219,10 @@ static void fmc_set(struct fake_mcsa *sa, bool silent, bool hold,
 static void fmc_answer_held(struct fake_mcsa *sa)
 {
 	struct ib_sa_mad *req = kmalloc(sizeof(*req), GFP_KERNEL);
+	u8 data[64] = {};
 	struct ib_wc wc;
+	u8 method;
+	u16 status;
 	int i, n;
 
 	if (!req)
@@ -228,8 +236,10 @@ static void fmc_answer_held(struct fake_mcsa *sa)
 		spin_lock(&sa->lock);
 		*req = sa->held[i];
 		wc = sa->held_wc[i];
+		status = fmc_answer(sa, req, data, &method);
 		spin_unlock(&sa->lock);
-		fmc_reply(sa, req, &wc);
+		ksa_reply(sa->agent, req, &wc, method, status, data,
+			  sizeof(data));
 	}
 	kfree(req);
 }
@@ -256,6 +266,8 @@ struct mres {
 	int			status[4];	/* of the first four calls */
 	struct ib_sa_mcmember_rec rec;		/* at the last call */
 	int			ret;		/* what the callback returns */
+	atomic_t		entered;	/* callbacks begun */
+	struct completion	*gate;		/* callbacks wait for it */
 	wait_queue_head_t	wq;
 };
 
@@ -264,6 +276,10 @@ static int mc_cb(int status, struct ib_sa_multicast *mc)
 	struct mres *r = mc->context;
 	int n = atomic_read(&r->calls);
 
+	atomic_inc(&r->entered);
+	wake_up(&r->wq);
+	if (r->gate)
+		wait_for_completion(r->gate);
 	if (n < ARRAY_SIZE(r->status))
 		r->status[n] = status;
 	r->rec = mc->rec;
@@ -347,6 +363,21 @@ static struct bed *bed_new(struct kunit *test)
 	b->mgid.global.subnet_prefix = cpu_to_be64(0xff12401bffff0000ULL);
 	b->mgid.global.interface_id = cpu_to_be64(0x1);
 	return b;
+}
+
+/* Wait until C's port has no group of @mgid (its last Delete ended). */
+static bool wait_no_group(struct bed *b, union ib_gid *mgid)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	struct ib_sa_mcmember_rec grp;
+
+	do {
+		if (ib_sa_get_mcmember_rec(b->c->dev, 1, mgid, &grp) ==
+		    -EADDRNOTAVAIL)
+			return true;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	return false;
 }
 
 #define JOIN_MASK	(IB_SA_MCMEMBER_REC_MGID | IB_SA_MCMEMBER_REC_PORT_GID | \
@@ -486,9 +517,7 @@ static void mc_second_member_shares(struct kunit *test)
 			be64_to_cpu((__force __be64)JOIN_MASK));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, joined), 0);
 	/* the group is gone once the Delete ended */
-	msleep(200);
-	KUNIT_EXPECT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
-						     &grp), -EADDRNOTAVAIL);
+	KUNIT_EXPECT_TRUE(test, wait_no_group(b, &b->mgid));
 }
 
 /*
@@ -663,6 +692,57 @@ static bool unreg_within(struct unreg_work *u, struct ib_sa_client *cl,
 	init_completion(&u->done);
 	queue_work(system_unbound_wq, &u->work);
 	return wait_for_completion_timeout(&u->done, msecs_to_jiffies(ms));
+}
+
+struct free_work {
+	struct work_struct	work;
+	struct ib_sa_multicast	*mc;
+	struct completion	done;
+};
+
+static void free_fn(struct work_struct *work)
+{
+	struct free_work *f = container_of(work, struct free_work, work);
+
+	ib_sa_free_multicast(f->mc);
+	complete(&f->done);
+}
+
+/* ib_sa_free_multicast() waits for the member's callback that runs. */
+static void mc_free_waits_callback(struct kunit *test)
+{
+	struct bed *b = bed_new(test);
+	struct tmc *t = tmc_new(test);
+	struct free_work *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
+						GFP_KERNEL);
+	bool early;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, gate);
+	init_completion(gate);
+	t->r.gate = gate;
+	join(test, b, t, NULL, FULL, 0, NULL);
+	KUNIT_ASSERT_TRUE(test,
+			  wait_event_timeout(t->r.wq,
+					     atomic_read(&t->r.entered) == 1,
+					     msecs_to_jiffies(WAIT_MS)));
+	INIT_WORK(&f->work, free_fn);
+	f->mc = t->mc;
+	t->mc = NULL;
+	init_completion(&f->done);
+	queue_work(system_unbound_wq, &f->work);
+	early = wait_for_completion_timeout(&f->done, msecs_to_jiffies(300));
+	KUNIT_EXPECT_FALSE(test, early);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 0);
+	complete_all(gate);
+	KUNIT_ASSERT_TRUE(test,
+			  wait_for_completion_timeout(&f->done,
+						      msecs_to_jiffies(WAIT_MS)));
+	flush_work(&f->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
+	KUNIT_EXPECT_EQ(test, t->r.status[0], 0);
+	KUNIT_EXPECT_TRUE(test, FMC_WAIT(b->sa, b->sa->n_delete == 1));
 }
 
 /*
@@ -982,6 +1062,7 @@ static struct kunit_case rdma_sa_mcast_cases[] = {
 	KUNIT_CASE(mc_timeout),
 	KUNIT_CASE(mc_mgid_zero),
 	KUNIT_CASE(mc_free_in_flight),
+	KUNIT_CASE(mc_free_waits_callback),
 	KUNIT_CASE(mc_record_mismatch),
 	KUNIT_CASE(mc_reregister),
 	KUNIT_CASE(mc_unregister_waits),
