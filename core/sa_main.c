@@ -221,6 +221,8 @@ static void sa_event(struct ib_event_handler *handler, struct ib_event *event)
 	    event->event != IB_EVENT_PKEY_CHANGE)
 		ib_sa_cpi_invalidate(port);
 	queue_work(ib_wq, &port->update_task);
+	if (port->mcast)
+		ib_sa_mcast_event(port->mcast, event->event);
 }
 
 static void sa_port_init(struct ib_sa_port *port, u32 port_num)
@@ -252,6 +254,13 @@ static int sa_add_one(struct ib_device *device)
 		sa_port_init(port, s + i);
 		if (!rdma_cap_ib_sa(device, s + i))
 			continue;
+		if (rdma_cap_ib_mcast(device, s + i)) {
+			port->mcast = ib_sa_mcast_port_new(device, s + i);
+			if (!port->mcast) {
+				ret = -ENOMEM;
+				goto err_agents;
+			}
+		}
 		port->agent = ib_register_mad_agent(device, s + i, IB_QPT_GSI,
 						    NULL, 0, ib_sa_send_handler,
 						    ib_sa_recv_handler, sa_dev,
@@ -279,9 +288,14 @@ static int sa_add_one(struct ib_device *device)
 	return 0;
 
 err_agents:
-	while (--i >= 0)
-		if (sa_dev->port[i].agent)
-			ib_unregister_mad_agent(sa_dev->port[i].agent);
+	/* port i has at most its groups, the ports before it both */
+	for (; i >= 0; i--) {
+		port = &sa_dev->port[i];
+		if (port->agent)
+			ib_unregister_mad_agent(port->agent);
+		if (port->mcast)
+			ib_sa_mcast_port_gone(port->mcast);
+	}
 err_free:
 	kfree(sa_dev);
 	return ret;
@@ -300,8 +314,12 @@ static void sa_remove_one(struct ib_device *device, void *client_data)
 			continue;
 		cancel_work_sync(&port->update_task);
 		ib_sa_cpi_stop(port);
+		if (port->mcast)
+			ib_sa_mcast_port_stop(port->mcast);
 		/* every query still out ends here, flushed (-EINTR) */
 		ib_unregister_mad_agent(port->agent);
+		if (port->mcast)
+			ib_sa_mcast_port_gone(port->mcast);
 		cancel_delayed_work_sync(&port->ib_cpi_work);
 		if (port->sm_ah)
 			ib_sa_put_sm_ah(port->sm_ah);
@@ -320,9 +338,14 @@ int ib_sa_init(void)
 	int ret;
 
 	ib_sa_query_seed_tid();
-	ret = ib_register_client(&sa_ib_client);
+	ret = ib_sa_mcast_init();
 	if (ret)
+		return ret;
+	ret = ib_register_client(&sa_ib_client);
+	if (ret) {
 		pr_err("ib_core: could not register the SA client\n");
+		ib_sa_mcast_cleanup();
+	}
 	return ret;
 }
 
@@ -334,6 +357,7 @@ int ib_sa_init(void)
 void ib_sa_cleanup(void)
 {
 	ib_unregister_client(&sa_ib_client);
+	ib_sa_mcast_cleanup();
 	WARN_ON(!ib_sa_queries_idle());
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What the files of ib_core's SA client share: the per-device and
- * per-port state (sa_main.c), a query in flight (sa_query.c) and the
- * ClassPortInfo cache (sa_classport.c).  Not API: ULPs use
+ * per-port state (sa_main.c), a query in flight (sa_query.c), the
+ * ClassPortInfo cache (sa_classport.c) and the hooks of the multicast
+ * joins (sa_mcast_port.c).  Not API: ULPs use
  * <rdma/ib_sa.h>.
  */
 #ifndef SA_PRIV_H
@@ -26,6 +27,8 @@ struct ib_sa_sm_ah {
 	u16		pkey_index;	/* of the default (full) P_Key */
 	u8		src_path_mask;	/* 2^LMC - 1 of the port */
 };
+
+struct sa_mcast_port;
 
 enum rdma_class_port_info_type {
 	RDMA_CLASS_PORT_INFO_IB,
@@ -58,6 +61,8 @@ struct ib_sa_classport_cache {
  * @ah_lock: protects @sm_ah (taken with interrupts off)
  * @cpi_mutex: serialises @ib_cpi_work's post against @closing
  * @closing: the device is going: no more ClassPortInfo queries
+ * @mcast: the port's multicast groups (sa_mcast_port.c); NULL when the
+ *	port has no IB multicast
  * @port_num: the port
  */
 struct ib_sa_port {
@@ -70,6 +75,7 @@ struct ib_sa_port {
 	spinlock_t			ah_lock;	/* @sm_ah */
 	struct mutex			cpi_mutex;	/* post vs @closing */
 	bool				closing;
+	struct sa_mcast_port		*mcast;
 	u32				port_num;
 };
 
@@ -146,7 +152,31 @@ void ib_sa_cpi_work(struct work_struct *work);
 void ib_sa_cpi_invalidate(struct ib_sa_port *port);
 void ib_sa_cpi_stop(struct ib_sa_port *port);
 
+/* sa_mcmember.c */
+int ib_sa_mcmember_rec_query(struct ib_sa_client *client,
+			     struct ib_device *device, u32 port_num, u8 method,
+			     struct ib_sa_mcmember_rec *rec,
+			     ib_sa_comp_mask comp_mask,
+			     unsigned long timeout_ms, gfp_t gfp_mask,
+			     void (*callback)(int status,
+					      struct ib_sa_mcmember_rec *resp,
+					      void *context),
+			     void *context, struct ib_sa_query **sa_query);
+
+/* sa_mcast_port.c */
+int ib_sa_mcast_init(void);
+void ib_sa_mcast_cleanup(void);
+struct sa_mcast_port *ib_sa_mcast_port_new(struct ib_device *device,
+					   u32 port_num);
+void ib_sa_mcast_port_stop(struct sa_mcast_port *mport);
+void ib_sa_mcast_port_gone(struct sa_mcast_port *mport);
+void ib_sa_mcast_event(struct sa_mcast_port *mport, enum ib_event_type event);
+
 #if IS_ENABLED(CONFIG_KUNIT)
+void ib_sa_pack_mcmember(const struct ib_sa_mcmember_rec *rec,
+			 void *attribute);
+void ib_sa_unpack_mcmember(const void *attribute,
+			   struct ib_sa_mcmember_rec *rec);
 int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
 		     struct rdma_ah_attr *ah_attr);
 u32 ib_sa_agent_hi_tid(struct ib_device *device, u32 port_num);

@@ -26,6 +26,7 @@
 #include <rdma/ib_sa.h>
 #include <rdma/ib_smi.h>
 #include "../sa_priv.h"
+#include <kunit/rdma_sa.h>
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -64,8 +65,7 @@ static void fsa_send_done(struct ib_mad_agent *agent,
 {
 	struct fake_sa *sa = agent->context;
 
-	rdma_destroy_ah(wc->send_buf->context[0], RDMA_DESTROY_AH_SLEEPABLE);
-	ib_free_send_mad(wc->send_buf);
+	ksa_reply_done(wc);
 	spin_lock(&sa->lock);
 	sa->replies++;
 	spin_unlock(&sa->lock);
@@ -76,44 +76,28 @@ static void fsa_send_done(struct ib_mad_agent *agent,
 static void fsa_reply(struct fake_sa *sa, const struct ib_sa_mad *req,
 		      const struct ib_wc *wc)
 {
-	struct ib_mad_send_buf *sb;
-	struct ib_sa_mad *resp;
-	struct ib_ah *ah;
+	u8 *data = kzalloc(IB_MGMT_SA_DATA, GFP_KERNEL);
+	u16 status;
 
-	ah = ib_create_ah_from_wc(sa->agent->qp->pd, wc, NULL, 1);
-	if (IS_ERR(ah))
+	if (!data)
 		return;
-	sb = ib_create_send_mad(sa->agent, wc->src_qp, wc->pkey_index, 0,
-				IB_MGMT_SA_HDR, IB_MGMT_SA_DATA, GFP_KERNEL,
-				IB_MGMT_BASE_VERSION);
-	if (IS_ERR(sb)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
-	}
-	resp = sb->mad;
-	*resp = *req;
-	resp->mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
-	memset(resp->data, 0, sizeof(resp->data));
 	spin_lock(&sa->lock);
-	resp->mad_hdr.status = cpu_to_be16(sa->status);
+	status = sa->status;
 	switch (be16_to_cpu(req->mad_hdr.attr_id)) {
 	case IB_SA_ATTR_PATH_REC:
-		ib_sa_pack_path(&sa->path, resp->data);
+		ib_sa_pack_path(&sa->path, data);
 		break;
 	case IB_SA_ATTR_GUID_INFO_REC:
-		memcpy(resp->data, sa->guidinfo, sizeof(sa->guidinfo));
+		memcpy(data, sa->guidinfo, sizeof(sa->guidinfo));
 		break;
 	case IB_SA_ATTR_CLASS_PORTINFO:
-		memcpy(resp->data, &sa->cpi, sizeof(sa->cpi));
+		memcpy(data, &sa->cpi, sizeof(sa->cpi));
 		break;
 	}
 	spin_unlock(&sa->lock);
-	sb->ah = ah;
-	sb->context[0] = ah;
-	if (ib_post_send_mad(sb, NULL)) {
-		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		ib_free_send_mad(sb);
-	}
+	ksa_reply(sa->agent, req, wc, IB_MGMT_METHOD_GET_RESP, status, data,
+		  IB_MGMT_SA_DATA);
+	kfree(data);
 }
 
 static void fsa_recv(struct ib_mad_agent *agent,
@@ -267,67 +251,6 @@ static void fsa_answer_held(struct fake_sa *sa)
 		fsa_reply(sa, req, &wc);
 	}
 	kfree(req);
-}
-
-/* ------------------------------------------------------------------
- * The subnet manager's part: C's PortInfo through its process_mad
- */
-
-static int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
-		   struct ib_smp *out)
-{
-	size_t size = sizeof(struct ib_mad);
-	u16 pkey_index = 0;
-
-	in->base_version = IB_MGMT_BASE_VERSION;
-	in->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
-	in->class_version = 1;
-	in->method = method;
-	in->tid = cpu_to_be64(0x5a0001);
-	in->attr_id = IB_SMP_ATTR_PORT_INFO;
-	return dev->ops.process_mad(dev, 0, 1, NULL, NULL,
-				    (const struct ib_mad *)in,
-				    (struct ib_mad *)out, &size, &pkey_index);
-}
-
-/* SubnSet(PortInfo) of port 1 of @dev: SM LID @sm_lid, SM SL @sm_sl. */
-static void set_sm(struct kunit *test, struct ib_device *dev, u16 sm_lid,
-		   u8 sm_sl)
-{
-	struct ib_smp *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
-	struct ib_smp *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
-	struct ib_port_info *pi = (struct ib_port_info *)in->data;
-
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_GET, in, out),
-			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
-	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
-	memcpy(in->data, out->data, IB_SMP_DATA_SIZE);
-	/* PortState and PortPhysicalState: no change */
-	pi->linkspeed_portstate &= 0xf0;
-	pi->portphysstate_linkdown &= 0x0f;
-	pi->sm_lid = cpu_to_be16(sm_lid);
-	pi->neighbormtu_mastersmsl = (pi->neighbormtu_mastersmsl & 0xf0) |
-				     (sm_sl & 0xf);
-	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_SET, in, out),
-			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
-	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
-}
-
-/* Wait until C's SA address handle goes to @lid; its attributes out. */
-static bool wait_sm_ah(struct ib_device *dev, u16 lid,
-		       struct rdma_ah_attr *attr)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
-
-	do {
-		if (!ib_sa_sm_ah_attr(dev, 1, attr) &&
-		    rdma_ah_get_dlid(attr) == lid)
-			return true;
-		msleep(20);
-	} while (time_before(jiffies, end));
-	return false;
 }
 
 /* ------------------------------------------------------------------

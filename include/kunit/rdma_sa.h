@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * KUnit helpers of the suites that run ib_core's SA client against a
+ * fake SA on rdma_loop devices (rdma_sa, rdma_sa_mcast): the subnet
+ * manager's part (a port's SM LID and SL set with SubnSet(PortInfo)
+ * through the device's process_mad, and the wait for the SA address
+ * handle that follows), and the fake SA's answer to a request.
+ *
+ * Include it after core/sa_priv.h (wait_sm_ah() reads the SA address
+ * handle through ib_sa_sm_ah_attr(), visible to KUnit only).
+ */
+#ifndef KUNIT_RDMA_SA_H
+#define KUNIT_RDMA_SA_H
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_sa.h>
+#include <rdma/ib_smi.h>
+
+#define KSA_WAIT_MS	10000
+
+static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
+			  struct ib_smp *out)
+{
+	size_t size = sizeof(struct ib_mad);
+	u16 pkey_index = 0;
+
+	in->base_version = IB_MGMT_BASE_VERSION;
+	in->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	in->class_version = 1;
+	in->method = method;
+	in->tid = cpu_to_be64(0x5a0001);
+	in->attr_id = IB_SMP_ATTR_PORT_INFO;
+	return dev->ops.process_mad(dev, 0, 1, NULL, NULL,
+				    (const struct ib_mad *)in,
+				    (struct ib_mad *)out, &size, &pkey_index);
+}
+
+/* SubnSet(PortInfo) of port 1 of @dev: SM LID @sm_lid, SM SL @sm_sl. */
+static inline void set_sm(struct kunit *test, struct ib_device *dev,
+			  u16 sm_lid, u8 sm_sl)
+{
+	struct ib_smp *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
+	struct ib_smp *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
+	struct ib_port_info *pi = (struct ib_port_info *)in->data;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_GET, in, out),
+			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
+	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
+	memcpy(in->data, out->data, IB_SMP_DATA_SIZE);
+	/* PortState and PortPhysicalState: no change */
+	pi->linkspeed_portstate &= 0xf0;
+	pi->portphysstate_linkdown &= 0x0f;
+	pi->sm_lid = cpu_to_be16(sm_lid);
+	pi->neighbormtu_mastersmsl = (pi->neighbormtu_mastersmsl & 0xf0) |
+				     (sm_sl & 0xf);
+	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_SET, in, out),
+			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
+	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
+}
+
+/* Wait until port 1's SA address handle goes to @lid; its attributes out. */
+static inline bool wait_sm_ah(struct ib_device *dev, u16 lid,
+			      struct rdma_ah_attr *attr)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KSA_WAIT_MS);
+
+	do {
+		if (!ib_sa_sm_ah_attr(dev, 1, attr) &&
+		    rdma_ah_get_dlid(attr) == lid)
+			return true;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/*
+ * The fake SA's answer to @req (which came as @wc) on @agent: the
+ * request's headers with @method and @status (host order), @len bytes
+ * of @data.  The send buffer's context[0] is the address handle:
+ * ksa_reply_done() frees both when the send ended.
+ */
+static inline void ksa_reply(struct ib_mad_agent *agent,
+			     const struct ib_sa_mad *req,
+			     const struct ib_wc *wc, u8 method, u16 status,
+			     const void *data, size_t len)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_sa_mad *resp;
+	struct ib_ah *ah;
+
+	ah = ib_create_ah_from_wc(agent->qp->pd, wc, NULL, 1);
+	if (IS_ERR(ah))
+		return;
+	sb = ib_create_send_mad(agent, wc->src_qp, wc->pkey_index, 0,
+				IB_MGMT_SA_HDR, IB_MGMT_SA_DATA, GFP_KERNEL,
+				IB_MGMT_BASE_VERSION);
+	if (IS_ERR(sb)) {
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+		return;
+	}
+	resp = sb->mad;
+	*resp = *req;
+	resp->mad_hdr.method = method;
+	resp->mad_hdr.status = cpu_to_be16(status);
+	memset(resp->data, 0, sizeof(resp->data));
+	memcpy(resp->data, data, min(len, sizeof(resp->data)));
+	sb->ah = ah;
+	sb->context[0] = ah;
+	if (ib_post_send_mad(sb, NULL)) {
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+		ib_free_send_mad(sb);
+	}
+}
+
+/* The send of a ksa_reply() answer ended: free it. */
+static inline void ksa_reply_done(struct ib_mad_send_wc *wc)
+{
+	rdma_destroy_ah(wc->send_buf->context[0], RDMA_DESTROY_AH_SLEEPABLE);
+	ib_free_send_mad(wc->send_buf);
+}
+
+#endif /* KUNIT_RDMA_SA_H */
