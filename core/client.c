@@ -8,7 +8,12 @@
  * goes away.  Clients are added to a device in the order they registered
  * and removed in the reverse order, so a client may rely on every client
  * registered before it (the MAD layer before the CM, say).
+ *
+ * nldev's GET_CHARDEV asks a client by name which character device it
+ * offers (ib_get_client_nl_info(), loading the client's module when
+ * needed).
  */
+#include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
@@ -305,3 +310,127 @@ void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 	WARN_ON(xa_is_err(rc));
 }
 EXPORT_SYMBOL(ib_set_client_data);
+
+/*
+ * Ask @client about @device; -ENOENT when it is not attached to it.
+ *
+ * The device's client_data_rwsem is held across the callback:
+ * remove_client_context() clears CLIENT_DATA_REGISTERED under that lock
+ * held for write before remove() may free anything, so while the mark is
+ * seen set the client data, and the struct device the client returns,
+ * live long enough for get_device().
+ */
+static int client_dev_nl_info(struct ib_device *device,
+			      struct ib_client *client,
+			      struct ib_client_nl_info *res)
+{
+	int ret;
+
+	down_read(&device->client_data_rwsem);
+	if (!xa_get_mark(&device->client_data, client->client_id,
+			 CLIENT_DATA_REGISTERED)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (!client->get_nl_info) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	ret = client->get_nl_info(device,
+				  xa_load(&device->client_data,
+					  client->client_id), res);
+	/* -ENOENT means "load the module": a client may not say it. */
+	if (WARN_ON(ret == -ENOENT))
+		ret = -EINVAL;
+	if (!ret && res->cdev)
+		get_device(res->cdev);
+out:
+	up_read(&device->client_data_rwsem);
+	return ret;
+}
+
+/* The same without a device; clients_rwsem keeps @client registered. */
+static int client_global_nl_info(struct ib_client *client,
+				 struct ib_client_nl_info *res)
+{
+	int ret;
+
+	if (!client->get_global_nl_info)
+		return -EOPNOTSUPP;
+	ret = client->get_global_nl_info(res);
+	if (WARN_ON(ret == -ENOENT))
+		ret = -EINVAL;
+	if (!ret && res->cdev)
+		get_device(res->cdev);
+	return ret;
+}
+
+/*
+ * Ask the registered client named @name (the first of that name attached
+ * to @device, when there is a device).  -ENOENT: there is none.
+ */
+static int client_nl_info(struct ib_device *device, const char *name,
+			  struct ib_client_nl_info *res)
+{
+	struct ib_client *client;
+	unsigned long index;
+	int ret = -ENOENT;
+
+	down_read(&clients_rwsem);
+	xa_for_each_marked(&clients, index, client, CLIENT_REGISTERED) {
+		if (strcmp(client->name, name))
+			continue;
+		if (device)
+			ret = client_dev_nl_info(device, client, res);
+		else
+			ret = client_global_nl_info(client, res);
+		if (ret != -ENOENT)
+			break;
+	}
+	up_read(&clients_rwsem);
+	return ret;
+}
+
+/**
+ * ib_get_client_nl_info - ask a client which character device it offers
+ * @ibdev: the device asked about, or NULL for a client's global device
+ * @client_name: the client's name (RDMA_NLDEV_ATTR_CHARDEV_TYPE)
+ * @res: @res->nl_msg and @res->port in (port U32_MAX: none named); the
+ *	client fills in @res->cdev and @res->abi
+ *
+ * A client that is not registered, or not attached to @ibdev, is looked
+ * for once more after loading module "rdma-client-<client_name>".  On
+ * success @res->cdev holds a reference the caller drops with
+ * put_device(); the struct device stays valid after that client's
+ * remove() (its name too), the character device may be gone by then.
+ *
+ * Context: Process context; sleeps (may wait for modprobe).  Takes
+ * clients_rwsem for read and, with @ibdev, the device's client_data_rwsem
+ * for read, both held across the client's get_nl_info() or
+ * get_global_nl_info().  The caller holds no RDMA lock a module's init
+ * could need (ib_register_client()).
+ *
+ * Return: 0; -EOPNOTSUPP when no such client is registered (or attached),
+ * or it offers no character device here; else the client's error
+ * (-EINVAL for a port it needs and was not given, say).
+ */
+int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
+			  struct ib_client_nl_info *res)
+{
+	int ret;
+
+	ret = client_nl_info(ibdev, client_name, res);
+	if (ret == -ENOENT) {
+		/* Its init registers the client; no-op without modules. */
+		request_module("rdma-client-%s", client_name);
+		ret = client_nl_info(ibdev, client_name, res);
+	}
+	if (ret == -ENOENT)
+		return -EOPNOTSUPP;
+	if (ret)
+		return ret;
+	/* A client that answers must name its device. */
+	if (WARN_ON(!res->cdev))
+		return -EINVAL;
+	return 0;
+}

@@ -84,6 +84,28 @@ void rdma_dev_net_release_devices(struct net *net);
 int ib_device_set_dim(struct ib_device *ibdev, u8 use_dim);
 
 /* ------------------------------------------------------------------
+ * client.c: what a client tells nldev about its character device
+ */
+
+/**
+ * struct ib_client_nl_info - a client's answer to RDMA_NLDEV_CMD_GET_CHARDEV
+ * @nl_msg: the reply being built; a client may add attributes of its own
+ * @cdev: the character device's struct device (the client sets it, the
+ *	core takes a reference the caller drops with put_device())
+ * @port: in: the port asked about, or U32_MAX when the request named none
+ * @abi: the ABI version of the character device
+ */
+struct ib_client_nl_info {
+	struct sk_buff *nl_msg;
+	struct device *cdev;
+	u32 port;
+	u64 abi;
+};
+
+int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
+			  struct ib_client_nl_info *res);
+
+/* ------------------------------------------------------------------
  * event.c: asynchronous events
  */
 

@@ -29,10 +29,11 @@ static DEFINE_IDA(umad_ida);
 static int umad_add_one(struct ib_device *device);
 static void umad_remove_one(struct ib_device *device, void *client_data);
 
-static struct ib_client umad_client = {
+struct ib_client umad_client = {
 	.name = "umad",
 	.add = umad_add_one,
 	.remove = umad_remove_one,
+	.get_nl_info = umad_get_nl_info,
 };
 MODULE_ALIAS_RDMA_CLIENT("umad");
 MODULE_ALIAS_RDMA_CLIENT("issm");
@@ -280,8 +281,13 @@ static int __init umad_init(void)
 	ret = ib_register_client(&umad_client);
 	if (ret)
 		goto err_class;
+	ret = ib_register_client(&umad_issm_client);
+	if (ret)
+		goto err_client;
 	return 0;
 
+err_client:
+	ib_unregister_client(&umad_client);
 err_class:
 	class_unregister(&umad_class);
 err_dynamic:
@@ -294,6 +300,7 @@ err_fixed:
 
 static void __exit umad_exit(void)
 {
+	ib_unregister_client(&umad_issm_client);
 	ib_unregister_client(&umad_client);
 	class_unregister(&umad_class);
 	unregister_chrdev_region(umad_dynamic_base,

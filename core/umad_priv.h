@@ -12,6 +12,7 @@
  *   umad_send.c   write() of umadN: the user's MAD onto the wire
  *   umad_agent.c  the ioctls (agents, P_Key index mode, 32-bit compat)
  *   umad_sm.c     issmN
+ *   umad_nl.c     nldev GET_CHARDEV: clients "umad" and "issm"
  *
  * Lock order (outermost first):
  *   ib_umad_port.file_mutex   the port's file list and ->ib_dev; held
@@ -185,5 +186,15 @@ long umad_compat_ioctl(struct file *filp, unsigned int cmd,
 
 /* umad_sm.c */
 extern const struct file_operations umad_sm_fops;
+
+/* umad_main.c: the client that owns the ports (client "umad") */
+extern struct ib_client umad_client;
+
+/* umad_nl.c */
+struct ib_client_nl_info;
+int umad_get_nl_info(struct ib_device *ibdev, void *client_data,
+		     struct ib_client_nl_info *res);
+/* client "issm": registered after umad_client, unregistered before */
+extern struct ib_client umad_issm_client;
 
 #endif /* RDMA_CORE_UMAD_PRIV_H */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "rdma_nldev_res": the nldev resource commands
- * (core/nldev_res.c) as "rdma res show" uses them, and STAT_GET and
- * GET_CHARDEV (core/nldev_stat.c, core/nldev_chardev.c) on devices
- * without counters or character devices, and the monitor events
- * (core/nldev_monitor.c).
+ * (core/nldev_res.c) as "rdma res show" uses them, STAT_GET
+ * (core/nldev_stat.c) on devices without counters, GET_CHARDEV's
+ * refusals (core/nldev_chardev.c; the answers of umad and issm are
+ * rdma_umad's), and the monitor events (core/nldev_monitor.c).
  *
  * Each case creates verbs objects on a loop device of its own
  * (hw/loop), then asks ib_core about them through a NETLINK_RDMA socket
@@ -878,7 +878,7 @@ static void nldev_res_unprivileged(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------
- * STAT_GET and GET_CHARDEV on a device without counters or char devices
+ * STAT_GET on a device without counters; GET_CHARDEV refused
  */
 
 static void stat_req(struct res_env *e, u32 res, u32 port)
@@ -982,7 +982,7 @@ static void nldev_get_chardev(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "Character device type is missing");
 
-	/* What libibverbs asks: nobody offers uverbs yet. */
+	/* What libibverbs asks: nobody offers uverbs yet, modprobe or not. */
 	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
 	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");

@@ -4,10 +4,16 @@
  * space cannot watch directly (core/umad_send.c): which sends count as
  * duplicates of one in flight, and the address handle built from a
  * struct ib_user_mad_hdr, read back with rdma_query_ah() on a loop
- * device.  The ABI end to end is scenario 70-umad.sh's (umadtest).
+ * device; and the answers of clients "umad" and "issm" to nldev's
+ * RDMA_NLDEV_CMD_GET_CHARDEV (core/umad_nl.c, core/nldev_chardev.c),
+ * checked against the class's sysfs.  The ABI end to end is scenario
+ * 70-umad.sh's (umadtest).
  */
 #include <kunit/test.h>
 #include <kunit/rdma_loop.h>
+#include <kunit/rdma_nldev.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -264,6 +270,246 @@ static void umad_ah_bad_gid_index(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, PTR_ERR(ah), -EINVAL);
 }
 
+/* ------------------------------------------------------------------
+ * RDMA_NLDEV_CMD_GET_CHARDEV
+ */
+
+/* What a GET_CHARDEV reply says. */
+struct ku_chardev {
+	char name[RDMA_NLDEV_ATTR_CHARDEV_TYPE_SIZE];
+	u64 devt;
+	u64 abi;
+};
+
+/* no device index in the request */
+#define KU_NO_DEV	U32_MAX
+
+/*
+ * GET_CHARDEV of @type (none when NULL) on device @index, port @port
+ * (none when 0); the reply's attributes go to @out.  Returns the ack's
+ * error, its text in @c->extack.
+ */
+static int ku_chardev(struct nlc *c, u32 index, u32 port, const char *type,
+		      struct ku_chardev *out)
+{
+	struct kunit *test = c->test;
+	struct nlattr **tb = tb_alloc(test);
+	struct nlmsghdr *reply;
+	struct req *r;
+	int ret;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	if (index != KU_NO_DEV)
+		req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+	if (port)
+		req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	if (type)
+		req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type);
+	ret = nlc_do(c, r, &reply);
+	if (ret) {
+		KUNIT_EXPECT_NULL(test, reply);
+		return ret;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_GET_CHARDEV));
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
+						   nlmsg_attrdata(reply, 0),
+						   nlmsg_attrlen(reply, 0),
+						   NULL, NULL), 0);
+	strscpy(out->name, attr_str(test, tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]),
+		sizeof(out->name));
+	out->devt = attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV]);
+	out->abi = attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	return 0;
+}
+
+/* /sys/class/infiniband_mad/@name/@attr without its newline, in @buf. */
+static void ku_class_attr(struct kunit *test, const char *name,
+			  const char *attr, char *buf, size_t len)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband_mad/%s/%s", name,
+		 attr);
+	f = filp_open(path, O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s: %d", path,
+			       PTR_ERR_OR_ZERO(f));
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	KUNIT_ASSERT_GT_MSG(test, n, 0, "%s", path);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+}
+
+/*
+ * The reply names a device of class infiniband_mad that belongs to
+ * port @port of @dev, with the device number sysfs shows.
+ */
+static void ku_check_class(struct kunit *test, const struct ku_chardev *cd,
+			   struct ib_device *dev, u32 port)
+{
+	dev_t devt = huge_decode_dev(cd->devt);
+	char buf[64], want[32];
+
+	ku_class_attr(test, cd->name, "ibdev", buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, dev_name(&dev->dev));
+	ku_class_attr(test, cd->name, "port", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%u", port);
+	KUNIT_EXPECT_STREQ(test, buf, want);
+	ku_class_attr(test, cd->name, "dev", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%u:%u", MAJOR(devt), MINOR(devt));
+	KUNIT_EXPECT_STREQ(test, buf, want);
+	KUNIT_EXPECT_EQ(test, cd->abi, 5ULL);
+}
+
+/* The number N of "<prefix>N", or -1. */
+static int ku_num(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	unsigned int n;
+
+	if (strncmp(name, prefix, len) || kstrtouint(name + len, 10, &n))
+		return -1;
+	return n;
+}
+
+/* umadN of port 1 of two devices: each its own, as sysfs has them. */
+static void umad_chardev_umad(struct kunit *test)
+{
+	struct vt *a = new_vt_named(test, "kuumad%d");
+	struct vt *b = new_vt_named(test, "kuumad%d");
+	struct nlc *c = nlc_open(test);
+	struct ku_chardev ca = {}, cb = {};
+
+	KUNIT_ASSERT_EQ(test, ku_chardev(c, a->dev->index, 1, "umad", &ca), 0);
+	KUNIT_ASSERT_GE(test, ku_num(ca.name, "umad"), 0);
+	ku_check_class(test, &ca, a->dev, 1);
+	KUNIT_ASSERT_EQ(test, ku_chardev(c, b->dev->index, 1, "umad", &cb), 0);
+	KUNIT_ASSERT_GE(test, ku_num(cb.name, "umad"), 0);
+	ku_check_class(test, &cb, b->dev, 1);
+	KUNIT_EXPECT_STRNEQ(test, ca.name, cb.name);
+	KUNIT_EXPECT_NE(test, ca.devt, cb.devt);
+	/* umad0..63 have the fixed numbers 231:0..63 */
+	if (ku_num(ca.name, "umad") < IB_UMAD_NUM_FIXED_MINOR)
+		KUNIT_EXPECT_EQ(test, huge_decode_dev(ca.devt),
+				MKDEV(IB_UMAD_MAJOR, ku_num(ca.name, "umad")));
+}
+
+/* issmN of port 1: the N of the port's umadN, its own device number. */
+static void umad_chardev_issm(struct kunit *test)
+{
+	struct vt *vt = new_vt_named(test, "kuumad%d");
+	struct nlc *c = nlc_open(test);
+	struct ku_chardev umad = {}, issm = {};
+	int n;
+
+	KUNIT_ASSERT_EQ(test, ku_chardev(c, vt->dev->index, 1, "umad", &umad),
+			0);
+	KUNIT_ASSERT_EQ(test, ku_chardev(c, vt->dev->index, 1, "issm", &issm),
+			0);
+	n = ku_num(issm.name, "issm");
+	KUNIT_ASSERT_GE(test, n, 0);
+	KUNIT_EXPECT_EQ(test, n, ku_num(umad.name, "umad"));
+	ku_check_class(test, &issm, vt->dev, 1);
+	KUNIT_EXPECT_NE(test, issm.devt, umad.devt);
+	if (n < IB_UMAD_NUM_FIXED_MINOR)
+		KUNIT_EXPECT_EQ(test, huge_decode_dev(issm.devt),
+				MKDEV(IB_UMAD_MAJOR, IB_ISSM_MINOR_BASE + n));
+}
+
+/* Both need a port: a device alone is refused, with the reason. */
+static void umad_chardev_missing_port(struct kunit *test)
+{
+	struct vt *vt = new_vt_named(test, "kuumad%d");
+	struct nlc *c = nlc_open(test);
+	struct ku_chardev cd = {};
+
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0, "umad", &cd),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack,
+			   "This character device needs a port index");
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0, "issm", &cd),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack,
+			   "This character device needs a port index");
+	/* Without a device: neither offers a global character device. */
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "umad", &cd),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_STREQ(test, c->extack,
+			   "No client provides this character device");
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "issm", &cd),
+			-EOPNOTSUPP);
+}
+
+/* Ports the device does not have, and a port without its device. */
+static void umad_chardev_bad_port(struct kunit *test)
+{
+	struct vt *vt = new_vt_named(test, "kuumad%d");
+	struct nlc *c = nlc_open(test);
+	u32 past = rdma_end_port(vt->dev) + 1;
+	struct ku_chardev cd = {};
+
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, past, "umad",
+					 &cd), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack, "No such port");
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0x7fffffff, "issm",
+					 &cd), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack, "No such port");
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 1, "umad", &cd),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack, "A port needs its device index");
+}
+
+/* A type no client has (even after modprobe), and no type at all. */
+static void umad_chardev_unknown_type(struct kunit *test)
+{
+	struct vt *vt = new_vt_named(test, "kuumad%d");
+	struct nlc *c = nlc_open(test);
+	struct ku_chardev cd = {};
+
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 1, "kunosuch",
+					 &cd), -EOPNOTSUPP);
+	KUNIT_EXPECT_STREQ(test, c->extack,
+			   "No client provides this character device");
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "kunosuch", &cd),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 1, NULL, &cd),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack,
+			   "Character device type is missing");
+}
+
+/* A device index nobody has, and one whose device was removed. */
+static void umad_chardev_no_device(struct kunit *test)
+{
+	struct ib_device *dev = rdma_loop_add_device("kuumad%d");
+	struct nlc *c = nlc_open(test);
+	struct ku_chardev cd = {};
+	u32 index;
+
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, 0x7ffffff0, 1, "umad", &cd),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+							dev), 0);
+	index = dev->index;
+	/* the reply's reference to umadN does not hold the removal up */
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), 0);
+	kunit_release_action(test, remove_loop, dev);
+	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
+}
+
 static struct kunit_case rdma_umad_cases[] = {
 	KUNIT_CASE(umad_dup_requests),
 	KUNIT_CASE(umad_dup_other_tid_or_class),
@@ -273,6 +519,12 @@ static struct kunit_case rdma_umad_cases[] = {
 	KUNIT_CASE(umad_ah_from_lid),
 	KUNIT_CASE(umad_ah_with_grh),
 	KUNIT_CASE(umad_ah_bad_gid_index),
+	KUNIT_CASE(umad_chardev_umad),
+	KUNIT_CASE(umad_chardev_issm),
+	KUNIT_CASE(umad_chardev_missing_port),
+	KUNIT_CASE(umad_chardev_bad_port),
+	KUNIT_CASE(umad_chardev_unknown_type),
+	KUNIT_CASE(umad_chardev_no_device),
 	{}
 };
 
@@ -283,5 +535,5 @@ static struct kunit_suite rdma_umad_suite = {
 
 kunit_test_suite(rdma_umad_suite);
 
-MODULE_DESCRIPTION("KUnit tests of ib_umad's write path");
+MODULE_DESCRIPTION("KUnit tests of ib_umad's write path and GET_CHARDEV answers");
 MODULE_LICENSE("Dual BSD/GPL");
