@@ -300,6 +300,8 @@ static void sa_remove_one(struct ib_device *device, void *client_data)
 			continue;
 		cancel_work_sync(&port->update_task);
 		ib_sa_cpi_stop(port);
+		/* those the local service has end first (-EINTR) */
+		ib_sa_ls_flush_port(port);
 		/* every query still out ends here, flushed (-EINTR) */
 		ib_unregister_mad_agent(port->agent);
 		cancel_delayed_work_sync(&port->ib_cpi_work);
@@ -321,9 +323,12 @@ int ib_sa_init(void)
 
 	ib_sa_query_seed_tid();
 	ret = ib_register_client(&sa_ib_client);
-	if (ret)
+	if (ret) {
 		pr_err("ib_core: could not register the SA client\n");
-	return ret;
+		return ret;
+	}
+	ib_sa_ls_init();
+	return 0;
 }
 
 /**
@@ -334,6 +339,7 @@ int ib_sa_init(void)
 void ib_sa_cleanup(void)
 {
 	ib_unregister_client(&sa_ib_client);
+	ib_sa_ls_cleanup();
 	WARN_ON(!ib_sa_queries_idle());
 }
 
