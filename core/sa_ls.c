@@ -89,7 +89,7 @@ static int (*sa_ls_tap)(struct sk_buff *skb);
  *
  * Context: Process context.
  */
-VISIBLE_IF_KUNIT void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb))
+void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb))
 {
 	WRITE_ONCE(sa_ls_tap, tap);
 }
@@ -101,7 +101,7 @@ EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_kunit_set_tap);
  * Context: Any context.
  * Return: the timeout in ms.
  */
-VISIBLE_IF_KUNIT unsigned int ib_sa_ls_timeout_ms(void)
+unsigned int ib_sa_ls_timeout_ms(void)
 {
 	return READ_ONCE(sa_ls_timeout);
 }
@@ -113,7 +113,7 @@ EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_timeout_ms);
  * Context: Any context; takes the list's lock.
  * Return: the number of queries on the list.
  */
-VISIBLE_IF_KUNIT unsigned int ib_sa_ls_pending(void)
+unsigned int ib_sa_ls_pending(void)
 {
 	struct ib_sa_query *query;
 	unsigned long flags;
