@@ -244,17 +244,21 @@ err_free:
 	return NULL;
 }
 
-/* Re-arm the work for the earliest deadline on the list (lock held). */
+/*
+ * Re-arm the work for the earliest deadline on the list (lock held); a
+ * cancelled query is due now.
+ */
 static void sa_ls_arm(void)
 {
 	struct ib_sa_query *query;
-	unsigned long first = 0;
+	unsigned long first = 0, due;
 	bool any = false;
 
 	lockdep_assert_held(&sa_ls_lock);
 	list_for_each_entry(query, &sa_ls_list, ls_list) {
-		if (!any || time_before(query->ls_deadline, first))
-			first = query->ls_deadline;
+		due = query->ls_cancelled ? jiffies : query->ls_deadline;
+		if (!any || time_before(due, first))
+			first = due;
 		any = true;
 	}
 	if (any)
