@@ -30,6 +30,7 @@
  * the list's lock after it, makes the request try again at once.
  */
 
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <linux/export.h>
 #include <linux/inetdevice.h>
@@ -48,6 +49,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_sa.h>
+#include <rdma/rdma_netlink.h>
 
 #include "core_priv.h"
 
@@ -751,6 +753,50 @@ static int addr_netevent(struct notifier_block *nb, unsigned long event,
 static struct notifier_block addr_netevent_nb = {
 	.notifier_call = addr_netevent,
 };
+
+/* An IP_RESOLVE answer: the GID of the address asked for. */
+static const struct nla_policy addr_ls_policy[LS_NLA_TYPE_MAX] = {
+	[LS_NLA_TYPE_DGID] = NLA_POLICY_MIN_LEN(sizeof(struct rdma_nla_ls_gid)),
+};
+
+/**
+ * ib_nl_handle_ip_res_resp - the local service's answer to an IP_RESOLVE
+ * @skb: the message's buffer, from a user-space socket
+ * @nlh: the answer: RDMA_NL_LS_F_ERR or an LS_NLA_TYPE_DGID
+ * @extack: why it was not used
+ *
+ * Upstream asks ibacm for the GID behind an IP address reached through
+ * an IPoIB gateway.  Ours has no IPoIB net device to resolve through, so
+ * it never asks: an answer is checked (it must be an answer, its DGID
+ * at least a GID long) and, finding no request of that number, dropped.
+ *
+ * Context: Process context (netlink input).
+ * Return: 0, as upstream, also for answers not used; -EPERM for a
+ * request (NLM_F_REQUEST) or a message from the kernel.
+ */
+VISIBLE_IF_KUNIT int ib_nl_handle_ip_res_resp(struct sk_buff *skb,
+					      struct nlmsghdr *nlh,
+					      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[LS_NLA_TYPE_MAX] = {};
+
+	if ((nlh->nlmsg_flags & NLM_F_REQUEST) || !NETLINK_CB(skb).sk) {
+		NL_SET_ERR_MSG(extack, "IP_RESOLVE from user space is an answer, not a request");
+		return -EPERM;
+	}
+	if (nlh->nlmsg_flags & RDMA_NL_LS_F_ERR)
+		return 0;
+	if (nla_parse_deprecated(tb, LS_NLA_TYPE_MAX - 1, nlmsg_data(nlh),
+				 nlmsg_len(nlh), addr_ls_policy, extack))
+		return 0;
+	if (!tb[LS_NLA_TYPE_DGID]) {
+		NL_SET_ERR_MSG(extack, "IP_RESOLVE answer without LS_NLA_TYPE_DGID");
+		return 0;
+	}
+	NL_SET_ERR_MSG(extack, "No address resolution waits for this sequence number");
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ib_nl_handle_ip_res_resp);
 
 int rdma_addr_init(void)
 {

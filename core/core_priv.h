@@ -240,6 +240,8 @@ int rdma_link_newlink(const char *type, const char *ibdev_name,
  */
 int rdma_addr_init(void);
 void rdma_addr_cleanup(void);
+int ib_nl_handle_ip_res_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack);
 
 struct sa_path_rec;
 int roce_resolve_route_from_path(struct sa_path_rec *rec,

@@ -316,6 +316,8 @@ static void sa_remove_one(struct ib_device *device, void *client_data)
 		ib_sa_cpi_stop(port);
 		if (port->mcast)
 			ib_sa_mcast_port_stop(port->mcast);
+		/* those the local service has end first (-EINTR) */
+		ib_sa_ls_flush_port(port);
 		/* every query still out ends here, flushed (-EINTR) */
 		ib_unregister_mad_agent(port->agent);
 		if (port->mcast)
@@ -345,8 +347,10 @@ int ib_sa_init(void)
 	if (ret) {
 		pr_err("ib_core: could not register the SA client\n");
 		ib_sa_mcast_cleanup();
+		return ret;
 	}
-	return ret;
+	ib_sa_ls_init();
+	return 0;
 }
 
 /**
@@ -358,6 +362,7 @@ void ib_sa_cleanup(void)
 {
 	ib_unregister_client(&sa_ib_client);
 	ib_sa_mcast_cleanup();
+	ib_sa_ls_cleanup();
 	WARN_ON(!ib_sa_queries_idle());
 }
 

@@ -115,6 +115,27 @@ static void sa_path_callback(struct ib_sa_query *sa_query, int status,
 	query->callback(status, &rec, 1, query->context);
 }
 
+/*
+ * Records a local service answered with (IB, unpacked); an OPA request
+ * gets the first, converted back.
+ */
+static void sa_path_ls_callback(struct ib_sa_query *sa_query,
+				struct sa_path_rec *recs,
+				unsigned int num_recs)
+{
+	struct sa_path_query *query = container_of(sa_query,
+						   struct sa_path_query,
+						   sa_query);
+	struct sa_path_rec opa = {};
+
+	if (query->conv_pr) {
+		sa_convert_path_ib_to_opa(&opa, &recs[0]);
+		query->callback(0, &opa, 1, query->context);
+		return;
+	}
+	query->callback(0, recs, num_recs, query->context);
+}
+
 static void sa_path_release(struct ib_sa_query *sa_query)
 {
 	struct sa_path_query *query = container_of(sa_query,
@@ -149,14 +170,18 @@ static int sa_opa_path_as_ib(struct ib_device *device, u32 port_num)
  * @comp_mask: IB_SA_PATH_REC_* of the fields that count
  * @timeout_ms: how long to wait for the SA in all (in ten tries)
  * @gfp_mask: for the allocations
- * @callback: called once: status 0 with the SA's path (@num_prs 1);
+ * @callback: called once: status 0 with the SA's path (@num_prs 1),
+ *	or with the local service's (RDMA_NL_LS) paths (@num_prs 1 to 3);
  *	-EINVAL, with the record, when the SA answered with an error
  *	status; -ETIMEDOUT without an answer; -EINTR when cancelled or
  *	the device went; -EIO when the send failed (record NULL then)
  * @context: passed to @callback
  * @query: set to the query, for ib_sa_cancel_query()
  *
- * A PathRecord Get goes to the SA of the port.  RoCE paths are not
+ * A PathRecord Get goes to the SA of the port; when a process listens
+ * on RDMA_NL_GROUP_LS (ibacm), the request is offered to it first and
+ * goes to the SA only when it fails or does not answer in time
+ * (Documentation/core/sa.rst).  RoCE paths are not
  * asked for here: they are resolved locally (rdma_cm's address
  * resolution, ib_init_ah_attr_from_path()).
  *
@@ -213,6 +238,7 @@ int ib_sa_path_rec_get(struct ib_sa_client *client, struct ib_device *device,
 	pq->callback = callback;
 	pq->context = context;
 	pq->sa_query.callback = callback ? sa_path_callback : NULL;
+	pq->sa_query.ls_callback = callback ? sa_path_ls_callback : NULL;
 	pq->sa_query.release = sa_path_release;
 	pq->sa_query.flags |= IB_SA_ENABLE_LOCAL_SERVICE;
 

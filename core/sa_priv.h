@@ -10,6 +10,7 @@
 #define SA_PRIV_H
 
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -92,6 +93,9 @@ struct ib_sa_device {
 #define IB_SA_CANCEL			0x00000002
 #define IB_SA_QUERY_OPA			0x00000004
 
+/* At most this many path records of a local service answer are used. */
+#define RDMA_PRIMARY_PATH_MAX_REC_NUM	3
+
 /**
  * struct ib_sa_query - one query in flight
  * @callback: the kind's completion: status and the SA's MAD (NULL on
@@ -103,6 +107,15 @@ struct ib_sa_device {
  * @sm_ah: the SA address handle it holds
  * @id: its number in the query xarray (what the caller may cancel)
  * @flags: IB_SA_*
+ * @ls_callback: the records a local service answered with (path
+ *	queries; @num_recs >= 1, IB records); NULL when the caller gave
+ *	no callback
+ * @ls_list: on sa_ls.c's list while the local service has the query
+ * @ls_deadline: when (jiffies) the local service's time is up
+ * @ls_seq: the netlink sequence number of its RESOLVE request
+ * @ls_path_use: LS_RESOLVE_PATH_USE_* of the request
+ * @ls_waiting: on sa_ls.c's list (not taken by one of its handlers)
+ * @ls_cancelled: cancelled while the local service had it
  */
 struct ib_sa_query {
 	void (*callback)(struct ib_sa_query *query, int status,
@@ -114,6 +127,14 @@ struct ib_sa_query {
 	struct ib_sa_sm_ah	*sm_ah;
 	int			id;
 	u32			flags;
+	void (*ls_callback)(struct ib_sa_query *query,
+			    struct sa_path_rec *recs, unsigned int num_recs);
+	struct list_head	ls_list;
+	unsigned long		ls_deadline;
+	u32			ls_seq;
+	u8			ls_path_use;
+	bool			ls_waiting;
+	bool			ls_cancelled;
 };
 
 static inline void ib_sa_client_get(struct ib_sa_client *client)
@@ -146,6 +167,18 @@ void ib_sa_recv_handler(struct ib_mad_agent *agent,
 			struct ib_mad_recv_wc *mad_recv_wc);
 bool ib_sa_queries_idle(void);
 void ib_sa_query_seed_tid(void);
+void ib_sa_query_complete(struct ib_sa_query *query, int status);
+
+/* sa_ls.c: the local service (RDMA_NL_LS) */
+bool ib_sa_ls_send(struct ib_sa_query *query, gfp_t gfp_mask);
+bool ib_sa_ls_cancel(struct ib_sa_query *query);
+void ib_sa_ls_flush_port(struct ib_sa_port *port);
+void ib_sa_ls_init(void);
+void ib_sa_ls_cleanup(void);
+int ib_nl_handle_resolve_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack);
+int ib_nl_handle_set_timeout(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack);
 
 /* sa_classport.c */
 void ib_sa_cpi_work(struct work_struct *work);
@@ -182,6 +215,9 @@ int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
 u32 ib_sa_agent_hi_tid(struct ib_device *device, u32 port_num);
 int ib_sa_classport_info_get(struct ib_device *device, u32 port_num,
 			     struct ib_class_port_info *info);
+void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb));
+unsigned int ib_sa_ls_timeout_ms(void);
+unsigned int ib_sa_ls_pending(void);
 #endif
 
 #endif /* SA_PRIV_H */

@@ -42,21 +42,6 @@ bool ib_sa_queries_idle(void)
 	return xa_empty(&sa_queries);
 }
 
-/*
- * Hooks of the local service (ibacm through RDMA_NL_LS): a path query
- * with IB_SA_ENABLE_LOCAL_SERVICE is offered there first.  Not there
- * yet: nothing takes it, and the query goes to the SA.
- */
-static bool sa_local_service_send(struct ib_sa_query *query, gfp_t gfp_mask)
-{
-	return false;
-}
-
-static bool sa_local_service_cancel(struct ib_sa_query *query)
-{
-	return false;
-}
-
 /**
  * ib_sa_query_alloc_mad - a send buffer to the SA of the query's port
  * @query: ->port and ->flags set
@@ -194,10 +179,12 @@ int ib_sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
 		buf->retries = timeout_ms;
 	}
 	buf->context[0] = query;
+	INIT_LIST_HEAD(&query->ls_list);
 
+	/* path queries go to the local service first, when one listens */
 	if ((query->flags & IB_SA_ENABLE_LOCAL_SERVICE) &&
 	    !(query->flags & IB_SA_QUERY_OPA)) {
-		if (sa_local_service_send(query, gfp_mask))
+		if (ib_sa_ls_send(query, gfp_mask))
 			return id;
 		query->flags &= ~IB_SA_ENABLE_LOCAL_SERVICE;
 	}
@@ -218,11 +205,12 @@ int ib_sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
  * @query: what it set in its last argument
  *
  * A query still in flight completes with -EINTR (its callback runs,
- * once, from the MAD layer's context, maybe before this returns).
+ * once, from the MAD layer's context, or from the local service's work
+ * when that service had the query, maybe before this returns).
  * Nothing happens when @id is not @query's or the query ended already.
  *
- * Context: Any context; takes the query xarray's lock and the agent's
- * lock with interrupts off.
+ * Context: Any context; takes the query xarray's lock, the local
+ * service's list lock and the agent's lock with interrupts off.
  */
 void ib_sa_cancel_query(int id, struct ib_sa_query *query)
 {
@@ -238,11 +226,46 @@ void ib_sa_cancel_query(int id, struct ib_sa_query *query)
 	 * under this lock before it frees it.
 	 */
 	query->flags |= IB_SA_CANCEL;
-	if (!sa_local_service_cancel(query))
+	if (!ib_sa_ls_cancel(query))
 		ib_cancel_mad(query->mad_buf);
 	xa_unlock_irqrestore(&sa_queries, flags);
 }
 EXPORT_SYMBOL(ib_sa_cancel_query);
+
+/* The query leaves the xarray and goes, its callback called already. */
+static void sa_query_finish(struct ib_sa_query *query)
+{
+	unsigned long flags;
+
+	xa_lock_irqsave(&sa_queries, flags);
+	__xa_erase(&sa_queries, query->id);
+	xa_unlock_irqrestore(&sa_queries, flags);
+
+	ib_sa_query_free_mad(query);
+	if (query->client)
+		ib_sa_client_put(query->client);
+	query->release(query);
+}
+
+/**
+ * ib_sa_query_complete - end a sent query that is not at the MAD layer
+ * @query: numbered by ib_sa_query_send(), its MAD not posted (or
+ *	answered already, @status 0)
+ * @status: 0 when the callback has run already (an answer given by
+ *	the local service), else the error the callback gets with no
+ *	record
+ *
+ * Then the query goes: out of the xarray, its MAD and references
+ * released, freed.
+ *
+ * Context: Process context (the callback's); takes the xarray's lock.
+ */
+void ib_sa_query_complete(struct ib_sa_query *query, int status)
+{
+	if (status && query->callback)
+		query->callback(query, status, NULL);
+	sa_query_finish(query);
+}
 
 /*
  * The end of a query's send: the callback, unless the answer had it
@@ -252,7 +275,6 @@ void ib_sa_send_handler(struct ib_mad_agent *agent,
 			struct ib_mad_send_wc *mad_send_wc)
 {
 	struct ib_sa_query *query = mad_send_wc->send_buf->context[0];
-	unsigned long flags;
 
 	if (query->callback) {
 		switch (mad_send_wc->status) {
@@ -269,15 +291,7 @@ void ib_sa_send_handler(struct ib_mad_agent *agent,
 			break;
 		}
 	}
-
-	xa_lock_irqsave(&sa_queries, flags);
-	__xa_erase(&sa_queries, query->id);
-	xa_unlock_irqrestore(&sa_queries, flags);
-
-	ib_sa_query_free_mad(query);
-	if (query->client)
-		ib_sa_client_put(query->client);
-	query->release(query);
+	sa_query_finish(query);
 }
 
 /*

@@ -23,6 +23,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_loop.h>
+#include <kunit/rdma_mad.h>
 #include <linux/delay.h>
 #include <linux/wait.h>
 #include <rdma/ib_cache.h>
@@ -137,11 +138,6 @@ static void fmc_recv(struct ib_mad_agent *agent,
 			  sizeof(data));
 	ib_free_recv_mad(rwc);
 	wake_up(&sa->wq);
-}
-
-static void unregister_agent(void *p)
-{
-	ib_unregister_mad_agent(p);
 }
 
 /* The record of S's group: every field set, none zero. */

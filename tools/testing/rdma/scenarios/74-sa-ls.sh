@@ -1,0 +1,264 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# SA path queries through the local service (RDMA_NL_LS): two managed
+# loop devices (ports in INIT, no LID) brought ACTIVE by opensm, whose SA
+# answers rdma_test_sa's path queries; then tools/testing/rdma/lsresponder
+# joins RDMA_NL_GROUP_LS and answers them itself (SL 7, packet lifetime
+# 17: values opensm does not give), or fails in the ways ibacm could
+# (RDMA_NL_LS_F_ERR, a short record, a wrong sequence number, silence, an
+# answer after the kernel's timeout), each time the query ends with
+# opensm's path.  SET_TIMEOUT is acked and sets the wait (100 ms: done
+# within 10 s; 20 s: not before 19 s).  Then
+# everything unloads: no splat, kmemleak finds nothing.
+#
+# Without an SM that brings the ports ACTIVE, the queries cannot be sent
+# at all (the SA client refuses them with -EAGAIN while the SM LID is 0):
+# those tests are skipped and say why.
+# needs: /usr/bin/rdma /usr/sbin/opensm
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+
+LSR=/testbed/bin/lsresponder
+TSA=/sys/kernel/debug/rdma_test_sa
+IB=/sys/class/infiniband
+OSM_PID=
+LSR_PID=
+
+splats() {
+	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
+}
+
+# The GID 0 of DEV's port 1, as rdma_test_sa takes it.
+gid0() {
+	cat $IB/$1/ports/1/gids/0
+}
+
+port_active() {
+	grep -q ACTIVE $IB/$1/ports/1/state 2>/dev/null
+}
+
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# path QUERY-TIMEOUT-MS: one query from loop0 to loop1; its log line.
+# How long it took (ms, /proc/uptime's resolution) goes to /tmp/path.ms.
+path() {
+	local dgid t0
+	dgid=$(gid0 loop1)
+	echo clear >$TSA/cmd
+	t0=$(uptime_ms)
+	echo "path loop0 1 $dgid ${1:-1000}" >$TSA/cmd 2>/dev/null
+	echo $(($(uptime_ms) - t0)) >/tmp/path.ms
+	cat $TSA/log
+}
+
+# The log line of path, and how long it took, as diagnostics.
+show() {
+	echo "$1" | sed 's/^/# /'
+	echo "# in $(cat /tmp/path.ms) ms"
+}
+
+# lsr_start MODE [ARGS]: the responder in the background; log in
+# /tmp/lsr.out.
+lsr_start() {
+	$LSR "$@" >/tmp/lsr.out 2>&1 &
+	LSR_PID=$!
+	# joined once it says so
+	for _ in $(seq 50); do
+		grep -q '^listening' /tmp/lsr.out && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+lsr_stop() {
+	[ -n "$LSR_PID" ] && kill "$LSR_PID" 2>/dev/null && wait "$LSR_PID" 2>/dev/null
+	LSR_PID=
+	sed 's/^/# lsresponder: /' /tmp/lsr.out
+}
+
+ktap_plan 15
+splats_before=$(splats | wc -l)
+leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
+leaks_before=${leaks_before:-0}
+
+ktap_test "ib_core, rdma_loop managed=1 devices=2, ib_umad and rdma_test_sa load" \
+	sh -c 'modprobe rdma_loop managed=1 devices=2 && modprobe ib_umad &&
+	       modprobe rdma_test_sa'
+
+# opensm on loop0's port
+mkdir -p /var/cache/opensm /var/log /etc/opensm
+# the port GUID: the lower half of GID 0
+guid=$(gid0 loop0 2>/dev/null | cut -d: -f5-8 | tr -d ':')
+if [ -x /usr/sbin/opensm ] && [ -n "$guid" ]; then
+	/usr/sbin/opensm -g 0x"$guid" -f /tmp/opensm.log >/tmp/opensm.out 2>&1 &
+	OSM_PID=$!
+fi
+for _ in $(seq 120); do
+	port_active loop0 && port_active loop1 && break
+	sleep 0.5
+done
+sm=0
+if port_active loop0 && port_active loop1; then
+	sm=1
+	ktap_pass "opensm brings both ports ACTIVE"
+else
+	ktap_fail "opensm brings both ports ACTIVE" \
+		"states $(cat $IB/loop*/ports/1/state | tr '\n' ' ')"
+	tail -n 20 /tmp/opensm.out /tmp/opensm.log 2>/dev/null | sed 's/^/# /'
+fi
+
+# SA_OK: "path status 0 ..." with opensm's values (not the responder's)
+sa_answered() {
+	echo "$1" | grep -q '^path status 0 dlid ' &&
+		! echo "$1" | grep -q ' sl 7 .* pkt_life 17$'
+}
+
+if [ $sm = 1 ]; then
+	# SA settles (ClassPortInfo, SM LID) before the first query
+	for _ in $(seq 20); do
+		out=$(path 2000)
+		sa_answered "$out" && break
+		sleep 0.5
+	done
+	show "$out"
+	if sa_answered "$out"; then
+		ktap_pass "no listener: opensm's SA answers"
+	else
+		ktap_fail "no listener: opensm's SA answers" "$out"
+	fi
+	osm_line=$out
+else
+	ktap_skip "no listener: opensm's SA answers" "no SM"
+fi
+
+# answer: the responder's record is used, the SA is not asked
+if [ $sm = 1 ] && lsr_start answer; then
+	out=$(path 2000)
+	lsr_stop
+	show "$out"
+	if echo "$out" | grep -q '^path status 0 dlid 0x7777 slid 0x7778 sl 7 mtu 3 rate 3 pkt_life 17$' &&
+	   grep -q "^request seq [0-9]* dev loop0 port 1 path_use 1 dgid " /tmp/lsr.out; then
+		ktap_pass "a listener's answer is used"
+	else
+		ktap_fail "a listener's answer is used" "$out"
+	fi
+else
+	[ $sm = 1 ] && lsr_stop
+	ktap_skip "a listener's answer is used" "no SM"
+fi
+
+# the failures: each ends with opensm's path
+for mode in error malformed wrongseq silent; do
+	name="responder '$mode': opensm's path after all"
+	if [ $sm = 1 ] && lsr_start --set-timeout 300 $mode; then
+		out=$(path 2000)
+		lsr_stop
+		show "$out"
+		if [ "$out" = "$osm_line" ] && grep -q '^request seq' /tmp/lsr.out; then
+			ktap_pass "$name"
+		else
+			ktap_fail "$name" "$out"
+		fi
+	else
+		[ $sm = 1 ] && lsr_stop
+		ktap_skip "$name" "no SM"
+	fi
+done
+
+# late: the answer comes after the timeout (default 2 s) and is dropped
+if [ $sm = 1 ] && lsr_start --set-timeout 2000 late; then
+	out=$(path 2000)
+	sleep 4
+	lsr_stop
+	show "$out"
+	if [ "$out" = "$osm_line" ]; then
+		ktap_pass "a late answer: opensm's path, the answer dropped"
+	else
+		ktap_fail "a late answer: opensm's path, the answer dropped" "$out"
+	fi
+else
+	[ $sm = 1 ] && lsr_stop
+	ktap_skip "a late answer: opensm's path, the answer dropped" "no SM"
+fi
+
+# SET_TIMEOUT: acked with 0 (clamped, not refused), and it sets the
+# wait.  The VM is too slow for tight bounds (a query the SA answers
+# directly may take a second), so: 5 ms (clamped to 100) ends within
+# 10 s, 20 s does not end before 19 s.
+if lsr_start --set-timeout 5 silent; then
+	if grep -qx 'set-timeout 5 errno 0' /tmp/lsr.out; then
+		ktap_pass "SET_TIMEOUT is acked with 0"
+	else
+		ktap_fail "SET_TIMEOUT is acked with 0" "$(head -n 1 /tmp/lsr.out)"
+	fi
+	if [ $sm = 1 ]; then
+		out=$(path 2000)
+		ms=$(cat /tmp/path.ms)
+		show "$out"
+		if [ "$out" = "$osm_line" ] && [ "$ms" -lt 10000 ]; then
+			ktap_pass "timeout 100 ms: opensm's path within 10 s"
+		else
+			ktap_fail "timeout 100 ms: opensm's path within 10 s" \
+				"$out after $ms ms"
+		fi
+	else
+		ktap_skip "timeout 100 ms: opensm's path within 10 s" "no SM"
+	fi
+	lsr_stop
+else
+	ktap_fail "SET_TIMEOUT is acked with 0" "lsresponder did not start"
+	ktap_skip "timeout 100 ms: opensm's path within 10 s" "no responder"
+fi
+if [ $sm = 1 ] && lsr_start --set-timeout 20000 silent; then
+	out=$(path 2000)
+	ms=$(cat /tmp/path.ms)
+	lsr_stop
+	show "$out"
+	if [ "$out" = "$osm_line" ] && [ "$ms" -ge 19000 ]; then
+		ktap_pass "timeout 20 s: opensm's path after it"
+	else
+		ktap_fail "timeout 20 s: opensm's path after it" "$out after $ms ms"
+	fi
+else
+	[ $sm = 1 ] && lsr_stop
+	ktap_skip "timeout 20 s: opensm's path after it" "no SM"
+fi
+# back to the default
+$LSR --set-timeout 2000 --count 0 silent >/dev/null 2>&1
+
+if [ -n "$OSM_PID" ]; then
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+fi
+unload_all() {
+	rmmod rdma_test_sa && rmmod ib_umad && rmmod rdma_loop &&
+		rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "rdma_test_sa, ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
+
+new=$(splats | tail -n +$((splats_before + 1)))
+if [ -z "$new" ]; then
+	ktap_pass "no kernel splat"
+else
+	ktap_fail "no kernel splat" "$(echo "$new" | head -n 3)"
+fi
+
+kl=/sys/kernel/debug/kmemleak
+if [ -w $kl ]; then
+	sleep 5
+	echo scan >$kl
+	leaks=$(($(grep -c 'unreferenced object' $kl) - leaks_before))
+	if [ "$leaks" -eq 0 ]; then
+		ktap_pass "kmemleak finds nothing"
+	else
+		ktap_fail "kmemleak finds nothing" "$leaks unreferenced objects"
+	fi
+else
+	ktap_fail "kmemleak finds nothing" "no $kl"
+fi
+ktap_finish
