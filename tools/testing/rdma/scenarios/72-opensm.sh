@@ -114,6 +114,7 @@ report "ports start in INIT with LID 0" "$(ls -l $IB/)"
 # 3: opensm on loop0
 step "case 3"
 mkdir -p /var/cache/opensm /etc/opensm /var/log /run
+rm -f $OSM_LOG
 SM_GUID=$(port_guid loop0)
 opensm -g "$SM_GUID" -f $OSM_LOG </dev/null >/tmp/opensm.out 2>&1 &
 osm_pid=$!
@@ -281,8 +282,8 @@ d2=$(field "$out2" PortRcvData)
 	bad="$bad rcvdata $d1->$d2"
 report "perfquery LID 1: PortCounters grow with MADs ($r1->$r2 packets in)" "$out2"
 
-# 15: saquery NodeRecords (GetTable, RMPP answer)
-step "case 15"
+# 15, 16: saquery NodeRecords (GetTable, RMPP answer)
+step "case 15, 16"
 out=$(saquery $DIAG NR 2>&1)
 check records "$(echo "$out" | grep -c 'NodeRecord dump')" 4
 for d in loop0 loop1 loop2; do
@@ -299,8 +300,8 @@ check port_guid "$(sa_field "$out" port_guid)" "$(port_guid loop2)"
 check node_type "$(sa_field "$out" node_type)" "Channel Adapter"
 report "saquery NR LID: one NodeRecord" "$out"
 
-# 16: PathRecord
-step "case 16"
+# 17, 18: PathRecords
+step "case 17, 18"
 out=$(saquery $DIAG --src-to-dst "$L0:$L2" 2>&1)
 check records "$(echo "$out" | grep -c 'PathRecord dump')" 1
 check slid "$(sa_field "$out" slid)" "$L0"
@@ -317,8 +318,8 @@ out=$(saquery $DIAG PR 2>&1)
 check records "$(echo "$out" | grep -c 'PathRecord dump')" 16
 report "saquery PR: 16 PathRecords" "$(echo "$out" | head -n 40)"
 
-# 17: ServiceRecords (none registered: an empty table) and ClassPortInfo
-step "case 17"
+# 19: ServiceRecords (none registered: an empty table) and ClassPortInfo
+step "case 19"
 out=$(saquery $DIAG SR 2>&1)
 rc=$?
 check rc "$rc" 0
@@ -328,8 +329,8 @@ check base_version "$(sa_field "$out2" 'Base version')" 1
 check class_version "$(sa_field "$out2" 'Class version')" 2
 report "saquery SR (empty table), saquery CPI" "$out$out2"
 
-# 18: opensm stops
-step "case 18"
+# 20: opensm stops
+step "case 20"
 kill $osm_pid 2>/dev/null
 i=0
 while kill -0 $osm_pid 2>/dev/null && [ $i -lt 30 ]; do
@@ -347,8 +348,8 @@ else
 fi
 wait $osm_pid 2>/dev/null
 
-# 19: IsSM went with issm0's file
-step "case 19"
+# 21: IsSM went with issm0's file
+step "case 21"
 cm=$(printf '%d' "$(cat $IB/loop0/ports/1/cap_mask)")
 if [ $((cm & 2)) = 0 ]; then
 	ktap_pass "IsSM cleared when opensm closed issm0"
@@ -356,15 +357,15 @@ else
 	ktap_fail "IsSM cleared when opensm closed issm0" "cap_mask $cm"
 fi
 
-# 20
-step "case 20"
+# 22
+step "case 22"
 unload_all() {
 	rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
 }
 ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 
-# 21, 22
-step "case 21, 22"
+# 23, 24
+step "case 23, 24"
 new=$(splats | tail -n +$((splats_before + 1)))
 if [ -z "$new" ]; then
 	ktap_pass "no kernel splat"
