@@ -81,6 +81,8 @@ static void loop_sw_defaults(struct loop_switch *sw)
 		sp->vl_high_limit = 0;
 		sp->width_enabled = IB_WIDTH_1X | IB_WIDTH_4X;
 		sp->speed_enabled = 0x7;
+		/* FDR and EDR, as a loop device's port */
+		sp->speed_ext_enabled = 0x3;
 		sp->hoq_life = 0;
 		sp->enforce = 0;
 		memset(sp->pkeys, 0, sizeof(sp->pkeys));

@@ -38,6 +38,7 @@ struct rvt_dev_info;
  * @vl_high_limit: VLHighLimit
  * @width_enabled: LinkWidthEnabled
  * @speed_enabled: LinkSpeedEnabled
+ * @speed_ext_enabled: LinkSpeedExtEnabled (0x1e: no extended speed)
  * @hoq_life: VLStallCount and HOQLife byte, as the SM set it
  * @enforce: the partition enforcement and filter bits of PortInfo byte 41
  * @pkeys: the port's P_Key table
@@ -52,6 +53,7 @@ struct loop_sw_port {
 	u8			vl_high_limit;
 	u8			width_enabled;
 	u8			speed_enabled;
+	u8			speed_ext_enabled;
 	u8			hoq_life;
 	u8			enforce;
 	u16			pkeys[LOOP_SW_PKEYS];

@@ -26,9 +26,17 @@
 #define SW_WIDTHS	(IB_WIDTH_1X | IB_WIDTH_4X)
 #define SW_SPEEDS	0x7	/* SDR, DDR, QDR */
 #define SW_SPEED_ACTIVE	0x4	/* QDR */
+/* the extended speeds FDR and EDR, as the loop devices' ports have */
+#define SW_SPEED_EXT		0x3
+#define SW_SPEED_EXT_EDR	0x2
+#define SW_SPEED_EXT_NONE	0x1e	/* LinkSpeedExtEnabled: disabled */
+/* PortInfo bytes 62 and 63 (after CapabilityMask2) */
+#define SW_PI_EXT_ACTIVE_SUP	62
+#define SW_PI_EXT_ENABLED	63
 #define SW_RESP_TIME	18
 #define SW_VLARB_CAP	32
-#define SW_CAP_MASK	(IB_PORT_SL_MAP_SUP | IB_PORT_SYS_IMAGE_GUID_SUP)
+#define SW_CAP_MASK	(IB_PORT_SL_MAP_SUP | IB_PORT_SYS_IMAGE_GUID_SUP | \
+			 IB_PORT_EXTENDED_SPEEDS_SUP)
 #define SW_NODE_DESC	"rdma_loop switch"
 
 /* SwitchInfo (IBTA 14.2.5.4) */
@@ -116,6 +124,21 @@ static bool sw_set_switchinfo(struct loop_switch *sw, struct ib_smp *smp)
 	return true;
 }
 
+/*
+ * LinkSpeedExtActive of a port: EDR or FDR, the fastest enabled, while
+ * the link is up (a loop device's port is EDR: both ends of the cable
+ * then agree), 0 with the extended speeds disabled.
+ */
+static u8 sw_speed_ext_active(struct loop_sw_port *sp, bool up)
+{
+	u8 s = sp->speed_ext_enabled;
+
+	if (!up || s == SW_SPEED_EXT_NONE)
+		return 0;
+	s &= SW_SPEED_EXT;
+	return s & SW_SPEED_EXT_EDR ?: s;
+}
+
 /* PortInfo of port @p of the switch, received on port @in */
 static void sw_get_portinfo(struct loop_switch *sw, u32 in, u32 p,
 			    struct ib_smp *smp)
@@ -156,6 +179,9 @@ static void sw_get_portinfo(struct loop_switch *sw, u32 in, u32 p,
 	pi->vlstallcnt_hoqlife = sp->hoq_life;
 	pi->operationalvl_pei_peo_fpi_fpo = sp->op_vls << 4 | sp->enforce;
 	pi->resv_resptimevalue = SW_RESP_TIME;
+	smp->data[SW_PI_EXT_ACTIVE_SUP] = sw_speed_ext_active(sp, up) << 4 |
+					  SW_SPEED_EXT;
+	smp->data[SW_PI_EXT_ENABLED] = sp->speed_ext_enabled;
 }
 
 /* May port @p go from its state to @state (0: no change)? */
@@ -189,6 +215,7 @@ static bool sw_set_portinfo(struct loop_switch *sw, u32 p, struct ib_smp *smp)
 	u16 lid = be16_to_cpu(pi->lid);
 	bool cabled = p == 0 || rcu_access_pointer(sp->peer);
 	u8 old = sp->port_state;
+	u8 lsee;
 
 	/* checked whole first: a refused Set changes nothing */
 	if (!sw_state_ok(sp, p, state) ||
@@ -218,6 +245,14 @@ static bool sw_set_portinfo(struct loop_switch *sw, u32 p, struct ib_smp *smp)
 		sp->speed_enabled = (pi->linkspeedactive_enabled & 0xf) ==
 				    0xf ? SW_SPEEDS :
 				    pi->linkspeedactive_enabled & SW_SPEEDS;
+	/* LinkSpeedExtEnabled: 0 keeps, 0x1f means all, 0x1e none */
+	lsee = smp->data[SW_PI_EXT_ENABLED] & 0x1f;
+	if (lsee == 0x1f)
+		sp->speed_ext_enabled = SW_SPEED_EXT;
+	else if (lsee == SW_SPEED_EXT_NONE)
+		sp->speed_ext_enabled = lsee;
+	else if (lsee & SW_SPEED_EXT)
+		sp->speed_ext_enabled = lsee & SW_SPEED_EXT;
 	if (pi->portphysstate_linkdown & 0xf)
 		sp->link_down_default = pi->portphysstate_linkdown & 0xf;
 	if (mtu)

@@ -622,6 +622,87 @@ static void sw_remove_under_smps(struct kunit *test)
 			RDMA_NODE_IB_SWITCH);
 }
 
+/* PortInfo bytes 62 (LinkSpeedExtActive, Supported) and 63 (Enabled) */
+#define PI_EXT_ACTIVE_SUP	62
+#define PI_EXT_ENABLED		63
+
+/* Set LinkSpeedExtEnabled @lsee on switch port @p; the answer */
+static struct ib_smp *sw_set_lsee(struct kunit *test, struct rec *r,
+				  const u8 *path, u8 p, u8 lsee)
+{
+	u8 pi[64] = {};
+	struct ib_smp *smp;
+
+	pi[PI_EXT_ENABLED] = lsee;
+	smp = dr_do(test, r, IB_MGMT_METHOD_SET, IB_SMP_ATTR_PORT_INFO, p,
+		    path, 1, pi, sizeof(pi));
+	KUNIT_EXPECT_EQ(test, st(smp), 0);
+	return smp;
+}
+
+/*
+ * The extended speeds: port 0's CapabilityMask has
+ * IsExtendedSpeedsSupported, a cabled port runs EDR as the device at its
+ * other end does (opensm and ibnetdiscover compare both ends), an empty
+ * one none; LinkSpeedExtEnabled is written as a device's (0 keeps, 0x1f
+ * all, 0x1e none).
+ */
+static void sw_ext_speeds(struct kunit *test)
+{
+	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct rec *a = new_agent(test, va->dev, false);
+	u8 pa = rdma_loop_switch_port(va->dev);
+	const u8 path[] = { 1 };
+	struct ib_port_info *pi;
+	struct ib_smp *smp;
+	u8 empty, ca_ext;
+
+	KUNIT_ASSERT_GE(test, pa, 1);
+	/* the device's own PortInfo, 0 hops */
+	smp = dr_do(test, a, IB_MGMT_METHOD_GET, IB_SMP_ATTR_PORT_INFO, 0,
+		    path, 0, NULL, 0);
+	KUNIT_ASSERT_EQ(test, st(smp), 0);
+	ca_ext = smp->data[PI_EXT_ACTIVE_SUP];
+	KUNIT_EXPECT_EQ(test, ca_ext >> 4, 2);
+
+	smp = dr_do(test, a, IB_MGMT_METHOD_GET, IB_SMP_ATTR_PORT_INFO, 0,
+		    path, 1, NULL, 0);
+	KUNIT_ASSERT_EQ(test, st(smp), 0);
+	pi = (struct ib_port_info *)smp->data;
+	KUNIT_EXPECT_TRUE(test, be32_to_cpu(pi->cap_mask) &
+			  IB_PORT_EXTENDED_SPEEDS_SUP);
+
+	smp = dr_do(test, a, IB_MGMT_METHOD_GET, IB_SMP_ATTR_PORT_INFO, pa,
+		    path, 1, NULL, 0);
+	KUNIT_ASSERT_EQ(test, st(smp), 0);
+	/* EDR active, FDR and EDR supported and enabled: as the device */
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x23);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], ca_ext);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x3);
+
+	/* a port without a cable has no speed active */
+	smp = dr_do(test, a, IB_MGMT_METHOD_GET, IB_SMP_ATTR_NODE_INFO, 0,
+		    path, 1, NULL, 0);
+	empty = free_port(((struct ib_node_info *)smp->data)->num_ports, pa, 0);
+	KUNIT_ASSERT_GE(test, empty, 1);
+	smp = dr_do(test, a, IB_MGMT_METHOD_GET, IB_SMP_ATTR_PORT_INFO, empty,
+		    path, 1, NULL, 0);
+	KUNIT_EXPECT_EQ(test, st(smp), 0);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x03);
+
+	smp = sw_set_lsee(test, a, path, pa, 0x1e);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x03);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x1e);
+	smp = sw_set_lsee(test, a, path, pa, 0x1);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x13);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x1);
+	smp = sw_set_lsee(test, a, path, pa, 0);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x1);
+	smp = sw_set_lsee(test, a, path, pa, 0x1f);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x23);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x3);
+}
+
 static struct kunit_case rdma_loop_switch_cases[] = {
 	KUNIT_CASE(sw_nodeinfo_hop1),
 	KUNIT_CASE(sw_nodeinfo_hop2),
@@ -630,6 +711,7 @@ static struct kunit_case rdma_loop_switch_cases[] = {
 	KUNIT_CASE(sw_lid_routed_smp),
 	KUNIT_CASE(sw_port_state_change),
 	KUNIT_CASE(sw_remove_under_smps),
+	KUNIT_CASE(sw_ext_speeds),
 	{}
 };
 
