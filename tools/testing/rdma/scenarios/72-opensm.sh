@@ -342,15 +342,21 @@ done
 if kill -0 $osm_pid 2>/dev/null; then
 	kill -9 $osm_pid
 	ktap_fail "opensm exits on SIGTERM" "still running after 30 s"
-elif grep -qE ' ERR [0-9A-F]+:' $OSM_LOG; then
-	# Known: the SMAs refuse PortInfo Sets whose attribute modifier
-	# has bit 31 (SMSupportsExtendedSpeeds), ERR 3111 and 0F10; the
-	# fabric comes up all the same.
-	dump_osm_log
-	ktap_skip "opensm exits on SIGTERM, its log without errors" \
-		"$(grep -cE ' ERR [0-9A-F]+:' $OSM_LOG) ERR lines in opensm's log"
 else
-	ktap_pass "opensm exits on SIGTERM, its log without errors"
+	# Known gap (Documentation/hw/loop.rst): the SMAs refuse PortInfo
+	# Sets whose attribute modifier has bit 31 (SMSupportsExtendedSpeeds)
+	# set, which opensm logs as ERR 3111 and 0F10; the fabric comes up
+	# all the same.  Any other error fails.
+	known=$(grep -cE ' ERR (3111|0F10):' $OSM_LOG)
+	other=$(grep -E ' ERR [0-9A-F]+:' $OSM_LOG | grep -vE ' ERR (3111|0F10):')
+	ktap_diag "opensm's log: $known ERR 3111/0F10 lines (PortInfo Sets with SMSupportsExtendedSpeeds refused)"
+	if [ -z "$other" ]; then
+		ktap_pass "opensm exits on SIGTERM, no error in its log but the known ones"
+	else
+		dump_osm_log
+		ktap_fail "opensm exits on SIGTERM, no error in its log but the known ones" \
+			"$(echo "$other" | head -n 3)"
+	fi
 fi
 wait $osm_pid 2>/dev/null
 
