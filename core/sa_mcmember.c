@@ -54,6 +54,7 @@ static const struct ib_field sa_mcmember_fields[] = {
  * @attribute: the 52 bytes of the MAD's data it goes to
  *
  * Context: Any context.
+ * Return: nothing.
  */
 VISIBLE_IF_KUNIT void ib_sa_pack_mcmember(const struct ib_sa_mcmember_rec *rec,
 					  void *attribute)
@@ -69,6 +70,7 @@ EXPORT_SYMBOL_IF_KUNIT(ib_sa_pack_mcmember);
  * @rec: filled
  *
  * Context: Any context.
+ * Return: nothing.
  */
 VISIBLE_IF_KUNIT void ib_sa_unpack_mcmember(const void *attribute,
 					    struct ib_sa_mcmember_rec *rec)

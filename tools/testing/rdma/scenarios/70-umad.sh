@@ -17,14 +17,9 @@
 UMADTEST=/testbed/bin/umadtest
 MAD=/sys/class/infiniband_mad
 
-splats() {
-	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
-}
 
 ktap_plan 11
-splats_before=$(splats | wc -l)
-leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
-leaks_before=${leaks_before:-0}
+health_mark
 
 ktap_test "ib_umad loads" modprobe ib_umad
 ktap_test "three loop devices" sh -c 'rdma link add umada type loop netdev lo &&
@@ -101,24 +96,5 @@ unload_all() {
 }
 ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 
-new=$(splats | tail -n +$((splats_before + 1)))
-if [ -z "$new" ]; then
-	ktap_pass "no kernel splat"
-else
-	ktap_fail "no kernel splat" "$(echo "$new" | head -n 3)"
-fi
-
-kl=/sys/kernel/debug/kmemleak
-if [ -w $kl ]; then
-	sleep 5
-	echo scan >$kl
-	leaks=$(($(grep -c 'unreferenced object' $kl) - leaks_before))
-	if [ "$leaks" -eq 0 ]; then
-		ktap_pass "kmemleak finds nothing"
-	else
-		ktap_fail "kmemleak finds nothing" "$leaks unreferenced objects"
-	fi
-else
-	ktap_fail "kmemleak finds nothing" "no $kl"
-fi
+health_check
 ktap_finish

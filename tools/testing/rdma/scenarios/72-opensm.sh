@@ -26,9 +26,6 @@ OSM_LOG=/tmp/opensm.log
 # the diags' local port: loop1's port 1
 DIAG="-C loop1 -P 1"
 
-splats() {
-	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
-}
 
 # sysfs value of port 1 of device $1, attribute $2 ("4: ACTIVE" -> ACTIVE,
 # "0x3" -> 3)
@@ -92,9 +89,7 @@ ktap_plan 24
 step() {
 	echo "72-opensm: $*" >/dev/kmsg
 }
-splats_before=$(splats | wc -l)
-leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
-leaks_before=${leaks_before:-0}
+health_mark
 
 # 1
 step "case 1"
@@ -378,24 +373,5 @@ ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 
 # 23, 24
 step "case 23, 24"
-new=$(splats | tail -n +$((splats_before + 1)))
-if [ -z "$new" ]; then
-	ktap_pass "no kernel splat"
-else
-	ktap_fail "no kernel splat" "$(echo "$new" | head -n 3)"
-fi
-
-kl=/sys/kernel/debug/kmemleak
-if [ -w $kl ]; then
-	sleep 5
-	echo scan >$kl
-	leaks=$(($(grep -c 'unreferenced object' $kl) - leaks_before))
-	if [ "$leaks" -eq 0 ]; then
-		ktap_pass "kmemleak finds nothing"
-	else
-		ktap_fail "kmemleak finds nothing" "$leaks unreferenced objects"
-	fi
-else
-	ktap_fail "kmemleak finds nothing" "no $kl"
-fi
+health_check
 ktap_finish
