@@ -9,13 +9,15 @@
 # (RDMA_NL_LS_F_ERR, a short record, a wrong sequence number, silence, an
 # answer after the kernel's timeout), each time the query ends with
 # opensm's path.  SET_TIMEOUT is acked and sets the wait (100 ms: done
-# within 10 s; 20 s: not before 19 s).  Then
-# everything unloads: no splat, kmemleak finds nothing.
+# within 10 s; 20 s: not before 19 s).  A multicast join of rdma_test_sa
+# is answered by opensm's SA (an MLID, the group in saquery's
+# MCMemberRecords with that MLID) and its leave ends the group.
+# Then everything unloads: no splat, kmemleak finds nothing.
 #
 # Without an SM that brings the ports ACTIVE, the queries cannot be sent
 # at all (the SA client refuses them with -EAGAIN while the SM LID is 0):
-# those tests are skipped and say why.
-# needs: /usr/bin/rdma /usr/sbin/opensm
+# those tests fail with "no SM".
+# needs: /usr/bin/rdma /usr/sbin/opensm /usr/sbin/saquery
 # timeout: 600
 
 . /testbed/lib/ktap.sh
@@ -78,7 +80,7 @@ lsr_stop() {
 	sed 's/^/# lsresponder: /' /tmp/lsr.out
 }
 
-ktap_plan 15
+ktap_plan 18
 health_mark
 
 ktap_test "ib_core, rdma_loop managed=1 devices=2, ib_umad and rdma_test_sa load" \
@@ -128,7 +130,7 @@ if [ $sm = 1 ]; then
 	fi
 	osm_line=$out
 else
-	ktap_skip "no listener: opensm's SA answers" "no SM"
+	ktap_fail "no listener: opensm's SA answers" "no SM (opensm did not bring the ports up)"
 fi
 
 # answer: the responder's record is used, the SA is not asked
@@ -144,7 +146,7 @@ if [ $sm = 1 ] && lsr_start answer; then
 	fi
 else
 	[ $sm = 1 ] && lsr_stop
-	ktap_skip "a listener's answer is used" "no SM"
+	ktap_fail "a listener's answer is used" "no SM (opensm did not bring the ports up)"
 fi
 
 # the failures: each ends with opensm's path
@@ -161,7 +163,7 @@ for mode in error malformed wrongseq silent; do
 		fi
 	else
 		[ $sm = 1 ] && lsr_stop
-		ktap_skip "$name" "no SM"
+		ktap_fail "$name" "no SM (opensm did not bring the ports up)"
 	fi
 done
 
@@ -178,7 +180,7 @@ if [ $sm = 1 ] && lsr_start --set-timeout 2000 late; then
 	fi
 else
 	[ $sm = 1 ] && lsr_stop
-	ktap_skip "a late answer: opensm's path, the answer dropped" "no SM"
+	ktap_fail "a late answer: opensm's path, the answer dropped" "no SM (opensm did not bring the ports up)"
 fi
 
 # SET_TIMEOUT: acked with 0 (clamped, not refused), and it sets the
@@ -202,12 +204,12 @@ if lsr_start --set-timeout 5 silent; then
 				"$out after $ms ms"
 		fi
 	else
-		ktap_skip "timeout 100 ms: opensm's path within 10 s" "no SM"
+		ktap_fail "timeout 100 ms: opensm's path within 10 s" "no SM (opensm did not bring the ports up)"
 	fi
 	lsr_stop
 else
 	ktap_fail "SET_TIMEOUT is acked with 0" "lsresponder did not start"
-	ktap_skip "timeout 100 ms: opensm's path within 10 s" "no responder"
+	ktap_fail "timeout 100 ms: opensm's path within 10 s" "no responder"
 fi
 if [ $sm = 1 ] && lsr_start --set-timeout 20000 silent; then
 	out=$(path 2000)
@@ -221,10 +223,68 @@ if [ $sm = 1 ] && lsr_start --set-timeout 20000 silent; then
 	fi
 else
 	[ $sm = 1 ] && lsr_stop
-	ktap_skip "timeout 20 s: opensm's path after it" "no SM"
+	ktap_fail "timeout 20 s: opensm's path after it" "no SM (opensm did not bring the ports up)"
 fi
 # back to the default
 $LSR --set-timeout 2000 --count 0 silent >/dev/null 2>&1
+
+# multicast: a full-member join answered by opensm's SA, the group in
+# its MCMemberRecord table, then the leave that ends the group
+MGID=ff12:1234::1
+mcmr() {
+	saquery -C loop1 -P 1 MCMR 2>&1
+}
+if [ $sm = 1 ]; then
+	echo clear >$TSA/cmd
+	echo "join loop0 1 $MGID" >$TSA/cmd 2>/dev/null
+	out=$(cat $TSA/log)
+	show "$out"
+	mlid=$(echo "$out" | sed -n 's/^join status 0 mlid \(0x[0-9a-f]*\) qkey 0xb1b pkey 0xffff$/\1/p')
+	if [ -n "$mlid" ] && [ $((mlid)) -ge 49152 ]; then
+		ktap_pass "join: opensm's SA answers with a multicast LID ($mlid)"
+	else
+		ktap_fail "join: opensm's SA answers with a multicast LID" "$out"
+	fi
+	# the group's record (opensm leaves the PortGid of other ports' and
+	# groups' records out for an untrusted requester): its MLID, Q_Key
+	# and P_Key
+	out=$(mcmr)
+	rec=$(echo "$out" | awk -v m="$MGID" '
+		/^MCMember Record dump:/ { inrec = 0 }
+		$1 ~ /^MGID\.+/ { inrec = (substr($1, match($1, /[^.]+$/)) == m) }
+		inrec { print $1 }')
+	got=$(echo "$rec" | sed -n 's/^mlid\.*//p')
+	qk=$(echo "$rec" | sed -n 's/^qkey\.*//p')
+	pk=$(echo "$rec" | sed -n 's/^pkey\.*//p')
+	if [ -n "$mlid" ] && [ "$((got))" = "$((mlid))" ] &&
+	   [ "$qk" = 0xb1b ] && [ "$pk" = 0xffff ]; then
+		ktap_pass "saquery MCMR: the group with its MLID, Q_Key and P_Key"
+	else
+		show "$out"
+		ktap_fail "saquery MCMR: the group with its MLID, Q_Key and P_Key" \
+			"$MGID: mlid '$got' (joined $mlid) qkey '$qk' pkey '$pk'"
+	fi
+	echo clear >$TSA/cmd
+	if echo "leave $MGID" >$TSA/cmd 2>/dev/null &&
+	   [ "$(cat $TSA/log)" = "leave ok" ]; then
+		i=0
+		while mcmr | grep -qi "$MGID" && [ $i -lt 20 ]; do
+			sleep 0.5
+			i=$((i + 1))
+		done
+		if mcmr | grep -qi "$MGID"; then
+			ktap_fail "leave: the group is gone from saquery MCMR" "$(mcmr | head -n 8)"
+		else
+			ktap_pass "leave: the group is gone from saquery MCMR"
+		fi
+	else
+		ktap_fail "leave: the group is gone from saquery MCMR" "leave: $(cat $TSA/log)"
+	fi
+else
+	ktap_fail "join: opensm's SA answers with a multicast LID" "no SM (opensm did not bring the ports up)"
+	ktap_fail "saquery MCMR: the group with its MLID, Q_Key and P_Key" "no SM"
+	ktap_fail "leave: the group is gone from saquery MCMR" "no SM"
+fi
 
 if [ -n "$OSM_PID" ]; then
 	kill "$OSM_PID" 2>/dev/null

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rdma_test_sa: a kernel ULP that asks the SA client for path records,
- * for the integration scenarios (opensm's SA, the local service through
- * RDMA_NL_LS).  It uses only the public API (<rdma/ib_sa.h>), as a ULP
- * would.
+ * rdma_test_sa: a kernel ULP that asks the SA client for path records
+ * and joins multicast groups, for the integration scenarios (opensm's
+ * SA, the local service through RDMA_NL_LS).  It uses only the public
+ * API (<rdma/ib_sa.h>), as a ULP would.
  *
  * It is driven through debugfs, /sys/kernel/debug/rdma_test_sa/:
  *
@@ -26,11 +26,26 @@
  *           wire), or "path status N" without a record.  A query the
  *           client refused logs "path error ERRNO" and the write fails
  *           with that errno.
+ *   join DEV PORT MGID
+ *           a full-member join of the multicast group MGID (IPv6
+ *           notation) through port PORT of device DEV: port GID the
+ *           port's GID 0, P_Key at index 0, Q_Key 0x0b1b, SL, flow label
+ *           and traffic class 0 (the component mask opensm wants to
+ *           create a group).  The write waits for the join's callback and
+ *           logs "join status N mlid X qkey Q pkey P" (status 0) or
+ *           "join status N"; a joined member is kept until "leave".  A
+ *           later callback of the member (a port event: -ENETRESET) logs
+ *           "mcast event status N".
+ *   leave MGID
+ *           free the member of MGID (the SA is told when it was the
+ *           port's last member) and log "leave ok"; -ENOENT when there is
+ *           none.
  *   clear   empty the log
  */
 
 #include <linux/debugfs.h>
 #include <linux/inet.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -47,6 +62,18 @@ static DEFINE_MUTEX(tsa_cmd_mutex);	/* one command at a time */
 static char *tsa_log;
 static size_t tsa_log_len;
 static struct dentry *tsa_debugfs;
+
+/* A multicast member, from join to leave (on tsa_members). */
+struct tsa_member {
+	struct list_head	list;
+	struct ib_sa_multicast	*mc;
+	union ib_gid		mgid;
+	struct completion	joined;	/* the first callback came */
+	int			status;	/* of the first callback */
+	bool			first_done;
+};
+
+static LIST_HEAD(tsa_members);	/* under tsa_cmd_mutex */
 
 /* One query: the callback's result, for the command that waits. */
 struct tsa_query {
@@ -165,6 +192,131 @@ static int tsa_path_cmd(char **argv, unsigned int argc)
 	return ret;
 }
 
+/*
+ * A member's callbacks: the first one ends the join command; later ones
+ * (port events) are logged.  Always 0: the member is freed by "leave".
+ */
+static int tsa_mcast_cb(int status, struct ib_sa_multicast *mc)
+{
+	struct tsa_member *m = mc->context;
+
+	if (!m->first_done) {
+		m->status = status;
+		if (!status)
+			tsa_out("join status 0 mlid 0x%x qkey 0x%x pkey 0x%x\n",
+				be16_to_cpu(mc->rec.mlid),
+				be32_to_cpu(mc->rec.qkey),
+				be16_to_cpu(mc->rec.pkey));
+		else
+			tsa_out("join status %d\n", status);
+		m->first_done = true;
+		complete(&m->joined);
+	} else {
+		tsa_out("mcast event status %d\n", status);
+	}
+	return 0;
+}
+
+static struct tsa_member *tsa_find_member(const union ib_gid *mgid)
+{
+	struct tsa_member *m;
+
+	list_for_each_entry(m, &tsa_members, list)
+		if (!memcmp(&m->mgid, mgid, sizeof(*mgid)))
+			return m;
+	return NULL;
+}
+
+static void tsa_free_member(struct tsa_member *m)
+{
+	list_del(&m->list);
+	ib_sa_free_multicast(m->mc);
+	kfree(m);
+}
+
+static int tsa_join(struct ib_device *dev, u32 port, const union ib_gid *mgid)
+{
+	struct ib_sa_mcmember_rec rec = {};
+	struct tsa_member *m;
+	u16 pkey;
+	int ret;
+
+	if (tsa_find_member(mgid))
+		return -EEXIST;
+	ret = rdma_query_gid(dev, port, 0, &rec.port_gid);
+	if (ret)
+		return ret;
+	ret = ib_get_cached_pkey(dev, port, 0, &pkey);
+	if (ret)
+		return ret;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->mgid = *mgid;
+	init_completion(&m->joined);
+	rec.mgid = *mgid;
+	rec.pkey = cpu_to_be16(pkey);
+	rec.qkey = cpu_to_be32(0x0b1b);
+	rec.join_state = BIT(FULLMEMBER_JOIN);
+	m->mc = ib_sa_join_multicast(&tsa_client, dev, port, &rec,
+				     IB_SA_MCMEMBER_REC_MGID |
+				     IB_SA_MCMEMBER_REC_PORT_GID |
+				     IB_SA_MCMEMBER_REC_PKEY |
+				     IB_SA_MCMEMBER_REC_QKEY |
+				     IB_SA_MCMEMBER_REC_JOIN_STATE |
+				     IB_SA_MCMEMBER_REC_SL |
+				     IB_SA_MCMEMBER_REC_FLOW_LABEL |
+				     IB_SA_MCMEMBER_REC_TRAFFIC_CLASS,
+				     GFP_KERNEL, tsa_mcast_cb, m);
+	if (IS_ERR(m->mc)) {
+		ret = PTR_ERR(m->mc);
+		kfree(m);
+		tsa_out("join error %d\n", ret);
+		return ret;
+	}
+	list_add_tail(&m->list, &tsa_members);
+	wait_for_completion(&m->joined);
+	if (m->status)
+		tsa_free_member(m);
+	return 0;
+}
+
+static int tsa_join_cmd(char **argv)
+{
+	struct ib_device *dev;
+	union ib_gid mgid;
+	u32 port;
+	int ret;
+
+	if (kstrtou32(argv[2], 10, &port) ||
+	    !in6_pton(argv[3], -1, mgid.raw, -1, NULL))
+		return -EINVAL;
+	dev = ib_device_get_by_name(argv[1], RDMA_DRIVER_UNKNOWN);
+	if (!dev)
+		return -ENODEV;
+	if (!rdma_is_port_valid(dev, port))
+		ret = -EINVAL;
+	else
+		ret = tsa_join(dev, port, &mgid);
+	ib_device_put(dev);
+	return ret;
+}
+
+static int tsa_leave_cmd(char **argv)
+{
+	struct tsa_member *m;
+	union ib_gid mgid;
+
+	if (!in6_pton(argv[1], -1, mgid.raw, -1, NULL))
+		return -EINVAL;
+	m = tsa_find_member(&mgid);
+	if (!m)
+		return -ENOENT;
+	tsa_free_member(m);
+	tsa_out("leave ok\n");
+	return 0;
+}
+
 static int tsa_command(char *buf)
 {
 	char *argv[6];
@@ -179,6 +331,10 @@ static int tsa_command(char *buf)
 
 	if (!strcmp(argv[0], "path") && (argc == 4 || argc == 5))
 		return tsa_path_cmd(argv, argc);
+	if (!strcmp(argv[0], "join") && argc == 4)
+		return tsa_join_cmd(argv);
+	if (!strcmp(argv[0], "leave") && argc == 2)
+		return tsa_leave_cmd(argv);
 	if (!strcmp(argv[0], "clear") && argc == 1) {
 		spin_lock_irq(&tsa_lock);
 		tsa_log_len = 0;
@@ -253,8 +409,12 @@ static int __init tsa_init(void)
 
 static void __exit tsa_exit(void)
 {
+	struct tsa_member *m, *next;
+
 	/* no command runs once the files are gone */
 	debugfs_remove_recursive(tsa_debugfs);
+	list_for_each_entry_safe(m, next, &tsa_members, list)
+		tsa_free_member(m);
 	ib_sa_unregister_client(&tsa_client);
 	kfree(tsa_log);
 }
@@ -262,5 +422,5 @@ static void __exit tsa_exit(void)
 module_init(tsa_init);
 module_exit(tsa_exit);
 
-MODULE_DESCRIPTION("RDMA test ULP: SA path record queries from debugfs");
+MODULE_DESCRIPTION("RDMA test ULP: SA path record queries and multicast joins from debugfs");
 MODULE_LICENSE("Dual BSD/GPL");
