@@ -19,7 +19,7 @@
 # Environment:
 #   KDIR              kernel tree (default: prepare-kernel.sh builds/finds it)
 #   RDMA_VM_TIMEOUT   time limit of the whole VM run, in timeout(1) syntax
-#                     (default 45m for check, 10m for demo and bench)
+#                     (default 75m for check, 10m for demo and bench)
 #   RDMA_SCENARIO_TIMEOUT  default limit of one scenario in seconds (600)
 #   RDMA_EXTRA_KO     more .ko files to put in the VM, treated like ours
 #   RDMA_OURS_DIR     where our modules were built (modules.order and the
@@ -74,7 +74,7 @@ log() { echo "vm-run: $*" >&2; }
 
 mode=${1:-}
 case "$mode" in
-check) limit=${RDMA_VM_TIMEOUT:-45m} ;;
+check) limit=${RDMA_VM_TIMEOUT:-75m} ;;
 demo | bench) limit=${RDMA_VM_TIMEOUT:-10m} ;;
 *) echo "usage: $0 check|demo|bench" >&2; exit 2 ;;
 esac
