@@ -33,6 +33,8 @@
 /* PortInfo bytes 62 and 63 (after CapabilityMask2) */
 #define SW_PI_EXT_ACTIVE_SUP	62
 #define SW_PI_EXT_ENABLED	63
+/* PortInfo's attribute modifier: SMSupportsExtendedSpeeds */
+#define SW_PI_MOD_EXT_SPEEDS	BIT(31)
 #define SW_RESP_TIME	18
 #define SW_VLARB_CAP	32
 #define SW_CAP_MASK	(IB_PORT_SL_MAP_SUP | IB_PORT_SYS_IMAGE_GUID_SUP | \
@@ -396,6 +398,8 @@ static __be16 sw_attr(struct loop_switch *sw, u32 in, struct ib_smp *smp,
 		sw_get_switchinfo(sw, smp);
 		return 0;
 	case IB_SMP_ATTR_PORT_INFO:
+		/* bit 31: the SM supports the extended speeds (opensm's Sets) */
+		mod &= ~SW_PI_MOD_EXT_SPEEDS;
 		if (mod > sw->nports)
 			return SW_INVALID;
 		if (set && !sw_set_portinfo(sw, mod, smp)) {

@@ -655,6 +655,7 @@ static void sw_ext_speeds(struct kunit *test)
 	const u8 path[] = { 1 };
 	struct ib_port_info *pi;
 	struct ib_smp *smp;
+	u8 raw[64] = {};
 	u8 empty, ca_ext;
 
 	KUNIT_ASSERT_GE(test, pa, 1);
@@ -701,6 +702,18 @@ static void sw_ext_speeds(struct kunit *test)
 	smp = sw_set_lsee(test, a, path, pa, 0x1f);
 	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ACTIVE_SUP], 0x23);
 	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x3);
+
+	/*
+	 * opensm's Sets carry SMSupportsExtendedSpeeds (attribute
+	 * modifier bit 31) beside the port number
+	 */
+	raw[PI_EXT_ENABLED] = 0x1;
+	smp = dr_do(test, a, IB_MGMT_METHOD_SET, IB_SMP_ATTR_PORT_INFO,
+		    BIT(31) | pa, path, 1, raw, sizeof(raw));
+	KUNIT_EXPECT_EQ(test, st(smp), 0);
+	KUNIT_EXPECT_EQ(test, smp->data[PI_EXT_ENABLED], 0x1);
+	pi = (struct ib_port_info *)smp->data;
+	KUNIT_EXPECT_EQ(test, pi->local_port_num, pa);
 }
 
 static struct kunit_case rdma_loop_switch_cases[] = {

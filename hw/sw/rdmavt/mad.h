@@ -50,6 +50,14 @@ struct rvt_port_info_tail {
 
 #define RVT_PORT_INFO_TAIL	60
 
+/*
+ * PortInfo's attribute modifier: the port in bits 0..7; bit 31
+ * (SMSupportsExtendedSpeeds) says the SM knows the extended speed
+ * fields, which opensm sets in its Sets; bits 8..30 are reserved.
+ */
+#define RVT_PI_MOD_PORT		0xff
+#define RVT_PI_MOD_EXT_SPEEDS	BIT(31)
+
 static inline struct rvt_ibport *rvt_ibport(struct rvt_dev_info *rdi,
 					    u32 port)
 {

@@ -50,12 +50,18 @@ static struct rvt_port_info_tail *rvt_pi_tail(struct ib_smp *smp)
 	return (struct rvt_port_info_tail *)(smp->data + RVT_PORT_INFO_TAIL);
 }
 
-/* The port a PortInfo names: attr_mod, or 0 for the receiving one. */
+/*
+ * The port a PortInfo names: attr_mod's port (bit 31, the SM's support
+ * of the extended speeds, aside), 0 for the receiving one; 0 when it
+ * names no port of the device or sets reserved bits.
+ */
 static u32 rvt_pi_port(struct ib_smp *smp, struct rvt_dev_info *rdi,
 		       u32 port)
 {
-	u32 n = be32_to_cpu(smp->attr_mod);
+	u32 n = be32_to_cpu(smp->attr_mod) & ~RVT_PI_MOD_EXT_SPEEDS;
 
+	if (n & ~RVT_PI_MOD_PORT)
+		return 0;
 	if (!n)
 		return port;
 	return n <= rdi->dparms.nports ? n : 0;

@@ -361,7 +361,7 @@ static int rvt_sma_set(struct ib_smp *smp, struct rvt_dev_info *rdi,
 static bool rvt_sma_mkey_ok(struct rvt_dev_info *rdi, struct ib_smp *smp,
 			    u32 port, int mad_flags)
 {
-	u32 other = be32_to_cpu(smp->attr_mod);
+	u32 other = be32_to_cpu(smp->attr_mod) & RVT_PI_MOD_PORT;
 
 	if (!rvt_mkey_check(rvt_ibport(rdi, port), smp, mad_flags))
 		return false;

@@ -1530,6 +1530,47 @@ static void rvt_sma_width_speed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pa.active_speed, IB_SPEED_QDR);
 }
 
+/*
+ * PortInfo's attribute modifier bit 31 (SMSupportsExtendedSpeeds), which
+ * opensm sets in its Sets to ports with the extended speeds: the port
+ * is still the low byte, the Set is applied; reserved bits 8..30 are
+ * refused.
+ */
+static void rvt_sma_portinfo_ext_mod(struct kunit *test)
+{
+	struct vt *vt = new_managed(test);
+	struct ib_smp *out = new_smp(test);
+	struct ib_port_info *ans = (struct ib_port_info *)out->data;
+	struct ib_port_attr pa;
+	struct pinfo p;
+
+	sma_get(test, vt->dev, IB_SMP_ATTR_PORT_INFO, BIT(31), out);
+	KUNIT_EXPECT_EQ(test, ans->local_port_num, 1);
+	sma_get(test, vt->dev, IB_SMP_ATTR_PORT_INFO, BIT(31) | 1, out);
+	KUNIT_EXPECT_EQ(test, ans->local_port_num, 1);
+
+	pi_get(test, vt->dev, &p);
+	pi_for_set(&p);
+	p.pi.lid = cpu_to_be16(0x77);
+	p.pi.sm_lid = cpu_to_be16(SM_LID);
+	KUNIT_EXPECT_EQ(test, sma_set(test, vt->dev, IB_SMP_ATTR_PORT_INFO,
+				      BIT(31) | 1, p.raw, out), 0);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(ans->lid), 0x77);
+	query(test, vt->dev, &pa);
+	KUNIT_EXPECT_EQ(test, pa.lid, 0x77);
+	KUNIT_EXPECT_EQ(test, pa.sm_lid, SM_LID);
+
+	/* reserved bits: refused, nothing changes */
+	p.pi.lid = cpu_to_be16(0x78);
+	KUNIT_EXPECT_EQ(test, sma_set(test, vt->dev, IB_SMP_ATTR_PORT_INFO,
+				      BIT(8) | 1, p.raw, out), ST_INVALID);
+	KUNIT_EXPECT_EQ(test, sma_get_status(test, vt->dev,
+					     IB_SMP_ATTR_PORT_INFO, BIT(30)),
+			ST_INVALID);
+	query(test, vt->dev, &pa);
+	KUNIT_EXPECT_EQ(test, pa.lid, 0x77);
+}
+
 /* rdma_loop_add_device_flags() refuses flags it does not know. */
 static void rvt_sma_loop_flags(struct kunit *test)
 {
@@ -1555,6 +1596,7 @@ static struct kunit_case rdma_rvt_sma_cases[] = {
 	KUNIT_CASE(rvt_sma_rereg_gid_prefix),
 	KUNIT_CASE(rvt_sma_width_speed),
 	KUNIT_CASE(rvt_sma_loop_flags),
+	KUNIT_CASE(rvt_sma_portinfo_ext_mod),
 	{}
 };
 

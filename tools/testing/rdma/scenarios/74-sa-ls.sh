@@ -92,7 +92,7 @@ mkdir -p /var/cache/opensm /var/log /etc/opensm
 # the port GUID: the lower half of GID 0
 guid=$(gid0 loop0 2>/dev/null | cut -d: -f5-8 | tr -d ':')
 if [ -x /usr/sbin/opensm ] && [ -n "$guid" ]; then
-	/usr/sbin/opensm -g 0x"$guid" -f /tmp/opensm.log >/tmp/opensm.out 2>&1 &
+	/usr/sbin/opensm -d 2 -g 0x"$guid" -f /tmp/opensm.log >/tmp/opensm.out 2>&1 &
 	OSM_PID=$!
 fi
 for _ in $(seq 120); do

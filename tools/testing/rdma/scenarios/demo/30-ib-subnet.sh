@@ -32,7 +32,8 @@ echo "== opensm on loop0 (Debian's opensm $(opensm --version 2>/dev/null |
 	sed -n 's/^OpenSM //p' | head -n 1))"
 mkdir -p /var/cache/opensm /etc/opensm /var/log /run
 guid=0x$(cut -d: -f5-8 <$IB/loop0/ports/1/gids/0 | tr -d ':')
-opensm -g "$guid" -f /tmp/opensm.log </dev/null >/tmp/opensm.out 2>&1 &
+# -d 2: the log flushed line by line ("SUBNET UP" is an INFO line)
+opensm -d 2 -g "$guid" -f /tmp/opensm.log </dev/null >/tmp/opensm.out 2>&1 &
 osm=$!
 i=0
 while [ $i -lt 60 ] && ! grep -q 'SUBNET UP' /tmp/opensm.log 2>/dev/null; do
