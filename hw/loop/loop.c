@@ -85,15 +85,15 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 	return NULL;
 }
 
-/* QP0's packets leaving a port: to the switch (driver_f.route_smp) */
-static bool loop_route_smp(struct rvt_dev_info *rdi, u32 port, u32 slid,
-			   u32 dlid, void *mad, u32 len)
+/* QP0's and QP1's packets leaving a port: to the switch (route_mad) */
+static bool loop_route_mad(struct rvt_dev_info *rdi, u32 port, u32 qpn,
+			   u32 slid, u32 dlid, void *mad, u32 len)
 {
 	struct loop_dev *ldev = container_of(rdi, struct loop_dev, rdi);
 
-	if (len != sizeof(struct ib_smp))
+	if (len != sizeof(struct ib_mad))
 		return false;
-	return loop_switch_route_smp(loop_sw, ldev, slid, dlid, mad);
+	return loop_switch_route_mad(loop_sw, ldev, qpn, dlid, mad);
 }
 
 /*
@@ -205,7 +205,7 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 	rdi->driver_f.dealloc = loop_dealloc;
 	rdi->driver_f.next_fabric_dev = loop_next_fabric_dev;
 	if (loop_sw)
-		rdi->driver_f.route_smp = loop_route_smp;
+		rdi->driver_f.route_mad = loop_route_mad;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &ldev->port, 0, NULL);
 

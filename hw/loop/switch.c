@@ -4,11 +4,12 @@
  *
  * Each loop device's port 1 is cabled to the first free external port
  * of the switch when the device is created and uncabled when it goes.
- * Subnet management packets reach the switch through the devices'
- * route_smp hook: a directed-route SMP walks its path by IBTA 14.2.2's
- * switch rules (ib_core's smi_* helpers) and is answered by the
- * switch's SMA (switch_sma.c) or forwarded to the QP0 of the device on
- * the port its path names.  Unicast by LID goes through the
+ * Management packets reach the switch through the devices' route_mad
+ * hook: a directed-route SMP walks its path by IBTA 14.2.2's switch
+ * rules (ib_core's smi_* helpers) and is answered by the switch's SMA
+ * (switch_sma.c) or forwarded to the QP0 of the device on the port its
+ * path names; LID-routed SMPs and performance management GMPs to the
+ * switch's own LID are answered by its SMA and PMA (switch_pma.c).  Unicast by LID goes through the
  * LinearForwardingTable once a subnet manager wrote it; before that the
  * fabric delivers to whichever device has the LID, as without a switch.
  */
@@ -174,6 +175,8 @@ void loop_switch_cable(struct loop_switch *sw, struct loop_dev *ldev)
 		return;
 	ldev->sw_port = p;
 	spin_lock_irqsave(&sw->lock, flags);
+	/* a new cable: its device has counted nothing yet */
+	memset(sw->ports[p].pma_zero, 0, sizeof(sw->ports[p].pma_zero));
 	rcu_assign_pointer(sw->ports[p].peer, ldev);
 	loop_sw_link(sw, p, true);
 	spin_unlock_irqrestore(&sw->lock, flags);
@@ -211,16 +214,24 @@ static struct loop_dev *loop_sw_peer(struct loop_switch *sw, u32 p)
 	return rcu_dereference(sw->ports[p].peer);
 }
 
-/* Hand @smp out of external port @p to the QP0 of the device there. */
-static bool loop_sw_emit(struct loop_switch *sw, u32 p, struct ib_smp *smp,
-			 u32 slid)
+/*
+ * Hand @mad out of external port @p to QP @qpn (0: SMPs, which pass once
+ * the link is up; 1: GMPs, which need the port ACTIVE) of the device
+ * there, as sent from the switch's QP @qpn.
+ */
+static bool loop_sw_emit(struct loop_switch *sw, u32 p, void *mad, u32 slid,
+			 u32 qpn)
 {
 	struct loop_dev *peer = loop_sw_peer(sw, p);
+	u8 state;
 
-	if (!peer || READ_ONCE(sw->ports[p].port_state) == IB_PORT_DOWN)
+	if (!peer)
 		return false;
-	return rvt_deliver_mad(&peer->rdi, 1, 0, smp, sizeof(struct ib_mad),
-			       slid, 0);
+	state = READ_ONCE(sw->ports[p].port_state);
+	if (state == IB_PORT_DOWN || (qpn && state != IB_PORT_ACTIVE))
+		return false;
+	return rvt_deliver_mad(&peer->rdi, 1, qpn, mad, sizeof(struct ib_mad),
+			       slid, qpn);
 }
 
 /* Does @dlid name the switch itself (port 0's LID and its LMC range)? */
@@ -267,41 +278,54 @@ static void loop_sw_dr(struct loop_switch *sw, u32 in, struct ib_smp *smp)
 	/* turned round: back the way it came */
 	if (smi_handle_dr_smp_send(smp, true, in) == IB_SMI_DISCARD)
 		return;
-	loop_sw_emit(sw, in, smp, be16_to_cpu(IB_LID_PERMISSIVE));
+	loop_sw_emit(sw, in, smp, be16_to_cpu(IB_LID_PERMISSIVE), 0);
 }
 
 /**
- * loop_switch_route_smp - a QP0 packet from a loop device reaches the switch
+ * loop_switch_route_mad - a QP0 or QP1 packet from a loop device reaches
+ *	the switch
  * @sw: the switch
  * @from: the sending device
- * @slid: the packet's source LID
- * @dlid: its destination LID
- * @smp: a copy of the SMP (changed on its way)
+ * @qpn: the sending QP: 0 (an SMP) or 1 (a GMP)
+ * @dlid: the packet's destination LID
+ * @mad: a copy of the MAD (changed on its way)
  *
- * Directed-route SMPs are taken whatever becomes of them; a LID-routed
- * SMP to the switch's own LID is answered by the switch's SMA, back to
- * the sender; any other LID-routed packet is left to the LID routing.
+ * Directed-route SMPs are taken whatever becomes of them.  A LID-routed
+ * packet to the switch's own LID is taken too: an SMP is answered by the
+ * switch's SMA, a performance management GMP (on an ACTIVE port) by its
+ * PMA, each back to the sender's QP; any other is lost there, as at a
+ * switch without that agent.  A packet to another LID is left to the
+ * LID routing.
  *
  * Context: The engine: bottom halves off, rcu_read_lock() held; takes
- * the switch's lock (in the SMA).
+ * the switch's lock (in the SMA and the PMA).
  * Return: true when the switch took the packet.
  */
-bool loop_switch_route_smp(struct loop_switch *sw, struct loop_dev *from,
-			   u32 slid, u32 dlid, struct ib_smp *smp)
+bool loop_switch_route_mad(struct loop_switch *sw, struct loop_dev *from,
+			   u32 qpn, u32 dlid, void *mad)
 {
+	struct ib_mad_hdr *hdr = mad;
 	u32 in = from->sw_port;
+	u16 lid;
 
-	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
+	if (!qpn && hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
 	    dlid == be16_to_cpu(IB_LID_PERMISSIVE)) {
 		if (in && READ_ONCE(sw->ports[in].port_state) != IB_PORT_DOWN)
-			loop_sw_dr(sw, in, smp);
+			loop_sw_dr(sw, in, mad);
 		return true;
 	}
 	if (!in || !loop_sw_is_me(sw, dlid))
 		return false;
-	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED &&
-	    loop_switch_sma(sw, in, smp))
-		loop_sw_emit(sw, in, smp, READ_ONCE(sw->lid));
+	lid = READ_ONCE(sw->lid);
+	if (!qpn) {
+		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED &&
+		    loop_switch_sma(sw, in, mad))
+			loop_sw_emit(sw, in, mad, lid, 0);
+	} else if (hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT &&
+		   READ_ONCE(sw->ports[in].port_state) == IB_PORT_ACTIVE &&
+		   loop_switch_pma(sw, mad)) {
+		loop_sw_emit(sw, in, mad, lid, 1);
+	}
 	return true;
 }
 

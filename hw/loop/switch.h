@@ -11,6 +11,7 @@
 
 #include <linux/spinlock.h>
 #include <rdma/ib_smi.h>
+#include <rdma/rdma_vt.h>
 
 struct loop_dev;
 struct rvt_dev_info;
@@ -42,6 +43,9 @@ struct rvt_dev_info;
  * @hoq_life: VLStallCount and HOQLife byte, as the SM set it
  * @enforce: the partition enforcement and filter bits of PortInfo byte 41
  * @pkeys: the port's P_Key table
+ * @pma_zero: the PMA's counters (enum rvt_pma_counter, as this port sees
+ *	them) at their last clear: the counts of the device at the other
+ *	end of the cable, sent and received swapped, minus these
  */
 struct loop_sw_port {
 	struct loop_dev __rcu	*peer;
@@ -57,6 +61,7 @@ struct loop_sw_port {
 	u8			hoq_life;
 	u8			enforce;
 	u16			pkeys[LOOP_SW_PKEYS];
+	u64			pma_zero[RVT_PMA_NCOUNTERS];
 };
 
 /**
@@ -127,13 +132,17 @@ void loop_switch_destroy(struct loop_switch *sw);
 void loop_switch_reset(struct loop_switch *sw);
 void loop_switch_cable(struct loop_switch *sw, struct loop_dev *ldev);
 void loop_switch_uncable(struct loop_switch *sw, struct loop_dev *ldev);
-bool loop_switch_route_smp(struct loop_switch *sw, struct loop_dev *from,
-			   u32 slid, u32 dlid, struct ib_smp *smp);
+bool loop_switch_route_mad(struct loop_switch *sw, struct loop_dev *from,
+			   u32 qpn, u32 dlid, void *mad);
 struct rvt_dev_info *loop_switch_route_lid(struct loop_switch *sw,
 					   struct loop_dev *from, u32 dlid,
 					   bool *handled);
 
 /* switch_sma.c: answers @smp in place; false when it is to be dropped */
 bool loop_switch_sma(struct loop_switch *sw, u32 in_port, struct ib_smp *smp);
+
+/* switch_pma.c: answers @mad in place; false when it is to be dropped */
+bool loop_switch_pma(struct loop_switch *sw, struct ib_mad *mad);
+void loop_switch_pma_counters(struct loop_switch *sw, u32 p, u64 *val);
 
 #endif /* RDMA_LOOP_SWITCH_H */

@@ -303,13 +303,14 @@ struct rvt_driver_params {
  *	in qp->state), holding no rdmavt lock.  Process context, may sleep.
  *	An iWARP driver ends the QP's connection here when the QP leaves
  *	RTS for SQD or ERROR.
- * @route_smp: optional; the driver's own routing of subnet management
- *	packets (QP0), for a fabric with a switch of the driver's.  The
- *	engine offers it every QP0 datagram that leaves port @port of @rdi
- *	for another port (the permissive DLID 0xFFFF of a directed-route
- *	SMP included): @slid is the sender's LID as the packet carries it,
- *	@dlid the destination LID, @mad a copy of the @len bytes sent, which
- *	the driver may change (a switch moves the hop pointer).  Return true
+ * @route_mad: optional; the driver's own routing of management packets
+ *	(QP0 and QP1), for a fabric with a switch of the driver's (its SMA
+ *	and PMA).  The engine offers it every QP0 and QP1 datagram that
+ *	leaves port @port of @rdi for another port (the permissive DLID
+ *	0xFFFF of a directed-route SMP included): @qpn is the sending QP (0
+ *	or 1), @slid the sender's LID as the packet carries it, @dlid the
+ *	destination LID, @mad a copy of the @len bytes sent, which the
+ *	driver may change (a switch moves the hop pointer).  Return true
  *	when the driver took the packet (it delivers it with
  *	rvt_deliver_mad(), answers it or drops it), false to have the engine
  *	deliver it by LID through @find_dev_by_lid as any datagram.  Called
@@ -334,8 +335,8 @@ struct rvt_driver_provided {
 	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			  int attr_mask, struct ib_udata *udata);
 	void (*quiesce_qp)(struct rvt_qp *qp);
-	bool (*route_smp)(struct rvt_dev_info *rdi, u32 port, u32 slid,
-			  u32 dlid, void *mad, u32 len);
+	bool (*route_mad)(struct rvt_dev_info *rdi, u32 port, u32 qpn,
+			  u32 slid, u32 dlid, void *mad, u32 len);
 };
 
 /**
@@ -422,6 +423,7 @@ int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
 u32 rvt_port_by_lid(struct rvt_dev_info *rdi, u32 dlid);
 bool rvt_deliver_mad(struct rvt_dev_info *rdi, u32 port, u32 dqpn,
 		     const void *mad, u32 len, u32 slid, u32 src_qp);
+void rvt_port_traffic(struct rvt_dev_info *rdi, u32 port, u64 *val);
 int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		    const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		    const struct ib_mad *in_mad, struct ib_mad *out_mad,

@@ -13,6 +13,7 @@
 #include <kunit/rdma_verbs.h>
 #include <kunit/visibility.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_pma.h>
 #include <linux/unaligned.h>
 #include <rdma/ib_smi.h>
 
@@ -716,6 +717,216 @@ static void sw_ext_speeds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pi->local_port_num, pa);
 }
 
+/* An agent of @dev on QP1 that sends PMA requests and gets the answers */
+static struct rec *new_pm(struct kunit *test, struct ib_device *dev)
+{
+	struct rec *r = new_rec(test);
+
+	r->agent = ib_register_mad_agent(dev, 1, IB_QPT_GSI, NULL, 0,
+					 ku_send_handler, ku_recv_handler, r,
+					 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+							r->agent), 0);
+	return r;
+}
+
+/* A PMA request from @pm to @lid; its answer, asserted to come */
+static struct ib_pma_mad *pma_do(struct kunit *test, struct rec *pm, u32 lid,
+				 u8 method, __be16 attr, u8 cls_version,
+				 u8 port, u16 counter_select)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_pma_mad *pmp;
+
+	sb = ku_buf(test, pm, lid, 1, IB_MGMT_CLASS_PERF_MGMT, method, 2000);
+	pmp = sb->mad;
+	memset(pmp->data, 0, sizeof(pmp->data));
+	pmp->mad_hdr.attr_id = attr;
+	pmp->mad_hdr.class_version = cls_version;
+	/* PortSelect and CounterSelect: bytes 1 and 2..3 of both attributes */
+	pmp->data[1] = port;
+	put_unaligned_be16(counter_select, &pmp->data[2]);
+	rec_reset(pm);
+	KUNIT_ASSERT_EQ(test, ku_send(test, pm, sb), IB_WC_SUCCESS);
+	KUNIT_ASSERT_EQ(test, pm->responses, 1);
+	pmp = (struct ib_pma_mad *)&pm->last;
+	KUNIT_EXPECT_EQ(test, pmp->mad_hdr.method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, pm->last_wc.slid, lid);
+	return pmp;
+}
+
+static u16 pma_st(const struct ib_pma_mad *pmp)
+{
+	return be16_to_cpu(pmp->mad_hdr.status);
+}
+
+/* PortCountersExtended of switch port @p, into @v (enum rvt_pma_counter) */
+static void pma_ext(struct kunit *test, struct rec *pm, u32 lid, u8 p,
+		    u64 *v)
+{
+	struct ib_pma_portcounters_ext *pc;
+	struct ib_pma_mad *pmp;
+
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET,
+		     IB_PMA_PORT_COUNTERS_EXT, 1, p, 0);
+	KUNIT_ASSERT_EQ(test, pma_st(pmp), 0);
+	pc = (struct ib_pma_portcounters_ext *)pmp->data;
+	KUNIT_EXPECT_EQ(test, pc->port_select, p);
+	v[RVT_PMA_XMIT_DATA] = be64_to_cpu(pc->port_xmit_data);
+	v[RVT_PMA_RCV_DATA] = be64_to_cpu(pc->port_rcv_data);
+	v[RVT_PMA_XMIT_PKTS] = be64_to_cpu(pc->port_xmit_packets);
+	v[RVT_PMA_RCV_PKTS] = be64_to_cpu(pc->port_rcv_packets);
+	v[RVT_PMA_UNICAST_XMIT] = be64_to_cpu(pc->port_unicast_xmit_packets);
+	v[RVT_PMA_UNICAST_RCV] = be64_to_cpu(pc->port_unicast_rcv_packets);
+	v[RVT_PMA_MCAST_XMIT] = be64_to_cpu(pc->port_multicast_xmit_packets);
+	v[RVT_PMA_MCAST_RCV] = be64_to_cpu(pc->port_multicast_rcv_packets);
+}
+
+/* the words of one MAD on the wire: LRH, BTH, DETH, 256 bytes, ICRC */
+#define MAD_WORDS	((8 + 12 + 8 + 256 + 4) / 4)
+
+/*
+ * The switch's PMA at its LID: ClassPortInfo; the counters of switch
+ * port A, which are A's device's own with sent and received swapped
+ * (exact: K Gets answered, plus the PMA's own request and answer
+ * around them); a Set clears them; PortCounters; the refusals; a GMP
+ * coming in on a port that is not ACTIVE is lost.
+ */
+static void sw_pma(struct kunit *test)
+{
+	struct vt *va = new_vt_named(test, "kusw%d");
+	struct vt *vb = new_vt_named(test, "kusw%d");
+	struct rec *sa = new_agent(test, va->dev, false);
+	struct rec *ga = new_agent(test, va->dev, true);
+	struct rec *gb = new_agent(test, vb->dev, true);
+	struct rec *pm = new_pm(test, va->dev);
+	u8 pa = rdma_loop_switch_port(va->dev);
+	u8 pb = rdma_loop_switch_port(vb->dev);
+	u32 lb = rdma_loop_port_lid(vb->dev);
+	u64 v0[RVT_PMA_NCOUNTERS], v1[RVT_PMA_NCOUNTERS];
+	const u32 lid = 0x1235, k = 5;
+	const u8 path[] = { 1 };
+	struct ib_pma_portcounters *pc;
+	struct ib_class_port_info *cpi;
+	struct ib_port_info pi = {};
+	struct ib_pma_mad *pmp;
+	struct ib_smp *smp;
+	u8 nports, empty;
+	u32 i;
+
+	KUNIT_ASSERT_GE(test, pa, 1);
+	KUNIT_ASSERT_GE(test, pb, 1);
+	gb->answer = true;
+	pi.lid = cpu_to_be16(lid);
+	smp = dr_do(test, sa, IB_MGMT_METHOD_SET, IB_SMP_ATTR_PORT_INFO, 0,
+		    path, 1, &pi, sizeof(pi));
+	KUNIT_ASSERT_EQ(test, st(smp), 0);
+	smp = dr_do(test, sa, IB_MGMT_METHOD_GET, IB_SMP_ATTR_NODE_INFO, 0,
+		    path, 1, NULL, 0);
+	nports = ((struct ib_node_info *)smp->data)->num_ports;
+	empty = free_port(nports, pa, pb);
+	sw_port_active(test, sa, path, pa);
+
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET,
+		     IB_PMA_CLASS_PORT_INFO, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp), 0);
+	cpi = (struct ib_class_port_info *)pmp->data;
+	KUNIT_EXPECT_EQ(test, cpi->class_version, 1);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(cpi->capability_mask),
+			be16_to_cpu(IB_PMA_CLASS_CAP_EXT_WIDTH));
+
+	/* A's Gets to B and their answers cross switch port A */
+	pma_ext(test, pm, lid, pa, v0);
+	for (i = 0; i < k; i++) {
+		KUNIT_ASSERT_EQ(test, gmp_get(test, ga, lb), IB_WC_SUCCESS);
+		KUNIT_ASSERT_EQ(test, ga->responses, 1);
+	}
+	pma_ext(test, pm, lid, pa, v1);
+	/* and the first read's request (counted once it left) and answer */
+	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_RCV_PKTS] - v0[RVT_PMA_RCV_PKTS],
+			(u64)k + 1);
+	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_XMIT_PKTS] - v0[RVT_PMA_XMIT_PKTS],
+			(u64)k + 1);
+	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_RCV_DATA] - v0[RVT_PMA_RCV_DATA],
+			(u64)(k + 1) * MAD_WORDS);
+	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_XMIT_DATA] - v0[RVT_PMA_XMIT_DATA],
+			(u64)(k + 1) * MAD_WORDS);
+	KUNIT_EXPECT_EQ(test,
+			v1[RVT_PMA_UNICAST_RCV] - v0[RVT_PMA_UNICAST_RCV],
+			(u64)k + 1);
+	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_MCAST_RCV], v0[RVT_PMA_MCAST_RCV]);
+
+	/* a Set clears what CounterSelect names: all eight here */
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_SET,
+		     IB_PMA_PORT_COUNTERS_EXT, 1, pa, 0xff);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(((struct ib_pma_portcounters_ext *)
+					   pmp->data)->port_rcv_packets), 0);
+	pma_ext(test, pm, lid, pa, v1);
+	for (i = 0; i < RVT_PMA_NCOUNTERS; i++) {
+		u64 want = i == RVT_PMA_XMIT_DATA || i == RVT_PMA_RCV_DATA ?
+			   MAD_WORDS : 1;
+
+		if (i == RVT_PMA_MCAST_XMIT || i == RVT_PMA_MCAST_RCV)
+			want = 0;
+		KUNIT_EXPECT_EQ_MSG(test, v1[i], want, "counter %u", i);
+	}
+
+	/* PortCounters: the same, in 32 bits */
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET, IB_PMA_PORT_COUNTERS,
+		     1, pa, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp), 0);
+	pc = (struct ib_pma_portcounters *)pmp->data;
+	KUNIT_EXPECT_EQ(test, pc->port_select, pa);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_rcv_packets), 2);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_packets), 2);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_rcv_data), 2 * MAD_WORDS);
+
+	/* a port without a cable counts nothing */
+	if (empty) {
+		pma_ext(test, pm, lid, empty, v1);
+		for (i = 0; i < RVT_PMA_NCOUNTERS; i++)
+			KUNIT_EXPECT_EQ(test, v1[i], 0);
+	}
+
+	/* refusals */
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET, IB_PMA_PORT_COUNTERS,
+		     1, 0, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp),
+			IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE);
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET,
+		     IB_PMA_PORT_COUNTERS_EXT, 1, nports + 1, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp),
+			IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE);
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET, cpu_to_be16(0x0099),
+		     1, pa, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp),
+			IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_SET,
+		     IB_PMA_CLASS_PORT_INFO, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp),
+			IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_GET, IB_PMA_PORT_COUNTERS,
+		     2, pa, 0);
+	KUNIT_EXPECT_EQ(test, pma_st(pmp), IB_MGMT_MAD_STATUS_BAD_VERSION);
+
+	/* switch port A not ACTIVE: the request is lost there */
+	pi.lid = 0;
+	pi.linkspeed_portstate = IB_PORT_DOWN;
+	smp = dr_do(test, sa, IB_MGMT_METHOD_SET, IB_SMP_ATTR_PORT_INFO, pa,
+		    path, 1, &pi, sizeof(pi));
+	KUNIT_EXPECT_EQ(test, st(smp), 0);
+	KUNIT_EXPECT_EQ(test, pi_state(smp), IB_PORT_INIT);
+	rec_reset(pm);
+	KUNIT_EXPECT_EQ(test,
+			ku_send(test, pm, ku_buf(test, pm, lid, 1,
+						 IB_MGMT_CLASS_PERF_MGMT,
+						 IB_MGMT_METHOD_GET, 300)),
+			IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, pm->recvs, 0);
+}
+
 static struct kunit_case rdma_loop_switch_cases[] = {
 	KUNIT_CASE(sw_nodeinfo_hop1),
 	KUNIT_CASE(sw_nodeinfo_hop2),
@@ -725,6 +936,7 @@ static struct kunit_case rdma_loop_switch_cases[] = {
 	KUNIT_CASE(sw_port_state_change),
 	KUNIT_CASE(sw_remove_under_smps),
 	KUNIT_CASE(sw_ext_speeds),
+	KUNIT_CASE(sw_pma),
 	{}
 };
 

@@ -176,6 +176,32 @@ static void rvt_pma_sum(struct rvt_ibport *ibp, u64 *sum)
 	}
 }
 
+/**
+ * rvt_port_traffic - all a port's traffic counters have counted
+ * @rdi: the device
+ * @port: its port (1..nports)
+ * @val: RVT_PMA_NCOUNTERS entries, by enum rvt_pma_counter: set to the
+ *	counts since the device was registered, whatever the port's PMA
+ *	cleared since (a switch at the other end of the cable shows the
+ *	same traffic, the other way round, from zeros of its own)
+ *
+ * Context: Any context; takes no lock (the counters are per CPU).
+ */
+void rvt_port_traffic(struct rvt_dev_info *rdi, u32 port, u64 *val)
+{
+	struct rvt_ibport *ibp = NULL;
+
+	if (port && port <= rdi->dparms.nports && rdi->ports)
+		ibp = rdi->ports[port - 1];
+	/* no counters before the registration made them */
+	if (!ibp || !READ_ONCE(ibp->pma)) {
+		memset(val, 0, RVT_PMA_NCOUNTERS * sizeof(*val));
+		return;
+	}
+	rvt_pma_sum(ibp, val);
+}
+EXPORT_SYMBOL(rvt_port_traffic);
+
 /*
  * rvt_pma_read - the counters of @ibp since each was last cleared, into
  * @val (RVT_PMA_NCOUNTERS entries).  Takes the port's mgmt_lock.

@@ -99,7 +99,7 @@ bool rvt_qkey_ok(struct rvt_qp *qp, struct rvt_qp *dqp, struct rvt_swqe *wqe);
 bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		     const struct rvt_wire *wire);
 void rvt_count_answer(struct rvt_delivery *d, const struct rvt_wire *resp);
-bool rvt_route_smp(struct rvt_qp *qp, struct rvt_swqe *wqe,
+bool rvt_route_mad(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		   const struct rvt_wire *wire);
 
 /* recv.c, rdma.c, atomic.c: the responder of the in-memory delivery */

@@ -178,8 +178,10 @@ enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	/* the sender of a multicast datagram never hears how it fared */
 	if (rvt_datagram(qp) && rvt_route_mcast(qp, wqe, &wire[0]))
 		return RVT_DONE;
-	/* subnet management packets the driver's fabric routes itself */
-	if (qp->ibqp.qp_type == IB_QPT_SMI && rvt_route_smp(qp, wqe, &wire[0]))
+	/* management packets the driver's fabric routes itself */
+	if ((qp->ibqp.qp_type == IB_QPT_SMI ||
+	     qp->ibqp.qp_type == IB_QPT_GSI) &&
+	    rvt_route_mad(qp, wqe, &wire[0]))
 		return RVT_DONE;
 
 	if (rvt_reach(&d, &wire[0])) {

@@ -9,9 +9,10 @@
  * request and its answer would put on the links are counted here, at
  * both ends, for the PMA (counters.c).
  *
- * A driver whose fabric has a switch of its own routes QP0's packets
- * itself (driver_f.route_smp: directed-route SMPs have no LID to be
- * found by) and hands what arrives at a port to rvt_deliver_mad().
+ * A driver whose fabric has a switch of its own routes QP0's and QP1's
+ * packets itself (driver_f.route_mad: directed-route SMPs have no LID to
+ * be found by, and the switch's own agents answer at its LID) and hands
+ * what arrives at a port to rvt_deliver_mad().
  *
  * Context: the engine (sq.c), bottom halves off; RCU read side inside.
  */
@@ -186,34 +187,36 @@ bool rvt_route_mcast(struct rvt_qp *qp, struct rvt_swqe *wqe,
 }
 
 /*
- * Offer a QP0 datagram to the driver's own routing (driver_f.route_smp),
- * before any delivery by LID.  Returns true when the driver took it (the
- * sender's completion is then a success whatever became of it, as for
- * any datagram), false when the engine routes it as usual.
+ * Offer a QP0 or QP1 datagram to the driver's own routing
+ * (driver_f.route_mad), before any delivery by LID.  Returns true when
+ * the driver took it (the sender's completion is then a success whatever
+ * became of it, as for any datagram), false when the engine routes it as
+ * usual.
  */
-bool rvt_route_smp(struct rvt_qp *qp, struct rvt_swqe *wqe,
+bool rvt_route_mad(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		   const struct rvt_wire *wire)
 {
 	struct rvt_ah *ah = container_of(wqe->ud_wr.ah, struct rvt_ah, ibah);
 	struct rvt_dev_info *rdi = qp->rdi;
 	u32 dlid = rdma_ah_get_dlid(&ah->attr);
 	u32 port = qp->port_num;
+	bool smi = qp->ibqp.qp_type == IB_QPT_SMI;
 	u8 mad[IB_MGMT_MAD_SIZE];
 	bool taken;
 
-	if (!rdi->driver_f.route_smp || wqe->length > sizeof(mad))
+	if (!rdi->driver_f.route_mad || wqe->length > sizeof(mad))
 		return false;
 	/* for the port itself: never on a link, the engine delivers it */
 	if (dlid != be16_to_cpu(IB_LID_PERMISSIVE) &&
 	    (!dlid || rvt_port_by_lid(rdi, dlid) == port))
 		return false;
-	/* a port whose link is down loses it */
-	if (!rvt_port_passes(rdi, port, true))
-		return true;
+	/* a port whose link is down (QP1: not ACTIVE) loses it */
+	if (!rvt_port_passes(rdi, port, smi))
+		return smi;
 
 	rvt_copy_from_sge(&qp->s_sge, mad, wqe->length);
 	rcu_read_lock();
-	taken = rdi->driver_f.route_smp(rdi, port,
+	taken = rdi->driver_f.route_mad(rdi, port, smi ? 0 : 1,
 					rvt_port_slid(rdi, port,
 						      rdma_ah_get_path_bits(&ah->attr)),
 					dlid, mad, wqe->length);

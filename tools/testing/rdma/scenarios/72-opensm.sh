@@ -83,7 +83,7 @@ dump_osm_log() {
 	tail -n 40 $OSM_LOG | sed 's/^/# /'
 }
 
-ktap_plan 25
+ktap_plan 26
 # each case's start in the kernel log too: the console shows where a
 # run stands (ttyS1 gets the KTAP only when a case ends)
 step() {
@@ -302,8 +302,34 @@ d2=$(field "$out2" PortRcvData)
 	bad="$bad rcvdata $d1->$d2"
 report "perfquery LID 1: PortCounters grow with MADs ($r1->$r2 packets in)" "$out2"
 
-# 16, 17: saquery NodeRecords (GetTable, RMPP answer)
-step "case 16, 17"
+# 16: the switch's PMA at its LID: its port 1 (loop0's cable) counts
+# what loop0's port counted, sent and received swapped; -x reads the
+# extended counters, -R clears them
+step "case 16"
+dev=$(perfquery $DIAG "$L0" 1 2>&1)
+out=$(perfquery $DIAG "${SW_LID:-0}" 1 2>&1)
+check PortSelect "$(field "$out" PortSelect)" 1
+dx=$(field "$dev" PortXmitPkts)
+dr=$(field "$dev" PortRcvPkts)
+sx=$(field "$out" PortXmitPkts)
+sr=$(field "$out" PortRcvPkts)
+# read second, the switch's side saw at least as much, and at most the
+# few MADs in between (the reads, opensm's sweeps) more
+[ -n "$dx" ] && [ -n "$sr" ] && [ "$dx" -gt 0 ] && [ "$sr" -ge "$dx" ] &&
+	[ $((sr - dx)) -le 40 ] || bad="$bad PortRcvPkts=$sr(loop0 sent $dx)"
+[ -n "$dr" ] && [ -n "$sx" ] && [ "$dr" -gt 0 ] && [ "$sx" -ge "$dr" ] &&
+	[ $((sx - dr)) -le 40 ] || bad="$bad PortXmitPkts=$sx(loop0 got $dr)"
+ext=$(perfquery -x $DIAG "${SW_LID:-0}" 1 2>&1)
+u=$(field "$ext" PortUnicastRcvPkts)
+[ -n "$u" ] && [ "$u" -ge "$sr" ] || bad="$bad PortUnicastRcvPkts=$u"
+perfquery -R $DIAG "${SW_LID:-0}" 1 >/dev/null 2>&1 || bad="$bad reset-failed"
+out2=$(perfquery $DIAG "${SW_LID:-0}" 1 2>&1)
+r2=$(field "$out2" PortRcvPkts)
+[ -n "$r2" ] && [ "$r2" -lt 10 ] || bad="$bad after-reset=$r2"
+report "perfquery <switch LID> 1: loop0's counters mirrored, -x, -R" "$dev$out$ext$out2"
+
+# 17, 18: saquery NodeRecords (GetTable, RMPP answer)
+step "case 17, 18"
 out=$(saquery $DIAG NR 2>&1)
 check records "$(echo "$out" | grep -c 'NodeRecord dump')" 4
 for d in loop0 loop1 loop2; do
@@ -320,8 +346,8 @@ check port_guid "$(sa_field "$out" port_guid)" "$(port_guid loop2)"
 check node_type "$(sa_field "$out" node_type)" "Channel Adapter"
 report "saquery NR LID: one NodeRecord" "$out"
 
-# 18, 19: PathRecords
-step "case 18, 19"
+# 19, 20: PathRecords
+step "case 19, 20"
 out=$(saquery $DIAG --src-to-dst "$L0:$L2" 2>&1)
 check records "$(echo "$out" | grep -c 'PathRecord dump')" 1
 check slid "$(sa_field "$out" slid)" "$L0"
@@ -338,8 +364,8 @@ out=$(saquery $DIAG PR 2>&1)
 check records "$(echo "$out" | grep -c 'PathRecord dump')" 16
 report "saquery PR: 16 PathRecords" "$(echo "$out" | head -n 40)"
 
-# 20: ServiceRecords (none registered: an empty table) and ClassPortInfo
-step "case 20"
+# 21: ServiceRecords (none registered: an empty table) and ClassPortInfo
+step "case 21"
 out=$(saquery $DIAG SR 2>&1)
 rc=$?
 check rc "$rc" 0
@@ -349,8 +375,8 @@ check base_version "$(sa_field "$out2" 'Base version')" 1
 check class_version "$(sa_field "$out2" 'Class version')" 2
 report "saquery SR (empty table), saquery CPI" "$out$out2"
 
-# 21: opensm stops
-step "case 21"
+# 22: opensm stops
+step "case 22"
 kill $osm_pid 2>/dev/null
 i=0
 while kill -0 $osm_pid 2>/dev/null && [ $i -lt 30 ]; do
@@ -372,8 +398,8 @@ else
 fi
 wait $osm_pid 2>/dev/null
 
-# 22: IsSM went with issm0's file
-step "case 22"
+# 23: IsSM went with issm0's file
+step "case 23"
 cm=$(printf '%d' "$(cat $IB/loop0/ports/1/cap_mask)")
 if [ $((cm & 2)) = 0 ]; then
 	ktap_pass "IsSM cleared when opensm closed issm0"
@@ -381,14 +407,14 @@ else
 	ktap_fail "IsSM cleared when opensm closed issm0" "cap_mask $cm"
 fi
 
-# 23
-step "case 23"
+# 24
+step "case 24"
 unload_all() {
 	rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
 }
 ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 
-# 24, 25
-step "case 24, 25"
+# 25, 26
+step "case 25, 26"
 health_check
 ktap_finish
