@@ -94,21 +94,18 @@ static int sa_cpi_query(struct ib_sa_port *port, struct completion *done)
 		return -ENOMEM;
 	query->done = done;
 	query->sa_query.port = port;
-	ret = ib_sa_query_alloc_mad(&query->sa_query, GFP_KERNEL);
-	if (ret)
-		goto err_free;
 	query->sa_query.callback = sa_cpi_callback;
 	query->sa_query.release = sa_cpi_release;
-	ib_sa_query_init_mad(&query->sa_query, IB_MGMT_METHOD_GET,
-			     IB_SA_ATTR_CLASS_PORTINFO, 0);
-	ret = ib_sa_query_send(&query->sa_query, SA_CPI_TIMEOUT_MS,
-			       GFP_KERNEL);
+	ret = ib_sa_query_prepare(&query->sa_query, NULL, IB_MGMT_METHOD_GET,
+				  IB_SA_ATTR_CLASS_PORTINFO, 0, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	ret = ib_sa_query_start(&query->sa_query, SA_CPI_TIMEOUT_MS,
+				GFP_KERNEL, NULL);
 	if (ret < 0)
-		goto err_mad;
+		goto err_free;
 	return 0;
 
-err_mad:
-	ib_sa_query_free_mad(&query->sa_query);
 err_free:
 	kfree(query);
 	return ret;

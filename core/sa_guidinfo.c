@@ -91,7 +91,6 @@ int ib_sa_guid_info_rec_query(struct ib_sa_client *client,
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 	struct sa_guidinfo_query *query;
-	struct ib_sa_mad *mad;
 	int ret;
 
 	if (!port)
@@ -104,33 +103,23 @@ int ib_sa_guid_info_rec_query(struct ib_sa_client *client,
 	if (!query)
 		return -ENOMEM;
 	query->sa_query.port = port;
-	ret = ib_sa_query_alloc_mad(&query->sa_query, gfp_mask);
-	if (ret)
-		goto err_free;
-
-	ib_sa_client_get(client);
-	query->sa_query.client = client;
 	query->callback = callback;
 	query->context = context;
 	query->sa_query.callback = callback ? sa_guidinfo_callback : NULL;
 	query->sa_query.release = sa_guidinfo_release;
-
-	ib_sa_query_init_mad(&query->sa_query, method,
-			     IB_SA_ATTR_GUID_INFO_REC, comp_mask);
-	mad = query->sa_query.mad_buf->mad;
+	ret = ib_sa_query_prepare(&query->sa_query, client, method,
+				  IB_SA_ATTR_GUID_INFO_REC, comp_mask, gfp_mask);
+	if (ret)
+		goto err_free;
 	ib_pack(sa_guidinfo_fields, ARRAY_SIZE(sa_guidinfo_fields), rec,
-		mad->data);
+		ib_sa_query_data(&query->sa_query));
 
-	*sa_query = &query->sa_query;
-	ret = ib_sa_query_send(&query->sa_query, timeout_ms, gfp_mask);
+	ret = ib_sa_query_start(&query->sa_query, timeout_ms, gfp_mask,
+				sa_query);
 	if (ret < 0)
-		goto err_unsent;
+		goto err_free;
 	return ret;
 
-err_unsent:
-	*sa_query = NULL;
-	ib_sa_client_put(client);
-	ib_sa_query_free_mad(&query->sa_query);
 err_free:
 	kfree(query);
 	return ret;

@@ -144,7 +144,6 @@ int ib_sa_mcmember_rec_query(struct ib_sa_client *client,
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 	struct sa_mcmember_query *query;
-	struct ib_sa_mad *mad;
 	int ret;
 
 	if (!port)
@@ -157,32 +156,22 @@ int ib_sa_mcmember_rec_query(struct ib_sa_client *client,
 	if (!query)
 		return -ENOMEM;
 	query->sa_query.port = port;
-	ret = ib_sa_query_alloc_mad(&query->sa_query, gfp_mask);
-	if (ret)
-		goto err_free;
-
-	ib_sa_client_get(client);
-	query->sa_query.client = client;
 	query->callback = callback;
 	query->context = context;
 	query->sa_query.callback = callback ? sa_mcmember_callback : NULL;
 	query->sa_query.release = sa_mcmember_release;
+	ret = ib_sa_query_prepare(&query->sa_query, client, method,
+				  IB_SA_ATTR_MC_MEMBER_REC, comp_mask, gfp_mask);
+	if (ret)
+		goto err_free;
+	ib_sa_pack_mcmember(rec, ib_sa_query_data(&query->sa_query));
 
-	ib_sa_query_init_mad(&query->sa_query, method, IB_SA_ATTR_MC_MEMBER_REC,
-			     comp_mask);
-	mad = query->sa_query.mad_buf->mad;
-	ib_sa_pack_mcmember(rec, mad->data);
-
-	*sa_query = &query->sa_query;
-	ret = ib_sa_query_send(&query->sa_query, timeout_ms, gfp_mask);
+	ret = ib_sa_query_start(&query->sa_query, timeout_ms, gfp_mask,
+				sa_query);
 	if (ret < 0)
-		goto err_unsent;
+		goto err_free;
 	return ret;
 
-err_unsent:
-	*sa_query = NULL;
-	ib_sa_client_put(client);
-	ib_sa_query_free_mad(&query->sa_query);
 err_free:
 	kfree(query);
 	return ret;

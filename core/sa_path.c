@@ -202,7 +202,6 @@ int ib_sa_path_rec_get(struct ib_sa_client *client, struct ib_device *device,
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 	struct sa_path_query *pq;
-	struct ib_sa_mad *mad;
 	int ret;
 
 	if (!port)
@@ -229,36 +228,26 @@ int ib_sa_path_rec_get(struct ib_sa_client *client, struct ib_device *device,
 		sa_convert_path_opa_to_ib(pq->conv_pr, rec);
 	}
 
-	ret = ib_sa_query_alloc_mad(&pq->sa_query, gfp_mask);
-	if (ret)
-		goto err_free;
-
-	ib_sa_client_get(client);
-	pq->sa_query.client = client;
 	pq->callback = callback;
 	pq->context = context;
 	pq->sa_query.callback = callback ? sa_path_callback : NULL;
 	pq->sa_query.ls_callback = callback ? sa_path_ls_callback : NULL;
 	pq->sa_query.release = sa_path_release;
 	pq->sa_query.flags |= IB_SA_ENABLE_LOCAL_SERVICE;
-
-	ib_sa_query_init_mad(&pq->sa_query, IB_MGMT_METHOD_GET,
-			     IB_SA_ATTR_PATH_REC, comp_mask);
-	mad = pq->sa_query.mad_buf->mad;
-	ib_sa_pack_path(pq->conv_pr ? pq->conv_pr : rec, mad->data);
+	ret = ib_sa_query_prepare(&pq->sa_query, client, IB_MGMT_METHOD_GET,
+				  IB_SA_ATTR_PATH_REC, comp_mask, gfp_mask);
+	if (ret)
+		goto err_free;
+	ib_sa_pack_path(pq->conv_pr ? pq->conv_pr : rec,
+			ib_sa_query_data(&pq->sa_query));
 	/* the local service reads the request from here */
 	pq->sa_query.mad_buf->context[1] = pq->conv_pr ? pq->conv_pr : rec;
 
-	*query = &pq->sa_query;
-	ret = ib_sa_query_send(&pq->sa_query, timeout_ms, gfp_mask);
+	ret = ib_sa_query_start(&pq->sa_query, timeout_ms, gfp_mask, query);
 	if (ret < 0)
-		goto err_unsent;
+		goto err_free;
 	return ret;
 
-err_unsent:
-	*query = NULL;
-	ib_sa_client_put(client);
-	ib_sa_query_free_mad(&pq->sa_query);
 err_free:
 	kfree(pq->conv_pr);
 	kfree(pq);

@@ -154,12 +154,20 @@ void ib_sa_put_sm_ah(struct ib_sa_sm_ah *sm_ah);
 u8 ib_sa_src_path_mask(struct ib_device *device, u32 port_num);
 
 /* sa_query.c */
-int ib_sa_query_alloc_mad(struct ib_sa_query *query, gfp_t gfp_mask);
-void ib_sa_query_free_mad(struct ib_sa_query *query);
-void ib_sa_query_init_mad(struct ib_sa_query *query, u8 method, u16 attr_id,
-			  ib_sa_comp_mask comp_mask);
-int ib_sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
-		     gfp_t gfp_mask);
+int ib_sa_query_prepare(struct ib_sa_query *query,
+			struct ib_sa_client *client, u8 method, u16 attr_id,
+			ib_sa_comp_mask comp_mask, gfp_t gfp_mask);
+int ib_sa_query_start(struct ib_sa_query *query, unsigned long timeout_ms,
+		      gfp_t gfp_mask, struct ib_sa_query **out);
+
+/* Where a prepared query's attribute goes: its MAD's data. */
+static inline void *ib_sa_query_data(struct ib_sa_query *query)
+{
+	struct ib_sa_mad *mad = query->mad_buf->mad;
+
+	return mad->data;
+}
+
 void ib_sa_send_handler(struct ib_mad_agent *agent,
 			struct ib_mad_send_wc *mad_send_wc);
 void ib_sa_recv_handler(struct ib_mad_agent *agent,

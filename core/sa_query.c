@@ -6,10 +6,10 @@
  * retries, the answer or the failure turned into exactly one callback,
  * and cancellation.
  *
- * A query's life: the kind (sa_path.c, sa_guidinfo.c, sa_classport.c)
- * allocates it around a struct ib_sa_query, calls
- * ib_sa_query_alloc_mad(), ib_sa_query_init_mad(), fills the attribute
- * and calls ib_sa_query_send().  From then on the MAD layer owns it: the
+ * A query's life: the kind (sa_path.c, sa_guidinfo.c, sa_mcmember.c,
+ * sa_classport.c) allocates it around a struct ib_sa_query, calls
+ * ib_sa_query_prepare(), fills the attribute and calls
+ * ib_sa_query_start().  From then on the MAD layer owns it: the
  * answer comes to ib_sa_recv_handler() (callback with status 0, or
  * -EINVAL when the SA set a status), the end of the send to
  * ib_sa_send_handler() (callback with -ETIMEDOUT, -EINTR or -EIO when
@@ -53,7 +53,7 @@ bool ib_sa_queries_idle(void)
  * Return: 0; -EAGAIN when the port has no SA address handle now or its
  * SM LID is not a unicast LID; -ENOMEM.
  */
-int ib_sa_query_alloc_mad(struct ib_sa_query *query, gfp_t gfp_mask)
+static int ib_sa_query_alloc_mad(struct ib_sa_query *query, gfp_t gfp_mask)
 {
 	struct ib_sa_port *port = query->port;
 	struct rdma_ah_attr attr;
@@ -99,7 +99,7 @@ err_put:
  *
  * Context: Any context.
  */
-void ib_sa_query_free_mad(struct ib_sa_query *query)
+static void ib_sa_query_free_mad(struct ib_sa_query *query)
 {
 	ib_free_send_mad(query->mad_buf);
 	ib_sa_put_sm_ah(query->sm_ah);
@@ -116,8 +116,8 @@ void ib_sa_query_free_mad(struct ib_sa_query *query)
  *
  * Context: Any context.
  */
-void ib_sa_query_init_mad(struct ib_sa_query *query, u8 method, u16 attr_id,
-			  ib_sa_comp_mask comp_mask)
+static void ib_sa_query_init_mad(struct ib_sa_query *query, u8 method,
+				 u16 attr_id, ib_sa_comp_mask comp_mask)
 {
 	struct ib_sa_mad *mad = query->mad_buf->mad;
 	unsigned long flags;
@@ -156,8 +156,8 @@ void ib_sa_query_init_mad(struct ib_sa_query *query, u8 method, u16 attr_id,
  * Return: the query's id (>= 0); a negative errno when it was not sent
  * (the caller still owns and frees it).
  */
-int ib_sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
-		     gfp_t gfp_mask)
+static int ib_sa_query_send(struct ib_sa_query *query,
+			    unsigned long timeout_ms, gfp_t gfp_mask)
 {
 	struct ib_mad_send_buf *buf = query->mad_buf;
 	unsigned long flags;
@@ -197,6 +197,71 @@ int ib_sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
 		return ret;
 	}
 	return id;
+}
+
+/**
+ * ib_sa_query_prepare - a query's send buffer, header and client reference
+ * @query: ->port, ->callback, ->release and ->flags set
+ * @client: the caller's SA client (a reference is taken), or NULL for
+ *	the core's own queries
+ * @method: IB_MGMT_METHOD_GET, ...
+ * @attr_id: the SA attribute (host order)
+ * @comp_mask: the component mask
+ * @gfp_mask: for the buffer
+ *
+ * What every kind of one-record query does before it writes its
+ * attribute into the MAD's data and calls ib_sa_query_start().
+ *
+ * Context: Any context @gfp_mask allows.
+ * Return: 0; -EAGAIN when the port has no SA address handle; -ENOMEM.
+ */
+int ib_sa_query_prepare(struct ib_sa_query *query,
+			struct ib_sa_client *client, u8 method, u16 attr_id,
+			ib_sa_comp_mask comp_mask, gfp_t gfp_mask)
+{
+	int ret;
+
+	ret = ib_sa_query_alloc_mad(query, gfp_mask);
+	if (ret)
+		return ret;
+	if (client) {
+		ib_sa_client_get(client);
+		query->client = client;
+	}
+	ib_sa_query_init_mad(query, method, attr_id, comp_mask);
+	return 0;
+}
+
+/**
+ * ib_sa_query_start - send a prepared query, or undo the preparation
+ * @query: prepared by ib_sa_query_prepare(), its attribute written
+ * @timeout_ms: the caller's whole wait
+ * @gfp_mask: for the xarray
+ * @out: when not NULL, set to @query before the send (the callback may
+ *	run before this returns) and back to NULL when it failed
+ *
+ * Context: Any context @gfp_mask allows.
+ * Return: the query's id (>= 0), after which the query belongs to the
+ * MAD layer; a negative errno when it was not sent: the buffer and the
+ * client reference are released, the caller frees its structure.
+ */
+int ib_sa_query_start(struct ib_sa_query *query, unsigned long timeout_ms,
+		      gfp_t gfp_mask, struct ib_sa_query **out)
+{
+	int ret;
+
+	if (out)
+		*out = query;
+	ret = ib_sa_query_send(query, timeout_ms, gfp_mask);
+	if (ret >= 0)
+		return ret;
+	if (out)
+		*out = NULL;
+	if (query->client)
+		ib_sa_client_put(query->client);
+	query->client = NULL;
+	ib_sa_query_free_mad(query);
+	return ret;
 }
 
 /**

@@ -29,6 +29,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_sa.h>
+#include "../core_priv.h"
 #include "../sa_priv.h"
 #include <kunit/rdma_sa.h>
 
@@ -811,6 +812,45 @@ static void mc_reregister(struct kunit *test)
 	kfree(r2);
 }
 
+/*
+ * PKEY_CHANGE: a new P_Key table that keeps the group's P_Key at its
+ * index changes nothing; once the P_Key moves, the members get
+ * -ENETRESET and the group holds no state, as upstream's multicast
+ * does (a ULP joins again on the new index).
+ */
+static void mc_pkey_change(struct kunit *test)
+{
+	static const u16 same[] = { 0xffff, 0x8001 };
+	static const u16 moved[] = { 0x8001, 0xffff };
+	struct bed *b = bed_new(test);
+	struct tmc *t = tmc_new(test);
+	struct ib_sa_mcmember_rec grp;
+
+	join(test, b, t, NULL, FULL, 0, NULL);
+	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 1));
+	KUNIT_ASSERT_EQ(test, t->r.status[0], 0);
+
+	/* 0xffff stays at index 0: the SMA raises the event all the same */
+	set_pkeys(test, b->c->dev, same, ARRAY_SIZE(same));
+	/* the event delivered; then time for the group's work */
+	ib_event_flush(b->c->dev);
+	msleep(300);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
+	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
+						     &grp), 0);
+	KUNIT_EXPECT_EQ(test, grp.join_state, FULL);
+
+	/* 0xffff moves to index 1 */
+	set_pkeys(test, b->c->dev, moved, ARRAY_SIZE(moved));
+	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 2));
+	KUNIT_EXPECT_EQ(test, t->r.status[1], -ENETRESET);
+	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
+						     &grp), 0);
+	KUNIT_EXPECT_EQ(test, grp.join_state, 0);
+	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 1);
+	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
+}
+
 /* ib_sa_unregister_client() waits until the client's member is freed. */
 static void mc_unregister_waits(struct kunit *test)
 {
@@ -1061,6 +1101,7 @@ static struct kunit_case rdma_sa_mcast_cases[] = {
 	KUNIT_CASE(mc_free_waits_callback),
 	KUNIT_CASE(mc_record_mismatch),
 	KUNIT_CASE(mc_reregister),
+	KUNIT_CASE(mc_pkey_change),
 	KUNIT_CASE(mc_unregister_waits),
 	KUNIT_CASE(mc_device_removed),
 	KUNIT_CASE(mc_init_ah),

@@ -2,9 +2,10 @@
 /*
  * KUnit helpers of the suites that run ib_core's SA client against a
  * fake SA on rdma_loop devices (rdma_sa, rdma_sa_mcast): the subnet
- * manager's part (a port's SM LID and SL set with SubnSet(PortInfo)
- * through the device's process_mad, and the wait for the SA address
- * handle that follows), and the fake SA's answer to a request.
+ * manager's part (a port's SM LID and SL set with SubnSet(PortInfo), its
+ * P_Key table with SubnSet(P_KeyTable), both through the device's
+ * process_mad, and the wait for the SA address handle that follows),
+ * and the fake SA's answer to a request.
  *
  * Include it after core/sa_priv.h (wait_sm_ah() reads the SA address
  * handle through ib_sa_sm_ah_attr(), visible to KUnit only).
@@ -21,8 +22,9 @@
 
 #define KSA_WAIT_MS	10000
 
-static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
-			  struct ib_smp *out)
+/* A SubnGet/SubnSet of @attr_id (modifier @mod) to port 1 of @dev's SMA. */
+static inline int ksa_smp_call(struct ib_device *dev, u8 method, __be16 attr_id,
+			       u32 mod, struct ib_smp *in, struct ib_smp *out)
 {
 	size_t size = sizeof(struct ib_mad);
 	u16 pkey_index = 0;
@@ -32,10 +34,40 @@ static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
 	in->class_version = 1;
 	in->method = method;
 	in->tid = cpu_to_be64(0x5a0001);
-	in->attr_id = IB_SMP_ATTR_PORT_INFO;
+	in->attr_id = attr_id;
+	in->attr_mod = cpu_to_be32(mod);
 	return dev->ops.process_mad(dev, 0, 1, NULL, NULL,
 				    (const struct ib_mad *)in,
 				    (struct ib_mad *)out, &size, &pkey_index);
+}
+
+static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
+			  struct ib_smp *out)
+{
+	return ksa_smp_call(dev, method, IB_SMP_ATTR_PORT_INFO, 0, in, out);
+}
+
+/*
+ * SubnSet(P_KeyTable) of block 0 of port 1 of @dev: @n P_Keys from
+ * index 0, the rest of the block 0 (invalid).  The SMA raises
+ * PKEY_CHANGE when the table changed.
+ */
+static inline void set_pkeys(struct kunit *test, struct ib_device *dev,
+			     const u16 *pkeys, unsigned int n)
+{
+	struct ib_smp *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
+	struct ib_smp *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
+	__be16 *p = (__be16 *)in->data;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < n; i++)
+		p[i] = cpu_to_be16(pkeys[i]);
+	KUNIT_ASSERT_EQ(test, ksa_smp_call(dev, IB_MGMT_METHOD_SET,
+					   IB_SMP_ATTR_PKEY_TABLE, 0, in, out),
+			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
+	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
 }
 
 /* SubnSet(PortInfo) of port 1 of @dev: SM LID @sm_lid, SM SL @sm_sl. */
