@@ -256,7 +256,7 @@ static void loop_sw_dr(struct loop_switch *sw, u32 in, struct ib_smp *smp)
 		if (out <= 0 ||
 		    smi_handle_dr_smp_send(smp, true, out) == IB_SMI_DISCARD)
 			return;
-		loop_sw_emit(sw, out, smp, be16_to_cpu(IB_LID_PERMISSIVE));
+		loop_sw_emit(sw, out, smp, be16_to_cpu(IB_LID_PERMISSIVE), 0);
 		return;
 	case IB_SMI_SEND:
 		if (smi_handle_dr_smp_send(smp, true, in) == IB_SMI_DISCARD)
