@@ -790,7 +790,7 @@ static void pma_ext(struct kunit *test, struct rec *pm, u32 lid, u8 p,
  * The switch's PMA at its LID: ClassPortInfo; the counters of switch
  * port A, which are A's device's own with sent and received swapped
  * (exact: K Gets answered, plus the PMA's own request and answer
- * around them); a Set clears them; PortCounters; the refusals; a GMP
+ * around them; then Gets one way only); a Set clears them; PortCounters; the refusals; a GMP
  * coming in on a port that is not ACTIVE is lost.
  */
 static void sw_pma(struct kunit *test)
@@ -803,6 +803,7 @@ static void sw_pma(struct kunit *test)
 	struct rec *pm = new_pm(test, va->dev);
 	u8 pa = rdma_loop_switch_port(va->dev);
 	u8 pb = rdma_loop_switch_port(vb->dev);
+	u32 la = rdma_loop_port_lid(va->dev);
 	u32 lb = rdma_loop_port_lid(vb->dev);
 	u64 v0[RVT_PMA_NCOUNTERS], v1[RVT_PMA_NCOUNTERS];
 	const u32 lid = 0x1235, k = 5;
@@ -856,6 +857,21 @@ static void sw_pma(struct kunit *test)
 			v1[RVT_PMA_UNICAST_RCV] - v0[RVT_PMA_UNICAST_RCV],
 			(u64)k + 1);
 	KUNIT_EXPECT_EQ(test, v1[RVT_PMA_MCAST_RCV], v0[RVT_PMA_MCAST_RCV]);
+
+	/*
+	 * One way only: B's Gets to A, which does not answer, leave switch
+	 * port A toward A (sent, for the switch), none come back
+	 */
+	ga->answer = false;
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, gmp_get(test, gb, la),
+				IB_WC_RESP_TIMEOUT_ERR);
+	pma_ext(test, pm, lid, pa, v0);
+	/* the last read's request and answer, and the three */
+	KUNIT_EXPECT_EQ(test, v0[RVT_PMA_XMIT_PKTS] - v1[RVT_PMA_XMIT_PKTS],
+			4);
+	KUNIT_EXPECT_EQ(test, v0[RVT_PMA_RCV_PKTS] - v1[RVT_PMA_RCV_PKTS],
+			1);
 
 	/* a Set clears what CounterSelect names: all eight here */
 	pmp = pma_do(test, pm, lid, IB_MGMT_METHOD_SET,
