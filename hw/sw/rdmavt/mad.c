@@ -66,6 +66,14 @@ int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		return IB_MAD_RESULT_FAILURE;
 	if (in_mad->mad_hdr.base_version != IB_MGMT_BASE_VERSION)
 		return IB_MAD_RESULT_SUCCESS;
+	/*
+	 * Answers and traps are for an agent (an SM, a performance
+	 * manager), never for the SMA or the PMA, whatever their class
+	 * version: an answer to them would answer an answer.
+	 */
+	if (in_mad->mad_hdr.method & IB_MGMT_METHOD_RESP ||
+	    in_mad->mad_hdr.method == IB_MGMT_METHOD_TRAP)
+		return IB_MAD_RESULT_SUCCESS;
 
 	switch (in_mad->mad_hdr.mgmt_class) {
 	case IB_MGMT_CLASS_SUBN_LID_ROUTED:
