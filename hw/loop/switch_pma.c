@@ -34,7 +34,6 @@
 	cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB)
 #define SW_PMA_INVALID	cpu_to_be16(IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE)
 #define SW_PMA_BAD_VERSION	cpu_to_be16(IB_MGMT_MAD_STATUS_BAD_VERSION)
-#define SW_PMA_RESP_TIME	18
 
 /*
  * The counter of the device at the other end that counts what the
@@ -84,23 +83,13 @@ static void sw_pma_clear(struct loop_switch *sw, u32 p, unsigned long which)
 		sw->ports[p].pma_zero[i] += now[i];
 }
 
-static __be32 sw_pma_sat32(u64 v)
-{
-	return cpu_to_be32(min_t(u64, v, U32_MAX));
-}
-
 static __be16 sw_pma_classportinfo(struct ib_pma_mad *pmp)
 {
-	struct ib_class_port_info *cpi = (struct ib_class_port_info *)pmp->data;
-
 	memset(pmp->data, 0, sizeof(pmp->data));
 	if (pmp->mad_hdr.attr_mod)
 		return SW_PMA_INVALID;
-	cpi->base_version = IB_MGMT_BASE_VERSION;
-	cpi->class_version = 1;
-	cpi->capability_mask = IB_PMA_CLASS_CAP_EXT_WIDTH;
-	ib_set_cpi_capmask2(cpi, 0);
-	ib_set_cpi_resp_time(cpi, SW_PMA_RESP_TIME);
+	/* rdmavt's, whose counters these are */
+	rvt_pma_put_classportinfo((struct ib_class_port_info *)pmp->data);
 	return 0;
 }
 
@@ -114,66 +103,29 @@ static u32 sw_pma_port(struct loop_switch *sw, struct ib_pma_mad *pmp)
 	return sel;
 }
 
+/* PortCounters, or with @ext PortCountersExtended: Get, or Set (clear) */
 static __be16 sw_pma_counters(struct loop_switch *sw, struct ib_pma_mad *pmp,
-			      bool set)
+			      bool set, bool ext)
 {
-	struct ib_pma_portcounters *pc =
-		(struct ib_pma_portcounters *)pmp->data;
+	struct ib_pma_portcounters_ext *pcx = (void *)pmp->data;
+	struct ib_pma_portcounters *pc = (void *)pmp->data;
 	u32 p = sw_pma_port(sw, pmp);
 	u64 v[RVT_PMA_NCOUNTERS];
-	unsigned long which = 0;
-	u8 sel = pc->port_select;
+	u8 sel = pmp->data[1];
 
-	if (p && set) {
-		if (pc->counter_select & IB_PMA_SEL_PORT_XMIT_DATA)
-			which |= BIT(RVT_PMA_XMIT_DATA);
-		if (pc->counter_select & IB_PMA_SEL_PORT_RCV_DATA)
-			which |= BIT(RVT_PMA_RCV_DATA);
-		if (pc->counter_select & IB_PMA_SEL_PORT_XMIT_PACKETS)
-			which |= BIT(RVT_PMA_XMIT_PKTS);
-		if (pc->counter_select & IB_PMA_SEL_PORT_RCV_PACKETS)
-			which |= BIT(RVT_PMA_RCV_PKTS);
-		/* the error counters are 0 and stay so */
-		sw_pma_clear(sw, p, which);
-	}
-	memset(pmp->data, 0, sizeof(pmp->data));
-	pc->port_select = sel;
-	if (!p)
-		return SW_PMA_INVALID;
-	loop_switch_pma_counters(sw, p, v);
-	pc->port_xmit_data = sw_pma_sat32(v[RVT_PMA_XMIT_DATA]);
-	pc->port_rcv_data = sw_pma_sat32(v[RVT_PMA_RCV_DATA]);
-	pc->port_xmit_packets = sw_pma_sat32(v[RVT_PMA_XMIT_PKTS]);
-	pc->port_rcv_packets = sw_pma_sat32(v[RVT_PMA_RCV_PKTS]);
-	return 0;
-}
-
-static __be16 sw_pma_counters_ext(struct loop_switch *sw,
-				  struct ib_pma_mad *pmp, bool set)
-{
-	struct ib_pma_portcounters_ext *pc =
-		(struct ib_pma_portcounters_ext *)pmp->data;
-	u32 p = sw_pma_port(sw, pmp);
-	u64 v[RVT_PMA_NCOUNTERS];
-	u8 sel = pc->port_select;
-
-	/* CounterSelect bits 0..7 are the counters in enum order */
+	/* the error counters are 0 and stay so */
 	if (p && set)
-		sw_pma_clear(sw, p, be16_to_cpu(pc->counter_select) &
-				    (BIT(RVT_PMA_NCOUNTERS) - 1));
+		sw_pma_clear(sw, p, ext ? rvt_pma_selected_ext(pcx) :
+					  rvt_pma_selected(pc));
 	memset(pmp->data, 0, sizeof(pmp->data));
-	pc->port_select = sel;
+	pmp->data[1] = sel;
 	if (!p)
 		return SW_PMA_INVALID;
 	loop_switch_pma_counters(sw, p, v);
-	pc->port_xmit_data = cpu_to_be64(v[RVT_PMA_XMIT_DATA]);
-	pc->port_rcv_data = cpu_to_be64(v[RVT_PMA_RCV_DATA]);
-	pc->port_xmit_packets = cpu_to_be64(v[RVT_PMA_XMIT_PKTS]);
-	pc->port_rcv_packets = cpu_to_be64(v[RVT_PMA_RCV_PKTS]);
-	pc->port_unicast_xmit_packets = cpu_to_be64(v[RVT_PMA_UNICAST_XMIT]);
-	pc->port_unicast_rcv_packets = cpu_to_be64(v[RVT_PMA_UNICAST_RCV]);
-	pc->port_multicast_xmit_packets = cpu_to_be64(v[RVT_PMA_MCAST_XMIT]);
-	pc->port_multicast_rcv_packets = cpu_to_be64(v[RVT_PMA_MCAST_RCV]);
+	if (ext)
+		rvt_pma_put_counters_ext(pcx, v);
+	else
+		rvt_pma_put_counters(pc, v);
 	return 0;
 }
 
@@ -187,9 +139,9 @@ static __be16 sw_pma_attr(struct loop_switch *sw, struct ib_pma_mad *pmp)
 			break;
 		return sw_pma_classportinfo(pmp);
 	case IB_PMA_PORT_COUNTERS:
-		return sw_pma_counters(sw, pmp, set);
+		return sw_pma_counters(sw, pmp, set, false);
 	case IB_PMA_PORT_COUNTERS_EXT:
-		return sw_pma_counters_ext(sw, pmp, set);
+		return sw_pma_counters(sw, pmp, set, true);
 	}
 	return SW_PMA_UNSUP_ATTR;
 }

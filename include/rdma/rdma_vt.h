@@ -30,6 +30,9 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdmavt_mr.h>
 
+struct ib_class_port_info;
+struct ib_pma_portcounters;
+struct ib_pma_portcounters_ext;
 struct rvt_dev_info;
 struct rvt_qp;
 struct rvt_swqe;
@@ -424,6 +427,12 @@ u32 rvt_port_by_lid(struct rvt_dev_info *rdi, u32 dlid);
 bool rvt_deliver_mad(struct rvt_dev_info *rdi, u32 port, u32 dqpn,
 		     const void *mad, u32 len, u32 slid, u32 src_qp);
 void rvt_port_traffic(struct rvt_dev_info *rdi, u32 port, u64 *val);
+void rvt_pma_put_classportinfo(struct ib_class_port_info *cpi);
+void rvt_pma_put_counters(struct ib_pma_portcounters *pc, const u64 *v);
+void rvt_pma_put_counters_ext(struct ib_pma_portcounters_ext *pc,
+			      const u64 *v);
+unsigned long rvt_pma_selected(const struct ib_pma_portcounters *pc);
+unsigned long rvt_pma_selected_ext(const struct ib_pma_portcounters_ext *pc);
 int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		    const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		    const struct ib_mad *in_mad, struct ib_mad *out_mad,

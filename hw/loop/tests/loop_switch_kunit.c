@@ -101,6 +101,21 @@ static struct rec *new_rec(struct kunit *test)
 	return r;
 }
 
+/* An agent of @dev on QP @qpt (@req: the requests it takes, or none) */
+static struct rec *reg_agent(struct kunit *test, struct ib_device *dev,
+			     enum ib_qp_type qpt, struct ib_mad_reg_req *req)
+{
+	struct rec *r = new_rec(test);
+
+	r->agent = ib_register_mad_agent(dev, 1, qpt, req, 0,
+					 ku_send_handler, ku_recv_handler, r,
+					 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+							r->agent), 0);
+	return r;
+}
+
 /* An agent of @dev on QP0 (SMI) or, with @gsi, on QP1 for KU_CLASS Gets */
 static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 			     bool gsi)
@@ -109,17 +124,10 @@ static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 		.mgmt_class = KU_CLASS,
 		.mgmt_class_version = 1,
 	};
-	struct rec *r = new_rec(test);
 
 	__set_bit(IB_MGMT_METHOD_GET, req.method_mask);
-	r->agent = ib_register_mad_agent(dev, 1, gsi ? IB_QPT_GSI :
-					 IB_QPT_SMI, gsi ? &req : NULL, 0,
-					 ku_send_handler, ku_recv_handler, r,
-					 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
-							r->agent), 0);
-	return r;
+	return reg_agent(test, dev, gsi ? IB_QPT_GSI : IB_QPT_SMI,
+			 gsi ? &req : NULL);
 }
 
 /* Wait until @r counted @n sends; false after KU_WAIT */
@@ -720,15 +728,7 @@ static void sw_ext_speeds(struct kunit *test)
 /* An agent of @dev on QP1 that sends PMA requests and gets the answers */
 static struct rec *new_pm(struct kunit *test, struct ib_device *dev)
 {
-	struct rec *r = new_rec(test);
-
-	r->agent = ib_register_mad_agent(dev, 1, IB_QPT_GSI, NULL, 0,
-					 ku_send_handler, ku_recv_handler, r,
-					 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
-							r->agent), 0);
-	return r;
+	return reg_agent(test, dev, IB_QPT_GSI, NULL);
 }
 
 /* A PMA request from @pm to @lid; its answer, asserted to come */

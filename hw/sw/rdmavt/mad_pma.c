@@ -38,18 +38,33 @@ static int rvt_pma_invalid(struct ib_pma_mad *pmp)
 	return rvt_pma_reply(pmp);
 }
 
-static int rvt_pma_classportinfo(struct ib_pma_mad *pmp)
+/**
+ * rvt_pma_put_classportinfo - the PMA's ClassPortInfo
+ * @cpi: filled (zeroed first): class version 1, PortCountersExtended
+ *	with all its counters (ExtendedWidth), no AllPortSelect
+ *
+ * What rdmavt's PMA answers, and a driver's own PMA (a switch's) of the
+ * same counters.
+ *
+ * Context: Any context.
+ */
+void rvt_pma_put_classportinfo(struct ib_class_port_info *cpi)
 {
-	struct ib_class_port_info *cpi = (struct ib_class_port_info *)pmp->data;
-
-	memset(pmp->data, 0, sizeof(pmp->data));
-	if (pmp->mad_hdr.attr_mod)
-		return rvt_pma_invalid(pmp);
+	memset(cpi, 0, sizeof(*cpi));
 	cpi->base_version = IB_MGMT_BASE_VERSION;
 	cpi->class_version = 1;
 	cpi->capability_mask = IB_PMA_CLASS_CAP_EXT_WIDTH;
 	ib_set_cpi_capmask2(cpi, 0);
 	ib_set_cpi_resp_time(cpi, RVT_RESP_TIME);
+}
+EXPORT_SYMBOL(rvt_pma_put_classportinfo);
+
+static int rvt_pma_classportinfo(struct ib_pma_mad *pmp)
+{
+	memset(pmp->data, 0, sizeof(pmp->data));
+	if (pmp->mad_hdr.attr_mod)
+		return rvt_pma_invalid(pmp);
+	rvt_pma_put_classportinfo((struct ib_class_port_info *)pmp->data);
 	return rvt_pma_reply(pmp);
 }
 
@@ -58,6 +73,83 @@ static __be32 rvt_pma_sat32(u64 v)
 {
 	return cpu_to_be32(min_t(u64, v, U32_MAX));
 }
+
+/**
+ * rvt_pma_put_counters - PortCounters' data and packet counters
+ * @pc: the attribute; its four 32-bit traffic counters are written
+ *	(stopping at 0xFFFFFFFF), the rest is left as it is
+ * @v: RVT_PMA_NCOUNTERS values, by enum rvt_pma_counter
+ *
+ * Context: Any context.
+ */
+void rvt_pma_put_counters(struct ib_pma_portcounters *pc, const u64 *v)
+{
+	pc->port_xmit_data = rvt_pma_sat32(v[RVT_PMA_XMIT_DATA]);
+	pc->port_rcv_data = rvt_pma_sat32(v[RVT_PMA_RCV_DATA]);
+	pc->port_xmit_packets = rvt_pma_sat32(v[RVT_PMA_XMIT_PKTS]);
+	pc->port_rcv_packets = rvt_pma_sat32(v[RVT_PMA_RCV_PKTS]);
+}
+EXPORT_SYMBOL(rvt_pma_put_counters);
+
+/**
+ * rvt_pma_put_counters_ext - PortCountersExtended's eight counters
+ * @pc: the attribute; its eight 64-bit counters are written, the rest is
+ *	left as it is
+ * @v: RVT_PMA_NCOUNTERS values, by enum rvt_pma_counter
+ *
+ * Context: Any context.
+ */
+void rvt_pma_put_counters_ext(struct ib_pma_portcounters_ext *pc,
+			      const u64 *v)
+{
+	pc->port_xmit_data = cpu_to_be64(v[RVT_PMA_XMIT_DATA]);
+	pc->port_rcv_data = cpu_to_be64(v[RVT_PMA_RCV_DATA]);
+	pc->port_xmit_packets = cpu_to_be64(v[RVT_PMA_XMIT_PKTS]);
+	pc->port_rcv_packets = cpu_to_be64(v[RVT_PMA_RCV_PKTS]);
+	pc->port_unicast_xmit_packets = cpu_to_be64(v[RVT_PMA_UNICAST_XMIT]);
+	pc->port_unicast_rcv_packets = cpu_to_be64(v[RVT_PMA_UNICAST_RCV]);
+	pc->port_multicast_xmit_packets = cpu_to_be64(v[RVT_PMA_MCAST_XMIT]);
+	pc->port_multicast_rcv_packets = cpu_to_be64(v[RVT_PMA_MCAST_RCV]);
+}
+EXPORT_SYMBOL(rvt_pma_put_counters_ext);
+
+/**
+ * rvt_pma_selected - the counters a PortCounters Set clears
+ * @pc: the Set's attribute
+ *
+ * Context: Any context.
+ * Return: BIT(enum rvt_pma_counter) of each traffic counter its
+ * CounterSelect names (the error counters have none: they are 0).
+ */
+unsigned long rvt_pma_selected(const struct ib_pma_portcounters *pc)
+{
+	unsigned long which = 0;
+
+	if (pc->counter_select & IB_PMA_SEL_PORT_XMIT_DATA)
+		which |= BIT(RVT_PMA_XMIT_DATA);
+	if (pc->counter_select & IB_PMA_SEL_PORT_RCV_DATA)
+		which |= BIT(RVT_PMA_RCV_DATA);
+	if (pc->counter_select & IB_PMA_SEL_PORT_XMIT_PACKETS)
+		which |= BIT(RVT_PMA_XMIT_PKTS);
+	if (pc->counter_select & IB_PMA_SEL_PORT_RCV_PACKETS)
+		which |= BIT(RVT_PMA_RCV_PKTS);
+	return which;
+}
+EXPORT_SYMBOL(rvt_pma_selected);
+
+/**
+ * rvt_pma_selected_ext - the counters a PortCountersExtended Set clears
+ * @pc: the Set's attribute
+ *
+ * Context: Any context.
+ * Return: BIT(enum rvt_pma_counter) of each counter its CounterSelect
+ * names (bits 0..7 are the counters in that enum's order).
+ */
+unsigned long rvt_pma_selected_ext(const struct ib_pma_portcounters_ext *pc)
+{
+	return be16_to_cpu(pc->counter_select) & (BIT(RVT_PMA_NCOUNTERS) - 1);
+}
+EXPORT_SYMBOL(rvt_pma_selected_ext);
 
 /*
  * The port a PortCounters or PortCountersExtended names (both have
@@ -85,10 +177,7 @@ static int rvt_pma_get_counters(struct ib_pma_mad *pmp,
 	if (!port)
 		return rvt_pma_invalid(pmp);
 	rvt_pma_read(rvt_ibport(rdi, port), v);
-	p->port_xmit_data = rvt_pma_sat32(v[RVT_PMA_XMIT_DATA]);
-	p->port_rcv_data = rvt_pma_sat32(v[RVT_PMA_RCV_DATA]);
-	p->port_xmit_packets = rvt_pma_sat32(v[RVT_PMA_XMIT_PKTS]);
-	p->port_rcv_packets = rvt_pma_sat32(v[RVT_PMA_RCV_PKTS]);
+	rvt_pma_put_counters(p, v);
 	return rvt_pma_reply(pmp);
 }
 
@@ -97,20 +186,11 @@ static int rvt_pma_set_counters(struct ib_pma_mad *pmp,
 {
 	struct ib_pma_portcounters *p = (struct ib_pma_portcounters *)pmp->data;
 	u32 port = rvt_pma_port(pmp, rdi);
-	unsigned long which = 0;
 
 	if (!port)
 		return rvt_pma_get_counters(pmp, rdi);
-	if (p->counter_select & IB_PMA_SEL_PORT_XMIT_DATA)
-		which |= BIT(RVT_PMA_XMIT_DATA);
-	if (p->counter_select & IB_PMA_SEL_PORT_RCV_DATA)
-		which |= BIT(RVT_PMA_RCV_DATA);
-	if (p->counter_select & IB_PMA_SEL_PORT_XMIT_PACKETS)
-		which |= BIT(RVT_PMA_XMIT_PKTS);
-	if (p->counter_select & IB_PMA_SEL_PORT_RCV_PACKETS)
-		which |= BIT(RVT_PMA_RCV_PKTS);
 	/* the error counters are 0 and stay so */
-	rvt_pma_clear(rvt_ibport(rdi, port), which);
+	rvt_pma_clear(rvt_ibport(rdi, port), rvt_pma_selected(p));
 	return rvt_pma_get_counters(pmp, rdi);
 }
 
@@ -128,14 +208,7 @@ static int rvt_pma_get_counters_ext(struct ib_pma_mad *pmp,
 	if (!port)
 		return rvt_pma_invalid(pmp);
 	rvt_pma_read(rvt_ibport(rdi, port), v);
-	p->port_xmit_data = cpu_to_be64(v[RVT_PMA_XMIT_DATA]);
-	p->port_rcv_data = cpu_to_be64(v[RVT_PMA_RCV_DATA]);
-	p->port_xmit_packets = cpu_to_be64(v[RVT_PMA_XMIT_PKTS]);
-	p->port_rcv_packets = cpu_to_be64(v[RVT_PMA_RCV_PKTS]);
-	p->port_unicast_xmit_packets = cpu_to_be64(v[RVT_PMA_UNICAST_XMIT]);
-	p->port_unicast_rcv_packets = cpu_to_be64(v[RVT_PMA_UNICAST_RCV]);
-	p->port_multicast_xmit_packets = cpu_to_be64(v[RVT_PMA_MCAST_XMIT]);
-	p->port_multicast_rcv_packets = cpu_to_be64(v[RVT_PMA_MCAST_RCV]);
+	rvt_pma_put_counters_ext(p, v);
 	return rvt_pma_reply(pmp);
 }
 
@@ -148,10 +221,7 @@ static int rvt_pma_set_counters_ext(struct ib_pma_mad *pmp,
 
 	if (!port)
 		return rvt_pma_get_counters_ext(pmp, rdi);
-	/* IB_PMA_SELX_* bits 0..7 are the counters in enum rvt_pma_counter order */
-	rvt_pma_clear(rvt_ibport(rdi, port),
-		      be16_to_cpu(p->counter_select) &
-		      (BIT(RVT_PMA_NCOUNTERS) - 1));
+	rvt_pma_clear(rvt_ibport(rdi, port), rvt_pma_selected_ext(p));
 	return rvt_pma_get_counters_ext(pmp, rdi);
 }
 
