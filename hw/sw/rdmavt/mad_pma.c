@@ -260,11 +260,8 @@ int rvt_pma_process(struct ib_device *ibdev, u32 port,
 			return rvt_pma_set_counters_ext(pmp, rdi);
 		}
 		break;
-	case IB_MGMT_METHOD_GET_RESP:
-	case IB_MGMT_METHOD_TRAP:
-		/* for a performance manager on this port, not the agent */
-		return IB_MAD_RESULT_SUCCESS;
 	default:
+		/* answers and traps never come here (rvt_process_mad()) */
 		pmp->mad_hdr.status |= RVT_MAD_UNSUP_METHOD;
 		return rvt_pma_reply(pmp);
 	}

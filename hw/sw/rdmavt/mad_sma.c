@@ -408,12 +408,12 @@ int rvt_sma_process(struct ib_device *ibdev, int mad_flags, u32 port,
 			return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_CONSUMED;
 		smp->status |= RVT_MAD_UNSUP_ATTR;
 		return rvt_mad_reply((struct ib_mad_hdr *)smp);
-	case IB_MGMT_METHOD_GET_RESP:
-	case IB_MGMT_METHOD_TRAP:
 	case IB_MGMT_METHOD_REPORT:
-	case IB_MGMT_METHOD_REPORT_RESP:
 	case IB_MGMT_METHOD_SEND:
-		/* responses and traps are for an agent (the SM), not the SMA */
+		/*
+		 * for an agent (the SM), not the SMA; answers and traps
+		 * never come here (rvt_process_mad())
+		 */
 		return IB_MAD_RESULT_SUCCESS;
 	default:
 		smp->status |= RVT_MAD_UNSUP_METHOD;
