@@ -6,7 +6,9 @@
 #   make KDIR=/path      build against any configured Linux 6.12 tree, e.g.
 #                        make KDIR=/lib/modules/$(uname -r)/build
 #   make run             boot the demo VM (builds the test kernel first if needed)
-#   make check           build + static checks + the VM test run
+#   make check           build + static checks + the VM test run, every
+#                        scenario and KUnit suite in its quick form
+#   make check-full      the same at full strength (RDMA_TIER=full)
 #   make bench-iwpm      port-mapper round-trip benchmark in the VM (not a test)
 #   make bench-verbs     verbs latency/rate/bandwidth/CPU benchmark in the VM (not a test)
 #   make bench-compare   our stack beside upstream's (rxe, siw) and kernel TCP on
@@ -20,7 +22,7 @@
 TESTBED := $(CURDIR)/tools/testing/rdma
 
 # Every target that needs a kernel tree.
-KERNEL_TARGETS := all modules run check sparse checkpatch kerneldoc bench-iwpm bench-verbs
+KERNEL_TARGETS := all modules run check check-full sparse checkpatch kerneldoc bench-iwpm bench-verbs
 
 .PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire bench-nvmf
 
@@ -66,7 +68,10 @@ run: modules
 	$(TESTBED)/vm-run.sh demo
 
 check:
-	$(TESTBED)/check.sh
+	RDMA_TIER=$${RDMA_TIER:-quick} $(TESTBED)/check.sh
+
+check-full:
+	RDMA_TIER=full $(TESTBED)/check.sh
 
 # Cycles to time: make bench-iwpm IWPM_BENCH_COUNT=5000
 IWPM_BENCH_COUNT ?= 2000

@@ -31,6 +31,10 @@
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_SMP       vCPUs of each guest (default 2)
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
+#   RDMA_TIER         quick (default) or full: the strength every scenario
+#                     and KUnit suite runs at (make check / make check-full);
+#                     scenarios read it as $RDMA_TIER (ktap.sh: tier_pick),
+#                     KUnit modules with a "full" parameter get full=1
 #   RDMA_VM_GUESTS    check mode: guests booted side by side, each with part
 #                     of the KUnit modules and scenarios (default 2); bench
 #                     mode: 1 (default) or 2 (on the wire, each guest runs
@@ -438,10 +442,14 @@ for g in range(guests):
 EOF
 fi
 
+tier=${RDMA_TIER:-quick}
+case "$tier" in quick | full) ;; *) die "RDMA_TIER must be quick or full, not '$tier'" ;; esac
+
 limit_s=$(to_seconds "$limit")
 nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 cat >"$staging/testbed/config" <<EOF
 TESTBED_MODE=$mode
+TESTBED_TIER=$tier
 TESTBED_NONCE=$nonce
 TESTBED_OURS="${names[*]+"${names[*]}"}"
 TESTBED_SCENARIO_TIMEOUT=${RDMA_SCENARIO_TIMEOUT:-600}

@@ -14,6 +14,13 @@
 # 0 when every case passed or was skipped (4 when all were skipped), 1 when
 # a case failed or the plan was not met.  Test names must not contain '#'.
 
+# tier_pick QUICK FULL: the value for this run's tier (RDMA_TIER, quick
+# by default: make check; full: make check-full).  A scenario has one body
+# and only picks its parameters by tier:  ROUNDS=$(tier_pick 2 50)
+tier_pick() {
+	if [ "${RDMA_TIER:-quick}" = full ]; then echo "$2"; else echo "$1"; fi
+}
+
 KTAP_NUM=0
 KTAP_PLANNED=0
 KTAP_FAILED=0
