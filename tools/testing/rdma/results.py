@@ -441,6 +441,28 @@ def print_section(title):
     print(paint(f'=== {title} ===', '1'))
 
 
+def item_stats(raw_console):
+    """{(kind, name): {busy, idle, procs, loads}} from the guest's
+    item-stats markers: guest CPU centiseconds busy and idle over the
+    item (summed over the vCPUs), processes started, modules loaded."""
+    out = {}
+    for raw in raw_console:
+        if MARK + 'item-stats ' not in raw:
+            continue
+        w = raw.split(MARK + 'item-stats ', 1)[1].split()
+        if len(w) < 3:
+            continue
+        vals = {}
+        for kv in w[2:]:
+            k, _, v = kv.partition('=')
+            try:
+                vals[k] = int(v)
+            except ValueError:
+                pass
+        out[(w[0], w[1])] = vals
+    return out
+
+
 def item_times(raw_console):
     """[(kind, name, seconds)] of each KUnit module and scenario, from the
     printk time stamps of their begin and end markers, and the boot and
@@ -471,7 +493,7 @@ def item_times(raw_console):
         elif w[0] == 'kmemleak-scan':
             kl = t
         elif w[0] == 'RDMA-TESTBED-COMPLETE' and kl is not None:
-            out.append(('final', 'unload + kmemleak', t - kl))
+            out.append(('final', 'unload+kmemleak', t - kl))
     for (kind, name), t in begin.items():
         if last is not None:
             out.append((kind, name + ' (unfinished)', last - t))
@@ -521,19 +543,65 @@ def vm_results(parser, gdir, label, tally, args):
         if not g['kmemleak'] or args.demo:
             tally.add('Splats', g['title'], 'fail',
                       [f'during {g["context"]}' + (f' ({label})' if label else '')])
-    return ran, splats, item_times(raw)
+    return ran, splats, item_times(raw), item_stats(raw)
 
 
-def print_times(rows, guest_times):
-    """The table of where the time went."""
+def print_times(rows, guest_times, profile_path=None):
+    """The table of where the time went: the steps outside the VM, then
+    per guest each item's wall seconds (guest clock), the guest CPU time
+    it kept busy and left idle (seconds summed over the vCPUs, and the busy
+    share), the processes it started and the modules it loaded.  The same
+    rows go to profile_path, tab-separated."""
     print_section('Where the time went (seconds)')
     for name, secs in rows:
         print(f'{secs:8.0f}  {name}')
-    for label, items, wall in guest_times:
+    prof = []
+    for label, items, wall, stats in guest_times:
         print(f'{wall:8.0f}  {label} (wall clock on the host)' if wall is not None
               else f'       -  {label}')
+        print(f'{"wall":>12}  {"busy":>6} {"idle":>6} {"busy%":>5} '
+              f'{"procs":>6} {"loads":>5}  item')
+        tot = {'busy': 0, 'idle': 0, 'procs': 0, 'loads': 0}
         for kind, name, secs in sorted(items, key=lambda x: -x[2]):
-            print(f'{secs:12.0f}  {kind} {name}')
+            st = stats.get((kind, name.replace(' (unfinished)', '')))
+            if st is None and kind == 'boot':
+                st = stats.get(('boot', 'kernel'))
+            if st:
+                busy, idle = st.get('busy', 0) / 100, st.get('idle', 0) / 100
+                share = 100 * busy / (busy + idle) if busy + idle else 0
+                for k in tot:
+                    tot[k] += st.get(k, 0)
+                print(f'{secs:12.0f}  {busy:6.0f} {idle:6.0f} {share:4.0f}% '
+                      f'{st.get("procs", 0):6d} {st.get("loads", 0):5d}  '
+                      f'{kind} {name}')
+                prof.append((label, kind, name, secs, busy, idle,
+                             st.get('procs', 0), st.get('loads', 0)))
+            else:
+                print(f'{secs:12.0f}  {"-":>6} {"-":>6} {"-":>5} {"-":>6} '
+                      f'{"-":>5}  {kind} {name}')
+                prof.append((label, kind, name, secs, '', '', '', ''))
+        busy, idle = tot['busy'] / 100, tot['idle'] / 100
+        if busy + idle:
+            print(f'{"":12}  {busy:6.0f} {idle:6.0f} '
+                  f'{100 * busy / (busy + idle):4.0f}% {tot["procs"]:6d} '
+                  f'{tot["loads"]:5d}  (all items)')
+    # The budget's ratio, which travels between machines of different
+    # speed: the slowest guest's wall time over its kernel's boot.
+    ratios = []
+    for label, items, wall, _ in guest_times:
+        boot = [secs for kind, _, secs in items if kind == 'boot']
+        if wall and boot and boot[0] > 0:
+            ratios.append((wall / boot[0], label, wall, boot[0]))
+    if ratios:
+        r, label, wall, boot = max(ratios)
+        print(f'slowest guest over its boot: {wall:.0f} s / {boot:.0f} s = '
+              f'{r:.1f} ({label})')
+    if profile_path:
+        with open(profile_path, 'w') as f:
+            f.write('# guest\tkind\tname\twall_s\tbusy_s\tidle_s\tprocs\tloads\n')
+            for r in prof:
+                f.write('\t'.join(f'{x:.0f}' if isinstance(x, float) else str(x)
+                                  for x in r) + '\n')
 
 
 def main():
@@ -595,7 +663,7 @@ def main():
                        for d in gdirs]
         ran = 0
         for gdir, label in targets:
-            r, sp, items = vm_results(parser, gdir, label, tally, args)
+            r, sp, items, stats = vm_results(parser, gdir, label, tally, args)
             ran += r
             splats += sp
             wall = None
@@ -603,7 +671,7 @@ def main():
                 wall = float(open(os.path.join(gdir, 'wall')).read())
             except (OSError, ValueError):
                 pass
-            guest_times.append((label or 'VM', items, wall))
+            guest_times.append((label or 'VM', items, wall, stats))
         if not args.demo and ran == 0:
             tally.add('VM', 'tests ran', 'fail',
                       ['no KUnit case and no scenario ran'])
@@ -613,7 +681,7 @@ def main():
         if not args.demo:
             with open(os.path.join(args.dir, 'durations'), 'w') as f:
                 f.write('# kind name seconds, measured by results.py\n')
-                for _, items, _ in guest_times:
+                for _, items, _, _ in guest_times:
                     for kind, name, secs in items:
                         if kind in ('kunit', 'scenario') and ' ' not in name:
                             f.write(f'{kind} {name} {secs:.0f}\n')
@@ -665,7 +733,8 @@ def main():
         return 1 if fails else 0
 
     if times or guest_times:
-        print_times(times, guest_times)
+        print_times(times, guest_times,
+                    None if args.no_vm else os.path.join(args.dir, 'profile'))
 
     passed, failed, skipped = (tally.count('pass'), tally.count('fail'),
                                tally.count('skip'))
