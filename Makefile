@@ -17,6 +17,8 @@
 #   make bench-nvmf      NVMe over Fabrics with fio across the wire: our
 #                        stack, upstream's and NVMe/TCP (BENCH_NVMF_ARGS=
 #                        "ROUNDS SECONDS")
+#   make durations       merge the last check run's measured durations into
+#                        the tier's file (the guests' split and the budget)
 #   make run-distro      the demo on Debian's own 6.12 kernel (not part of check)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
@@ -24,7 +26,7 @@ TESTBED := $(CURDIR)/tools/testing/rdma
 # Every target that needs a kernel tree.
 KERNEL_TARGETS := all modules run check check-full sparse checkpatch kerneldoc bench-iwpm bench-verbs
 
-.PHONY: $(KERNEL_TARGETS) clean run-distro bench-compare bench-compare-wire bench-nvmf
+.PHONY: $(KERNEL_TARGETS) clean durations run-distro bench-compare bench-compare-wire bench-nvmf
 
 ifeq ($(origin KDIR),undefined)
 
@@ -101,6 +103,16 @@ bench-compare-wire:
 
 bench-nvmf:
 	$(TESTBED)/bench/run-bench-compare.sh --nvmf $(BENCH_NVMF_ARGS)
+
+# The durations of the last check run (.testbed/durations) merged into
+# the file of its tier (durations for make check, durations-full for
+# make check-full): the split between the guests and the budget check
+# use them.
+durations:
+	@tier=$$(cat $(CURDIR)/.testbed/tier 2>/dev/null) || \
+		{ echo "durations: no check run in .testbed" >&2; exit 1; }; \
+	case "$$tier" in full) f=durations-full ;; *) f=durations ;; esac; \
+	python3 $(TESTBED)/plan.py refresh $(CURDIR)/.testbed/durations $(TESTBED)/$$f
 
 # Debian's own kernel: installs linux-image and linux-headers of 6.12,
 # builds the modules against the headers and boots the demo on it.

@@ -162,6 +162,17 @@ elif [ $built -eq 0 ]; then
 else
 	static+=(--static sparse=skip)
 fi
+# The time budget, from the measured durations of the tier this run
+# runs (plan.py budget): make check 20 minutes, make check-full 60, and
+# the slowest guest at most 25 times its boot (Documentation/testing.rst,
+# "Time budget").
+if [ "${RDMA_TIER:-quick}" = full ]; then
+	run_static budget python3 "$here/plan.py" budget \
+		--durations "$here/durations-full" --budget 3600 --ratio 75
+else
+	run_static budget python3 "$here/plan.py" budget \
+		--durations "$here/durations" --budget 1200 --ratio 25
+fi
 if [ "${RDMA_STATIC:-}" != none ]; then
 	run_static checkpatch "$here/static-check.sh" checkpatch
 	if [ $built -eq 0 ]; then

@@ -44,6 +44,9 @@ import subprocess
 import sys
 
 MARK = 'rdma-testbed: '
+# The steps of check.sh that run before the guests start (the static
+# checks run beside them): their time adds to the guests' in the budget.
+BEFORE_GUESTS = ('build', 'upstream-build', 'nvme-build')
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
 ANSI = re.compile(r'\x1b(\[[0-9;?]*[A-Za-z]|c)')
 
@@ -679,12 +682,26 @@ def main():
             print_section('kunit_parser output')
             print(parser_out.getvalue(), end='')
         if not args.demo:
+            # The format plan.py reads: every item, the boot and the
+            # final checks (the slowest guest's) and the steps before the
+            # guests start; "make durations" merges it into the tier's file.
             with open(os.path.join(args.dir, 'durations'), 'w') as f:
                 f.write('# kind name seconds, measured by results.py\n')
+                worst = {}
                 for _, items, _, _ in guest_times:
                     for kind, name, secs in items:
-                        if kind in ('kunit', 'scenario') and ' ' not in name:
+                        if ' ' in name:
+                            continue
+                        if kind in ('kunit', 'scenario'):
                             f.write(f'{kind} {name} {secs:.0f}\n')
+                        elif kind in ('boot', 'final'):
+                            worst[(kind, name)] = max(
+                                secs, worst.get((kind, name), 0))
+                for (kind, name), secs in sorted(worst.items()):
+                    f.write(f'{kind} {name} {secs:.0f}\n')
+                for name, secs in times:
+                    if name in BEFORE_GUESTS:
+                        f.write(f'step {name} {secs:.0f}\n')
 
     # Listing, section by section in the order results arrived.
     section = None

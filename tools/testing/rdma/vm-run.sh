@@ -58,9 +58,10 @@
 #                     (Debian ships its System.map in the -dbg package)
 #
 # Check mode splits the work between the guests by the durations that
-# tools/testing/rdma/durations lists (measured; results.py writes a fresh
-# list to .testbed/durations after each run): the longest first, each to
-# the guest with the least work so far.
+# tools/testing/rdma/durations (quick tier) or durations-full (full tier)
+# lists (measured; results.py writes a fresh list to .testbed/durations
+# after each run, "make durations" copies it): plan.py split, the longest
+# first, each to the guest with the least work so far.
 #
 # Output in <repo>/.testbed/: nonce (part of the completion marker); in
 # check mode, guest-N/ for each guest, in the other modes .testbed itself,
@@ -85,7 +86,8 @@ esac
 # Logs of an earlier run must not pass for this one's.
 mkdir -p "$work"
 rm -f "$work"/console.log "$work"/ktap.log "$work"/bench.log "$work"/vm.rc \
-	"$work"/nonce "$work"/initramfs.cpio.gz "$work"/durations
+	"$work"/nonce "$work"/initramfs.cpio.gz "$work"/durations "$work"/tier \
+	"$work"/profile
 rm -rf "$work"/guest-*
 
 if [ -z "${KDIR:-}" ]; then
@@ -378,7 +380,18 @@ to_seconds() {
 	esac
 }
 
-# Check mode: the work of each guest, /testbed/plan.N.
+tier=${RDMA_TIER:-quick}
+case "$tier" in
+quick) durations=$here/durations ;;
+full) durations=$here/durations-full ;;
+*) die "RDMA_TIER must be quick or full, not '$tier'" ;;
+esac
+
+echo "$tier" >"$work/tier"
+
+# Check mode: the work of each guest, /testbed/plan.N (plan.py: the
+# costliest items first, each to the guest with the least work so far,
+# by the tier's measured durations).
 guests=1
 if [ "$mode" = bench ]; then
 	guests=${RDMA_VM_GUESTS:-1}
@@ -387,63 +400,10 @@ fi
 if [ "$mode" = check ]; then
 	guests=${RDMA_VM_GUESTS:-2}
 	case "$guests" in '' | *[!0-9]* | 0) die "RDMA_VM_GUESTS must be 1 or more" ;; esac
-	python3 - "$guests" "$here/durations" "$work/kunit.list" \
+	python3 "$here/plan.py" split "$guests" "$durations" "$work/kunit.list" \
 		"$staging/testbed" "${wire_scenarios[*]+"${wire_scenarios[*]}"}" \
-		${scenarios[@]+"${scenarios[@]}"} <<'EOF'
-import os, sys
-guests, dur_file, kunit_list, dest = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-wire = sys.argv[5].split()
-scenarios = [os.path.basename(s) for s in sys.argv[6:] if os.path.basename(s) not in wire]
-known = {}
-if os.path.isfile(dur_file):
-    for line in open(dur_file):
-        w = line.split()
-        if len(w) == 3 and not line.startswith('#'):
-            known[(w[0], w[1])] = float(w[2])
-items = []
-for line in open(kunit_list):
-    w = line.split()
-    if w:
-        items.append(('kunit', w[0], ' '.join(w[1:])))
-for s in scenarios:
-    items.append(('scenario', s, ''))
-def cost(it):
-    # scenarios are listed by name, without .sh (as their markers say)
-    name = it[1][:-3] if it[0] == 'scenario' and it[1].endswith('.sh') else it[1]
-    return known.get((it[0], name), 60.0)
-load = [0.0] * guests
-plan = [[] for _ in range(guests)]
-# Wire scenarios: on guests 1 and 2 both, first (they meet over the wire).
-# With one guest there is no wire: the guest reports them as failed.
-for s in sorted(wire):
-    for g in range(min(guests, 2)):
-        name = f'{s[:-3]}.guest{g + 1}'
-        load[g] += known.get(('scenario', name), 60.0)
-        plan[g].append(('wire', s, ''))
-    if guests == 1:
-        plan[0].append(('wire', s, ''))
-for it in sorted(items, key=lambda it: (-cost(it), it[1])):
-    g = load.index(min(load))
-    plan[g].append(it)
-    load[g] += cost(it)
-for g in range(guests):
-    # Wire scenarios first, then KUnit modules, then the scenarios, each
-    # in name order, except that KUnit modules go by their dependencies
-    # first: the guest keeps what the next module needs loaded.
-    order = {'wire': 0, 'kunit': 1, 'scenario': 2}
-    plan[g].sort(key=lambda it: (order[it[0]],
-                                 it[2] if it[0] == 'kunit' else '', it[1]))
-    with open(os.path.join(dest, f'plan.{g + 1}'), 'w') as f:
-        for kind, name, deps in plan[g]:
-            f.write(f'{kind} {name} {deps}'.rstrip() + '\n')
-    print(f'vm-run: guest {g + 1}: {len(plan[g])} item(s), about '
-          f'{int(load[g])}s of work by tools/testing/rdma/durations',
-          file=sys.stderr)
-EOF
+		${scenarios[@]+"${scenarios[@]}"}
 fi
-
-tier=${RDMA_TIER:-quick}
-case "$tier" in quick | full) ;; *) die "RDMA_TIER must be quick or full, not '$tier'" ;; esac
 
 limit_s=$(to_seconds "$limit")
 nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
