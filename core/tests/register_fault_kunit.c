@@ -35,6 +35,7 @@
 #include <kunit/rdma_fake_hca.h>
 #include <linux/fs.h>
 #include <linux/namei.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <rdma/ib_verbs.h>
 
@@ -43,6 +44,30 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define DEV_NAME	"kufault"
+
+/*
+ * The quick tier (make check) fails every STRIDE-th allocation and op
+ * call, from an offset that changes with every run (printed), so that
+ * runs together cover every one; the full tier (make check-full, full=1)
+ * fails each of them.
+ */
+static bool full;
+module_param(full, bool, 0444);
+MODULE_PARM_DESC(full, "fail every allocation and op call, not a sample");
+#define QUICK_STRIDE	4
+
+/* The first N to fail and the step: 1 and 1, or a sample. */
+static unsigned int fault_step(struct kunit *test, unsigned int *first)
+{
+	if (full) {
+		*first = 1;
+		return 1;
+	}
+	*first = 1 + get_random_u32_below(QUICK_STRIDE);
+	kunit_info(test, "quick tier: every %u-th from %u (full=1: each)\n",
+		   QUICK_STRIDE, *first);
+	return QUICK_STRIDE;
+}
 
 /* ------------------------------------------------------------------ */
 
@@ -101,13 +126,14 @@ static void rdma_register_fault_failslab(struct kunit *test)
 {
 	const bool roce = *(const bool *)test->param_value;
 	struct fake_hca_desc *desc = small_desc(test, roce);
-	unsigned int nth, failed = 0, survived = 0;
+	unsigned int nth, first, step, failed = 0, survived = 0;
 	int other_errors = 0;
 	bool passed = false;
 
 	fake_hca_kunit_failslab(test);
+	step = fault_step(test, &first);
 
-	for (nth = 1; nth < 100000 && !passed; nth++) {
+	for (nth = first; nth < 100000 && !passed; nth += step) {
 		struct fake_hca *hca;
 		unsigned int left;
 		char what[32];
@@ -151,10 +177,10 @@ static void rdma_register_fault_failslab(struct kunit *test)
 				       "%s: name not freed", what);
 	}
 
-	kunit_info(test, "%u allocations, %u failed registrations, %u survived a failed allocation\n",
-		   nth - 2, failed, survived);
+	kunit_info(test, "fewer than %u allocations, %u failed registrations, %u survived a failed allocation\n",
+		   nth - step, failed, survived);
 	KUNIT_EXPECT_TRUE_MSG(test, passed, "still failing after %u allocations",
-			      nth - 1);
+			      nth - step);
 	KUNIT_EXPECT_EQ_MSG(test, other_errors, 0,
 			    "registrations that failed with an error other than -ENOMEM");
 	/* Registration allocates: failing those must have failed it. */
@@ -175,7 +201,7 @@ static void rdma_register_fault_driver_ops(struct kunit *test)
 {
 	const bool roce = *(const bool *)test->param_value;
 	struct fake_hca_desc *desc = small_desc(test, roce);
-	unsigned int total, n, failed = 0;
+	unsigned int total, n, first, step, failed = 0;
 	struct fake_hca *hca;
 
 	/* How many op calls does one registration make? */
@@ -186,7 +212,9 @@ static void rdma_register_fault_driver_ops(struct kunit *test)
 	fake_hca_kunit_destroy(test, hca);
 	KUNIT_ASSERT_GT(test, total, 0);
 
-	for (n = 1; n <= total; n++) {
+	step = fault_step(test, &first);
+	first = min(first, total);
+	for (n = first; n <= total; n += step) {
 		char what[32];
 		int ret;
 

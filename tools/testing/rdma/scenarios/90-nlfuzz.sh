@@ -11,7 +11,7 @@
 # The seed is printed; "nlfuzz.seed=N" on the kernel command line
 # (RDMA_VM_APPEND) replays a run.  Documentation/testing.rst, "nlfuzz".
 # needs: /usr/bin/rdma
-# timeout: 1800
+# timeout: 600 3600
 
 . /testbed/lib/ktap.sh
 
@@ -20,15 +20,14 @@ NLFUZZ=/testbed/bin/nlfuzz
 # 2026-11-27's machine, alone: 317 s for 50000); as nobody most stop at
 # the permission check (3 s for 50000).  The seed changes with every run,
 # so the runs add up to more than one run's share of the space.  The
-# root run is what costs: 20000 took 555 s of the check's 2790 s on
-# 2026-11-27 beside the other guest, so it sends 8000 per run.
-ROOT_COUNT=8000
-USER_COUNT=50000
-MIN_TOTAL=58000
+# quick tier (make check) sends a sample that reaches every client and op
+# with a fresh seed each run; the full tier (make check-full) sends
+# 100000 of each.
+ROOT_COUNT=$(tier_pick 1500 100000)
+USER_COUNT=$(tier_pick 10000 100000)
+MIN_TOTAL=$((ROOT_COUNT + USER_COUNT))
 # the fuzzer stops by itself after this long, well inside the timeout
-# (alone on two cores both runs took about 150 s on 2026-11-25's
-# machine, 898 s beside the other guest on 2026-11-27's)
-RUN_LIMIT=1300
+RUN_LIMIT=$(tier_pick 500 3000)
 
 seed=$(sed -n 's/.*nlfuzz\.seed=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$seed" ] || seed=$(($(date +%s) % 1000000))
