@@ -588,8 +588,9 @@ EXPORT_SYMBOL(rdma_consumer_reject_data);
  * Context: process context; sleeps.
  * Return: -EINVAL without a device, in another state, for a QP type
  * other than UD or for an id whose QP rdma_cm made; -EOPNOTSUPP on IB
- * (needs the SA) and RoCE (the IGMP join is not written yet); -EOPNOTSUPP on
- * iWARP (no multicast), as upstream.
+ * (the SA's ib_sa_join_multicast() is not called from here yet) and RoCE
+ * (the IGMP join is not written yet); -EOPNOTSUPP on iWARP, which has no
+ * multicast (upstream: -ENOSYS).
  */
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			u8 join_state, void *context)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * rdma_cm over InfiniBand and RoCE: the IB CM (connections, SIDR) and the
- * SA (IB routes, multicast).  Neither exists yet in this tree, so every
- * call that needs them refuses here, in this one file, with -EOPNOTSUPP;
- * the IB CM issue fills them in.  What IB and RoCE ids can do without
- * them (binding, address resolution, the RoCE route, QP creation and the
- * INIT attributes) lives in the other files.
+ * SA (IB routes, multicast).  The IB CM does not exist yet in this tree
+ * (include/rdma/ib_cm.h declares its API, no module implements it); the
+ * SA client does (core/sa_*.c: ib_sa_path_rec_get(),
+ * ib_sa_join_multicast()), but nothing here calls it yet.  So every call
+ * below refuses with -EOPNOTSUPP, in this one file; the IB CM issue fills
+ * them in.  What IB and RoCE ids can do without them (binding, address
+ * resolution, the RoCE route, QP creation and the INIT attributes) lives
+ * in the other files.
  *
- * The IB CM reject reasons are kept here as numbers (IBTA 12.6.7.2,
- * Table 112) until ib_cm.h is merged; then this switches to its enum.
+ * The texts of the IB CM reject reasons (IBTA 12.6.7.2, Table 112, the
+ * values of enum ib_cm_rej_reason) are kept here until the IB CM's
+ * ibcm_reject_msg() exists.
  */
 
 #include "cma_priv.h"
