@@ -20,13 +20,14 @@
 #   make durations       merge the last check run's measured durations into
 #                        the tier's file (the guests' split and the budget)
 #   make run-distro      the demo on Debian's own 6.12 kernel (not part of check)
+#   make doc-check       the documentation check of make check alone (no kernel)
 #   make clean
 TESTBED := $(CURDIR)/tools/testing/rdma
 
 # Every target that needs a kernel tree.
 KERNEL_TARGETS := all modules run check check-full sparse checkpatch kerneldoc bench-iwpm bench-verbs
 
-.PHONY: $(KERNEL_TARGETS) clean durations run-distro bench-compare bench-compare-wire bench-nvmf
+.PHONY: $(KERNEL_TARGETS) clean durations run-distro bench-compare bench-compare-wire bench-nvmf doc-check
 
 ifeq ($(origin KDIR),undefined)
 
@@ -118,3 +119,8 @@ durations:
 # builds the modules against the headers and boots the demo on it.
 run-distro:
 	$(TESTBED)/distro-run.sh
+
+# Documentation: docutils parses every page, testing.rst names every
+# KUnit suite and scenario (step "docs" of make check).
+doc-check:
+	python3 $(TESTBED)/doc-check.py $(CURDIR)

@@ -15,6 +15,8 @@
 #               to smc, compiled against our include/ and uapi/)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
+#   docs        doc-check.py (every .rst parses with docutils; every KUnit
+#               suite and scenario is named in Documentation/testing.rst)
 #   upstream    upstream's drivers/infiniband built against the test
 #               kernel (prepare-kernel.sh --upstream, cached) and the
 #               verbs benchmark built against it (upstream/build-ulp.sh):
@@ -184,6 +186,7 @@ if [ "${RDMA_STATIC:-}" != none ]; then
 	run_static uapi-abi "$here/uapi-abi-check.sh"
 	run_static ulp-compile "$here/ulp-compile-check.sh"
 	run_static firstrun "$here/firstrun-check.sh"
+	run_static docs python3 "$here/doc-check.py" "$repo"
 fi
 
 if [ -n "$vm_pid" ]; then
