@@ -1231,8 +1231,9 @@ enum ib_qp_create_flags {
 
 /**
  * struct ib_qp_init_attr - what a QP is created with
- * @event_handler: asynchronous event callback (workqueue context); it
- *	must not destroy the QP
+ * @event_handler: asynchronous event callback, called in the driver's
+ *	context, which may be atomic (rdmavt: softirq, or a poster's with
+ *	bottom halves off); it must not sleep nor destroy the QP
  * @qp_context: its argument
  * @send_cq: CQ of the send queue
  * @recv_cq: CQ of the receive queue
