@@ -13,6 +13,10 @@
    (tools/testing/rdma/scenarios/*.sh and scenarios/wire/*.sh, by file
    name without .sh) is named in Documentation/testing.rst, as a whole
    word.
+3. Documentation/overview.rst, the index of what user space sees, names
+   (as ``name``) every module parameter (module_param*() in a .c file),
+   every trace event (trace_NAME() called in a .c file) and every
+   debugfs directory (debugfs_create_dir("NAME", ...)) of the tree.
 
 Prints each problem and exits 1 when there is any, 0 otherwise.  Needs
 python3-docutils (prepare-kernel.sh installs it); when the python3 that
@@ -155,6 +159,28 @@ def scenarios():
     return [(os.path.basename(p)[:-3], p) for p in files]
 
 
+def interfaces():
+    """(kind, name, file) of every module parameter, trace event and
+    debugfs directory the .c files of the tree define or use."""
+    found = set()
+    for path in glob.glob(os.path.join(REPO, '**', '*.c'), recursive=True):
+        if path.endswith('.mod.c'):
+            continue
+        with open(path, encoding='utf-8', errors='replace') as f:
+            src = f.read()
+        rel = os.path.relpath(path, REPO)
+        for m in re.finditer(r'\bmodule_param(?:_named|_cb|_array|_string)?'
+                             r'\(\s*(\w+)', src):
+            found.add(('module parameter', m.group(1), rel))
+        for m in re.finditer(r'\btrace_(\w+)\(', src):
+            name = m.group(1)
+            if name != 'printk' and not name.endswith('_enabled'):
+                found.add(('trace event', name, rel))
+        for m in re.finditer(r'\bdebugfs_create_dir\(\s*"([^"%]+)"', src):
+            found.add(('debugfs directory', m.group(1), rel))
+    return sorted(found)
+
+
 def main():
     problems = []
 
@@ -200,11 +226,26 @@ def main():
     for m in missing:
         problems.append('Documentation/testing.rst does not name the %s' % m)
 
+    with open(os.path.join(DOCS, 'overview.rst'), encoding='utf-8') as f:
+        overview = f.read()
+    seen = set()
+    all_interfaces = interfaces()
+    for kind, name, rel in all_interfaces:
+        if (kind, name) in seen:
+            continue
+        seen.add((kind, name))
+        if '``%s``' % name not in overview and \
+                not re.search(r'[`/{,]\s*%s[`/},]' % re.escape(name), overview):
+            problems.append('Documentation/overview.rst does not name the %s '
+                            '%s (%s)' % (kind, name, rel))
+
     for p in problems:
         print(p)
     print('doc-check: %d pages parsed, %d KUnit suites and %d scenarios '
-          'looked for in testing.rst: %d problem(s)' %
-          (len(pages), len(all_suites), len(all_scenarios), len(problems)))
+          'looked for in testing.rst, %d interfaces in overview.rst: '
+          '%d problem(s)' %
+          (len(pages), len(all_suites), len(all_scenarios), len(seen),
+           len(problems)))
     return 1 if problems else 0
 
 
