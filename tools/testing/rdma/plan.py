@@ -163,9 +163,11 @@ def cmd_budget(args):
         over.append(f'slowest guest over its boot {ratio:.1f} is over '
                     f'{args.ratio:.1f}')
     if over:
-        heavy = sorted(((known.get((k, n[:-3] if n.endswith('.sh') else
-                                    (f'{n[:-3]}.guest{slow + 1}' if k == 'wire'
-                                     else n)), DEFAULT), k, n)
+        def key(k, n):
+            if k == 'wire':
+                return ('scenario', f'{n[:-3]}.guest{slow + 1}')
+            return (k, n[:-3] if n.endswith('.sh') else n)
+        heavy = sorted(((known.get(key(k, n), DEFAULT), k, n)
                         for k, n, _ in plan[slow]), reverse=True)
         print('budget: FAIL: ' + '; '.join(over))
         print(f'  the heaviest items of guest {slow + 1}:')

@@ -13,7 +13,8 @@
 # step.
 #
 # Starting a program is slow under TCG, so the checks use shell builtins
-# only.  Rounds: 8, or race.rounds=N on the kernel command line
+# only.  Rounds: 4 in the quick tier (make check), 16 in the full one
+# (make check-full), or race.rounds=N on the kernel command line
 # (RDMA_VM_APPEND=race.rounds=N).
 # needs: /usr/bin/rdma
 # timeout: 300
@@ -23,7 +24,7 @@
 CLASS=/sys/class/infiniband
 DEVS="loop0 loop1 race0"
 
-rounds=8
+rounds=$(tier_pick 4 16)
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
