@@ -838,6 +838,47 @@ static void rdma_cma_conn_connect_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->n, 2U);
 }
 
+/*
+ * rdma_set_ack_timeout() and rdma_set_min_rnr_timer() on an iWARP
+ * connection: taken (RC), and kept out of every attribute set
+ * rdma_init_qp_attr() gives, since iw_cm's masks hold neither
+ * IB_QP_TIMEOUT nor IB_QP_MIN_RNR_TIMER (the driver runs the stream).
+ * Where they do apply, the IB CM's RTR/RTS, is a gap until the IB CM
+ * lands (rdma_cma_bind's qp_options case).
+ */
+static void rdma_cma_conn_qp_options_iwarp_unused(struct kunit *test)
+{
+	static const enum ib_qp_state states[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	struct fx *fx = test->priv;
+	struct conn *c = connected(fx, QPN_A);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, rdma_set_ack_timeout(c->id, 14), 0);
+	KUNIT_ASSERT_EQ(test, rdma_set_min_rnr_timer(c->id, 12), 0);
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		struct ib_qp_attr attr = {
+			.qp_state = states[i],
+			.timeout = 0x55,
+			.min_rnr_timer = 0x66,
+		};
+		int mask = 0;
+
+		KUNIT_ASSERT_EQ(test, rdma_init_qp_attr(c->id, &attr, &mask),
+				0);
+		KUNIT_EXPECT_EQ_MSG(test, mask & (IB_QP_TIMEOUT |
+						  IB_QP_MIN_RNR_TIMER), 0,
+				    "state %d", states[i]);
+		KUNIT_EXPECT_EQ_MSG(test, attr.timeout, 0x55, "state %d",
+				    states[i]);
+		KUNIT_EXPECT_EQ_MSG(test, attr.min_rnr_timer, 0x66,
+				    "state %d", states[i]);
+		KUNIT_EXPECT_TRUE(test, mask & IB_QP_PORT);
+		KUNIT_EXPECT_EQ(test, attr.port_num, 1);
+	}
+}
+
 /* ------------------------------------------------------------------
  * Events on the passive side
  */
@@ -2102,6 +2143,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_connect_replies),
 	KUNIT_CASE(rdma_cma_conn_disconnects),
 	KUNIT_CASE(rdma_cma_conn_connect_refused),
+	KUNIT_CASE(rdma_cma_conn_qp_options_iwarp_unused),
 	KUNIT_CASE(rdma_cma_conn_request_accept),
 	KUNIT_CASE(rdma_cma_conn_request_answers),
 	KUNIT_CASE(rdma_cma_conn_event_matrix),
