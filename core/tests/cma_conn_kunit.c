@@ -516,6 +516,40 @@ static bool completed(struct completion *done)
 	return wait_for_completion_timeout(done, WAIT_JIFFIES);
 }
 
+/*
+ * Whether a task sleeps on @m: a waiter on its list goes on only once
+ * the owner unlocked it.  (The struct mutex of a kernel without
+ * PREEMPT_RT, as the test kernels are.)
+ */
+static bool mutex_has_waiter(struct mutex *m)
+{
+	return !list_empty_careful(&m->wait_list);
+}
+
+/*
+ * Wait, WAIT_JIFFIES at most, until another thread sleeps on @m, which a
+ * blocked handler's thread holds.  From then on that thread cannot go
+ * on before the handler returns: what it would complete cannot be
+ * complete yet, for certain, however slowly it got there.
+ */
+static bool blocks_on(struct mutex *m)
+{
+	unsigned long end = jiffies + WAIT_JIFFIES;
+
+	while (!mutex_has_waiter(m)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
+/* The lock every event of @id is delivered under. */
+static struct mutex *handler_lock(struct rdma_cm_id *id)
+{
+	return &to_id_priv(id)->handler_mutex;
+}
+
 /* ------------------------------------------------------------------
  * The wire, played by the test
  */
@@ -1441,6 +1475,26 @@ static void destroy_async(struct conn *c)
 }
 
 /*
+ * Wait, WAIT_JIFFIES at most, until @c's destroyer dropped the creator's
+ * reference (the id DESTROYING, one reference left) and so waits for the
+ * last one, held by an event queued on cma_wq.
+ */
+static bool waits_for_refs(struct conn *c)
+{
+	struct rdma_id_private *priv = to_id_priv(c->id);
+	unsigned long end = jiffies + WAIT_JIFFIES;
+
+	while (READ_ONCE(priv->state) != RDMA_CM_DESTROYING ||
+	       refcount_read(&priv->refcount) != 1) {
+		/* a destroy that did not wait: the id is gone */
+		if (completion_done(&c->gone) || time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
+/*
  * While each event is being delivered (the handler waits on a
  * completion), another thread destroys the id: the destroy waits for the
  * handler, the handler's id stays valid, and nothing is delivered after
@@ -1461,8 +1515,9 @@ static void rdma_cma_conn_destroy_during_event(struct kunit *test)
 		fire(fx, l, c, pt);
 		KUNIT_ASSERT_TRUE(test, completed(&c->entered));
 		destroy_async(c);
-		/* the destroyer waits for the handler */
-		msleep(20);
+		/* the destroyer waits for the handler, on its lock */
+		KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(c->id)),
+				      "the destroy does not wait for the handler");
 		KUNIT_EXPECT_FALSE(test, completion_done(&c->gone));
 		KUNIT_EXPECT_EQ(test, c->n, n);
 		complete_all(&c->release);
@@ -1497,7 +1552,12 @@ static void rdma_cma_conn_destroy_during_removal(struct kunit *test)
 	r = start_removal(fx);
 	KUNIT_ASSERT_TRUE(test, completed(&c->entered));
 	destroy_async(c);
-	msleep(20);
+	/*
+	 * The destroyer sleeps on the handler lock the removal holds while
+	 * it delivers; the removal is in the blocked handler itself.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(c->id)),
+			      "the destroy does not wait for the handler");
 	KUNIT_EXPECT_FALSE(test, completion_done(&c->gone));
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->done));
 	complete_all(&c->release);
@@ -1533,13 +1593,17 @@ static void rdma_cma_conn_destroy_queued_event(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, completed(&a->entered));
 	KUNIT_EXPECT_EQ(test, inject(a->iw, IW_CM_EVENT_CLOSE, 0, NULL), 0);
 	destroy_async(a);
-	msleep(20);
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(a->id)),
+			      "the destroy does not wait for the handler");
 	KUNIT_EXPECT_FALSE(test, completion_done(&a->gone));
 	complete_all(&a->release);
 	KUNIT_ASSERT_TRUE(test, completed(&a->gone));
 	settle();
+	/* the destroy or the CLOSE takes the lock next: DISCONNECTED or not */
 	KUNIT_EXPECT_GE(test, a->n, 3U);
 	KUNIT_EXPECT_LE(test, a->n, 4U);
+	if (a->n == 4)
+		expect_ev(a, 4, RDMA_CM_EVENT_DISCONNECTED, 0);
 	driver_done(fx, a);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 0);
 
@@ -1550,8 +1614,13 @@ static void rdma_cma_conn_destroy_queued_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set_mac(fx, mac_new), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&a->entered));
 	destroy_async(b);
-	/* b's queued event holds it: the destroy waits for that */
-	msleep(20);
+	/*
+	 * b's queued event holds it: the destroy waits for that.  Seen when
+	 * the destroyer dropped the creator's reference (b DESTROYING, one
+	 * reference left: the queued event's): it can only wait from there.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, waits_for_refs(b),
+			      "b's destroy does not wait for its queued event");
 	KUNIT_EXPECT_FALSE(test, completion_done(&b->gone));
 	complete_all(&a->release);
 	KUNIT_ASSERT_TRUE(test, completed(&b->gone));
@@ -1577,7 +1646,9 @@ static void rdma_cma_conn_destroy_listener_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(l, 0x4000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	destroy_async(l);
-	msleep(20);
+	/* the delivery holds the listener's handler lock */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(l->id)),
+			      "the listener's destroy does not wait for the request");
 	KUNIT_EXPECT_FALSE(test, completion_done(&l->gone));
 	complete_all(&kid->release);
 	KUNIT_ASSERT_TRUE(test, completed(&l->gone));
@@ -1619,7 +1690,12 @@ static void rdma_cma_conn_destroy_wildcard_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(any, 0x9000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	destroy_async(any);
-	msleep(20);
+	/*
+	 * The wildcard's destroyer destroys the per-device listener, whose
+	 * handler lock the delivery holds.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(&internal->handler_mutex),
+			      "the wildcard's destroy does not wait for the request");
 	KUNIT_EXPECT_FALSE(test, completion_done(&any->gone));
 	complete_all(&kid->release);
 	KUNIT_ASSERT_TRUE(test, completed(&any->gone));
@@ -1658,7 +1734,9 @@ static void rdma_cma_conn_removal_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(l, 0x8000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	r = start_removal(fx);
-	msleep(20);
+	/* the removal tells the listener first: it needs its handler lock */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(l->id)),
+			      "the removal does not wait for the request");
 	KUNIT_EXPECT_EQ(test, l->n, 0U);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->done));
 	complete_all(&kid->release);
