@@ -12,6 +12,8 @@
 #include <net/ip.h>
 #include <rdma/rdma_cm.h>
 
+#include "../cma_priv.h"
+
 #define BASE_PORT	47000
 
 static int no_events(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -260,20 +262,80 @@ static void rdma_cma_bind_service_id(struct kunit *test)
 			RDMA_IB_IP_PS_UDP | 0x4321);
 }
 
-/* Options that depend on the QP type. */
-static void rdma_cma_bind_qp_options(struct kunit *test)
+static struct rdma_cm_id *new_qpt_id(struct kunit *test,
+				     enum rdma_ucm_port_space ps,
+				     enum ib_qp_type qpt)
+{
+	struct rdma_cm_id *id;
+
+	id = rdma_create_id(&init_net, no_events, NULL, ps, qpt);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, id);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_action,
+							id), 0);
+	return id;
+}
+
+/*
+ * The QP options rdma_set_ack_timeout() and rdma_set_min_rnr_timer():
+ * each is taken by the QP types it applies to (the ACK timeout by an
+ * initiator: RC, XRC_INI; the RNR timer by a responder: RC, XRC_TGT),
+ * refused with -EINVAL by the others, and kept in the id for
+ * rdma_init_qp_attr(), which puts it in the attributes whose mask holds
+ * IB_QP_TIMEOUT or IB_QP_MIN_RNR_TIMER (the iWARP case of rdma_cma_conn
+ * checks that it stays out of the others).
+ *
+ * Gap: only the IB CM's RTR and RTS attributes hold those bits, and the
+ * IB CM is not written yet; so today neither value reaches a QP.  This
+ * case checks what is kept, not a QP; when the IB CM lands, its RTR/RTS
+ * attributes must show these values.
+ */
+static void rdma_cma_bind_qp_options_kept_gap_ib_cm(struct kunit *test)
 {
 	struct rdma_cm_id *rc = new_id(test, RDMA_PS_TCP);
-	struct rdma_cm_id *ud;
+	struct rdma_cm_id *ud = new_qpt_id(test, RDMA_PS_UDP, IB_QPT_UD);
+	struct rdma_cm_id *ini = new_qpt_id(test, RDMA_PS_TCP,
+					    IB_QPT_XRC_INI);
+	struct rdma_cm_id *tgt = new_qpt_id(test, RDMA_PS_TCP,
+					    IB_QPT_XRC_TGT);
+	struct rdma_id_private *p;
 
-	ud = rdma_create_id(&init_net, no_events, NULL, RDMA_PS_UDP,
-			    IB_QPT_UD);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ud);
+	/* nothing set: rdma_init_qp_attr() leaves the fields alone */
+	p = to_id_priv(rc);
+	KUNIT_EXPECT_FALSE(test, p->timeout_set);
+	KUNIT_EXPECT_FALSE(test, p->min_rnr_timer_set);
+
 	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(rc, 14), 0);
 	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(rc, 12), 0);
+	KUNIT_EXPECT_TRUE(test, p->timeout_set);
+	KUNIT_EXPECT_EQ(test, p->timeout, 14);
+	KUNIT_EXPECT_TRUE(test, p->min_rnr_timer_set);
+	KUNIT_EXPECT_EQ(test, p->min_rnr_timer, 12);
+	/* set again: the last value counts */
+	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(rc, 19), 0);
+	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(rc, 3), 0);
+	KUNIT_EXPECT_EQ(test, p->timeout, 19);
+	KUNIT_EXPECT_EQ(test, p->min_rnr_timer, 3);
+
+	/* UD has neither: refused, nothing kept */
+	p = to_id_priv(ud);
 	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(ud, 14), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(ud, 12), -EINVAL);
-	rdma_destroy_id(ud);
+	KUNIT_EXPECT_FALSE(test, p->timeout_set);
+	KUNIT_EXPECT_FALSE(test, p->min_rnr_timer_set);
+
+	/* an XRC initiator sends (ACK timeout), a target receives (RNR) */
+	p = to_id_priv(ini);
+	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(ini, 16), 0);
+	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(ini, 12), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, p->timeout_set);
+	KUNIT_EXPECT_EQ(test, p->timeout, 16);
+	KUNIT_EXPECT_FALSE(test, p->min_rnr_timer_set);
+	p = to_id_priv(tgt);
+	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(tgt, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(tgt, 7), 0);
+	KUNIT_EXPECT_FALSE(test, p->timeout_set);
+	KUNIT_EXPECT_TRUE(test, p->min_rnr_timer_set);
+	KUNIT_EXPECT_EQ(test, p->min_rnr_timer, 7);
 }
 
 static struct kunit_case rdma_cma_bind_cases[] = {
@@ -285,7 +347,7 @@ static struct kunit_case rdma_cma_bind_cases[] = {
 	KUNIT_CASE(rdma_cma_bind_listen_unbound),
 	KUNIT_CASE(rdma_cma_bind_refusals),
 	KUNIT_CASE(rdma_cma_bind_service_id),
-	KUNIT_CASE(rdma_cma_bind_qp_options),
+	KUNIT_CASE(rdma_cma_bind_qp_options_kept_gap_ib_cm),
 	{}
 };
 

@@ -516,6 +516,40 @@ static bool completed(struct completion *done)
 	return wait_for_completion_timeout(done, WAIT_JIFFIES);
 }
 
+/*
+ * Whether a task sleeps on @m: a waiter on its list goes on only once
+ * the owner unlocked it.  (The struct mutex of a kernel without
+ * PREEMPT_RT, as the test kernels are.)
+ */
+static bool mutex_has_waiter(struct mutex *m)
+{
+	return !list_empty_careful(&m->wait_list);
+}
+
+/*
+ * Wait, WAIT_JIFFIES at most, until another thread sleeps on @m, which a
+ * blocked handler's thread holds.  From then on that thread cannot go
+ * on before the handler returns: what it would complete cannot be
+ * complete yet, for certain, however slowly it got there.
+ */
+static bool blocks_on(struct mutex *m)
+{
+	unsigned long end = jiffies + WAIT_JIFFIES;
+
+	while (!mutex_has_waiter(m)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
+/* The lock every event of @id is delivered under. */
+static struct mutex *handler_lock(struct rdma_cm_id *id)
+{
+	return &to_id_priv(id)->handler_mutex;
+}
+
 /* ------------------------------------------------------------------
  * The wire, played by the test
  */
@@ -836,6 +870,47 @@ static void rdma_cma_conn_connect_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, do_connect(c, QPN_A), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_reject(id, NULL, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, c->n, 2U);
+}
+
+/*
+ * rdma_set_ack_timeout() and rdma_set_min_rnr_timer() on an iWARP
+ * connection: taken (RC), and kept out of every attribute set
+ * rdma_init_qp_attr() gives, since iw_cm's masks hold neither
+ * IB_QP_TIMEOUT nor IB_QP_MIN_RNR_TIMER (the driver runs the stream).
+ * Where they do apply, the IB CM's RTR/RTS, is a gap until the IB CM
+ * lands (rdma_cma_bind's qp_options case).
+ */
+static void rdma_cma_conn_qp_options_iwarp_unused(struct kunit *test)
+{
+	static const enum ib_qp_state states[] = {
+		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS,
+	};
+	struct fx *fx = test->priv;
+	struct conn *c = connected(fx, QPN_A);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, rdma_set_ack_timeout(c->id, 14), 0);
+	KUNIT_ASSERT_EQ(test, rdma_set_min_rnr_timer(c->id, 12), 0);
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		struct ib_qp_attr attr = {
+			.qp_state = states[i],
+			.timeout = 0x55,
+			.min_rnr_timer = 0x66,
+		};
+		int mask = 0;
+
+		KUNIT_ASSERT_EQ(test, rdma_init_qp_attr(c->id, &attr, &mask),
+				0);
+		KUNIT_EXPECT_EQ_MSG(test, mask & (IB_QP_TIMEOUT |
+						  IB_QP_MIN_RNR_TIMER), 0,
+				    "state %d", states[i]);
+		KUNIT_EXPECT_EQ_MSG(test, attr.timeout, 0x55, "state %d",
+				    states[i]);
+		KUNIT_EXPECT_EQ_MSG(test, attr.min_rnr_timer, 0x66,
+				    "state %d", states[i]);
+		KUNIT_EXPECT_TRUE(test, mask & IB_QP_PORT);
+		KUNIT_EXPECT_EQ(test, attr.port_num, 1);
+	}
 }
 
 /* ------------------------------------------------------------------
@@ -1400,6 +1475,26 @@ static void destroy_async(struct conn *c)
 }
 
 /*
+ * Wait, WAIT_JIFFIES at most, until @c's destroyer dropped the creator's
+ * reference (the id DESTROYING, one reference left) and so waits for the
+ * last one, held by an event queued on cma_wq.
+ */
+static bool waits_for_refs(struct conn *c)
+{
+	struct rdma_id_private *priv = to_id_priv(c->id);
+	unsigned long end = jiffies + WAIT_JIFFIES;
+
+	while (READ_ONCE(priv->state) != RDMA_CM_DESTROYING ||
+	       refcount_read(&priv->refcount) != 1) {
+		/* a destroy that did not wait: the id is gone */
+		if (completion_done(&c->gone) || time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
+/*
  * While each event is being delivered (the handler waits on a
  * completion), another thread destroys the id: the destroy waits for the
  * handler, the handler's id stays valid, and nothing is delivered after
@@ -1420,8 +1515,9 @@ static void rdma_cma_conn_destroy_during_event(struct kunit *test)
 		fire(fx, l, c, pt);
 		KUNIT_ASSERT_TRUE(test, completed(&c->entered));
 		destroy_async(c);
-		/* the destroyer waits for the handler */
-		msleep(20);
+		/* the destroyer waits for the handler, on its lock */
+		KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(c->id)),
+				      "the destroy does not wait for the handler");
 		KUNIT_EXPECT_FALSE(test, completion_done(&c->gone));
 		KUNIT_EXPECT_EQ(test, c->n, n);
 		complete_all(&c->release);
@@ -1456,7 +1552,12 @@ static void rdma_cma_conn_destroy_during_removal(struct kunit *test)
 	r = start_removal(fx);
 	KUNIT_ASSERT_TRUE(test, completed(&c->entered));
 	destroy_async(c);
-	msleep(20);
+	/*
+	 * The destroyer sleeps on the handler lock the removal holds while
+	 * it delivers; the removal is in the blocked handler itself.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(c->id)),
+			      "the destroy does not wait for the handler");
 	KUNIT_EXPECT_FALSE(test, completion_done(&c->gone));
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->done));
 	complete_all(&c->release);
@@ -1492,13 +1593,17 @@ static void rdma_cma_conn_destroy_queued_event(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, completed(&a->entered));
 	KUNIT_EXPECT_EQ(test, inject(a->iw, IW_CM_EVENT_CLOSE, 0, NULL), 0);
 	destroy_async(a);
-	msleep(20);
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(a->id)),
+			      "the destroy does not wait for the handler");
 	KUNIT_EXPECT_FALSE(test, completion_done(&a->gone));
 	complete_all(&a->release);
 	KUNIT_ASSERT_TRUE(test, completed(&a->gone));
 	settle();
+	/* the destroy or the CLOSE takes the lock next: DISCONNECTED or not */
 	KUNIT_EXPECT_GE(test, a->n, 3U);
 	KUNIT_EXPECT_LE(test, a->n, 4U);
+	if (a->n == 4)
+		expect_ev(a, 4, RDMA_CM_EVENT_DISCONNECTED, 0);
 	driver_done(fx, a);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 0);
 
@@ -1509,8 +1614,13 @@ static void rdma_cma_conn_destroy_queued_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set_mac(fx, mac_new), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&a->entered));
 	destroy_async(b);
-	/* b's queued event holds it: the destroy waits for that */
-	msleep(20);
+	/*
+	 * b's queued event holds it: the destroy waits for that.  Seen when
+	 * the destroyer dropped the creator's reference (b DESTROYING, one
+	 * reference left: the queued event's): it can only wait from there.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, waits_for_refs(b),
+			      "b's destroy does not wait for its queued event");
 	KUNIT_EXPECT_FALSE(test, completion_done(&b->gone));
 	complete_all(&a->release);
 	KUNIT_ASSERT_TRUE(test, completed(&b->gone));
@@ -1536,7 +1646,9 @@ static void rdma_cma_conn_destroy_listener_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(l, 0x4000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	destroy_async(l);
-	msleep(20);
+	/* the delivery holds the listener's handler lock */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(l->id)),
+			      "the listener's destroy does not wait for the request");
 	KUNIT_EXPECT_FALSE(test, completion_done(&l->gone));
 	complete_all(&kid->release);
 	KUNIT_ASSERT_TRUE(test, completed(&l->gone));
@@ -1578,7 +1690,12 @@ static void rdma_cma_conn_destroy_wildcard_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(any, 0x9000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	destroy_async(any);
-	msleep(20);
+	/*
+	 * The wildcard's destroyer destroys the per-device listener, whose
+	 * handler lock the delivery holds.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(&internal->handler_mutex),
+			      "the wildcard's destroy does not wait for the request");
 	KUNIT_EXPECT_FALSE(test, completion_done(&any->gone));
 	complete_all(&kid->release);
 	KUNIT_ASSERT_TRUE(test, completed(&any->gone));
@@ -1617,7 +1734,9 @@ static void rdma_cma_conn_removal_during_request(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, inject_request(l, 0x8000), 0);
 	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
 	r = start_removal(fx);
-	msleep(20);
+	/* the removal tells the listener first: it needs its handler lock */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(handler_lock(l->id)),
+			      "the removal does not wait for the request");
 	KUNIT_EXPECT_EQ(test, l->n, 0U);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->done));
 	complete_all(&kid->release);
@@ -2102,6 +2221,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_connect_replies),
 	KUNIT_CASE(rdma_cma_conn_disconnects),
 	KUNIT_CASE(rdma_cma_conn_connect_refused),
+	KUNIT_CASE(rdma_cma_conn_qp_options_iwarp_unused),
 	KUNIT_CASE(rdma_cma_conn_request_accept),
 	KUNIT_CASE(rdma_cma_conn_request_answers),
 	KUNIT_CASE(rdma_cma_conn_event_matrix),

@@ -899,6 +899,22 @@ static void iwcm_disconnect_graceful_abrupt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CLOSING);
 }
 
+/*
+ * Wait, WAIT_MS at most, until a task sleeps on @wq.  A task on the wait
+ * queue of an id goes on only when it is woken with its condition met.
+ */
+static bool sleeper_on(wait_queue_head_t *wq)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (!wq_has_sleeper(wq)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
 /* disconnect waits for a connect to be answered. */
 static int disconnect_thread(void *data)
 {
@@ -919,7 +935,9 @@ static void iwcm_disconnect_waits_for_reply(struct kunit *test)
 	fx->ret_on[0] = 12345;
 	t = kthread_run(disconnect_thread, id, "iwcm_kunit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	msleep(50);
+	/* it sleeps on the id's wait queue until the reply */
+	KUNIT_ASSERT_TRUE_MSG(test, sleeper_on(&to_iwcm(id)->wait),
+			      "the disconnect does not wait for the reply");
 	KUNIT_EXPECT_FALSE(test, completion_done(&fx->entered));
 	KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_CONNECT_REPLY, 0), 0);
 	KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
@@ -1072,6 +1090,31 @@ static int destroy_thread(void *data)
 	return 0;
 }
 
+/*
+ * Wait, WAIT_MS at most, until @t sleeps in iw_destroy_cm_id() of @id
+ * past its teardown (@id DESTROYING).  From there the destroy sleeps
+ * only to wait for the running handler (flush_work() of the id's
+ * delivery work): nothing else it does there sleeps.  A destroy that did
+ * not wait would return without sleeping, and this times out.
+ */
+static bool destroy_sleeps(struct task_struct *t, struct iw_cm_id *id)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (iwcm_id_state(id) != IW_CM_STATE_DESTROYING ||
+	       !(READ_ONCE(t->__state) & TASK_UNINTERRUPTIBLE)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
+static void put_task(void *t)
+{
+	put_task_struct(t);
+}
+
 static void iwcm_destroy_waits_for_handler(struct kunit *test)
 {
 	struct iwcm_fx *fx = test->priv;
@@ -1081,9 +1124,13 @@ static void iwcm_destroy_waits_for_handler(struct kunit *test)
 	fx->block_type = IW_CM_EVENT_CLOSE;
 	KUNIT_ASSERT_EQ(test, inject(id, IW_CM_EVENT_CLOSE, 0), 0);
 	KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
-	t = kthread_run(destroy_thread, id, "iwcm_kunit");
+	t = kthread_create(destroy_thread, id, "iwcm_kunit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	msleep(50);
+	get_task_struct(t);
+	wake_up_process(t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_task, t), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, destroy_sleeps(t, id),
+			      "the destroy does not wait for the handler");
 	KUNIT_EXPECT_EQ(test, fx->ret_on[0], 0);
 	complete_all(&fx->release);
 	wait_event_timeout(fx->wq, fx->ret_on[0] == 1,
