@@ -213,6 +213,9 @@ struct ib_rmpp_segment {
  * @pending: what the send still waits for: the QP's completion (1) and
  *	the response (1 when one is expected); done at 0
  * @status: how it ends (IB_WC_SUCCESS unless something failed)
+ * @done: its response came (or RMPP ended it, ib_mark_mad_done()): it
+ *	only waits for the QP and its agent's handlers, and cancelling it
+ *	(ib_modify_mad(), unregistration) changes nothing any more
  * @pad: zero bytes after the payload in the last segment
  * @rmpp_list: the RMPP segments (kernel RMPP sends)
  * @last_ack: RMPP: last segment the receiver acknowledged
@@ -237,6 +240,7 @@ struct ib_mad_send_wr_private {
 	int				retries_left;
 	int				pending;
 	enum ib_wc_status		status;
+	bool				done;
 	int				pad;
 
 	struct list_head		rmpp_list;

@@ -568,7 +568,7 @@ mad_find_send_buf(struct ib_mad_agent_private *priv,
  *
  * Context: Any context; takes the agent's lock.
  * Return: 0, or -EINVAL when the send is not outstanding any more (it
- * completed, or was cancelled already).
+ * completed, got its response, or was cancelled already).
  */
 int ib_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 {
@@ -582,7 +582,7 @@ int ib_modify_mad(struct ib_mad_send_buf *send_buf, u32 timeout_ms)
 	priv = to_agent_priv(send_buf->mad_agent);
 	spin_lock_irqsave(&priv->lock, flags);
 	wr = mad_find_send_buf(priv, send_buf);
-	if (!wr || wr->status != IB_WC_SUCCESS) {
+	if (!wr || wr->status != IB_WC_SUCCESS || wr->done) {
 		spin_unlock_irqrestore(&priv->lock, flags);
 		return -EINVAL;
 	}
@@ -620,7 +620,8 @@ void ib_mad_cancel_sends(struct ib_mad_agent_private *priv)
 
 	spin_lock_irq(&priv->lock);
 	list_for_each_entry(wr, &priv->send_list, agent_list) {
-		if (wr->status == IB_WC_SUCCESS) {
+		/* one that got its response ends as answered */
+		if (wr->status == IB_WC_SUCCESS && !wr->done) {
 			wr->status = IB_WC_WR_FLUSH_ERR;
 			wr->pending -= wr->timeout > 0;
 		}
@@ -700,14 +701,17 @@ ib_find_send_mad(struct ib_mad_agent_private *priv,
  * ib_mark_mad_done - a send got its response
  * @mad_send_wr: the send
  *
- * It waits for the response no longer; the caller completes it with
- * ib_mad_complete_send_wr() once the response is delivered.
+ * It waits for the response no longer, and a cancel no longer changes
+ * how it ends: the response is delivered already, or is being.  The
+ * caller completes it with ib_mad_complete_send_wr() once the response
+ * is delivered.
  *
  * Context: Any context; the caller holds the agent's lock.
  */
 void ib_mark_mad_done(struct ib_mad_send_wr_private *mad_send_wr)
 {
 	mad_send_wr->timeout = 0;
+	mad_send_wr->done = true;
 	/* off the wait list, so that nothing expires it meanwhile */
 	if (mad_send_wr->pending == 1)
 		list_move_tail(&mad_send_wr->agent_list,
@@ -772,6 +776,7 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf,
 		send_buf->retries = 0;
 		wr->pending = 1 + (wr->timeout > 0);
 		wr->status = IB_WC_SUCCESS;
+		wr->done = false;
 		wr->seg_num = 0;
 
 		spin_lock_irqsave(&priv->lock, flags);

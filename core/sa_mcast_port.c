@@ -5,6 +5,7 @@
  * the device goes; the workqueue and the SA client the groups use.
  */
 
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include "sa_mcast.h"
 #include "sa_priv.h"
@@ -251,6 +252,22 @@ int ib_sa_get_mcmember_rec(struct ib_device *device, u32 port_num,
 	return ret;
 }
 EXPORT_SYMBOL(ib_sa_get_mcmember_rec);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * ib_sa_mcast_kunit_flush - wait until the groups' work queued so far ran
+ *
+ * What a group decided by then (a callback, a Set or a Delete posted)
+ * has happened when this returns.
+ *
+ * Context: Process context; sleeps (flushes sa_mcast_wq).
+ */
+void ib_sa_mcast_kunit_flush(void)
+{
+	flush_workqueue(sa_mcast_wq);
+}
+EXPORT_SYMBOL_IF_KUNIT(ib_sa_mcast_kunit_flush);
+#endif
 
 /**
  * ib_sa_mcast_init - the workqueue and SA client of the joins

@@ -226,6 +226,7 @@ int ib_sa_classport_info_get(struct ib_device *device, u32 port_num,
 void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb));
 unsigned int ib_sa_ls_timeout_ms(void);
 unsigned int ib_sa_ls_pending(void);
+void ib_sa_mcast_kunit_flush(void);
 #endif
 
 #endif /* SA_PRIV_H */

@@ -4,15 +4,14 @@
  * agent registration and its refusals and conflicts, requests and
  * responses on QP1 between two devices (matching by TID, the response
  * before the send's completion), the MAD layer's own "unsupported"
- * answer, timeouts with retries, cancel, malformed MADs dropped, the
- * send queue's overflow, and unregistering agents and devices with
- * MADs in flight.
+ * answer, timeouts with retries, cancel (refused once the response
+ * matched), malformed MADs dropped, the send queue's overflow, and
+ * unregistering agents and devices with MADs in flight.
  */
 
 #include <kunit/test.h>
 #include <kunit/rdma_mad.h>
 #include <kunit/rdma_verbs.h>
-#include <linux/delay.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
 
@@ -38,6 +37,8 @@ struct rec {
 	int			last_retries;
 	struct completion	recv_done;
 	struct completion	send_done;
+	struct completion	*resp_gate;	/* responses wait for it */
+	struct completion	resp_in;	/* a response waits */
 };
 
 static void rec_reset(struct rec *r)
@@ -83,6 +84,10 @@ static void ku_recv_handler(struct ib_mad_agent *agent,
 	struct rec *r = agent->context;
 	bool request = !ib_response_mad(&rwc->recv_buf.mad->mad_hdr);
 
+	if (send_buf && r->resp_gate) {
+		complete(&r->resp_in);
+		wait_for_completion(r->resp_gate);
+	}
 	spin_lock(&r->lock);
 	r->recvs++;
 	r->responses += !!send_buf;
@@ -104,6 +109,7 @@ static struct rec *new_rec(struct kunit *test)
 	spin_lock_init(&r->lock);
 	init_completion(&r->recv_done);
 	init_completion(&r->send_done);
+	init_completion(&r->resp_in);
 	return r;
 }
 
@@ -538,9 +544,55 @@ static void mad_cancel(struct kunit *test)
 	ib_free_send_mad(sb);
 }
 
+static void open_gate(void *gate)
+{
+	complete_all(gate);
+}
+
+/*
+ * A send whose response matched is not outstanding any more, even while
+ * its agent's receive handler still has the response: ib_modify_mad()
+ * (and so ib_cancel_mad()) refuses it and changes nothing, the send
+ * ends with success.
+ */
+static void mad_cancel_after_response(struct kunit *test)
+{
+	struct vt *va = new_vt_named(test, "kumad%d");
+	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct rec *a = new_agent(test, va->dev, 0);
+	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
+	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
+						GFP_KERNEL);
+	struct ib_mad_send_buf *sb;
+
+	KUNIT_ASSERT_NOT_NULL(test, gate);
+	init_completion(gate);
+	/* before the agents go at the end, whatever happened */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, open_gate, gate),
+			0);
+	a->resp_gate = gate;
+	a->keep = true;
+	b->answer = true;
+	sb = ku_request(test, a, rdma_loop_port_lid(vb->dev), KU_CLASS,
+			IB_MGMT_METHOD_GET, 13, 60000, 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&a->resp_in,
+							    KU_WAIT));
+	KUNIT_EXPECT_EQ(test, ib_modify_mad(sb, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_modify_mad(sb, 100), -EINVAL);
+	complete_all(gate);
+	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
+	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	KUNIT_EXPECT_EQ(test, a->sends, 1);
+	ib_free_send_mad(sb);
+}
+
 /*
  * Responses that answer nothing are dropped: a TID the agent never sent,
- * an agent ID of another port.  Then the real response still matches.
+ * an agent ID of another port.  The real response, sent after them on
+ * the same QP, still matches; a's QP1 handles its receives in the order
+ * they came, so by then the two others were handled (and dropped).
  */
 static void mad_response_matching(struct kunit *test)
 {
@@ -565,21 +617,23 @@ static void mad_response_matching(struct kunit *test)
 	/* a GetResp with b's agent ID (not an agent of a's port), TID 5 */
 	KUNIT_ASSERT_EQ(test, ku_post(test, b, lid_a, KU_CLASS,
 				      IB_MGMT_METHOD_GET_RESP, 5, 0, 0), 0);
-	KUNIT_ASSERT_TRUE(test, wait_sends(b, 2));
-	msleep(100);
-	KUNIT_EXPECT_EQ(test, a->recvs, 0);
-	KUNIT_EXPECT_EQ(test, a->sends, 0);
 
 	/* the right one: a's agent ID and TID 5 */
 	sb = ku_request(test, b, lid_a, KU_CLASS, IB_MGMT_METHOD_GET_RESP, 0,
 			0, 0);
 	((struct ib_mad *)sb->mad)->mad_hdr.tid =
 		cpu_to_be64((u64)a->agent->hi_tid << 32 | 5);
+	((struct ib_mad *)sb->mad)->data[2] = 0x77;
 	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	/* it alone reached a */
 	KUNIT_EXPECT_EQ(test, a->recvs, 1);
+	KUNIT_EXPECT_EQ(test, a->responses, 1);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(a->last.mad_hdr.tid),
+			(u64)a->agent->hi_tid << 32 | 5);
+	KUNIT_EXPECT_EQ(test, a->last.data[2], 0x77);
+	KUNIT_EXPECT_TRUE(test, wait_sends(b, 3));
 }
 
 /* Malformed MADs are dropped silently: nothing arrives, nothing answers. */
@@ -888,6 +942,7 @@ static struct kunit_case rdma_mad_cases[] = {
 	KUNIT_CASE(mad_unsupported_answer),
 	KUNIT_CASE(mad_timeout_retries),
 	KUNIT_CASE(mad_cancel),
+	KUNIT_CASE(mad_cancel_after_response),
 	KUNIT_CASE(mad_response_matching),
 	KUNIT_CASE(mad_malformed_dropped),
 	KUNIT_CASE(mad_send_refusals),

@@ -54,10 +54,14 @@ static void sa_path_answered(struct kunit *test)
 	expect_path_eq(test, &r->rec, &b->sa->path);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
 
-	/* ended: a cancel now does nothing, the callback stays at one */
+	/*
+	 * Answered: a cancel now does nothing, whether the query is still
+	 * ending or gone; once it ended the callback is still at one.
+	 */
 	ib_sa_cancel_query(id, q);
-	msleep(100);
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
 }
 
 /* The request as S got it: headers, TID, component mask and fields. */
@@ -130,19 +134,23 @@ static void sa_status_error(struct kunit *test)
 	b->sa->status = SA_ERR_NO_RECORDS;
 	spin_unlock(&b->sa->lock);
 	request_path(b, &req);
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 5000, r, &q), 0);
+	/* tries of 6 s: S answers the first one */
+	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 60000, r, &q), 0);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
 	KUNIT_EXPECT_EQ(test, r->num, 1u);
 	KUNIT_EXPECT_TRUE(test, r->have_rec);
-	msleep(100);
+	/* the query ended there: no second callback, no second try */
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
 }
 
 /*
  * S silent: the query is sent 1 + 10 times (a tenth of the timeout
- * each), with one TID, and ends with -ETIMEDOUT after the whole timeout.
+ * each), with one TID, and ends with -ETIMEDOUT after the whole timeout;
+ * nothing follows.
  */
 static void sa_timeout_retries(struct kunit *test)
 {
@@ -157,13 +165,15 @@ static void sa_timeout_retries(struct kunit *test)
 	spin_unlock(&b->sa->lock);
 	request_path(b, &req);
 	t0 = jiffies;
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 600, r, &q), 0);
+	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 200, r, &q), 0);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
-	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 600u);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 200u);
 	KUNIT_EXPECT_EQ(test, r->status, -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, r->num, 0u);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
-	msleep(200);
+	/* the query ended, and S has seen all it ever sent */
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 11);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(FSA_READ(b->sa, first_path.mad_hdr.tid)),
@@ -173,14 +183,18 @@ static void sa_timeout_retries(struct kunit *test)
 			(u64)ib_sa_agent_hi_tid(b->c->dev, 1));
 }
 
-/* Cancel: -EINTR once; the answer that comes later is dropped. */
+/*
+ * Cancel: -EINTR once; the answer that comes later is dropped, a second
+ * cancel does nothing.  A cancel with another id leaves the query alone:
+ * its answer is then taken.
+ */
 static void sa_cancel(struct kunit *test)
 {
 	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
-	struct ib_sa_query *q;
+	struct cres *r = cres_new(test), *r2 = cres_new(test);
+	struct ib_sa_query *q, *q2;
 	struct sa_path_rec req;
-	int id;
+	int id, id2;
 
 	spin_lock(&b->sa->lock);
 	b->sa->hold = true;
@@ -191,23 +205,34 @@ static void sa_cancel(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->n_held == 1));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 
-	/* a wrong id does nothing */
-	ib_sa_cancel_query(id + 1, q);
-	msleep(50);
-	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
-
 	ib_sa_cancel_query(id, q);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
 
-	/* the late answer reaches C and is dropped; cancel again: nothing */
+	/* the late answer: once C has handled it, nothing came of it */
 	fsa_answer_held(b->sa);
 	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->replies == 1));
 	ib_sa_cancel_query(id, q);
-	msleep(200);
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
+
+	/* another id: the query goes on and takes S's answer */
+	spin_lock(&b->sa->lock);
+	b->sa->hold = true;
+	spin_unlock(&b->sa->lock);
+	id2 = sa_path_get(b, &req, REQ_MASK, 60000, r2, &q2);
+	KUNIT_ASSERT_GE(test, id2, 0);
+	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->n_held == 1));
+	ib_sa_cancel_query(id2 + 1, q2);
+	fsa_answer_held(b->sa);
+	KUNIT_ASSERT_TRUE(test, cres_wait(r2, 1));
+	KUNIT_EXPECT_EQ(test, r2->status, 0);
+	KUNIT_EXPECT_TRUE(test, r2->have_rec);
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_EXPECT_EQ(test, atomic_read(&r2->calls), 1);
 }
 
 struct unreg_work {
@@ -623,7 +648,9 @@ static void sa_refusals(struct kunit *test)
 						  1000, GFP_KERNEL, guid_cb,
 						  r, &q),
 			-EINVAL);
-	msleep(100);
+	/* nothing is left to call back, and nothing reached S */
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_guid), 0);

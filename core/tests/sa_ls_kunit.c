@@ -357,7 +357,9 @@ static void ls_good_answer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got->sl, 7);
 	KUNIT_EXPECT_EQ(test, got->packet_life_time, 0x11);
 	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
-	msleep(50);
+	/* the query ended without a MAD: S never saw one */
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 
@@ -385,8 +387,10 @@ static void ls_answer_expect(struct kunit *test, struct bed *b,
 	} else {
 		KUNIT_EXPECT_EQ(test, r->status, -EIO);
 		KUNIT_EXPECT_FALSE(test, r->have_rec);
-		msleep(50);
+		KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+		KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 		KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	}
 }
 
@@ -558,7 +562,11 @@ static void ls_ignored_messages(struct kunit *test)
 	expect_path_eq(test, &r->rec, &p);
 }
 
-/* No answer: after the timeout, the SA's. */
+/*
+ * No answer: after the timeout (the shortest there is), the SA's.  That
+ * the deadline work leaves a query alone before its time is
+ * ls_set_timeout_moves_deadline()'s to show.
+ */
 static void ls_timeout_falls_back(struct kunit *test)
 {
 	struct bed *b = bed_new(test);
@@ -571,14 +579,12 @@ static void ls_timeout_falls_back(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							ls_restore_timeout,
 							test), 0);
-	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 300), 0);
+	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 100), 0);
 	t0 = jiffies;
 	ls_query(test, b, r, &id, &q);
-	msleep(100);
-	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 1);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
-	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 300);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 100);
+	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	expect_path_eq(test, &r->rec, &b->sa->path);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
@@ -623,14 +629,17 @@ static void ls_set_timeout_clamp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 1234);
 }
 
-/* A shorter timeout moves the deadline of a waiting query. */
+/*
+ * The deadline work leaves a query whose deadline is ahead waiting; a
+ * shorter timeout moves that deadline.
+ */
 static void ls_set_timeout_moves_deadline(struct kunit *test)
 {
 	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
-	struct ib_sa_query *q;
+	struct cres *r = cres_new(test), *r2 = cres_new(test);
+	struct ib_sa_query *q, *q2;
 	unsigned long t0;
-	int id;
+	int id, id2;
 
 	ls_tap_on(test);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
@@ -639,8 +648,17 @@ static void ls_set_timeout_moves_deadline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 200000), 0);
 	t0 = jiffies;
 	ls_query(test, b, r, &id, &q);
-	msleep(100);
+	/*
+	 * A second query cancelled: the deadline work runs now and ends it
+	 * with -EINTR once it went over the list, the first query too.
+	 */
+	ls_query(test, b, r2, &id2, &q2);
+	ib_sa_cancel_query(id2, q2);
+	KUNIT_ASSERT_TRUE(test, cres_wait(r2, 1));
+	KUNIT_EXPECT_EQ(test, r2->status, -EINTR);
+	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
+
 	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 100), 0);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
 	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0), WAIT_MS);
@@ -693,7 +711,10 @@ static void ls_cancel(struct kunit *test)
 	m = ls_msg_new(test, RDMA_NL_LS_OP_RESOLVE, seq, 0);
 	ls_put_rec(test, m, &p, UNI_FLAGS, sizeof(struct ib_path_rec_data));
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
-	msleep(50);
+	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
+	/* the query ended without a MAD: S never saw one */
+	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
 }

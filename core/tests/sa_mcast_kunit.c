@@ -377,6 +377,23 @@ static bool wait_no_group(struct bed *b, union ib_gid *mgid)
 	return false;
 }
 
+/*
+ * Make "nothing more happens" certain: the groups' work queued so far
+ * has run (what it decided is done: callbacks called, Sets and Deletes
+ * posted), then a round trip to S and back (a GUIDInfoRecord Get, which
+ * S registered none of: S has handled every MAD posted before, C every
+ * answer S gave before), then the work those answers queued.
+ */
+static bool mc_settle(struct kunit *test, struct bed *b)
+{
+	bool ok;
+
+	ib_sa_mcast_kunit_flush();
+	ok = ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_GET);
+	ib_sa_mcast_kunit_flush();
+	return ok;
+}
+
 #define JOIN_MASK	(IB_SA_MCMEMBER_REC_MGID | IB_SA_MCMEMBER_REC_PORT_GID | \
 			 IB_SA_MCMEMBER_REC_JOIN_STATE)
 
@@ -469,8 +486,9 @@ static void mc_join_answered(struct kunit *test)
 						     &grp), 0);
 	KUNIT_EXPECT_EQ(test, grp.join_state, FULL);
 	expect_group_fields(test, &grp, &b->sa->grp);
+	/* the join is over: one callback, no Delete */
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
-	msleep(100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
 }
 
@@ -495,8 +513,9 @@ static void mc_second_member_shares(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(t2->r.rec.mlid), 0xc012);
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 1);
 
+	/* the group's work ran after the free: no Delete went */
 	tmc_free(t1);
-	msleep(200);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
 	KUNIT_EXPECT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
 						     &grp), 0);
@@ -561,7 +580,7 @@ static void mc_sa_error(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 1));
 	KUNIT_EXPECT_EQ(test, t->r.status[0], -EINVAL);
 	tmc_free(t);
-	msleep(200);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 1);
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
 }
@@ -578,9 +597,9 @@ static void mc_timeout(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 1));
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 3000u);
 	KUNIT_EXPECT_EQ(test, t->r.status[0], -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 11);
 	tmc_free(t);
-	msleep(100);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
+	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 11);
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
 }
 
@@ -636,7 +655,7 @@ static void mc_free_in_flight(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, FMC_WAIT(b->sa, b->sa->n_delete == 1));
 	KUNIT_EXPECT_EQ(test, fmc_last_rec(b->sa, false).join_state, NON);
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, joined), 0);
-	msleep(100);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 0);
 }
 
@@ -792,8 +811,9 @@ static void mc_reregister(struct kunit *test)
 						     &grp), 0);
 	KUNIT_EXPECT_EQ(test, grp.join_state, 0);
 	/* the core freed member 2: its client goes at once */
-	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, 2000));
-	msleep(100);
+	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, WAIT_MS));
+	/* and no Delete: the port lost the states, there is none to leave */
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
 
 	/* the ULP's rejoin (once the SA's address is back) */
@@ -832,9 +852,9 @@ static void mc_pkey_change(struct kunit *test)
 
 	/* 0xffff stays at index 0: the SMA raises the event all the same */
 	set_pkeys(test, b->c->dev, same, ARRAY_SIZE(same));
-	/* the event delivered; then time for the group's work */
+	/* the event delivered, and the group's work ran */
 	ib_event_flush(b->c->dev);
-	msleep(300);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
 	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
 						     &grp), 0);
@@ -1085,7 +1105,7 @@ static void mc_refusals(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 1));
 	KUNIT_EXPECT_EQ(test, t->r.status[0], -EAGAIN);
 	tmc_free(t);
-	msleep(100);
+	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_set), 0);
 }

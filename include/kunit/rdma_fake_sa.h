@@ -6,7 +6,10 @@
  * with records the case chose, stays silent or holds requests), C is the
  * client, its SM LID set to S's LID by a SubnSet(PortInfo) through C's
  * process_mad (set_sm() of <kunit/rdma_sa.h>).  "bed" puts it all
- * together with an SA client.
+ * together with an SA client.  A case that checks that nothing (more)
+ * happened first waits for the barriers at the end: every query of the
+ * client ended (bed_queries_ended()), everything C sent was handled by
+ * S and the other way round (bed_round_trip()).
  *
  * Include core/sa_priv.h (ib_sa_sm_ah_attr()) and <kunit/rdma_loop.h>
  * before this file.
@@ -220,7 +223,10 @@ static inline struct fake_sa *fsa_new(struct kunit *test, struct ib_device *dev)
 		spin_unlock(&__s->lock); __c; }),			\
 		msecs_to_jiffies(WAIT_MS)); })
 
-/* Answer the held requests now, from the case's context. */
+/*
+ * Answer the held requests now, from the case's context; S holds none
+ * afterwards and answers what comes next.
+ */
 static inline void fsa_answer_held(struct fake_sa *sa)
 {
 	struct ib_sa_mad *req = kmalloc(sizeof(*req), GFP_KERNEL);
@@ -231,6 +237,7 @@ static inline void fsa_answer_held(struct fake_sa *sa)
 		return;
 	spin_lock(&sa->lock);
 	n = sa->n_held;
+	sa->n_held = 0;
 	sa->hold = false;
 	spin_unlock(&sa->lock);
 	for (i = 0; i < n; i++) {
@@ -390,5 +397,38 @@ static inline void request_path(struct bed *b, struct sa_path_rec *rec)
 
 #define REQ_MASK	(IB_SA_PATH_REC_DGID | IB_SA_PATH_REC_SGID | \
 			 IB_SA_PATH_REC_PKEY | IB_SA_PATH_REC_NUMB_PATH)
+
+/* ------------------------------------------------------------------
+ * Barriers: what makes "nothing (more) happened" certain
+ */
+
+/*
+ * Wait until every query of @b's client has ended: a query holds a
+ * reference to its client from its start until after its last callback
+ * (ib_sa_unregister_client() waits for the same), so once only the
+ * registration's own reference is left no callback of them runs or
+ * will run, and none of them sends anything any more.
+ */
+static inline bool bed_queries_ended(struct bed *b)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (atomic_read(&b->client.users) > 1) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(1000, 2000);
+	}
+	return true;
+}
+
+/*
+ * A round trip from C to S and back (ksa_round_trip()): a GUIDInfoRecord
+ * Set, which S registered none of.  Once it is in, S has handled every
+ * MAD C posted before, and C every MAD S posted before.
+ */
+static inline bool bed_round_trip(struct kunit *test, struct bed *b)
+{
+	return ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_SET);
+}
 
 #endif /* KUNIT_RDMA_FAKE_SA_H */

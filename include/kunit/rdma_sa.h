@@ -5,7 +5,8 @@
  * manager's part (a port's SM LID and SL set with SubnSet(PortInfo), its
  * P_Key table with SubnSet(P_KeyTable), both through the device's
  * process_mad, and the wait for the SA address handle that follows),
- * and the fake SA's answer to a request.
+ * the fake SA's answer to a request, and a round trip to the SA that
+ * shows everything sent before it was handled.
  *
  * Include it after core/sa_priv.h (wait_sm_ah() reads the SA address
  * handle through ib_sa_sm_ah_attr(), visible to KUnit only).
@@ -14,11 +15,14 @@
 #define KUNIT_RDMA_SA_H
 
 #include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_sa.h>
 #include <rdma/ib_smi.h>
+#include <rdma/rdma_loop.h>
 
 #define KSA_WAIT_MS	10000
 
@@ -108,6 +112,58 @@ static inline bool wait_sm_ah(struct ib_device *dev, u16 lid,
 		msleep(20);
 	} while (time_before(jiffies, end));
 	return false;
+}
+
+/* What the first answer of a ksa_round_trip() said. */
+struct ksa_round_trip {
+	atomic_t		calls;
+	int			status;
+	struct completion	done;
+};
+
+static inline void ksa_round_trip_cb(int status,
+				     struct ib_sa_guidinfo_rec *rec,
+				     void *context)
+{
+	struct ksa_round_trip *rt = context;
+
+	if (atomic_inc_return(&rt->calls) == 1) {
+		rt->status = status;
+		complete(&rt->done);
+	}
+}
+
+/*
+ * A round trip from port 1 of @dev to its SA and back, for @client: a
+ * GUIDInfoRecord of method @method the fake SA did not register, which
+ * the SA's MAD layer answers "unsupported" itself (-EINVAL), whatever
+ * the fake SA does and without touching its counters.  A QP1 sends in
+ * the order of the posts and handles its receives in the order they
+ * came: once the answer is in, the SA has handled every MAD @dev posted
+ * before the request, and @dev every MAD the SA posted before its
+ * answer.  False when that did not happen within KSA_WAIT_MS.
+ */
+static inline bool ksa_round_trip(struct kunit *test,
+				  struct ib_sa_client *client,
+				  struct ib_device *dev, u8 method)
+{
+	struct ksa_round_trip *rt = kunit_kzalloc(test, sizeof(*rt),
+						  GFP_KERNEL);
+	struct ib_sa_guidinfo_rec grec = {};
+	struct ib_sa_query *q;
+
+	if (!rt)
+		return false;
+	init_completion(&rt->done);
+	grec.lid = cpu_to_be16(rdma_loop_port_lid(dev));
+	if (ib_sa_guid_info_rec_query(client, dev, 1, &grec,
+				      IB_SA_GUIDINFO_REC_LID, method, 60000,
+				      GFP_KERNEL, ksa_round_trip_cb, rt,
+				      &q) < 0)
+		return false;
+	return wait_for_completion_timeout(&rt->done,
+					   msecs_to_jiffies(KSA_WAIT_MS)) &&
+	       rt->status == -EINVAL;
 }
 
 /*
