@@ -41,13 +41,14 @@ gone_within() {
 	fi
 }
 
-ktap_plan 23
+ktap_plan 24
 
-$IP link add sv0 type veth peer name sv1
-$IP link set sv0 up
-$IP link set sv1 up
-$IP link add sd0 type dummy
-$IP link set sd0 up
+setup() {
+	$IP link add sv0 type veth peer name sv1 &&
+		$IP link set sv0 up && $IP link set sv1 up &&
+		$IP link add sd0 type dummy && $IP link set sd0 up
+}
+ktap_test "veth pair sv0-sv1 and dummy sd0 up" setup
 mac=$(cat /sys/class/net/sv0/address)
 
 ktap_test "siw loads" modprobe siw
@@ -96,8 +97,11 @@ gone_within "siw0 is gone after rdma link delete" siw0
 ktap_test "siw0 again on sv0 after the delete" \
 	rdma link add siw0 type siw netdev sv0
 
-$IP link del sv0
-gone_within "siw0 goes with its net device" siw0
+if out=$($IP link del sv0 2>&1); then
+	gone_within "siw0 goes with its net device" siw0
+else
+	ktap_fail "siw0 goes with its net device" "ip link del sv0: $out"
+fi
 if [ -e "$CLASS/siw2" ]; then
 	ktap_pass "siw2 stays while sd0 stays"
 else
