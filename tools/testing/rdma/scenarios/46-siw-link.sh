@@ -6,10 +6,12 @@
 # RNIC, an Ethernet port on DEV whose state follows DEV, the MAC as GID
 # and node GUID, the rate from DEV's link speed), the refusals, and the
 # three ways a device goes: rdma link delete, DEV unregistered, rmmod.
+# Then rdmavt and ib_core, which siw brought in, unload too.
 # needs: /usr/bin/rdma /usr/bin/ip
 # timeout: 300
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 # iproute2's: busybox's ip cannot name a veth peer
 IP=/usr/bin/ip
@@ -41,7 +43,7 @@ gone_within() {
 	fi
 }
 
-ktap_plan 24
+ktap_plan 25
 
 setup() {
 	$IP link add sv0 type veth peer name sv1 &&
@@ -111,5 +113,9 @@ fi
 ktap_test "rmmod siw with siw2 registered" rmmod siw
 gone_within "siw2 is gone with the module" siw2
 
-$IP link del sd0
+# modprobe siw brought rdmavt and ib_core in: leave nothing behind
+unload_rest() {
+	$IP link del sd0 && rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "sd0 deleted, rdmavt and ib_core unload" unload_rest
 ktap_finish
