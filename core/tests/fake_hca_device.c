@@ -121,6 +121,8 @@ static int fake_hca_check_desc(const struct fake_hca_desc *desc)
 		    pd->num_gids > pd->gid_tbl_len ||
 		    pd->num_pkeys > pd->pkey_tbl_len)
 			return -EINVAL;
+		if (pd->roce_v1 && pd->link_layer != IB_LINK_LAYER_ETHERNET)
+			return -EINVAL;
 	}
 	return 0;
 }

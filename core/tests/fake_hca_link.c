@@ -3,7 +3,8 @@
  * rdma_fake_hca: link type "fake" (see <kunit/rdma_fake_hca.h>).
  * "rdma link add NAME type fake netdev DEV" creates a device with one
  * RoCE port bound to DEV; it goes with "rdma link delete", with DEV or
- * with the module.
+ * with the module.  The port speaks RoCE v2 only, or v1 and v2 when the
+ * module parameter link_roce_v1 is set as the device is made.
  */
 
 #include <linux/module.h>
@@ -14,6 +15,11 @@
 #include <rdma/rdma_netlink.h>
 
 #include "fake_hca_priv.h"
+
+static bool link_roce_v1;
+module_param(link_roce_v1, bool, 0644);
+MODULE_PARM_DESC(link_roce_v1,
+		 "link devices made from now on speak RoCE v1 besides v2 (default: v2 only)");
 
 /**
  * fake_hca_link_desc - the description of a device of link type "fake"
@@ -72,6 +78,7 @@ static int fake_hca_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!desc)
 		return -ENOMEM;
 	fake_hca_link_desc(desc, ndev);
+	desc->port[0].roce_v1 = READ_ONCE(link_roce_v1);
 	desc->name = ibdev_name;
 	hca = fake_hca_create(desc);
 	kfree(desc);

@@ -123,6 +123,8 @@ static int fake_hca_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 		immutable->max_mad_size = 0;
 	} else if (port->attr.link_layer == IB_LINK_LAYER_ETHERNET) {
 		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+		if (port->attr.roce_v1)
+			immutable->core_cap_flags |= RDMA_CORE_PORT_IBA_ROCE;
 	} else {
 		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	}

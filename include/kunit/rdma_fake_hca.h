@@ -52,8 +52,8 @@ struct kunit;
 /**
  * struct fake_hca_port_desc - one port of a fake device
  * @link_layer: IB_LINK_LAYER_INFINIBAND (IB port, GIDs served by
- *	query_gid) or IB_LINK_LAYER_ETHERNET (RoCE v2 port, core-managed
- *	GID table through add_gid/del_gid)
+ *	query_gid) or IB_LINK_LAYER_ETHERNET (RoCE v2 port, and v1 with
+ *	@roce_v1; core-managed GID table through add_gid/del_gid)
  * @state: port state reported by query_port
  * @phys_state: physical port state (enum ib_port_phys_state)
  * @lid: base LID
@@ -80,6 +80,7 @@ struct kunit;
  * @mac: Ethernet port: MAC address of the created net device; all zero
  *	gives a random one
  * @no_netdev: Ethernet port without any net device
+ * @roce_v1: Ethernet port: speaks RoCE v1 (IB/RoCE v1 GIDs) besides v2
  */
 struct fake_hca_port_desc {
 	enum rdma_link_layer	link_layer;
@@ -103,6 +104,7 @@ struct fake_hca_port_desc {
 	const char		*netdev_name;
 	u8			mac[ETH_ALEN];
 	bool			no_netdev;
+	bool			roce_v1;
 };
 
 /**

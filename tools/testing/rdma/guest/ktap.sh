@@ -106,6 +106,26 @@ ktap_refused() {
 	fi
 }
 
+# ktap_errno NAME ERRNO COMMAND [ARG...]: one case, passed when COMMAND
+# fails with the errno ERRNO (strerror's text, e.g. "No such device"):
+# it exits non-zero and a line of its output ends in ": ERRNO", as
+# busybox and coreutils report an errno (busybox sh: "sh: write error:
+# Invalid argument").  Success or any other error fails the case.
+ktap_errno() {
+	local name=$1 errno=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	if [ $rc -eq 0 ]; then
+		ktap_fail "$name" "'$*' succeeded"
+	elif ! echo "$out" | grep -q -- ": $errno\$"; then
+		ktap_fail "$name" "'$*' exited with $rc, not with '$errno'"
+	else
+		ktap_pass "$name"
+	fi
+}
+
 # ktap_skip_all REASON: the whole scenario does not apply here.
 ktap_skip_all() {
 	echo "KTAP version 1"

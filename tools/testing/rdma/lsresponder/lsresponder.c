@@ -16,8 +16,12 @@
  *              packet lifetime 17, MTU 1024 (3), rate 10 Gb/s (3), the
  *              DLID 0x7777 and SLID 0x7778, the request's GIDs and P_Key
  *   error      RDMA_NL_LS_F_ERR
- *   late       the record of "answer", but 3 s late (after the kernel's
- *              default timeout of 2 s when --set-timeout did not change it)
+ *   late       the record of "answer", but only once SIGUSR1 came (the
+ *              caller sends it when the query has ended), with NLM_F_ACK;
+ *              then it prints the kernel's ack:
+ *              "late answer seq S errno E msg TEXT" (TEXT: the extack
+ *              message, "-" for none; the kernel says "No path query
+ *              waits for this sequence number" when it dropped the answer)
  *   malformed  a record of 40 bytes instead of 72
  *   wrongseq   the record of "answer" with another sequence number
  *   silent     nothing
@@ -34,6 +38,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <linux/netlink.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +49,6 @@
 #include <rdma/rdma_netlink.h>
 
 #define BUF_SIZE	8192
-#define LATE_SECONDS	3
 
 enum mode { M_ANSWER, M_ERROR, M_LATE, M_MALFORMED, M_WRONGSEQ, M_SILENT };
 
@@ -171,10 +175,70 @@ static int send_to_kernel(int fd, const void *msg, size_t len)
 	return 0;
 }
 
-static void answer(int fd, const struct request *req, enum mode mode)
+/* The extack message of the ack @nlh (NLMSG_ERROR), or NULL. */
+static const char *ack_msg(const struct nlmsghdr *nlh)
+{
+	const struct nlmsgerr *err = NLMSG_DATA(nlh);
+	size_t off = NLMSG_ALIGN(sizeof(*err));
+	const struct nlattr *a;
+	int rem;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NULL;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
+	rem = (int)nlh->nlmsg_len - NLMSG_HDRLEN - (int)off;
+	a = (const void *)((const char *)err + off);
+	while (rem >= (int)sizeof(*a) && a->nla_len >= sizeof(*a) &&
+	       a->nla_len <= rem) {
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
+			return (const char *)a + NLA_HDRLEN;
+		rem -= NLA_ALIGN(a->nla_len);
+		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
+	}
+	return NULL;
+}
+
+/*
+ * The kernel's ack of the message with sequence number @seq: its errno
+ * (0: accepted), the extack message in @msg ("-": none).  Other
+ * messages (RESOLVE requests that come meanwhile) are skipped unanswered.
+ */
+static int wait_ack(int fd, uint32_t seq, char *msg, size_t msg_len)
+{
+	char buf[BUF_SIZE];
+	struct nlmsghdr *nlh;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == EINTR || errno == ENOBUFS)
+				continue;
+			return errno;
+		}
+		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n)) {
+			const struct nlmsgerr *err = NLMSG_DATA(nlh);
+			const char *text;
+
+			if (nlh->nlmsg_type != NLMSG_ERROR ||
+			    err->msg.nlmsg_seq != seq)
+				continue;
+			text = ack_msg(nlh);
+			snprintf(msg, msg_len, "%s", text ? text : "-");
+			return -err->error;
+		}
+	}
+}
+
+static void respond(int fd, const struct request *req, enum mode mode)
 {
 	struct answer ans;
 	size_t rec_len = sizeof(ans.rec);
+	char msg[256];
+	sigset_t usr1;
+	int sig, err;
 
 	memset(&ans, 0, sizeof(ans));
 	ans.nlh.nlmsg_type = req->type;
@@ -187,8 +251,13 @@ static void answer(int fd, const struct request *req, enum mode mode)
 		send_to_kernel(fd, &ans, ans.nlh.nlmsg_len);
 		return;
 	}
-	if (mode == M_LATE)
-		sleep(LATE_SECONDS);
+	if (mode == M_LATE) {
+		/* blocked since main(): pending if it came already */
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigwait(&usr1, &sig);
+		ans.nlh.nlmsg_flags = NLM_F_ACK;
+	}
 	if (mode == M_WRONGSEQ)
 		ans.nlh.nlmsg_seq = req->seq + 100000;
 	if (mode == M_MALFORMED)
@@ -201,7 +270,10 @@ static void answer(int fd, const struct request *req, enum mode mode)
 	ans.attr.nla_type = LS_NLA_TYPE_PATH_RECORD;
 	ans.attr.nla_len = NLA_HDRLEN + rec_len;
 	ans.nlh.nlmsg_len = NLMSG_HDRLEN + NLA_ALIGN(ans.attr.nla_len);
-	send_to_kernel(fd, &ans, ans.nlh.nlmsg_len);
+	if (send_to_kernel(fd, &ans, ans.nlh.nlmsg_len) || mode != M_LATE)
+		return;
+	err = wait_ack(fd, req->seq, msg, sizeof(msg));
+	printf("late answer seq %u errno %d msg %s\n", req->seq, err, msg);
 }
 
 /* SET_TIMEOUT with an ack; the errno the kernel answered. */
@@ -223,22 +295,11 @@ static int set_timeout(int fd, uint32_t ms)
 			  .nla_type = LS_NLA_TYPE_TIMEOUT },
 		.ms = ms,
 	};
-	char buf[BUF_SIZE];
-	struct nlmsghdr *nlh;
-	ssize_t n;
+	char text[256];
 
 	if (send_to_kernel(fd, &msg, sizeof(msg)))
 		return errno;
-	/* the ack; RESOLVE requests that come first are not ours to drop */
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0)
-			return errno;
-		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
-		     nlh = NLMSG_NEXT(nlh, n))
-			if (nlh->nlmsg_type == NLMSG_ERROR)
-				return -((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
-	}
+	return wait_ack(fd, msg.nlh.nlmsg_seq, text, sizeof(text));
 }
 
 int main(int argc, char **argv)
@@ -248,7 +309,8 @@ int main(int argc, char **argv)
 	enum mode mode = M_SILENT;
 	char buf[BUF_SIZE];
 	unsigned int i;
-	int fd, found = 0;
+	int fd, found = 0, one = 1;
+	sigset_t usr1;
 
 	for (i = 1; i < (unsigned int)argc; i++) {
 		unsigned int m;
@@ -272,9 +334,19 @@ int main(int argc, char **argv)
 	if (!found)
 		print_usage(argv[0]);
 
+	/* late: SIGUSR1 waits for sigwait() from now on */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+
 	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_RDMA);
 	if (fd < 0) {
 		perror("lsresponder: socket");
+		return 1;
+	}
+	/* acks with the kernel's extack message */
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one))) {
+		perror("lsresponder: NETLINK_EXT_ACK");
 		return 1;
 	}
 	addr.nl_groups = 1 << (RDMA_NL_GROUP_LS - 1);
@@ -310,7 +382,7 @@ int main(int argc, char **argv)
 			       req.seq, req.dev, req.port, req.path_use, gid,
 			       mode_names[mode]);
 			if (mode != M_SILENT)
-				answer(fd, &req, mode);
+				respond(fd, &req, mode);
 			seen++;
 		}
 	}

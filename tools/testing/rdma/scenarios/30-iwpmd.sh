@@ -27,7 +27,7 @@ A4=192.0.2.1
 A6=2001:db8::1
 TRACE=/tmp/iwpmd.strace
 
-ktap_plan 35
+ktap_plan 36
 
 status() { sed -n "s/^$1: //p" $ST; }
 # Run one command of rdma_iwpm_user; print its result line.
@@ -72,13 +72,16 @@ pm_gone() { [ "$(status port_mapper)" -lt 0 ]; }
 for m in rdma_iwpm_user iw_cm; do
 	grep -q "^$m " /proc/modules && rmmod $m
 done
-ip link add $IF type dummy
-echo 0 >/proc/sys/net/ipv6/conf/$IF/accept_dad 2>/dev/null
-ip addr add $A4/24 dev $IF
-ip -6 addr add $A6/64 dev $IF
-ip link set $IF up
+# 1: the addresses to map, on a dummy device.
+setup() {
+	ip link add $IF type dummy &&
+		echo 0 >/proc/sys/net/ipv6/conf/$IF/accept_dad &&
+		ip addr add $A4/24 dev $IF && ip -6 addr add $A6/64 dev $IF &&
+		ip link set $IF up
+}
+ktap_test "dummy $IF up with $A4 and $A6" setup
 
-# 1-2: load; the client starts with no port mapper.
+# 2-3: load; the client starts with no port mapper.
 ktap_test "modprobe iw_cm and rdma_iwpm_user" \
 	sh -c 'modprobe iw_cm && modprobe rdma_iwpm_user'
 if [ "$(status port_mapper)" = -1 ] && [ "$(status mappings)" = 0 ]; then
@@ -87,7 +90,7 @@ else
 	ktap_fail "no port mapper before iwpmd starts" "$(cat $ST)"
 fi
 
-# 3-5: iwpmd starts: HELLO v4 at sequence 0, our HELLO back, no error.
+# 4-6: iwpmd starts: HELLO v4 at sequence 0, our HELLO back, no error.
 if start_iwpmd $TRACE; then
 	ktap_pass "iwpmd is the registered port mapper, ABI 4"
 else
@@ -109,7 +112,7 @@ else
 	ktap_pass "no netlink error during the handshake"
 fi
 
-# 6: registration (REG_PID by multicast, iwpmd answers).
+# 7: registration (REG_PID by multicast, iwpmd answers).
 r=$(cmd register siw0 $IF)
 if [ "$(field "$r" ret)" = 0 ] && [ "$(status registration)" = 0x2 ]; then
 	ktap_pass "register with iwpmd"
@@ -117,7 +120,7 @@ else
 	ktap_fail "register with iwpmd" "$r / $(status registration)"
 fi
 
-# 7-10: IPv4 and IPv6 mappings; iwpmd holds the mapped ports.
+# 8-11: IPv4 and IPv6 mappings; iwpmd holds the mapped ports.
 r4=$(cmd add $A4 7174)
 m4=$(field "$r4" mapped)
 p4=$(port_of "$m4")
@@ -149,7 +152,7 @@ else
 	ktap_fail "iwpmd holds the IPv6 mapped port" "could bind $p6"
 fi
 
-# 11-12: add-and-query to the IPv4 mapping: iwpmd asks its peer (itself
+# 12-13: add-and-query to the IPv4 mapping: iwpmd asks its peer (itself
 # over UDP), answers, and reports the connecting side as remote info.
 rq=$(cmd query $A4 7176 $A4 7174)
 mq=$(field "$rq" mapped)
@@ -171,7 +174,7 @@ else
 		"$rr / $(status remote_infos)"
 fi
 
-# 13-14: removal releases the port.
+# 14-15: removal releases the port.
 r=$(cmd remove $A4 7174)
 if [ "$(field "$r" ret)" = 0 ] && [ "$(status mappings)" = 2 ]; then
 	ktap_pass "remove the IPv4 mapping"
@@ -185,7 +188,7 @@ else
 	ktap_fail "iwpmd released the IPv4 mapped port" "$p4 still bound"
 fi
 
-# 15-20: restart.  The kernel notices iwpmd's socket closing, the new
+# 16-21: restart.  The kernel notices iwpmd's socket closing, the new
 # iwpmd gets the two mappings and their count, and acknowledges them.
 stop_iwpmd
 if pm_gone; then
@@ -226,7 +229,7 @@ else
 	ktap_fail "register again with the new iwpmd" "$r"
 fi
 
-# 21-23: iwpmd killed while a request waits: it fails at once, unmapped.
+# 22-24: iwpmd killed while a request waits: it fails at once, unmapped.
 echo 60000 >$PARAM
 aborted=$(status requests_aborted)
 p=$(iwpmd_pid)
@@ -258,7 +261,7 @@ else
 	ktap_fail "killed iwpmd is no longer the port mapper" "$(cat $ST)"
 fi
 
-# 24-26: no iwpmd at all: unmapped at once.
+# 25-27: no iwpmd at all: unmapped at once.
 r=$(cmd add $A6 7401)
 if [ "$(field "$r" ret)" = 0 ] && [ "$(field "$r" mapped)" = "[$A6]:7401" ] &&
    [ "$(field "$r" us)" -lt 1000000 ]; then
@@ -283,7 +286,7 @@ else
 	ktap_fail "without iwpmd: nothing pending" "$(cat $ST)"
 fi
 
-# 27-29: a stalled iwpmd: the request gives up after pm_timeout_ms.
+# 28-30: a stalled iwpmd: the request gives up after pm_timeout_ms.
 start_iwpmd $TRACE.3
 r=$(cmd register siw0 $IF)
 ktap_diag "register with the third iwpmd: $r"
@@ -316,7 +319,7 @@ else
 fi
 echo 10000 >$PARAM
 
-# 30-33: processes posing as the port mapper while iwpmd is registered.
+# 31-34: processes posing as the port mapper while iwpmd is registered.
 # pose.pl sends port-mapper messages from a socket of its own and
 # prints the errno the kernel answers each with.
 cat >/tmp/pose.pl <<'PERL'
@@ -383,7 +386,7 @@ else
 fi
 stop_iwpmd
 
-# 34-35: unload.
+# 35-36: unload.
 ktap_test "rmmod rdma_iwpm_user iw_cm" \
 	sh -c 'rmmod rdma_iwpm_user && rmmod iw_cm'
 ip link del $IF

@@ -6,10 +6,12 @@
 # RNIC, an Ethernet port on DEV whose state follows DEV, the MAC as GID
 # and node GUID, the rate from DEV's link speed), the refusals, and the
 # three ways a device goes: rdma link delete, DEV unregistered, rmmod.
+# Then rdmavt and ib_core, which siw brought in, unload too.
 # needs: /usr/bin/rdma /usr/bin/ip
 # timeout: 300
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 # iproute2's: busybox's ip cannot name a veth peer
 IP=/usr/bin/ip
@@ -41,13 +43,14 @@ gone_within() {
 	fi
 }
 
-ktap_plan 23
+ktap_plan 25
 
-$IP link add sv0 type veth peer name sv1
-$IP link set sv0 up
-$IP link set sv1 up
-$IP link add sd0 type dummy
-$IP link set sd0 up
+setup() {
+	$IP link add sv0 type veth peer name sv1 &&
+		$IP link set sv0 up && $IP link set sv1 up &&
+		$IP link add sd0 type dummy && $IP link set sd0 up
+}
+ktap_test "veth pair sv0-sv1 and dummy sd0 up" setup
 mac=$(cat /sys/class/net/sv0/address)
 
 ktap_test "siw loads" modprobe siw
@@ -96,8 +99,11 @@ gone_within "siw0 is gone after rdma link delete" siw0
 ktap_test "siw0 again on sv0 after the delete" \
 	rdma link add siw0 type siw netdev sv0
 
-$IP link del sv0
-gone_within "siw0 goes with its net device" siw0
+if out=$($IP link del sv0 2>&1); then
+	gone_within "siw0 goes with its net device" siw0
+else
+	ktap_fail "siw0 goes with its net device" "ip link del sv0: $out"
+fi
 if [ -e "$CLASS/siw2" ]; then
 	ktap_pass "siw2 stays while sd0 stays"
 else
@@ -107,5 +113,9 @@ fi
 ktap_test "rmmod siw with siw2 registered" rmmod siw
 gone_within "siw2 is gone with the module" siw2
 
-$IP link del sd0
+# modprobe siw brought rdmavt and ib_core in: leave nothing behind
+unload_rest() {
+	$IP link del sd0 && rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "sd0 deleted, rdmavt and ib_core unload" unload_rest
 ktap_finish

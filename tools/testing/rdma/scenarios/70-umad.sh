@@ -77,10 +77,18 @@ else
 		"missing:$missing; $(wc -l </tmp/mad.trace 2>/dev/null) lines"
 fi
 
-if ! grep -qx umadc $MAD/*/ibdev 2>/dev/null; then
-	ktap_pass "the deleted device's umad is gone"
+# umadtest deleted umadc under open files: its umad and issm are gone,
+# those of umada and umadb stay.
+ibdevs() {
+	cat $MAD/$1*/ibdev 2>/dev/null | sort | tr '\n' ' '
+}
+umads=$(ibdevs umad)
+issms=$(ibdevs issm)
+if [ "$umads" = "umada umadb " ] && [ "$issms" = "umada umadb " ]; then
+	ktap_pass "the deleted device's umad and issm are gone, the others stay"
 else
-	ktap_fail "the deleted device's umad is gone" "$(ls $MAD | tr '\n' ' ')"
+	ktap_fail "the deleted device's umad and issm are gone, the others stay" \
+		"umad of '$umads', issm of '$issms'"
 fi
 
 ktap_test "remaining loop devices are deleted" sh -c \

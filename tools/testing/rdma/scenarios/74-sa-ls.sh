@@ -7,9 +7,10 @@
 # joins RDMA_NL_GROUP_LS and answers them itself (SL 7, packet lifetime
 # 17: values opensm does not give), or fails in the ways ibacm could
 # (RDMA_NL_LS_F_ERR, a short record, a wrong sequence number, silence, an
-# answer after the kernel's timeout), each time the query ends with
-# opensm's path.  SET_TIMEOUT is acked and sets the wait (100 ms: done
-# within 10 s; 20 s: not before 19 s).  A multicast join of rdma_test_sa
+# answer after the kernel's timeout, which the kernel drops: it says so
+# in the ack), each time the query ends with opensm's path.  SET_TIMEOUT
+# is acked and sets the wait (LONG ms: not before LONG ms; then 100 ms:
+# well before LONG ms).  A multicast join of rdma_test_sa
 # is answered by opensm's SA (an MLID, the group in saquery's
 # MCMemberRecords with that MLID) and its leave ends the group.
 # Then everything unloads: no splat, kmemleak finds nothing.
@@ -69,6 +70,16 @@ lsr_start() {
 	# joined once it says so
 	for _ in $(seq 50); do
 		grep -q '^listening' /tmp/lsr.out && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# lsr_saw_request: the responder logs a request within 10 s (it may read
+# it after the query ended: a short timeout or a silent mode)
+lsr_saw_request() {
+	for _ in $(seq 100); do
+		grep -q '^request seq' /tmp/lsr.out && return 0
 		sleep 0.1
 	done
 	return 1
@@ -154,6 +165,7 @@ for mode in error malformed wrongseq silent; do
 	name="responder '$mode': opensm's path after all"
 	if [ $sm = 1 ] && lsr_start --set-timeout 300 $mode; then
 		out=$(path 2000)
+		lsr_saw_request
 		lsr_stop
 		show "$out"
 		if [ "$out" = "$osm_line" ] && grep -q '^request seq' /tmp/lsr.out; then
@@ -167,16 +179,34 @@ for mode in error malformed wrongseq silent; do
 	fi
 done
 
-# late: the answer comes after the timeout (default 2 s) and is dropped
-if [ $sm = 1 ] && lsr_start --set-timeout 2000 late; then
+# late: the responder sees the request but holds its answer until the
+# query has ended (after the timeout, with opensm's path); the answer it
+# sends then is dropped, which the kernel's ack says
+late_sent() {
+	grep -q '^late answer seq' /tmp/lsr.out
+}
+if [ $sm = 1 ] && lsr_start --set-timeout 300 late; then
 	out=$(path 2000)
-	sleep 4
+	kill -USR1 "$LSR_PID"
+	for _ in $(seq 100); do
+		late_sent && break
+		sleep 0.1
+	done
 	lsr_stop
 	show "$out"
-	if [ "$out" = "$osm_line" ]; then
-		ktap_pass "a late answer: opensm's path, the answer dropped"
+	seq=$(sed -n 's/^request seq \([0-9]*\) dev loop0 port 1 .*/\1/p' /tmp/lsr.out)
+	if [ "$out" != "$osm_line" ]; then
+		ktap_fail "a late answer: opensm's path, the answer dropped" \
+			"the query ended with '$out', not opensm's path"
+	elif [ -z "$seq" ]; then
+		ktap_fail "a late answer: opensm's path, the answer dropped" \
+			"the responder saw no request"
+	elif ! grep -qx "late answer seq $seq errno 0 msg No path query waits for this sequence number" \
+		/tmp/lsr.out; then
+		ktap_fail "a late answer: opensm's path, the answer dropped" \
+			"no ack of the dropped answer to request $seq"
 	else
-		ktap_fail "a late answer: opensm's path, the answer dropped" "$out"
+		ktap_pass "a late answer: opensm's path, the answer dropped"
 	fi
 else
 	[ $sm = 1 ] && lsr_stop
@@ -184,9 +214,31 @@ else
 fi
 
 # SET_TIMEOUT: acked with 0 (clamped, not refused), and it sets the
-# wait.  The VM is too slow for tight bounds (a query the SA answers
-# directly may take a second), so: 5 ms (clamped to 100) ends within
-# 10 s, 20 s does not end before 19 s.
+# wait.  First LONG ms: the query cannot end before.  Then 5 ms (clamped
+# to 100): the query must end well before LONG ms, the timeout in force
+# were this SET_TIMEOUT ignored (a query the SA answers directly may take
+# a second under TCG: half of LONG is the bound).  The responder must
+# have seen each query, or the wait was not the local service's.
+LONG=$(tier_pick 8000 20000)
+long_ok=0
+if [ $sm = 1 ] && lsr_start --set-timeout $LONG silent; then
+	out=$(path 2000)
+	ms=$(cat /tmp/path.ms)
+	lsr_saw_request
+	lsr_stop
+	show "$out"
+	if [ "$out" = "$osm_line" ] && [ "$ms" -ge $((LONG - 100)) ] &&
+	   grep -q '^request seq' /tmp/lsr.out; then
+		long_ok=1
+		ktap_pass "a long timeout: opensm's path not before it"
+	else
+		ktap_fail "a long timeout: opensm's path not before it" \
+			"$out after $ms ms, timeout $LONG ms"
+	fi
+else
+	[ $sm = 1 ] && lsr_stop
+	ktap_fail "a long timeout: opensm's path not before it" "no SM (opensm did not bring the ports up)"
+fi
 if lsr_start --set-timeout 5 silent; then
 	if grep -qx 'set-timeout 5 errno 0' /tmp/lsr.out; then
 		ktap_pass "SET_TIMEOUT is acked with 0"
@@ -197,33 +249,24 @@ if lsr_start --set-timeout 5 silent; then
 		out=$(path 2000)
 		ms=$(cat /tmp/path.ms)
 		show "$out"
-		if [ "$out" = "$osm_line" ] && [ "$ms" -lt 10000 ]; then
-			ktap_pass "timeout 100 ms: opensm's path within 10 s"
+		lsr_saw_request
+		if [ $long_ok = 0 ]; then
+			ktap_fail "timeout 100 ms: opensm's path well before the long one" \
+				"the $LONG ms timeout did not hold: this says nothing"
+		elif [ "$out" = "$osm_line" ] && [ "$ms" -lt $((LONG / 2)) ] &&
+		     grep -q '^request seq' /tmp/lsr.out; then
+			ktap_pass "timeout 100 ms: opensm's path well before the long one"
 		else
-			ktap_fail "timeout 100 ms: opensm's path within 10 s" \
-				"$out after $ms ms"
+			ktap_fail "timeout 100 ms: opensm's path well before the long one" \
+				"$out after $ms ms, not under $((LONG / 2)) ms"
 		fi
 	else
-		ktap_fail "timeout 100 ms: opensm's path within 10 s" "no SM (opensm did not bring the ports up)"
+		ktap_fail "timeout 100 ms: opensm's path well before the long one" "no SM (opensm did not bring the ports up)"
 	fi
 	lsr_stop
 else
 	ktap_fail "SET_TIMEOUT is acked with 0" "lsresponder did not start"
-	ktap_fail "timeout 100 ms: opensm's path within 10 s" "no responder"
-fi
-if [ $sm = 1 ] && lsr_start --set-timeout 20000 silent; then
-	out=$(path 2000)
-	ms=$(cat /tmp/path.ms)
-	lsr_stop
-	show "$out"
-	if [ "$out" = "$osm_line" ] && [ "$ms" -ge 19000 ]; then
-		ktap_pass "timeout 20 s: opensm's path after it"
-	else
-		ktap_fail "timeout 20 s: opensm's path after it" "$out after $ms ms"
-	fi
-else
-	[ $sm = 1 ] && lsr_stop
-	ktap_fail "timeout 20 s: opensm's path after it" "no SM (opensm did not bring the ports up)"
+	ktap_fail "timeout 100 ms: opensm's path well before the long one" "no responder"
 fi
 # back to the default
 $LSR --set-timeout 2000 --count 0 silent >/dev/null 2>&1
