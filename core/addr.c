@@ -774,9 +774,8 @@ static const struct nla_policy addr_ls_policy[LS_NLA_TYPE_MAX] = {
  * Return: 0, as upstream, also for answers not used; -EPERM for a
  * request (NLM_F_REQUEST) or a message from the kernel.
  */
-VISIBLE_IF_KUNIT int ib_nl_handle_ip_res_resp(struct sk_buff *skb,
-					      struct nlmsghdr *nlh,
-					      struct netlink_ext_ack *extack)
+int ib_nl_handle_ip_res_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[LS_NLA_TYPE_MAX] = {};
 
