@@ -425,8 +425,9 @@ int roce_resolve_route_from_path(struct sa_path_rec *rec,
 	if (rec->roce.route_resolved)
 		return 0;
 
-	rdma_gid2ip(&src.sa, &rec->sgid);
-	rdma_gid2ip(&dst.sa, &rec->dgid);
+	/* The whole union: rdma_gid2ip() may write a sockaddr_in6. */
+	rdma_gid2ip((struct sockaddr *)&src, &rec->sgid);
+	rdma_gid2ip((struct sockaddr *)&dst, &rec->dgid);
 	if (src.sa.sa_family != dst.sa.sa_family)
 		return -EINVAL;
 	if (!attr || !attr->ndev)
