@@ -15,6 +15,10 @@
 #               to smc, compiled against our include/ and uapi/)
 #   firstrun    firstrun-check.sh (the Makefile builds the modules in the
 #               folder the test kernel is built in, also on a fresh machine)
+#   nokunit-build  nokunit-check.sh: every product module built against
+#               Debian's 6.12 headers, a kernel without KUnit, with no
+#               warning (the test kernel has KUnit; distribution kernels
+#               do not).  Headers and build cached outside the repository
 #   upstream    upstream's drivers/infiniband built against the test
 #               kernel (prepare-kernel.sh --upstream, cached) and the
 #               verbs benchmark built against it (upstream/build-ulp.sh):
@@ -173,6 +177,11 @@ if [ "${RDMA_STATIC:-}" != none ]; then
 	run_static uapi-abi "$here/uapi-abi-check.sh"
 	run_static ulp-compile "$here/ulp-compile-check.sh"
 	run_static firstrun "$here/firstrun-check.sh"
+	if [ $built -eq 0 ]; then
+		run_static nokunit-build "$here/nokunit-check.sh" "$repo/modules.order"
+	else
+		static+=(--static nokunit-build=skip)
+	fi
 fi
 
 if [ -n "$vm_pid" ]; then
