@@ -425,8 +425,9 @@ int roce_resolve_route_from_path(struct sa_path_rec *rec,
 	if (rec->roce.route_resolved)
 		return 0;
 
-	rdma_gid2ip(&src.sa, &rec->sgid);
-	rdma_gid2ip(&dst.sa, &rec->dgid);
+	/* The whole union: rdma_gid2ip() may write a sockaddr_in6. */
+	rdma_gid2ip((struct sockaddr *)&src, &rec->sgid);
+	rdma_gid2ip((struct sockaddr *)&dst, &rec->dgid);
 	if (src.sa.sa_family != dst.sa.sa_family)
 		return -EINVAL;
 	if (!attr || !attr->ndev)
@@ -774,9 +775,8 @@ static const struct nla_policy addr_ls_policy[LS_NLA_TYPE_MAX] = {
  * Return: 0, as upstream, also for answers not used; -EPERM for a
  * request (NLM_F_REQUEST) or a message from the kernel.
  */
-VISIBLE_IF_KUNIT int ib_nl_handle_ip_res_resp(struct sk_buff *skb,
-					      struct nlmsghdr *nlh,
-					      struct netlink_ext_ack *extack)
+int ib_nl_handle_ip_res_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[LS_NLA_TYPE_MAX] = {};
 

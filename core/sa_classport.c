@@ -196,9 +196,8 @@ void ib_sa_cpi_stop(struct ib_sa_port *port)
  * Return: 0; -EAGAIN when there is none cached now; -ENODEV when the
  * port has no SA.
  */
-VISIBLE_IF_KUNIT int ib_sa_classport_info_get(struct ib_device *device,
-					      u32 port_num,
-					      struct ib_class_port_info *info)
+int ib_sa_classport_info_get(struct ib_device *device, u32 port_num,
+			     struct ib_class_port_info *info)
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 	unsigned long flags;

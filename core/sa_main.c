@@ -377,8 +377,8 @@ void ib_sa_cleanup(void)
  * Return: 0; -EAGAIN when the port has no handle now; -ENODEV when it
  * has no SA.
  */
-VISIBLE_IF_KUNIT int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
-				      struct rdma_ah_attr *ah_attr)
+int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
+		     struct rdma_ah_attr *ah_attr)
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 	struct ib_sa_sm_ah *sm_ah;
@@ -407,8 +407,7 @@ EXPORT_SYMBOL_IF_KUNIT(ib_sa_sm_ah_attr);
  * Context: Any context.
  * Return: the upper 32 bits of the port's query TIDs; 0 without an SA.
  */
-VISIBLE_IF_KUNIT u32 ib_sa_agent_hi_tid(struct ib_device *device,
-					u32 port_num)
+u32 ib_sa_agent_hi_tid(struct ib_device *device, u32 port_num)
 {
 	struct ib_sa_port *port = ib_sa_find_port(device, port_num);
 

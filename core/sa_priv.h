@@ -183,10 +183,6 @@ bool ib_sa_ls_cancel(struct ib_sa_query *query);
 void ib_sa_ls_flush_port(struct ib_sa_port *port);
 void ib_sa_ls_init(void);
 void ib_sa_ls_cleanup(void);
-int ib_nl_handle_resolve_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
-			      struct netlink_ext_ack *extack);
-int ib_nl_handle_set_timeout(struct sk_buff *skb, struct nlmsghdr *nlh,
-			     struct netlink_ext_ack *extack);
 
 /* sa_classport.c */
 void ib_sa_cpi_work(struct work_struct *work);
@@ -227,6 +223,10 @@ void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb));
 unsigned int ib_sa_ls_timeout_ms(void);
 unsigned int ib_sa_ls_pending(void);
 void ib_sa_mcast_kunit_flush(void);
+int ib_nl_handle_resolve_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack);
+int ib_nl_handle_set_timeout(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack);
 #endif
 
 #endif /* SA_PRIV_H */

@@ -310,6 +310,7 @@ u32 rdma_loop_switch_port(struct ib_device *dev)
 }
 EXPORT_SYMBOL(rdma_loop_switch_port);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * rdma_loop_switch_reset - forget what a subnet manager set in the switch
  *
@@ -322,7 +323,7 @@ EXPORT_SYMBOL(rdma_loop_switch_port);
  *
  * Return: nothing; the switch is as it was at load time.
  */
-VISIBLE_IF_KUNIT void rdma_loop_switch_reset(void)
+void rdma_loop_switch_reset(void)
 {
 	if (!loop_sw)
 		return;
@@ -331,6 +332,7 @@ VISIBLE_IF_KUNIT void rdma_loop_switch_reset(void)
 	mutex_unlock(&loop_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdma_loop_switch_reset);
+#endif
 
 /*
  * "rdma link add NAME type loop netdev X": nldev insists on an existing

@@ -36,7 +36,9 @@ struct loop_dev {
 	u32			sw_port;
 };
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /* loop.c, for the KUnit suite of the switch */
 void rdma_loop_switch_reset(void);
+#endif
 
 #endif /* RDMA_LOOP_LOOP_H */

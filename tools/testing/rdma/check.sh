@@ -17,6 +17,10 @@
 #               folder the test kernel is built in, also on a fresh machine)
 #   docs        doc-check.py (every .rst parses with docutils; every KUnit
 #               suite and scenario is named in Documentation/testing.rst)
+#   nokunit-build  nokunit-check.sh: every product module built against
+#               Debian's 6.12 headers, a kernel without KUnit, with no
+#               warning (the test kernel has KUnit; distribution kernels
+#               do not).  Headers and build cached outside the repository
 #   upstream    upstream's drivers/infiniband built against the test
 #               kernel (prepare-kernel.sh --upstream, cached) and the
 #               verbs benchmark built against it (upstream/build-ulp.sh):
@@ -187,6 +191,11 @@ if [ "${RDMA_STATIC:-}" != none ]; then
 	run_static ulp-compile "$here/ulp-compile-check.sh"
 	run_static firstrun "$here/firstrun-check.sh"
 	run_static docs python3 "$here/doc-check.py" "$repo"
+	if [ $built -eq 0 ]; then
+		run_static nokunit-build "$here/nokunit-check.sh" "$repo/modules.order"
+	else
+		static+=(--static nokunit-build=skip)
+	fi
 fi
 
 if [ -n "$vm_pid" ]; then

@@ -32,8 +32,10 @@ repo=$(cd "$here/../../.." && pwd)
 dist=$repo/.testbed/distro
 src=$dist/src
 meta=linux-image-6.12-amd64
+# The demo scripts' "# needs:" tools come from the host too: rdma
+# (iproute2), and opensm and infiniband-diags for 30-ib-subnet.
 host_pkgs="qemu-system-x86 busybox-static cpio kmod xz-utils zstd rsync
-	python3 gcc make libc6-dev iproute2"
+	python3 gcc make libc6-dev iproute2 opensm infiniband-diags"
 
 say() { echo "distro-run: $*" >&2; }
 die() { say "$*"; exit 2; }
