@@ -46,27 +46,42 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define DEV_NAME	"kufault"
 
 /*
- * The quick tier (make check) fails every STRIDE-th allocation and op
- * call, from an offset that changes with every run (printed), so that
- * runs together cover every one; the full tier (make check-full, full=1)
- * fails each of them.
+ * The quick tier (make check) fails each of the first QUICK_ALL
+ * allocations and op calls, then every QUICK_STRIDE-th from an offset
+ * that changes with every run (printed), so that runs together cover
+ * every one; the full tier (make check-full, full=1) fails each of them.
+ * The first ones are never left out: later allocations of the path come
+ * in repeating groups (one per GID, say), and a sample in step with a
+ * group could miss every allocation whose failure fails the registration.
  */
 static bool full;
 module_param(full, bool, 0444);
 MODULE_PARM_DESC(full, "fail every allocation and op call, not a sample");
+#define QUICK_ALL	16
 #define QUICK_STRIDE	4
 
-/* The first N to fail and the step: 1 and 1, or a sample. */
-static unsigned int fault_step(struct kunit *test, unsigned int *first)
+struct fault_walk {
+	unsigned int offset;	/* 0 in the full tier */
+};
+
+static void fault_walk_init(struct kunit *test, struct fault_walk *w)
 {
-	if (full) {
-		*first = 1;
-		return 1;
-	}
-	*first = 1 + get_random_u32_below(QUICK_STRIDE);
-	kunit_info(test, "quick tier: every %u-th from %u (full=1: each)\n",
-		   QUICK_STRIDE, *first);
-	return QUICK_STRIDE;
+	w->offset = 0;
+	if (full)
+		return;
+	w->offset = 1 + get_random_u32_below(QUICK_STRIDE);
+	kunit_info(test, "quick tier: each of the first %u, then every %u-th from %u (full=1: each)\n",
+		   QUICK_ALL, QUICK_STRIDE, QUICK_ALL + w->offset);
+}
+
+/* The N to fail after @n. */
+static unsigned int fault_walk_next(const struct fault_walk *w, unsigned int n)
+{
+	if (!w->offset || n < QUICK_ALL)
+		return n + 1;
+	if (n == QUICK_ALL)
+		return n + w->offset;
+	return n + QUICK_STRIDE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -126,14 +141,16 @@ static void rdma_register_fault_failslab(struct kunit *test)
 {
 	const bool roce = *(const bool *)test->param_value;
 	struct fake_hca_desc *desc = small_desc(test, roce);
-	unsigned int nth, first, step, failed = 0, survived = 0;
+	unsigned int nth, last = 0, failed = 0, survived = 0;
+	struct fault_walk walk;
 	int other_errors = 0;
 	bool passed = false;
 
 	fake_hca_kunit_failslab(test);
-	step = fault_step(test, &first);
+	fault_walk_init(test, &walk);
 
-	for (nth = first; nth < 100000 && !passed; nth += step) {
+	for (nth = 1; nth < 100000 && !passed;
+	     last = nth, nth = fault_walk_next(&walk, nth)) {
 		struct fake_hca *hca;
 		unsigned int left;
 		char what[32];
@@ -178,9 +195,9 @@ static void rdma_register_fault_failslab(struct kunit *test)
 	}
 
 	kunit_info(test, "fewer than %u allocations, %u failed registrations, %u survived a failed allocation\n",
-		   nth - step, failed, survived);
+		   last, failed, survived);
 	KUNIT_EXPECT_TRUE_MSG(test, passed, "still failing after %u allocations",
-			      nth - step);
+			      last);
 	KUNIT_EXPECT_EQ_MSG(test, other_errors, 0,
 			    "registrations that failed with an error other than -ENOMEM");
 	/* Registration allocates: failing those must have failed it. */
@@ -201,7 +218,8 @@ static void rdma_register_fault_driver_ops(struct kunit *test)
 {
 	const bool roce = *(const bool *)test->param_value;
 	struct fake_hca_desc *desc = small_desc(test, roce);
-	unsigned int total, n, first, step, failed = 0;
+	unsigned int total, n, failed = 0;
+	struct fault_walk walk;
 	struct fake_hca *hca;
 
 	/* How many op calls does one registration make? */
@@ -212,9 +230,8 @@ static void rdma_register_fault_driver_ops(struct kunit *test)
 	fake_hca_kunit_destroy(test, hca);
 	KUNIT_ASSERT_GT(test, total, 0);
 
-	step = fault_step(test, &first);
-	first = min(first, total);
-	for (n = first; n <= total; n += step) {
+	fault_walk_init(test, &walk);
+	for (n = 1; n <= total; n = fault_walk_next(&walk, n)) {
 		char what[32];
 		int ret;
 
