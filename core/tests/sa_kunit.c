@@ -676,6 +676,8 @@ static struct kunit_case rdma_sa_cases[] = {
 
 static struct kunit_suite rdma_sa_suite = {
 	.name = "rdma_sa",
+	.suite_init = bed_suite_init,
+	.suite_exit = bed_suite_exit,
 	.test_cases = rdma_sa_cases,
 };
 

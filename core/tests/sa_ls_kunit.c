@@ -846,6 +846,8 @@ static struct kunit_case rdma_sa_ls_cases[] = {
 static struct kunit_suite rdma_sa_ls_suite = {
 	.name = "rdma_sa_ls",
 	.init = ls_init,
+	.suite_init = bed_suite_init,
+	.suite_exit = bed_suite_exit,
 	.test_cases = rdma_sa_ls_cases,
 };
 

@@ -339,6 +339,30 @@ static void unregister_client(void *p)
 	ib_sa_unregister_client(p);
 }
 
+/*
+ * S is the suite's (made by its suite_init, removed by its suite_exit);
+ * each case registers a fake SA of its own on it.  A loop device costs
+ * more to make and remove than most cases take, and S only answers.
+ */
+static struct vt bed_s;
+
+static int mc_suite_init(struct kunit_suite *suite)
+{
+	struct ib_device *dev = rdma_loop_add_device("kumc%d");
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	bed_s.dev = dev;
+	return 0;
+}
+
+static void mc_suite_exit(struct kunit_suite *suite)
+{
+	if (bed_s.dev)
+		rdma_loop_remove_device(bed_s.dev);
+	bed_s.dev = NULL;
+}
+
 static struct bed *bed_new(struct kunit *test)
 {
 	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -346,7 +370,8 @@ static struct bed *bed_new(struct kunit *test)
 	u16 lid_s;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	b->s = new_vt_named(test, "kumc%d");
+	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
+	b->s = &bed_s;
 	b->c = new_vt_named(test, "kumc%d");
 	b->sa = fmc_new(test, b->s->dev);
 	lid_s = rdma_loop_port_lid(b->s->dev);
@@ -1132,6 +1157,8 @@ static struct kunit_case rdma_sa_mcast_cases[] = {
 
 static struct kunit_suite rdma_sa_mcast_suite = {
 	.name = "rdma_sa_mcast",
+	.suite_init = mc_suite_init,
+	.suite_exit = mc_suite_exit,
 	.test_cases = rdma_sa_mcast_cases,
 };
 

@@ -264,15 +264,6 @@ struct cres {
 	wait_queue_head_t	wq;
 };
 
-static inline struct cres *cres_new(struct kunit *test)
-{
-	struct cres *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	init_waitqueue_head(&r->wq);
-	return r;
-}
-
 static inline void path_cb(int status, struct sa_path_rec *resp,
 			   unsigned int num_prs, void *context)
 {
@@ -325,13 +316,50 @@ static inline void unregister_client(void *p)
 	ib_sa_unregister_client(p);
 }
 
+/*
+ * S is the suite's: made by its suite_init (bed_suite_init()) and
+ * removed by its suite_exit (bed_suite_exit()); each case registers a
+ * fake SA of its own on it.  A loop device costs more to make and
+ * remove than most cases take, and S only answers.
+ */
+static struct vt bed_s;
+
+static inline int bed_suite_init(struct kunit_suite *suite)
+{
+	struct ib_device *dev = rdma_loop_add_device("kusa%d");
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	bed_s.dev = dev;
+	return 0;
+}
+
+static inline void bed_suite_exit(struct kunit_suite *suite)
+{
+	if (bed_s.dev)
+		rdma_loop_remove_device(bed_s.dev);
+	bed_s.dev = NULL;
+}
+
+/* The bed of the case that runs (one case runs at a time), or NULL. */
+static struct bed *bed_running;
+
+static inline void bed_gone(void *unused)
+{
+	bed_running = NULL;
+}
+
 static inline struct bed *bed_new(struct kunit *test)
 {
 	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct rdma_ah_attr attr;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	b->s = new_vt_named(test, "kusa%d");
+	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
+	bed_running = b;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_gone, NULL),
+			0);
+	b->s = &bed_s;
 	b->c = new_vt_named(test, "kusa%d");
 	b->sa = fsa_new(test, b->s->dev);
 	b->lid_s = rdma_loop_port_lid(b->s->dev);
@@ -409,9 +437,9 @@ static inline void request_path(struct bed *b, struct sa_path_rec *rec)
  * registration's own reference is left no callback of them runs or
  * will run, and none of them sends anything any more.
  */
-static inline bool bed_queries_ended(struct bed *b)
+static inline bool bed_queries_ended_within(struct bed *b, unsigned int ms)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
 	while (atomic_read(&b->client.users) > 1) {
 		if (time_after(jiffies, end))
@@ -419,6 +447,37 @@ static inline bool bed_queries_ended(struct bed *b)
 		usleep_range(1000, 2000);
 	}
 	return true;
+}
+
+static inline bool bed_queries_ended(struct bed *b)
+{
+	return bed_queries_ended_within(b, WAIT_MS);
+}
+
+/*
+ * A case's results.  A case that stopped half-way (a failed assertion)
+ * may leave queries of its bed out, which would call back into them:
+ * they are freed once those ended (KUnit runs a case's actions in the
+ * reverse order of their registration, so before the bed goes), or
+ * left allocated should they not end.
+ */
+static inline void cres_free(void *p)
+{
+	/* a little longer than the longest timeout of the cases' queries */
+	if (bed_running && !bed_queries_ended_within(bed_running, 70000))
+		return;
+	kfree(p);
+}
+
+static inline struct cres *cres_new(struct kunit *test)
+{
+	struct cres *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_waitqueue_head(&r->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cres_free, r),
+			0);
+	return r;
 }
 
 /*

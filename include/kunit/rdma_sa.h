@@ -134,6 +134,18 @@ static inline void ksa_round_trip_cb(int status,
 }
 
 /*
+ * At the end of the case: freed once its query answered (it ends within
+ * its timeout of 60 s), or left allocated should it not.
+ */
+static inline void ksa_round_trip_free(void *p)
+{
+	struct ksa_round_trip *rt = p;
+
+	if (wait_for_completion_timeout(&rt->done, msecs_to_jiffies(70000)))
+		kfree(rt);
+}
+
+/*
  * A round trip from port 1 of @dev to its SA and back, for @client: a
  * GUIDInfoRecord of method @method the fake SA did not register, which
  * the SA's MAD layer answers "unsupported" itself (-EINVAL), whatever
@@ -147,8 +159,7 @@ static inline bool ksa_round_trip(struct kunit *test,
 				  struct ib_sa_client *client,
 				  struct ib_device *dev, u8 method)
 {
-	struct ksa_round_trip *rt = kunit_kzalloc(test, sizeof(*rt),
-						  GFP_KERNEL);
+	struct ksa_round_trip *rt = kzalloc(sizeof(*rt), GFP_KERNEL);
 	struct ib_sa_guidinfo_rec grec = {};
 	struct ib_sa_query *q;
 
@@ -159,7 +170,11 @@ static inline bool ksa_round_trip(struct kunit *test,
 	if (ib_sa_guid_info_rec_query(client, dev, 1, &grec,
 				      IB_SA_GUIDINFO_REC_LID, method, 60000,
 				      GFP_KERNEL, ksa_round_trip_cb, rt,
-				      &q) < 0)
+				      &q) < 0) {
+		kfree(rt);
+		return false;
+	}
+	if (kunit_add_action_or_reset(test, ksa_round_trip_free, rt))
 		return false;
 	return wait_for_completion_timeout(&rt->done,
 					   msecs_to_jiffies(KSA_WAIT_MS)) &&
