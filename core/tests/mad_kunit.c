@@ -476,8 +476,8 @@ static void mad_unsupported_answer(struct kunit *test)
 
 /*
  * Nobody answers: the send goes 1 + retries times (the peer's agent sees
- * each, with the same TID), then completes with RESP_TIMEOUT_ERR and
- * ->retries counting the resends.
+ * each, with the same TID, and nothing more), then completes with
+ * RESP_TIMEOUT_ERR and ->retries counting the resends.
  */
 static void mad_timeout_retries(struct kunit *test)
 {
@@ -488,22 +488,33 @@ static void mad_timeout_retries(struct kunit *test)
 	unsigned long t0 = jiffies;
 
 	KUNIT_ASSERT_EQ(test, ku_post(test, a, rdma_loop_port_lid(vb->dev),
-				      KU_CLASS, IB_MGMT_METHOD_GET, 9, 150, 2),
+				      KU_CLASS, IB_MGMT_METHOD_GET, 9, 50, 2),
 			0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, a->last_retries, 2);
 	KUNIT_EXPECT_EQ(test, a->recvs, 0);
-	KUNIT_EXPECT_EQ(test, b->recvs, 3);
+	/* three waits of 50 ms at least */
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 150u);
+	KUNIT_ASSERT_TRUE(test, wait_recvs(b, 3));
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(b->last.mad_hdr.tid),
 			(u64)a->agent->hi_tid << 32 | 9);
-	/* three waits of 150 ms at least */
-	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 450u);
+	/*
+	 * and no fourth try: a Get answered after them, on the same QPs, is
+	 * the fourth MAD b got
+	 */
+	b->answer = true;
+	KUNIT_ASSERT_EQ(test, ku_post(test, a, rdma_loop_port_lid(vb->dev),
+				      KU_CLASS, IB_MGMT_METHOD_GET, 11, 60000,
+				      0), 0);
+	KUNIT_ASSERT_TRUE(test, wait_sends(a, 2));
+	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, b->recvs, 4);
 
 	/* to a LID nobody has: the same, without anybody seeing it */
 	rec_reset(a);
 	KUNIT_ASSERT_EQ(test, ku_post(test, a, 0xbeef, KU_CLASS,
-				      IB_MGMT_METHOD_GET, 10, 100, 1), 0);
+				      IB_MGMT_METHOD_GET, 10, 50, 1), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 1));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, a->last_retries, 1);
@@ -649,7 +660,7 @@ static void mad_malformed_dropped(struct kunit *test)
 
 	b->answer = true;
 	/* base version 2 */
-	sb = ku_request(test, a, lid_b, KU_CLASS, IB_MGMT_METHOD_GET, 20, 150,
+	sb = ku_request(test, a, lid_b, KU_CLASS, IB_MGMT_METHOD_GET, 20, 50,
 			0);
 	((struct ib_mad *)sb->mad)->mad_hdr.base_version = 2;
 	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
@@ -657,24 +668,28 @@ static void mad_malformed_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	/* an SMP class on QP1 */
 	sb = ku_request_qp(test, a, lid_b, 1, IB_MGMT_CLASS_SUBN_LID_ROUTED,
-			   IB_MGMT_METHOD_GET, 21, 150, 0);
+			   IB_MGMT_METHOD_GET, 21, 50, 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send_mad(sb, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 2));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	/* a CM Get other than ClassPortInfo */
 	KUNIT_ASSERT_EQ(test, ku_post(test, a, lid_b, IB_MGMT_CLASS_CM,
-				      IB_MGMT_METHOD_GET, 22, 150, 0), 0);
+				      IB_MGMT_METHOD_GET, 22, 50, 0), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 3));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, a->recvs, 0);
 	KUNIT_EXPECT_EQ(test, b->recvs, 0);
 
-	/* and a good one still goes through */
+	/*
+	 * and a good one still goes through; sent after them on the same
+	 * QPs, it is the only MAD b's agent got
+	 */
 	KUNIT_ASSERT_EQ(test, ku_post(test, a, lid_b, KU_CLASS,
-				      IB_MGMT_METHOD_GET, 23, 2000, 0), 0);
+				      IB_MGMT_METHOD_GET, 23, 60000, 0), 0);
 	KUNIT_ASSERT_TRUE(test, wait_sends(a, 4));
 	KUNIT_EXPECT_EQ(test, a->last_status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, b->recvs, 1);
+	KUNIT_EXPECT_EQ(test, a->recvs, 1);
 }
 
 /* What ib_create_send_mad() and ib_post_send_mad() refuse. */
