@@ -153,24 +153,32 @@ static inline void ksa_round_trip_free(void *p)
  * the order of the posts and handles its receives in the order they
  * came: once the answer is in, the SA has handled every MAD @dev posted
  * before the request, and @dev every MAD the SA posted before its
- * answer.  False when that did not happen within KSA_WAIT_MS.
+ * answer.  False when that did not happen within KSA_WAIT_MS (which
+ * includes a wait for the SA's address handle a port event dropped).
  */
 static inline bool ksa_round_trip(struct kunit *test,
 				  struct ib_sa_client *client,
 				  struct ib_device *dev, u8 method)
 {
 	struct ksa_round_trip *rt = kzalloc(sizeof(*rt), GFP_KERNEL);
+	unsigned long end = jiffies + msecs_to_jiffies(KSA_WAIT_MS);
 	struct ib_sa_guidinfo_rec grec = {};
 	struct ib_sa_query *q;
+	int ret;
 
 	if (!rt)
 		return false;
 	init_completion(&rt->done);
 	grec.lid = cpu_to_be16(rdma_loop_port_lid(dev));
-	if (ib_sa_guid_info_rec_query(client, dev, 1, &grec,
-				      IB_SA_GUIDINFO_REC_LID, method, 60000,
-				      GFP_KERNEL, ksa_round_trip_cb, rt,
-				      &q) < 0) {
+	/* after a port event, until the SA's address handle is back */
+	while ((ret = ib_sa_guid_info_rec_query(client, dev, 1, &grec,
+						IB_SA_GUIDINFO_REC_LID, method,
+						60000, GFP_KERNEL,
+						ksa_round_trip_cb, rt,
+						&q)) == -EAGAIN &&
+	       time_before(jiffies, end))
+		msleep(20);
+	if (ret < 0) {
 		kfree(rt);
 		return false;
 	}
