@@ -127,9 +127,10 @@ static inline void ksa_round_trip_cb(int status,
 {
 	struct ksa_round_trip *rt = context;
 
+	/* all: both the round trip and the end of the case wait for it */
 	if (atomic_inc_return(&rt->calls) == 1) {
 		rt->status = status;
-		complete(&rt->done);
+		complete_all(&rt->done);
 	}
 }
 
