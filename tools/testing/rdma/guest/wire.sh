@@ -34,7 +34,13 @@ wire_sync() {
 	port=$((7100 + WIRE_SEQ))
 	rm -f /tmp/wire-sync
 	if [ "$WIRE_SELF" = 1 ]; then
-		echo "$tag" | timeout "$t" nc -l -p "$port" >/tmp/wire-sync 2>/dev/null
+		# Guest 1 answers only once it has read guest 2's line: busybox
+		# nc exits at the end of what it receives, so had both sent at
+		# once, guest 2's nc could take guest 1's line and its end and
+		# exit before it sent its own.
+		WIRE_TAG=$tag timeout "$t" nc -l -p "$port" -e sh -c \
+			'read -r t; echo "$WIRE_TAG"; echo "$t" >/tmp/wire-sync' \
+			2>/dev/null
 	else
 		end=$(($(date +%s) + t))
 		while [ "$(date +%s)" -lt "$end" ]; do
