@@ -10,8 +10,9 @@
 #                     to .testbed/bench.log and the terminal
 #
 # With two guests or more, guests 1 and 2 are joined by a virtual wire: a
-# virtio NIC each (eth0 in the guest, 10.211.0.<guest>/24) on QEMU's TCP
-# socket backend (guest 1 listens on a host port picked at random).  In check mode, the wire
+# virtio NIC each (eth0 in the guest, 10.211.0.<guest>/24) on a tap
+# device of the host, both taps on one bridge, in a network namespace of
+# the run's own (see "The wire" below).  In check mode, the wire
 # scenarios (scenarios/wire/*.sh) run on both of them first, each guest
 # playing its half (guest/wire.sh); their KTAP is reported per guest as
 # NAME.guest1 and NAME.guest2.
@@ -39,6 +40,10 @@
 #                     of the KUnit modules and scenarios (default 2); bench
 #                     mode: 1 (default) or 2 (on the wire, each guest runs
 #                     every benchmark script, which plays its own half)
+#   RDMA_WIRE         tap (default) or socket: the wire between guests 1
+#                     and 2 (socket: QEMU's TCP socket backend, the wire
+#                     before 2026-11-28, which stalls a burst's second
+#                     frame for 40 ms; kept to compare)
 #   RDMA_UPSTREAM     folder of upstream's stack (prepare-kernel.sh
 #                     --upstream, built against KDIR): its .ko files go to
 #                     /testbed/upstream in the guest (guest/stack.sh)
@@ -436,14 +441,95 @@ qemu=(qemu-system-x86_64 -accel tcg -smp "$smp,sockets=$smp,cores=1,threads=1" -
 	-nographic -no-reboot
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
-# The wire: one TCP connection between the two QEMUs (guest 1 listens,
-# guest 2 connects once it does).  Not QEMU's UDP backend: the host
-# drops a datagram whenever the receiving QEMU's socket buffer is full
-# (RcvbufErrors); a stream loses no frame.
+# The wire between guests 1 and 2.  RDMA_WIRE=tap (the default): a tap
+# device per guest (tap1, tap2) on a bridge, in a network namespace made
+# for this run alone.  It has no name, so runs side by side (other
+# worktrees) cannot meet, and nothing of it outlives the run: a holder
+# process (cat, reading a pipe that only this script and its subshells
+# hold) keeps the namespace while the run lives, each QEMU is in it from
+# its start (nsenter) to its end, and once the last of them is gone the
+# kernel deletes the namespace with its bridge and taps, however the run
+# ended (kill -9 included).  Nothing in it has an address or a route:
+# the two guests reach each other and nothing else.  QEMU's socket
+# backends were not good enough: the TCP one (the wire until 2026-11-28,
+# still there as RDMA_WIRE=socket) holds a burst's second frame until the
+# host's TCP acknowledges the first, which its delayed-ACK timer does
+# after 40 ms (a 4 KiB RDMA READ took 44 ms on every stack); the UDP one
+# drops a frame whenever the receiving QEMU's socket buffer is full
+# (RcvbufErrors).  A tap queues the frames for its QEMU while the guest's
+# NIC has no room, up to its txqueuelen (4096 frames, several MiB of
+# burst) and counts what it drops (printed after the run).  vnet_hdr=off:
+# no offloads cross the wire, the guests send 1500-byte frames as on the
+# socket wire.
+wire=${RDMA_WIRE:-tap}
+case "$wire" in tap | socket) ;; *) die "RDMA_WIRE must be tap or socket, not '$wire'" ;; esac
+[ "$guests" -ge 2 ] || wire=none
 wire_port=$((20000 + RANDOM % 20000))
+wire_ns=()
+# wire_up: the namespace, its bridge and taps; 1 (and why on stderr) when
+# they cannot be made.
+wire_up() {
+	local i out
+	[ -c /dev/net/tun ] || { log "no /dev/net/tun"; return 1; }
+	if ! command -v unshare >/dev/null || ! command -v nsenter >/dev/null; then
+		log "unshare and nsenter (util-linux) are needed"
+		return 1
+	fi
+	# unshare execs cat once it is in the new namespace
+	exec {wire_hold}> >(exec unshare --net cat >/dev/null)
+	wire_pid=$!
+	for i in $(seq 100); do
+		[ "$(cat "/proc/$wire_pid/comm" 2>/dev/null)" = cat ] && break
+		kill -0 "$wire_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ "$(cat "/proc/$wire_pid/comm" 2>/dev/null)" != cat ] ||
+	   [ "$(readlink "/proc/$wire_pid/ns/net")" = "$(readlink /proc/self/ns/net)" ]; then
+		log "no network namespace of our own (unshare --net)"
+		exec {wire_hold}>&-
+		return 1
+	fi
+	wire_ns=(nsenter "--net=/proc/$wire_pid/ns/net" --)
+	if ! out=$("${wire_ns[@]}" sh -c '
+		set -e
+		for f in default all; do
+			echo 1 >/proc/sys/net/ipv6/conf/$f/disable_ipv6 2>/dev/null || :
+		done
+		ip link add wirebr type bridge
+		for t in tap1 tap2; do
+			ip tuntap add dev $t mode tap
+			ip link set dev $t txqueuelen 4096 master wirebr up
+		done
+		ip link set dev wirebr up' 2>&1); then
+		log "the wire's bridge and taps could not be made: $out"
+		wire_ns=()
+		exec {wire_hold}>&-
+		return 1
+	fi
+}
+# wire_down: what crossed each tap, and what it dropped (frames for a
+# QEMU whose queue was full); then the holder lets the namespace go.
+wire_down() {
+	[ "$wire" = tap ] || return 0
+	sed 's/:/ /' "/proc/$wire_pid/net/dev" 2>/dev/null |
+		awk '$1 ~ /^tap[12]$/ {
+			printf "vm-run: wire: guest %s sent %d frames, got %d, %d dropped on their way to it%s\n",
+				substr($1, 4), $3, $11, $13, ($13 > 0 ? " (its queue was full)" : "")
+		}' >&2
+	exec {wire_hold}>&-
+}
+if [ "$wire" = tap ] && ! wire_up; then
+	log "warning: falling back to QEMU's TCP socket backend, which stalls bursts (RDMA_WIRE=socket)"
+	wire=socket
+fi
 nic_args() {
 	local g=$1
-	if [ "$guests" -ge 2 ] && [ "$g" -le 2 ]; then
+	if [ "$wire" = tap ] && [ "$g" -le 2 ]; then
+		echo "-netdev tap,id=wire,ifname=tap$g,script=no,downscript=no,vnet_hdr=off"
+		echo "-device virtio-net-pci,netdev=wire,mac=52:54:00:99:00:0$g"
+	elif [ "$wire" = socket ] && [ "$g" -le 2 ]; then
+		# one TCP connection between the two QEMUs: guest 1 listens,
+		# guest 2 connects once it does
 		if [ "$g" = 1 ]; then
 			echo "-netdev socket,id=wire,listen=127.0.0.1:$wire_port"
 		else
@@ -454,7 +540,7 @@ nic_args() {
 		echo "-nic none"
 	fi
 }
-# wire_listening: guest 1's QEMU listens on the wire's port.
+# wire_listening: guest 1's QEMU listens on the socket wire's port.
 wire_listening() {
 	local hex
 	hex=$(printf '%04X' "$wire_port")
@@ -462,7 +548,7 @@ wire_listening() {
 		/proc/net/tcp
 }
 
-log "booting $krel ($mode), $guests guest(s), limit $limit"
+log "booting $krel ($mode), $guests guest(s)$([ "$wire" = none ] || echo ", wire: $wire"), limit $limit"
 start=$(date +%s)
 rc=0
 if [ "$mode" = demo ]; then
@@ -497,7 +583,8 @@ else
 		(
 			grc=0
 			# shellcheck disable=SC2046
-			timeout -k 30 "$limit" "${qemu[@]}" $(nic_args "$g") \
+			timeout -k 30 "$limit" ${wire_ns[@]+"${wire_ns[@]}"} \
+				"${qemu[@]}" $(nic_args "$g") \
 				-append "$append testbed.guest=$g" \
 				-chardev "file,id=con,path=$gdir/console.log" \
 				-serial chardev:con \
@@ -509,7 +596,7 @@ else
 		) &
 		pids+=($!)
 		# guest 2 connects to the wire guest 1 listens on
-		if [ "$g" = 1 ] && [ "$guests" -ge 2 ]; then
+		if [ "$g" = 1 ] && [ "$wire" = socket ]; then
 			i=0
 			while ! wire_listening && [ $i -lt 300 ]; do
 				sleep 0.1
@@ -526,6 +613,9 @@ else
 	for p in "${pids[@]}"; do
 		wait "$p" || true
 	done
+	# (the holder of the wire's namespace is a child too: wait waits
+	# for it)
+	wire_down
 	wait
 	for g in $(seq 1 "$guests"); do
 		gdir=$work
