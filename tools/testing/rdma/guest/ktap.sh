@@ -14,11 +14,60 @@
 # 0 when every case passed or was skipped (4 when all were skipped), 1 when
 # a case failed or the plan was not met.  Test names must not contain '#'.
 
+# A process costs tens of milliseconds under TCG with the debug kernel
+# (a fork of the shell alone), a dynamically linked tool far more: the
+# helpers below use the shell's builtins where a pipeline of sed or grep
+# would start processes, and scenarios can too (ktap_quote, ktap_nap,
+# "read -r VAR <FILE" for a sysfs value, "case" for a fixed string).
+KTAP_NL='
+'
+
 # tier_pick QUICK FULL: the value for this run's tier (RDMA_TIER, quick
 # by default: make check; full: make check-full).  A scenario has one body
 # and only picks its parameters by tier:  ROUNDS=$(tier_pick 2 50)
 tier_pick() {
 	if [ "${RDMA_TIER:-quick}" = full ]; then echo "$2"; else echo "$1"; fi
+}
+
+# ktap_quote TEXT [PREFIX]: each line of TEXT as a diagnostic line ("# "
+# or "# PREFIX" before it), without a process (a here-document of up to
+# a pipe's buffer is written by the shell itself).
+ktap_quote() {
+	local l
+	while IFS= read -r l; do
+		printf '# %s%s\n' "${2:-}" "$l"
+	done <<KTAP_EOF
+$1
+KTAP_EOF
+}
+
+# ktap_has_line TEXT LINE: TEXT has LINE as a whole line (grep -qxF
+# without the process).
+ktap_has_line() {
+	case "$KTAP_NL$1$KTAP_NL" in
+	*"$KTAP_NL$2$KTAP_NL"*) return 0 ;;
+	esac
+	return 1
+}
+
+# ktap_line_ends TEXT END: a line of TEXT ends in END (grep -q 'END$'
+# for a fixed END, without the process).
+ktap_line_ends() {
+	case "$1$KTAP_NL" in
+	*"$2$KTAP_NL"*) return 0 ;;
+	esac
+	return 1
+}
+
+# ktap_nap SECONDS: sleep without a process of its own (the timeout of
+# the shell's read on a FIFO nobody writes to); SECONDS may be
+# fractional.  For polling loops, which then cost no launch a round.
+KTAP_NAP_FIFO=/tmp/.ktap-nap
+ktap_nap() {
+	[ -p $KTAP_NAP_FIFO ] || mkfifo $KTAP_NAP_FIFO 2>/dev/null ||
+		[ -p $KTAP_NAP_FIFO ] || { sleep "$1"; return 0; }
+	read -r -t "$1" KTAP_NAP_X <>$KTAP_NAP_FIFO
+	return 0
 }
 
 KTAP_NUM=0
@@ -62,7 +111,7 @@ ktap_test() {
 	shift
 	out=$("$@" 2>&1)
 	rc=$?
-	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	[ -n "$out" ] && ktap_quote "$out"
 	if [ $rc -eq 0 ]; then
 		ktap_pass "$name"
 	else
@@ -77,8 +126,11 @@ ktap_has() {
 	local name=$1 pat=$2 out
 	shift 2
 	out=$("$@" 2>&1)
-	echo "$out" | sed 's/^/# /'
-	if echo "$out" | grep -Eq -- "$pat"; then
+	ktap_quote "$out"
+	if grep -Eq -- "$pat" <<KTAP_EOF
+$out
+KTAP_EOF
+	then
 		ktap_pass "$name"
 	else
 		ktap_fail "$name" "no line matches '$pat'"
@@ -94,12 +146,12 @@ ktap_refused() {
 	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
-	echo "$out" | sed 's/^/# /'
+	ktap_quote "$out"
 	if [ $rc -eq 0 ]; then
 		ktap_fail "$name" "'$*' succeeded"
-	elif ! echo "$out" | grep -qxF "Error: $extack."; then
+	elif ! ktap_has_line "$out" "Error: $extack."; then
 		ktap_fail "$name" "no extack 'Error: $extack.'"
-	elif ! echo "$out" | grep -qxF "error: $errno"; then
+	elif ! ktap_has_line "$out" "error: $errno"; then
 		ktap_fail "$name" "no 'error: $errno'"
 	else
 		ktap_pass "$name"
@@ -116,10 +168,10 @@ ktap_errno() {
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
-	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	[ -n "$out" ] && ktap_quote "$out"
 	if [ $rc -eq 0 ]; then
 		ktap_fail "$name" "'$*' succeeded"
-	elif ! echo "$out" | grep -q -- ": $errno\$"; then
+	elif ! ktap_line_ends "$out" ": $errno"; then
 		ktap_fail "$name" "'$*' exited with $rc, not with '$errno'"
 	else
 		ktap_pass "$name"

@@ -18,9 +18,21 @@ DUMMY=rdmadum0
 # busybox sh prefers its own applet to a binary in PATH
 IP=/usr/bin/ip
 
+# A launch costs tens of milliseconds under TCG, Debian's rdma far more:
+# the outputs are matched by one grep each (a here-document, no echo),
+# by the shell where a fixed string will do, and "rdma dev show" is asked
+# only once sysfs says a device came or went.
+
+# matches TEXT ERE: a line of TEXT matches the extended regular expression
+matches() {
+	grep -qE -- "$2" <<EOF
+$1
+EOF
+}
+
 # name | output | extended regular expression the output must match
 expect() {
-	if echo "$2" | grep -qE -- "$3"; then
+	if matches "$2" "$3"; then
 		ktap_pass "$1"
 	else
 		ktap_fail "$1" "no match for '$3' in: $(echo "$2" | tr '\n' '|')"
@@ -29,7 +41,7 @@ expect() {
 
 # name | output | regular expression the output must not match
 expect_not() {
-	if echo "$2" | grep -qE -- "$3"; then
+	if matches "$2" "$3"; then
 		ktap_fail "$1" "'$3' found in: $(echo "$2" | tr '\n' '|')"
 	else
 		ktap_pass "$1"
@@ -44,8 +56,8 @@ tool_refuses() {
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ $rc -ne 0 ] && echo "$out" | grep -qxF "$msg"; then
+	ktap_quote "$out"
+	if [ $rc -ne 0 ] && ktap_has_line "$out" "$msg"; then
 		ktap_pass "$name"
 	else
 		ktap_fail "$name" "'$*' exited with $rc, no line '$msg'"
@@ -53,16 +65,26 @@ tool_refuses() {
 }
 
 # Wait up to 10 s for "rdma dev show" to list (or, with "!", not list)
-# a device.
+# a device; the tool is asked once sysfs (of this namespace) agrees.
 wait_dev() {
-	local i=0
+	local i=0 want=1 name=$1 out
+	if [ "$1" = "!" ]; then
+		want=0
+		name=$2
+	fi
 	while [ $i -lt 50 ]; do
-		if [ "$1" = "!" ]; then
-			rdma dev show | grep -q " $2: " || return 0
+		if [ -e /sys/class/infiniband/$name ]; then
+			[ $want = 1 ]
 		else
-			rdma dev show | grep -q " $1: " && return 0
-		fi
-		sleep 0.2
+			[ $want = 0 ]
+		fi && {
+			out=$(rdma dev show)
+			case "$out" in
+			*" $name: "*) [ $want = 1 ] && return 0 ;;
+			*) [ $want = 0 ] && return 0 ;;
+			esac
+		}
+		ktap_nap 0.2
 		i=$((i + 1))
 	done
 	return 1
@@ -70,15 +92,29 @@ wait_dev() {
 
 # Flat JSON objects in an array: every object is a list of "key":value
 # pairs, values strings, numbers or booleans.  Prints one object a line.
+# One sed splits the objects, one more checks them all: what is left of
+# an object once its pairs are taken away must be nothing.
 json_objects() {
-	echo "$1" | grep -qE '^\[\{.*\}\]$' || return 1
-	echo "$1" | sed -e 's/^\[{//' -e 's/}\]$//' -e 's/},{/\n/g' |
-	while read -r obj; do
-		rest=$(echo "$obj" | sed -E \
-			's/"[a-z_]+":("[^"\\]*"|-?[0-9]+|true|false)(,|$)//g')
-		[ -z "$rest" ] || { echo "BAD: $obj"; return 1; }
+	local objs rest obj r
+	matches "$1" '^\[\{.*\}\]$' || return 1
+	objs=$(sed -e 's/^\[{//' -e 's/}\]$//' -e 's/},{/\n/g' <<EOF
+$1
+EOF
+)
+	rest=$(sed -E 's/"[a-z_]+":("[^"\\]*"|-?[0-9]+|true|false)(,|$)//g' <<EOF
+$objs
+EOF
+)
+	# rest: a line an object, empty ones at its end dropped by $()
+	while IFS= read -r obj <&3; do
+		IFS= read -r r <&4 || r=
+		[ -z "$r" ] || { echo "BAD: $obj"; return 1; }
 		echo "$obj"
-	done
+	done 3<<EOF3 4<<EOF4
+$objs
+EOF3
+$rest
+EOF4
 }
 
 # node GUID of the fake link type: EUI-64 of the MAC, as xxxx:xxxx:...
@@ -97,13 +133,33 @@ ktap_test "modprobe rdma_fake_hca devices=2" modprobe rdma_fake_hca devices=2
 
 # --- devices --------------------------------------------------------
 out=$(rdma dev show 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "dev show: fake0" "$out" \
 	'^[0-9]+: fake0: node_type ca fw 1\.2\.0 node_guid 0002:fa4e:0000:0000 sys_image_guid 0002:fa4e:0000:ff00 $'
 expect "dev show: fake1" "$out" \
 	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 sys_image_guid 0002:fa4e:0000:ff01 $'
-idx0=$(echo "$out" | sed -n 's/^\([0-9]*\): fake0: .*/\1/p')
-idx1=$(echo "$out" | sed -n 's/^\([0-9]*\): fake1: .*/\1/p')
+# the index before ": fake0: " on its line
+dev_index() {
+	local l
+	idx=
+	while IFS= read -r l; do
+		case "$l" in
+		*": $2: "*)
+			idx=${l%%": $2: "*}
+			case "$idx" in
+			"" | *[!0-9]*) idx= ;;
+			*) return 0 ;;
+			esac
+			;;
+		esac
+	done <<EOF
+$1
+EOF
+}
+dev_index "$out" fake0
+idx0=$idx
+dev_index "$out" fake1
+idx1=$idx
 
 out=$(rdma dev show fake1 2>&1)
 expect "dev show fake1 (one device)" "$out" '^[0-9]+: fake1: node_type ca fw 1\.2\.1 '
@@ -112,22 +168,44 @@ expect_not "dev show fake1 shows only fake1" "$out" 'fake0'
 json=$(rdma -j dev show 2>&1)
 echo "# $json"
 objs=$(json_objects "$json")
-if [ $? -eq 0 ] && [ "$(echo "$objs" | wc -l)" -eq 2 ]; then
+rc=$?
+n=0
+while IFS= read -r o; do
+	n=$((n + 1))
+done <<EOF
+$objs
+EOF
+if [ $rc -eq 0 ] && [ $n -eq 2 ]; then
 	ktap_pass "dev show -j: an array of two flat JSON objects"
 else
 	ktap_fail "dev show -j: an array of two flat JSON objects" "$objs"
 fi
-o0=$(echo "$objs" | grep '"ifname":"fake0"')
-o1=$(echo "$objs" | grep '"ifname":"fake1"')
+o0=
+o1=
+while IFS= read -r o; do
+	case "$o" in
+	*'"ifname":"fake0"'*) o0=${o0:+$o0$KTAP_NL}$o ;;
+	*'"ifname":"fake1"'*) o1=${o1:+$o1$KTAP_NL}$o ;;
+	esac
+done <<EOF
+$objs
+EOF
 want0="\"ifindex\":$idx0,\"ifname\":\"fake0\",\"node_type\":\"ca\",\"fw\":\"1.2.0\",\"node_guid\":\"0002:fa4e:0000:0000\",\"sys_image_guid\":\"0002:fa4e:0000:ff00\""
 want1="\"ifindex\":$idx1,\"ifname\":\"fake1\",\"node_type\":\"ca\",\"fw\":\"1.2.1\",\"node_guid\":\"0002:fa4e:0000:1000\",\"sys_image_guid\":\"0002:fa4e:0000:ff01\""
 # field by field, so that a failure says which one
 ok=1
-for f in $(echo "$want0" | tr ',' ' '); do
-	echo "$o0" | grep -qF "$f" || { ok=0; ktap_diag "fake0: missing $f"; }
-done
-for f in $(echo "$want1" | tr ',' ' '); do
-	echo "$o1" | grep -qF "$f" || { ok=0; ktap_diag "fake1: missing $f"; }
+for pair in "0:$want0" "1:$want1"; do
+	o=$o0
+	[ "${pair%%:*}" = 1 ] && o=$o1
+	rest=${pair#?:},
+	while [ -n "$rest" ]; do
+		f=${rest%%,*}
+		rest=${rest#*,}
+		case "$o" in
+		*"$f"*) ;;
+		*) ok=0; ktap_diag "fake${pair%%:*}: missing $f" ;;
+		esac
+	done
 done
 if [ $ok = 1 ]; then
 	ktap_pass "dev show -j: every field of fake0 and fake1"
@@ -136,12 +214,12 @@ else
 fi
 
 out=$(rdma -d dev show fake0 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "dev show -d: adaptive moderation off" "$out" 'adaptive-moderation off'
 
 # --- ports ----------------------------------------------------------
 out=$(rdma link show 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "link show: fake0/1 (IB)" "$out" \
 	'^link fake0/1 subnet_prefix fe80:0000:0000:0000 lid 257 sm_lid 1 lmc 1 state ACTIVE physical_state LINK_UP $'
 expect "link show: fake0/2 (RoCE) with netdev fketh0" "$out" \
@@ -153,14 +231,14 @@ expect "link show: fake1/2 (RoCE) with netdev fketh1" "$out" \
 
 # --- system ---------------------------------------------------------
 out=$(rdma sys show 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "sys show: netns shared, copy-on-fork on" "$out" \
 	'^netns shared .*copy-on-fork on'
 
 # --- resources (no kernel ULP: every count is zero) ------------------
 out=$(rdma res show 2>&1)
 rc=$?
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "res show: fake0 with zero counts" "$out" \
 	'^[0-9]+: fake0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 ?$'
 expect "res show: fake1 with zero counts" "$out" \
@@ -226,7 +304,7 @@ ktap_test "link add fkl0 type fake netdev $DUMMY" \
 mac=$(cat /sys/class/net/$DUMMY/address 2>/dev/null)
 guid=$(eui64 "$mac")
 out=$(rdma dev show fkl0 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
 	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
 out=$(rdma link show fkl0/1 2>&1)
@@ -282,16 +360,23 @@ out=$(rdma dev show 2>&1)
 expect_not "fake1 gone from the initial namespace" "$out" ' fake1: '
 expect "fake0 still in the initial namespace" "$out" ' fake0: '
 out=$($IP netns exec $NS rdma dev show 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 expect "fake1 listed in $NS" "$out" \
 	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 '
 expect_not "fake0 not listed in $NS" "$out" ' fake0: '
 out=$($IP netns exec $NS rdma link show 2>&1)
-echo "$out" | sed 's/^/# /'
+ktap_quote "$out"
 # fketh1 stayed in the initial namespace: not named in $NS
 expect "fake1/2 in $NS without the other namespace's netdev" "$out" \
 	'^link fake1/2 state ACTIVE physical_state LINK_UP $'
-out=$($IP netns exec $NS ls /sys/class/infiniband 2>&1 | tr '\n' ' ')
+ls_out=$($IP netns exec $NS ls /sys/class/infiniband 2>&1)
+# the names on one line, each followed by a blank (tr '\n' ' ')
+out=
+while IFS= read -r l; do
+	[ -z "$l" ] || out="$out$l "
+done <<EOF
+$ls_out
+EOF
 expect "sysfs of $NS has fake1 only" "$out" '^fake1 $'
 $IP netns del $NS
 if wait_dev fake1; then

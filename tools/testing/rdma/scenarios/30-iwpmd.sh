@@ -13,7 +13,12 @@
 #
 # iwpmd binds the mapped ports without listening, and /proc/net/tcp
 # lists only listening and connected sockets, so "iwpmd holds port P" is
-# checked the way it matters: nobody else can bind P.
+# checked the way it matters: nobody else can bind P (busybox nc fails
+# to listen on it, "Address in use"; when P is free, nc's listener shows
+# in /proc/net/tcp or tcp6 and the probe ends there, without a timeout).
+#
+# A launch costs tens of milliseconds under TCG: the status, the
+# results and the polls are read by the shell (no sed, cat or sleep).
 # needs: /usr/sbin/iwpmd /usr/bin/strace /usr/bin/setpriv /usr/bin/perl
 # timeout: 420
 
@@ -29,33 +34,113 @@ TRACE=/tmp/iwpmd.strace
 
 ktap_plan 36
 
-status() { sed -n "s/^$1: //p" $ST; }
-# Run one command of rdma_iwpm_user; print its result line.
-cmd() { echo "$*" >$U/cmd && cat $U/result; }
-# Value of KEY=... in a result line.
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-port_of() { echo "$1" | sed 's/.*://'; }
-# Whether some process has TCP port $1 bound (we cannot bind it).
-port_held() {
-	out=$( (timeout 2 nc -l -p "$1") 2>&1)
-	echo "$out" | grep -qi "in use"
+# sv KEY: sval = the value of "KEY: VALUE" in the client's status
+sv() {
+	local l
+	sval=
+	while IFS= read -r l; do
+		case "$l" in
+		"$1: "*)
+			sval=${l#"$1: "}
+			return 0
+			;;
+		esac
+	done <$ST
+	return 1
 }
-# wait_until SECONDS COMMAND...: poll every 0.5 s.
+# sis KEY VALUE: the status says KEY: VALUE
+sis() { sv "$1" && [ "$sval" = "$2" ]; }
+# cmd ARGS: one command of rdma_iwpm_user; r = its result line
+cmd() {
+	r=
+	echo "$*" >$U/cmd && { read -r r <$U/result || [ -n "$r" ]; }
+}
+# fv RESULT KEY: fval = the value of KEY=... in a result line
+fv() {
+	fval=" $1 "
+	case "$fval" in
+	*" $2="*)
+		fval=${fval#*" $2="}
+		fval=${fval%% *}
+		;;
+	*) fval= ;;
+	esac
+}
+# fis RESULT KEY VALUE: KEY=VALUE in the result line
+fis() { fv "$1" "$2" && [ "$fval" = "$3" ]; }
+# running PID: PID is there and has not exited (not a zombie)
+running() {
+	local a b st rest
+	read -r a b st rest 2>/dev/null </proc/"$1"/stat || return 1
+	[ "$st" != Z ]
+}
+# listening P: a socket listens on TCP port P (/proc/net/tcp, tcp6)
+listening() {
+	local f sl la ra st rest
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		while read -r sl la ra st rest; do
+			[ "$st" = 0A ] && [ $((0x${la##*:})) = "$1" ] && return 0
+		done <$f
+	done
+	return 1
+}
+# port_state P: pstate = held when some process has TCP port P bound (nc
+# cannot listen on it: "Address in use"), free when nc listens on it,
+# unknown when neither shows within 20 s.
+port_state() {
+	local pid i=0 l
+	pstate=unknown
+	rm -f /tmp/nc.err
+	nc -l -p "$1" </dev/null >/dev/null 2>/tmp/nc.err &
+	pid=$!
+	while [ $i -lt 200 ]; do
+		if ! running $pid; then
+			wait $pid
+			while IFS= read -r l; do
+				case "$l" in
+				*[Ii]n\ use*) pstate=held ;;
+				esac
+			done </tmp/nc.err
+			[ $pstate = held ] || ktap_quote "$(cat /tmp/nc.err)" "nc -l -p $1: "
+			return 0
+		fi
+		if listening "$1"; then
+			pstate=free
+			break
+		fi
+		ktap_nap 0.1
+		i=$((i + 1))
+	done
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	return 0
+}
+# Whether some process has TCP port $1 bound (we cannot bind it).
+port_held() { port_state "$1" && [ $pstate = held ]; }
+port_free() { port_state "$1" && [ $pstate = free ]; }
+# wait_until SECONDS COMMAND...: poll every 0.2 s.
 wait_until() {
-	t=$(($1 * 2))
+	local t=$(($1 * 5))
 	shift
 	while [ $t -gt 0 ]; do
 		"$@" && return 0
-		sleep 0.5
+		ktap_nap 0.2
 		t=$((t - 1))
 	done
 	return 1
 }
-iwpmd_pid() { pidof iwpmd | cut -d' ' -f1; }
+# iwpmd_pid: ipid = the first iwpmd's pid
+iwpmd_pid() {
+	ipid=$(pidof iwpmd)
+	ipid=${ipid%% *}
+}
+gone() { ! running "$1"; }
+# the registered port mapper (ABI 4) is a process named iwpmd
 pm_is_iwpmd() {
-	p=$(iwpmd_pid)
-	[ -n "$p" ] && [ "$(status port_mapper)" = "$p" ] &&
-		[ "$(status abi_version)" = 4 ]
+	local pm c
+	sv port_mapper && pm=$sval && [ "$pm" -gt 0 ] 2>/dev/null &&
+		sis abi_version 4 && read -r c 2>/dev/null </proc/"$pm"/comm &&
+		[ "$c" = iwpmd ]
 }
 # Start iwpmd under strace (output file $1) and wait for its HELLO.
 start_iwpmd() {
@@ -63,11 +148,10 @@ start_iwpmd() {
 	wait_until 60 pm_is_iwpmd
 }
 stop_iwpmd() {
-	p=$(iwpmd_pid)
-	[ -n "$p" ] && kill "$p"
-	wait_until 20 sh -c '! pidof iwpmd >/dev/null'
+	iwpmd_pid
+	[ -n "$ipid" ] && kill "$ipid" && wait_until 20 gone "$ipid"
 }
-pm_gone() { [ "$(status port_mapper)" -lt 0 ]; }
+pm_gone() { sv port_mapper && [ "$sval" -lt 0 ]; }
 
 for m in rdma_iwpm_user iw_cm; do
 	grep -q "^$m " /proc/modules && rmmod $m
@@ -84,7 +168,7 @@ ktap_test "dummy $IF up with $A4 and $A6" setup
 # 2-3: load; the client starts with no port mapper.
 ktap_test "modprobe iw_cm and rdma_iwpm_user" \
 	sh -c 'modprobe iw_cm && modprobe rdma_iwpm_user'
-if [ "$(status port_mapper)" = -1 ] && [ "$(status mappings)" = 0 ]; then
+if sis port_mapper -1 && sis mappings 0; then
 	ktap_pass "no port mapper before iwpmd starts"
 else
 	ktap_fail "no port mapper before iwpmd starts" "$(cat $ST)"
@@ -113,19 +197,21 @@ else
 fi
 
 # 7: registration (REG_PID by multicast, iwpmd answers).
-r=$(cmd register siw0 $IF)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(status registration)" = 0x2 ]; then
+cmd register siw0 $IF
+if fis "$r" ret 0 && sis registration 0x2; then
 	ktap_pass "register with iwpmd"
 else
-	ktap_fail "register with iwpmd" "$r / $(status registration)"
+	ktap_fail "register with iwpmd" "$r / $(grep registration $ST)"
 fi
 
 # 8-11: IPv4 and IPv6 mappings; iwpmd holds the mapped ports.
-r4=$(cmd add $A4 7174)
-m4=$(field "$r4" mapped)
-p4=$(port_of "$m4")
+cmd add $A4 7174
+r4=$r
+fv "$r4" mapped
+m4=$fval
+p4=${m4##*:}
 ktap_diag "add $A4:7174: $r4"
-if [ "$(field "$r4" ret)" = 0 ] && [ "${m4%:*}" = $A4 ] &&
+if fis "$r4" ret 0 && [ "${m4%:*}" = $A4 ] &&
    [ -n "$p4" ] && [ "$p4" != 7174 ]; then
 	ktap_pass "IPv4 address mapped to another port"
 else
@@ -136,11 +222,13 @@ if [ -n "$p4" ] && port_held "$p4"; then
 else
 	ktap_fail "iwpmd holds the IPv4 mapped port" "could bind $p4"
 fi
-r6=$(cmd add $A6 7175)
-m6=$(field "$r6" mapped)
-p6=$(port_of "$m6")
+cmd add $A6 7175
+r6=$r
+fv "$r6" mapped
+m6=$fval
+p6=${m6##*:}
 ktap_diag "add [$A6]:7175: $r6"
-if [ "$(field "$r6" ret)" = 0 ] && [ "${m6%:*}" = "[$A6]" ] &&
+if fis "$r6" ret 0 && [ "${m6%:*}" = "[$A6]" ] &&
    [ -n "$p6" ] && [ "$p6" != 7175 ]; then
 	ktap_pass "IPv6 address mapped to another port"
 else
@@ -154,35 +242,36 @@ fi
 
 # 12-13: add-and-query to the IPv4 mapping: iwpmd asks its peer (itself
 # over UDP), answers, and reports the connecting side as remote info.
-rq=$(cmd query $A4 7176 $A4 7174)
-mq=$(field "$rq" mapped)
+cmd query $A4 7176 $A4 7174
+rq=$r
+fv "$rq" mapped
+mq=$fval
 ktap_diag "query $A4:7176 -> $A4:7174: $rq"
-if [ "$(field "$rq" ret)" = 0 ] && [ "$(field "$rq" mapped_rem)" = "$m4" ] &&
+if fis "$rq" ret 0 && fis "$rq" mapped_rem "$m4" &&
    [ "$mq" != "$A4:7176" ]; then
 	ktap_pass "add-and-query returns both mapped addresses"
 else
 	ktap_fail "add-and-query returns both mapped addresses" "$rq"
 fi
-have_remote() { [ "$(status remote_infos)" = 1 ]; }
+have_remote() { sis remote_infos 1; }
 wait_until 10 have_remote
-rr=$(cmd remote $A4 "$p4" $A4 "$(port_of "$mq")")
-if [ "$(field "$rr" remote)" = "$A4:7176" ] &&
-   [ "$(status remote_infos)" = 0 ]; then
+cmd remote $A4 "$p4" $A4 "${mq##*:}"
+rr=$r
+if fis "$rr" remote "$A4:7176" && sis remote_infos 0; then
 	ktap_pass "remote info of the connecting side recorded and taken"
 else
 	ktap_fail "remote info of the connecting side recorded and taken" \
-		"$rr / $(status remote_infos)"
+		"$rr / $(grep remote_infos $ST)"
 fi
 
 # 14-15: removal releases the port.
-r=$(cmd remove $A4 7174)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(status mappings)" = 2 ]; then
+cmd remove $A4 7174
+if fis "$r" ret 0 && sis mappings 2; then
 	ktap_pass "remove the IPv4 mapping"
 else
-	ktap_fail "remove the IPv4 mapping" "$r / $(status mappings)"
+	ktap_fail "remove the IPv4 mapping" "$r / $(grep mappings $ST)"
 fi
-p4_free() { ! port_held "$p4"; }
-if wait_until 10 p4_free; then
+if wait_until 10 port_free "$p4"; then
 	ktap_pass "iwpmd released the IPv4 mapped port"
 else
 	ktap_fail "iwpmd released the IPv4 mapped port" "$p4 still bound"
@@ -196,15 +285,14 @@ if pm_gone; then
 else
 	ktap_fail "iwpmd stopped: no port mapper" "$(cat $ST)"
 fi
-p6_free() { ! port_held "$p6"; }
-wait_until 10 p6_free
+wait_until 10 port_free "$p6"
 if start_iwpmd $TRACE.2; then
 	ktap_pass "restarted iwpmd is the port mapper"
 else
 	ktap_fail "restarted iwpmd is the port mapper" "$(cat $ST)"
 fi
-acked() { [ "$(status mapinfo_acked)" = 2 ]; }
-if wait_until 20 acked && [ "$(status mapinfo_sent)" = 2 ]; then
+acked() { sis mapinfo_acked 2; }
+if wait_until 20 acked && sis mapinfo_sent 2; then
 	ktap_pass "2 mappings replayed and acknowledged"
 else
 	ktap_fail "2 mappings replayed and acknowledged" "$(cat $ST)"
@@ -222,8 +310,8 @@ if port_held "$p6"; then
 else
 	ktap_fail "restarted iwpmd holds the IPv6 mapped port again" "$p6"
 fi
-r=$(cmd register siw0 $IF)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(status registration)" = 0x2 ]; then
+cmd register siw0 $IF
+if fis "$r" ret 0 && sis registration 0x2; then
 	ktap_pass "register again with the new iwpmd"
 else
 	ktap_fail "register again with the new iwpmd" "$r"
@@ -231,30 +319,33 @@ fi
 
 # 22-24: iwpmd killed while a request waits: it fails at once, unmapped.
 echo 60000 >$PARAM
-aborted=$(status requests_aborted)
-p=$(iwpmd_pid)
+sv requests_aborted
+aborted=$sval
+iwpmd_pid
+p=$ipid
 kill -STOP "$p"
 (echo "add $A4 7400" >$U/cmd) &
 writer=$!
-pending() { [ "$(status pending_requests)" = 1 ]; }
+pending() { sis pending_requests 1; }
 wait_until 10 pending
 kill -KILL "$p"
 wait $writer
-r=$(cat $U/result)
+r=
+read -r r <$U/result
 ktap_diag "add while iwpmd dies: $r"
-if [ "$(field "$r" ret)" = -104 ] && [ "$(field "$r" mapped)" = "$A4:7400" ]; then
+if fis "$r" ret -104 && fis "$r" mapped "$A4:7400"; then
 	ktap_pass "request fails with ECONNRESET and the unmapped address"
 else
 	ktap_fail "request fails with ECONNRESET and the unmapped address" "$r"
 fi
-if [ "$(field "$r" us)" -lt 30000000 ] &&
-   [ "$(status requests_aborted)" = $((aborted + 1)) ] &&
-   [ "$(status pending_requests)" = 0 ]; then
+fv "$r" us
+if [ "$fval" -lt 30000000 ] && sis requests_aborted $((aborted + 1)) &&
+   sis pending_requests 0; then
 	ktap_pass "the waiter did not sit out the timeout"
 else
 	ktap_fail "the waiter did not sit out the timeout" "$(cat $ST)"
 fi
-wait_until 10 sh -c '! pidof iwpmd >/dev/null'
+wait_until 10 gone "$p"
 if pm_gone; then
 	ktap_pass "killed iwpmd is no longer the port mapper"
 else
@@ -262,9 +353,9 @@ else
 fi
 
 # 25-27: no iwpmd at all: unmapped at once.
-r=$(cmd add $A6 7401)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(field "$r" mapped)" = "[$A6]:7401" ] &&
-   [ "$(field "$r" us)" -lt 1000000 ]; then
+cmd add $A6 7401
+if fis "$r" ret 0 && fis "$r" mapped "[$A6]:7401" &&
+   fv "$r" us && [ "$fval" -lt 1000000 ]; then
 	ktap_pass "without iwpmd: unmapped address at once"
 else
 	ktap_fail "without iwpmd: unmapped address at once" "$r"
@@ -272,15 +363,15 @@ fi
 # The client registered with the iwpmd that was killed, and a client
 # stays registered when its port mapper goes (as upstream): register has
 # nothing to send and returns 0 at once, with no port mapper known.
-r=$(cmd register siw0 $IF)
+cmd register siw0 $IF
 ktap_diag "register without iwpmd: $r"
-if [ "$(field "$r" ret)" = 0 ] && [ "$(field "$r" port_mapper)" = 0 ] &&
-   [ "$(field "$r" us)" -lt 1000000 ]; then
+if fis "$r" ret 0 && fis "$r" port_mapper 0 &&
+   fv "$r" us && [ "$fval" -lt 1000000 ]; then
 	ktap_pass "without iwpmd: register returns 0 at once"
 else
 	ktap_fail "without iwpmd: register returns 0 at once" "$r"
 fi
-if [ "$(status pending_requests)" = 0 ]; then
+if sis pending_requests 0; then
 	ktap_pass "without iwpmd: nothing pending"
 else
 	ktap_fail "without iwpmd: nothing pending" "$(cat $ST)"
@@ -288,31 +379,34 @@ fi
 
 # 28-30: a stalled iwpmd: the request gives up after pm_timeout_ms.
 start_iwpmd $TRACE.3
-r=$(cmd register siw0 $IF)
+cmd register siw0 $IF
 ktap_diag "register with the third iwpmd: $r"
 echo 2000 >$PARAM
-timed_out=$(status requests_timed_out)
-p=$(iwpmd_pid)
+sv requests_timed_out
+timed_out=$sval
+iwpmd_pid
+p=$ipid
 kill -STOP "$p"
-r=$(cmd add $A4 7402)
+cmd add $A4 7402
 kill -CONT "$p"
 ktap_diag "add to a stopped iwpmd: $r"
-if [ "$(field "$r" ret)" = -110 ] && [ "$(field "$r" mapped)" = "$A4:7402" ]; then
+if fis "$r" ret -110 && fis "$r" mapped "$A4:7402"; then
 	ktap_pass "stalled iwpmd: ETIMEDOUT and the unmapped address"
 else
 	ktap_fail "stalled iwpmd: ETIMEDOUT and the unmapped address" "$r"
 fi
-us=$(field "$r" us)
+fv "$r" us
+us=$fval
 if [ "${us:-0}" -ge 2000000 ] && [ "$us" -lt 6000000 ] &&
-   [ "$(status requests_timed_out)" = $((timed_out + 1)) ]; then
+   sis requests_timed_out $((timed_out + 1)); then
 	ktap_pass "stalled iwpmd: waited pm_timeout_ms (2 s), not more"
 else
 	ktap_fail "stalled iwpmd: waited pm_timeout_ms (2 s), not more" \
 		"us=$us $(cat $ST)"
 fi
 # Its late answer is dropped; the next request works again.
-r=$(cmd add $A4 7403)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(field "$r" mapped)" != "$A4:7403" ]; then
+cmd add $A4 7403
+if fis "$r" ret 0 && ! fis "$r" mapped "$A4:7403"; then
 	ktap_pass "resumed iwpmd answers the next request"
 else
 	ktap_fail "resumed iwpmd answers the next request" "$r"
@@ -356,8 +450,11 @@ snapshot() { grep -v replies_ignored $ST; }
 before=$(snapshot)
 out=$(/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
 	/usr/bin/perl /tmp/pose.pl hello mapinfo add_answer remote_info 2>&1)
-echo "$out" | sed 's/^/# unprivileged: /'
-if [ "$(echo "$out" | grep -c 'type=2 errno=-1$')" = 4 ]; then
+ktap_quote "$out" "unprivileged: "
+if [ "$(grep -c 'type=2 errno=-1$' <<EOF
+$out
+EOF
+)" = 4 ]; then
 	ktap_pass "unprivileged sender: all 4 messages refused with EPERM"
 else
 	ktap_fail "unprivileged sender: all 4 messages refused with EPERM"
@@ -367,19 +464,23 @@ if [ "$(snapshot)" = "$before" ] && pm_is_iwpmd; then
 else
 	ktap_fail "unprivileged sender changed nothing" "$(cat $ST)"
 fi
-ignored=$(status replies_ignored)
+sv replies_ignored
+ignored=$sval
 out=$(/usr/bin/perl /tmp/pose.pl add_answer remote_info 2>&1)
-echo "$out" | sed 's/^/# root, not the port mapper: /'
-if [ "$(echo "$out" | grep -c 'type=3 errno=-1$')" = 2 ] &&
-   [ "$(status replies_ignored)" = $((ignored + 2)) ] &&
+ktap_quote "$out" "root, not the port mapper: "
+if [ "$(grep -c 'type=3 errno=-1$' <<EOF
+$out
+EOF
+)" = 2 ] &&
+   sis replies_ignored $((ignored + 2)) &&
    [ "$(snapshot)" = "$before" ] && pm_is_iwpmd; then
 	ktap_pass "answers from root that is not the port mapper are ignored"
 else
 	ktap_fail "answers from root that is not the port mapper are ignored" \
 		"$(cat $ST)"
 fi
-r=$(cmd add $A4 7404)
-if [ "$(field "$r" ret)" = 0 ] && [ "$(field "$r" mapped)" != "$A4:7404" ]; then
+cmd add $A4 7404
+if fis "$r" ret 0 && ! fis "$r" mapped "$A4:7404"; then
 	ktap_pass "iwpmd still serves after the impostors"
 else
 	ktap_fail "iwpmd still serves after the impostors" "$r"

@@ -31,64 +31,107 @@ OSM_PID=
 LSR_PID=
 
 
-# The GID 0 of DEV's port 1, as rdma_test_sa takes it.
+# Mostly waits (opensm's sweep, the timeouts it tests): the polls read
+# files with the shell and nap in it (no grep, cat or sleep a round).
+
+# gid0 DEV: gid = the GID 0 of DEV's port 1, as rdma_test_sa takes it.
 gid0() {
-	cat $IB/$1/ports/1/gids/0
+	gid=
+	read -r gid <$IB/$1/ports/1/gids/0
 }
 
 port_active() {
-	grep -q ACTIVE $IB/$1/ports/1/state 2>/dev/null
+	local v
+	read -r v 2>/dev/null <$IB/$1/ports/1/state
+	case "$v" in
+	*ACTIVE*) return 0 ;;
+	esac
+	return 1
 }
 
+# uptime_ms: ms = /proc/uptime in milliseconds (10 ms resolution)
 uptime_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+	local u r
+	read -r u r </proc/uptime
+	# centiseconds: two digits, "08" is no octal number here
+	ms=$((${u%.*} * 1000 + (1${u#*.} - 100) * 10))
 }
 
-# path QUERY-TIMEOUT-MS: one query from loop0 to loop1; its log line.
-# How long it took (ms, /proc/uptime's resolution) goes to /tmp/path.ms.
+# read_all FILE: text = FILE's lines (a debugfs log: read by the shell)
+read_all() {
+	local l
+	text=
+	while IFS= read -r l; do
+		text=${text:+$text$KTAP_NL}$l
+	done <"$1"
+	[ -z "$l" ] || text=${text:+$text$KTAP_NL}$l
+}
+
+# path QUERY-TIMEOUT-MS: one query from loop0 to loop1; out = its log
+# line, path_ms = how long it took (ms, /proc/uptime's resolution).
 path() {
-	local dgid t0
-	dgid=$(gid0 loop1)
+	local t0
+	gid0 loop1
 	echo clear >$TSA/cmd
-	t0=$(uptime_ms)
-	echo "path loop0 1 $dgid ${1:-1000}" >$TSA/cmd 2>/dev/null
-	echo $(($(uptime_ms) - t0)) >/tmp/path.ms
-	cat $TSA/log
+	uptime_ms
+	t0=$ms
+	echo "path loop0 1 $gid ${1:-1000}" >$TSA/cmd 2>/dev/null
+	uptime_ms
+	path_ms=$((ms - t0))
+	read_all $TSA/log
+	out=$text
 }
 
 # The log line of path, and how long it took, as diagnostics.
 show() {
-	echo "$1" | sed 's/^/# /'
-	echo "# in $(cat /tmp/path.ms) ms"
+	ktap_quote "$1"
+	echo "# in $path_ms ms"
+}
+
+# lsr_has PREFIX: a line of the responder's log starts with PREFIX
+lsr_has() {
+	local l
+	while IFS= read -r l; do
+		case "$l" in
+		"$1"*) return 0 ;;
+		esac
+	done </tmp/lsr.out
+	return 1
+}
+
+# lsr_wait PREFIX SECONDS: lsr_has PREFIX within SECONDS (polled every
+# 0.1 s)
+lsr_wait() {
+	local i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		lsr_has "$1" && return 0
+		ktap_nap 0.1
+		i=$((i + 1))
+	done
+	return 1
 }
 
 # lsr_start MODE [ARGS]: the responder in the background; log in
 # /tmp/lsr.out.
 lsr_start() {
+	: >/tmp/lsr.out
 	$LSR "$@" >/tmp/lsr.out 2>&1 &
 	LSR_PID=$!
 	# joined once it says so
-	for _ in $(seq 50); do
-		grep -q '^listening' /tmp/lsr.out && return 0
-		sleep 0.1
-	done
-	return 1
+	lsr_wait listening 5
 }
 
 # lsr_saw_request: the responder logs a request within 10 s (it may read
 # it after the query ended: a short timeout or a silent mode)
 lsr_saw_request() {
-	for _ in $(seq 100); do
-		grep -q '^request seq' /tmp/lsr.out && return 0
-		sleep 0.1
-	done
-	return 1
+	lsr_wait 'request seq' 10
 }
 
 lsr_stop() {
 	[ -n "$LSR_PID" ] && kill "$LSR_PID" 2>/dev/null && wait "$LSR_PID" 2>/dev/null
 	LSR_PID=
-	sed 's/^/# lsresponder: /' /tmp/lsr.out
+	read_all /tmp/lsr.out
+	ktap_quote "$text" "lsresponder: "
 }
 
 ktap_plan 18
@@ -101,14 +144,18 @@ ktap_test "ib_core, rdma_loop managed=1 devices=2, ib_umad and rdma_test_sa load
 # opensm on loop0's port
 mkdir -p /var/cache/opensm /var/log /etc/opensm
 # the port GUID: the lower half of GID 0
-guid=$(gid0 loop0 2>/dev/null | cut -d: -f5-8 | tr -d ':')
+gid0 loop0 2>/dev/null
+guid=$(IFS=:; set -- $gid; echo "$5$6$7$8")
 if [ -x /usr/sbin/opensm ] && [ -n "$guid" ]; then
 	/usr/sbin/opensm -d 2 -g 0x"$guid" -f /tmp/opensm.log >/tmp/opensm.out 2>&1 &
 	OSM_PID=$!
 fi
-for _ in $(seq 120); do
+# up to 60 s
+i=0
+while [ $i -lt 300 ]; do
 	port_active loop0 && port_active loop1 && break
-	sleep 0.5
+	ktap_nap 0.2
+	i=$((i + 1))
 done
 sm=0
 if port_active loop0 && port_active loop1; then
@@ -122,16 +169,26 @@ fi
 
 # SA_OK: "path status 0 ..." with opensm's values (not the responder's)
 sa_answered() {
-	echo "$1" | grep -q '^path status 0 dlid ' &&
-		! echo "$1" | grep -q ' sl 7 .* pkt_life 17$'
+	local l ok=1
+	while IFS= read -r l; do
+		case "$l" in
+		*" sl 7 "*" pkt_life 17") return 1 ;;
+		"path status 0 dlid "*) ok=0 ;;
+		esac
+	done <<EOF
+$1
+EOF
+	return $ok
 }
 
 if [ $sm = 1 ]; then
 	# SA settles (ClassPortInfo, SM LID) before the first query
-	for _ in $(seq 20); do
-		out=$(path 2000)
+	i=0
+	while [ $i -lt 20 ]; do
+		path 2000
 		sa_answered "$out" && break
-		sleep 0.5
+		ktap_nap 0.5
+		i=$((i + 1))
 	done
 	show "$out"
 	if sa_answered "$out"; then
@@ -146,10 +203,10 @@ fi
 
 # answer: the responder's record is used, the SA is not asked
 if [ $sm = 1 ] && lsr_start answer; then
-	out=$(path 2000)
+	path 2000
 	lsr_stop
 	show "$out"
-	if echo "$out" | grep -q '^path status 0 dlid 0x7777 slid 0x7778 sl 7 mtu 3 rate 3 pkt_life 17$' &&
+	if ktap_has_line "$out" 'path status 0 dlid 0x7777 slid 0x7778 sl 7 mtu 3 rate 3 pkt_life 17' &&
 	   grep -q "^request seq [0-9]* dev loop0 port 1 path_use 1 dgid " /tmp/lsr.out; then
 		ktap_pass "a listener's answer is used"
 	else
@@ -164,7 +221,7 @@ fi
 for mode in error malformed wrongseq silent; do
 	name="responder '$mode': opensm's path after all"
 	if [ $sm = 1 ] && lsr_start --set-timeout 300 $mode; then
-		out=$(path 2000)
+		path 2000
 		lsr_saw_request
 		lsr_stop
 		show "$out"
@@ -182,16 +239,10 @@ done
 # late: the responder sees the request but holds its answer until the
 # query has ended (after the timeout, with opensm's path); the answer it
 # sends then is dropped, which the kernel's ack says
-late_sent() {
-	grep -q '^late answer seq' /tmp/lsr.out
-}
 if [ $sm = 1 ] && lsr_start --set-timeout 300 late; then
-	out=$(path 2000)
+	path 2000
 	kill -USR1 "$LSR_PID"
-	for _ in $(seq 100); do
-		late_sent && break
-		sleep 0.1
-	done
+	lsr_wait 'late answer seq' 10
 	lsr_stop
 	show "$out"
 	seq=$(sed -n 's/^request seq \([0-9]*\) dev loop0 port 1 .*/\1/p' /tmp/lsr.out)
@@ -217,13 +268,16 @@ fi
 # wait.  First LONG ms: the query cannot end before.  Then 5 ms (clamped
 # to 100): the query must end well before LONG ms, the timeout in force
 # were this SET_TIMEOUT ignored (a query the SA answers directly may take
-# a second under TCG: half of LONG is the bound).  The responder must
-# have seen each query, or the wait was not the local service's.
-LONG=$(tier_pick 8000 20000)
+# a second under TCG: half of LONG is the bound; it takes 50 to 150 ms).
+# LONG must stay well above the default 2000 ms, which a first
+# SET_TIMEOUT ignored would leave in force (4000: not before 3900 ms).
+# The responder must have seen each query, or the wait was not the
+# local service's.
+LONG=$(tier_pick 4000 20000)
 long_ok=0
 if [ $sm = 1 ] && lsr_start --set-timeout $LONG silent; then
-	out=$(path 2000)
-	ms=$(cat /tmp/path.ms)
+	path 2000
+	ms=$path_ms
 	lsr_saw_request
 	lsr_stop
 	show "$out"
@@ -246,8 +300,8 @@ if lsr_start --set-timeout 5 silent; then
 		ktap_fail "SET_TIMEOUT is acked with 0" "$(head -n 1 /tmp/lsr.out)"
 	fi
 	if [ $sm = 1 ]; then
-		out=$(path 2000)
-		ms=$(cat /tmp/path.ms)
+		path 2000
+		ms=$path_ms
 		show "$out"
 		lsr_saw_request
 		if [ $long_ok = 0 ]; then
@@ -312,7 +366,7 @@ if [ $sm = 1 ]; then
 	   [ "$(cat $TSA/log)" = "leave ok" ]; then
 		i=0
 		while mcmr | grep -qi "$MGID" && [ $i -lt 20 ]; do
-			sleep 0.5
+			ktap_nap 0.5
 			i=$((i + 1))
 		done
 		if mcmr | grep -qi "$MGID"; then
