@@ -59,6 +59,23 @@ ktap_line_ends() {
 	return 1
 }
 
+# ktap_status_value FILE KEY: KTAP_VALUE = the value of the first line
+# "KEY: VALUE" of FILE (a status file), read by the shell; 1 (and
+# KTAP_VALUE empty) when FILE has no such line.
+ktap_status_value() {
+	local l
+	KTAP_VALUE=
+	while IFS= read -r l; do
+		case "$l" in
+		"$2: "*)
+			KTAP_VALUE=${l#"$2: "}
+			return 0
+			;;
+		esac
+	done <"$1"
+	return 1
+}
+
 # ktap_nap SECONDS: sleep without a process of its own (the timeout of
 # the shell's read on a FIFO nobody writes to); SECONDS may be
 # fractional.  For polling loops, which then cost no launch a round.

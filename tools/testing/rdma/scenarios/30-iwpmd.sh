@@ -36,17 +36,10 @@ ktap_plan 36
 
 # sv KEY: sval = the value of "KEY: VALUE" in the client's status
 sv() {
-	local l
-	sval=
-	while IFS= read -r l; do
-		case "$l" in
-		"$1: "*)
-			sval=${l#"$1: "}
-			return 0
-			;;
-		esac
-	done <$ST
-	return 1
+	local rc=0
+	ktap_status_value "$ST" "$1" || rc=1
+	sval=$KTAP_VALUE
+	return $rc
 }
 # sis KEY VALUE: the status says KEY: VALUE
 sis() { sv "$1" && [ "$sval" = "$2" ]; }

@@ -186,17 +186,10 @@ EOF
 }
 # sv KEY: sval = the value of "KEY: VALUE" in the port mapper's status
 sv() {
-	local l
-	sval=
-	while IFS= read -r l; do
-		case "$l" in
-		"$1: "*)
-			sval=${l#"$1: "}
-			return 0
-			;;
-		esac
-	done <$ST
-	return 1
+	local rc=0
+	ktap_status_value "$ST" "$1" || rc=1
+	sval=$KTAP_VALUE
+	return $rc
 }
 # the registered port mapper is a process named iwpmd
 pm_is_iwpmd() {
