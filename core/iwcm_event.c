@@ -275,7 +275,8 @@ static int iwcm_process(struct iwcm_id_private *priv, struct iw_cm_event *ev)
  * Holds the reference iwcm_event_handler() took when it queued the
  * work.  A handler returning non-zero destroys the id: the consumer's
  * reference is given back here, and the events still queued are
- * dropped.
+ * dropped, except a listener's connection requests, which are
+ * rejected.
  */
 void iwcm_deliver_work(struct work_struct *work)
 {
@@ -297,7 +298,16 @@ void iwcm_deliver_work(struct work_struct *work)
 		list_del(&w->list);
 		spin_unlock_irqrestore(&priv->lock, flags);
 
-		if (test_bit(IWCM_F_DROP_EVENTS, &priv->flags)) {
+		if (test_bit(IWCM_F_DROP_EVENTS, &priv->flags) &&
+		    w->event.event == IW_CM_EVENT_CONNECT_REQUEST) {
+			/*
+			 * The driver handed the request over before the
+			 * listener went: it still gets its answer, a reject
+			 * (iwcm_conn_request() sees the listener dropping).
+			 */
+			iwcm_conn_request(priv, &w->event);
+			ret = 0;
+		} else if (test_bit(IWCM_F_DROP_EVENTS, &priv->flags)) {
 			trace_iwcm_event_done(&priv->id, w->event.event,
 					      w->event.status,
 					      READ_ONCE(priv->state),

@@ -1141,6 +1141,54 @@ static void iwcm_destroy_waits_for_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
 }
 
+/*
+ * Requests the driver handed over queue behind one in the handler when
+ * the listener is destroyed: they are not delivered, and each still
+ * gets its answer at the driver, a reject.
+ */
+static void iwcm_destroy_rejects_queued_requests(struct kunit *test)
+{
+	struct iwcm_fx *fx = test->priv;
+	struct iw_cm_id *id = listening(fx);
+	struct task_struct *t;
+	unsigned int rejects;
+	unsigned long i;
+
+	fx->ret_on[IW_CM_EVENT_CONNECT_REQUEST] = 1;	/* refuse the first */
+	fx->block_type = IW_CM_EVENT_CONNECT_REQUEST;
+	rejects = fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT);
+	for (i = 0; i < 4; i++) {
+		struct iw_cm_event ev = {
+			.event = IW_CM_EVENT_CONNECT_REQUEST,
+			.provider_data = (void *)(i + 1),
+		};
+
+		KUNIT_ASSERT_EQ(test, fake_hca_iw_event(id, &ev), 0);
+		if (!i)	/* the first is in the handler, the rest queue */
+			KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
+	}
+	t = kthread_create(destroy_thread, id, "iwcm_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	wake_up_process(t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_task, t), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, destroy_sleeps(t, id),
+			      "the destroy does not wait for the handler");
+	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
+			rejects);
+	complete_all(&fx->release);
+	wait_event_timeout(fx->wq, fx->ret_on[0] == 1,
+			   msecs_to_jiffies(WAIT_MS));
+	KUNIT_ASSERT_EQ(test, fx->ret_on[0], 1);
+	/* Only the first reached the consumer; all four were rejected. */
+	KUNIT_EXPECT_EQ(test, fx->nrecs, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, fx->recs[0].provider_data, (void *)1);
+	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
+			rejects + 4);
+	settle();
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+}
+
 struct storm {
 	struct iw_cm_id *id;
 	atomic_t stop;
@@ -1798,6 +1846,7 @@ static struct kunit_case iwcm_cases[] = {
 	KUNIT_CASE(iwcm_destroy_each_state),
 	KUNIT_CASE(iwcm_handler_nonzero_destroys),
 	KUNIT_CASE(iwcm_destroy_waits_for_handler),
+	KUNIT_CASE(iwcm_destroy_rejects_queued_requests),
 	KUNIT_CASE(iwcm_destroy_races_events),
 	KUNIT_CASE(iwcm_close_never_lost),
 #ifdef CONFIG_FAILSLAB
