@@ -503,6 +503,69 @@ def item_times(raw_console):
     return out
 
 
+def leak_items(raw_console):
+    """{console line index of an 'unreferenced object' line: the item
+    that was running when the object was allocated}, from the jiffies of
+    kmemleak's report ("comm ..., pid N, jiffies J") placed on the
+    console's time stamps by the guest's two "jiffies N WHY" markers, and
+    the begin and end markers of the KUnit modules and scenarios."""
+    stamp = re.compile(r'^\[\s*(\d+\.\d+)\]')
+    clock = []          # (printk seconds, jiffies)
+    spans = []          # (begin, end, 'kind name')
+    begin = {}
+    last_end = None     # (seconds, 'kind name') of the last item ended
+    objects = []        # (line index, jiffies)
+    obj = None
+    for i, raw in enumerate(raw_console):
+        m = stamp.match(raw)
+        if MARK in raw and m:
+            t = float(m.group(1))
+            w = raw.split(MARK, 1)[1].split()
+            if len(w) >= 2 and w[0] == 'jiffies':
+                try:
+                    clock.append((t, int(w[1])))
+                except ValueError:
+                    pass
+            elif len(w) >= 2 and w[0] in ('kunit-begin', 'scenario-begin'):
+                begin[w[1]] = (t, f'{w[0].split("-")[0]} {w[1]}')
+            elif len(w) >= 2 and w[0] in ('kunit-end', 'scenario-end') \
+                    and w[1] in begin:
+                b, what = begin.pop(w[1])
+                spans.append((b, t, what))
+                last_end = (t, what)
+            elif w and w[0] == 'kmemleak-scan':
+                if last_end:
+                    spans.append((last_end[0], t, 'the final unload'))
+                last_end = (t, 'the final kmemleak scans')
+            elif w and w[0] == 'kmemleak-report-begin' and last_end:
+                spans.append((last_end[0], t, last_end[1]))
+            continue
+        line = strip_ts(raw).strip()
+        if line.startswith('unreferenced object '):
+            obj = i
+        elif obj is not None:
+            mj = re.match(r'comm ".*", pid \d+, jiffies (\d+)', line)
+            if mj:
+                objects.append((obj, int(mj.group(1))))
+            obj = None
+    if len(clock) < 2 or clock[-1][1] == clock[0][1]:
+        return {}
+    (t0, j0), (t1, j1) = clock[0], clock[-1]
+    hz = (j1 - j0) / (t1 - t0) if t1 > t0 else 0
+    if hz <= 0:
+        return {}
+    out = {}
+    for idx, jif in objects:
+        t = t0 + (jif - j0) / hz
+        what = next((w for b, e, w in spans if b <= t <= e), None)
+        if what is None:
+            before = [(e, w) for b, e, w in spans if e < t]
+            what = f'between items (after {max(before)[1]})' if before \
+                else 'boot'
+        out[idx] = f'{what} (at {t:.1f} s)'
+    return out
+
+
 def vm_results(parser, gdir, label, tally, args):
     """Results of one guest: KUnit, scenarios, completion, splats, dumps.
     Returns (tests that ran, splats, item times)."""
@@ -540,9 +603,25 @@ def vm_results(parser, gdir, label, tally, args):
                   [f'console.log lines {b + 1}-{e + 1} ({gdir}); tasks '
                    'blocked (state D):'] + (blocked[:120] or ['none']))
     splats = find_splats(console)
+    leaks = leak_items(raw)
     for g in splats:
         g['console'] = con_path
         g['label'] = label
+        if g['kmemleak']:
+            g['leaks'] = {k: v for k, v in leaks.items()
+                          if g['start'] <= k < g['end']}
+            count = {}
+            for what in g['leaks'].values():
+                what = what.rsplit(' (at ', 1)[0]
+                count[what] = count.get(what, 0) + 1
+            if count:
+                named = ', '.join(f'{w} ({n})' for w, n in count.items())
+                g['context'] += f'; objects allocated during {named}'
+                for r in tally.results:
+                    if r[1].startswith(prefix + 'kmemleak_clean') and \
+                            r[2] == 'fail':
+                        r[3].append(f'unreferenced objects allocated during '
+                                    f'{named}')
         if not g['kmemleak'] or args.demo:
             tally.add('Splats', g['title'], 'fail',
                       [f'during {g["context"]}' + (f' ({label})' if label else '')])
@@ -745,7 +824,10 @@ def main():
             body = console_lines[g['start']:g['end']]
             if len(body) > 200:
                 body = body[:200] + [f'... ({len(body) - 200} more lines)']
-            for l in body:
+            leaks = g.get('leaks', {})
+            for k, l in enumerate(body, g['start']):
+                if k in leaks:
+                    l = f'{l}   <= allocated during {leaks[k]}'
                 print(f'    {modmap.annotate(l)}')
 
     fails = tally.failures()

@@ -146,38 +146,30 @@ stack_unload() {
 
 # Kernel health around a scenario.  splats: the kernel log's lines that
 # fail a run (WARN, BUG, KASAN, lockdep, refcount, ...).  health_mark
-# remembers how many there are, and how many objects kmemleak reported;
-# health_check then gives two KTAP results for what came since the
-# mark: "no kernel splat" and "kmemleak finds nothing" (after a scan).
+# remembers how many there are; health_check then gives a KTAP result
+# for what came since the mark: "no kernel splat".  Leaks are the
+# guest's final check (guest/init, check_leaks): kmemleak reports an
+# object only at the second scan that finds it unreferenced with the
+# same contents (the first takes its checksum), and only once it is 5 s
+# old, so a scan here could not see this scenario's own leaks (it would
+# report an earlier item's instead); the final two scans see every leak
+# of the run, and results.py names the item during which each leaked
+# object was allocated (from the jiffies in kmemleak's report).
 splats() {
 	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
 }
 
 health_mark() {
 	health_splats=$(splats | wc -l)
-	health_leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
-	health_leaks=${health_leaks:-0}
 }
 
 health_check() {
-	local new kl=/sys/kernel/debug/kmemleak leaks
+	local new
 
 	new=$(splats | tail -n +$((health_splats + 1)))
 	if [ -z "$new" ]; then
 		ktap_pass "no kernel splat"
 	else
 		ktap_fail "no kernel splat" "$(echo "$new" | head -n 3)"
-	fi
-	if [ ! -w $kl ]; then
-		ktap_fail "kmemleak finds nothing" "no $kl"
-		return
-	fi
-	sleep 5
-	echo scan >$kl
-	leaks=$(($(grep -c 'unreferenced object' $kl) - health_leaks))
-	if [ "$leaks" -eq 0 ]; then
-		ktap_pass "kmemleak finds nothing"
-	else
-		ktap_fail "kmemleak finds nothing" "$leaks unreferenced objects"
 	fi
 }

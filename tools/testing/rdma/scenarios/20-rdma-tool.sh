@@ -64,6 +64,46 @@ tool_refuses() {
 	fi
 }
 
+# batch [OPTION...] -- COMMAND...: the rdma COMMANDs (each one argument,
+# "dev show fake1") through one "rdma -batch", each followed by "sys
+# show", whose "netns ..." line no other command here prints: PART0,
+# PART1, ... are the outputs of the COMMANDs, SYS the first "sys show"
+# line, BATCH_RC the tool's exit status.  The batch stops at the first
+# command that fails: BATCH_RC is not 0 and the later PARTs are empty
+# (so their cases fail too).
+batch() {
+	local opts="" cmds="" c l n=0
+	while [ "$1" != -- ]; do
+		opts="$opts $1"
+		shift
+	done
+	shift
+	for c in "$@"; do
+		cmds="${cmds:+$cmds$KTAP_NL}$c${KTAP_NL}sys show"
+		eval "PART$n="
+		n=$((n + 1))
+	done
+	BATCH_OUT=$(rdma $opts -b - 2>&1 <<EOF
+$cmds
+EOF
+)
+	BATCH_RC=$?
+	[ $BATCH_RC = 0 ] || ktap_quote "$BATCH_OUT" "batch: "
+	n=0
+	SYS=
+	while IFS= read -r l; do
+		case "$l" in
+		"netns "*)
+			[ -n "$SYS" ] || SYS=$l
+			n=$((n + 1))
+			;;
+		*) eval "PART$n=\"\${PART$n}\$l\$KTAP_NL\"" ;;
+		esac
+	done <<EOF
+$BATCH_OUT
+EOF
+}
+
 # Wait up to 10 s for "rdma dev show" to list (or, with "!", not list)
 # a device; the tool is asked once sysfs (of this namespace) agrees.
 wait_dev() {
@@ -132,7 +172,11 @@ done
 ktap_test "modprobe rdma_fake_hca devices=2" modprobe rdma_fake_hca devices=2
 
 # --- devices --------------------------------------------------------
-out=$(rdma dev show 2>&1)
+# the read-only commands up to the resources in one batch
+batch -- "dev show" "dev show fake1" "link show" "res show" \
+	"res show qp" "res show cq" "res show mr" "res show pd" \
+	"res show qp link fake0/1"
+out=$PART0
 ktap_quote "$out"
 expect "dev show: fake0" "$out" \
 	'^[0-9]+: fake0: node_type ca fw 1\.2\.0 node_guid 0002:fa4e:0000:0000 sys_image_guid 0002:fa4e:0000:ff00 $'
@@ -161,7 +205,7 @@ idx0=$idx
 dev_index "$out" fake1
 idx1=$idx
 
-out=$(rdma dev show fake1 2>&1)
+out=$PART1
 expect "dev show fake1 (one device)" "$out" '^[0-9]+: fake1: node_type ca fw 1\.2\.1 '
 expect_not "dev show fake1 shows only fake1" "$out" 'fake0'
 
@@ -218,7 +262,7 @@ ktap_quote "$out"
 expect "dev show -d: adaptive moderation off" "$out" 'adaptive-moderation off'
 
 # --- ports ----------------------------------------------------------
-out=$(rdma link show 2>&1)
+out=$PART2
 ktap_quote "$out"
 expect "link show: fake0/1 (IB)" "$out" \
 	'^link fake0/1 subnet_prefix fe80:0000:0000:0000 lid 257 sm_lid 1 lmc 1 state ACTIVE physical_state LINK_UP $'
@@ -230,14 +274,13 @@ expect "link show: fake1/2 (RoCE) with netdev fketh1" "$out" \
 	'^link fake1/2 state ACTIVE physical_state LINK_UP netdev fketh1 $'
 
 # --- system ---------------------------------------------------------
-out=$(rdma sys show 2>&1)
+out=$SYS
 ktap_quote "$out"
 expect "sys show: netns shared, copy-on-fork on" "$out" \
 	'^netns shared .*copy-on-fork on'
 
 # --- resources (no kernel ULP: every count is zero) ------------------
-out=$(rdma res show 2>&1)
-rc=$?
+out=$PART3
 ktap_quote "$out"
 expect "res show: fake0 with zero counts" "$out" \
 	'^[0-9]+: fake0: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0 ?$'
@@ -247,28 +290,28 @@ json=$(rdma -j res show fake0 2>&1)
 echo "# $json"
 expect "res show -j fake0: the summary as JSON" "$json" \
 	'^\[\{"ifindex":[0-9]+,"ifname":"fake0","pd":0,"cq":0,"qp":0,"cm_id":0,"mr":0,"ctx":0,"srq":0\}\]$'
+# the batch's status is 0 only when every command of it exited with 0
+ok=1
+n=4
 for obj in qp cq mr pd; do
-	out=$(rdma res show $obj 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] && [ -z "$out" ]; then
-		ok=1
-	else
+	eval "out=\$PART$n"
+	n=$((n + 1))
+	if [ $BATCH_RC -ne 0 ] || [ -n "$out" ]; then
 		ok=0
-		ktap_diag "res show $obj: rc $rc, output: $out"
+		ktap_diag "res show $obj: batch rc $BATCH_RC, output: $out"
+		break
 	fi
-	[ $ok = 1 ] || break
 done
 if [ $ok = 1 ]; then
 	ktap_pass "res show qp/cq/mr/pd: nothing to list, exit 0"
 else
 	ktap_fail "res show qp/cq/mr/pd: nothing to list, exit 0"
 fi
-out=$(rdma res show qp link fake0/1 2>&1)
-rc=$?
-if [ $rc -eq 0 ] && [ -z "$out" ]; then
+out=$PART8
+if [ $BATCH_RC -eq 0 ] && [ -z "$out" ] && [ -n "$SYS" ]; then
 	ktap_pass "res show qp link fake0/1: nothing, exit 0"
 else
-	ktap_fail "res show qp link fake0/1: nothing, exit 0" "rc $rc: $out"
+	ktap_fail "res show qp link fake0/1: nothing, exit 0" "batch rc $BATCH_RC: $out"
 fi
 
 # --- rename ---------------------------------------------------------
@@ -303,11 +346,12 @@ ktap_test "link add fkl0 type fake netdev $DUMMY" \
 	rdma link add fkl0 type fake netdev $DUMMY
 mac=$(cat /sys/class/net/$DUMMY/address 2>/dev/null)
 guid=$(eui64 "$mac")
-out=$(rdma dev show fkl0 2>&1)
+batch -- "dev show fkl0" "link show fkl0/1"
+out=$PART0
 ktap_quote "$out"
 expect "new device: no fw, GUIDs from the MAC ($mac)" "$out" \
 	"^[0-9]+: fkl0: node_type ca node_guid $guid sys_image_guid $guid \$"
-out=$(rdma link show fkl0/1 2>&1)
+out=$PART1
 expect "new device's port on $DUMMY" "$out" "^link fkl0/1 .*netdev $DUMMY \$"
 ktap_refused "second device on the same netdev fails" \
 	"Device exists already (name taken or net device in use)" \
@@ -359,12 +403,21 @@ ktap_test "dev set fake1 netns $NS" rdma dev set fake1 netns $NS
 out=$(rdma dev show 2>&1)
 expect_not "fake1 gone from the initial namespace" "$out" ' fake1: '
 expect "fake0 still in the initial namespace" "$out" ' fake0: '
-out=$($IP netns exec $NS rdma dev show 2>&1)
+out=$($IP netns exec $NS rdma -b - 2>&1 <<EOF
+dev show
+sys show
+link show
+EOF
+)
+ns_dev=${out%%"${KTAP_NL}netns "*}
+ns_link=${out#*"${KTAP_NL}netns "*"$KTAP_NL"}
+[ "$ns_link" != "$out" ] || ns_link=
+out=$ns_dev
 ktap_quote "$out"
 expect "fake1 listed in $NS" "$out" \
 	'^[0-9]+: fake1: node_type ca fw 1\.2\.1 node_guid 0002:fa4e:0000:1000 '
 expect_not "fake0 not listed in $NS" "$out" ' fake0: '
-out=$($IP netns exec $NS rdma link show 2>&1)
+out=$ns_link
 ktap_quote "$out"
 # fketh1 stayed in the initial namespace: not named in $NS
 expect "fake1/2 in $NS without the other namespace's netdev" "$out" \

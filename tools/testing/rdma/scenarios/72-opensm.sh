@@ -155,7 +155,7 @@ dump_osm_log() {
 	tail -n 40 $OSM_LOG | sed 's/^/# /'
 }
 
-ktap_plan 26
+ktap_plan 25
 # each case's start in the kernel log too: the console shows where a
 # run stands (ttyS1 gets the KTAP only when a case ends)
 step() {
