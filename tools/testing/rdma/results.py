@@ -505,40 +505,30 @@ def item_times(raw_console):
 
 def leak_items(raw_console):
     """{console line index of an 'unreferenced object' line: the item
-    that was running when the object was allocated}, from the jiffies of
-    kmemleak's report ("comm ..., pid N, jiffies J") placed on the
-    console's time stamps by the guest's two "jiffies N WHY" markers, and
-    the begin and end markers of the KUnit modules and scenarios."""
-    stamp = re.compile(r'^\[\s*(\d+\.\d+)\]')
-    clock = []          # (printk seconds, jiffies)
+    that was running when the object was allocated}.  kmemleak's report
+    gives each object's allocation jiffies ("comm ..., pid N, jiffies
+    J"); the guest's two "clock ktime=S jiffies=N" markers turn jiffies
+    into its monotonic clock (jiffies follow it: they are its tick, or
+    its clocksource), and the item-stats markers give each item's span
+    on that clock (up=BEGIN-END, from /proc/uptime)."""
+    clock = []          # (monotonic seconds, jiffies)
     spans = []          # (begin, end, 'kind name')
-    begin = {}
-    last_end = None     # (seconds, 'kind name') of the last item ended
     objects = []        # (line index, jiffies)
     obj = None
     for i, raw in enumerate(raw_console):
-        m = stamp.match(raw)
-        if MARK in raw and m:
-            t = float(m.group(1))
+        if MARK in raw:
             w = raw.split(MARK, 1)[1].split()
-            if len(w) >= 2 and w[0] == 'jiffies':
-                try:
-                    clock.append((t, int(w[1])))
-                except ValueError:
-                    pass
-            elif len(w) >= 2 and w[0] in ('kunit-begin', 'scenario-begin'):
-                begin[w[1]] = (t, f'{w[0].split("-")[0]} {w[1]}')
-            elif len(w) >= 2 and w[0] in ('kunit-end', 'scenario-end') \
-                    and w[1] in begin:
-                b, what = begin.pop(w[1])
-                spans.append((b, t, what))
-                last_end = (t, what)
-            elif w and w[0] == 'kmemleak-scan':
-                if last_end:
-                    spans.append((last_end[0], t, 'the final unload'))
-                last_end = (t, 'the final kmemleak scans')
-            elif w and w[0] == 'kmemleak-report-begin' and last_end:
-                spans.append((last_end[0], t, last_end[1]))
+            kv = dict(x.split('=', 1) for x in w[1:] if '=' in x)
+            try:
+                if w and w[0] == 'clock':
+                    clock.append((float(kv['ktime']), int(kv['jiffies'])))
+                elif w and w[0] == 'item-stats' and len(w) > 2 and 'up' in kv:
+                    b, _, e = kv['up'].partition('-')
+                    what = {'final': 'the final unload and kmemleak scans',
+                            'boot': 'the boot'}.get(w[1], f'{w[1]} {w[2]}')
+                    spans.append((float(b), float(e), what))
+            except (KeyError, ValueError):
+                pass
             continue
         line = strip_ts(raw).strip()
         if line.startswith('unreferenced object '):
@@ -548,21 +538,21 @@ def leak_items(raw_console):
             if mj:
                 objects.append((obj, int(mj.group(1))))
             obj = None
-    if len(clock) < 2 or clock[-1][1] == clock[0][1]:
+    if len(clock) < 2 or clock[-1][0] <= clock[0][0]:
         return {}
-    (t0, j0), (t1, j1) = clock[0], clock[-1]
-    hz = (j1 - j0) / (t1 - t0) if t1 > t0 else 0
+    (k0, j0), (k1, j1) = clock[0], clock[-1]
+    hz = (j1 - j0) / (k1 - k0)
     if hz <= 0:
         return {}
     out = {}
     for idx, jif in objects:
-        t = t0 + (jif - j0) / hz
+        t = k0 + (jif - j0) / hz
         what = next((w for b, e, w in spans if b <= t <= e), None)
         if what is None:
             before = [(e, w) for b, e, w in spans if e < t]
             what = f'between items (after {max(before)[1]})' if before \
-                else 'boot'
-        out[idx] = f'{what} (at {t:.1f} s)'
+                else 'the boot'
+        out[idx] = f'{what} (at {t:.1f} s of uptime)'
     return out
 
 
