@@ -521,7 +521,9 @@ def leak_items(raw_console):
             kv = dict(x.split('=', 1) for x in w[1:] if '=' in x)
             try:
                 if w and w[0] == 'clock':
-                    clock.append((float(kv['ktime']), int(kv['jiffies'])))
+                    # the debug header prints ktime in milliseconds
+                    clock.append((float(kv['ktime']) / 1000,
+                                  int(kv['jiffies'])))
                 elif w and w[0] == 'item-stats' and len(w) > 2 and 'up' in kv:
                     b, _, e = kv['up'].partition('-')
                     what = {'final': 'the final unload and kmemleak scans',
