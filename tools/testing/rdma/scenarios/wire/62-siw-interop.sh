@@ -184,9 +184,10 @@ part() {
 # and part 2 (the swap, CRC both ways).
 VARIANTS=$(tier_pick no yes)
 # Upstream's side loads only what siw and rdma_cm need in the quick tier
-# (no rxe, no user verbs, no umad: each module loaded and unloaded costs
-# seconds under TCG with the debug kernel), its whole stack in the full.
-UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm siw" "")
+# (ib_uverbs too: upstream's siw calls its ib_umem_get(); no rxe, no
+# rdma_ucm, no umad: each module loaded and unloaded costs seconds under
+# TCG with the debug kernel), its whole stack in the full tier.
+UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm ib_uverbs siw" "")
 ktap_plan "$(tier_pick 10 23)"
 part 1 1
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
