@@ -26,7 +26,8 @@
 #include "mad_rmpp.h"
 
 /* The packet lifetime is nobody's to tell: an ACK is awaited this long. */
-#define RMPP_ACK_WAIT_MS	2000
+VISIBLE_IF_KUNIT unsigned int ib_rmpp_ack_wait_ms = 2000;
+EXPORT_SYMBOL_IF_KUNIT(ib_rmpp_ack_wait_ms);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 ib_rmpp_recv_hook_t ib_rmpp_recv_hook;
@@ -199,9 +200,9 @@ static int rmpp_send_next(struct ib_mad_send_wr_private *wr)
 	}
 	hdr->paylen_newwin = cpu_to_be32(paylen);
 
-	/* an ACK is waited for at most RMPP_ACK_WAIT_MS */
-	if (!sb->timeout_ms || sb->timeout_ms > RMPP_ACK_WAIT_MS)
-		wr->timeout = msecs_to_jiffies(RMPP_ACK_WAIT_MS);
+	/* an ACK is waited for at most ib_rmpp_ack_wait_ms */
+	if (!sb->timeout_ms || sb->timeout_ms > ib_rmpp_ack_wait_ms)
+		wr->timeout = msecs_to_jiffies(ib_rmpp_ack_wait_ms);
 	return ib_send_mad(wr);
 }
 

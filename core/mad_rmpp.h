@@ -45,6 +45,8 @@ extern ib_rmpp_recv_hook_t ib_rmpp_recv_hook;
 /* How long a stalled reassembly lives, and a finished one is remembered. */
 extern unsigned int ib_rmpp_reassembly_ms;
 extern unsigned int ib_rmpp_linger_ms;
+/* How long a sender waits for an ACK before it resends. */
+extern unsigned int ib_rmpp_ack_wait_ms;
 #endif
 
 #endif /* RDMA_CORE_MAD_RMPP_H */

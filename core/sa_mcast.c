@@ -16,10 +16,15 @@
  * one step after the other, and the callbacks run from there.
  */
 
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 #include "sa_mcast.h"
 #include "sa_priv.h"
+
+/* How long a join or a leave waits for the SA (in ten tries). */
+VISIBLE_IF_KUNIT unsigned int ib_sa_mcast_timeout_ms = SA_MCAST_TIMEOUT_MS;
+EXPORT_SYMBOL_IF_KUNIT(ib_sa_mcast_timeout_ms);
 
 /* Add @delta to the member count of every join state bit of @states. */
 static void sa_mcast_count(struct sa_mcast_group *group, u8 states,
@@ -182,7 +187,7 @@ static int sa_mcast_send_join(struct sa_mcast_group *group,
 		return -ENODEV;
 	ret = ib_sa_mcmember_rec_query(&sa_mcast_client, mport->device,
 				       mport->port_num, IB_MGMT_METHOD_SET,
-				       rec, mask, SA_MCAST_TIMEOUT_MS,
+				       rec, mask, ib_sa_mcast_timeout_ms,
 				       GFP_KERNEL, sa_mcast_answered, group,
 				       &query);
 	return ret < 0 ? ret : 0;
@@ -207,7 +212,7 @@ static int sa_mcast_send_leave(struct sa_mcast_group *group)
 				       &rec, IB_SA_MCMEMBER_REC_MGID |
 				       IB_SA_MCMEMBER_REC_PORT_GID |
 				       IB_SA_MCMEMBER_REC_JOIN_STATE,
-				       SA_MCAST_TIMEOUT_MS, GFP_KERNEL,
+				       ib_sa_mcast_timeout_ms, GFP_KERNEL,
 				       sa_mcast_answered, group, &query);
 	return ret < 0 ? ret : 0;
 }

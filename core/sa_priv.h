@@ -223,6 +223,8 @@ void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb));
 unsigned int ib_sa_ls_timeout_ms(void);
 unsigned int ib_sa_ls_pending(void);
 void ib_sa_mcast_kunit_flush(void);
+/* How long a join or a leave waits for the SA (SA_MCAST_TIMEOUT_MS). */
+extern unsigned int ib_sa_mcast_timeout_ms;
 int ib_nl_handle_resolve_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
 			      struct netlink_ext_ack *extack);
 int ib_nl_handle_set_timeout(struct sk_buff *skb, struct nlmsghdr *nlh,

@@ -1898,10 +1898,19 @@ static void rdma_cma_conn_removal_every_state(struct kunit *test)
  * Connect/disconnect loops, ids destroyed at random points
  */
 
-/* Rounds of the loop: up to LOOP_ROUNDS, within LOOP_TIME after the first */
+/*
+ * Rounds of the loop: up to LOOP_ROUNDS, within LOOP_TIME after the first
+ * in the full tier (make check-full, full=1), LOOP_TIME_QUICK in the
+ * quick one; LOOP_MIN at least in both (with fewer, one of the three
+ * ways to destroy could be drawn in no round: (2/3)^30 * 3 < 2e-5).
+ */
+static bool full;
+module_param(full, bool, 0444);
+MODULE_PARM_DESC(full, "run the random destroy loop for 4 s, not 1 s");
 #define LOOP_ROUNDS	100
-#define LOOP_MIN	20
+#define LOOP_MIN	30
 #define LOOP_TIME	(4 * HZ)
+#define LOOP_TIME_QUICK	HZ
 
 enum {
 	S_ROUTED, S_CONNECTING, S_REQUESTED, S_ACCEPTED, S_ESTABLISHED,
@@ -1915,14 +1924,15 @@ enum {
  * from this thread or from a work racing the next events, or its handler
  * returns non-zero for whatever comes next.  The other goes on as far as
  * the wire allows.  Each round ends with nothing left but the listener.
- * LOOP_MIN rounds at least, then until LOOP_TIME or LOOP_ROUNDS.
+ * LOOP_MIN rounds at least, then until LOOP_TIME (LOOP_TIME_QUICK in the
+ * quick tier) or LOOP_ROUNDS.
  */
 static void rdma_cma_conn_random_destroy_loop(struct kunit *test)
 {
 	struct fx *fx = test->priv;
 	struct conn *l = listening(fx);
 	unsigned int round, kills[3] = {};
-	unsigned long end = jiffies + LOOP_TIME;
+	unsigned long end = jiffies + (full ? LOOP_TIME : LOOP_TIME_QUICK);
 	struct rnd_state rnd;
 	u64 seed = get_random_u64();
 

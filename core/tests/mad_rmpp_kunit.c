@@ -31,7 +31,8 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define KR_MAX_SEGS	200
 #define KR_WAIT		(20 * HZ)
 #define KR_WINDOW	64	/* recv_queue_size 512 / 8 */
-static const u8 kr_oui[3] = { 0x4b, 0x52, 0x01 };
+/* Its last byte is the case's: see rmpp_init(). */
+static u8 kr_oui[3] = { 0x4b, 0x52, 0x01 };
 
 /* How a raw agent answers a DATA segment it receives. */
 struct raw_reply {
@@ -464,12 +465,58 @@ struct duo {
 	u32		lid_a, lid_b;
 };
 
+/*
+ * The two devices are the suite's (made by its suite_init, removed by its
+ * suite_exit): making and removing a pair of loop devices took longer
+ * than most cases.  Each case registers agents of its own on them, which
+ * its end unregisters (flushing their sends and transfers), under an OUI
+ * of its own, so nothing a case left on the wire reaches the next one's
+ * agents.
+ */
+static struct vt duo_a, duo_b;
+
 static void new_duo(struct kunit *test, struct duo *d)
 {
-	d->va = new_vt_named(test, "kurmpp%d");
-	d->vb = new_vt_named(test, "kurmpp%d");
+	KUNIT_ASSERT_NOT_NULL(test, duo_a.dev);
+	KUNIT_ASSERT_NOT_NULL(test, duo_b.dev);
+	d->va = &duo_a;
+	d->vb = &duo_b;
 	d->lid_a = rdma_loop_port_lid(d->va->dev);
 	d->lid_b = rdma_loop_port_lid(d->vb->dev);
+}
+
+static void rmpp_suite_exit(struct kunit_suite *suite)
+{
+	if (duo_b.dev)
+		rdma_loop_remove_device(duo_b.dev);
+	if (duo_a.dev)
+		rdma_loop_remove_device(duo_a.dev);
+	duo_a.dev = NULL;
+	duo_b.dev = NULL;
+}
+
+static int rmpp_suite_init(struct kunit_suite *suite)
+{
+	struct ib_device *a, *b;
+
+	a = rdma_loop_add_device("kurmpp%d");
+	if (IS_ERR_OR_NULL(a))
+		return a ? PTR_ERR(a) : -ENODEV;
+	duo_a.dev = a;
+	b = rdma_loop_add_device("kurmpp%d");
+	if (IS_ERR_OR_NULL(b)) {
+		rmpp_suite_exit(suite);
+		return b ? PTR_ERR(b) : -ENODEV;
+	}
+	duo_b.dev = b;
+	return 0;
+}
+
+/* Each case's OUI: the one before it plus one. */
+static int rmpp_init(struct kunit *test)
+{
+	kr_oui[2]++;
+	return 0;
 }
 
 /* 1, 2, 37 and 200 segments: reassembled whole, every byte right. */
@@ -529,12 +576,50 @@ static void rmpp_window_growth(struct kunit *test)
 	}
 }
 
+static unsigned int saved_reassembly, saved_linger, saved_ack_wait;
+
+static void restore_times(void *unused)
+{
+	ib_rmpp_reassembly_ms = saved_reassembly;
+	ib_rmpp_linger_ms = saved_linger;
+	ib_rmpp_ack_wait_ms = saved_ack_wait;
+}
+
+/*
+ * The RMPP layer's own times for the case: how long a stalled reassembly
+ * lives, a finished one is remembered and a sender waits for an ACK
+ * (instead of 40 s, 10 s and 2 s).
+ */
+static void short_times(struct kunit *test, unsigned int reassembly,
+			unsigned int linger, unsigned int ack_wait)
+{
+	saved_reassembly = ib_rmpp_reassembly_ms;
+	saved_linger = ib_rmpp_linger_ms;
+	saved_ack_wait = ib_rmpp_ack_wait_ms;
+	KUNIT_EXPECT_EQ(test, saved_reassembly, 40000u);
+	KUNIT_EXPECT_EQ(test, saved_linger, 10000u);
+	KUNIT_EXPECT_EQ(test, saved_ack_wait, 2000u);
+	ib_rmpp_reassembly_ms = reassembly;
+	ib_rmpp_linger_ms = linger;
+	ib_rmpp_ack_wait_ms = ack_wait;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_times,
+							NULL), 0);
+}
+
+/*
+ * How long the lost segment and the lost ACK leave the sender waiting
+ * before it resends (a Set's ACK wait, 2 s in production): the first
+ * ACK, which must not time out, comes within it by far.
+ */
+#define KR_ACK_WAIT_MS	500
+
 /* Segment 3 lost: the sender's timeout resends from the last ACK (1). */
 static void rmpp_lost_segment(struct kunit *test)
 {
 	struct duo d;
 	struct rec *a, *b;
 
+	short_times(test, 40000, 10000, KR_ACK_WAIT_MS);
 	new_duo(test, &d);
 	a = new_agent(test, d.va->dev, 0, true, true);
 	b = new_agent(test, d.vb->dev, BIT(IB_MGMT_METHOD_SET), true, true);
@@ -573,6 +658,7 @@ static void rmpp_lost_ack(struct kunit *test)
 	struct duo d;
 	struct rec *a, *b;
 
+	short_times(test, 40000, 10000, KR_ACK_WAIT_MS);
 	new_duo(test, &d);
 	a = new_agent(test, d.va->dev, 0, true, true);
 	b = new_agent(test, d.vb->dev, BIT(IB_MGMT_METHOD_SET), true, true);
@@ -819,27 +905,6 @@ static void rmpp_send_timeout(struct kunit *test)
 			3 * IB_MGMT_RMPP_DATA);
 }
 
-static unsigned int saved_reassembly, saved_linger;
-
-static void restore_times(void *unused)
-{
-	ib_rmpp_reassembly_ms = saved_reassembly;
-	ib_rmpp_linger_ms = saved_linger;
-}
-
-static void short_times(struct kunit *test, unsigned int reassembly,
-			unsigned int linger)
-{
-	saved_reassembly = ib_rmpp_reassembly_ms;
-	saved_linger = ib_rmpp_linger_ms;
-	KUNIT_EXPECT_EQ(test, saved_reassembly, 40000u);
-	KUNIT_EXPECT_EQ(test, saved_linger, 10000u);
-	ib_rmpp_reassembly_ms = reassembly;
-	ib_rmpp_linger_ms = linger;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_times,
-							NULL), 0);
-}
-
 /* A stalled reassembly is given up (ABORT T2L) and freed. */
 static void rmpp_reassembly_timeout(struct kunit *test)
 {
@@ -848,7 +913,7 @@ static void rmpp_reassembly_timeout(struct kunit *test)
 	struct rec *r, *b;
 	__be64 tid;
 
-	short_times(test, 300, 10000);
+	short_times(test, 300, 10000, 2000);
 	new_duo(test, &d);
 	r = new_agent(test, d.va->dev, 0, false, true);
 	b = new_agent(test, d.vb->dev, BIT(IB_MGMT_METHOD_SET), true, true);
@@ -875,7 +940,7 @@ static void rmpp_same_tid(struct kunit *test)
 	struct duo d;
 	struct rec *a, *b, *r;
 
-	short_times(test, 40000, 300);
+	short_times(test, 40000, 300, 2000);
 	new_duo(test, &d);
 	a = new_agent(test, d.va->dev, 0, true, true);
 	r = new_agent(test, d.va->dev, 0, false, true);
@@ -982,6 +1047,9 @@ static struct kunit_case rdma_mad_rmpp_cases[] = {
 static struct kunit_suite rdma_mad_rmpp_suite = {
 	.name = "rdma_mad_rmpp",
 	.test_cases = rdma_mad_rmpp_cases,
+	.suite_init = rmpp_suite_init,
+	.suite_exit = rmpp_suite_exit,
+	.init = rmpp_init,
 };
 
 kunit_test_suite(rdma_mad_rmpp_suite);

@@ -24,6 +24,12 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define KU_CLASS	0x0a
 #define KU_ATTR		cpu_to_be16(0x0123)
 #define KU_WAIT		(10 * HZ)
+/*
+ * How long a MAD the switch is to lose waits for an answer: a loop
+ * device answers within milliseconds, so one the switch let through
+ * would be answered well within it (answered sends wait up to 2 s).
+ */
+#define KU_LOST_MS	100
 #define SW_GUID		0x02fa4e0200000001ULL
 /* SwitchInfo byte 11 and the byte offsets opensm reads */
 #define SI_LIFE_STATE	11
@@ -383,7 +389,7 @@ static void sw_dr_no_cable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ku_send(test, a,
 				      dr_smp(test, a, IB_MGMT_METHOD_GET,
 					     IB_SMP_ATTR_NODE_INFO, 0, path,
-					     2, 200)),
+					     2, KU_LOST_MS)),
 			IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, a->recvs, 0);
 
@@ -392,7 +398,7 @@ static void sw_dr_no_cable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ku_send(test, a,
 				      dr_smp(test, a, IB_MGMT_METHOD_GET,
 					     IB_SMP_ATTR_NODE_INFO, 0, path,
-					     2, 200)),
+					     2, KU_LOST_MS)),
 			IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, a->recvs, 0);
 }
@@ -438,12 +444,24 @@ static void sw_lft_set(struct kunit *test, struct rec *r, const u8 *path,
 	KUNIT_EXPECT_EQ(test, smp->data[lid % 64], port);
 }
 
-/* A KU_CLASS Get from @a to @dlid on QP1; the send's status */
-static int gmp_get(struct kunit *test, struct rec *a, u32 dlid)
+/* A KU_CLASS Get from @a to @dlid on QP1 waiting @ms; the send's status */
+static int gmp_get_ms(struct kunit *test, struct rec *a, u32 dlid, int ms)
 {
 	rec_reset(a);
 	return ku_send(test, a, ku_buf(test, a, dlid, 1, KU_CLASS,
-				       IB_MGMT_METHOD_GET, 300));
+				       IB_MGMT_METHOD_GET, ms));
+}
+
+/* A KU_CLASS Get to be answered */
+static int gmp_get(struct kunit *test, struct rec *a, u32 dlid)
+{
+	return gmp_get_ms(test, a, dlid, 300);
+}
+
+/* A KU_CLASS Get to be lost, or not to be answered */
+static int gmp_lost(struct kunit *test, struct rec *a, u32 dlid)
+{
+	return gmp_get_ms(test, a, dlid, KU_LOST_MS);
 }
 
 /*
@@ -482,7 +500,7 @@ static void sw_lft_routing(struct kunit *test)
 
 	/* b's entry gone: dropped */
 	sw_lft_set(test, sa, path, lb, 0xff);
-	KUNIT_EXPECT_EQ(test, gmp_get(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, gmp_lost(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, ga->recvs, 0);
 
 	/* back, but b's switch port taken DOWN (it retrains to INIT) */
@@ -494,12 +512,12 @@ static void sw_lft_routing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st(smp), 0);
 	KUNIT_EXPECT_EQ(test, pi_state(smp),
 			IB_PORT_INIT);
-	KUNIT_EXPECT_EQ(test, gmp_get(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, gmp_lost(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
 
 	/* an entry naming a port without a device of that LID */
 	sw_port_active(test, sa, path, pb);
 	sw_lft_set(test, sa, path, lb, pa);
-	KUNIT_EXPECT_EQ(test, gmp_get(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, gmp_lost(test, ga, lb), IB_WC_RESP_TIMEOUT_ERR);
 }
 
 /*
@@ -864,7 +882,7 @@ static void sw_pma(struct kunit *test)
 	 */
 	ga->answer = false;
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, gmp_get(test, gb, la),
+		KUNIT_EXPECT_EQ(test, gmp_lost(test, gb, la),
 				IB_WC_RESP_TIMEOUT_ERR);
 	pma_ext(test, pm, lid, pa, v0);
 	/* the last read's request and answer, and the three */
@@ -938,7 +956,8 @@ static void sw_pma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			ku_send(test, pm, ku_buf(test, pm, lid, 1,
 						 IB_MGMT_CLASS_PERF_MGMT,
-						 IB_MGMT_METHOD_GET, 300)),
+						 IB_MGMT_METHOD_GET,
+						 KU_LOST_MS)),
 			IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, pm->recvs, 0);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite "rdma_rvt_pma": rdmavt's performance management agent on
- * loop devices.  Traffic between two devices of the case's own, then
+ * loop devices.  Traffic between two (three) of the suite's devices,
+ * their counters cleared by the case first, then
  * PortCounters and PortCountersExtended read through process_mad as a
  * performance manager reads them: exact packets and 4-byte words at both
  * ends (the packet model of hw/sw/rdmavt/counters.c) for UD datagrams
@@ -294,9 +295,66 @@ static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
 	return ah;
 }
 
+/*
+ * The devices are the suite's (made by its suite_init, removed by its
+ * suite_exit), each case taking them in turn and clearing the counters
+ * it checks: making and removing a loop device took longer than most
+ * cases.  What a case makes on them (QPs, CQs, AHs, PDs) goes with it.
+ */
+#define PMA_DEVS	3
+static struct vt pma_vt[PMA_DEVS];
+static int pma_taken;
+
 static struct vt *new_vt(struct kunit *test)
 {
-	return new_vt_named(test, "kupma%d");
+	struct vt *vt;
+
+	KUNIT_ASSERT_LT(test, pma_taken, PMA_DEVS);
+	vt = &pma_vt[pma_taken++];
+	KUNIT_ASSERT_NOT_NULL(test, vt->dev);
+	return vt;
+}
+
+static void pma_suite_exit(struct kunit_suite *suite)
+{
+	int i;
+
+	for (i = 0; i < PMA_DEVS; i++) {
+		if (pma_vt[i].pd)
+			ib_dealloc_pd(pma_vt[i].pd);
+		if (pma_vt[i].dev)
+			rdma_loop_remove_device(pma_vt[i].dev);
+		pma_vt[i].pd = NULL;
+		pma_vt[i].dev = NULL;
+	}
+}
+
+static int pma_suite_init(struct kunit_suite *suite)
+{
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	int i;
+
+	for (i = 0; i < PMA_DEVS; i++) {
+		dev = rdma_loop_add_device("kupma%d");
+		if (IS_ERR_OR_NULL(dev))
+			goto fail;
+		pma_vt[i].dev = dev;
+		pd = ib_alloc_pd(dev, 0);
+		if (IS_ERR(pd))
+			goto fail;
+		pma_vt[i].pd = pd;
+	}
+	return 0;
+fail:
+	pma_suite_exit(suite);
+	return -ENODEV;
+}
+
+static int pma_init(struct kunit *test)
+{
+	pma_taken = 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -538,6 +596,7 @@ static void rvt_pma_counter_select(struct kunit *test)
 	struct ib_pma_portcounters pc;
 
 	clear_ctrs(test, a->dev);
+	clear_ctrs(test, b->dev);
 	post_recv(test, qb, r, rbuf, 140);
 	post_ud(test, qa, s, ah, qb->qp->qp_num, sbuf, 100, false);
 	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, s));
@@ -746,6 +805,9 @@ static struct kunit_case rdma_rvt_pma_cases[] = {
 static struct kunit_suite rdma_rvt_pma_suite = {
 	.name = "rdma_rvt_pma",
 	.test_cases = rdma_rvt_pma_cases,
+	.suite_init = pma_suite_init,
+	.suite_exit = pma_suite_exit,
+	.init = pma_init,
 };
 
 kunit_test_suite(rdma_rvt_pma_suite);
