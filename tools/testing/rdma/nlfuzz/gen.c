@@ -764,9 +764,26 @@ void gen_random(struct rng *r, struct datagram *d, __u32 *seq)
 static const unsigned int sweep_high_ops[] = { 63, 64, 511, 512, 1023 };
 #define SWEEP_PER_CLIENT ((SWEEP_OPS + ARRAY_SIZE(sweep_high_ops)) * 2)
 
+/* client indexes the sweep covers: 0 .. sweep_clients - 1 */
+static unsigned int sweep_clients = NLFUZZ_CLIENTS;
+
+/**
+ * gen_set_sweep() - sweep only the first client indexes
+ * @clients: 1 .. NLFUZZ_CLIENTS; the sweep covers indexes 0 .. @clients - 1
+ *
+ * The indexes past the valid ones all end at the same check of the
+ * kernel's dispatch (an unknown client); a short run sweeps the valid
+ * ones and a few past them, and its random datagrams, which are the
+ * same for a seed whatever the sweep's length, start earlier.
+ */
+void gen_set_sweep(unsigned int clients)
+{
+	sweep_clients = clients;
+}
+
 unsigned long gen_sweep_len(void)
 {
-	return NLFUZZ_CLIENTS * SWEEP_PER_CLIENT;
+	return sweep_clients * SWEEP_PER_CLIENT;
 }
 
 size_t gen_header(__u8 *buf, unsigned int client, unsigned int op,

@@ -4,7 +4,8 @@
  * what the kernel answers.  See Documentation/testing.rst, "nlfuzz".
  *
  *   nlfuzz [-c COUNT] [-s SEED] [-u UID[:GID]] [-t SECONDS] [-m EVERY]
- *          [-r FIRST-LAST] [-R CLIENT,...] [-v] [-n] [-P PROTOCOL]
+ *          [-r FIRST-LAST] [-R CLIENT,...] [-S CLIENTS] [-v] [-n]
+ *          [-P PROTOCOL]
  *
  * Exit status: 0 done, 1 a check failed (an unprivileged admin request
  * was accepted, a reply was malformed), 2 could not run (no NETLINK_RDMA,
@@ -71,6 +72,7 @@ struct ctx {
 	int verbose, dry_run;
 	int protocol;			/* NETLINK_RDMA but for self tests */
 	char rare[64];			/* -R as given */
+	unsigned int sweep_clients;	/* -S, 0 when not given */
 	int uid, gid;			/* -1: stay who we are */
 	int kmsg;
 	int sock[2];			/* [1] has extended acks */
@@ -633,7 +635,8 @@ static int print_summary(double secs)
 static void print_usage(void)
 {
 	fputs("usage: nlfuzz [-c COUNT] [-s SEED] [-u UID[:GID]] [-t SECONDS]\n"
-	      "              [-m EVERY] [-r FIRST-LAST] [-v] [-n]\n"
+	      "              [-m EVERY] [-r FIRST-LAST] [-R LIST] [-S CLIENTS]\n"
+	      "              [-v] [-n] [-P PROTOCOL]\n"
 	      "  -c COUNT    datagrams to send, the sweep included (10000)\n"
 	      "  -s SEED     seed of the random datagrams (default: from the clock)\n"
 	      "  -u UID[:GID] drop to this user before opening anything\n"
@@ -641,6 +644,7 @@ static void print_usage(void)
 	      "  -m EVERY    mark progress in the kernel log every EVERY datagrams\n"
 	      "  -r A-B      send only datagrams A..B (all are generated)\n"
 	      "  -R LIST     client indexes (comma separated) to send to rarely\n"
+	      "  -S CLIENTS  sweep client indexes 0..CLIENTS-1 only (1-64, 64)\n"
 	      "  -v          print every datagram sent (-vv: in full)\n"
 	      "  -n          dry run: generate only, print a checksum\n"
 	      "  -P PROTOCOL another netlink protocol, to test nlfuzz itself\n",
@@ -685,7 +689,7 @@ static void parse_args(int argc, char **argv)
 	int seeded = 0, opt;
 	char *p;
 
-	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:R:vnP:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:u:t:m:r:R:S:vnP:")) != -1) {
 		switch (opt) {
 		case 'c':
 			g.count = num(optarg);
@@ -727,6 +731,13 @@ static void parse_args(int argc, char **argv)
 		case 'R':
 			parse_rare(optarg);
 			break;
+		case 'S':
+			g.sweep_clients = num(optarg);
+			if (!g.sweep_clients ||
+			    g.sweep_clients > NLFUZZ_CLIENTS)
+				print_usage();
+			gen_set_sweep(g.sweep_clients);
+			break;
 		default:
 			print_usage();
 		}
@@ -740,19 +751,23 @@ static void parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static struct datagram d;
-	unsigned long idx, sweep = gen_sweep_len();
+	unsigned long idx, sweep;
 	__u64 sum = 0xcbf29ce484222325ULL;
 	struct rng r;
 	double t0;
 	int rc;
 
 	parse_args(argc, argv);
+	sweep = gen_sweep_len();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rng_seed(&r, g.seed);
 	printf("nlfuzz: seed %llu, %lu datagrams (sweep of %lu first)\n",
 	       g.seed, g.count, sweep);
-	printf("nlfuzz: replay: nlfuzz -s %llu -c %lu%s%s\n", g.seed, g.count,
+	printf("nlfuzz: replay: nlfuzz -s %llu -c %lu%s%s", g.seed, g.count,
 	       g.rare[0] ? " -R " : "", g.rare);
+	if (g.sweep_clients)
+		printf(" -S %u", g.sweep_clients);
+	printf("\n");
 
 	if (!g.dry_run) {
 		/* markers help find the datagram behind a kernel splat */

@@ -108,6 +108,7 @@ int gen_sweep(struct datagram *d, unsigned long idx, __u32 seq);
 unsigned long gen_sweep_len(void);
 void gen_random(struct rng *r, struct datagram *d, __u32 *seq);
 void gen_set_rare(__u64 mask);
+void gen_set_sweep(unsigned int clients);
 /* Header only, NLM_F_REQUEST | NLM_F_ACK, for the admin probe. */
 size_t gen_header(__u8 *buf, unsigned int client, unsigned int op,
 		  __u16 flags, __u32 seq);
