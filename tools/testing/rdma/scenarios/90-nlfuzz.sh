@@ -6,8 +6,11 @@
 # to every client and op, first as root, then as nobody (uid 65534,
 # without CAP_NET_ADMIN, where every admin-only op must be refused).
 # Each run sends every strategy of nlfuzz.  Afterwards: no splat in the
-# kernel log, the stack unloads, after a reload Debian's rdma tool lists
-# the devices, and kmemleak finds nothing.
+# kernel log, the stack unloads, and after a reload Debian's rdma tool
+# lists the devices.  Leaks are the guest's final kmemleak check, which
+# names this scenario for an object allocated while it ran (one scan here
+# could not report them: kmemleak reports an object at the second scan
+# that finds it unreferenced).
 #
 # The seed is printed; "nlfuzz.seed=N" on the kernel command line
 # (RDMA_VM_APPEND) replays a run.  Documentation/testing.rst, "nlfuzz".
@@ -157,14 +160,11 @@ splats() {
 	dmesg | grep -E 'WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection|refcount_t:|ODEBUG:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace:'
 }
 
-ktap_plan 12
+ktap_plan 11
 ktap_diag "seed $seed (replay: RDMA_VM_APPEND=nlfuzz.seed=$seed)"
 
 unload_stack >/dev/null 2>&1
 splats_before=$(splats | wc -l)
-# what earlier scans reported (no scan here: it takes long under TCG)
-leaks_before=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak 2>/dev/null)
-leaks_before=${leaks_before:-0}
 if load_stack; then
 	ktap_pass "ib_core, iw_cm (if built) and rdma_fake_hca devices=2 load"
 else
@@ -321,28 +321,5 @@ case "$out" in
 esac
 unload_stack >/dev/null 2>&1
 
-stamp "kmemleak"
-kl=/sys/kernel/debug/kmemleak
-if [ -w $kl ]; then
-	# Objects younger than 5 s are not reported yet: the scan starts 5 s
-	# after the fuzzing at the earliest (the reload took most of them).
-	# The report stays for the final check of the init, so it is read,
-	# never cleared.
-	uptime_s
-	while [ $now -le $((fuzz_end + 5)) ]; do
-		ktap_nap 0.2
-		uptime_s
-	done
-	echo scan >$kl
-	leaks=$(($(grep -c 'unreferenced object' $kl) - leaks_before))
-	if [ "$leaks" -eq 0 ]; then
-		ktap_pass "kmemleak finds nothing after fuzzing"
-	else
-		ktap_fail "kmemleak finds nothing after fuzzing" \
-			"$leaks unreferenced objects (see the console at the end)"
-	fi
-else
-	ktap_fail "kmemleak finds nothing after fuzzing" "no $kl"
-fi
 stamp "done"
 ktap_finish
