@@ -235,8 +235,9 @@ static void cma_send_device_removal_put(struct rdma_id_private *id_priv)
 		return;
 	}
 	id_priv->state = RDMA_CM_DEVICE_REMOVAL;
-	spin_unlock_irqrestore(&id_priv->lock, flags);
+	/* under the lock, as cma_comp_exch(): the trace keeps the order */
 	trace_cm_state_change(id_priv, state, RDMA_CM_DEVICE_REMOVAL);
+	spin_unlock_irqrestore(&id_priv->lock, flags);
 
 	if (cma_deliver_event(id_priv, &event)) {
 		cma_id_put(id_priv);

@@ -115,13 +115,17 @@ bool cma_comp_exch(struct rdma_id_private *id_priv, enum rdma_cm_state comp,
 	unsigned long flags;
 	bool ret;
 
+	/*
+	 * The event is emitted under the lock: an id's changes reach the
+	 * trace in the order they were made, whichever CPU made them.
+	 */
 	spin_lock_irqsave(&id_priv->lock, flags);
 	ret = id_priv->state == comp;
-	if (ret)
+	if (ret) {
 		id_priv->state = exch;
-	spin_unlock_irqrestore(&id_priv->lock, flags);
-	if (ret)
 		trace_cm_state_change(id_priv, comp, exch);
+	}
+	spin_unlock_irqrestore(&id_priv->lock, flags);
 	return ret;
 }
 
@@ -135,8 +139,8 @@ enum rdma_cm_state cma_exch(struct rdma_id_private *id_priv,
 	spin_lock_irqsave(&id_priv->lock, flags);
 	old = id_priv->state;
 	id_priv->state = exch;
+	trace_cm_state_change(id_priv, old, exch);	/* in order: see above */
 	spin_unlock_irqrestore(&id_priv->lock, flags);
-	trace_cm_state_change(id_priv, old, exch);
 	return old;
 }
 
