@@ -630,6 +630,28 @@ static void iwcm_events_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_LISTEN);
 }
 
+/*
+ * @n connection requests on listener @id, provider_data 1..@n: the first
+ * is held in the handler (block_type CONNECT_REQUEST), the rest queue.
+ */
+static void queue_requests(struct iwcm_fx *fx, struct iw_cm_id *id,
+			   unsigned long n)
+{
+	struct kunit *test = fx->test;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		struct iw_cm_event ev = {
+			.event = IW_CM_EVENT_CONNECT_REQUEST,
+			.provider_data = (void *)(i + 1),
+		};
+
+		KUNIT_ASSERT_EQ(test, fake_hca_iw_event(id, &ev), 0);
+		if (!i)
+			KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
+	}
+}
+
 /* Requests come out in the order they went in, one at a time. */
 static void iwcm_events_in_order(struct kunit *test)
 {
@@ -639,16 +661,7 @@ static void iwcm_events_in_order(struct kunit *test)
 
 	fx->ret_on[IW_CM_EVENT_CONNECT_REQUEST] = 1;	/* refuse them all */
 	fx->block_type = IW_CM_EVENT_CONNECT_REQUEST;
-	for (i = 0; i < 8; i++) {
-		struct iw_cm_event ev = {
-			.event = IW_CM_EVENT_CONNECT_REQUEST,
-			.provider_data = (void *)(i + 1),
-		};
-
-		KUNIT_ASSERT_EQ(test, fake_hca_iw_event(id, &ev), 0);
-		if (!i)	/* the first is in the handler, the rest queue */
-			KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
-	}
+	queue_requests(fx, id, 8);
 	KUNIT_EXPECT_EQ(test, fx->nrecs, 0U);
 	complete_all(&fx->release);
 	wait_recs(fx, 8);
@@ -1152,21 +1165,11 @@ static void iwcm_destroy_rejects_queued_requests(struct kunit *test)
 	struct iw_cm_id *id = listening(fx);
 	struct task_struct *t;
 	unsigned int rejects;
-	unsigned long i;
 
 	fx->ret_on[IW_CM_EVENT_CONNECT_REQUEST] = 1;	/* refuse the first */
 	fx->block_type = IW_CM_EVENT_CONNECT_REQUEST;
 	rejects = fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT);
-	for (i = 0; i < 4; i++) {
-		struct iw_cm_event ev = {
-			.event = IW_CM_EVENT_CONNECT_REQUEST,
-			.provider_data = (void *)(i + 1),
-		};
-
-		KUNIT_ASSERT_EQ(test, fake_hca_iw_event(id, &ev), 0);
-		if (!i)	/* the first is in the handler, the rest queue */
-			KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
-	}
+	queue_requests(fx, id, 4);
 	t = kthread_create(destroy_thread, id, "iwcm_kunit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	get_task_struct(t);
