@@ -19,7 +19,6 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
-#include <kunit/visibility.h>
 
 #include "siw_fpdu.h"
 
@@ -46,7 +45,6 @@ unsigned int siw_fpdu_hdr_len(u8 opcode)
 {
 	return opcode < RDMAP_NOT_SUPPORTED ? siw_hdr_lens[opcode] : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_hdr_len);
 
 /**
  * siw_opcode_tagged() - does an opcode travel in tagged DDP segments
@@ -59,7 +57,6 @@ bool siw_opcode_tagged(u8 opcode)
 {
 	return opcode == RDMAP_RDMA_WRITE || opcode == RDMAP_RDMA_READ_RESP;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_opcode_tagged);
 
 /**
  * siw_opcode_qn() - the untagged DDP queue an opcode uses
@@ -85,7 +82,6 @@ int siw_opcode_qn(u8 opcode)
 		return -EINVAL;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_opcode_qn);
 
 /**
  * siw_fpdu_mulpdu() - largest ULPDU for a TCP segment size
@@ -103,7 +99,6 @@ u32 siw_fpdu_mulpdu(u32 seglen)
 		return 0;
 	return seglen - MPA_HDR_SIZE - MPA_CRC_SIZE;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_mulpdu);
 
 /**
  * siw_fpdu_seglen() - bytes one FPDU may fill on a TCP stream
@@ -130,7 +125,6 @@ u32 siw_fpdu_seglen(u32 mss, u32 gso_segs, u32 limit)
 		segs = min(segs, limit);
 	return min_t(u64, (u64)mss * segs, SZ_64K);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_seglen);
 
 /**
  * siw_fpdu_init_hdr() - a message's header with the fixed fields set
@@ -155,7 +149,6 @@ int siw_fpdu_init_hdr(union iwarp_hdr *hdr, u8 opcode)
 		hdr->c_untagged.ddp_qn = cpu_to_be32(siw_opcode_qn(opcode));
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_init_hdr);
 
 /**
  * siw_fpdu_next_seg() - cut the next segment of a message
@@ -219,7 +212,6 @@ int siw_fpdu_next_seg(union iwarp_hdr *hdr, u64 base_to, u32 msg_len,
 		hdr->c_untagged.ddp_mo = cpu_to_be32(offset);
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_next_seg);
 
 /**
  * siw_fpdu_crc_update() - feed bytes to a running MPA CRC
@@ -234,7 +226,6 @@ u32 siw_fpdu_crc_update(u32 crc, const void *p, size_t len)
 {
 	return crc32c(crc, p, len);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc_update);
 
 /**
  * siw_fpdu_crc_final() - the CRC field of a running MPA CRC
@@ -247,7 +238,6 @@ __le32 siw_fpdu_crc_final(u32 crc)
 {
 	return cpu_to_le32(~crc);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc_final);
 
 /**
  * siw_fpdu_crc() - the CRC field of an FPDU
@@ -274,7 +264,6 @@ __le32 siw_fpdu_crc(const void *hdr, unsigned int hdr_len,
 	crc = siw_fpdu_crc_update(crc, zero, min(pad, 3U));
 	return siw_fpdu_crc_final(crc);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_crc);
 
 /**
  * siw_fpdu_check_crc() - check the CRC of an FPDU in one buffer
@@ -300,7 +289,6 @@ int siw_fpdu_check_crc(const void *fpdu, size_t len)
 		return -EBADMSG;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_check_crc);
 
 static int siw_fpdu_refuse(struct siw_fpdu_info *info, u8 layer, u8 etype,
 			   u8 ecode)
@@ -419,7 +407,6 @@ int siw_fpdu_parse_hdr(const void *buf, size_t len,
 		return -EAGAIN;
 	return siw_fpdu_check_hdr(buf, info) ?: info->hdr_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_parse_hdr);
 
 /**
  * siw_fpdu_check_untagged() - an untagged segment against receive state
@@ -442,7 +429,6 @@ int siw_fpdu_check_untagged(struct siw_fpdu_info *info, u32 msn, u32 mo)
 				       DDP_ECODE_UT_INVALID_MO);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_check_untagged);
 
 /**
  * siw_fpdu_rtr() - the header of the RTR message ending a peer-to-peer
@@ -480,4 +466,3 @@ int siw_fpdu_rtr(union iwarp_hdr *hdr, u8 rtr, u32 read_msn)
 		return -EINVAL;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_fpdu_rtr);

@@ -29,7 +29,6 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
-#include <kunit/visibility.h>
 
 #include "siw_mpa.h"
 
@@ -67,7 +66,6 @@ const char *siw_mpa_reason_name(enum siw_mpa_reason why)
 		return "?";
 	return siw_mpa_reason_names[why];
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_reason_name);
 
 static int siw_mpa_refuse(enum siw_mpa_reason *why, enum siw_mpa_reason r,
 			  int err)
@@ -149,7 +147,6 @@ int siw_mpa_parse(const void *buf, size_t len, bool want_reply,
 	siw_mpa_refuse(why, SIW_MPA_OK, 0);
 	return sizeof(*rr) + pd_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_parse);
 
 /* Header, optional setup data and private data into @buf. */
 static int siw_mpa_put(void *buf, size_t size, const char *key, u16 bits,
@@ -250,7 +247,6 @@ int siw_mpa_build_req(const struct siw_mpa_policy *pol, u16 ird, u16 ord,
 	}
 	return siw_mpa_put(buf, size, MPA_KEY_REQ, bits, &v2, pdata, pd_len);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_build_req);
 
 /* Markers and CRC of a peer's frame against @pol (both directions). */
 static int siw_mpa_check_flags(const struct siw_mpa_policy *pol, u16 bits,
@@ -330,7 +326,6 @@ done:
 	siw_mpa_refuse(why, SIW_MPA_OK, 0);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_check_reply);
 
 /**
  * siw_mpa_check_req() - the responder's verdict on a parsed request
@@ -378,7 +373,6 @@ int siw_mpa_check_req(const struct siw_mpa_policy *pol,
 	siw_mpa_refuse(why, SIW_MPA_OK, 0);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_check_req);
 
 static u16 siw_mpa_rep_bits(const struct siw_mpa_policy *pol,
 			    const struct siw_mpa_result *res)
@@ -446,7 +440,6 @@ int siw_mpa_build_rep(const struct siw_mpa_policy *pol,
 	}
 	return rv;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_build_rep);
 
 /**
  * siw_mpa_build_reject() - a reply with R set
@@ -492,4 +485,3 @@ int siw_mpa_build_reject(const struct siw_mpa_policy *pol,
 	}
 	return siw_mpa_put(buf, size, MPA_KEY_REP, bits, &v2, pdata, pd_len);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_build_reject);

@@ -16,7 +16,6 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
-#include <kunit/visibility.h>
 
 #include "siw_mpa.h"
 
@@ -32,7 +31,6 @@ void siw_mpa_rx_init(struct siw_mpa_rx *rx, bool want_reply)
 	rx->have = 0;
 	rx->want_reply = want_reply;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_init);
 
 /**
  * siw_mpa_rx_feed() - take the next bytes of the stream
@@ -94,4 +92,3 @@ int siw_mpa_rx_feed(struct siw_mpa_rx *rx, const void *data, size_t len,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_mpa_rx_feed);

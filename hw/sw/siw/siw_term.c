@@ -21,7 +21,6 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
-#include <kunit/visibility.h>
 
 #include "siw_fpdu.h"
 #include "siw_term.h"
@@ -118,7 +117,6 @@ int siw_term_build(void *buf, size_t size, u8 layer, u8 etype, u8 ecode,
 	}
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_term_build);
 
 /**
  * siw_term_parse() - read a received TERMINATE
@@ -165,4 +163,3 @@ int siw_term_parse(const void *buf, size_t len, struct siw_term_info *ti)
 		return -EBADMSG;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_term_parse);
