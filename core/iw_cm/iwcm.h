@@ -167,12 +167,30 @@ void iwcm_wildcard_fix(const struct sockaddr_storage *pm_addr,
 		       const struct sockaddr_storage *cm_addr,
 		       struct sockaddr_storage *out);
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* For the KUnit suite: an id's state and refused-event count. */
-enum iw_cm_state iwcm_id_state(struct iw_cm_id *cm_id);
-unsigned int iwcm_id_refused(struct iw_cm_id *cm_id);
-unsigned int iwcm_id_refcount(struct iw_cm_id *cm_id);
 extern atomic_t iwcm_ids_alive;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * struct iwcm_test_ops - iw_cm's insides, for the KUnit suites
+ * @id_state: an id's enum iw_cm_state
+ * @id_refused: events the id refused
+ * @id_refcount: references on the id
+ * @ids_alive: ids not yet freed, module-wide
+ * @flush_events: wait until every queued event has been delivered
+ * @default_backlog: the backlog of a listen that asks for 0
+ *
+ * The table is iwcm_test (iwcm_test_ops.c); built only with KUnit.
+ */
+struct iwcm_test_ops {
+	enum iw_cm_state (*id_state)(struct iw_cm_id *cm_id);
+	unsigned int (*id_refused)(struct iw_cm_id *cm_id);
+	unsigned int (*id_refcount)(struct iw_cm_id *cm_id);
+	int (*ids_alive)(void);
+	void (*flush_events)(void);
+	unsigned int (*default_backlog)(void);
+};
+
+extern const struct iwcm_test_ops iwcm_test;
 #endif
 
 #endif /* _IWCM_H */

@@ -15,7 +15,6 @@
 
 /* Ids not yet freed, for the leak checks of the KUnit suite. */
 atomic_t iwcm_ids_alive = ATOMIC_INIT(0);
-EXPORT_SYMBOL_IF_KUNIT(iwcm_ids_alive);
 
 /**
  * iwcm_set_state - move an id to another state
@@ -305,43 +304,3 @@ void iw_destroy_cm_id(struct iw_cm_id *cm_id)
 }
 EXPORT_SYMBOL(iw_destroy_cm_id);
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * iwcm_id_state - state of an id (tests)
- * @cm_id: the id
- *
- * Context: Any context; a lockless read.
- * Return: its enum iw_cm_state.
- */
-enum iw_cm_state iwcm_id_state(struct iw_cm_id *cm_id)
-{
-	return READ_ONCE(to_iwcm(cm_id)->state);
-}
-EXPORT_SYMBOL_IF_KUNIT(iwcm_id_state);
-
-/**
- * iwcm_id_refused - events an id refused (tests)
- * @cm_id: the id
- *
- * Context: Any context; a lockless read.
- * Return: the count.
- */
-unsigned int iwcm_id_refused(struct iw_cm_id *cm_id)
-{
-	return atomic_read(&to_iwcm(cm_id)->refused);
-}
-EXPORT_SYMBOL_IF_KUNIT(iwcm_id_refused);
-
-/**
- * iwcm_id_refcount - references on an id (tests)
- * @cm_id: the id
- *
- * Context: Any context; a lockless read.
- * Return: the count.
- */
-unsigned int iwcm_id_refcount(struct iw_cm_id *cm_id)
-{
-	return refcount_read(&to_iwcm(cm_id)->refcount);
-}
-EXPORT_SYMBOL_IF_KUNIT(iwcm_id_refcount);
-#endif

@@ -52,11 +52,9 @@ MODULE_LICENSE("Dual BSD/GPL");
 
 /* Delivers every id's events; each id's in order (one work per id). */
 struct workqueue_struct *iwcm_wq;
-EXPORT_SYMBOL_IF_KUNIT(iwcm_wq);
 
 /* Backlog of a listen that asks for 0; sysctl net.iw_cm.default_backlog. */
 unsigned int iwcm_default_backlog = 256;
-EXPORT_SYMBOL_IF_KUNIT(iwcm_default_backlog);
 
 static unsigned int iwcm_backlog_min = 1;
 static unsigned int iwcm_backlog_max = 65536;

@@ -23,7 +23,6 @@ static const char iwpm_ulib_name[IWPM_ULIBNAME_SIZE] = "iWarpPortMapperUser";
  * a HELLO says more.  READ_ONCE/WRITE_ONCE.
  */
 u16 iwpm_ulib_version = IWPM_UABI_VERSION_MIN;
-EXPORT_SYMBOL_IF_KUNIT(iwpm_ulib_version);
 
 /*
  * Port id of the registered port mapper's socket, or IWPM_PID_*.
@@ -37,11 +36,9 @@ static int iwpm_user_pid = IWPM_PID_UNDEFINED;
 static atomic_t echo_nlmsg_seq;
 
 struct iwpm_stats iwpm_stats;
-EXPORT_SYMBOL_IF_KUNIT(iwpm_stats);
 
 /* How long a request waits for the port mapper, in milliseconds. */
 unsigned int iwpm_timeout_ms = IWPM_NL_TIMEOUT_MS;
-EXPORT_SYMBOL_IF_KUNIT(iwpm_timeout_ms);
 
 static int iwpm_timeout_set(const char *val, const struct kernel_param *kp)
 {
@@ -89,7 +86,6 @@ int iwpm_get_user_pid(void)
 {
 	return READ_ONCE(iwpm_user_pid);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_get_user_pid);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
@@ -102,7 +98,6 @@ void iwpm_set_user_pid(int pid)
 {
 	WRITE_ONCE(iwpm_user_pid, pid);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_set_user_pid);
 #endif
 
 /* Forget @pid as port mapper unless another one replaced it meanwhile. */
@@ -126,7 +121,6 @@ u16 iwpm_negotiate_version(u16 peer_version)
 		return 0;
 	return min_t(u16, peer_version, IWPM_UABI_VERSION);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_negotiate_version);
 
 static u32 iwpm_sender(struct netlink_callback *cb)
 {
@@ -606,7 +600,6 @@ int iwpm_register_pid_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	iwpm_answer(req, 0);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_register_pid_cb);
 
 static const struct nla_policy resp_add_policy[IWPM_NLA_RMANAGE_MAPPING_MAX] = {
 	[IWPM_NLA_RMANAGE_MAPPING_SEQ]		= { .type = NLA_U32 },
@@ -668,7 +661,6 @@ int iwpm_add_mapping_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	iwpm_answer(req, 0);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_add_mapping_cb);
 
 static const struct nla_policy resp_query_policy[IWPM_NLA_RQUERY_MAPPING_MAX] = {
 	[IWPM_NLA_RQUERY_MAPPING_SEQ]		= { .type = NLA_U32 },
@@ -752,7 +744,6 @@ int iwpm_add_and_query_mapping_cb(struct sk_buff *skb,
 	iwpm_answer(req, 0);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_add_and_query_mapping_cb);
 
 /**
  * iwpm_remote_info_cb - record the real address of a connecting peer
@@ -806,7 +797,6 @@ int iwpm_remote_info_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	iwpm_print_sockaddr(a.remote, "iwpm: remote info of");
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_remote_info_cb);
 
 static const struct nla_policy resp_mapinfo_policy[IWPM_NLA_MAPINFO_REQ_MAX] = {
 	[IWPM_NLA_MAPINFO_ULIB_NAME]	= { .type = NLA_NUL_STRING,
@@ -864,7 +854,6 @@ int iwpm_mapping_info_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	ret = iwpm_send_mapinfo(nl_client, sender);
 	return ret < 0 ? ret : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_mapping_info_cb);
 
 static const struct nla_policy ack_mapinfo_policy[IWPM_NLA_MAPINFO_NUM_MAX] = {
 	[IWPM_NLA_MAPINFO_SEQ]		= { .type = NLA_U32 },
@@ -904,7 +893,6 @@ int iwpm_ack_mapping_info_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	atomic_set(&echo_nlmsg_seq, cb->nlh->nlmsg_seq);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_ack_mapping_info_cb);
 
 static const struct nla_policy map_error_policy[IWPM_NLA_ERR_MAX] = {
 	[IWPM_NLA_ERR_SEQ]	= { .type = NLA_U32 },
@@ -950,7 +938,6 @@ int iwpm_mapping_error_cb(struct sk_buff *skb, struct netlink_callback *cb)
 	iwpm_answer(req, err ?: IWPM_INVALID_NLMSG_ERR);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_mapping_error_cb);
 
 static const struct nla_policy hello_policy[IWPM_NLA_HELLO_MAX] = {
 	[IWPM_NLA_HELLO_ABI_VERSION]	= { .type = NLA_U16 },
@@ -1000,7 +987,6 @@ int iwpm_hello_cb(struct sk_buff *skb, struct netlink_callback *cb)
 		 version);
 	return iwpm_send_hello(nl_client, sender, version);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_hello_cb);
 
 /* ------------------------------------------------------------------
  * The port mapper's socket going away

@@ -56,7 +56,6 @@ bool iwpm_sockaddr_valid(const struct sockaddr_storage *sockaddr)
 	return sockaddr->ss_family == AF_INET ||
 	       sockaddr->ss_family == AF_INET6;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_sockaddr_valid);
 
 /**
  * iwpm_compare_sockaddr - compare two IP/TCP addresses
@@ -95,7 +94,6 @@ int iwpm_compare_sockaddr(struct sockaddr_storage *a_sockaddr,
 		return 1;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_compare_sockaddr);
 
 /* Hash of the address and port; 0 for a family we do not handle. */
 static u32 iwpm_sockaddr_hash(const struct sockaddr_storage *sockaddr)
@@ -152,7 +150,6 @@ int iwpm_valid_client(u8 nl_client)
 		return 0;
 	return READ_ONCE(iwpm_admin.valid_list[nl_client]);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_valid_client);
 
 /**
  * iwpm_set_valid - mark a client valid or not
@@ -167,7 +164,6 @@ void iwpm_set_valid(u8 nl_client, int valid)
 		return;
 	WRITE_ONCE(iwpm_admin.valid_list[nl_client], !!valid);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_set_valid);
 
 /**
  * iwpm_get_registration - registration state of a client
@@ -184,7 +180,6 @@ u32 iwpm_get_registration(u8 nl_client)
 		return IWPM_REG_UNDEF;
 	return READ_ONCE(iwpm_admin.reg_list[nl_client]);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_get_registration);
 
 /**
  * iwpm_set_registration - set the registration state of a client
@@ -199,7 +194,6 @@ void iwpm_set_registration(u8 nl_client, u32 reg)
 		return;
 	WRITE_ONCE(iwpm_admin.reg_list[nl_client], reg);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_set_registration);
 
 /**
  * iwpm_check_registration - test the registration state of a client
@@ -216,7 +210,6 @@ u32 iwpm_check_registration(u8 nl_client, u32 reg)
 {
 	return iwpm_get_registration(nl_client) & reg;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_check_registration);
 
 /**
  * iwpm_init - make a netlink client a user of the port mapper
@@ -285,7 +278,6 @@ int iwpm_get_nlmsg_seq(void)
 {
 	return atomic_inc_return(&iwpm_admin.nlmsg_seq);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_get_nlmsg_seq);
 
 /**
  * iwpm_get_nlmsg_request - create a request and make it findable
@@ -322,7 +314,6 @@ struct iwpm_nlmsg_request *iwpm_get_nlmsg_request(__u32 nlmsg_seq,
 	}
 	return req;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_get_nlmsg_request);
 
 /**
  * iwpm_free_nlmsg_request - release function of a request's kref
@@ -344,7 +335,6 @@ void iwpm_free_nlmsg_request(struct kref *kref)
 			 req->nlmsg_seq);
 	kfree(req);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_free_nlmsg_request);
 
 /**
  * iwpm_find_nlmsg_request - look up a pending request
@@ -368,7 +358,6 @@ struct iwpm_nlmsg_request *iwpm_find_nlmsg_request(__u32 echo_seq)
 	xa_unlock(&iwpm_requests);
 	return req;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_find_nlmsg_request);
 
 /**
  * iwpm_claim_nlmsg_request - take a request out of the pending table
@@ -388,7 +377,6 @@ bool iwpm_claim_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request)
 	return xa_cmpxchg(&iwpm_requests, nlmsg_request->nlmsg_seq,
 			  nlmsg_request, NULL, 0) == nlmsg_request;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_claim_nlmsg_request);
 
 /**
  * iwpm_complete_nlmsg_request - finish a claimed request
@@ -407,7 +395,6 @@ void iwpm_complete_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request,
 	complete(&nlmsg_request->done);
 	kref_put(&nlmsg_request->kref, iwpm_free_nlmsg_request);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_complete_nlmsg_request);
 
 /**
  * iwpm_cancel_nlmsg_request - drop a request that was never sent
@@ -424,7 +411,6 @@ void iwpm_cancel_nlmsg_request(struct iwpm_nlmsg_request *nlmsg_request)
 		kref_put(&nlmsg_request->kref, iwpm_free_nlmsg_request);
 	kref_put(&nlmsg_request->kref, iwpm_free_nlmsg_request);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_cancel_nlmsg_request);
 
 /**
  * iwpm_wait_complete_req - wait for the answer to a request
@@ -468,7 +454,6 @@ int iwpm_wait_complete_req(struct iwpm_nlmsg_request *nlmsg_request)
 	kref_put(&nlmsg_request->kref, iwpm_free_nlmsg_request);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_wait_complete_req);
 
 /**
  * iwpm_abort_nlmsg_requests - fail every pending request
@@ -500,7 +485,6 @@ unsigned int iwpm_abort_nlmsg_requests(int err_code)
 	}
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_abort_nlmsg_requests);
 
 /**
  * iwpm_pending_nlmsg_requests - number of requests waiting for an answer
@@ -519,7 +503,6 @@ unsigned int iwpm_pending_nlmsg_requests(void)
 		n++;
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_pending_nlmsg_requests);
 
 /* ------------------------------------------------------------------
  * Mapping table
@@ -635,7 +618,6 @@ int iwpm_get_mapped_addr(struct sockaddr_storage *local_addr,
 	spin_unlock(&iwpm_map_lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_get_mapped_addr);
 
 /**
  * iwpm_mapinfo_available - whether any mapping is recorded
@@ -654,7 +636,6 @@ int iwpm_mapinfo_available(void)
 	spin_unlock(&iwpm_map_lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_mapinfo_available);
 
 /**
  * iwpm_mapinfo_count - number of recorded mappings
@@ -673,7 +654,6 @@ unsigned int iwpm_mapinfo_count(void)
 	spin_unlock(&iwpm_map_lock);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_mapinfo_count);
 
 /* ------------------------------------------------------------------
  * Remote-info table
@@ -734,7 +714,6 @@ int iwpm_insert_remote_info(struct iwpm_remote_info *reminfo)
 	kfree(stale);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_insert_remote_info);
 
 /**
  * iwpm_add_remote_info - add a remote-info record, dropping it on failure
@@ -752,7 +731,6 @@ void iwpm_add_remote_info(struct iwpm_remote_info *reminfo)
 		kfree(reminfo);
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_add_remote_info);
 
 /**
  * iwpm_get_remote_info - take the real address of a connecting peer
@@ -816,7 +794,6 @@ unsigned int iwpm_reminfo_count(void)
 	spin_unlock(&iwpm_rem_lock);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_reminfo_count);
 
 /**
  * iwpm_flush_client - drop every mapping and remote-info record of a client
@@ -859,7 +836,6 @@ void iwpm_flush_client(u8 nl_client)
 	hlist_for_each_entry_safe(rem_info, tmp, &doomed_rem, hlist_node)
 		kfree(rem_info);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_flush_client);
 
 /* ------------------------------------------------------------------
  * Messages
@@ -892,7 +868,6 @@ struct sk_buff *iwpm_create_nlmsg(u32 nl_op, struct nlmsghdr **nlh,
 	}
 	return skb;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_create_nlmsg);
 
 /**
  * iwpm_parse_nlmsg - validate and parse a message from the port mapper
@@ -930,7 +905,6 @@ err:
 	pr_debug("iwpm: invalid %s (%d)\n", msg_type, ret);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_parse_nlmsg);
 
 /**
  * iwpm_send_hello - answer the port mapper's HELLO
@@ -962,7 +936,6 @@ int iwpm_send_hello(u8 nl_client, int iwpm_pid, u16 abi_version)
 	nlmsg_end(skb, nlh);
 	return rdma_nl_unicast(&init_net, skb, iwpm_pid);
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_send_hello);
 
 /*
  * Size of one MAPINFO record message, and the most a datagram of them may
@@ -1135,4 +1108,3 @@ out:
 			ret);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(iwpm_send_mapinfo);

@@ -204,6 +204,100 @@ extern struct iwpm_stats iwpm_stats;
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void iwpm_set_user_pid(int pid);
+
+/**
+ * struct iwpm_test_ops - the port-mapper client, for its KUnit suites
+ * @ulib_version: the ABI version agreed with the port mapper
+ * @timeout_ms: how long a request waits for its answer
+ * @stats: counters of the exchange with the port mapper
+ * @get_user_pid: iwpm_get_user_pid()
+ * @set_user_pid: make a port id the registered port mapper
+ * @get_registration: iwpm_get_registration()
+ * @set_registration: iwpm_set_registration()
+ * @check_registration: iwpm_check_registration()
+ * @valid_client: iwpm_valid_client()
+ * @negotiate_version: iwpm_negotiate_version()
+ * @flush_client: iwpm_flush_client()
+ * @sockaddr_valid: iwpm_sockaddr_valid()
+ * @compare_sockaddr: iwpm_compare_sockaddr()
+ * @get_mapped_addr: iwpm_get_mapped_addr()
+ * @mapinfo_available: iwpm_mapinfo_available()
+ * @mapinfo_count: iwpm_mapinfo_count()
+ * @insert_remote_info: iwpm_insert_remote_info()
+ * @add_remote_info: iwpm_add_remote_info()
+ * @reminfo_count: iwpm_reminfo_count()
+ * @get_nlmsg_seq: iwpm_get_nlmsg_seq()
+ * @get_nlmsg_request: iwpm_get_nlmsg_request()
+ * @find_nlmsg_request: iwpm_find_nlmsg_request()
+ * @free_nlmsg_request: iwpm_free_nlmsg_request()
+ * @cancel_nlmsg_request: iwpm_cancel_nlmsg_request()
+ * @wait_complete_req: iwpm_wait_complete_req()
+ * @pending_nlmsg_requests: iwpm_pending_nlmsg_requests()
+ * @register_pid_cb: handler of iwpmd's REG_PID answer
+ * @add_mapping_cb: handler of iwpmd's ADD_MAPPING answer
+ * @add_and_query_mapping_cb: handler of iwpmd's QUERY_MAPPING answer
+ * @remote_info_cb: handler of iwpmd's REMOTE_INFO message
+ * @mapping_info_cb: handler of iwpmd's MAPINFO request
+ * @ack_mapping_info_cb: handler of iwpmd's MAPINFO_NUM acknowledgement
+ * @mapping_error_cb: handler of iwpmd's HANDLE_ERR message
+ * @hello_cb: handler of iwpmd's HELLO message
+ *
+ * One table (iwpm_test, iwcm_test_ops.c) in place of an export per
+ * function; built only with KUnit.
+ */
+struct iwpm_test_ops {
+	u16 *ulib_version;
+	unsigned int *timeout_ms;
+	struct iwpm_stats *stats;
+	int (*get_user_pid)(void);
+	void (*set_user_pid)(int pid);
+	u32 (*get_registration)(u8 nl_client);
+	void (*set_registration)(u8 nl_client, u32 reg);
+	u32 (*check_registration)(u8 nl_client, u32 reg);
+	int (*valid_client)(u8 nl_client);
+	u16 (*negotiate_version)(u16 peer_version);
+	void (*flush_client)(u8 nl_client);
+
+	bool (*sockaddr_valid)(const struct sockaddr_storage *sockaddr);
+	int (*compare_sockaddr)(struct sockaddr_storage *a,
+				struct sockaddr_storage *b);
+	int (*get_mapped_addr)(struct sockaddr_storage *local_addr,
+			       struct sockaddr_storage *mapped_addr,
+			       u8 nl_client);
+	int (*mapinfo_available)(void);
+	unsigned int (*mapinfo_count)(void);
+	int (*insert_remote_info)(struct iwpm_remote_info *reminfo);
+	void (*add_remote_info)(struct iwpm_remote_info *reminfo);
+	unsigned int (*reminfo_count)(void);
+
+	int (*get_nlmsg_seq)(void);
+	struct iwpm_nlmsg_request *(*get_nlmsg_request)(__u32 nlmsg_seq,
+							u8 nl_client,
+							gfp_t gfp);
+	struct iwpm_nlmsg_request *(*find_nlmsg_request)(__u32 echo_seq);
+	void (*free_nlmsg_request)(struct kref *kref);
+	void (*cancel_nlmsg_request)(struct iwpm_nlmsg_request *req);
+	int (*wait_complete_req)(struct iwpm_nlmsg_request *req);
+	unsigned int (*pending_nlmsg_requests)(void);
+
+	int (*register_pid_cb)(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+	int (*add_mapping_cb)(struct sk_buff *skb,
+			      struct netlink_callback *cb);
+	int (*add_and_query_mapping_cb)(struct sk_buff *skb,
+					struct netlink_callback *cb);
+	int (*remote_info_cb)(struct sk_buff *skb,
+			      struct netlink_callback *cb);
+	int (*mapping_info_cb)(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+	int (*ack_mapping_info_cb)(struct sk_buff *skb,
+				   struct netlink_callback *cb);
+	int (*mapping_error_cb)(struct sk_buff *skb,
+				struct netlink_callback *cb);
+	int (*hello_cb)(struct sk_buff *skb, struct netlink_callback *cb);
+};
+
+extern const struct iwpm_test_ops iwpm_test;
 #endif
 
 /* iwpm_debugfs.c */

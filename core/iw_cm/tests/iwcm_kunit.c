@@ -148,7 +148,7 @@ static bool waited(struct completion *c)
 /* Every event queued so far was handled. */
 static void settle(void)
 {
-	flush_workqueue(iwcm_wq);
+	iwcm_test.flush_events();
 }
 
 /* An address, in memory of the running test. */
@@ -167,7 +167,7 @@ static struct sockaddr_storage *A(const char *ip, const char *port)
 static bool same_addr(const struct sockaddr_storage *a,
 		      const struct sockaddr_storage *b)
 {
-	return !iwpm_compare_sockaddr((struct sockaddr_storage *)a,
+	return !iwpm_test.compare_sockaddr((struct sockaddr_storage *)a,
 				      (struct sockaddr_storage *)b);
 }
 
@@ -213,13 +213,13 @@ static int iwcm_test_init(struct kunit *test)
 	init_completion(&fx->entered);
 	init_completion(&fx->release);
 	fx->block_type = -1;
-	fx->alive = atomic_read(&iwcm_ids_alive);
-	fx->saved_pid = iwpm_get_user_pid();
-	fx->saved_reg = iwpm_get_registration(CLIENT);
-	fx->saved_version = iwpm_ulib_version;
-	fx->saved_timeout = iwpm_timeout_ms;
+	fx->alive = iwcm_test.ids_alive();
+	fx->saved_pid = iwpm_test.get_user_pid();
+	fx->saved_reg = iwpm_test.get_registration(CLIENT);
+	fx->saved_version = *iwpm_test.ulib_version;
+	fx->saved_timeout = *iwpm_test.timeout_ms;
 	/* No port mapper unless the test starts one. */
-	iwpm_set_user_pid(IWPM_PID_UNAVAILABLE);
+	iwpm_test.set_user_pid(IWPM_PID_UNAVAILABLE);
 
 	desc = fake_hca_kunit_desc(test, 1);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
@@ -255,11 +255,11 @@ static void iwcm_test_exit(struct kunit *test)
 	settle();
 	if (fx->pm_sock)
 		sock_release(fx->pm_sock);
-	iwpm_flush_client(CLIENT);
-	iwpm_set_user_pid(fx->saved_pid);
-	iwpm_set_registration(CLIENT, fx->saved_reg);
-	iwpm_ulib_version = fx->saved_version;
-	iwpm_timeout_ms = fx->saved_timeout;
+	iwpm_test.flush_client(CLIENT);
+	iwpm_test.set_user_pid(fx->saved_pid);
+	iwpm_test.set_registration(CLIENT, fx->saved_reg);
+	*iwpm_test.ulib_version = fx->saved_version;
+	*iwpm_test.timeout_ms = fx->saved_timeout;
 }
 
 static int qp_refs(struct iwcm_fx *fx, u32 qpn)
@@ -284,7 +284,7 @@ static struct iw_cm_id *listening(struct iwcm_fx *fx)
 	struct iw_cm_id *id = new_id(fx);
 
 	KUNIT_ASSERT_EQ(fx->test, iw_cm_listen(id, 8), 0);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(id), IW_CM_STATE_LISTEN);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(id), IW_CM_STATE_LISTEN);
 	return id;
 }
 
@@ -309,7 +309,7 @@ static struct iw_cm_id *request(struct iwcm_fx *fx, struct iw_cm_id *listener,
 	r = wait_recs(fx, n + 1);
 	KUNIT_ASSERT_EQ(fx->test, r->event, IW_CM_EVENT_CONNECT_REQUEST);
 	KUNIT_ASSERT_NE(fx->test, (unsigned long)r->id, (unsigned long)listener);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(r->id), IW_CM_STATE_CONN_RECV);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(r->id), IW_CM_STATE_CONN_RECV);
 	return r->id;
 }
 
@@ -333,7 +333,7 @@ static struct iw_cm_id *conn_sent(struct iwcm_fx *fx)
 	struct iw_cm_id *id = new_id(fx);
 
 	KUNIT_ASSERT_EQ(fx->test, iw_cm_connect(id, &p), 0);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(id), IW_CM_STATE_CONN_SENT);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(id), IW_CM_STATE_CONN_SENT);
 	return id;
 }
 
@@ -344,7 +344,7 @@ static struct iw_cm_id *established(struct iwcm_fx *fx)
 
 	KUNIT_ASSERT_EQ(fx->test, inject(id, IW_CM_EVENT_CONNECT_REPLY, 0), 0);
 	wait_recs(fx, n + 1);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(id), IW_CM_STATE_ESTABLISHED);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(id), IW_CM_STATE_ESTABLISHED);
 	return id;
 }
 
@@ -354,7 +354,7 @@ static struct iw_cm_id *closing(struct iwcm_fx *fx)
 
 	KUNIT_ASSERT_EQ(fx->test, inject(id, IW_CM_EVENT_DISCONNECT, 0), 0);
 	settle();
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(id), IW_CM_STATE_CLOSING);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(id), IW_CM_STATE_CLOSING);
 	return id;
 }
 
@@ -405,7 +405,7 @@ static void reset(struct iwcm_fx *fx)
 	}
 	settle();
 	fx->nrecs = 0;
-	KUNIT_ASSERT_EQ(fx->test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.ids_alive(), fx->alive);
 	KUNIT_ASSERT_EQ(fx->test, qp_refs(fx, QPN), 0);
 }
 
@@ -421,14 +421,14 @@ static void iwcm_create_destroy(struct kunit *test)
 	struct iw_cm_id *id;
 
 	id = new_id(fx);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_PTR_EQ(test, id->device, &fx->hca->ibdev);
 	KUNIT_EXPECT_PTR_EQ(test, id->context, (void *)fx);
 	KUNIT_EXPECT_NOT_NULL(test, id->event_handler);
-	KUNIT_EXPECT_EQ(test, iwcm_id_refcount(id), 1U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive + 1);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_refcount(id), 1U);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive + 1);
 	destroy(fx, id);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 
 	/* A device without the iw ops (an IB fake) has no iWARP CM. */
 	desc = fake_hca_kunit_desc(test, 1);
@@ -437,7 +437,7 @@ static void iwcm_create_destroy(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ib));
 	KUNIT_EXPECT_EQ(test, PTR_ERR(iw_create_cm_id(&ib->ibdev, handler, fx)),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 }
 
 static void iwcm_reject_msg_text(struct kunit *test)
@@ -465,7 +465,7 @@ static void iwcm_calls_refused_per_state(struct kunit *test)
 
 	for (s = 0; s < S_COUNT; s++) {
 		struct iw_cm_id *id = in_state(fx, s);
-		int before = iwcm_id_state(id);
+		int before = iwcm_test.id_state(id);
 
 		kunit_info(test, "state %s\n", s_names[s]);
 		if (s != S_IDLE) {
@@ -480,7 +480,7 @@ static void iwcm_calls_refused_per_state(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, iw_cm_disconnect(id, 0), -EINVAL);
 		if (s == S_IDLE || s == S_RECV || s == S_CLOSING)
 			KUNIT_EXPECT_EQ(test, iw_cm_disconnect(id, 0), 0);
-		KUNIT_EXPECT_EQ(test, (int)iwcm_id_state(id), before);
+		KUNIT_EXPECT_EQ(test, (int)iwcm_test.id_state(id), before);
 		/* Nothing of the refused calls reached the driver's QP. */
 		KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN2), 0);
 		reset(fx);
@@ -490,7 +490,7 @@ static void iwcm_calls_refused_per_state(struct kunit *test)
 		struct iw_cm_id *id = new_id(fx);
 
 		KUNIT_EXPECT_EQ(test, iw_cm_connect(id, NULL), -EINVAL);
-		KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+		KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	}
 }
 
@@ -567,7 +567,7 @@ static void iwcm_events_per_state(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(ev_cases); i++) {
 		const struct ev_case *c = &ev_cases[i];
 		struct iw_cm_id *id = in_state(fx, c->state);
-		unsigned int refused = iwcm_id_refused(id);
+		unsigned int refused = iwcm_test.id_refused(id);
 		unsigned int rejects = fake_hca_iw_calls(fx->hca,
 							 FAKE_HCA_IW_REJECT);
 		unsigned int n = fx->nrecs;
@@ -591,9 +591,9 @@ static void iwcm_events_per_state(struct kunit *test)
 		} else {
 			KUNIT_EXPECT_EQ(test, fx->nrecs, n);
 		}
-		KUNIT_EXPECT_EQ(test, iwcm_id_refused(id),
+		KUNIT_EXPECT_EQ(test, iwcm_test.id_refused(id),
 				refused + (c->delivered == R_REFUSED));
-		KUNIT_EXPECT_EQ(test, (int)iwcm_id_state(id), c->after);
+		KUNIT_EXPECT_EQ(test, (int)iwcm_test.id_state(id), c->after);
 		/* A request nobody listens for is rejected at the driver. */
 		if (c->event == IW_CM_EVENT_CONNECT_REQUEST &&
 		    c->delivered == R_REFUSED)
@@ -627,7 +627,7 @@ static void iwcm_events_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_event(id, &ev), -EINVAL);
 	settle();
 	KUNIT_EXPECT_EQ(test, fx->nrecs, 0U);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_LISTEN);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_LISTEN);
 }
 
 /*
@@ -671,7 +671,7 @@ static void iwcm_events_in_order(struct kunit *test)
 				    (void *)(i + 1));
 	/* Each refused request was rejected and its id destroyed. */
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT), 8U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive + 1);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive + 1);
 }
 
 /* Private data and the addresses of a request reach the consumer. */
@@ -768,22 +768,22 @@ static void iwcm_connect_failures(struct kunit *test)
 
 	/* No such QP. */
 	KUNIT_EXPECT_EQ(test, iw_cm_connect(id, &bad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	/* The driver fails: IDLE again, QP released, nothing held. */
 	fake_hca_iw_fail(fx->hca, FAKE_HCA_IW_CONNECT, -ENETUNREACH);
 	KUNIT_EXPECT_EQ(test, iw_cm_connect(id, &p), -ENETUNREACH);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, id), 0U);
 	/* ... and the id can try again. */
 	KUNIT_EXPECT_EQ(test, iw_cm_connect(id, &p), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CONN_SENT);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CONN_SENT);
 	/* A rejected connect frees the QP; the handler hears the status. */
 	KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_CONNECT_REPLY,
 				     -ECONNREFUSED), 0);
 	KUNIT_EXPECT_EQ(test, wait_recs(fx, 1)->status, -ECONNREFUSED);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 }
 
 static void iwcm_accept_params(struct kunit *test)
@@ -798,7 +798,7 @@ static void iwcm_accept_params(struct kunit *test)
 	struct iw_cm_id *id = conn_recv(fx);
 
 	KUNIT_EXPECT_EQ(test, iw_cm_accept(id, &bad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CONN_RECV);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CONN_RECV);
 	KUNIT_ASSERT_EQ(test, iw_cm_accept(id, &p), 0);
 	KUNIT_ASSERT_TRUE(test, fake_hca_iw_last(fx->hca, FAKE_HCA_IW_ACCEPT,
 						 call));
@@ -815,13 +815,13 @@ static void iwcm_accept_params(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN2), 1);
 	KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_ESTABLISHED, 0), 0);
 	KUNIT_EXPECT_EQ(test, wait_recs(fx, 2)->event, IW_CM_EVENT_ESTABLISHED);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_ESTABLISHED);
 
 	/* A driver failure: IDLE, QP released. */
 	id = request(fx, listening(fx), NULL);
 	fake_hca_iw_fail(fx->hca, FAKE_HCA_IW_ACCEPT, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, iw_cm_accept(id, &p), -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN2), 1);
 	KUNIT_EXPECT_EQ(test, iw_cm_accept(NULL ? id : id, NULL), -EINVAL);
 }
@@ -833,14 +833,14 @@ static void iwcm_reject_private_data(struct kunit *test)
 	struct iw_cm_id *id = conn_recv(fx);
 
 	KUNIT_EXPECT_EQ(test, iw_cm_reject(id, NULL, 3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CONN_RECV);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CONN_RECV);
 	KUNIT_EXPECT_EQ(test, iw_cm_reject(id, "no thanks", 9), 0);
 	KUNIT_ASSERT_TRUE(test, fake_hca_iw_last(fx->hca, FAKE_HCA_IW_REJECT,
 						 call));
 	KUNIT_EXPECT_PTR_EQ(test, call->cm_id, id);
 	KUNIT_EXPECT_EQ(test, call->pdata_len, 9);
 	KUNIT_EXPECT_MEMEQ(test, call->pdata, "no thanks", 9);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, iw_cm_reject(id, NULL, 0), -EINVAL);
 	/* No event follows a reject. */
 	settle();
@@ -849,7 +849,7 @@ static void iwcm_reject_private_data(struct kunit *test)
 	id = request(fx, listening(fx), NULL);
 	fake_hca_iw_fail(fx->hca, FAKE_HCA_IW_REJECT, -EIO);
 	KUNIT_EXPECT_EQ(test, iw_cm_reject(id, NULL, 0), -EIO);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 }
 
 static void iwcm_listen_backlog(struct kunit *test)
@@ -862,19 +862,19 @@ static void iwcm_listen_backlog(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, fake_hca_iw_last(fx->hca,
 						 FAKE_HCA_IW_CREATE_LISTEN,
 						 call));
-	KUNIT_EXPECT_EQ(test, call->backlog, (int)iwcm_default_backlog);
+	KUNIT_EXPECT_EQ(test, call->backlog, (int)iwcm_test.default_backlog());
 	KUNIT_EXPECT_TRUE(test, addr_eq(call->local, id->local_addr));
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, id), 1U);
 	KUNIT_EXPECT_EQ(test, iw_cm_listen(id, 4), -EINVAL);
 	destroy(fx, id);
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca,
 						FAKE_HCA_IW_DESTROY_LISTEN), 1U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 
 	id = new_id(fx);
 	fake_hca_iw_fail(fx->hca, FAKE_HCA_IW_CREATE_LISTEN, -EADDRINUSE);
 	KUNIT_EXPECT_EQ(test, iw_cm_listen(id, 5), -EADDRINUSE);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, id), 0U);
 	KUNIT_EXPECT_EQ(test, iw_cm_listen(id, 5), 0);
 	fake_hca_iw_last(fx->hca, FAKE_HCA_IW_CREATE_LISTEN, call);
@@ -889,7 +889,7 @@ static void iwcm_disconnect_graceful_abrupt(struct kunit *test)
 
 	id = established(fx);
 	KUNIT_EXPECT_EQ(test, iw_cm_disconnect(id, 0), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CLOSING);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CLOSING);
 	KUNIT_EXPECT_EQ(test, qp_state(fx, QPN), IB_QPS_SQD);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 1);
 	/* Again, or after the peer's DISCONNECT: nothing more happens. */
@@ -909,7 +909,7 @@ static void iwcm_disconnect_graceful_abrupt(struct kunit *test)
 	id = established(fx);
 	KUNIT_EXPECT_EQ(test, iw_cm_disconnect(id, 1), 0);
 	KUNIT_EXPECT_EQ(test, qp_state(fx, QPN), IB_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CLOSING);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CLOSING);
 }
 
 /*
@@ -955,7 +955,7 @@ static void iwcm_disconnect_waits_for_reply(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_CONNECT_REPLY, 0), 0);
 	KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
 	KUNIT_EXPECT_EQ(test, fx->ret_on[0], 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CLOSING);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CLOSING);
 	KUNIT_EXPECT_EQ(test, qp_state(fx, QPN), IB_QPS_ERR);
 }
 
@@ -1040,7 +1040,7 @@ static void iwcm_destroy_each_state(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_CLOSE, 0), 0);
 			settle();
 			KUNIT_EXPECT_EQ(test, fx->nrecs, n);
-			KUNIT_EXPECT_GT(test, atomic_read(&iwcm_ids_alive),
+			KUNIT_EXPECT_GT(test, iwcm_test.ids_alive(),
 					fx->alive);
 			while (fake_hca_iw_put_id(fx->hca, id))
 				;
@@ -1059,16 +1059,16 @@ static void iwcm_handler_nonzero_destroys(struct kunit *test)
 	id = conn_sent(fx);
 	disown(fx, id);
 	fx->ret_on[IW_CM_EVENT_CONNECT_REPLY] = -ENOMEM;
-	alive = atomic_read(&iwcm_ids_alive);
+	alive = iwcm_test.ids_alive();
 	KUNIT_EXPECT_EQ(test, inject(id, IW_CM_EVENT_CONNECT_REPLY, 0), 0);
 	wait_recs(fx, 1);
 	settle();
 	KUNIT_EXPECT_EQ(test, qp_state(fx, QPN), IB_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
 	/* Only the driver's reference is left. */
-	KUNIT_EXPECT_EQ(test, iwcm_id_refcount(id), 1U);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_refcount(id), 1U);
 	KUNIT_EXPECT_TRUE(test, fake_hca_iw_put_id(fx->hca, id));
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), alive - 1);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), alive - 1);
 
 	/* CLOSE */
 	fx->ret_on[IW_CM_EVENT_CONNECT_REPLY] = 0;
@@ -1079,7 +1079,7 @@ static void iwcm_handler_nonzero_destroys(struct kunit *test)
 	wait_recs(fx, 3);
 	settle();
 	KUNIT_EXPECT_TRUE(test, fake_hca_iw_put_id(fx->hca, id));
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), alive - 1);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), alive - 1);
 
 	/* CONNECT_REQUEST: the request is rejected, the new id goes. */
 	id = listening(fx);
@@ -1088,7 +1088,7 @@ static void iwcm_handler_nonzero_destroys(struct kunit *test)
 	wait_recs(fx, 4);
 	settle();
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT), 1U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), alive);
 }
 
 /* destroy waits for the id's handler; nothing is delivered after it. */
@@ -1114,7 +1114,7 @@ static bool destroy_sleeps(struct task_struct *t, struct iw_cm_id *id)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
 
-	while (iwcm_id_state(id) != IW_CM_STATE_DESTROYING ||
+	while (iwcm_test.id_state(id) != IW_CM_STATE_DESTROYING ||
 	       !(READ_ONCE(t->__state) & TASK_UNINTERRUPTIBLE)) {
 		if (time_after(jiffies, end))
 			return false;
@@ -1151,7 +1151,7 @@ static void iwcm_destroy_waits_for_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->ret_on[0], 1);
 	KUNIT_EXPECT_EQ(test, fx->nrecs, 2U);
 	KUNIT_EXPECT_TRUE(test, fake_hca_iw_put_id(fx->hca, id));
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 }
 
 /*
@@ -1189,7 +1189,7 @@ static void iwcm_destroy_rejects_queued_requests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
 			rejects + 4);
 	settle();
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 }
 
 struct storm {
@@ -1247,12 +1247,12 @@ static void iwcm_destroy_races_events(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, READ_ONCE(fx->nrecs), n);
 		atomic_set(&st->stop, 1);
 		KUNIT_ASSERT_TRUE(test, waited(&st->done));
-		KUNIT_EXPECT_GT(test, atomic_read(&iwcm_ids_alive), fx->alive);
+		KUNIT_EXPECT_GT(test, iwcm_test.ids_alive(), fx->alive);
 		st->id->rem_ref(st->id);
 		settle();
 		KUNIT_EXPECT_EQ(test, READ_ONCE(fx->nrecs), n);
 		KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, NULL), 0U);
-		KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+		KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 		fx->nrecs = 0;
 	}
 }
@@ -1275,7 +1275,7 @@ static void iwcm_close_never_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_recs(fx, 2)->event, IW_CM_EVENT_CLOSE);
 	settle();
 	KUNIT_EXPECT_EQ(test, fx->recs[0].event, IW_CM_EVENT_CONNECT_REPLY);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
 }
 
@@ -1310,7 +1310,7 @@ static void iwcm_alloc_failures(struct kunit *test)
 		failed++;
 		KUNIT_EXPECT_EQ(test, left, 0U);
 		KUNIT_EXPECT_EQ(test, PTR_ERR(id), -ENOMEM);
-		KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+		KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 	}
 	KUNIT_EXPECT_GT(test, failed, 0U);
 
@@ -1326,7 +1326,7 @@ static void iwcm_alloc_failures(struct kunit *test)
 				break;
 			KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
 			KUNIT_EXPECT_EQ(test, left, 0U);
-			KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_IDLE);
+			KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_IDLE);
 			KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, id), 0U);
 			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN), 0);
 		}
@@ -1415,7 +1415,7 @@ static void iwcm_device_unregister(struct kunit *test)
 						FAKE_HCA_IW_DESTROY_LISTEN),
 			3U);
 	fake_hca_kunit_destroy(test, fx->hca);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwcm_ids_alive), fx->alive);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 }
 
 /* ------------------------------------------------------------------
@@ -1434,9 +1434,9 @@ static void pm_start(struct kunit *test)
 	KUNIT_ASSERT_GE(test, kernel_getsockname(fx->pm_sock,
 						 (struct sockaddr *)&a), 0);
 	fx->pm_portid = a.nl_pid;
-	iwpm_set_user_pid(fx->pm_portid);
-	iwpm_ulib_version = 4;
-	iwpm_set_registration(CLIENT, IWPM_REG_VALID);
+	iwpm_test.set_user_pid(fx->pm_portid);
+	*iwpm_test.ulib_version = 4;
+	iwpm_test.set_registration(CLIENT, IWPM_REG_VALID);
 }
 
 /* Next message to iwpmd: its type (op) and attributes. */
@@ -1551,7 +1551,7 @@ static void iwcm_map_listen(struct kunit *test)
 	struct nlattr *tb[IWPM_NLA_MANAGE_MAPPING_MAX];
 	struct fake_hca_iw_call *fcall = new_call(test);
 	struct sockaddr_storage *local = A("0.0.0.0", "0");
-	unsigned int maps = iwpm_mapinfo_count();
+	unsigned int maps = iwpm_test.mapinfo_count();
 	struct nlmsghdr *nlh;
 	struct sk_buff *skb;
 	struct call *c;
@@ -1587,7 +1587,7 @@ static void iwcm_map_listen(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RMANAGE_MAPPING_ERR,
 						  0), 0);
 		nlmsg_end(skb, nlh);
-		KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_add_mapping_cb, skb), 0);
+		KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_test.add_mapping_cb, skb), 0);
 		KUNIT_ASSERT_EQ(test, call_end(test, c), 0);
 		KUNIT_EXPECT_TRUE(test, id->mapped);
 		KUNIT_EXPECT_TRUE(test, same_addr(&id->m_local_addr,
@@ -1595,11 +1595,11 @@ static void iwcm_map_listen(struct kunit *test)
 							     &mapped));
 		fake_hca_iw_last(fx->hca, FAKE_HCA_IW_CREATE_LISTEN, fcall);
 		KUNIT_EXPECT_TRUE(test, addr_eq(fcall->local, id->m_local_addr));
-		KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), maps + 1);
+		KUNIT_EXPECT_EQ(test, iwpm_test.mapinfo_count(), maps + 1);
 
 		*local = id->local_addr;
 		destroy(fx, id);	/* id is gone */
-		KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), maps);
+		KUNIT_EXPECT_EQ(test, iwpm_test.mapinfo_count(), maps);
 		KUNIT_ASSERT_EQ(test, pm_recv(test, buf, tb,
 					      IWPM_NLA_MANAGE_MAPPING_MAX - 1,
 					      WAIT_MS),
@@ -1677,7 +1677,7 @@ static void iwcm_map_connect(struct kunit *test)
 	put_ss(test, skb, IWPM_NLA_RQUERY_MAPPED_REM_ADDR, mrem);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RQUERY_MAPPING_ERR, 0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_add_and_query_mapping_cb,
+	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_test.add_and_query_mapping_cb,
 					skb), 0);
 	KUNIT_ASSERT_EQ(test, call_end(test, c), 0);
 	KUNIT_EXPECT_TRUE(test, id->mapped);
@@ -1697,8 +1697,8 @@ static void iwcm_map_no_iwpmd(struct kunit *test)
 	struct iw_cm_id *id = new_id(fx);
 	unsigned long start = jiffies;
 
-	iwpm_set_user_pid(IWPM_PID_UNDEFINED);
-	iwpm_set_registration(CLIENT, IWPM_REG_UNDEF);
+	iwpm_test.set_user_pid(IWPM_PID_UNDEFINED);
+	iwpm_test.set_registration(CLIENT, IWPM_REG_UNDEF);
 	/* Nobody in the port-mapper group: REG_PID fails at once. */
 	KUNIT_EXPECT_EQ(test, iw_cm_listen(id, 2), 0);
 	KUNIT_EXPECT_LT(test, jiffies - start, msecs_to_jiffies(2000));
@@ -1722,7 +1722,7 @@ static void iwcm_map_iwpmd_dies(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	pm_start(test);
-	iwpm_timeout_ms = 60000;
+	*iwpm_test.timeout_ms = 60000;
 	c = call_start(test, id, false);
 	KUNIT_ASSERT_EQ(test, pm_recv(test, buf, tb,
 				      IWPM_NLA_MANAGE_MAPPING_MAX - 1, WAIT_MS),
@@ -1730,7 +1730,7 @@ static void iwcm_map_iwpmd_dies(struct kunit *test)
 	sock_release(fx->pm_sock);
 	fx->pm_sock = NULL;
 	KUNIT_EXPECT_EQ(test, call_end(test, c), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_LISTEN);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_LISTEN);
 	KUNIT_EXPECT_TRUE(test, addr_eq(id->m_local_addr, id->local_addr));
 	KUNIT_EXPECT_FALSE(test, iwpm_valid_pid());
 }
@@ -1740,20 +1740,20 @@ static void iwcm_map_timeout_cleanup(struct kunit *test)
 {
 	struct iwcm_fx *fx = test->priv;
 	struct nlattr *tb[IWPM_NLA_QUERY_MAPPING_MAX];
-	int removed = atomic_read(&iwpm_stats.timed_out_removed);
+	int removed = atomic_read(&iwpm_test.stats->timed_out_removed);
 	struct iw_cm_id *id = new_id(fx);
 	void *buf = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	struct call *c;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	pm_start(test);
-	iwpm_timeout_ms = 100;
+	*iwpm_test.timeout_ms = 100;
 	c = call_start(test, id, true);
 	KUNIT_ASSERT_EQ(test, pm_recv(test, buf, tb,
 				      IWPM_NLA_QUERY_MAPPING_MAX - 1, WAIT_MS),
 			RDMA_NL_IWPM_QUERY_MAPPING);
 	KUNIT_EXPECT_EQ(test, call_end(test, c), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(id), IW_CM_STATE_CONN_SENT);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(id), IW_CM_STATE_CONN_SENT);
 	KUNIT_EXPECT_TRUE(test, addr_eq(id->m_local_addr, id->local_addr));
 	KUNIT_EXPECT_TRUE(test, addr_eq(id->m_remote_addr, id->remote_addr));
 	/* The timed-out request's mapping is removed at once. */
@@ -1764,9 +1764,9 @@ static void iwcm_map_timeout_cleanup(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, addr_eq(*(struct sockaddr_storage *)
 					nla_data(tb[IWPM_NLA_MANAGE_ADDR]),
 					id->local_addr));
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.timed_out_removed),
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->timed_out_removed),
 			removed + 1);
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* A mapped listener learns a peer's real address from REMOTE_INFO. */
@@ -1803,7 +1803,7 @@ static void iwcm_map_remote_info(struct kunit *test)
 	put_ss(test, skb, IWPM_NLA_RMANAGE_MAPPED_LOC_ADDR, *mloc);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RMANAGE_MAPPING_ERR, 0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_add_mapping_cb, skb), 0);
+	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_test.add_mapping_cb, skb), 0);
 	KUNIT_ASSERT_EQ(test, call_end(test, c), 0);
 
 	/* iwpmd tells who is behind the mapped remote address. */
@@ -1815,7 +1815,7 @@ static void iwcm_map_remote_info(struct kunit *test)
 	put_ss(test, skb, IWPM_NLA_RQUERY_MAPPED_REM_ADDR, *mrem);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RQUERY_MAPPING_ERR, 0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_remote_info_cb, skb), 0);
+	KUNIT_EXPECT_EQ(test, pm_answer(test, iwpm_test.remote_info_cb, skb), 0);
 
 	KUNIT_ASSERT_EQ(test, fake_hca_iw_event(id, &ev), 0);
 	r = wait_recs(fx, 1);
@@ -1826,7 +1826,7 @@ static void iwcm_map_remote_info(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, addr_eq(r->id->local_addr,
 					*A("192.0.2.1", "5000")));
 	KUNIT_EXPECT_TRUE(test, addr_eq(r->local, *A("192.0.2.1", "5000")));
-	KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), 0U);
 }
 
 static struct kunit_case iwcm_cases[] = {

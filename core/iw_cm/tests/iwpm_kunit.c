@@ -44,14 +44,14 @@ static int iwpm_test_init(struct kunit *test)
 
 	fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fx);
-	fx->saved_pid = iwpm_get_user_pid();
-	fx->saved_version = iwpm_ulib_version;
-	fx->saved_reg = iwpm_get_registration(CLIENT);
-	fx->saved_timeout = iwpm_timeout_ms;
+	fx->saved_pid = iwpm_test.get_user_pid();
+	fx->saved_version = *iwpm_test.ulib_version;
+	fx->saved_reg = iwpm_test.get_registration(CLIENT);
+	fx->saved_timeout = *iwpm_test.timeout_ms;
 	test->priv = fx;
 	/* Every test starts with no port mapper and no pending request. */
-	KUNIT_ASSERT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
-	iwpm_set_user_pid(IWPM_PID_UNDEFINED);
+	KUNIT_ASSERT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
+	iwpm_test.set_user_pid(IWPM_PID_UNDEFINED);
 	return 0;
 }
 
@@ -61,11 +61,11 @@ static void iwpm_test_exit(struct kunit *test)
 
 	if (fx->pm_sock)
 		sock_release(fx->pm_sock);
-	iwpm_flush_client(CLIENT);
-	iwpm_set_user_pid(fx->saved_pid);
-	iwpm_ulib_version = fx->saved_version;
-	iwpm_set_registration(CLIENT, fx->saved_reg);
-	iwpm_timeout_ms = fx->saved_timeout;
+	iwpm_test.flush_client(CLIENT);
+	iwpm_test.set_user_pid(fx->saved_pid);
+	*iwpm_test.ulib_version = fx->saved_version;
+	iwpm_test.set_registration(CLIENT, fx->saved_reg);
+	*iwpm_test.timeout_ms = fx->saved_timeout;
 }
 
 /* Open the fake port mapper's socket, in the port-mapper group. */
@@ -96,9 +96,9 @@ static void pm_register(struct kunit *test, u16 version)
 	struct iwpm_fixture *fx = test->priv;
 
 	pm_open(test);
-	iwpm_set_user_pid(fx->pm_portid);
-	iwpm_ulib_version = version;
-	iwpm_set_registration(CLIENT, IWPM_REG_VALID);
+	iwpm_test.set_user_pid(fx->pm_portid);
+	*iwpm_test.ulib_version = version;
+	iwpm_test.set_registration(CLIENT, IWPM_REG_VALID);
 }
 
 /* Close the fake port mapper's socket: iwpmd died. */
@@ -214,7 +214,7 @@ static struct sockaddr_storage *addr_of(struct kunit *test, const char *ip,
 
 static bool addr_eq(struct sockaddr_storage *a, struct sockaddr_storage *b)
 {
-	return !iwpm_compare_sockaddr(a, b);
+	return !iwpm_test.compare_sockaddr(a, b);
 }
 
 /* An all-zero address: family AF_UNSPEC. */
@@ -258,7 +258,7 @@ static struct iwpm_nlmsg_request *pending(struct kunit *test, u8 op,
 {
 	struct iwpm_nlmsg_request *req;
 
-	req = iwpm_get_nlmsg_request(iwpm_get_nlmsg_seq(), CLIENT,
+	req = iwpm_test.get_nlmsg_request(iwpm_test.get_nlmsg_seq(), CLIENT,
 				     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	req->op = op;
@@ -281,15 +281,15 @@ static void iwpm_sockaddr_compare(struct kunit *test)
 	struct sockaddr_storage *bad = no_addr(test);
 
 	KUNIT_EXPECT_TRUE(test, addr_eq(a, b));
-	KUNIT_EXPECT_EQ(test, iwpm_compare_sockaddr(a, c), 1);
-	KUNIT_EXPECT_EQ(test, iwpm_compare_sockaddr(a, d), 1);
+	KUNIT_EXPECT_EQ(test, iwpm_test.compare_sockaddr(a, c), 1);
+	KUNIT_EXPECT_EQ(test, iwpm_test.compare_sockaddr(a, d), 1);
 	KUNIT_EXPECT_TRUE(test, addr_eq(d, e));
-	KUNIT_EXPECT_EQ(test, iwpm_compare_sockaddr(d, f), 1);
+	KUNIT_EXPECT_EQ(test, iwpm_test.compare_sockaddr(d, f), 1);
 	/* Unknown families never compare equal, not even to themselves. */
-	KUNIT_EXPECT_EQ(test, iwpm_compare_sockaddr(bad, bad), 1);
-	KUNIT_EXPECT_TRUE(test, iwpm_sockaddr_valid(a));
-	KUNIT_EXPECT_TRUE(test, iwpm_sockaddr_valid(d));
-	KUNIT_EXPECT_FALSE(test, iwpm_sockaddr_valid(bad));
+	KUNIT_EXPECT_EQ(test, iwpm_test.compare_sockaddr(bad, bad), 1);
+	KUNIT_EXPECT_TRUE(test, iwpm_test.sockaddr_valid(a));
+	KUNIT_EXPECT_TRUE(test, iwpm_test.sockaddr_valid(d));
+	KUNIT_EXPECT_FALSE(test, iwpm_test.sockaddr_valid(bad));
 }
 
 /* ------------------------------------------------------------------
@@ -385,7 +385,7 @@ static void iwpm_register_pid_roundtrip(struct kunit *test)
 	struct sk_buff *skb;
 
 	pm_open(test);
-	iwpm_set_registration(CLIENT, IWPM_REG_INCOMPL);
+	iwpm_test.set_registration(CLIENT, IWPM_REG_INCOMPL);
 	strscpy(c->dev.dev_name, "siwk0", sizeof(c->dev.dev_name));
 	strscpy(c->dev.if_name, "dummyk", sizeof(c->dev.if_name));
 	call_run(test, c);
@@ -414,13 +414,13 @@ static void iwpm_register_pid_roundtrip(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RREG_ULIB_VER, 4), 0);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RREG_PID_ERR, 0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_register_pid_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.register_pid_cb, skb,
 				   fx->pm_portid, NULL), 0);
 
 	KUNIT_EXPECT_EQ(test, call_wait(test, c), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), (int)fx->pm_portid);
-	KUNIT_EXPECT_EQ(test, iwpm_ulib_version, 4);
-	KUNIT_EXPECT_TRUE(test, iwpm_check_registration(CLIENT,
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), (int)fx->pm_portid);
+	KUNIT_EXPECT_EQ(test, *iwpm_test.ulib_version, 4);
+	KUNIT_EXPECT_TRUE(test, iwpm_test.check_registration(CLIENT,
 							IWPM_REG_VALID));
 	/* Registered: the next call sends nothing. */
 	KUNIT_EXPECT_EQ(test, iwpm_register_pid(&c->dev, CLIENT), 0);
@@ -438,7 +438,7 @@ static void iwpm_register_pid_wrong_device(struct kunit *test)
 	struct sk_buff *skb;
 
 	pm_open(test);
-	iwpm_set_registration(CLIENT, IWPM_REG_INCOMPL);
+	iwpm_test.set_registration(CLIENT, IWPM_REG_INCOMPL);
 	skb = msg_new(test, RDMA_NL_IWPM_REG_PID, 3, &nlh);
 	KUNIT_ASSERT_EQ(test, nla_put_u32(skb, IWPM_NLA_RREG_PID_SEQ,
 					  req->nlmsg_seq), 0);
@@ -449,12 +449,12 @@ static void iwpm_register_pid_wrong_device(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RREG_ULIB_VER, 4), 0);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RREG_PID_ERR, 0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_register_pid_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.register_pid_cb, skb,
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req),
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req),
 			IWPM_USER_LIB_INFO_ERR);
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), IWPM_PID_UNDEFINED);
-	KUNIT_EXPECT_FALSE(test, iwpm_check_registration(CLIENT,
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), IWPM_PID_UNDEFINED);
+	KUNIT_EXPECT_FALSE(test, iwpm_test.check_registration(CLIENT,
 							 IWPM_REG_VALID));
 }
 
@@ -463,12 +463,12 @@ static void iwpm_register_pid_nobody_listens(struct kunit *test)
 {
 	struct iwpm_dev_data dev = { .dev_name = "siwk0", .if_name = "lo" };
 
-	iwpm_set_registration(CLIENT, IWPM_REG_INCOMPL);
+	iwpm_test.set_registration(CLIENT, IWPM_REG_INCOMPL);
 	KUNIT_EXPECT_EQ(test, iwpm_register_pid(&dev, CLIENT), -ESRCH);
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), IWPM_PID_UNAVAILABLE);
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), IWPM_PID_UNAVAILABLE);
 	KUNIT_EXPECT_EQ(test, iwpm_register_pid(&dev, CLIENT), 0);
 	KUNIT_EXPECT_FALSE(test, iwpm_valid_pid());
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* ADD_MAPPING (IPv4, IPv6) carries the flags from ABI 4 on, not in ABI 3. */
@@ -488,7 +488,7 @@ static void iwpm_add_mapping_roundtrip(struct kunit *test)
 		struct call_ctx *c = call_start(test,
 						RDMA_NL_IWPM_ADD_MAPPING);
 
-		iwpm_ulib_version = versions[i];
+		*iwpm_test.ulib_version = versions[i];
 		c->sa.loc_addr = *addr_of(test, ips[i], "7174");
 		mapped = addr_of(test, ips[i], "40001");
 		call_run(test, c);
@@ -510,7 +510,7 @@ static void iwpm_add_mapping_roundtrip(struct kunit *test)
 		}
 
 		KUNIT_EXPECT_EQ(test,
-				feed(test, iwpm_add_mapping_cb,
+				feed(test, iwpm_test.add_mapping_cb,
 				     add_answer(test, req->nlmsg_seq,
 						&c->sa.loc_addr, mapped, 0),
 				     fx->pm_portid, NULL), 0);
@@ -525,7 +525,7 @@ static void iwpm_add_mapping_roundtrip(struct kunit *test)
 			.flags = IWPM_FLAGS_NO_PORT_MAP,
 		};
 
-		iwpm_ulib_version = 3;
+		*iwpm_test.ulib_version = 3;
 		KUNIT_EXPECT_EQ(test, iwpm_add_mapping(&sa, CLIENT), -EINVAL);
 		KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, &sa.loc_addr));
 	}
@@ -583,7 +583,7 @@ static void iwpm_query_roundtrip(struct kunit *test)
 				nla_put_u16(skb, IWPM_NLA_RQUERY_MAPPING_ERR,
 					    errs[i]), 0);
 		nlmsg_end(skb, nlh);
-		KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_and_query_mapping_cb,
+		KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_and_query_mapping_cb,
 					   skb, fx->pm_portid, NULL), 0);
 		KUNIT_EXPECT_EQ(test, call_wait(test, c), (int)errs[i]);
 		if (!errs[i]) {
@@ -611,7 +611,7 @@ static void iwpm_remove_mapping_message(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, tb[IWPM_NLA_MANAGE_MAPPING_SEQ]);
 	KUNIT_EXPECT_NULL(test, tb[IWPM_NLA_MANAGE_FLAGS]);
 	KUNIT_EXPECT_TRUE(test, addr_eq(nla_data(tb[IWPM_NLA_MANAGE_ADDR]), local));
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* ------------------------------------------------------------------
@@ -644,7 +644,7 @@ static void iwpm_add_answer_malformed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RMANAGE_MAPPING_ERR,
 					  0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb, skb,
 				   fx->pm_portid, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, why);
 
@@ -659,7 +659,7 @@ static void iwpm_add_answer_malformed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RMANAGE_MAPPING_ERR,
 					  0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb, skb,
 				   fx->pm_portid, NULL), -ERANGE);
 
 	/* Each of the four attributes missing in turn. */
@@ -678,7 +678,7 @@ static void iwpm_add_answer_malformed(struct kunit *test)
 		if (i != IWPM_NLA_RMANAGE_MAPPING_ERR)
 			KUNIT_ASSERT_EQ(test, nla_put_u16(skb, 4, 0), 0);
 		nlmsg_end(skb, nlh);
-		KUNIT_EXPECT_EQ_MSG(test, feed(test, iwpm_add_mapping_cb, skb,
+		KUNIT_EXPECT_EQ_MSG(test, feed(test, iwpm_test.add_mapping_cb, skb,
 					       fx->pm_portid, &why),
 				    -EINVAL, "attribute %d missing", i);
 		KUNIT_EXPECT_NOT_NULL(test, why);
@@ -688,7 +688,7 @@ static void iwpm_add_answer_malformed(struct kunit *test)
 	skb = add_answer(test, req->nlmsg_seq, &sa.loc_addr, mapped, 0);
 	nlh = nlmsg_hdr(skb);
 	nlh->nlmsg_len -= 6;
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb, skb,
 				   fx->pm_portid, NULL), -EINVAL);
 
 	/* Unknown attribute type after the valid ones. */
@@ -702,33 +702,33 @@ static void iwpm_add_answer_malformed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u32(skb, IWPM_NLA_RMANAGE_MAPPING_MAX,
 					  1), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb, skb,
 				   fx->pm_portid, NULL), -EINVAL);
 
 	/* Sequence numbers never issued, or of no pending request. */
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, 0, &sa.loc_addr, mapped,
 					      0),
 				   fx->pm_portid, NULL), -ENOENT);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, U32_MAX, &sa.loc_addr,
 					      mapped, 0),
 				   fx->pm_portid, NULL), -ENOENT);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq + 1,
 					      &sa.loc_addr, mapped, 0),
 				   fx->pm_portid, NULL), -ENOENT);
 
 	/* None of that touched the request. */
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 1U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 1U);
 	KUNIT_EXPECT_FALSE(test, req->request_done);
 
 	/* The good answer still completes it. */
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, mapped, 0),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req), 0);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, mapped));
 }
 
@@ -746,38 +746,38 @@ static void iwpm_add_answer_mismatch(struct kunit *test)
 	pm_register(test, 4);
 
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq, other,
 					      other, 0),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req),
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req),
 			IWPM_USER_LIB_INFO_ERR);
 
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, v6, 0),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req),
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req),
 			IWPM_USER_LIB_INFO_ERR);
 
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, &sa.loc_addr,
 					      IWPM_CREATE_MAPPING_ERR),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req),
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req),
 			IWPM_CREATE_MAPPING_ERR);
 
 	/* An ADD_MAPPING answer cannot complete a REG_PID request. */
 	req = pending(test, RDMA_NL_IWPM_REG_PID, &sa);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, &sa.loc_addr, 0),
 				   fx->pm_portid, NULL), -ENOENT);
-	iwpm_cancel_nlmsg_request(req);
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	iwpm_test.cancel_nlmsg_request(req);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* Answers from anyone but the registered port mapper are ignored. */
@@ -789,14 +789,14 @@ static void iwpm_answer_from_impostor(struct kunit *test)
 	};
 	struct sockaddr_storage *mapped = addr_of(test, "192.0.2.1", "40003");
 	struct iwpm_nlmsg_request *req;
-	int ignored = atomic_read(&iwpm_stats.replies_ignored);
+	int ignored = atomic_read(&iwpm_test.stats->replies_ignored);
 	struct nlmsghdr *nlh;
 	struct sk_buff *skb;
 	const char *why;
 
 	pm_register(test, 4);
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, mapped, 0),
 				   fx->pm_portid + 1, &why), -EPERM);
@@ -804,9 +804,9 @@ static void iwpm_answer_from_impostor(struct kunit *test)
 	/* The header's pid claiming to be the port mapper changes nothing. */
 	skb = add_answer(test, req->nlmsg_seq, &sa.loc_addr, mapped, 0);
 	nlmsg_hdr(skb)->nlmsg_pid = fx->pm_portid;
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb, skb, 4242,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb, skb, 4242,
 				   NULL), -EPERM);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.replies_ignored),
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->replies_ignored),
 			ignored + 2);
 	KUNIT_EXPECT_FALSE(test, req->request_done);
 
@@ -821,18 +821,18 @@ static void iwpm_answer_from_impostor(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_RQUERY_MAPPING_ERR,
 					  0), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_remote_info_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.remote_info_cb, skb,
 				   fx->pm_portid + 1, NULL), -EPERM);
-	KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), 0U);
 
 	/* With no port mapper registered, answers are not adopted either. */
-	iwpm_set_user_pid(IWPM_PID_UNDEFINED);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	iwpm_test.set_user_pid(IWPM_PID_UNDEFINED);
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, mapped, 0),
 				   fx->pm_portid, NULL), -EPERM);
 	KUNIT_EXPECT_FALSE(test, req->request_done);
-	iwpm_cancel_nlmsg_request(req);
+	iwpm_test.cancel_nlmsg_request(req);
 }
 
 /* REMOTE_INFO is recorded (and the handler says so), then taken once. */
@@ -858,17 +858,17 @@ static void iwpm_remote_info(struct kunit *test)
 		put_addr(test, skb, IWPM_NLA_RQUERY_MAPPED_REM_ADDR, mrem);
 		KUNIT_ASSERT_EQ(test, nla_put_u16(skb, 6, err), 0);
 		nlmsg_end(skb, nlh);
-		KUNIT_EXPECT_EQ(test, feed(test, iwpm_remote_info_cb, skb,
+		KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.remote_info_cb, skb,
 					   fx->pm_portid, NULL),
 				err ? -EINVAL : 0);
-		KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), err ? 0U : 1U);
+		KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), err ? 0U : 1U);
 	}
 	KUNIT_EXPECT_EQ(test, iwpm_get_remote_info(mloc, mrem, &got, CLIENT),
 			0);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&got, remote));
 	KUNIT_EXPECT_EQ(test, iwpm_get_remote_info(mloc, mrem, &got, CLIENT),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), 0U);
 }
 
 /* HANDLE_ERR fails the request it names, of whatever kind. */
@@ -888,9 +888,9 @@ static void iwpm_error_message(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_ERR_CODE,
 					  IWPM_UNKNOWN_MAPPING_ERR), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_mapping_error_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.mapping_error_cb, skb,
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req),
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req),
 			IWPM_UNKNOWN_MAPPING_ERR);
 
 	/* An error about nothing pending is accepted and changes nothing. */
@@ -898,9 +898,9 @@ static void iwpm_error_message(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u32(skb, IWPM_NLA_ERR_SEQ, 12345), 0);
 	KUNIT_ASSERT_EQ(test, nla_put_u16(skb, IWPM_NLA_ERR_CODE, 11), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_mapping_error_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.mapping_error_cb, skb,
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* ------------------------------------------------------------------
@@ -920,20 +920,20 @@ static void iwpm_request_answer_before_wait(struct kunit *test)
 	pm_register(test, 4);
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
 	KUNIT_EXPECT_EQ(test, kref_read(&req->kref), 2U);
-	KUNIT_EXPECT_PTR_EQ(test, iwpm_find_nlmsg_request(req->nlmsg_seq),
+	KUNIT_EXPECT_PTR_EQ(test, iwpm_test.find_nlmsg_request(req->nlmsg_seq),
 			    req);
 	KUNIT_EXPECT_EQ(test, kref_read(&req->kref), 3U);
-	kref_put(&req->kref, iwpm_free_nlmsg_request);
+	kref_put(&req->kref, iwpm_test.free_nlmsg_request);
 
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, req->nlmsg_seq,
 					      &sa.loc_addr, mapped, 0),
 				   fx->pm_portid, NULL), 0);
 	/* Answered: out of the table, only the waiter's reference left. */
-	KUNIT_EXPECT_NULL(test, iwpm_find_nlmsg_request(req->nlmsg_seq));
+	KUNIT_EXPECT_NULL(test, iwpm_test.find_nlmsg_request(req->nlmsg_seq));
 	KUNIT_EXPECT_EQ(test, kref_read(&req->kref), 1U);
 	start = jiffies;
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req), 0);
 	KUNIT_EXPECT_LT(test, jiffies - start, msecs_to_jiffies(1000));
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, mapped));
 }
@@ -945,28 +945,28 @@ static void iwpm_request_answer_after_timeout(struct kunit *test)
 		.loc_addr = *addr_of(test, "192.0.2.1", "7174"),
 	};
 	struct sockaddr_storage *mapped = addr_of(test, "192.0.2.1", "40007");
-	int timed_out = atomic_read(&iwpm_stats.requests_timed_out);
+	int timed_out = atomic_read(&iwpm_test.stats->requests_timed_out);
 	struct iwpm_nlmsg_request *req;
 	unsigned long start;
 	u32 seq;
 
 	pm_register(test, 4);
-	iwpm_timeout_ms = 100;
+	*iwpm_test.timeout_ms = 100;
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
 	seq = req->nlmsg_seq;
 	start = jiffies;
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req), -ETIMEDOUT);
 	KUNIT_EXPECT_GE(test, jiffies - start, msecs_to_jiffies(100));
 	KUNIT_EXPECT_LT(test, jiffies - start, msecs_to_jiffies(5000));
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.requests_timed_out),
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->requests_timed_out),
 			timed_out + 1);
 	/* The late answer finds nothing (and must not write into sa). */
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, seq, &sa.loc_addr,
 					      mapped, 0),
 				   fx->pm_portid, NULL), -ENOENT);
 	KUNIT_EXPECT_FALSE(test, addr_eq(&sa.mapped_loc_addr, mapped));
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /*
@@ -977,13 +977,13 @@ static void iwpm_timed_out_mapping_removed(struct kunit *test)
 {
 	static const u8 ops[] = { RDMA_NL_IWPM_ADD_MAPPING,
 				  RDMA_NL_IWPM_QUERY_MAPPING };
-	int removed = atomic_read(&iwpm_stats.timed_out_removed);
+	int removed = atomic_read(&iwpm_test.stats->timed_out_removed);
 	struct nlattr *mtb[IWPM_NLA_MANAGE_MAPPING_MAX];
 	struct nlattr *qtb[IWPM_NLA_QUERY_MAPPING_MAX];
 	unsigned int i;
 
 	pm_register(test, 4);
-	iwpm_timeout_ms = 100;
+	*iwpm_test.timeout_ms = 100;
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		struct call_ctx *c = call_start(test, ops[i]);
 
@@ -1006,10 +1006,10 @@ static void iwpm_timed_out_mapping_removed(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, mtb[IWPM_NLA_MANAGE_ADDR]);
 		KUNIT_EXPECT_TRUE(test, addr_eq(nla_data(mtb[IWPM_NLA_MANAGE_ADDR]),
 						&c->sa.loc_addr));
-		KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.timed_out_removed),
+		KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->timed_out_removed),
 				removed + (int)i + 1);
 	}
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 static void iwpm_request_duplicate_answer(struct kunit *test)
@@ -1026,18 +1026,18 @@ static void iwpm_request_duplicate_answer(struct kunit *test)
 	pm_register(test, 4);
 	req = pending(test, RDMA_NL_IWPM_ADD_MAPPING, &sa);
 	seq = req->nlmsg_seq;
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, seq, &sa.loc_addr, first,
 					      0),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, seq, &sa.loc_addr,
 					      second, 0),
 				   fx->pm_portid, NULL), -ENOENT);
-	KUNIT_EXPECT_EQ(test, iwpm_wait_complete_req(req), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.wait_complete_req(req), 0);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, first));
 	/* Same after the waiter is gone. */
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_add_mapping_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.add_mapping_cb,
 				   add_answer(test, seq, &sa.loc_addr,
 					      second, 0),
 				   fx->pm_portid, NULL), -ENOENT);
@@ -1046,17 +1046,17 @@ static void iwpm_request_duplicate_answer(struct kunit *test)
 static void iwpm_request_same_seq(struct kunit *test)
 {
 	struct iwpm_nlmsg_request *a, *b;
-	u32 seq = iwpm_get_nlmsg_seq();
+	u32 seq = iwpm_test.get_nlmsg_seq();
 
-	KUNIT_EXPECT_GT(test, (u32)iwpm_get_nlmsg_seq(), seq);
-	a = iwpm_get_nlmsg_request(seq, CLIENT, GFP_KERNEL);
+	KUNIT_EXPECT_GT(test, (u32)iwpm_test.get_nlmsg_seq(), seq);
+	a = iwpm_test.get_nlmsg_request(seq, CLIENT, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	b = iwpm_get_nlmsg_request(seq, CLIENT, GFP_KERNEL);
+	b = iwpm_test.get_nlmsg_request(seq, CLIENT, GFP_KERNEL);
 	KUNIT_EXPECT_NULL(test, b);
-	KUNIT_EXPECT_PTR_EQ(test, iwpm_find_nlmsg_request(seq), a);
-	kref_put(&a->kref, iwpm_free_nlmsg_request);
-	iwpm_cancel_nlmsg_request(a);
-	KUNIT_EXPECT_NULL(test, iwpm_find_nlmsg_request(seq));
+	KUNIT_EXPECT_PTR_EQ(test, iwpm_test.find_nlmsg_request(seq), a);
+	kref_put(&a->kref, iwpm_test.free_nlmsg_request);
+	iwpm_test.cancel_nlmsg_request(a);
+	KUNIT_EXPECT_NULL(test, iwpm_test.find_nlmsg_request(seq));
 }
 
 /* No port mapper: the unmapped address, at once, without a message. */
@@ -1067,32 +1067,32 @@ static void iwpm_no_port_mapper_fallback(struct kunit *test)
 		.rem_addr = *addr_of(test, "2001:db8::6", "7001"),
 	};
 
-	iwpm_set_registration(CLIENT, IWPM_REG_VALID);
+	iwpm_test.set_registration(CLIENT, IWPM_REG_VALID);
 	KUNIT_EXPECT_EQ(test, iwpm_add_mapping(&sa, CLIENT), 0);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, &sa.loc_addr));
 	KUNIT_EXPECT_EQ(test, iwpm_add_and_query_mapping(&sa, CLIENT), 0);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_rem_addr, &sa.rem_addr));
 	KUNIT_EXPECT_EQ(test, iwpm_remove_mapping(&sa.loc_addr, CLIENT), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 
 	/* A registered port id whose socket is gone: dropped on first use. */
-	iwpm_set_user_pid(0x7ffffff0);
+	iwpm_test.set_user_pid(0x7ffffff0);
 	KUNIT_EXPECT_EQ(test, iwpm_add_mapping(&sa, CLIENT), -ECONNREFUSED);
 	KUNIT_EXPECT_TRUE(test, addr_eq(&sa.mapped_loc_addr, &sa.loc_addr));
 	KUNIT_EXPECT_FALSE(test, iwpm_valid_pid());
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* iwpmd dies while a request waits: it fails at once, unmapped. */
 static void iwpm_port_mapper_dies_mid_request(struct kunit *test)
 {
-	int aborted = atomic_read(&iwpm_stats.requests_aborted);
+	int aborted = atomic_read(&iwpm_test.stats->requests_aborted);
 	struct call_ctx *c = call_start(test, RDMA_NL_IWPM_ADD_MAPPING);
 	struct nlattr *tb[IWPM_NLA_MANAGE_MAPPING_MAX];
 	unsigned long start;
 
 	pm_register(test, 4);
-	iwpm_timeout_ms = 60000;
+	*iwpm_test.timeout_ms = 60000;
 	c->sa.loc_addr = *addr_of(test, "192.0.2.1", "7174");
 	call_run(test, c);
 	pm_recv_request(test, RDMA_NL_IWPM_ADD_MAPPING, tb,
@@ -1102,10 +1102,10 @@ static void iwpm_port_mapper_dies_mid_request(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call_wait(test, c), -ECONNRESET);
 	KUNIT_EXPECT_LT(test, jiffies - start, msecs_to_jiffies(5000));
 	KUNIT_EXPECT_TRUE(test, addr_eq(&c->sa.mapped_loc_addr, &c->sa.loc_addr));
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), IWPM_PID_UNDEFINED);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.requests_aborted),
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), IWPM_PID_UNDEFINED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->requests_aborted),
 			aborted + 1);
-	KUNIT_EXPECT_EQ(test, iwpm_pending_nlmsg_requests(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.pending_nlmsg_requests(), 0U);
 }
 
 /* ------------------------------------------------------------------
@@ -1114,12 +1114,12 @@ static void iwpm_port_mapper_dies_mid_request(struct kunit *test)
 
 static void iwpm_version_negotiation(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(0), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(2), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(3), 3);
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(4), 4);
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(5), 4);
-	KUNIT_EXPECT_EQ(test, iwpm_negotiate_version(U16_MAX), 4);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(0), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(2), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(3), 3);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(4), 4);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(5), 4);
+	KUNIT_EXPECT_EQ(test, iwpm_test.negotiate_version(U16_MAX), 4);
 }
 
 static struct sk_buff *hello(struct kunit *test, u16 version)
@@ -1146,15 +1146,15 @@ static void iwpm_hello_handshake(struct kunit *test)
 
 	pm_open(test);
 	for (i = 0; i < ARRAY_SIZE(offered); i++) {
-		iwpm_set_user_pid(IWPM_PID_UNDEFINED);
-		iwpm_set_registration(CLIENT, IWPM_REG_VALID);
-		KUNIT_EXPECT_EQ(test, feed(test, iwpm_hello_cb,
+		iwpm_test.set_user_pid(IWPM_PID_UNDEFINED);
+		iwpm_test.set_registration(CLIENT, IWPM_REG_VALID);
+		KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.hello_cb,
 					   hello(test, offered[i]),
 					   fx->pm_portid, NULL), 0);
-		KUNIT_EXPECT_EQ(test, iwpm_ulib_version, agreed[i]);
-		KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), (int)fx->pm_portid);
+		KUNIT_EXPECT_EQ(test, *iwpm_test.ulib_version, agreed[i]);
+		KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), (int)fx->pm_portid);
 		/* Registered clients must register with the new one. */
-		KUNIT_EXPECT_EQ(test, iwpm_get_registration(CLIENT),
+		KUNIT_EXPECT_EQ(test, iwpm_test.get_registration(CLIENT),
 				(u32)IWPM_REG_INCOMPL);
 		pm_recv_request(test, RDMA_NL_IWPM_HELLO, tb,
 				IWPM_NLA_HELLO_MAX - 1, policy);
@@ -1165,12 +1165,12 @@ static void iwpm_hello_handshake(struct kunit *test)
 	}
 
 	/* Too old: refused, nothing changes, nothing is sent. */
-	iwpm_ulib_version = 4;
-	iwpm_set_user_pid(IWPM_PID_UNDEFINED);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_hello_cb, hello(test, 2),
+	*iwpm_test.ulib_version = 4;
+	iwpm_test.set_user_pid(IWPM_PID_UNDEFINED);
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.hello_cb, hello(test, 2),
 				   fx->pm_portid, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iwpm_ulib_version, 4);
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), IWPM_PID_UNDEFINED);
+	KUNIT_EXPECT_EQ(test, *iwpm_test.ulib_version, 4);
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), IWPM_PID_UNDEFINED);
 	KUNIT_EXPECT_EQ(test, pm_recv(test, tb, sizeof(tb), 50), -ETIMEDOUT);
 }
 
@@ -1229,16 +1229,16 @@ static void iwpm_mapinfo_replay(struct kunit *test)
 	}
 
 	/* Wrong library name: refused, no replay. */
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_mapping_info_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.mapping_info_cb,
 				   mapinfo_request(test, "somebody", 4),
 				   fx->pm_portid, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pm_recv(test, buf, 8192, 50), -ETIMEDOUT);
 
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_mapping_info_cb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.mapping_info_cb,
 				   mapinfo_request(test, "iWarpPortMapperUser",
 						   4),
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_get_user_pid(), (int)fx->pm_portid);
+	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), (int)fx->pm_portid);
 
 	/* Datagrams of records, each ended by NLMSG_DONE and nothing after. */
 	while (records < nmap) {
@@ -1308,10 +1308,10 @@ static void iwpm_mapinfo_replay(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u32(skb, IWPM_NLA_MAPINFO_ACK_NUM,
 					  nmap), 0);
 	nlmsg_end(skb, nlh);
-	KUNIT_EXPECT_EQ(test, feed(test, iwpm_ack_mapping_info_cb, skb,
+	KUNIT_EXPECT_EQ(test, feed(test, iwpm_test.ack_mapping_info_cb, skb,
 				   fx->pm_portid, NULL), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.mapinfo_sent), nmap);
-	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_stats.mapinfo_acked), nmap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->mapinfo_sent), nmap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&iwpm_test.stats->mapinfo_acked), nmap);
 }
 
 /* ------------------------------------------------------------------
@@ -1361,8 +1361,8 @@ static int table_thread(void *data)
 		table_addr(&m, t->id, i, v6, 30000);
 		if (iwpm_create_mapinfo(&l, &m, CLIENT, 0))
 			atomic_inc(t->failures);
-		if (iwpm_get_mapped_addr(&l, &got, CLIENT) ||
-		    iwpm_compare_sockaddr(&got, &m))
+		if (iwpm_test.get_mapped_addr(&l, &got, CLIENT) ||
+		    iwpm_test.compare_sockaddr(&got, &m))
 			atomic_inc(t->failures);
 
 		ri = kzalloc(sizeof(*ri), GFP_KERNEL);
@@ -1375,7 +1375,7 @@ static int table_thread(void *data)
 		table_addr(&ri->mapped_rem_sockaddr, t->id, i, v6, 50000);
 		table_addr(&ri->remote_sockaddr, t->id, i, v6, 20000);
 		got = ri->mapped_rem_sockaddr;
-		iwpm_add_remote_info(ri);
+		iwpm_test.add_remote_info(ri);
 		if (iwpm_get_remote_info(&m, &got, &got, CLIENT))
 			atomic_inc(t->failures);
 
@@ -1399,7 +1399,7 @@ static void iwpm_tables_concurrent(struct kunit *test)
 
 	t = kunit_kcalloc(test, TABLE_THREADS, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, iwpm_mapinfo_count(), 0U);
+	KUNIT_ASSERT_EQ(test, iwpm_test.mapinfo_count(), 0U);
 	for (i = 0; i < TABLE_THREADS; i++) {
 		struct task_struct *task;
 
@@ -1415,9 +1415,9 @@ static void iwpm_tables_concurrent(struct kunit *test)
 		KUNIT_ASSERT_NE(test, left, 0UL);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&failures), 0);
-	KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), 0U);
-	KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), 0U);
-	KUNIT_EXPECT_EQ(test, iwpm_mapinfo_available(), 0);
+	KUNIT_EXPECT_EQ(test, iwpm_test.mapinfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.mapinfo_available(), 0);
 }
 
 /* Bad input to the table functions. */
@@ -1436,17 +1436,17 @@ static void iwpm_tables_reject(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, iwpm_create_mapinfo(v4, v4, 200, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, iwpm_remove_mapinfo(v4, v4), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iwpm_mapinfo_count(), 0U);
+	KUNIT_EXPECT_EQ(test, iwpm_test.mapinfo_count(), 0U);
 
 	ri = kzalloc(sizeof(*ri), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ri);
 	ri->nl_client = CLIENT;
 	ri->mapped_loc_sockaddr = *v4;
-	KUNIT_EXPECT_EQ(test, iwpm_insert_remote_info(ri), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iwpm_test.insert_remote_info(ri), -EINVAL);
 	kfree(ri);
-	KUNIT_EXPECT_EQ(test, iwpm_reminfo_count(), 0U);
-	KUNIT_EXPECT_FALSE(test, iwpm_valid_client(200));
-	KUNIT_EXPECT_TRUE(test, iwpm_valid_client(CLIENT));
+	KUNIT_EXPECT_EQ(test, iwpm_test.reminfo_count(), 0U);
+	KUNIT_EXPECT_FALSE(test, iwpm_test.valid_client(200));
+	KUNIT_EXPECT_TRUE(test, iwpm_test.valid_client(CLIENT));
 	KUNIT_EXPECT_EQ(test, iwpm_init(CLIENT), -EINVAL);
 }
 

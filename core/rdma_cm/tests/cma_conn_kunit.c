@@ -174,7 +174,7 @@ static int cma_conn_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	fx->test = test;
 	fx->port = BASE_PORT;
-	fx->iw_alive = atomic_read(&iwcm_ids_alive);
+	fx->iw_alive = iwcm_test.ids_alive();
 	fx->ndev = fake_hca_kunit_netdev(test, mac_a);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fx->ndev);
 	rtnl_lock();
@@ -229,13 +229,13 @@ static int cm_ids(struct fx *fx)
 
 static int iw_ids(struct fx *fx)
 {
-	return atomic_read(&iwcm_ids_alive) - fx->iw_alive;
+	return iwcm_test.ids_alive() - fx->iw_alive;
 }
 
 /* Every iw_cm event injected so far went through rdma_cm's handler. */
 static void settle(void)
 {
-	flush_workqueue(iwcm_wq);
+	iwcm_test.flush_events();
 }
 
 static struct sockaddr *ip4(struct sockaddr_storage *ss, const char *ip,
@@ -647,7 +647,7 @@ static struct conn *connecting(struct fx *fx, u32 qpn)
 	KUNIT_ASSERT_EQ(fx->test, st(c->id), RDMA_CM_CONNECT);
 	c->iw = rdma_iw_cm_id(c->id);
 	KUNIT_ASSERT_NOT_NULL(fx->test, c->iw);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(c->iw), IW_CM_STATE_CONN_SENT);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(c->iw), IW_CM_STATE_CONN_SENT);
 	return c;
 }
 
@@ -676,7 +676,7 @@ static struct conn *listening(struct fx *fx)
 	KUNIT_ASSERT_EQ(fx->test, rdma_listen(c->id, 8), 0);
 	c->iw = rdma_iw_cm_id(c->id);
 	KUNIT_ASSERT_NOT_NULL(fx->test, c->iw);
-	KUNIT_ASSERT_EQ(fx->test, iwcm_id_state(c->iw), IW_CM_STATE_LISTEN);
+	KUNIT_ASSERT_EQ(fx->test, iwcm_test.id_state(c->iw), IW_CM_STATE_LISTEN);
 	return c;
 }
 
@@ -779,11 +779,11 @@ static void rdma_cma_conn_connect_replies(struct kunit *test)
 		if (!rc->status) {
 			KUNIT_EXPECT_EQ(test, r->initiator_depth, 5);
 			KUNIT_EXPECT_EQ(test, r->responder_resources, 6);
-			KUNIT_EXPECT_EQ(test, iwcm_id_state(c->iw),
+			KUNIT_EXPECT_EQ(test, iwcm_test.id_state(c->iw),
 					IW_CM_STATE_ESTABLISHED);
 			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 1);
 		} else {
-			KUNIT_EXPECT_EQ(test, iwcm_id_state(c->iw),
+			KUNIT_EXPECT_EQ(test, iwcm_test.id_state(c->iw),
 					IW_CM_STATE_IDLE);
 			KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_A), 0);
 			/* a second reply finds nothing to answer */
@@ -814,7 +814,7 @@ static void rdma_cma_conn_disconnects(struct kunit *test)
 			0);
 	settle();
 	KUNIT_EXPECT_EQ(test, c->n, 3U);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(c->iw), IW_CM_STATE_CLOSING);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(c->iw), IW_CM_STATE_CLOSING);
 	KUNIT_EXPECT_EQ(test, inject(c->iw, IW_CM_EVENT_CLOSE, 0, NULL), 0);
 	expect_ev(c, 4, RDMA_CM_EVENT_DISCONNECTED, 0);
 	KUNIT_EXPECT_EQ(test, st(c->id), RDMA_CM_CONNECT);
@@ -827,7 +827,7 @@ static void rdma_cma_conn_disconnects(struct kunit *test)
 
 	c = connected(fx, QPN_A);
 	KUNIT_EXPECT_EQ(test, rdma_disconnect(c->id), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(c->iw), IW_CM_STATE_CLOSING);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(c->iw), IW_CM_STATE_CLOSING);
 	KUNIT_EXPECT_EQ(test, qp_state(fx, QPN_A), IB_QPS_SQD);
 	KUNIT_EXPECT_EQ(test, inject(c->iw, IW_CM_EVENT_CLOSE, 0, NULL), 0);
 	expect_ev(c, 4, RDMA_CM_EVENT_DISCONNECTED, 0);
@@ -1022,7 +1022,7 @@ static void rdma_cma_conn_request_answers(struct kunit *test)
 			0U);
 	/* a request not answered yet is left alone by a disconnect */
 	KUNIT_EXPECT_EQ(test, rdma_disconnect(kid->id), 0);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(kid->iw), IW_CM_STATE_CONN_RECV);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(kid->iw), IW_CM_STATE_CONN_RECV);
 	rdma_lock_handler(kid->id);
 	KUNIT_EXPECT_EQ(test, rdma_accept(kid->id, &p), 0);
 	rdma_unlock_handler(kid->id);
@@ -1045,7 +1045,7 @@ static void rdma_cma_conn_request_answers(struct kunit *test)
 	 * upstream): iw_cm's id is IDLE and rdma_accept()'s reject finds
 	 * nothing to refuse.
 	 */
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(kid->iw), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(kid->iw), IW_CM_STATE_IDLE);
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
 			rejects);
 	/* no connection parameters: iWARP needs them */
@@ -1063,7 +1063,7 @@ static void rdma_cma_conn_request_answers(struct kunit *test)
 	rdma_unlock_handler(kid->id);
 	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
 			rejects + 1);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(kid->iw), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(kid->iw), IW_CM_STATE_IDLE);
 	destroy(kid);
 
 	/* a request not answered: destroying its id rejects it */
@@ -1278,8 +1278,8 @@ static void rdma_cma_conn_ignored_events(struct kunit *test)
 			rejects + 1);
 	KUNIT_EXPECT_EQ(test, cm_ids(fx), 4);
 	/* the transport's state moved on all the same */
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(a->iw), IW_CM_STATE_IDLE);
-	KUNIT_EXPECT_EQ(test, iwcm_id_state(w->iw), IW_CM_STATE_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(a->iw), IW_CM_STATE_IDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_test.id_state(w->iw), IW_CM_STATE_ESTABLISHED);
 
 	destroy(a);
 	destroy(w);
