@@ -796,7 +796,6 @@ int ib_nl_handle_ip_res_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
 	NL_SET_ERR_MSG(extack, "No address resolution waits for this sequence number");
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_nl_handle_ip_res_resp);
 
 int rdma_addr_init(void)
 {

@@ -812,7 +812,6 @@ int ib_cache_gid_del(struct ib_device *ib_dev, u32 port, union ib_gid *gid,
 	gid_change_event(ib_dev, port);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_cache_gid_del);
 
 /**
  * ib_cache_netdev_changed - the net device of a port changed

@@ -198,8 +198,8 @@ void rdma_nl_init(void);
 void rdma_nl_exit(void);
 int rdma_nl_net_init(struct rdma_dev_net *rnet);
 void rdma_nl_net_exit(struct rdma_dev_net *rnet);
-const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,
-					     const struct rdma_nl_cbs *cbs);
+const struct rdma_nl_cbs *rdma_nl_replace_client(unsigned int index,
+						 const struct rdma_nl_cbs *cbs);
 
 /* ------------------------------------------------------------------
  * nldev.c and link.c: the RDMA_NL_NLDEV client

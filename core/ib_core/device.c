@@ -513,7 +513,6 @@ int ib_device_name_check(const char *name, bool allow_template)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_device_name_check);
 
 /* Called with devices_rwsem held. */
 static struct ib_device *__ib_device_get_by_name(const char *name)

@@ -9,7 +9,7 @@
  * shows everything sent before it was handled.
  *
  * Include it after core/ib_core/sa/sa_priv.h (wait_sm_ah() reads the SA address
- * handle through ib_sa_sm_ah_attr(), visible to KUnit only).
+ * handle through ib_sa_test.sm_ah_attr(), visible to KUnit only).
  */
 #ifndef KUNIT_RDMA_SA_H
 #define KUNIT_RDMA_SA_H
@@ -106,7 +106,7 @@ static inline bool wait_sm_ah(struct ib_device *dev, u16 lid,
 	unsigned long end = jiffies + msecs_to_jiffies(KSA_WAIT_MS);
 
 	do {
-		if (!ib_sa_sm_ah_attr(dev, 1, attr) &&
+		if (!ib_sa_test.sm_ah_attr(dev, 1, attr) &&
 		    rdma_ah_get_dlid(attr) == lid)
 			return true;
 		msleep(20);

@@ -373,7 +373,7 @@ static void rdma_nl_rcv(struct sk_buff *skb)
 }
 
 /**
- * rdma_nl_kunit_swap - put a callback table in place of a client's
+ * rdma_nl_replace_client - put a callback table in place of a client's
  * @index: the client index (any below RDMA_NL_NUM_CLIENTS)
  * @cbs: the table to install, or NULL
  *
@@ -384,8 +384,8 @@ static void rdma_nl_rcv(struct sk_buff *skb)
  *
  * Return: the table that was installed before.
  */
-const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,
-					     const struct rdma_nl_cbs *cbs)
+const struct rdma_nl_cbs *rdma_nl_replace_client(unsigned int index,
+						 const struct rdma_nl_cbs *cbs)
 {
 	const struct rdma_nl_cbs *old;
 
@@ -395,7 +395,7 @@ const struct rdma_nl_cbs *rdma_nl_kunit_swap(unsigned int index,
 	up_write(&rdma_nl_clients[index].sem);
 	return old;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdma_nl_kunit_swap);
+EXPORT_SYMBOL_IF_KUNIT(rdma_nl_replace_client);
 
 /* Set up the client table; before any namespace's socket exists. */
 void rdma_nl_init(void)

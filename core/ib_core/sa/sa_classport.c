@@ -214,5 +214,4 @@ int ib_sa_classport_info_get(struct ib_device *device, u32 port_num,
 	spin_unlock_irqrestore(&port->classport_lock, flags);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_classport_info_get);
 #endif

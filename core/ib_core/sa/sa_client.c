@@ -397,7 +397,6 @@ int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
 	ib_sa_put_sm_ah(sm_ah);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_sm_ah_attr);
 
 /**
  * ib_sa_agent_hi_tid - the hi_tid of a port's SA agent
@@ -413,5 +412,4 @@ u32 ib_sa_agent_hi_tid(struct ib_device *device, u32 port_num)
 
 	return port ? port->agent->hi_tid : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_agent_hi_tid);
 #endif

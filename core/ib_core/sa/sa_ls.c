@@ -82,18 +82,18 @@ static const struct nla_policy sa_ls_policy[LS_NLA_TYPE_MAX] = {
 static int (*sa_ls_tap)(struct sk_buff *skb);
 
 /**
- * ib_sa_ls_kunit_set_tap - pretend a local service listens
+ * ib_sa_ls_divert_requests - pretend a local service listens
  * @tap: takes (and frees) every RESOLVE request instead of the group,
  *	returns 0 or the errno a failed multicast would; NULL: the real
  *	group again.  Called under a spinlock, interrupts off.
  *
  * Context: Process context.
  */
-void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb))
+void ib_sa_ls_divert_requests(int (*tap)(struct sk_buff *skb))
 {
 	WRITE_ONCE(sa_ls_tap, tap);
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_kunit_set_tap);
+EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_divert_requests);
 
 /**
  * ib_sa_ls_timeout_ms - the local service's time to answer now
@@ -105,7 +105,6 @@ unsigned int ib_sa_ls_timeout_ms(void)
 {
 	return READ_ONCE(sa_ls_timeout);
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_timeout_ms);
 
 /**
  * ib_sa_ls_pending - how many queries wait for the local service
@@ -125,7 +124,6 @@ unsigned int ib_sa_ls_pending(void)
 	spin_unlock_irqrestore(&sa_ls_lock, flags);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_ls_pending);
 
 static bool sa_ls_tapped(void)
 {
@@ -569,7 +567,6 @@ out:
 	mutex_unlock(&sa_ls_mutex);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_nl_handle_resolve_resp);
 
 /**
  * ib_nl_handle_set_timeout - the local service sets its time to answer
@@ -629,7 +626,6 @@ VISIBLE_IF_KUNIT int ib_nl_handle_set_timeout(struct sk_buff *skb,
 	spin_unlock_irqrestore(&sa_ls_lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_nl_handle_set_timeout);
 
 /* All three ops change kernel state: CAP_NET_ADMIN, as upstream. */
 static const struct rdma_nl_cbs sa_ls_cb_table[RDMA_NL_LS_NUM_OPS] = {

@@ -255,18 +255,18 @@ EXPORT_SYMBOL(ib_sa_get_mcmember_rec);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
- * ib_sa_mcast_kunit_flush - wait until the groups' work queued so far ran
+ * ib_sa_mcast_flush - wait until the groups' work queued so far ran
  *
  * What a group decided by then (a callback, a Set or a Delete posted)
  * has happened when this returns.
  *
  * Context: Process context; sleeps (flushes sa_mcast_wq).
  */
-void ib_sa_mcast_kunit_flush(void)
+void ib_sa_mcast_flush(void)
 {
 	flush_workqueue(sa_mcast_wq);
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_mcast_kunit_flush);
+EXPORT_SYMBOL_IF_KUNIT(ib_sa_mcast_flush);
 #endif
 
 /**

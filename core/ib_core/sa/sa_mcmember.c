@@ -62,7 +62,6 @@ VISIBLE_IF_KUNIT void ib_sa_pack_mcmember(const struct ib_sa_mcmember_rec *rec,
 	ib_pack(sa_mcmember_fields, ARRAY_SIZE(sa_mcmember_fields),
 		(void *)rec, attribute);
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_pack_mcmember);
 
 /**
  * ib_sa_unpack_mcmember - a wire MCMemberRecord into its structure
@@ -78,7 +77,6 @@ VISIBLE_IF_KUNIT void ib_sa_unpack_mcmember(const void *attribute,
 	ib_unpack(sa_mcmember_fields, ARRAY_SIZE(sa_mcmember_fields),
 		  (void *)attribute, rec);
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_unpack_mcmember);
 
 struct sa_mcmember_query {
 	void (*callback)(int status, struct ib_sa_mcmember_rec *rec,
@@ -176,7 +174,6 @@ err_free:
 	kfree(query);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(ib_sa_mcmember_rec_query);
 
 /**
  * ib_init_ah_from_mcmember - address handle attributes that send to a group

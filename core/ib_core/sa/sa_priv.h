@@ -219,16 +219,67 @@ int ib_sa_sm_ah_attr(struct ib_device *device, u32 port_num,
 u32 ib_sa_agent_hi_tid(struct ib_device *device, u32 port_num);
 int ib_sa_classport_info_get(struct ib_device *device, u32 port_num,
 			     struct ib_class_port_info *info);
-void ib_sa_ls_kunit_set_tap(int (*tap)(struct sk_buff *skb));
 unsigned int ib_sa_ls_timeout_ms(void);
 unsigned int ib_sa_ls_pending(void);
-void ib_sa_mcast_kunit_flush(void);
-/* How long a join or a leave waits for the SA (SA_MCAST_TIMEOUT_MS). */
-extern unsigned int ib_sa_mcast_timeout_ms;
 int ib_nl_handle_resolve_resp(struct sk_buff *skb, struct nlmsghdr *nlh,
 			      struct netlink_ext_ack *extack);
 int ib_nl_handle_set_timeout(struct sk_buff *skb, struct nlmsghdr *nlh,
 			     struct netlink_ext_ack *extack);
+
+/* Test hooks: each changes what the SA client does, for the suites. */
+void ib_sa_ls_divert_requests(int (*tap)(struct sk_buff *skb));
+void ib_sa_mcast_flush(void);
+/* How long a join or a leave waits for the SA (SA_MCAST_TIMEOUT_MS). */
+extern unsigned int ib_sa_mcast_timeout_ms;
+
+/**
+ * struct ib_sa_test_ops - the SA client's insides, for the KUnit suites
+ * @sm_ah_attr: what a port's SA address handle addresses
+ * @agent_hi_tid: the hi_tid of a port's SA agent
+ * @classport_info_get: the cached ClassPortInfo of a port's SA
+ * @ls_timeout_ms: the local service's time to answer now
+ * @ls_pending: how many queries wait for the local service
+ * @ls_resolve_resp: handler of the local service's RESOLVE answer
+ * @ls_set_timeout: handler of the local service's SET_TIMEOUT
+ * @ls_ip_res_resp: handler of the local service's IP_RESOLVE answer
+ * @pack_mcmember: an MCMemberRecord to its wire form
+ * @unpack_mcmember: an MCMemberRecord from its wire form
+ * @mcmember_rec_query: ib_sa_mcmember_rec_query()
+ *
+ * The table is ib_sa_test (sa_test_ops.c); built only with KUnit.
+ */
+struct ib_sa_test_ops {
+	int (*sm_ah_attr)(struct ib_device *device, u32 port_num,
+			  struct rdma_ah_attr *ah_attr);
+	u32 (*agent_hi_tid)(struct ib_device *device, u32 port_num);
+	int (*classport_info_get)(struct ib_device *device, u32 port_num,
+				  struct ib_class_port_info *info);
+	unsigned int (*ls_timeout_ms)(void);
+	unsigned int (*ls_pending)(void);
+	int (*ls_resolve_resp)(struct sk_buff *skb, struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack);
+	int (*ls_set_timeout)(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack);
+	int (*ls_ip_res_resp)(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack);
+	void (*pack_mcmember)(const struct ib_sa_mcmember_rec *rec,
+			      void *attribute);
+	void (*unpack_mcmember)(const void *attribute,
+				struct ib_sa_mcmember_rec *rec);
+	int (*mcmember_rec_query)(struct ib_sa_client *client,
+				  struct ib_device *device, u32 port_num,
+				  u8 method,
+				  struct ib_sa_mcmember_rec *rec,
+				  ib_sa_comp_mask comp_mask,
+				  unsigned long timeout_ms, gfp_t gfp_mask,
+				  void (*callback)(int status,
+						   struct ib_sa_mcmember_rec *resp,
+						   void *context),
+				  void *context,
+				  struct ib_sa_query **sa_query);
+};
+
+extern const struct ib_sa_test_ops ib_sa_test;
 #endif
 
 #endif /* SA_PRIV_H */

@@ -7,7 +7,6 @@
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
 #include <rdma/iw_cm.h>
-#include <kunit/visibility.h>
 
 #include "siw.h"
 #include "siw_qp.h"
@@ -237,7 +236,6 @@ err_free:
 	rvt_dealloc_device(&sdev->rdi);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_device_add);
 
 /**
  * siw_port_event - tell the device's users that its port changed

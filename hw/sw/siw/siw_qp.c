@@ -43,7 +43,6 @@
 #include <net/netlink.h>
 #include <net/tcp.h>
 #include <rdma/restrack.h>
-#include <kunit/visibility.h>
 
 #include "siw.h"
 #include "siw_qp.h"
@@ -421,7 +420,6 @@ err_free:
 	siw_qp_free_queues(st);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_qp_stream_start);
 
 /*
  * With @graceful, wait (a while) until the transmitter sent what it had
@@ -491,7 +489,6 @@ struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful)
 	siw_qp_free_queues(st);
 	return sock;
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_qp_stream_stop);
 
 /**
  * siw_qp_mulpdu - the MULPDU the QP's stream cuts messages with now
@@ -517,7 +514,6 @@ u32 siw_qp_mulpdu(struct rvt_qp *qp)
 				 READ_ONCE(siw_gso_seg_limit) : 1);
 	return siw_fpdu_mulpdu(min_t(u32, seglen, SIW_TX_BUF));
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_qp_mulpdu);
 
 /**
  * siw_fill_res_qp_entry - siw's attributes of a QP in restrack replies
@@ -576,4 +572,3 @@ u32 siw_qp_terms(struct rvt_qp *qp, bool sent)
 
 	return atomic_read(sent ? &st->terms_sent : &st->terms_rcvd);
 }
-EXPORT_SYMBOL_IF_KUNIT(siw_qp_terms);

@@ -301,4 +301,27 @@ static inline u32 siw_term_ctrl(u8 layer, u8 etype, u8 ecode)
 	       FIELD_PREP(SIW_TERM_ECODE, ecode);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * struct siw_test_ops - siw's insides, for the siw_qp and siw_cm suites
+ * @device_add: siw_device_add()
+ * @qp_stream_start: siw_qp_stream_start()
+ * @qp_stream_stop: siw_qp_stream_stop()
+ * @qp_mulpdu: siw_qp_mulpdu()
+ * @qp_terms: siw_qp_terms()
+ *
+ * The table is siw_test (siw_test_ops.c); built only with KUnit.
+ */
+struct siw_test_ops {
+	int (*device_add)(const char *name, struct net_device *ndev);
+	int (*qp_stream_start)(struct rvt_qp *qp, struct socket *sock,
+			       const struct siw_stream_params *params);
+	struct socket *(*qp_stream_stop)(struct rvt_qp *qp, bool graceful);
+	u32 (*qp_mulpdu)(struct rvt_qp *qp);
+	u32 (*qp_terms)(struct rvt_qp *qp, bool sent);
+};
+
+extern const struct siw_test_ops siw_test;
+#endif
+
 #endif /* SIW_QP_H */

@@ -96,7 +96,7 @@ static void restore_client(void *data)
 {
 	struct nl_ctx *ctx = data;
 
-	rdma_nl_kunit_swap(ctx->index, ctx->saved);
+	rdma_nl_replace_client(ctx->index, ctx->saved);
 	cur = NULL;
 }
 
@@ -111,7 +111,7 @@ static struct nl_ctx *take_client(struct kunit *test, unsigned int index)
 	ctx->test = test;
 	ctx->index = index;
 	cur = &ctx->rec;
-	ctx->saved = rdma_nl_kunit_swap(index, test_cbs);
+	ctx->saved = rdma_nl_replace_client(index, test_cbs);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, restore_client, ctx));
 	return ctx;
@@ -374,7 +374,7 @@ static void rdma_netlink_dump_outlives_client(struct kunit *test)
 		entries++;
 
 	/* The client goes away while the dump is half read. */
-	rdma_nl_kunit_swap(RDMA_NL_NLDEV, NULL);
+	rdma_nl_replace_client(RDMA_NL_NLDEV, NULL);
 	calls = atomic_read(&ctx->rec.dump_calls);
 	entries += read_dump(test, sock, ctx->rx, &reads);
 	KUNIT_EXPECT_LT(test, entries, 300U);
@@ -574,7 +574,7 @@ static void rdma_netlink_unregistered_client(struct kunit *test)
 	struct socket *sock = open_sock(test);
 
 	/* Once the table is gone, the index is refused. */
-	rdma_nl_kunit_swap(RDMA_NL_NLDEV, NULL);
+	rdma_nl_replace_client(RDMA_NL_NLDEV, NULL);
 	send_req(test, sock, RDMA_NL_NLDEV, 0, NLM_F_REQUEST, 91);
 	KUNIT_EXPECT_EQ(test, recv_ack(test, sock, ctx->rx, 91), -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->rec.doit_calls), 0);

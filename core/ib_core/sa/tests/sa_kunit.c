@@ -101,7 +101,7 @@ static void sa_path_request_seen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(seen->mad_hdr.attr_mod), 0u);
 	tid1 = be64_to_cpu(seen->mad_hdr.tid);
 	KUNIT_EXPECT_EQ(test, (u32)(tid1 >> 32),
-			ib_sa_agent_hi_tid(b->c->dev, 1));
+			ib_sa_test.agent_hi_tid(b->c->dev, 1));
 	KUNIT_EXPECT_EQ(test, be64_to_cpu((__force __be64)seen->sa_hdr.comp_mask),
 			be64_to_cpu((__force __be64)mask));
 	KUNIT_EXPECT_EQ(test, be64_to_cpu((__force __be64)seen->sa_hdr.comp_mask),
@@ -180,7 +180,7 @@ static void sa_timeout_retries(struct kunit *test)
 			be64_to_cpu(FSA_READ(b->sa, last_path.mad_hdr.tid)));
 	KUNIT_EXPECT_EQ(test,
 			be64_to_cpu(FSA_READ(b->sa, last_path.mad_hdr.tid)) >> 32,
-			(u64)ib_sa_agent_hi_tid(b->c->dev, 1));
+			(u64)ib_sa_test.agent_hi_tid(b->c->dev, 1));
 }
 
 /*
@@ -474,7 +474,7 @@ static void sa_classport_info(struct kunit *test)
 	int ret;
 
 	do {
-		ret = ib_sa_classport_info_get(b->c->dev, 1, &info);
+		ret = ib_sa_test.classport_info_get(b->c->dev, 1, &info);
 		if (!ret)
 			break;
 		msleep(50);
@@ -494,7 +494,7 @@ static void sa_classport_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_get_cpi_resp_time(&info), 18);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(info.redirect_qkey), IB_QP1_QKEY);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(info.trap_lid), 0x0123);
-	KUNIT_EXPECT_EQ(test, ib_sa_classport_info_get(b->s->dev, 2, &info),
+	KUNIT_EXPECT_EQ(test, ib_sa_test.classport_info_get(b->s->dev, 2, &info),
 			-ENODEV);
 }
 

@@ -5,7 +5,7 @@
  * answers what falls back to the SA; a KUnit tap stands for a process
  * listening on RDMA_NL_GROUP_LS and keeps the RESOLVE requests; the
  * service's answers are skbs built here and handed to the handlers
- * (ib_nl_handle_resolve_resp(), ib_nl_handle_set_timeout()) directly.
+ * (ib_sa_test.ls_resolve_resp(), ib_sa_test.ls_set_timeout()) directly.
  *
  * Cases: the RESOLVE request (header and attributes, both path uses);
  * a good answer used (two records, every field); an answer with
@@ -59,7 +59,7 @@ static struct socket *ls_sock;
 
 static void ls_untap(void *unused)
 {
-	ib_sa_ls_kunit_set_tap(NULL);
+	ib_sa_ls_divert_requests(NULL);
 	skb_queue_purge(&ls_requests);
 	ls_tap_errno = 0;
 }
@@ -67,7 +67,7 @@ static void ls_untap(void *unused)
 static void ls_tap_on(struct kunit *test)
 {
 	ls_tap_errno = 0;
-	ib_sa_ls_kunit_set_tap(ls_tap);
+	ib_sa_ls_divert_requests(ls_tap);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ls_untap, NULL),
 			0);
 }
@@ -142,13 +142,13 @@ static void ls_put_rec(struct kunit *test, struct ls_msg *m,
 static int ls_resolve(struct ls_msg *m)
 {
 	nlmsg_end(m->skb, m->nlh);
-	return ib_nl_handle_resolve_resp(m->skb, m->nlh, &m->extack);
+	return ib_sa_test.ls_resolve_resp(m->skb, m->nlh, &m->extack);
 }
 
 static int ls_set_timeout_msg(struct ls_msg *m)
 {
 	nlmsg_end(m->skb, m->nlh);
-	return ib_nl_handle_set_timeout(m->skb, m->nlh, &m->extack);
+	return ib_sa_test.ls_set_timeout(m->skb, m->nlh, &m->extack);
 }
 
 /* SET_TIMEOUT @ms as the service would send it. */
@@ -245,7 +245,7 @@ static void ls_request_format(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_skb_action,
 							skb), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 1);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 1);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
 
 	nlh = nlmsg_hdr(skb);
@@ -307,7 +307,7 @@ static void ls_request_format(struct kunit *test)
 	hdr = nlmsg_data(nlmsg_hdr(skb));
 	KUNIT_EXPECT_EQ(test, hdr->path_use, LS_RESOLVE_PATH_USE_ALL);
 	KUNIT_EXPECT_NE(test, nlmsg_hdr(skb)->nlmsg_seq, nlh->nlmsg_seq);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 2);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 2);
 
 	/* both end with the deadline, at the SA */
 	KUNIT_EXPECT_EQ(test, ls_set_timeout(test, 100), 0);
@@ -317,7 +317,7 @@ static void ls_request_format(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cres_wait(r, 2));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 2);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 }
 
 /* A good answer: its two records to the callback; the SA never asked. */
@@ -356,7 +356,7 @@ static void ls_good_answer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got->flags, UNI_FLAGS | IB_PATH_GMP);
 	KUNIT_EXPECT_EQ(test, got->sl, 7);
 	KUNIT_EXPECT_EQ(test, got->packet_life_time, 0x11);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	/* the query ended without a MAD: S never saw one */
 	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
 	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
@@ -377,7 +377,7 @@ static void ls_answer_expect(struct kunit *test, struct bed *b,
 {
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	if (fallback) {
 		/* the fake SA's own path */
 		KUNIT_EXPECT_EQ(test, r->status, 0);
@@ -551,7 +551,7 @@ static void ls_ignored_messages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), -EPERM);
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 1);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 1);
 
 	m = ls_msg_new(test, RDMA_NL_LS_OP_RESOLVE, seq, 0);
 	ls_put_rec(test, m, &p, UNI_FLAGS, sizeof(struct ib_path_rec_data));
@@ -584,7 +584,7 @@ static void ls_timeout_falls_back(struct kunit *test)
 	ls_query(test, b, r, &id, &q);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 100);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	expect_path_eq(test, &r->rec, &b->sa->path);
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
@@ -600,13 +600,13 @@ static void ls_set_timeout_clamp(struct kunit *test)
 							ls_restore_timeout,
 							test), 0);
 	KUNIT_EXPECT_EQ(test, ls_set_timeout(test, 5), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 100);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_timeout_ms(), 100);
 	KUNIT_EXPECT_EQ(test, ls_set_timeout(test, 300000), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 200000);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_timeout_ms(), 200000);
 	KUNIT_EXPECT_EQ(test, ls_set_timeout(test, 0xffffffff), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 200000);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_timeout_ms(), 200000);
 	KUNIT_EXPECT_EQ(test, ls_set_timeout(test, 1234), 0);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 1234);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_timeout_ms(), 1234);
 
 	/* an answer, not a request */
 	m = ls_msg_new(test, RDMA_NL_LS_OP_SET_TIMEOUT, 1, 0);
@@ -626,7 +626,7 @@ static void ls_set_timeout_clamp(struct kunit *test)
 	m = ls_msg_new(test, RDMA_NL_LS_OP_SET_TIMEOUT, 1, NLM_F_REQUEST);
 	ls_put(test, m, LS_NLA_TYPE_TIMEOUT, 2, &ms);
 	KUNIT_EXPECT_EQ(test, ls_set_timeout_msg(m), -ERANGE);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_timeout_ms(), 1234);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_timeout_ms(), 1234);
 }
 
 /*
@@ -656,7 +656,7 @@ static void ls_set_timeout_moves_deadline(struct kunit *test)
 	ib_sa_cancel_query(id2, q2);
 	KUNIT_ASSERT_TRUE(test, cres_wait(r2, 1));
 	KUNIT_EXPECT_EQ(test, r2->status, -EINTR);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 1);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 
 	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 100), 0);
@@ -671,15 +671,15 @@ static void ls_ops_need_admin(struct kunit *test)
 {
 	const struct rdma_nl_cbs *cbs;
 
-	cbs = rdma_nl_kunit_swap(RDMA_NL_LS, NULL);
+	cbs = rdma_nl_replace_client(RDMA_NL_LS, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, cbs);
-	rdma_nl_kunit_swap(RDMA_NL_LS, cbs);
+	rdma_nl_replace_client(RDMA_NL_LS, cbs);
 	KUNIT_EXPECT_TRUE(test, cbs[RDMA_NL_LS_OP_RESOLVE].doit ==
-			  ib_nl_handle_resolve_resp);
+			  ib_sa_test.ls_resolve_resp);
 	KUNIT_EXPECT_TRUE(test, cbs[RDMA_NL_LS_OP_SET_TIMEOUT].doit ==
-			  ib_nl_handle_set_timeout);
+			  ib_sa_test.ls_set_timeout);
 	KUNIT_EXPECT_TRUE(test, cbs[RDMA_NL_LS_OP_IP_RESOLVE].doit ==
-			  ib_nl_handle_ip_res_resp);
+			  ib_sa_test.ls_ip_res_resp);
 	KUNIT_EXPECT_EQ(test, cbs[RDMA_NL_LS_OP_RESOLVE].flags,
 			RDMA_NL_ADMIN_PERM);
 	KUNIT_EXPECT_EQ(test, cbs[RDMA_NL_LS_OP_SET_TIMEOUT].flags,
@@ -705,7 +705,7 @@ static void ls_cancel(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 
 	ls_path(&p, 0x0111);
 	m = ls_msg_new(test, RDMA_NL_LS_OP_RESOLVE, seq, 0);
@@ -753,13 +753,13 @@ static void ls_device_removed(struct kunit *test)
 		for (i = 0; i < posted; i++)
 			seen += ls_next_seq(test) != 0;
 	}
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), posted);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), posted);
 	rdma_loop_remove_device(gone);
 	ib_sa_unregister_client(cl);
 
 	KUNIT_EXPECT_EQ(test, posted, N_GONE);
 	KUNIT_EXPECT_EQ(test, seen, N_GONE);
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	KUNIT_EXPECT_EQ(test, FSA_READ(sa, n_path), 0);
 	for (i = 0; i < N_GONE; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&r[i].calls), 1);
@@ -799,7 +799,7 @@ static void ls_not_offered(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, cres_wait(r, 3));
 	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 3);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&ls_requests));
-	KUNIT_EXPECT_EQ(test, ib_sa_ls_pending(), 0);
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 }
 
 /* IP_RESOLVE answers: checked, nothing waits for them here. */
@@ -810,14 +810,14 @@ static void ls_ip_resolve_answer(struct kunit *test)
 
 	m = ls_msg_new(test, RDMA_NL_LS_OP_IP_RESOLVE, 9, NLM_F_REQUEST);
 	nlmsg_end(m->skb, m->nlh);
-	KUNIT_EXPECT_EQ(test, ib_nl_handle_ip_res_resp(m->skb, m->nlh,
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_ip_res_resp(m->skb, m->nlh,
 						       &m->extack), -EPERM);
 	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
 
 	m = ls_msg_new(test, RDMA_NL_LS_OP_IP_RESOLVE, 9, 0);
 	ls_put(test, m, LS_NLA_TYPE_DGID, sizeof(gid), &gid);
 	nlmsg_end(m->skb, m->nlh);
-	KUNIT_EXPECT_EQ(test, ib_nl_handle_ip_res_resp(m->skb, m->nlh,
+	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_ip_res_resp(m->skb, m->nlh,
 						       &m->extack), 0);
 	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
 }

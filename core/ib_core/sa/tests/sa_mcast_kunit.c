@@ -81,7 +81,7 @@ static u16 fmc_answer(struct fake_mcsa *sa, const struct ib_sa_mad *req,
 {
 	struct ib_sa_mcmember_rec in, out;
 
-	ib_sa_unpack_mcmember(req->data, &in);
+	ib_sa_test.unpack_mcmember(req->data, &in);
 	out = sa->grp;
 	out.port_gid = in.port_gid;
 	if (req->mad_hdr.method == IB_MGMT_METHOD_SET) {
@@ -99,7 +99,7 @@ static u16 fmc_answer(struct fake_mcsa *sa, const struct ib_sa_mad *req,
 		out.mgid = in.mgid;
 	else
 		out.mgid = sa->named;
-	ib_sa_pack_mcmember(&out, data);
+	ib_sa_test.pack_mcmember(&out, data);
 	return sa->status;
 }
 
@@ -247,7 +247,7 @@ static struct ib_sa_mcmember_rec fmc_last_rec(struct fake_mcsa *sa, bool set)
 	struct ib_sa_mcmember_rec rec;
 
 	spin_lock(&sa->lock);
-	ib_sa_unpack_mcmember(set ? sa->last_set.data : sa->last_delete.data,
+	ib_sa_test.unpack_mcmember(set ? sa->last_set.data : sa->last_delete.data,
 			      &rec);
 	spin_unlock(&sa->lock);
 	return rec;
@@ -413,9 +413,9 @@ static bool mc_settle(struct kunit *test, struct bed *b)
 {
 	bool ok;
 
-	ib_sa_mcast_kunit_flush();
+	ib_sa_mcast_flush();
 	ok = ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_GET);
-	ib_sa_mcast_kunit_flush();
+	ib_sa_mcast_flush();
 	return ok;
 }
 
@@ -1073,7 +1073,7 @@ static void mc_pack_vector(struct kunit *test)
 	u8 buf[52];
 
 	memset(&rec, 0xee, sizeof(rec));
-	ib_sa_unpack_mcmember(mcm_vector, &rec);
+	ib_sa_test.unpack_mcmember(mcm_vector, &rec);
 	KUNIT_EXPECT_MEMEQ(test, rec.mgid.raw, &mcm_vector[0], 16);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(rec.port_gid.global.interface_id),
 			0x0002c90300012345ULL);
@@ -1095,7 +1095,7 @@ static void mc_pack_vector(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.proxy_join, 1);
 
 	memset(buf, 0xff, sizeof(buf));
-	ib_sa_pack_mcmember(&rec, buf);
+	ib_sa_test.pack_mcmember(&rec, buf);
 	KUNIT_EXPECT_MEMEQ(test, buf, mcm_vector, sizeof(buf));
 }
 
@@ -1126,12 +1126,12 @@ static void mc_refusals(struct kunit *test)
 				  GFP_KERNEL, NULL, &t->r);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(mc), -EINVAL);
 
-	KUNIT_EXPECT_EQ(test, ib_sa_mcmember_rec_query(&b->client, b->c->dev,
+	KUNIT_EXPECT_EQ(test, ib_sa_test.mcmember_rec_query(&b->client, b->c->dev,
 						       1, IB_MGMT_METHOD_GET_RESP,
 						       &rec, JOIN_MASK, 1000,
 						       GFP_KERNEL, noop_cb,
 						       NULL, &q), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ib_sa_mcmember_rec_query(&b->client, b->c->dev,
+	KUNIT_EXPECT_EQ(test, ib_sa_test.mcmember_rec_query(&b->client, b->c->dev,
 						       2, IB_MGMT_METHOD_SET,
 						       &rec, JOIN_MASK, 1000,
 						       GFP_KERNEL, noop_cb,

@@ -30,6 +30,7 @@
 
 #include "../siw.h"
 #include "../siw_cm.h"
+#include "../siw_qp.h"
 /*
  * siw's protocol layer is pure functions over buffers: this suite builds
  * its own copy of it, so siw exports none of it.
@@ -339,7 +340,7 @@ static int siw_cm_test_init(struct kunit *test)
 	ret = (fx->lo->flags & IFF_UP) ? 0 : dev_open(fx->lo, NULL);
 	rtnl_unlock();
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_EQ(test, siw_device_add("siw_kunit_lo", fx->lo), 0);
+	KUNIT_ASSERT_EQ(test, siw_test.device_add("siw_kunit_lo", fx->lo), 0);
 	fx->ibdev = ib_device_get_by_netdev(fx->lo, RDMA_DRIVER_SIW);
 	KUNIT_ASSERT_NOT_NULL(test, fx->ibdev);
 

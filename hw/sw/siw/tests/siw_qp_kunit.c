@@ -63,7 +63,7 @@ static void siwk_side_free(struct siwk_side *s)
 	struct socket *sock;
 
 	if (s->qp) {
-		sock = siw_qp_stream_stop(rqp(s->qp), false);
+		sock = siw_test.qp_stream_stop(rqp(s->qp), false);
 		if (sock && sock != s->sock)
 			sock_release(sock);
 		ib_destroy_qp(s->qp);
@@ -217,13 +217,13 @@ static struct siwk *siwk_pair(struct kunit *test, bool crc, bool srq)
 	siwk_side_init(test, k, &k->b, srq);
 	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
 	p.initiator = true;
-	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
 			0);
 	p.initiator = false;
-	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->b.qp), k->b.sock, &p),
+	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->b.qp), k->b.sock, &p),
 			0);
 	/* one stream per QP */
-	KUNIT_EXPECT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+	KUNIT_EXPECT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
 			-EBUSY);
 	siwk_to_rts(test, k->a.qp);
 	siwk_to_rts(test, k->b.qp);
@@ -332,7 +332,7 @@ static void siwk_fill(u8 *buf, u32 len, u8 seed)
 /* The sizes around the stream's MULPDU. */
 static void siwk_sizes(struct kunit *test, struct siwk *k, u32 *sizes)
 {
-	u32 m = siw_qp_mulpdu(rqp(k->a.qp));
+	u32 m = siw_test.qp_mulpdu(rqp(k->a.qp));
 
 	/* loopback's MSS leaves room for a payload of MULPDU + 1 bytes */
 	KUNIT_ASSERT_GT(test, m, 1000U);
@@ -488,9 +488,9 @@ static void siwk_expect_terminated(struct kunit *test, struct siwk *k)
 {
 	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->b.qp, IB_QPS_ERR));
 	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->a.qp, IB_QPS_ERR));
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->b.qp), true), 1U);
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), false), 1U);
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->b.qp), true), 1U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), false), 1U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
 }
 
 /* A request posted to an errored QP completes flushed. */
@@ -666,15 +666,15 @@ static void siw_qp_stop_in_flight(struct kunit *test)
 	struct ib_wc wc;
 
 	/* B stops receiving: its socket stays, unread */
-	sock = siw_qp_stream_stop(rqp(k->b.qp), false);
+	sock = siw_test.qp_stream_stop(rqp(k->b.qp), false);
 	KUNIT_EXPECT_PTR_EQ(test, sock, k->b.sock);
-	KUNIT_EXPECT_NULL(test, siw_qp_stream_stop(rqp(k->b.qp), false));
+	KUNIT_EXPECT_NULL(test, siw_test.qp_stream_stop(rqp(k->b.qp), false));
 
 	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 1,
 					     &sge, k->pd->unsafe_global_rkey,
 					     k->b.buf), 0);
 	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
-	sock = siw_qp_stream_stop(rqp(k->a.qp), false);
+	sock = siw_test.qp_stream_stop(rqp(k->a.qp), false);
 	KUNIT_EXPECT_PTR_EQ(test, sock, k->a.sock);
 	/* no stream: the engine keeps it */
 	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 2, &sge, 1), 0);
@@ -758,7 +758,7 @@ static struct siwk *siwk_raw(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
 	/* as the CM does it: the QP is ready before the stream comes */
 	siwk_to_rts(test, k->a.qp);
-	KUNIT_ASSERT_EQ(test, siw_qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
+	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
 			0);
 	return k;
 }
@@ -878,7 +878,7 @@ static void siw_qp_responder_waits(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
 }
 
 /* An initiator sends at once: nothing holds it. */
@@ -950,7 +950,7 @@ static void siw_qp_p2p_rtr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 0U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
 }
 
 /*
@@ -990,7 +990,7 @@ static void raw_expect_term(struct kunit *test, struct siwk *k, u8 layer,
 	KUNIT_EXPECT_MEMEQ(test, buf + sizeof(struct iwarp_terminate), &want,
 			   bad_len);
 	KUNIT_EXPECT_TRUE(test, siwk_wait_state(k->a.qp, IB_QPS_ERR));
-	KUNIT_EXPECT_EQ(test, siw_qp_terms(rqp(k->a.qp), true), 1U);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 1U);
 }
 
 /* A WRITE to a bad STag: DDP tagged "invalid STag", its DDP header. */
@@ -1129,7 +1129,7 @@ static int siwk_suite_init(struct kunit_suite *suite)
 
 	if (!lo)
 		return -ENODEV;
-	ret = siw_device_add("siw_qpk", lo);
+	ret = siw_test.device_add("siw_qpk", lo);
 	if (!ret) {
 		siwk_dev = ib_device_get_by_netdev(lo, RDMA_DRIVER_SIW);
 		if (!siwk_dev)
