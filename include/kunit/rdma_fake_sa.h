@@ -5,11 +5,11 @@
  * SubnAdm that answers PathRecord, GUIDInfoRecord and ClassPortInfo Gets
  * with records the case chose, stays silent or holds requests), C is the
  * client, its SM LID set to S's LID by a SubnSet(PortInfo) through C's
- * process_mad (set_sm() of <kunit/rdma_sa.h>).  "bed" puts it all
+ * process_mad (kt_set_sm() of <kunit/rdma_sa.h>).  "bed" puts it all
  * together with an SA client.  A case that checks that nothing (more)
  * happened first waits for the barriers at the end: every query of the
- * client ended (bed_queries_ended()), everything C sent was handled by
- * S and the other way round (bed_round_trip()).
+ * client ended (kt_bed_queries_ended()), everything C sent was handled by
+ * S and the other way round (kt_bed_round_trip()).
  *
  * Include core/ib_core/sa/sa_priv.h (ib_sa_test.sm_ah_attr()) and
  * <kunit/rdma_loop.h> before this file.
@@ -28,17 +28,17 @@
 #include <rdma/ib_sa.h>
 #include <rdma/ib_smi.h>
 
-#define WAIT_MS		10000
-#define MAX_HELD	16
+#define KT_WAIT_MS		10000
+#define KT_MAX_HELD	16
 /* SA status ERR_NO_RECORDS (IBTA 15.2.1.2), in the class-specific bits */
-#define SA_ERR_NO_RECORDS	0x0300
-#define UNSUP_METHOD_ATTR	0x000c
+#define KT_SA_ERR_NO_RECORDS	0x0300
+#define KT_UNSUP_METHOD_ATTR	0x000c
 
 /* ------------------------------------------------------------------
  * The fake SA
  */
 
-struct fake_sa {
+struct kt_fake_sa {
 	struct ib_device	*dev;
 	struct ib_mad_agent	*agent;
 	spinlock_t		lock;	/* everything below */
@@ -52,18 +52,18 @@ struct fake_sa {
 	struct ib_sa_mad	first_path, last_path, last_guid, last_cpi;
 	struct ib_wc		last_wc;
 	int			n_held;
-	struct ib_sa_mad	held[MAX_HELD];
-	struct ib_wc		held_wc[MAX_HELD];
+	struct ib_sa_mad	held[KT_MAX_HELD];
+	struct ib_wc		held_wc[KT_MAX_HELD];
 	int			replies;	/* answers whose send ended */
 	wait_queue_head_t	wq;
 };
 
-static inline void fsa_send_done(struct ib_mad_agent *agent,
-				 struct ib_mad_send_wc *wc)
+static inline void kt_fsa_send_done(struct ib_mad_agent *agent,
+				    struct ib_mad_send_wc *wc)
 {
-	struct fake_sa *sa = agent->context;
+	struct kt_fake_sa *sa = agent->context;
 
-	ksa_reply_done(wc);
+	kt_ksa_reply_done(wc);
 	spin_lock(&sa->lock);
 	sa->replies++;
 	spin_unlock(&sa->lock);
@@ -71,8 +71,8 @@ static inline void fsa_send_done(struct ib_mad_agent *agent,
 }
 
 /* The answer to @req, which came as @wc. */
-static inline void fsa_reply(struct fake_sa *sa, const struct ib_sa_mad *req,
-			     const struct ib_wc *wc)
+static inline void kt_fsa_reply(struct kt_fake_sa *sa, const struct ib_sa_mad *req,
+				const struct ib_wc *wc)
 {
 	u8 *data = kzalloc(IB_MGMT_SA_DATA, GFP_KERNEL);
 	u16 status;
@@ -93,16 +93,16 @@ static inline void fsa_reply(struct fake_sa *sa, const struct ib_sa_mad *req,
 		break;
 	}
 	spin_unlock(&sa->lock);
-	ksa_reply(sa->agent, req, wc, IB_MGMT_METHOD_GET_RESP, status, data,
-		  IB_MGMT_SA_DATA);
+	kt_ksa_reply(sa->agent, req, wc, IB_MGMT_METHOD_GET_RESP, status, data,
+		     IB_MGMT_SA_DATA);
 	kfree(data);
 }
 
-static inline void fsa_recv(struct ib_mad_agent *agent,
-			    struct ib_mad_send_buf *send_buf,
-			    struct ib_mad_recv_wc *rwc)
+static inline void kt_fsa_recv(struct ib_mad_agent *agent,
+			       struct ib_mad_send_buf *send_buf,
+			       struct ib_mad_recv_wc *rwc)
 {
-	struct fake_sa *sa = agent->context;
+	struct kt_fake_sa *sa = agent->context;
 	struct ib_sa_mad *mad = (struct ib_sa_mad *)rwc->recv_buf.mad;
 	bool answer;
 
@@ -114,7 +114,7 @@ static inline void fsa_recv(struct ib_mad_agent *agent,
 		if (!sa->n_path++)
 			sa->first_path = *mad;
 		sa->last_path = *mad;
-		if (sa->hold && sa->n_held < MAX_HELD) {
+		if (sa->hold && sa->n_held < KT_MAX_HELD) {
 			sa->held[sa->n_held] = *mad;
 			sa->held_wc[sa->n_held] = *rwc->wc;
 			sa->n_held++;
@@ -132,13 +132,13 @@ static inline void fsa_recv(struct ib_mad_agent *agent,
 	}
 	spin_unlock(&sa->lock);
 	if (answer)
-		fsa_reply(sa, mad, rwc->wc);
+		kt_fsa_reply(sa, mad, rwc->wc);
 	ib_free_recv_mad(rwc);
 	wake_up(&sa->wq);
 }
 
 /* The ClassPortInfo S answers with. */
-static inline void fsa_default_cpi(struct ib_class_port_info *cpi)
+static inline void kt_fsa_default_cpi(struct ib_class_port_info *cpi)
 {
 	memset(cpi, 0, sizeof(*cpi));
 	cpi->base_version = IB_MGMT_BASE_VERSION;
@@ -151,7 +151,7 @@ static inline void fsa_default_cpi(struct ib_class_port_info *cpi)
 }
 
 /* A path every field of which differs from the zero and from the others. */
-static inline void sample_path(struct sa_path_rec *rec)
+static inline void kt_sample_path(struct sa_path_rec *rec)
 {
 	int i;
 
@@ -182,9 +182,9 @@ static inline void sample_path(struct sa_path_rec *rec)
 	rec->preference = 0x7e;
 }
 
-static inline struct fake_sa *fsa_new(struct kunit *test, struct ib_device *dev)
+static inline struct kt_fake_sa *kt_fsa_new(struct kunit *test, struct ib_device *dev)
 {
-	struct fake_sa *sa = kunit_kzalloc(test, sizeof(*sa), GFP_KERNEL);
+	struct kt_fake_sa *sa = kunit_kzalloc(test, sizeof(*sa), GFP_KERNEL);
 	struct ib_mad_reg_req req = {
 		.mgmt_class = IB_MGMT_CLASS_SUBN_ADM,
 		.mgmt_class_version = IB_SA_CLASS_VERSION,
@@ -194,21 +194,21 @@ static inline struct fake_sa *fsa_new(struct kunit *test, struct ib_device *dev)
 	sa->dev = dev;
 	spin_lock_init(&sa->lock);
 	init_waitqueue_head(&sa->wq);
-	sample_path(&sa->path);
-	fsa_default_cpi(&sa->cpi);
+	kt_sample_path(&sa->path);
+	kt_fsa_default_cpi(&sa->cpi);
 	__set_bit(IB_MGMT_METHOD_GET, req.method_mask);
 	__set_bit(IB_SA_METHOD_GET_TABLE, req.method_mask);
 	sa->agent = ib_register_mad_agent(dev, 1, IB_QPT_GSI, &req, 0,
-					  fsa_send_done, fsa_recv, sa, 0);
+					  kt_fsa_send_done, kt_fsa_recv, sa, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sa->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							sa->agent), 0);
 	return sa;
 }
 
 /* Read a member of @sa (named last) under its lock. */
-#define FSA_READ(sa, ...) ({						\
-	struct fake_sa *__s = (sa);					\
+#define KT_FSA_READ(sa, ...) ({						\
+	struct kt_fake_sa *__s = (sa);					\
 	typeof(__s->__VA_ARGS__) __v;					\
 	spin_lock(&__s->lock);						\
 	__v = __s->__VA_ARGS__;						\
@@ -216,18 +216,18 @@ static inline struct fake_sa *fsa_new(struct kunit *test, struct ib_device *dev)
 	__v; })
 
 /* Wait until @cond, evaluated under @sa's lock, holds. */
-#define FSA_WAIT(sa, cond) ({						\
-	struct fake_sa *__s = (sa);					\
+#define KT_FSA_WAIT(sa, cond) ({						\
+	struct kt_fake_sa *__s = (sa);					\
 	wait_event_timeout(__s->wq, ({ bool __c;			\
 		spin_lock(&__s->lock); __c = (cond);			\
 		spin_unlock(&__s->lock); __c; }),			\
-		msecs_to_jiffies(WAIT_MS)); })
+		msecs_to_jiffies(KT_WAIT_MS)); })
 
 /*
  * Answer the held requests now, from the case's context; S holds none
  * afterwards and answers what comes next.
  */
-static inline void fsa_answer_held(struct fake_sa *sa)
+static inline void kt_fsa_answer_held(struct kt_fake_sa *sa)
 {
 	struct ib_sa_mad *req = kmalloc(sizeof(*req), GFP_KERNEL);
 	struct ib_wc wc;
@@ -245,7 +245,7 @@ static inline void fsa_answer_held(struct fake_sa *sa)
 		*req = sa->held[i];
 		wc = sa->held_wc[i];
 		spin_unlock(&sa->lock);
-		fsa_reply(sa, req, &wc);
+		kt_fsa_reply(sa, req, &wc);
 	}
 	kfree(req);
 }
@@ -254,7 +254,7 @@ static inline void fsa_answer_held(struct fake_sa *sa)
  * The client side
  */
 
-struct cres {
+struct kt_cres {
 	atomic_t		calls;
 	int			status;
 	unsigned int		num;
@@ -264,10 +264,10 @@ struct cres {
 	wait_queue_head_t	wq;
 };
 
-static inline void path_cb(int status, struct sa_path_rec *resp,
-			   unsigned int num_prs, void *context)
+static inline void kt_path_cb(int status, struct sa_path_rec *resp,
+			      unsigned int num_prs, void *context)
 {
-	struct cres *r = context;
+	struct kt_cres *r = context;
 
 	r->status = status;
 	r->num = num_prs;
@@ -280,10 +280,10 @@ static inline void path_cb(int status, struct sa_path_rec *resp,
 	wake_up(&r->wq);
 }
 
-static inline void guid_cb(int status, struct ib_sa_guidinfo_rec *resp,
-			   void *context)
+static inline void kt_guid_cb(int status, struct ib_sa_guidinfo_rec *resp,
+			      void *context)
 {
-	struct cres *r = context;
+	struct kt_cres *r = context;
 
 	r->status = status;
 	r->have_rec = resp;
@@ -295,94 +295,94 @@ static inline void guid_cb(int status, struct ib_sa_guidinfo_rec *resp,
 	wake_up(&r->wq);
 }
 
-static inline bool cres_wait(struct cres *r, int n)
+static inline bool kt_cres_wait(struct kt_cres *r, int n)
 {
 	return wait_event_timeout(r->wq, atomic_read(&r->calls) >= n,
-				  msecs_to_jiffies(WAIT_MS));
+				  msecs_to_jiffies(KT_WAIT_MS));
 }
 
 /* C asking S: both devices, the fake SA, a client, C's SM LID at S. */
-struct bed {
-	struct vt		*s;
-	struct vt		*c;
-	struct fake_sa		*sa;
+struct kt_bed {
+	struct kt_vt		*s;
+	struct kt_vt		*c;
+	struct kt_fake_sa		*sa;
 	struct ib_sa_client	client;
 	u16			lid_s;
 	u16			lid_c;
 };
 
-static inline void unregister_client(void *p)
+static inline void kt_unregister_client(void *p)
 {
 	ib_sa_unregister_client(p);
 }
 
 /*
- * S is the suite's: made by its suite_init (bed_suite_init()) and
- * removed by its suite_exit (bed_suite_exit()); each case registers a
+ * S is the suite's: made by its suite_init (kt_bed_suite_init()) and
+ * removed by its suite_exit (kt_bed_suite_exit()); each case registers a
  * fake SA of its own on it.  A loop device costs more to make and
  * remove than most cases take, and S only answers.
  */
-static struct vt bed_s;
+static struct kt_vt kt_bed_s;
 
-static inline int bed_suite_init(struct kunit_suite *suite)
+static inline int kt_bed_suite_init(struct kunit_suite *suite)
 {
 	struct ib_device *dev = rdma_loop_add_device("kusa%d");
 
 	if (IS_ERR_OR_NULL(dev))
 		return dev ? PTR_ERR(dev) : -ENODEV;
-	bed_s.dev = dev;
+	kt_bed_s.dev = dev;
 	return 0;
 }
 
-static inline void bed_suite_exit(struct kunit_suite *suite)
+static inline void kt_bed_suite_exit(struct kunit_suite *suite)
 {
-	if (bed_s.dev)
-		rdma_loop_remove_device(bed_s.dev);
-	bed_s.dev = NULL;
+	if (kt_bed_s.dev)
+		rdma_loop_remove_device(kt_bed_s.dev);
+	kt_bed_s.dev = NULL;
 }
 
 /* The bed of the case that runs (one case runs at a time), or NULL. */
-static struct bed *bed_running;
+static struct kt_bed *kt_bed_running;
 
-static inline void bed_gone(void *unused)
+static inline void kt_bed_gone(void *unused)
 {
-	bed_running = NULL;
+	kt_bed_running = NULL;
 }
 
-static inline struct bed *bed_new(struct kunit *test)
+static inline struct kt_bed *kt_bed_new(struct kunit *test)
 {
-	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct kt_bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct rdma_ah_attr attr;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
-	bed_running = b;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_gone, NULL),
+	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
+	kt_bed_running = b;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_bed_gone, NULL),
 			0);
-	b->s = &bed_s;
-	b->c = new_vt_named(test, "kusa%d");
-	b->sa = fsa_new(test, b->s->dev);
+	b->s = &kt_bed_s;
+	b->c = kt_new_vt_named(test, "kusa%d");
+	b->sa = kt_fsa_new(test, b->s->dev);
 	b->lid_s = rdma_loop_port_lid(b->s->dev);
 	b->lid_c = rdma_loop_port_lid(b->c->dev);
 	ib_sa_register_client(&b->client);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							unregister_client,
+							kt_unregister_client,
 							&b->client), 0);
-	set_sm(test, b->c->dev, b->lid_s, 0);
-	KUNIT_ASSERT_TRUE(test, wait_sm_ah(b->c->dev, b->lid_s, &attr));
+	kt_set_sm(test, b->c->dev, b->lid_s, 0);
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, b->lid_s, &attr));
 	return b;
 }
 
-static inline int sa_path_get(struct bed *b, struct sa_path_rec *rec,
-			      ib_sa_comp_mask mask, unsigned long timeout_ms,
-			      struct cres *r, struct ib_sa_query **q)
+static inline int kt_sa_path_get(struct kt_bed *b, struct sa_path_rec *rec,
+				 ib_sa_comp_mask mask, unsigned long timeout_ms,
+				 struct kt_cres *r, struct ib_sa_query **q)
 {
 	return ib_sa_path_rec_get(&b->client, b->c->dev, 1, rec, mask,
-				  timeout_ms, GFP_KERNEL, path_cb, r, q);
+				  timeout_ms, GFP_KERNEL, kt_path_cb, r, q);
 }
 
-static inline void expect_path_eq(struct kunit *test, const struct sa_path_rec *a,
-				  const struct sa_path_rec *e)
+static inline void kt_expect_path_eq(struct kunit *test, const struct sa_path_rec *a,
+				     const struct sa_path_rec *e)
 {
 	KUNIT_EXPECT_EQ(test, a->rec_type, SA_PATH_REC_TYPE_IB);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(a->service_id),
@@ -413,7 +413,7 @@ static inline void expect_path_eq(struct kunit *test, const struct sa_path_rec *
 }
 
 /* A PathRecord request of C: GIDs, P_Key, one path. */
-static inline void request_path(struct bed *b, struct sa_path_rec *rec)
+static inline void kt_request_path(struct kt_bed *b, struct sa_path_rec *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->rec_type = SA_PATH_REC_TYPE_IB;
@@ -423,7 +423,7 @@ static inline void request_path(struct bed *b, struct sa_path_rec *rec)
 	rec->numb_path = 1;
 }
 
-#define REQ_MASK	(IB_SA_PATH_REC_DGID | IB_SA_PATH_REC_SGID | \
+#define KT_REQ_MASK	(IB_SA_PATH_REC_DGID | IB_SA_PATH_REC_SGID | \
 			 IB_SA_PATH_REC_PKEY | IB_SA_PATH_REC_NUMB_PATH)
 
 /* ------------------------------------------------------------------
@@ -437,7 +437,7 @@ static inline void request_path(struct bed *b, struct sa_path_rec *rec)
  * registration's own reference is left no callback of them runs or
  * will run, and none of them sends anything any more.
  */
-static inline bool bed_queries_ended_within(struct bed *b, unsigned int ms)
+static inline bool kt_bed_queries_ended_within(struct kt_bed *b, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
@@ -449,9 +449,9 @@ static inline bool bed_queries_ended_within(struct bed *b, unsigned int ms)
 	return true;
 }
 
-static inline bool bed_queries_ended(struct bed *b)
+static inline bool kt_bed_queries_ended(struct kt_bed *b)
 {
-	return bed_queries_ended_within(b, WAIT_MS);
+	return kt_bed_queries_ended_within(b, KT_WAIT_MS);
 }
 
 /*
@@ -461,33 +461,33 @@ static inline bool bed_queries_ended(struct bed *b)
  * reverse order of their registration, so before the bed goes), or
  * left allocated should they not end.
  */
-static inline void cres_free(void *p)
+static inline void kt_cres_free(void *p)
 {
 	/* a little longer than the longest timeout of the cases' queries */
-	if (bed_running && !bed_queries_ended_within(bed_running, 70000))
+	if (kt_bed_running && !kt_bed_queries_ended_within(kt_bed_running, 70000))
 		return;
 	kfree(p);
 }
 
-static inline struct cres *cres_new(struct kunit *test)
+static inline struct kt_cres *kt_cres_new(struct kunit *test)
 {
-	struct cres *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct kt_cres *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	init_waitqueue_head(&r->wq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cres_free, r),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_cres_free, r),
 			0);
 	return r;
 }
 
 /*
- * A round trip from C to S and back (ksa_round_trip()): a GUIDInfoRecord
+ * A round trip from C to S and back (kt_ksa_round_trip()): a GUIDInfoRecord
  * Set, which S registered none of.  Once it is in, S has handled every
  * MAD C posted before, and C every MAD S posted before.
  */
-static inline bool bed_round_trip(struct kunit *test, struct bed *b)
+static inline bool kt_bed_round_trip(struct kunit *test, struct kt_bed *b)
 {
-	return ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_SET);
+	return kt_ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_SET);
 }
 
 #endif /* KUNIT_RDMA_FAKE_SA_H */

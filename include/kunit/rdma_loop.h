@@ -16,42 +16,42 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_loop.h>
 
-static inline void remove_loop(void *p)
+static inline void kt_remove_loop(void *p)
 {
 	rdma_loop_remove_device(p);
 }
 
-static inline void dealloc_pd(void *p)
+static inline void kt_dealloc_pd(void *p)
 {
 	ib_dealloc_pd(p);
 }
 
-static inline void free_cq(void *p)
+static inline void kt_free_cq(void *p)
 {
 	ib_free_cq(p);
 }
 
-static inline void destroy_cq(void *p)
+static inline void kt_destroy_cq(void *p)
 {
 	ib_destroy_cq(p);
 }
 
-static inline void destroy_qp(void *p)
+static inline void kt_destroy_qp(void *p)
 {
 	ib_destroy_qp(p);
 }
 
-static inline void dereg_mr(void *p)
+static inline void kt_dereg_mr(void *p)
 {
 	ib_dereg_mr(p);
 }
 
-static inline void destroy_srq(void *p)
+static inline void kt_destroy_srq(void *p)
 {
 	ib_destroy_srq(p);
 }
 
-static inline void destroy_ah(void *p)
+static inline void kt_destroy_ah(void *p)
 {
 	rdma_destroy_ah(p, RDMA_DESTROY_AH_SLEEPABLE);
 }
@@ -60,7 +60,7 @@ static inline void destroy_ah(void *p)
  * One expected completion: the ib_cqe of a work request and its result.
  * @count counts the completions it got; @counter, if set, too.
  */
-struct tcqe {
+struct kt_tcqe {
 	struct ib_cqe		cqe;
 	struct ib_wc		wc;
 	struct completion	done;
@@ -68,12 +68,12 @@ struct tcqe {
 	atomic_t		*counter;
 };
 
-/* how long tcqe_wait() waits */
-#define TCQE_WAIT_MS	10000
+/* how long kt_tcqe_wait() waits */
+#define KT_TCQE_WAIT_MS	10000
 
-static inline void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
+static inline void kt_tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct tcqe *t = container_of(wc->wr_cqe, struct tcqe, cqe);
+	struct kt_tcqe *t = container_of(wc->wr_cqe, struct kt_tcqe, cqe);
 
 	t->wc = *wc;
 	atomic_inc(&t->count);
@@ -82,41 +82,41 @@ static inline void tcqe_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&t->done);
 }
 
-static inline void tcqe_init(struct tcqe *t)
+static inline void kt_tcqe_init(struct kt_tcqe *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->cqe.done = tcqe_done;
+	t->cqe.done = kt_tcqe_done;
 	init_completion(&t->done);
 }
 
 /* @n expected completions in test-managed memory. */
-static inline struct tcqe *new_tcqes(struct kunit *test, int n)
+static inline struct kt_tcqe *kt_new_tcqes(struct kunit *test, int n)
 {
-	struct tcqe *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
+	struct kt_tcqe *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (i = 0; i < n; i++)
-		tcqe_init(&t[i]);
+		kt_tcqe_init(&t[i]);
 	return t;
 }
 
-static inline struct tcqe *new_tcqe(struct kunit *test)
+static inline struct kt_tcqe *kt_new_tcqe(struct kunit *test)
 {
-	return new_tcqes(test, 1);
+	return kt_new_tcqes(test, 1);
 }
 
 /* Expect @t again: forget its last completion. */
-static inline void tcqe_reinit(struct tcqe *t)
+static inline void kt_tcqe_reinit(struct kt_tcqe *t)
 {
 	memset(&t->wc, 0, sizeof(t->wc));
 	reinit_completion(&t->done);
 }
 
 /* Wait for @t, polling @cq ourselves when it is a direct CQ. */
-static inline bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
+static inline bool kt_tcqe_wait(struct ib_cq *cq, struct kt_tcqe *t)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(TCQE_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(KT_TCQE_WAIT_MS);
 
 	do {
 		if (cq->poll_ctx == IB_POLL_DIRECT)
@@ -128,7 +128,7 @@ static inline bool tcqe_wait(struct ib_cq *cq, struct tcqe *t)
 }
 
 /* A case's loop device and its PD. */
-struct vt {
+struct kt_vt {
 	struct ib_device	*dev;
 	struct ib_pd		*pd;
 };
@@ -137,31 +137,31 @@ struct vt {
  * A new loop device named after @name (a "%d" template) with a PD;
  * @flags as rdma_loop_add_device_flags() takes them.
  */
-static inline struct vt *new_vt_flags(struct kunit *test, const char *name,
-				      unsigned int flags)
+static inline struct kt_vt *kt_new_vt_flags(struct kunit *test, const char *name,
+					    unsigned int flags)
 {
-	struct vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
+	struct kt_vt *vt = kunit_kzalloc(test, sizeof(*vt), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, vt);
 	vt->dev = rdma_loop_add_device_flags(name, flags);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
 							vt->dev), 0);
 	vt->pd = ib_alloc_pd(vt->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vt->pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
 							vt->pd), 0);
 	return vt;
 }
 
 /* A new loop device named after @name (a "%d" template) with a PD. */
-static inline struct vt *new_vt_named(struct kunit *test, const char *name)
+static inline struct kt_vt *kt_new_vt_named(struct kunit *test, const char *name)
 {
-	return new_vt_flags(test, name, 0);
+	return kt_new_vt_flags(test, name, 0);
 }
 
 /* An SGE of @len bytes at @buf through the PD's local_dma_lkey. */
-static inline struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
+static inline struct ib_sge kt_sge_of(struct ib_pd *pd, void *buf, u32 len)
 {
 	struct ib_sge sge = {
 		.addr = ib_dma_map_single(pd->device, buf, len,
@@ -174,24 +174,24 @@ static inline struct ib_sge sge_of(struct ib_pd *pd, void *buf, u32 len)
 }
 
 /* A new QP of @vt's PD, destroyed when the case ends. */
-static inline struct ib_qp *new_test_qp(struct kunit *test, struct vt *vt,
-					struct ib_qp_init_attr *attr)
+static inline struct ib_qp *kt_new_test_qp(struct kunit *test, struct kt_vt *vt,
+					   struct ib_qp_init_attr *attr)
 {
 	struct ib_qp *qp = ib_create_qp(vt->pd, attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return qp;
 }
 
 /* A CQ of @vt polled by the case itself (IB_POLL_DIRECT), 64 entries. */
-static inline struct ib_cq *new_direct_cq(struct kunit *test, struct vt *vt)
+static inline struct ib_cq *kt_new_direct_cq(struct kunit *test, struct kt_vt *vt)
 {
 	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 64, 0, IB_POLL_DIRECT);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq, cq), 0);
 	return cq;
 }
 

@@ -5,8 +5,8 @@
  * path the request came (an address handle made from its work
  * completion); the send buffer remembers its address handle in
  * context[0] and marks itself as a reply with context[1], so that the
- * agent's send handler can tell its own replies (kunit_mad_is_reply())
- * from the sends of the case and free them (kunit_mad_reply_free()).
+ * agent's send handler can tell its own replies (kt_mad_is_reply())
+ * from the sends of the case and free them (kt_mad_reply_free()).
  */
 #ifndef KUNIT_RDMA_MAD_H
 #define KUNIT_RDMA_MAD_H
@@ -17,19 +17,19 @@
 #include <rdma/ib_verbs.h>
 
 /* KUnit action: unregister the agent @p */
-static inline void unregister_agent(void *p)
+static inline void kt_unregister_agent(void *p)
 {
 	ib_unregister_mad_agent(p);
 }
 
-/* Is @sb a reply made by kunit_mad_reply_buf()? */
-static inline bool kunit_mad_is_reply(const struct ib_mad_send_buf *sb)
+/* Is @sb a reply made by kt_mad_reply_buf()? */
+static inline bool kt_mad_is_reply(const struct ib_mad_send_buf *sb)
 {
 	return sb->context[1] == sb;
 }
 
 /* Free a reply (after its send completed, or when posting it failed) */
-static inline void kunit_mad_reply_free(struct ib_mad_send_buf *sb)
+static inline void kt_mad_reply_free(struct ib_mad_send_buf *sb)
 {
 	rdma_destroy_ah(sb->context[0], RDMA_DESTROY_AH_SLEEPABLE);
 	ib_free_send_mad(sb);
@@ -38,12 +38,12 @@ static inline void kunit_mad_reply_free(struct ib_mad_send_buf *sb)
 /*
  * A send buffer on @agent addressed to the sender of @rwc (its QP and
  * P_Key index), with an address handle of its own; the caller fills the
- * MAD and posts it with kunit_mad_reply_post().  NULL when either could
+ * MAD and posts it with kt_mad_reply_post().  NULL when either could
  * not be made.
  */
 static inline struct ib_mad_send_buf *
-kunit_mad_reply_buf(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
-		    int rmpp_active, int hdr_len, int data_len)
+kt_mad_reply_buf(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
+		 int rmpp_active, int hdr_len, int data_len)
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_ah *ah;
@@ -66,28 +66,28 @@ kunit_mad_reply_buf(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 }
 
 /* Post a reply; it is freed at once when the post fails */
-static inline void kunit_mad_reply_post(struct ib_mad_send_buf *sb)
+static inline void kt_mad_reply_post(struct ib_mad_send_buf *sb)
 {
 	if (ib_post_send_mad(sb, NULL))
-		kunit_mad_reply_free(sb);
+		kt_mad_reply_free(sb);
 }
 
 /* Answer the Get of @rwc with a GetResp whose first data byte is 0xab */
-static inline void kunit_mad_answer_get(struct ib_mad_agent *agent,
-					struct ib_mad_recv_wc *rwc)
+static inline void kt_mad_answer_get(struct ib_mad_agent *agent,
+				     struct ib_mad_recv_wc *rwc)
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_mad *mad;
 
-	sb = kunit_mad_reply_buf(agent, rwc, 0, IB_MGMT_MAD_HDR,
-				 IB_MGMT_MAD_DATA);
+	sb = kt_mad_reply_buf(agent, rwc, 0, IB_MGMT_MAD_HDR,
+			      IB_MGMT_MAD_DATA);
 	if (!sb)
 		return;
 	mad = sb->mad;
 	memcpy(mad, rwc->recv_buf.mad, sizeof(*mad));
 	mad->mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
 	mad->data[0] = 0xab;
-	kunit_mad_reply_post(sb);
+	kt_mad_reply_post(sb);
 }
 
 #endif /* KUNIT_RDMA_MAD_H */

@@ -20,17 +20,17 @@
 #include <net/sock.h>
 #include <rdma/rdma_netlink.h>
 
-#define RXBUF_LEN	16384
-#define REQ_LEN		512
+#define KT_RXBUF_LEN	16384
+#define KT_REQ_LEN		512
 
 /* A request being built. */
-struct req {
-	u8 buf[REQ_LEN];
+struct kt_req {
+	u8 buf[KT_REQ_LEN];
 	struct nlmsghdr *nlh;
 };
 
 /* A NETLINK_RDMA socket, its receive buffer and the last ack's text. */
-struct nlc {
+struct kt_nlc {
 	struct kunit *test;
 	struct socket *sock;
 	u8 *rx;
@@ -41,20 +41,20 @@ struct nlc {
 	const struct cred *cred;
 };
 
-static inline void put_sock_file(void *data)
+static inline void kt_put_sock_file(void *data)
 {
 	fput(data);
 }
 
-static inline struct nlc *nlc_open(struct kunit *test)
+static inline struct kt_nlc *kt_nlc_open(struct kunit *test)
 {
-	struct nlc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct kt_nlc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	struct file *file;
 	int one = 1;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->rx = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
-	c->reply = kunit_kzalloc(test, RXBUF_LEN, GFP_KERNEL);
+	c->rx = kunit_kzalloc(test, KT_RXBUF_LEN, GFP_KERNEL);
+	c->reply = kunit_kzalloc(test, KT_RXBUF_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c->rx);
 	KUNIT_ASSERT_NOT_NULL(test, c->reply);
 	c->test = test;
@@ -66,7 +66,7 @@ static inline struct nlc *nlc_open(struct kunit *test)
 	file = sock_alloc_file(c->sock, 0, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, put_sock_file, file));
+			kunit_add_action_or_reset(test, kt_put_sock_file, file));
 	KUNIT_ASSERT_EQ(test, 0,
 			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
 						 NETLINK_EXT_ACK,
@@ -75,7 +75,7 @@ static inline struct nlc *nlc_open(struct kunit *test)
 	return c;
 }
 
-static inline void req_init(struct req *r, u32 cmd, u16 flags)
+static inline void kt_req_init(struct kt_req *r, u32 cmd, u16 flags)
 {
 	memset(r->buf, 0, sizeof(r->buf));
 	r->nlh = (struct nlmsghdr *)r->buf;
@@ -85,11 +85,11 @@ static inline void req_init(struct req *r, u32 cmd, u16 flags)
 }
 
 /* Append an attribute of any length, even a wrong one. */
-static inline void req_put(struct req *r, u16 type, const void *data, u16 len)
+static inline void kt_req_put(struct kt_req *r, u16 type, const void *data, u16 len)
 {
 	struct nlattr *nla = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
 
-	if (WARN_ON(r->nlh->nlmsg_len + nla_total_size(len) > REQ_LEN))
+	if (WARN_ON(r->nlh->nlmsg_len + nla_total_size(len) > KT_REQ_LEN))
 		return;
 	nla->nla_type = type;
 	nla->nla_len = nla_attr_size(len);
@@ -97,22 +97,22 @@ static inline void req_put(struct req *r, u16 type, const void *data, u16 len)
 	r->nlh->nlmsg_len += nla_total_size(len);
 }
 
-static inline void req_u32(struct req *r, u16 type, u32 v)
+static inline void kt_req_u32(struct kt_req *r, u16 type, u32 v)
 {
-	req_put(r, type, &v, sizeof(v));
+	kt_req_put(r, type, &v, sizeof(v));
 }
 
-static inline void req_u8(struct req *r, u16 type, u8 v)
+static inline void kt_req_u8(struct kt_req *r, u16 type, u8 v)
 {
-	req_put(r, type, &v, sizeof(v));
+	kt_req_put(r, type, &v, sizeof(v));
 }
 
-static inline void req_str(struct req *r, u16 type, const char *s)
+static inline void kt_req_str(struct kt_req *r, u16 type, const char *s)
 {
-	req_put(r, type, s, strlen(s) + 1);
+	kt_req_put(r, type, s, strlen(s) + 1);
 }
 
-static inline void nlc_send(struct nlc *c, struct req *r)
+static inline void kt_nlc_send(struct kt_nlc *c, struct kt_req *r)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct kvec iov = { .iov_base = r->buf, .iov_len = r->nlh->nlmsg_len };
@@ -138,7 +138,7 @@ static inline void nlc_send(struct nlc *c, struct req *r)
 }
 
 /* One datagram of at most @len bytes into c->rx; 0 when none is queued. */
-static inline int nlc_recv(struct nlc *c, int len)
+static inline int kt_nlc_recv(struct kt_nlc *c, int len)
 {
 	struct kvec iov = { .iov_base = c->rx, .iov_len = len };
 	struct msghdr msg = {};
@@ -153,7 +153,7 @@ static inline int nlc_recv(struct nlc *c, int len)
 }
 
 /* The error of an NLMSG_ERROR; its extack text goes to c->extack. */
-static inline int nlc_error(struct nlc *c, struct nlmsghdr *nlh)
+static inline int kt_nlc_error(struct kt_nlc *c, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
 	struct nlmsgerr *err = nlmsg_data(nlh);
@@ -177,31 +177,31 @@ static inline int nlc_error(struct nlc *c, struct nlmsghdr *nlh)
  * Send a request with NLM_F_ACK; the error of its ack.  A reply before
  * the ack lands in c->reply and *@reply points at it.
  */
-static inline int nlc_do(struct nlc *c, struct req *r, struct nlmsghdr **reply)
+static inline int kt_nlc_do(struct kt_nlc *c, struct kt_req *r, struct nlmsghdr **reply)
 {
 	struct kunit *test = c->test;
 	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
 	int len;
 
 	r->nlh->nlmsg_flags |= NLM_F_ACK;
-	nlc_send(c, r);
+	kt_nlc_send(c, r);
 	if (reply)
 		*reply = NULL;
-	len = nlc_recv(c, RXBUF_LEN);
+	len = kt_nlc_recv(c, KT_RXBUF_LEN);
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_EXPECT_EQ(test, nlh->nlmsg_seq, c->seq);
 	if (nlh->nlmsg_type == NLMSG_ERROR)
-		return nlc_error(c, nlh);
+		return kt_nlc_error(c, nlh);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	memcpy(c->reply, c->rx, len);
 	*reply = (struct nlmsghdr *)c->reply;
-	KUNIT_ASSERT_GT(test, nlc_recv(c, RXBUF_LEN), 0);
+	KUNIT_ASSERT_GT(test, kt_nlc_recv(c, KT_RXBUF_LEN), 0);
 	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, NLMSG_ERROR);
-	return nlc_error(c, nlh);
+	return kt_nlc_error(c, nlh);
 }
 
 /* Attribute tables are too big for the stack; freed with the case. */
-static inline struct nlattr **tb_alloc(struct kunit *test)
+static inline struct nlattr **kt_tb_alloc(struct kunit *test)
 {
 	struct nlattr **tb = kunit_kcalloc(test, RDMA_NLDEV_ATTR_MAX,
 					   sizeof(*tb), GFP_KERNEL);
@@ -210,28 +210,28 @@ static inline struct nlattr **tb_alloc(struct kunit *test)
 	return tb;
 }
 
-static inline u64 attr_u64(struct kunit *test, struct nlattr *a)
+static inline u64 kt_attr_u64(struct kunit *test, struct nlattr *a)
 {
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_EQ(test, nla_len(a), 8);
 	return nla_get_u64(a);
 }
 
-static inline u32 attr_u32(struct kunit *test, struct nlattr *a)
+static inline u32 kt_attr_u32(struct kunit *test, struct nlattr *a)
 {
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_EQ(test, nla_len(a), 4);
 	return nla_get_u32(a);
 }
 
-static inline u8 attr_u8(struct kunit *test, struct nlattr *a)
+static inline u8 kt_attr_u8(struct kunit *test, struct nlattr *a)
 {
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_EQ(test, nla_len(a), 1);
 	return nla_get_u8(a);
 }
 
-static inline const char *attr_str(struct kunit *test, struct nlattr *a)
+static inline const char *kt_attr_str(struct kunit *test, struct nlattr *a)
 {
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_GT(test, nla_len(a), 0);

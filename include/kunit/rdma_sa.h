@@ -8,7 +8,7 @@
  * the fake SA's answer to a request, and a round trip to the SA that
  * shows everything sent before it was handled.
  *
- * Include it after core/ib_core/sa/sa_priv.h (wait_sm_ah() reads the SA address
+ * Include it after core/ib_core/sa/sa_priv.h (kt_wait_sm_ah() reads the SA address
  * handle through ib_sa_test.sm_ah_attr(), visible to KUnit only).
  */
 #ifndef KUNIT_RDMA_SA_H
@@ -24,11 +24,11 @@
 #include <rdma/ib_smi.h>
 #include <rdma/rdma_loop.h>
 
-#define KSA_WAIT_MS	10000
+#define KT_KSA_WAIT_MS	10000
 
 /* A SubnGet/SubnSet of @attr_id (modifier @mod) to port 1 of @dev's SMA. */
-static inline int ksa_smp_call(struct ib_device *dev, u8 method, __be16 attr_id,
-			       u32 mod, struct ib_smp *in, struct ib_smp *out)
+static inline int kt_ksa_smp_call(struct ib_device *dev, u8 method, __be16 attr_id,
+				  u32 mod, struct ib_smp *in, struct ib_smp *out)
 {
 	size_t size = sizeof(struct ib_mad);
 	u16 pkey_index = 0;
@@ -45,10 +45,10 @@ static inline int ksa_smp_call(struct ib_device *dev, u8 method, __be16 attr_id,
 				    (struct ib_mad *)out, &size, &pkey_index);
 }
 
-static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
-			  struct ib_smp *out)
+static inline int kt_pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
+			     struct ib_smp *out)
 {
-	return ksa_smp_call(dev, method, IB_SMP_ATTR_PORT_INFO, 0, in, out);
+	return kt_ksa_smp_call(dev, method, IB_SMP_ATTR_PORT_INFO, 0, in, out);
 }
 
 /*
@@ -56,8 +56,8 @@ static inline int pi_call(struct ib_device *dev, u8 method, struct ib_smp *in,
  * index 0, the rest of the block 0 (invalid).  The SMA raises
  * PKEY_CHANGE when the table changed.
  */
-static inline void set_pkeys(struct kunit *test, struct ib_device *dev,
-			     const u16 *pkeys, unsigned int n)
+static inline void kt_set_pkeys(struct kunit *test, struct ib_device *dev,
+				const u16 *pkeys, unsigned int n)
 {
 	struct ib_smp *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
 	struct ib_smp *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
@@ -68,15 +68,15 @@ static inline void set_pkeys(struct kunit *test, struct ib_device *dev,
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	for (i = 0; i < n; i++)
 		p[i] = cpu_to_be16(pkeys[i]);
-	KUNIT_ASSERT_EQ(test, ksa_smp_call(dev, IB_MGMT_METHOD_SET,
-					   IB_SMP_ATTR_PKEY_TABLE, 0, in, out),
+	KUNIT_ASSERT_EQ(test, kt_ksa_smp_call(dev, IB_MGMT_METHOD_SET,
+					      IB_SMP_ATTR_PKEY_TABLE, 0, in, out),
 			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
 	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
 }
 
 /* SubnSet(PortInfo) of port 1 of @dev: SM LID @sm_lid, SM SL @sm_sl. */
-static inline void set_sm(struct kunit *test, struct ib_device *dev,
-			  u16 sm_lid, u8 sm_sl)
+static inline void kt_set_sm(struct kunit *test, struct ib_device *dev,
+			     u16 sm_lid, u8 sm_sl)
 {
 	struct ib_smp *in = kunit_kzalloc(test, sizeof(*in), GFP_KERNEL);
 	struct ib_smp *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
@@ -84,7 +84,7 @@ static inline void set_sm(struct kunit *test, struct ib_device *dev,
 
 	KUNIT_ASSERT_NOT_NULL(test, in);
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_GET, in, out),
+	KUNIT_ASSERT_EQ(test, kt_pi_call(dev, IB_MGMT_METHOD_GET, in, out),
 			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
 	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
 	memcpy(in->data, out->data, IB_SMP_DATA_SIZE);
@@ -94,16 +94,16 @@ static inline void set_sm(struct kunit *test, struct ib_device *dev,
 	pi->sm_lid = cpu_to_be16(sm_lid);
 	pi->neighbormtu_mastersmsl = (pi->neighbormtu_mastersmsl & 0xf0) |
 				     (sm_sl & 0xf);
-	KUNIT_ASSERT_EQ(test, pi_call(dev, IB_MGMT_METHOD_SET, in, out),
+	KUNIT_ASSERT_EQ(test, kt_pi_call(dev, IB_MGMT_METHOD_SET, in, out),
 			IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
 	KUNIT_ASSERT_EQ(test, be16_to_cpu(out->status), 0);
 }
 
 /* Wait until port 1's SA address handle goes to @lid; its attributes out. */
-static inline bool wait_sm_ah(struct ib_device *dev, u16 lid,
-			      struct rdma_ah_attr *attr)
+static inline bool kt_wait_sm_ah(struct ib_device *dev, u16 lid,
+				 struct rdma_ah_attr *attr)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(KSA_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(KT_KSA_WAIT_MS);
 
 	do {
 		if (!ib_sa_test.sm_ah_attr(dev, 1, attr) &&
@@ -114,18 +114,18 @@ static inline bool wait_sm_ah(struct ib_device *dev, u16 lid,
 	return false;
 }
 
-/* What the first answer of a ksa_round_trip() said. */
-struct ksa_round_trip {
+/* What the first answer of a kt_ksa_round_trip() said. */
+struct kt_ksa_round_trip {
 	atomic_t		calls;
 	int			status;
 	struct completion	done;
 };
 
-static inline void ksa_round_trip_cb(int status,
-				     struct ib_sa_guidinfo_rec *rec,
-				     void *context)
+static inline void kt_ksa_round_trip_cb(int status,
+					struct ib_sa_guidinfo_rec *rec,
+					void *context)
 {
-	struct ksa_round_trip *rt = context;
+	struct kt_ksa_round_trip *rt = context;
 
 	/* all: both the round trip and the end of the case wait for it */
 	if (atomic_inc_return(&rt->calls) == 1) {
@@ -138,9 +138,9 @@ static inline void ksa_round_trip_cb(int status,
  * At the end of the case: freed once its query answered (it ends within
  * its timeout of 60 s), or left allocated should it not.
  */
-static inline void ksa_round_trip_free(void *p)
+static inline void kt_ksa_round_trip_free(void *p)
 {
-	struct ksa_round_trip *rt = p;
+	struct kt_ksa_round_trip *rt = p;
 
 	if (wait_for_completion_timeout(&rt->done, msecs_to_jiffies(70000)))
 		kfree(rt);
@@ -154,15 +154,15 @@ static inline void ksa_round_trip_free(void *p)
  * the order of the posts and handles its receives in the order they
  * came: once the answer is in, the SA has handled every MAD @dev posted
  * before the request, and @dev every MAD the SA posted before its
- * answer.  False when that did not happen within KSA_WAIT_MS (which
+ * answer.  False when that did not happen within KT_KSA_WAIT_MS (which
  * includes a wait for the SA's address handle a port event dropped).
  */
-static inline bool ksa_round_trip(struct kunit *test,
-				  struct ib_sa_client *client,
-				  struct ib_device *dev, u8 method)
+static inline bool kt_ksa_round_trip(struct kunit *test,
+				     struct ib_sa_client *client,
+				     struct ib_device *dev, u8 method)
 {
-	struct ksa_round_trip *rt = kzalloc(sizeof(*rt), GFP_KERNEL);
-	unsigned long end = jiffies + msecs_to_jiffies(KSA_WAIT_MS);
+	struct kt_ksa_round_trip *rt = kzalloc(sizeof(*rt), GFP_KERNEL);
+	unsigned long end = jiffies + msecs_to_jiffies(KT_KSA_WAIT_MS);
 	struct ib_sa_guidinfo_rec grec = {};
 	struct ib_sa_query *q;
 	int ret;
@@ -175,7 +175,7 @@ static inline bool ksa_round_trip(struct kunit *test,
 	while ((ret = ib_sa_guid_info_rec_query(client, dev, 1, &grec,
 						IB_SA_GUIDINFO_REC_LID, method,
 						60000, GFP_KERNEL,
-						ksa_round_trip_cb, rt,
+						kt_ksa_round_trip_cb, rt,
 						&q)) == -EAGAIN &&
 	       time_before(jiffies, end))
 		msleep(20);
@@ -183,10 +183,10 @@ static inline bool ksa_round_trip(struct kunit *test,
 		kfree(rt);
 		return false;
 	}
-	if (kunit_add_action_or_reset(test, ksa_round_trip_free, rt))
+	if (kunit_add_action_or_reset(test, kt_ksa_round_trip_free, rt))
 		return false;
 	return wait_for_completion_timeout(&rt->done,
-					   msecs_to_jiffies(KSA_WAIT_MS)) &&
+					   msecs_to_jiffies(KT_KSA_WAIT_MS)) &&
 	       rt->status == -EINVAL;
 }
 
@@ -194,12 +194,12 @@ static inline bool ksa_round_trip(struct kunit *test,
  * The fake SA's answer to @req (which came as @wc) on @agent: the
  * request's headers with @method and @status (host order), @len bytes
  * of @data.  The send buffer's context[0] is the address handle:
- * ksa_reply_done() frees both when the send ended.
+ * kt_ksa_reply_done() frees both when the send ended.
  */
-static inline void ksa_reply(struct ib_mad_agent *agent,
-			     const struct ib_sa_mad *req,
-			     const struct ib_wc *wc, u8 method, u16 status,
-			     const void *data, size_t len)
+static inline void kt_ksa_reply(struct ib_mad_agent *agent,
+				const struct ib_sa_mad *req,
+				const struct ib_wc *wc, u8 method, u16 status,
+				const void *data, size_t len)
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_sa_mad *resp;
@@ -229,8 +229,8 @@ static inline void ksa_reply(struct ib_mad_agent *agent,
 	}
 }
 
-/* The send of a ksa_reply() answer ended: free it. */
-static inline void ksa_reply_done(struct ib_mad_send_wc *wc)
+/* The send of a kt_ksa_reply() answer ended: free it. */
+static inline void kt_ksa_reply_done(struct ib_mad_send_wc *wc)
 {
 	rdma_destroy_ah(wc->send_buf->context[0], RDMA_DESTROY_AH_SLEEPABLE);
 	ib_free_send_mad(wc->send_buf);

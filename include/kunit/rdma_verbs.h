@@ -18,10 +18,10 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_loop.h>
 
-#define BUF_LEN		4096
+#define KT_BUF_LEN		4096
 
 /* No completion arrives on @cq for a while. */
-static inline bool cq_stays_empty(struct ib_cq *cq, struct tcqe *t)
+static inline bool kt_cq_stays_empty(struct ib_cq *cq, struct kt_tcqe *t)
 {
 	msleep(50);
 	if (cq->poll_ctx == IB_POLL_DIRECT)
@@ -29,25 +29,25 @@ static inline bool cq_stays_empty(struct ib_cq *cq, struct tcqe *t)
 	return !completion_done(&t->done);
 }
 
-static inline struct vt *new_vt(struct kunit *test)
+static inline struct kt_vt *kt_new_vt(struct kunit *test)
 {
-	return new_vt_named(test, "kuvb%d");
+	return kt_new_vt_named(test, "kuvb%d");
 }
 
-static inline struct ib_cq *new_cq(struct kunit *test, struct vt *vt,
-				   enum ib_poll_context ctx)
+static inline struct ib_cq *kt_new_cq(struct kunit *test, struct kt_vt *vt,
+				      enum ib_poll_context ctx)
 {
 	struct ib_cq *cq = ib_alloc_cq(vt->dev, NULL, 256, 0, ctx);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, cq), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq, cq), 0);
 	return cq;
 }
 
-static inline struct ib_qp *new_qp_on(struct kunit *test, struct vt *vt,
-				      struct ib_pd *pd, enum ib_qp_type type,
-				      struct ib_cq *scq, struct ib_cq *rcq,
-				      struct ib_srq *srq)
+static inline struct ib_qp *kt_new_qp_on(struct kunit *test, struct kt_vt *vt,
+					 struct ib_pd *pd, enum ib_qp_type type,
+					 struct ib_cq *scq, struct ib_cq *rcq,
+					 struct ib_srq *srq)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = scq,
@@ -67,19 +67,19 @@ static inline struct ib_qp *new_qp_on(struct kunit *test, struct vt *vt,
 	struct ib_qp *qp = ib_create_qp(pd, &attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return qp;
 }
 
-static inline struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
-				   enum ib_qp_type type, struct ib_cq *scq,
-				   struct ib_cq *rcq)
+static inline struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
+				      enum ib_qp_type type, struct ib_cq *scq,
+				      struct ib_cq *rcq)
 {
-	return new_qp_on(test, vt, vt->pd, type, scq, rcq, NULL);
+	return kt_new_qp_on(test, vt, vt->pd, type, scq, rcq, NULL);
 }
 
-static inline u32 port_lid(struct ib_device *dev)
+static inline u32 kt_port_lid(struct ib_device *dev)
 {
 	return rdma_loop_port_lid(dev);
 }
@@ -88,8 +88,8 @@ static inline u32 port_lid(struct ib_device *dev)
  * RESET -> INIT -> RTR -> RTS of a connected QP towards @dqpn at @dlid,
  * stopping at @stop.
  */
-static inline int to_state(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry,
-			   enum ib_qp_state stop)
+static inline int kt_to_state(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry,
+			      enum ib_qp_state stop)
 {
 	struct rdma_loop_conn conn = {
 		.dqpn = dqpn,
@@ -103,42 +103,42 @@ static inline int to_state(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry,
 	return rdma_loop_connect_qp(qp, &conn, stop);
 }
 
-static inline int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry)
+static inline int kt_to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid, u8 rnr_retry)
 {
-	return to_state(qp, dqpn, dlid, rnr_retry, IB_QPS_RTS);
+	return kt_to_state(qp, dqpn, dlid, rnr_retry, IB_QPS_RTS);
 }
 
 /* Two connected QPs of @type, each with its own direct CQ. */
-struct pair {
-	struct vt	*vt;
+struct kt_pair {
+	struct kt_vt	*vt;
 	struct ib_cq	*cq[2];
 	struct ib_qp	*qp[2];
 	u8		*buf[2];
 };
 
-static inline struct pair *new_pair(struct kunit *test, enum ib_qp_type type,
-				    enum ib_poll_context ctx, u8 rnr_retry)
+static inline struct kt_pair *kt_new_pair(struct kunit *test, enum ib_qp_type type,
+					  enum ib_poll_context ctx, u8 rnr_retry)
 {
-	struct pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct kt_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->vt = new_vt(test);
+	p->vt = kt_new_vt(test);
 	for (i = 0; i < 2; i++) {
-		p->cq[i] = new_cq(test, p->vt, ctx);
-		p->qp[i] = new_qp(test, p->vt, type, p->cq[i], p->cq[i]);
-		p->buf[i] = kunit_kzalloc(test, BUF_LEN, GFP_KERNEL);
+		p->cq[i] = kt_new_cq(test, p->vt, ctx);
+		p->qp[i] = kt_new_qp(test, p->vt, type, p->cq[i], p->cq[i]);
+		p->buf[i] = kunit_kzalloc(test, KT_BUF_LEN, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, p->buf[i]);
 	}
 	for (i = 0; i < 2; i++)
-		KUNIT_ASSERT_EQ(test, to_rts(p->qp[i], p->qp[!i]->qp_num,
-					     port_lid(p->vt->dev), rnr_retry),
+		KUNIT_ASSERT_EQ(test, kt_to_rts(p->qp[i], p->qp[!i]->qp_num,
+						kt_port_lid(p->vt->dev), rnr_retry),
 				0);
 	return p;
 }
 
-static inline int post_recv(struct ib_qp *qp, struct tcqe *t,
-			    struct ib_sge *sge, int num_sge)
+static inline int kt_post_recv(struct ib_qp *qp, struct kt_tcqe *t,
+			       struct ib_sge *sge, int num_sge)
 {
 	struct ib_recv_wr wr = {
 		.wr_cqe = &t->cqe,
@@ -149,9 +149,9 @@ static inline int post_recv(struct ib_qp *qp, struct tcqe *t,
 	return ib_post_recv(qp, &wr, NULL);
 }
 
-static inline int post_send(struct ib_qp *qp, struct tcqe *t,
-			    enum ib_wr_opcode op, struct ib_sge *sge,
-			    int num_sge, int flags)
+static inline int kt_post_send(struct ib_qp *qp, struct kt_tcqe *t,
+			       enum ib_wr_opcode op, struct ib_sge *sge,
+			       int num_sge, int flags)
 {
 	struct ib_send_wr wr = {
 		.wr_cqe = &t->cqe,
@@ -164,9 +164,9 @@ static inline int post_send(struct ib_qp *qp, struct tcqe *t,
 	return ib_post_send(qp, &wr, NULL);
 }
 
-static inline int post_rdma(struct ib_qp *qp, struct tcqe *t,
-			    enum ib_wr_opcode op, struct ib_sge *sge, u64 raddr,
-			    u32 rkey)
+static inline int kt_post_rdma(struct ib_qp *qp, struct kt_tcqe *t,
+			       enum ib_wr_opcode op, struct ib_sge *sge, u64 raddr,
+			       u32 rkey)
 {
 	struct ib_rdma_wr wr = {
 		.wr = {
@@ -184,7 +184,7 @@ static inline int post_rdma(struct ib_qp *qp, struct tcqe *t,
 	return ib_post_send(qp, &wr.wr, NULL);
 }
 
-static inline enum ib_qp_state qp_state(struct ib_qp *qp)
+static inline enum ib_qp_state kt_qp_state(struct ib_qp *qp)
 {
 	struct ib_qp_init_attr init;
 	struct ib_qp_attr a;
@@ -194,7 +194,7 @@ static inline enum ib_qp_state qp_state(struct ib_qp *qp)
 	return a.qp_state;
 }
 
-#define EXPECT_WC(test, t, st, op)					\
+#define KT_EXPECT_WC(test, t, st, op)					\
 	do {								\
 		KUNIT_EXPECT_EQ_MSG(test, (t)->wc.status, st, "%s",	\
 				    ib_wc_status_msg((t)->wc.status));	\
@@ -202,10 +202,10 @@ static inline enum ib_qp_state qp_state(struct ib_qp *qp)
 			KUNIT_EXPECT_EQ(test, (t)->wc.opcode, op);	\
 	} while (0)
 
-static inline struct ib_mr *new_fr_mr(struct kunit *test, struct vt *vt,
-				      u8 *buf, int npages, int access,
-				      struct tcqe *t, struct ib_qp *qp,
-				      struct ib_cq *cq)
+static inline struct ib_mr *kt_new_fr_mr(struct kunit *test, struct kt_vt *vt,
+					 u8 *buf, int npages, int access,
+					 struct kt_tcqe *t, struct ib_qp *qp,
+					 struct ib_cq *cq)
 {
 	struct scatterlist *sg;
 	struct ib_reg_wr reg = {};
@@ -216,7 +216,7 @@ static inline struct ib_mr *new_fr_mr(struct kunit *test, struct vt *vt,
 	KUNIT_ASSERT_NOT_NULL(test, sg);
 	mr = ib_alloc_mr(vt->pd, IB_MR_TYPE_MEM_REG, npages);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 
 	sg_init_table(sg, npages);
@@ -236,22 +236,22 @@ static inline struct ib_mr *new_fr_mr(struct kunit *test, struct vt *vt,
 	reg.key = mr->rkey;
 	reg.access = access;
 	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &reg.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_REG_MR);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_REG_MR);
 	return mr;
 }
 
 /* Connect two RC QPs of one loop device to each other. */
-static inline void connect_rc(struct kunit *test, struct vt *vt,
-			      struct ib_qp *a, struct ib_qp *b)
+static inline void kt_connect_rc(struct kunit *test, struct kt_vt *vt,
+				 struct ib_qp *a, struct ib_qp *b)
 {
-	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(a, b->qp_num, kt_port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(b, a->qp_num, kt_port_lid(vt->dev), 0), 0);
 }
 
 /* A send buffer of random bytes and a zeroed receive buffer. */
-static inline void new_bufs(struct kunit *test, size_t len, u8 **sbuf,
-			    u8 **rbuf)
+static inline void kt_new_bufs(struct kunit *test, size_t len, u8 **sbuf,
+			       u8 **rbuf)
 {
 	*sbuf = kunit_kzalloc(test, len, GFP_KERNEL);
 	*rbuf = kunit_kzalloc(test, len, GFP_KERNEL);
@@ -261,34 +261,34 @@ static inline void new_bufs(struct kunit *test, size_t len, u8 **sbuf,
 }
 
 /* Post @n receives of @len bytes each into @rbuf on @qp. */
-static inline void post_recvs(struct kunit *test, struct ib_qp *qp,
-			      struct tcqe *r, u8 *rbuf, u32 len, int n)
+static inline void kt_post_recvs(struct kunit *test, struct ib_qp *qp,
+				 struct kt_tcqe *r, u8 *rbuf, u32 len, int n)
 {
 	struct ib_sge rsge;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		rsge = sge_of(qp->pd, rbuf + i * len, len);
-		tcqe_init(&r[i]);
-		KUNIT_ASSERT_EQ(test, post_recv(qp, &r[i], &rsge, 1), 0);
+		rsge = kt_sge_of(qp->pd, rbuf + i * len, len);
+		kt_tcqe_init(&r[i]);
+		KUNIT_ASSERT_EQ(test, kt_post_recv(qp, &r[i], &rsge, 1), 0);
 	}
 }
 
 /* Send @n messages of @len bytes from @sbuf on @qp and wait for each. */
-static inline void send_n(struct kunit *test, struct ib_qp *qp,
-			  struct ib_cq *cq, struct tcqe *s, u8 *sbuf, u32 len,
-			  int n)
+static inline void kt_send_n(struct kunit *test, struct ib_qp *qp,
+			     struct ib_cq *cq, struct kt_tcqe *s, u8 *sbuf, u32 len,
+			     int n)
 {
 	struct ib_sge sge;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		sge = sge_of(qp->pd, sbuf + i * len, len);
-		tcqe_init(&s[i]);
-		KUNIT_ASSERT_EQ(test, post_send(qp, &s[i], IB_WR_SEND, &sge, 1,
-						0), 0);
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &s[i]));
-		EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
+		sge = kt_sge_of(qp->pd, sbuf + i * len, len);
+		kt_tcqe_init(&s[i]);
+		KUNIT_ASSERT_EQ(test, kt_post_send(qp, &s[i], IB_WR_SEND, &sge, 1,
+						   0), 0);
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, &s[i]));
+		KT_EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
 	}
 }
 

@@ -12,7 +12,7 @@
 /* Objects are tracked with their owner and counted in their parents. */
 static void verbs_restrack(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_device *dev = p->vt->dev;
 	struct ib_mr *mr;
 

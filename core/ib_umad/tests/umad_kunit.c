@@ -171,7 +171,7 @@ static void ku_send_handler(struct ib_mad_agent *agent,
 static struct ib_mad_agent *ku_agent(struct kunit *test,
 				     struct ib_umad_file **filep)
 {
-	struct vt *vt = new_vt_named(test, "kuumad%d");
+	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
 	struct ib_umad_port *port;
 	struct ib_mad_agent *agent;
 
@@ -289,25 +289,25 @@ struct ku_chardev {
  * (none when 0); the reply's attributes go to @out.  Returns the ack's
  * error, its text in @c->extack.
  */
-static int ku_chardev(struct nlc *c, u32 index, u32 port, const char *type,
+static int ku_chardev(struct kt_nlc *c, u32 index, u32 port, const char *type,
 		      struct ku_chardev *out)
 {
 	struct kunit *test = c->test;
-	struct nlattr **tb = tb_alloc(test);
+	struct nlattr **tb = kt_tb_alloc(test);
 	struct nlmsghdr *reply;
-	struct req *r;
+	struct kt_req *r;
 	int ret;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	if (index != KU_NO_DEV)
-		req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+		kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, index);
 	if (port)
-		req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+		kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (type)
-		req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type);
-	ret = nlc_do(c, r, &reply);
+		kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type);
+	ret = kt_nlc_do(c, r, &reply);
 	if (ret) {
 		KUNIT_EXPECT_NULL(test, reply);
 		return ret;
@@ -320,10 +320,10 @@ static int ku_chardev(struct nlc *c, u32 index, u32 port, const char *type,
 						   nlmsg_attrdata(reply, 0),
 						   nlmsg_attrlen(reply, 0),
 						   NULL, NULL), 0);
-	strscpy(out->name, attr_str(test, tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]),
+	strscpy(out->name, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]),
 		sizeof(out->name));
-	out->devt = attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV]);
-	out->abi = attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	out->devt = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV]);
+	out->abi = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
 	return 0;
 }
 
@@ -384,9 +384,9 @@ static int ku_num(const char *name, const char *prefix)
 /* umadN of port 1 of two devices: each its own, as sysfs has them. */
 static void umad_chardev_umad(struct kunit *test)
 {
-	struct vt *a = new_vt_named(test, "kuumad%d");
-	struct vt *b = new_vt_named(test, "kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_vt *a = kt_new_vt_named(test, "kuumad%d");
+	struct kt_vt *b = kt_new_vt_named(test, "kuumad%d");
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct ku_chardev ca = {}, cb = {};
 
 	KUNIT_ASSERT_EQ(test, ku_chardev(c, a->dev->index, 1, "umad", &ca), 0);
@@ -406,8 +406,8 @@ static void umad_chardev_umad(struct kunit *test)
 /* issmN of port 1: the N of the port's umadN, its own device number. */
 static void umad_chardev_issm(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct ku_chardev umad = {}, issm = {};
 	int n;
 
@@ -428,8 +428,8 @@ static void umad_chardev_issm(struct kunit *test)
 /* Both need a port: a device alone is refused, with the reason. */
 static void umad_chardev_missing_port(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct ku_chardev cd = {};
 
 	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0, "umad", &cd),
@@ -452,8 +452,8 @@ static void umad_chardev_missing_port(struct kunit *test)
 /* Ports the device does not have, and a port without its device. */
 static void umad_chardev_bad_port(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
+	struct kt_nlc *c = kt_nlc_open(test);
 	u32 past = rdma_end_port(vt->dev) + 1;
 	struct ku_chardev cd = {};
 
@@ -471,8 +471,8 @@ static void umad_chardev_bad_port(struct kunit *test)
 /* A type no client has (even after modprobe), and no type at all. */
 static void umad_chardev_unknown_type(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct ku_chardev cd = {};
 
 	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 1, "kunosuch",
@@ -491,7 +491,7 @@ static void umad_chardev_unknown_type(struct kunit *test)
 static void umad_chardev_no_device(struct kunit *test)
 {
 	struct ib_device *dev = rdma_loop_add_device("kuumad%d");
-	struct nlc *c = nlc_open(test);
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct ku_chardev cd = {};
 	u32 index;
 
@@ -500,12 +500,12 @@ static void umad_chardev_no_device(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
 							dev), 0);
 	index = dev->index;
 	/* the reply's reference to umadN does not hold the removal up */
 	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), 0);
-	kunit_release_action(test, remove_loop, dev);
+	kunit_release_action(test, kt_remove_loop, dev);
 	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
 }

@@ -1012,13 +1012,13 @@ static void rdma_cma_nldev_entry(struct kunit *test)
 {
 	struct cma_ctx *ctx = new_ctx(test);
 	struct ev_log *log = new_id(test, IB_QPT_RC);
-	struct nlattr **tb = tb_alloc(test);
-	struct nlc *c = nlc_open(test);
+	struct nlattr **tb = kt_tb_alloc(test);
+	struct kt_nlc *c = kt_nlc_open(test);
 	struct rdma_restrack_entry *res = NULL;
 	struct sockaddr_storage ss;
 	struct sockaddr_in *sin;
 	struct nlmsghdr *reply;
-	struct req *r;
+	struct kt_req *r;
 	u32 idn;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -1032,26 +1032,26 @@ static void rdma_cma_nldev_entry(struct kunit *test)
 	idn = res->id;
 	rdma_restrack_put(res);
 
-	req_init(r, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, ctx->dev->index);
+	kt_req_init(r, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, ctx->dev->index);
 	/* CM IDs belong to a port, as QPs */
-	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, ROCE_PORT);
-	req_u32(r, RDMA_NLDEV_ATTR_RES_CM_IDN, idn);
-	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, ROCE_PORT);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_RES_CM_IDN, idn);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
 						   nlmsg_attrdata(reply, 0),
 						   nlmsg_attrlen(reply, 0),
 						   NULL, NULL), 0);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CM_IDN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CM_IDN]),
 			idn);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PS]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PS]),
 			(u32)RDMA_PS_TCP);
 	/* RDMA_CM_ADDR_BOUND: 7 in upstream's numbering */
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]), 7);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]), 7);
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 			ROCE_PORT);
-	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+	KUNIT_EXPECT_STREQ(test, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
 			   KBUILD_MODNAME);
 	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]);
 	KUNIT_ASSERT_EQ(test, nla_len(tb[RDMA_NLDEV_ATTR_RES_SRC_ADDR]),

@@ -64,8 +64,8 @@ static void ku_send_handler(struct ib_mad_agent *agent,
 	struct rec *r = agent->context;
 	struct ib_mad_send_buf *sb = wc->send_buf;
 
-	if (kunit_mad_is_reply(sb)) {
-		kunit_mad_reply_free(sb);
+	if (kt_mad_is_reply(sb)) {
+		kt_mad_reply_free(sb);
 		return;
 	}
 	spin_lock(&r->lock);
@@ -92,7 +92,7 @@ static void ku_recv_handler(struct ib_mad_agent *agent,
 	spin_unlock(&r->lock);
 	if (request && r->answer &&
 	    rwc->recv_buf.mad->mad_hdr.method == IB_MGMT_METHOD_GET)
-		kunit_mad_answer_get(agent, rwc);
+		kt_mad_answer_get(agent, rwc);
 	ib_free_recv_mad(rwc);
 	complete(&r->done);
 }
@@ -117,7 +117,7 @@ static struct rec *reg_agent(struct kunit *test, struct ib_device *dev,
 					 ku_send_handler, ku_recv_handler, r,
 					 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							r->agent), 0);
 	return r;
 }
@@ -282,7 +282,7 @@ static u8 free_port(u8 nports, u8 used1, u8 used2)
  */
 static void sw_nodeinfo_hop1(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	u8 pa = rdma_loop_switch_port(va->dev);
 	const u8 path[] = { 1 };
@@ -316,8 +316,8 @@ static void sw_nodeinfo_hop1(struct kunit *test)
  */
 static void sw_nodeinfo_hop2(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
-	struct vt *vb = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *vb = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	u8 pa = rdma_loop_switch_port(va->dev);
 	u8 pb = rdma_loop_switch_port(vb->dev);
@@ -370,7 +370,7 @@ static void sw_nodeinfo_hop2(struct kunit *test)
  */
 static void sw_dr_no_cable(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	u8 pa = rdma_loop_switch_port(va->dev);
 	u8 path[] = { 1, 0 };
@@ -471,8 +471,8 @@ static int gmp_lost(struct kunit *test, struct rec *a, u32 dlid)
  */
 static void sw_lft_routing(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kusw%d");
-	struct vt *vb = new_vt_named(test, "kusw%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kusw%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kusw%d");
 	struct rec *sa = new_agent(test, va->dev, false);
 	struct rec *ga = new_agent(test, va->dev, true);
 	struct rec *gb = new_agent(test, vb->dev, true);
@@ -526,7 +526,7 @@ static void sw_lft_routing(struct kunit *test)
  */
 static void sw_lid_routed_smp(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kusw%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kusw%d");
 	struct rec *a = new_agent(test, va->dev, false);
 	const u8 path[] = { 1 };
 	struct ib_port_info pi = {};
@@ -559,7 +559,7 @@ static void sw_lid_routed_smp(struct kunit *test)
 /* SwitchInfo:PortStateChange follows cables, a Set writing 1 clears it */
 static void sw_port_state_change(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	const u8 path[] = { 1 };
 	u8 si[64] = {};
@@ -619,7 +619,7 @@ static void sw_port_state_change(struct kunit *test)
  */
 static void sw_remove_under_smps(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	struct ib_device *b;
 	u8 path[] = { 1, 0 };
@@ -676,7 +676,7 @@ static struct ib_smp *sw_set_lsee(struct kunit *test, struct rec *r,
  */
 static void sw_ext_speeds(struct kunit *test)
 {
-	struct vt *va = new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *va = kt_new_vt_flags(test, "kusw%d", RDMA_LOOP_MANAGED);
 	struct rec *a = new_agent(test, va->dev, false);
 	u8 pa = rdma_loop_switch_port(va->dev);
 	const u8 path[] = { 1 };
@@ -813,8 +813,8 @@ static void pma_ext(struct kunit *test, struct rec *pm, u32 lid, u8 p,
  */
 static void sw_pma(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kusw%d");
-	struct vt *vb = new_vt_named(test, "kusw%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kusw%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kusw%d");
 	struct rec *sa = new_agent(test, va->dev, false);
 	struct rec *ga = new_agent(test, va->dev, true);
 	struct rec *gb = new_agent(test, vb->dev, true);

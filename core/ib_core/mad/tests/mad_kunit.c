@@ -59,8 +59,8 @@ static void ku_send_handler(struct ib_mad_agent *agent,
 	struct rec *r = agent->context;
 	struct ib_mad_send_buf *sb = wc->send_buf;
 
-	if (kunit_mad_is_reply(sb)) {
-		kunit_mad_reply_free(sb);
+	if (kt_mad_is_reply(sb)) {
+		kt_mad_reply_free(sb);
 		return;
 	}
 	spin_lock(&r->lock);
@@ -96,7 +96,7 @@ static void ku_recv_handler(struct ib_mad_agent *agent,
 	spin_unlock(&r->lock);
 	if (request && r->answer &&
 	    rwc->recv_buf.mad->mad_hdr.method == IB_MGMT_METHOD_GET)
-		kunit_mad_answer_get(agent, rwc);
+		kt_mad_answer_get(agent, rwc);
 	ib_free_recv_mad(rwc);
 	complete(&r->recv_done);
 }
@@ -131,7 +131,7 @@ static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 					 ku_send_handler, ku_recv_handler, r,
 					 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							r->agent), 0);
 	return r;
 }
@@ -226,7 +226,7 @@ static bool wait_recvs(struct rec *r, int n)
 /* Every IB port has QP0 and QP1, each agent its own hi_tid. */
 static void mad_port_qps(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
 	struct ib_mad_agent *smi, *gsi;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED,
@@ -238,12 +238,12 @@ static void mad_port_qps(struct kunit *test)
 				    ku_send_handler, ku_recv_handler,
 				    new_rec(test), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, smi);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							smi), 0);
 	gsi = ib_register_mad_agent(vt->dev, 1, IB_QPT_GSI, NULL, 0,
 				    ku_send_handler, NULL, new_rec(test), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							gsi), 0);
 	KUNIT_EXPECT_EQ(test, smi->qp->qp_num, 0u);
 	KUNIT_EXPECT_EQ(test, gsi->qp->qp_num, 1u);
@@ -277,7 +277,7 @@ static struct ib_mad_agent *try_register(struct ib_device *dev, u32 port,
 /* What ib_register_mad_agent() refuses, with its errno. */
 static void mad_register_refusals(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
 	struct ib_device *d = vt->dev;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = KU_CLASS,
@@ -342,7 +342,7 @@ static void mad_register_refusals(struct kunit *test)
 /* One agent per (version, class, OUI, method); freed by unregistering. */
 static void mad_register_conflicts(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
 	struct ib_device *d = vt->dev;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = KU_CLASS,
@@ -402,8 +402,8 @@ static void mad_register_conflicts(struct kunit *test)
  */
 static void mad_request_response(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_a = rdma_loop_port_lid(va->dev);
@@ -439,8 +439,8 @@ static void mad_request_response(struct kunit *test)
  */
 static void mad_unsupported_answer(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_b = rdma_loop_port_lid(vb->dev);
@@ -481,8 +481,8 @@ static void mad_unsupported_answer(struct kunit *test)
  */
 static void mad_timeout_retries(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	unsigned long t0 = jiffies;
@@ -523,8 +523,8 @@ static void mad_timeout_retries(struct kunit *test)
 /* ib_cancel_mad(): the send ends flushed, once. */
 static void mad_cancel(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	struct ib_mad_send_buf *sb;
@@ -568,8 +568,8 @@ static void open_gate(void *gate)
  */
 static void mad_cancel_after_response(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
@@ -607,8 +607,8 @@ static void mad_cancel_after_response(struct kunit *test)
  */
 static void mad_response_matching(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_a = rdma_loop_port_lid(va->dev);
@@ -650,8 +650,8 @@ static void mad_response_matching(struct kunit *test)
 /* Malformed MADs are dropped silently: nothing arrives, nothing answers. */
 static void mad_malformed_dropped(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET) |
 				   BIT(IB_MGMT_METHOD_SEND));
@@ -695,7 +695,7 @@ static void mad_malformed_dropped(struct kunit *test)
 /* What ib_create_send_mad() and ib_post_send_mad() refuse. */
 static void mad_send_refusals(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct ib_mad_send_buf *sb;
 
@@ -722,8 +722,8 @@ static void mad_send_refusals(struct kunit *test)
 /* More sends at once than the send queue holds: all complete. */
 static void mad_send_overflow(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_b = rdma_loop_port_lid(vb->dev);
@@ -745,8 +745,8 @@ static void mad_send_overflow(struct kunit *test)
  */
 static void mad_unregister_in_flight(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_rec(test);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	int i;
@@ -802,7 +802,7 @@ static void unregister_gone_client(void *p)
 
 static void mad_device_removed_in_flight(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, BIT(IB_MGMT_METHOD_GET));
 	struct rec *g = new_rec(test);
 	struct ib_device *gone;
@@ -847,7 +847,7 @@ static struct rec *new_smi_agent(struct kunit *test, struct ib_device *dev)
 					 ku_send_handler, ku_recv_handler, r,
 					 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							r->agent), 0);
 	return r;
 }
@@ -885,8 +885,8 @@ static struct ib_mad_send_buf *ku_nodeinfo_get(struct kunit *test,
  */
 static void mad_smp_answered(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_smi_agent(test, va->dev);
 	struct ib_mad_send_buf *sb;
 	struct ib_node_info *ni;
@@ -928,8 +928,8 @@ static void mad_smp_answered(struct kunit *test)
 /* A PerfMgt Get(ClassPortInfo) to another device: its PMA answers. */
 static void mad_pma_answered(struct kunit *test)
 {
-	struct vt *va = new_vt_named(test, "kumad%d");
-	struct vt *vb = new_vt_named(test, "kumad%d");
+	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct ib_mad_send_buf *sb;
 

@@ -190,8 +190,8 @@ static void kr_send_handler(struct ib_mad_agent *agent,
 	struct rec *r = agent->context;
 	struct ib_mad_send_buf *sb = wc->send_buf;
 
-	if (kunit_mad_is_reply(sb)) {
-		kunit_mad_reply_free(sb);
+	if (kt_mad_is_reply(sb)) {
+		kt_mad_reply_free(sb);
 		return;
 	}
 	spin_lock(&r->lock);
@@ -238,13 +238,13 @@ static void kr_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 {
 	struct ib_mad_send_buf *sb;
 
-	sb = kunit_mad_reply_buf(agent, rwc, 1, KR_HDR, len);
+	sb = kt_mad_reply_buf(agent, rwc, 1, KR_HDR, len);
 	if (!sb)
 		return;
 	kr_set_hdr(sb->mad, IB_MGMT_METHOD_GET_RESP,
 		   rwc->recv_buf.mad->mad_hdr.tid);
 	fill_segments(sb, len, 0x77);
-	kunit_mad_reply_post(sb);
+	kt_mad_reply_post(sb);
 }
 
 /* A raw agent answers a DATA segment as its ->reply says. */
@@ -254,7 +254,7 @@ static void raw_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 	struct ib_mad_send_buf *sb;
 	struct ib_rmpp_mad *mad;
 
-	sb = kunit_mad_reply_buf(agent, rwc, 0, KR_HDR, KR_SEG);
+	sb = kt_mad_reply_buf(agent, rwc, 0, KR_HDR, KR_SEG);
 	if (!sb)
 		return;
 	mad = sb->mad;
@@ -266,7 +266,7 @@ static void raw_answer(struct ib_mad_agent *agent, struct ib_mad_recv_wc *rwc,
 	mad->rmpp_hdr.rmpp_status = rp->status;
 	mad->rmpp_hdr.seg_num = cpu_to_be32(rp->seg_num);
 	mad->rmpp_hdr.paylen_newwin = cpu_to_be32(rp->newwin);
-	kunit_mad_reply_post(sb);
+	kt_mad_reply_post(sb);
 }
 
 static void kr_recv_handler(struct ib_mad_agent *agent,
@@ -353,7 +353,7 @@ static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 	if (unreg)
 		KUNIT_ASSERT_EQ(test,
 				kunit_add_action_or_reset(test,
-							  unregister_agent,
+							  kt_unregister_agent,
 							  r->agent), 0);
 	return r;
 }
@@ -461,7 +461,7 @@ static void expect_message(struct kunit *test, struct rec *r, int len,
 }
 
 struct duo {
-	struct vt	*va, *vb;
+	struct kt_vt	*va, *vb;
 	u32		lid_a, lid_b;
 };
 
@@ -473,7 +473,7 @@ struct duo {
  * of its own, so nothing a case left on the wire reaches the next one's
  * agents.
  */
-static struct vt duo_a, duo_b;
+static struct kt_vt duo_a, duo_b;
 
 static void new_duo(struct kunit *test, struct duo *d)
 {

@@ -41,8 +41,8 @@ struct res_env {
 	struct ib_device *dev;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
-	struct nlc *c;
-	struct req *r;
+	struct kt_nlc *c;
+	struct kt_req *r;
 	struct nlattr **tb;
 };
 
@@ -59,10 +59,10 @@ struct dump {
 };
 
 /* Read one datagram of a dump; false when nothing was queued. */
-static bool dump_read(struct nlc *c, struct dump *d, int len)
+static bool dump_read(struct kt_nlc *c, struct dump *d, int len)
 {
 	struct nlmsghdr *nlh;
-	int rem = nlc_recv(c, len);
+	int rem = kt_nlc_recv(c, len);
 
 	if (!rem)
 		return false;
@@ -75,7 +75,7 @@ static bool dump_read(struct nlc *c, struct dump *d, int len)
 			break;
 		}
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
-			d->error = nlc_error(c, nlh);
+			d->error = kt_nlc_error(c, nlh);
 			d->done = true;
 			break;
 		}
@@ -88,10 +88,10 @@ static bool dump_read(struct nlc *c, struct dump *d, int len)
 }
 
 /* Send a dump request and read it to its end; the dump's error. */
-static int nlc_dump(struct nlc *c, struct req *r, struct dump *d, int len)
+static int nlc_dump(struct kt_nlc *c, struct kt_req *r, struct dump *d, int len)
 {
 	r->nlh->nlmsg_flags |= NLM_F_DUMP;
-	nlc_send(c, r);
+	kt_nlc_send(c, r);
 	while (!d->done)
 		KUNIT_ASSERT_TRUE(c->test, dump_read(c, d, len));
 	return d->error;
@@ -120,25 +120,25 @@ static struct res_env *new_env(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	e->dev = rdma_loop_add_device("kures%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
 							e->dev), 0);
 	e->pd = ib_alloc_pd(e->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
 							e->pd), 0);
 	e->cq = ib_alloc_cq(e->dev, NULL, 64, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, e->cq),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq, e->cq),
 			0);
-	e->c = nlc_open(test);
+	e->c = kt_nlc_open(test);
 	e->r = kunit_kzalloc(test, sizeof(*e->r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->r);
-	e->tb = tb_alloc(test);
+	e->tb = kt_tb_alloc(test);
 	return e;
 }
 
-static struct ib_qp *new_qp(struct kunit *test, struct res_env *e,
-			    enum ib_qp_type type, struct ib_srq *srq)
+static struct ib_qp *kt_new_qp(struct kunit *test, struct res_env *e,
+			       enum ib_qp_type type, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = e->cq,
@@ -157,7 +157,7 @@ static struct ib_qp *new_qp(struct kunit *test, struct res_env *e,
 	struct ib_qp *qp = ib_create_qp(e->pd, &attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return qp;
 }
@@ -181,12 +181,12 @@ static void qp_to_init(struct kunit *test, struct ib_qp *qp)
 static int res_doit(struct res_env *e, u32 cmd, u16 id_attr, u32 id,
 		    u32 port, struct nlmsghdr **reply)
 {
-	req_init(e->r, cmd, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_init(e->r, cmd, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
 	if (port)
-		req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	req_u32(e->r, id_attr, id);
-	return nlc_do(e->c, e->r, reply);
+		kt_req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	kt_req_u32(e->r, id_attr, id);
+	return kt_nlc_do(e->c, e->r, reply);
 }
 
 /* The doit reply of @cmd for @id, parsed into e->tb; checks the handle. */
@@ -201,13 +201,13 @@ static void res_get_one(struct kunit *test, struct res_env *e, u32 cmd,
 	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
 			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd));
 	parse_msg(test, reply, e->tb);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, e->tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, e->tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
 			e->dev->index);
 	KUNIT_EXPECT_STREQ(test,
-			   attr_str(test, e->tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+			   kt_attr_str(test, e->tb[RDMA_NLDEV_ATTR_DEV_NAME]),
 			   dev_name(&e->dev->dev));
 	KUNIT_EXPECT_STREQ(test,
-			   attr_str(test, e->tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+			   kt_attr_str(test, e->tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
 			   KBUILD_MODNAME);
 	KUNIT_EXPECT_NULL(test, e->tb[RDMA_NLDEV_ATTR_RES_PID]);
 }
@@ -236,7 +236,7 @@ static const enum rdma_restrack_type summary_types[] = {
 /* Read a RES_GET message into @s when it is about s->dev_index. */
 static void summary_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 {
-	struct nlattr **tb = tb_alloc(test), **etb = tb_alloc(test);
+	struct nlattr **tb = kt_tb_alloc(test), **etb = kt_tb_alloc(test);
 	struct summary *s = priv;
 	struct nlattr *entry;
 	int rem;
@@ -244,7 +244,7 @@ static void summary_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 	KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
 			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET));
 	parse_msg(test, nlh, tb);
-	if (attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) != s->dev_index)
+	if (kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) != s->dev_index)
 		return;
 	s->found = true;
 	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SUMMARY]);
@@ -255,11 +255,11 @@ static void summary_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 		parse(test, nla_data(entry), nla_len(entry), etb);
 		/* Upstream's names, in upstream's order. */
 		KUNIT_EXPECT_STREQ(test,
-				   attr_str(test,
-					    etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
+				   kt_attr_str(test,
+					       etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME]),
 				   summary_names[s->entries]);
 		s->curr[summary_types[s->entries]] =
-			attr_u64(test, etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
+			kt_attr_u64(test, etb[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR]);
 		s->entries++;
 	}
 }
@@ -271,9 +271,9 @@ static void res_summary_get(struct kunit *test, struct res_env *e,
 
 	memset(s, 0, sizeof(*s));
 	s->dev_index = e->dev->index;
-	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(e->c, e->r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	KUNIT_EXPECT_FALSE(test, reply->nlmsg_flags & NLM_F_MULTI);
 	summary_msg(test, reply, s);
@@ -303,14 +303,14 @@ static void nldev_res_summary(struct kunit *test)
 
 	srq = ib_create_srq(e->pd, &sattr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq,
 							srq), 0);
 	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 	for (i = 0; i < 3; i++)
-		new_qp(test, e, IB_QPT_UD, NULL);
+		kt_new_qp(test, e, IB_QPT_UD, NULL);
 
 	res_summary_get(test, e, &after);
 	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_QP],
@@ -332,15 +332,15 @@ static void nldev_res_summary(struct kunit *test)
 	/* The dump has the same numbers for this device. */
 	memset(&dumped, 0, sizeof(dumped));
 	dumped.dev_index = e->dev->index;
-	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), 0);
 	KUNIT_EXPECT_TRUE(test, dumped.found);
 	KUNIT_EXPECT_GE(test, d.msgs, 1U);
 	KUNIT_EXPECT_EQ(test, memcmp(dumped.curr, after.curr,
 				     sizeof(after.curr)), 0);
 
 	/* Destroying shows at once. */
-	kunit_release_action(test, destroy_srq, srq);
+	kunit_release_action(test, kt_destroy_srq, srq);
 	res_summary_get(test, e, &after);
 	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_SRQ],
 			before.curr[RDMA_RESTRACK_SRQ]);
@@ -353,24 +353,24 @@ static void nldev_res_summary(struct kunit *test)
 static void nldev_res_qp_doit(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *rc = new_qp(test, e, IB_QPT_RC, NULL);
-	struct ib_qp *ud = new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *rc = kt_new_qp(test, e, IB_QPT_RC, NULL);
+	struct ib_qp *ud = kt_new_qp(test, e, IB_QPT_UD, NULL);
 	struct ib_qp_attr a = { .qp_state = IB_QPS_ERR };
 	struct nlattr **tb = e->tb;
 
 	/* A new RC QP: RESET, on the port it was created for. */
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 			1U);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LQPN]),
 			rc->qp_num);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
 			(u8)IB_QPT_RC);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
 			(u8)IB_QPS_RESET);
 	/* Connected QPs show their peer and receive PSN. */
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RQPN]), 0U);
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RQPN]), 0U);
 	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
 	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_SQ_PSN]);
 	KUNIT_EXPECT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE]);
@@ -381,21 +381,21 @@ static void nldev_res_qp_doit(struct kunit *test)
 	qp_to_init(test, rc);
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
 			(u8)IB_QPS_INIT);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(rc, &a, IB_QP_STATE), 0);
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 		    RDMA_NLDEV_ATTR_RES_LQPN, rc->qp_num, 1);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
 			(u8)IB_QPS_ERR);
 
 	/* A datagram QP has no peer and no path migration state. */
 	qp_to_init(test, ud);
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 		    RDMA_NLDEV_ATTR_RES_LQPN, ud->qp_num, 1);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
 			(u8)IB_QPT_UD);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_STATE]),
 			(u8)IB_QPS_INIT);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQPN]);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
@@ -410,58 +410,58 @@ static void nldev_res_cq_pd_mr_doit(struct kunit *test)
 	struct ib_pd *gpd;
 	struct ib_mr *mr;
 
-	new_qp(test, e, IB_QPT_UD, NULL);
+	kt_new_qp(test, e, IB_QPT_UD, NULL);
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_CQ_GET,
 		    RDMA_NLDEV_ATTR_RES_CQN, e->cq->res.id, 0);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQN]),
 			e->cq->res.id);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_CQE]),
 			(u32)e->cq->cqe);
 	/* The QP uses it as send and as receive CQ. */
-	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
 			2ULL);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_POLL_CTX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_POLL_CTX]),
 			(u8)IB_POLL_DIRECT);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_DEV_DIM]), 0);
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_DEV_DIM]), 0);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_CTXN]);
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
 		    RDMA_NLDEV_ATTR_RES_PDN, e->pd->res.id, 0);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
 			e->pd->res.id);
 	KUNIT_EXPECT_EQ(test,
-			attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY]),
+			kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY]),
 			e->pd->local_dma_lkey);
-	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_USECNT]),
 			(u64)atomic_read(&e->pd->usecnt));
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY]);
 
 	/* The global rkey only of a PD that asked for one. */
 	gpd = ib_alloc_pd(e->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gpd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd, gpd),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd, gpd),
 			0);
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_PD_GET,
 		    RDMA_NLDEV_ATTR_RES_PDN, gpd->res.id, 0);
 	KUNIT_EXPECT_EQ(test,
-			attr_u32(test,
-				 tb[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY]),
+			kt_attr_u32(test,
+				    tb[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY]),
 			gpd->unsafe_global_rkey);
 
 	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_MR_GET,
 		    RDMA_NLDEV_ATTR_RES_MRN, mr->res.id, 0);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
 			mr->res.id);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]),
 			mr->rkey);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LKEY]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_LKEY]),
 			mr->lkey);
-	KUNIT_EXPECT_EQ(test, attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_MRLEN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_RES_MRLEN]),
 			mr->length);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_PDN]);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_IOVA]);
@@ -474,7 +474,7 @@ static void nldev_res_srq_doit(struct kunit *test)
 		.attr = { .max_wr = 8, .max_sge = 1 },
 		.srq_type = IB_SRQT_BASIC,
 	};
-	struct nlattr **qtb = tb_alloc(test);
+	struct nlattr **qtb = kt_tb_alloc(test);
 	struct nlattr **tb = e->tb;
 	struct ib_qp *qp[3];
 	struct nlattr *entry;
@@ -484,20 +484,20 @@ static void nldev_res_srq_doit(struct kunit *test)
 
 	srq = ib_create_srq(e->pd, &sattr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq,
 							srq), 0);
 	/* One QP of the device does not use the SRQ. */
-	new_qp(test, e, IB_QPT_RC, NULL);
+	kt_new_qp(test, e, IB_QPT_RC, NULL);
 	for (i = 0; i < ARRAY_SIZE(qp); i++)
-		qp[i] = new_qp(test, e, IB_QPT_RC, srq);
+		qp[i] = kt_new_qp(test, e, IB_QPT_RC, srq);
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_SRQ_GET,
 		    RDMA_NLDEV_ATTR_RES_SRQN, srq->res.id, 0);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_SRQN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_SRQN]),
 			srq->res.id);
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_RES_TYPE]),
 			(u8)IB_SRQT_BASIC);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_PDN]),
 			e->pd->res.id);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_CQN]);
 
@@ -509,13 +509,13 @@ static void nldev_res_srq_doit(struct kunit *test)
 			total++;
 			continue;
 		}
-		total += attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]) -
-			 attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]) + 1;
+		total += kt_attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]) -
+			 kt_attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]) + 1;
 		KUNIT_EXPECT_LE(test,
-				attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]),
+				kt_attr_u32(test, qtb[RDMA_NLDEV_ATTR_MAX_RANGE]),
 				qp[2]->qp_num);
 		KUNIT_EXPECT_GE(test,
-				attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]),
+				kt_attr_u32(test, qtb[RDMA_NLDEV_ATTR_MIN_RANGE]),
 				qp[0]->qp_num);
 	}
 	KUNIT_EXPECT_EQ(test, total, 3U);
@@ -537,7 +537,7 @@ struct qp_seen {
 
 static void qp_dump_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 {
-	struct nlattr **tb = tb_alloc(test), **etb = tb_alloc(test);
+	struct nlattr **tb = kt_tb_alloc(test), **etb = kt_tb_alloc(test);
 	struct qp_seen *s = priv;
 	struct nlattr *entry;
 	u32 qpn;
@@ -547,7 +547,7 @@ static void qp_dump_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 					 RDMA_NLDEV_CMD_RES_QP_GET));
 	parse_msg(test, nlh, tb);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
 			s->e->dev->index);
 	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_QP]);
 	nla_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_QP], rem) {
@@ -555,9 +555,9 @@ static void qp_dump_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 				RDMA_NLDEV_ATTR_RES_QP_ENTRY);
 		parse(test, nla_data(entry), nla_len(entry), etb);
 		KUNIT_EXPECT_NOT_NULL(test, etb[RDMA_NLDEV_ATTR_RES_STATE]);
-		qpn = attr_u32(test, etb[RDMA_NLDEV_ATTR_RES_LQPN]);
+		qpn = kt_attr_u32(test, etb[RDMA_NLDEV_ATTR_RES_LQPN]);
 		/* QPs of other kernel users (QP0/QP1 of a MAD layer). */
-		if (strcmp(attr_str(test, etb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
+		if (strcmp(kt_attr_str(test, etb[RDMA_NLDEV_ATTR_RES_KERN_NAME]),
 			   KBUILD_MODNAME)) {
 			s->foreign++;
 			continue;
@@ -576,7 +576,7 @@ static void new_many_qps(struct kunit *test, struct res_env *e,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		qp[i] = new_qp(test, e, IB_QPT_UD, NULL);
+		qp[i] = kt_new_qp(test, e, IB_QPT_UD, NULL);
 		/* QP numbers of a fresh device come in order. */
 		if (i)
 			KUNIT_ASSERT_GT(test, qp[i]->qp_num, qp[i - 1]->qp_num);
@@ -601,8 +601,8 @@ static void nldev_res_qp_dump_many(struct kunit *test)
 	s->base = qp[0]->qp_num;
 	d.priv = s;
 
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
 	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, DUMP_READ_LEN), 0);
 	/* Small reads: the QPs came in several messages, each QP once. */
 	KUNIT_EXPECT_GE(test, d.msgs, 3U);
@@ -618,10 +618,10 @@ static void nldev_res_qp_dump_many(struct kunit *test)
 	memset(&d, 0, sizeof(d));
 	d.on_msg = qp_dump_msg;
 	d.priv = s;
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), 0);
 	KUNIT_EXPECT_EQ(test, s->entries, (unsigned int)MANY_QPS);
 }
 
@@ -642,9 +642,9 @@ static void nldev_res_qp_dump_destroy_between_reads(struct kunit *test)
 	s->base = qp[0]->qp_num;
 	d.priv = s;
 
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, NLM_F_DUMP);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	nlc_send(e->c, e->r);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, NLM_F_DUMP);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_nlc_send(e->c, e->r);
 	KUNIT_ASSERT_TRUE(test, dump_read(e->c, &d, DUMP_READ_LEN));
 	KUNIT_ASSERT_FALSE(test, d.done);
 	KUNIT_ASSERT_EQ(test, s->count[0], 1);
@@ -657,8 +657,8 @@ static void nldev_res_qp_dump_destroy_between_reads(struct kunit *test)
 	 */
 	gone_first = qp[0]->qp_num;
 	gone_last = qp[MANY_QPS - 1]->qp_num;
-	kunit_release_action(test, destroy_qp, qp[0]);
-	kunit_release_action(test, destroy_qp, qp[MANY_QPS - 1]);
+	kunit_release_action(test, kt_destroy_qp, qp[0]);
+	kunit_release_action(test, kt_destroy_qp, qp[MANY_QPS - 1]);
 
 	while (!d.done)
 		KUNIT_ASSERT_TRUE(test, dump_read(e->c, &d, DUMP_READ_LEN));
@@ -674,7 +674,7 @@ static void nldev_res_qp_dump_destroy_between_reads(struct kunit *test)
 /* Count the entries of a dump of @cmd in nest @table. */
 static void count_msg(struct kunit *test, struct nlmsghdr *nlh, void *priv)
 {
-	struct nlattr **tb = tb_alloc(test);
+	struct nlattr **tb = kt_tb_alloc(test);
 	unsigned int *n = priv;
 	struct nlattr *entry;
 	int rem, i;
@@ -695,9 +695,9 @@ static unsigned int dump_count(struct kunit *test, struct res_env *e,
 	unsigned int n = 0;
 	struct dump d = { .on_msg = count_msg, .priv = &n };
 
-	req_init(e->r, cmd, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	*error = nlc_dump(e->c, e->r, &d, RXBUF_LEN);
+	kt_req_init(e->r, cmd, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	*error = nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN);
 	return n;
 }
 
@@ -706,8 +706,8 @@ static void nldev_res_dump_types(struct kunit *test)
 	struct res_env *e = new_env(test);
 	int err;
 
-	new_qp(test, e, IB_QPT_UD, NULL);
-	new_qp(test, e, IB_QPT_RC, NULL);
+	kt_new_qp(test, e, IB_QPT_UD, NULL);
+	kt_new_qp(test, e, IB_QPT_RC, NULL);
 	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 					 &err),
 			(unsigned int)rdma_restrack_count(e->dev,
@@ -757,7 +757,7 @@ static void nldev_res_dump_types(struct kunit *test)
 static void nldev_res_bad_requests(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *qp = kt_new_qp(test, e, IB_QPT_UD, NULL);
 	struct nlmsghdr *reply;
 	struct dump d = {};
 
@@ -794,33 +794,33 @@ static void nldev_res_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "The object's ID is missing");
 
 	/* No device index, an unknown one, one of the wrong size. */
-	req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_GET, 0);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "Device index is missing");
-	req_init(e->r, RDMA_NLDEV_CMD_RES_CQ_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_RES_CQN, 0);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_CQ_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_RES_CQN, 0);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such device");
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	req_u8(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
-	KUNIT_EXPECT_LT(test, nlc_do(e->c, e->r, NULL), 0);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	kt_req_u8(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	KUNIT_EXPECT_LT(test, kt_nlc_do(e->c, e->r, NULL), 0);
 	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-	req_u8(e->r, RDMA_NLDEV_ATTR_RES_LQPN, 1);
-	KUNIT_EXPECT_LT(test, nlc_do(e->c, e->r, NULL), 0);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	kt_req_u8(e->r, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	KUNIT_EXPECT_LT(test, kt_nlc_do(e->c, e->r, NULL), 0);
 	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
 
 	/* Dumps refuse the same way. */
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), -EINVAL);
 	memset(&d, 0, sizeof(d));
-	req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_RES_QP_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), -EINVAL);
 	KUNIT_EXPECT_EQ(test, d.msgs, 0U);
 
 	/* The raw doit of a driver without raw dumpers. */
@@ -839,7 +839,7 @@ static void drop_cred(void *cred)
 static void nldev_res_unprivileged(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *qp = kt_new_qp(test, e, IB_QPT_UD, NULL);
 	struct nlattr **tb = e->tb;
 	struct nlmsghdr *reply;
 	struct ib_mr *mr;
@@ -847,7 +847,7 @@ static void nldev_res_unprivileged(struct kunit *test)
 
 	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 
 	cred = prepare_creds();
@@ -884,12 +884,12 @@ static void nldev_res_unprivileged(struct kunit *test)
 
 static void stat_req(struct res_env *e, u32 res, u32 port)
 {
-	req_init(e->r, RDMA_NLDEV_CMD_STAT_GET, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_init(e->r, RDMA_NLDEV_CMD_STAT_GET, 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
 	if (port)
-		req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+		kt_req_u32(e->r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (res)
-		req_u32(e->r, RDMA_NLDEV_ATTR_STAT_RES, res);
+		kt_req_u32(e->r, RDMA_NLDEV_ATTR_STAT_RES, res);
 }
 
 static void nldev_stat_get(struct kunit *test)
@@ -903,102 +903,102 @@ static void nldev_stat_get(struct kunit *test)
 
 	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 
 	/* Hardware counters: loop devices have none (upstream: -EINVAL). */
 	stat_req(e, 0, 1);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "The device has no hardware counters");
 	stat_req(e, 0, 0);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "Port index is missing");
 	stat_req(e, 0, 7);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such port");
 
 	/* QP counters: mode "none", and no counter to find. */
 	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
-	req_u32(e->r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
-	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(e->c, e->r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
 			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 					 RDMA_NLDEV_CMD_STAT_GET));
 	parse_msg(test, reply, tb);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]),
 			e->dev->index);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 			1U);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_STAT_MODE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_STAT_MODE]),
 			(u32)RDMA_COUNTER_MODE_NONE);
 	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 1);
-	req_u32(e->r, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, 0);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -ENOENT);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, 0);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -ENOENT);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such counter");
 
 	/* MR statistics: the MR number. */
 	stat_req(e, RDMA_NLDEV_ATTR_RES_MR, 0);
-	req_u32(e->r, RDMA_NLDEV_ATTR_RES_MRN, mr->res.id);
-	KUNIT_ASSERT_EQ(test, nlc_do(e->c, e->r, &reply), 0);
+	kt_req_u32(e->r, RDMA_NLDEV_ATTR_RES_MRN, mr->res.id);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(e->c, e->r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	parse_msg(test, reply, tb);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_RES_MRN]),
 			mr->res.id);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_RES_RKEY]);
 
 	stat_req(e, 77, 1);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, e->r, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, e->r, NULL), -EINVAL);
 	KUNIT_EXPECT_GT(test, strlen(e->c->extack), 0);
 
 	/* Dumps: no counters; the MRs; a dump needs the resource. */
 	stat_req(e, RDMA_NLDEV_ATTR_RES_QP, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), 0);
 	KUNIT_EXPECT_EQ(test, d.msgs, 0U);
 	memset(&d, 0, sizeof(d));
 	d.on_msg = count_msg;
 	d.priv = &n;
 	stat_req(e, RDMA_NLDEV_ATTR_RES_MR, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), 0);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), 0);
 	KUNIT_EXPECT_EQ(test, n,
 			(unsigned int)rdma_restrack_count(e->dev,
 							  RDMA_RESTRACK_MR,
 							  false));
 	memset(&d, 0, sizeof(d));
 	stat_req(e, 0, 0);
-	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, RXBUF_LEN), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nlc_dump(e->c, e->r, &d, KT_RXBUF_LEN), -EINVAL);
 }
 
 static void nldev_get_chardev(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct req *r = e->r;
+	struct kt_req *r = e->r;
 
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "Character device type is missing");
 
 	/* A port needs a device; the port must exist; so must the device. */
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "A port needs its device index");
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 9);
-	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, 9);
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "umad");
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such port");
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
-	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EINVAL);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, 0x7ffffff0);
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, e->c->extack, "No such device");
 }
 
@@ -1013,17 +1013,17 @@ static void nldev_get_chardev(struct kunit *test)
 static void nldev_get_chardev_uverbs_rdma_cm_gap_refused(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct req *r = e->r;
+	struct kt_req *r = e->r;
 
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
-	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EOPNOTSUPP);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, e->dev->index);
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EOPNOTSUPP);
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "No client provides this character device");
-	req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "rdma_cm");
-	KUNIT_EXPECT_EQ(test, nlc_do(e->c, r, NULL), -EOPNOTSUPP);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "rdma_cm");
+	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EOPNOTSUPP);
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "No client provides this character device");
 }
@@ -1036,17 +1036,17 @@ static void nldev_get_chardev_uverbs_rdma_cm_gap_refused(struct kunit *test)
  * The next RDMA_NLDEV_CMD_MONITOR event about device @index, parsed into
  * @tb; false when none is queued.  Events of other devices are skipped.
  */
-static bool next_event(struct nlc *c, u32 index, struct nlattr **tb)
+static bool next_event(struct kt_nlc *c, u32 index, struct nlattr **tb)
 {
 	struct kunit *test = c->test;
 	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
 
-	while (nlc_recv(c, RXBUF_LEN) > 0) {
+	while (kt_nlc_recv(c, KT_RXBUF_LEN) > 0) {
 		KUNIT_EXPECT_EQ(test, nlh->nlmsg_type,
 				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 						 RDMA_NLDEV_CMD_MONITOR));
 		parse_msg(test, nlh, tb);
-		if (attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) == index)
+		if (kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_DEV_INDEX]) == index)
 			return true;
 	}
 	return false;
@@ -1056,7 +1056,7 @@ static bool next_event(struct nlc *c, u32 index, struct nlattr **tb)
  * A fake HCA whose port 2 is RoCE on a net device of its own: after its
  * registration event comes an attach event naming that net device.
  */
-static void nldev_monitor_roce(struct kunit *test, struct nlc *c,
+static void nldev_monitor_roce(struct kunit *test, struct kt_nlc *c,
 			       struct nlattr **tb)
 {
 	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 2);
@@ -1076,22 +1076,22 @@ static void nldev_monitor_roce(struct kunit *test, struct nlc *c,
 	KUNIT_ASSERT_NOT_NULL(test, ndev);
 
 	KUNIT_ASSERT_TRUE(test, next_event(c, hca->ibdev.index, tb));
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_REGISTER_EVENT);
 	while (!attached && next_event(c, hca->ibdev.index, tb)) {
-		type = attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]);
+		type = kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]);
 		if (type != RDMA_NETDEV_ATTACH_EVENT)
 			continue;
 		attached = true;
 		KUNIT_EXPECT_EQ(test,
-				attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+				kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 				2U);
 		KUNIT_EXPECT_EQ(test,
-				attr_u32(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]),
+				kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]),
 				(u32)ndev->ifindex);
 		KUNIT_EXPECT_STREQ(test,
-				   attr_str(test,
-					    tb[RDMA_NLDEV_ATTR_NDEV_NAME]),
+				   kt_attr_str(test,
+					       tb[RDMA_NLDEV_ATTR_NDEV_NAME]),
 				   ndev->name);
 	}
 	dev_put(ndev);
@@ -1100,9 +1100,9 @@ static void nldev_monitor_roce(struct kunit *test, struct nlc *c,
 
 static void nldev_monitor_events(struct kunit *test)
 {
-	struct nlattr **tb = tb_alloc(test);
-	struct nlc *c = nlc_open(test);
-	struct req *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct nlattr **tb = kt_tb_alloc(test);
+	struct kt_nlc *c = kt_nlc_open(test);
+	struct kt_req *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	int group = RDMA_NL_GROUP_NOTIFY;
 	struct net_device *lo = init_net.loopback_dev;
 	struct nlmsghdr *reply;
@@ -1112,12 +1112,12 @@ static void nldev_monitor_events(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	/* SYS_GET says events are sent; it also binds the socket. */
-	req_init(r, RDMA_NLDEV_CMD_SYS_GET, 0);
-	KUNIT_ASSERT_EQ(test, nlc_do(c, r, &reply), 0);
+	kt_req_init(r, RDMA_NLDEV_CMD_SYS_GET, 0);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, &reply), 0);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	parse_msg(test, reply, tb);
 	KUNIT_EXPECT_EQ(test,
-			attr_u8(test, tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE]), 1);
+			kt_attr_u8(test, tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE]), 1);
 	KUNIT_ASSERT_EQ(test, 0,
 			c->sock->ops->setsockopt(c->sock, SOL_NETLINK,
 						 NETLINK_ADD_MEMBERSHIP,
@@ -1126,15 +1126,15 @@ static void nldev_monitor_events(struct kunit *test)
 
 	dev = rdma_loop_add_device("kumon%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
 							dev), 0);
 	index = dev->index;
 	strscpy(name, dev_name(&dev->dev), sizeof(name));
 
 	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_REGISTER_EVENT);
-	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+	KUNIT_EXPECT_STREQ(test, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
 			   name);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	/* A loop device has no net device: nothing else. */
@@ -1147,9 +1147,9 @@ static void nldev_monitor_events(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, lo, 1), 0);
 	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_NETDEV_ATTACH_EVENT);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 			1U);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
 	/* Setting the same net device again is no event. */
@@ -1157,17 +1157,17 @@ static void nldev_monitor_events(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, next_event(c, index, tb));
 	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(dev, NULL, 1), 0);
 	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_NETDEV_DETACH_EVENT);
-	KUNIT_EXPECT_EQ(test, attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_PORT_INDEX]),
 			1U);
 	KUNIT_EXPECT_NULL(test, tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
 
-	kunit_release_action(test, remove_loop, dev);
+	kunit_release_action(test, kt_remove_loop, dev);
 	KUNIT_ASSERT_TRUE(test, next_event(c, index, tb));
-	KUNIT_EXPECT_EQ(test, attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
+	KUNIT_EXPECT_EQ(test, kt_attr_u8(test, tb[RDMA_NLDEV_ATTR_EVENT_TYPE]),
 			(u8)RDMA_UNREGISTER_EVENT);
-	KUNIT_EXPECT_STREQ(test, attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
+	KUNIT_EXPECT_STREQ(test, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_DEV_NAME]),
 			   name);
 
 	nldev_monitor_roce(test, c, tb);

@@ -37,29 +37,29 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* A PathRecord Get answered: status 0, one record, every field as sent. */
 static void sa_path_answered(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q = NULL;
 	struct sa_path_rec req;
 	int id;
 
-	request_path(b, &req);
-	id = sa_path_get(b, &req, REQ_MASK, 5000, r, &q);
+	kt_request_path(b, &req);
+	id = kt_sa_path_get(b, &req, KT_REQ_MASK, 5000, r, &q);
 	KUNIT_ASSERT_GE(test, id, 0);
 	KUNIT_EXPECT_NOT_NULL(test, q);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_EXPECT_EQ(test, r->num, 1u);
 	KUNIT_ASSERT_TRUE(test, r->have_rec);
-	expect_path_eq(test, &r->rec, &b->sa->path);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+	kt_expect_path_eq(test, &r->rec, &b->sa->path);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 
 	/*
 	 * Answered: a cancel now does nothing, whether the query is still
 	 * ending or gone; once it ended the callback is still at one.
 	 */
 	ib_sa_cancel_query(id, q);
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 }
@@ -67,8 +67,8 @@ static void sa_path_answered(struct kunit *test)
 /* The request as S got it: headers, TID, component mask and fields. */
 static void sa_path_request_seen(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	ib_sa_comp_mask mask = IB_SA_PATH_REC_SERVICE_ID |
 			       IB_SA_PATH_REC_DGID | IB_SA_PATH_REC_SGID |
 			       IB_SA_PATH_REC_REVERSIBLE |
@@ -83,9 +83,9 @@ static void sa_path_request_seen(struct kunit *test)
 	u64 tid1, tid2;
 
 	KUNIT_ASSERT_NOT_NULL(test, seen);
-	sample_path(&req);
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, mask, 5000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	kt_sample_path(&req);
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, mask, 5000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 
 	spin_lock(&b->sa->lock);
@@ -109,15 +109,15 @@ static void sa_path_request_seen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(seen->sa_hdr.sm_key), 0ULL);
 	ib_sa_unpack_path(seen->data, &got);
 	got.rec_type = SA_PATH_REC_TYPE_IB;
-	expect_path_eq(test, &got, &req);
+	kt_expect_path_eq(test, &got, &req);
 	/* from C's QP1 and LID, through the SA address handle */
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, last_wc.src_qp), 1u);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, last_wc.slid), (u32)b->lid_c);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, last_wc.src_qp), 1u);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, last_wc.slid), (u32)b->lid_c);
 
 	/* the next query has a TID of its own, same upper half */
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, mask, 5000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 2));
-	tid2 = be64_to_cpu(FSA_READ(b->sa, last_path.mad_hdr.tid));
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, mask, 5000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 2));
+	tid2 = be64_to_cpu(KT_FSA_READ(b->sa, last_path.mad_hdr.tid));
 	KUNIT_EXPECT_NE(test, tid2, tid1);
 	KUNIT_EXPECT_EQ(test, tid2 >> 32, tid1 >> 32);
 }
@@ -125,26 +125,26 @@ static void sa_path_request_seen(struct kunit *test)
 /* An answer with an SA error status: -EINVAL, the record still given. */
 static void sa_status_error(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec req;
 
 	spin_lock(&b->sa->lock);
-	b->sa->status = SA_ERR_NO_RECORDS;
+	b->sa->status = KT_SA_ERR_NO_RECORDS;
 	spin_unlock(&b->sa->lock);
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	/* tries of 6 s: S answers the first one */
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 60000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 60000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
 	KUNIT_EXPECT_EQ(test, r->num, 1u);
 	KUNIT_EXPECT_TRUE(test, r->have_rec);
 	/* the query ended there: no second callback, no second try */
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 }
 
 /*
@@ -154,8 +154,8 @@ static void sa_status_error(struct kunit *test)
  */
 static void sa_timeout_retries(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec req;
 	unsigned long t0;
@@ -163,23 +163,23 @@ static void sa_timeout_retries(struct kunit *test)
 	spin_lock(&b->sa->lock);
 	b->sa->silent = true;
 	spin_unlock(&b->sa->lock);
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	t0 = jiffies;
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 200, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 200, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 200u);
 	KUNIT_EXPECT_EQ(test, r->status, -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, r->num, 0u);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
 	/* the query ended, and S has seen all it ever sent */
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 11);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(FSA_READ(b->sa, first_path.mad_hdr.tid)),
-			be64_to_cpu(FSA_READ(b->sa, last_path.mad_hdr.tid)));
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 11);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(KT_FSA_READ(b->sa, first_path.mad_hdr.tid)),
+			be64_to_cpu(KT_FSA_READ(b->sa, last_path.mad_hdr.tid)));
 	KUNIT_EXPECT_EQ(test,
-			be64_to_cpu(FSA_READ(b->sa, last_path.mad_hdr.tid)) >> 32,
+			be64_to_cpu(KT_FSA_READ(b->sa, last_path.mad_hdr.tid)) >> 32,
 			(u64)ib_sa_test.agent_hi_tid(b->c->dev, 1));
 }
 
@@ -190,8 +190,8 @@ static void sa_timeout_retries(struct kunit *test)
  */
 static void sa_cancel(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test), *r2 = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test), *r2 = kt_cres_new(test);
 	struct ib_sa_query *q, *q2;
 	struct sa_path_rec req;
 	int id, id2;
@@ -199,23 +199,23 @@ static void sa_cancel(struct kunit *test)
 	spin_lock(&b->sa->lock);
 	b->sa->hold = true;
 	spin_unlock(&b->sa->lock);
-	request_path(b, &req);
-	id = sa_path_get(b, &req, REQ_MASK, 60000, r, &q);
+	kt_request_path(b, &req);
+	id = kt_sa_path_get(b, &req, KT_REQ_MASK, 60000, r, &q);
 	KUNIT_ASSERT_GE(test, id, 0);
-	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->n_held == 1));
+	KUNIT_ASSERT_TRUE(test, KT_FSA_WAIT(b->sa, b->sa->n_held == 1));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 
 	ib_sa_cancel_query(id, q);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
 
 	/* the late answer: once C has handled it, nothing came of it */
-	fsa_answer_held(b->sa);
-	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->replies == 1));
+	kt_fsa_answer_held(b->sa);
+	KUNIT_ASSERT_TRUE(test, KT_FSA_WAIT(b->sa, b->sa->replies == 1));
 	ib_sa_cancel_query(id, q);
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
 
@@ -223,15 +223,15 @@ static void sa_cancel(struct kunit *test)
 	spin_lock(&b->sa->lock);
 	b->sa->hold = true;
 	spin_unlock(&b->sa->lock);
-	id2 = sa_path_get(b, &req, REQ_MASK, 60000, r2, &q2);
+	id2 = kt_sa_path_get(b, &req, KT_REQ_MASK, 60000, r2, &q2);
 	KUNIT_ASSERT_GE(test, id2, 0);
-	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->n_held == 1));
+	KUNIT_ASSERT_TRUE(test, KT_FSA_WAIT(b->sa, b->sa->n_held == 1));
 	ib_sa_cancel_query(id2 + 1, q2);
-	fsa_answer_held(b->sa);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r2, 1));
+	kt_fsa_answer_held(b->sa);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r2, 1));
 	KUNIT_EXPECT_EQ(test, r2->status, 0);
 	KUNIT_EXPECT_TRUE(test, r2->have_rec);
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r2->calls), 1);
 }
 
@@ -256,8 +256,8 @@ static void unreg_fn(struct work_struct *work)
  */
 static void sa_unregister_waits(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_client *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	struct unreg_work *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct ib_sa_query *q;
@@ -270,11 +270,11 @@ static void sa_unregister_waits(struct kunit *test)
 	spin_lock(&b->sa->lock);
 	b->sa->hold = true;
 	spin_unlock(&b->sa->lock);
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	KUNIT_ASSERT_GE(test, ib_sa_path_rec_get(cl, b->c->dev, 1, &req,
-						 REQ_MASK, 5000, GFP_KERNEL,
-						 path_cb, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, FSA_WAIT(b->sa, b->sa->n_held == 1));
+						 KT_REQ_MASK, 5000, GFP_KERNEL,
+						 kt_path_cb, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, KT_FSA_WAIT(b->sa, b->sa->n_held == 1));
 
 	INIT_WORK(&u->work, unreg_fn);
 	u->client = cl;
@@ -284,10 +284,10 @@ static void sa_unregister_waits(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, early);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 
-	fsa_answer_held(b->sa);
+	kt_fsa_answer_held(b->sa);
 	KUNIT_ASSERT_TRUE(test,
 			  wait_for_completion_timeout(&u->done,
-						      msecs_to_jiffies(WAIT_MS)));
+						      msecs_to_jiffies(KT_WAIT_MS)));
 	/* the callback ran, once, before the unregistration returned */
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
@@ -298,11 +298,11 @@ static void sa_unregister_waits(struct kunit *test)
 /* A new SM LID (and SL): the next query goes there. */
 static void sa_sm_lid_change(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct vt *s2 = new_vt_named(test, "kusa%d");
-	struct fake_sa *sa2 = fsa_new(test, s2->dev);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_vt *s2 = kt_new_vt_named(test, "kusa%d");
+	struct kt_fake_sa *sa2 = kt_fsa_new(test, s2->dev);
 	u16 lid2 = rdma_loop_port_lid(s2->dev);
-	struct cres *r = cres_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct rdma_ah_attr attr;
 	struct ib_sa_query *q;
 	struct sa_path_rec req;
@@ -311,30 +311,30 @@ static void sa_sm_lid_change(struct kunit *test)
 	sa2->path.preference = 0x11;
 	spin_unlock(&sa2->lock);
 
-	set_sm(test, b->c->dev, lid2, 3);
-	KUNIT_ASSERT_TRUE(test, wait_sm_ah(b->c->dev, lid2, &attr));
+	kt_set_sm(test, b->c->dev, lid2, 3);
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, lid2, &attr));
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&attr), 3);
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_port_num(&attr), 1u);
 	KUNIT_EXPECT_EQ(test, attr.type, RDMA_AH_ATTR_TYPE_IB);
 	KUNIT_EXPECT_FALSE(test, !!(rdma_ah_get_ah_flags(&attr) & IB_AH_GRH));
 
-	request_path(b, &req);
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 5000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	kt_request_path(b, &req);
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 5000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_EXPECT_EQ(test, r->rec.preference, 0x11);
-	KUNIT_EXPECT_EQ(test, FSA_READ(sa2, n_path), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(sa2, last_wc.slid), (u32)b->lid_c);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(sa2, n_path), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(sa2, last_wc.slid), (u32)b->lid_c);
 }
 
 /* A port no SM has set up yet: queries are refused with -EAGAIN. */
 static void sa_no_sm_lid(struct kunit *test)
 {
-	struct vt *m = new_vt_flags(test, "kusa%d", RDMA_LOOP_MANAGED);
+	struct kt_vt *m = kt_new_vt_flags(test, "kusa%d", RDMA_LOOP_MANAGED);
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
 	struct ib_sa_guidinfo_rec grec = {};
-	struct cres *r = cres_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_port_attr pa;
 	struct ib_sa_query *q = NULL;
 	struct sa_path_rec req = { .rec_type = SA_PATH_REC_TYPE_IB };
@@ -344,12 +344,12 @@ static void sa_no_sm_lid(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pa.sm_lid, 0u);
 	ib_sa_register_client(cl);
 	KUNIT_EXPECT_EQ(test, ib_sa_path_rec_get(cl, m->dev, 1, &req, 0, 1000,
-						 GFP_KERNEL, path_cb, r, &q),
+						 GFP_KERNEL, kt_path_cb, r, &q),
 			-EAGAIN);
 	KUNIT_EXPECT_EQ(test,
 			ib_sa_guid_info_rec_query(cl, m->dev, 1, &grec, 0,
 						  IB_MGMT_METHOD_GET, 1000,
-						  GFP_KERNEL, guid_cb, r, &q),
+						  GFP_KERNEL, kt_guid_cb, r, &q),
 			-EAGAIN);
 	ib_sa_unregister_client(cl);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
@@ -359,10 +359,10 @@ static void sa_no_sm_lid(struct kunit *test)
 #define N_GONE	8
 static void sa_device_removed(struct kunit *test)
 {
-	struct vt *s = new_vt_named(test, "kusa%d");
-	struct fake_sa *sa = fsa_new(test, s->dev);
+	struct kt_vt *s = kt_new_vt_named(test, "kusa%d");
+	struct kt_fake_sa *sa = kt_fsa_new(test, s->dev);
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
-	struct cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
+	struct kt_cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
 	struct rdma_ah_attr attr;
 	struct ib_sa_query *q;
 	struct sa_path_rec req = { .rec_type = SA_PATH_REC_TYPE_IB };
@@ -380,19 +380,19 @@ static void sa_device_removed(struct kunit *test)
 
 	gone = rdma_loop_add_device("kusagone%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gone);
-	set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
-	if (wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
+	kt_set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
+	if (kt_wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
 		for (i = 0; i < N_GONE; i++)
 			posted += ib_sa_path_rec_get(cl, gone, 1, &req, 0,
 						     60000, GFP_KERNEL,
-						     path_cb, &r[i], &q) >= 0;
-		FSA_WAIT(sa, sa->n_held == N_GONE);
+						     kt_path_cb, &r[i], &q) >= 0;
+		KT_FSA_WAIT(sa, sa->n_held == N_GONE);
 	}
 	rdma_loop_remove_device(gone);
 	ib_sa_unregister_client(cl);
 
 	KUNIT_EXPECT_EQ(test, posted, N_GONE);
-	KUNIT_EXPECT_EQ(test, FSA_READ(sa, n_held), N_GONE);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(sa, n_held), N_GONE);
 	for (i = 0; i < N_GONE; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&r[i].calls), 1);
 		KUNIT_EXPECT_EQ(test, r[i].status, -EINTR);
@@ -402,8 +402,8 @@ static void sa_device_removed(struct kunit *test)
 /* GUIDInfoRecord: Get answered; Set goes out (S has no Set: refused). */
 static void sa_guidinfo(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_guidinfo_rec grec = {};
 	struct ib_sa_query *q;
 	ib_sa_comp_mask mask = IB_SA_GUIDINFO_REC_LID |
@@ -427,8 +427,8 @@ static void sa_guidinfo(struct kunit *test)
 							1, &grec, mask,
 							IB_MGMT_METHOD_GET,
 							5000, GFP_KERNEL,
-							guid_cb, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+							kt_guid_cb, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_ASSERT_TRUE(test, r->have_rec);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(r->grec.lid), b->lid_c);
@@ -459,18 +459,18 @@ static void sa_guidinfo(struct kunit *test)
 							1, &grec, mask,
 							IB_MGMT_METHOD_SET,
 							5000, GFP_KERNEL,
-							guid_cb, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 2));
+							kt_guid_cb, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 2));
 	KUNIT_EXPECT_EQ(test, r->status, -EINVAL);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_guid), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_guid), 1);
 }
 
 /* The ClassPortInfo the client reads after the SM change, cached. */
 static void sa_classport_info(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct ib_class_port_info info, *sent = &b->sa->cpi;
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
 	int ret;
 
 	do {
@@ -480,11 +480,11 @@ static void sa_classport_info(struct kunit *test)
 		msleep(50);
 	} while (time_before(jiffies, end));
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_EXPECT_GE(test, FSA_READ(b->sa, n_cpi), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, last_cpi.mad_hdr.method),
+	KUNIT_EXPECT_GE(test, KT_FSA_READ(b->sa, n_cpi), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, last_cpi.mad_hdr.method),
 			IB_MGMT_METHOD_GET);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu((__force __be64)
-				FSA_READ(b->sa, last_cpi.sa_hdr.comp_mask)),
+				KT_FSA_READ(b->sa, last_cpi.sa_hdr.comp_mask)),
 			0ULL);
 	KUNIT_EXPECT_EQ(test, info.base_version, sent->base_version);
 	KUNIT_EXPECT_EQ(test, info.class_version, IB_SA_CLASS_VERSION);
@@ -562,24 +562,24 @@ static void sa_pack_unpack_vector(struct kunit *test)
 	{
 		struct sa_path_rec in, out = {};
 
-		sample_path(&in);
+		kt_sample_path(&in);
 		ib_sa_pack_path(&in, buf);
 		ib_sa_unpack_path(buf, &out);
 		out.rec_type = SA_PATH_REC_TYPE_IB;
-		expect_path_eq(test, &out, &in);
+		kt_expect_path_eq(test, &out, &in);
 	}
 }
 
 /* The AH attributes of an IB path, without and with a GRH. */
 static void sa_init_ah_attr(struct kunit *test)
 {
-	struct vt *c = new_vt_named(test, "kusa%d");
+	struct kt_vt *c = kt_new_vt_named(test, "kusa%d");
 	struct rdma_ah_attr attr;
 	struct sa_path_rec rec;
 	const struct ib_global_route *grh;
 	union ib_gid gid0;
 
-	sample_path(&rec);
+	kt_sample_path(&rec);
 	rec.ib.dlid = cpu_to_be16(0x0042);
 	rec.ib.slid = cpu_to_be16(rdma_loop_port_lid(c->dev) | 3);
 	rec.sl = 5;
@@ -627,33 +627,33 @@ static void sa_init_ah_attr(struct kunit *test)
 /* What the calls refuse before anything goes out. */
 static void sa_refusals(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_guidinfo_rec grec = {};
 	struct ib_sa_query *q;
 	struct sa_path_rec req;
 
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	req.rec_type = SA_PATH_REC_TYPE_ROCE_V2;
-	KUNIT_EXPECT_EQ(test, sa_path_get(b, &req, REQ_MASK, 1000, r, &q),
+	KUNIT_EXPECT_EQ(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 1000, r, &q),
 			-EINVAL);
 	req.rec_type = SA_PATH_REC_TYPE_IB;
 	KUNIT_EXPECT_EQ(test, ib_sa_path_rec_get(&b->client, b->c->dev, 2,
-						 &req, REQ_MASK, 1000,
-						 GFP_KERNEL, path_cb, r, &q),
+						 &req, KT_REQ_MASK, 1000,
+						 GFP_KERNEL, kt_path_cb, r, &q),
 			-ENODEV);
 	KUNIT_EXPECT_EQ(test,
 			ib_sa_guid_info_rec_query(&b->client, b->c->dev, 1,
 						  &grec, 0, IB_MGMT_METHOD_GET_RESP,
-						  1000, GFP_KERNEL, guid_cb,
+						  1000, GFP_KERNEL, kt_guid_cb,
 						  r, &q),
 			-EINVAL);
 	/* nothing is left to call back, and nothing reached S */
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_guid), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_guid), 0);
 }
 
 static struct kunit_case rdma_sa_cases[] = {
@@ -676,8 +676,8 @@ static struct kunit_case rdma_sa_cases[] = {
 
 static struct kunit_suite rdma_sa_suite = {
 	.name = "rdma_sa",
-	.suite_init = bed_suite_init,
-	.suite_exit = bed_suite_exit,
+	.suite_init = kt_bed_suite_init,
+	.suite_exit = kt_bed_suite_exit,
 	.test_cases = rdma_sa_cases,
 };
 

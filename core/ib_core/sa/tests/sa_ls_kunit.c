@@ -76,7 +76,7 @@ static void ls_tap_on(struct kunit *test)
 static struct sk_buff *ls_next_request(void)
 {
 	wait_event_timeout(ls_wq, !skb_queue_empty(&ls_requests),
-			   msecs_to_jiffies(WAIT_MS));
+			   msecs_to_jiffies(KT_WAIT_MS));
 	return skb_dequeue(&ls_requests);
 }
 
@@ -169,10 +169,10 @@ static void ls_restore_timeout(void *test)
 /* The answer's flags a unidirectional request needs. */
 #define UNI_FLAGS	(IB_PATH_PRIMARY | IB_PATH_OUTBOUND)
 
-/* A path unlike the fake SA's (sample_path()): SL 7, lifetime 0x11. */
+/* A path unlike the fake SA's (kt_sample_path()): SL 7, lifetime 0x11. */
 static void ls_path(struct sa_path_rec *rec, u16 dlid)
 {
-	sample_path(rec);
+	kt_sample_path(rec);
 	rec->ib.dlid = cpu_to_be16(dlid);
 	rec->sl = 7;
 	rec->packet_life_time = 0x11;
@@ -181,13 +181,13 @@ static void ls_path(struct sa_path_rec *rec, u16 dlid)
 }
 
 /* A bed with the tap on and a query out; its sequence number. */
-static u32 ls_query(struct kunit *test, struct bed *b, struct cres *r,
+static u32 ls_query(struct kunit *test, struct kt_bed *b, struct kt_cres *r,
 		    int *id, struct ib_sa_query **q)
 {
 	struct sa_path_rec req;
 
-	request_path(b, &req);
-	*id = sa_path_get(b, &req, REQ_MASK, 3000, r, q);
+	kt_request_path(b, &req);
+	*id = kt_sa_path_get(b, &req, KT_REQ_MASK, 3000, r, q);
 	KUNIT_ASSERT_GE(test, *id, 0);
 	return ls_next_seq(test);
 }
@@ -221,8 +221,8 @@ static int ls_init(struct kunit *test)
 /* The RESOLVE request: header, attributes, path use; no MAD yet. */
 static void ls_request_format(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct nlattr *tb[LS_NLA_TYPE_MAX] = {};
 	struct rdma_ls_resolve_header *hdr;
 	struct ib_sa_query *q;
@@ -233,20 +233,20 @@ static void ls_request_format(struct kunit *test)
 	int id, rem, n = 0;
 
 	ls_tap_on(test);
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	req.service_id = cpu_to_be64(0x0102030405060708ULL);
 	req.traffic_class = 0x5c;
 	req.qos_class = cpu_to_be16(0x0321);
-	id = sa_path_get(b, &req, REQ_MASK | IB_SA_PATH_REC_SERVICE_ID |
-			 IB_SA_PATH_REC_TRAFFIC_CLASS |
-			 IB_SA_PATH_REC_QOS_CLASS, 3000, r, &q);
+	id = kt_sa_path_get(b, &req, KT_REQ_MASK | IB_SA_PATH_REC_SERVICE_ID |
+			    IB_SA_PATH_REC_TRAFFIC_CLASS |
+			    IB_SA_PATH_REC_QOS_CLASS, 3000, r, &q);
 	KUNIT_ASSERT_GE(test, id, 0);
 	skb = ls_next_request();
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_skb_action,
 							skb), 0);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
 
 	nlh = nlmsg_hdr(skb);
 	KUNIT_EXPECT_EQ(test, nlh->nlmsg_type, LS_TYPE(RDMA_NL_LS_OP_RESOLVE));
@@ -297,9 +297,9 @@ static void ls_request_format(struct kunit *test)
 
 	/* reversible asked for: all uses */
 	req.reversible = 1;
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK |
-					  IB_SA_PATH_REC_REVERSIBLE, 3000, r,
-					  &q), 0);
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK |
+					     IB_SA_PATH_REC_REVERSIBLE, 3000, r,
+					     &q), 0);
 	skb = ls_next_request();
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_skb_action,
@@ -314,17 +314,17 @@ static void ls_request_format(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kunit_add_action_or_reset(test,
 							ls_restore_timeout,
 							test), 0);
-	KUNIT_EXPECT_TRUE(test, cres_wait(r, 2));
+	KUNIT_EXPECT_TRUE(test, kt_cres_wait(r, 2));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 2);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 2);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 }
 
 /* A good answer: its two records to the callback; the SA never asked. */
 static void ls_good_answer(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct sa_path_rec p1, p2, alt;
 	struct sa_path_rec *got;
 	struct ib_sa_query *q;
@@ -347,20 +347,20 @@ static void ls_good_answer(struct kunit *test)
 	ls_put_rec(test, m, &p2, UNI_FLAGS, sizeof(struct ib_path_rec_data));
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
 
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_EXPECT_EQ(test, r->num, 2);
 	KUNIT_EXPECT_TRUE(test, r->have_rec);
-	expect_path_eq(test, &r->rec, &p1);
+	kt_expect_path_eq(test, &r->rec, &p1);
 	got = &r->rec;
 	KUNIT_EXPECT_EQ(test, got->flags, UNI_FLAGS | IB_PATH_GMP);
 	KUNIT_EXPECT_EQ(test, got->sl, 7);
 	KUNIT_EXPECT_EQ(test, got->packet_life_time, 0x11);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	/* the query ended without a MAD: S never saw one */
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 
 	/* a second answer of the same number finds nobody */
@@ -372,24 +372,24 @@ static void ls_good_answer(struct kunit *test)
 }
 
 /* What an answer does that is not used: @fallback to the SA or -EIO. */
-static void ls_answer_expect(struct kunit *test, struct bed *b,
-			     struct cres *r, struct ls_msg *m, bool fallback)
+static void ls_answer_expect(struct kunit *test, struct kt_bed *b,
+			     struct kt_cres *r, struct ls_msg *m, bool fallback)
 {
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	if (fallback) {
 		/* the fake SA's own path */
 		KUNIT_EXPECT_EQ(test, r->status, 0);
 		KUNIT_EXPECT_EQ(test, r->num, 1);
-		expect_path_eq(test, &r->rec, &b->sa->path);
-		KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+		kt_expect_path_eq(test, &r->rec, &b->sa->path);
+		KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 	} else {
 		KUNIT_EXPECT_EQ(test, r->status, -EIO);
 		KUNIT_EXPECT_FALSE(test, r->have_rec);
-		KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-		KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
-		KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
+		KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+		KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
+		KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
 	}
 }
@@ -397,8 +397,8 @@ static void ls_answer_expect(struct kunit *test, struct bed *b,
 /* RDMA_NL_LS_F_ERR: the SA answers instead (its record is used). */
 static void ls_error_answer(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -417,8 +417,8 @@ static void ls_error_answer(struct kunit *test)
 /* A record shorter than struct ib_path_rec_data: to the SA. */
 static void ls_short_record(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -437,8 +437,8 @@ static void ls_short_record(struct kunit *test)
 /* A known attribute of the wrong size (a 2-byte TIMEOUT): to the SA. */
 static void ls_wrong_attr_len(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -458,8 +458,8 @@ static void ls_wrong_attr_len(struct kunit *test)
 /* A valid answer without records: -EIO, as upstream (no SA). */
 static void ls_zero_records(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct ls_msg *m;
 	int id;
@@ -477,8 +477,8 @@ static void ls_zero_records(struct kunit *test)
  */
 static void ls_unknown_attr_type(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_path_rec_data data = { .flags = UNI_FLAGS };
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
@@ -498,8 +498,8 @@ static void ls_unknown_attr_type(struct kunit *test)
 /* Records, none with the flags a unidirectional path needs: -EIO. */
 static void ls_unusable_records(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -523,8 +523,8 @@ static void ls_unusable_records(struct kunit *test)
  */
 static void ls_ignored_messages(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -556,10 +556,10 @@ static void ls_ignored_messages(struct kunit *test)
 	m = ls_msg_new(test, RDMA_NL_LS_OP_RESOLVE, seq, 0);
 	ls_put_rec(test, m, &p, UNI_FLAGS, sizeof(struct ib_path_rec_data));
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
 	KUNIT_EXPECT_EQ(test, r->num, 1);
-	expect_path_eq(test, &r->rec, &p);
+	kt_expect_path_eq(test, &r->rec, &p);
 }
 
 /*
@@ -569,8 +569,8 @@ static void ls_ignored_messages(struct kunit *test)
  */
 static void ls_timeout_falls_back(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	unsigned long t0;
 	int id;
@@ -582,12 +582,12 @@ static void ls_timeout_falls_back(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 100), 0);
 	t0 = jiffies;
 	ls_query(test, b, r, &id, &q);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), 100);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
-	expect_path_eq(test, &r->rec, &b->sa->path);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+	kt_expect_path_eq(test, &r->rec, &b->sa->path);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 }
 
 /* SET_TIMEOUT: clamped to [100, 200000]; refusals leave it as it was. */
@@ -635,8 +635,8 @@ static void ls_set_timeout_clamp(struct kunit *test)
  */
 static void ls_set_timeout_moves_deadline(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test), *r2 = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test), *r2 = kt_cres_new(test);
 	struct ib_sa_query *q, *q2;
 	unsigned long t0;
 	int id, id2;
@@ -654,16 +654,16 @@ static void ls_set_timeout_moves_deadline(struct kunit *test)
 	 */
 	ls_query(test, b, r2, &id2, &q2);
 	ib_sa_cancel_query(id2, q2);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r2, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r2, 1));
 	KUNIT_EXPECT_EQ(test, r2->status, -EINTR);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 0);
 
 	KUNIT_ASSERT_EQ(test, ls_set_timeout(test, 100), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
-	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0), WAIT_MS);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0), KT_WAIT_MS);
 	KUNIT_EXPECT_EQ(test, r->status, 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 }
 
 /* Every LS op needs CAP_NET_ADMIN (RDMA_NL_ADMIN_PERM), as upstream. */
@@ -691,8 +691,8 @@ static void ls_ops_need_admin(struct kunit *test)
 /* Cancel while waiting: -EINTR, no SA; a later answer finds nobody. */
 static void ls_cancel(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec p;
 	struct ls_msg *m;
@@ -702,7 +702,7 @@ static void ls_cancel(struct kunit *test)
 	ls_tap_on(test);
 	seq = ls_query(test, b, r, &id, &q);
 	ib_sa_cancel_query(id, q);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, -EINTR);
 	KUNIT_EXPECT_FALSE(test, r->have_rec);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
@@ -713,20 +713,20 @@ static void ls_cancel(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ls_resolve(m), 0);
 	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
 	/* the query ended without a MAD: S never saw one */
-	KUNIT_ASSERT_TRUE(test, bed_queries_ended(b));
-	KUNIT_ASSERT_TRUE(test, bed_round_trip(test, b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_ASSERT_TRUE(test, kt_bed_round_trip(test, b));
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->calls), 1);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 0);
 }
 
 /* The client's device goes while the service has its queries: -EINTR. */
 #define N_GONE	4
 static void ls_device_removed(struct kunit *test)
 {
-	struct vt *s = new_vt_named(test, "kusa%d");
-	struct fake_sa *sa = fsa_new(test, s->dev);
+	struct kt_vt *s = kt_new_vt_named(test, "kusa%d");
+	struct kt_fake_sa *sa = kt_fsa_new(test, s->dev);
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
-	struct cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
+	struct kt_cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
 	struct sa_path_rec req = { .rec_type = SA_PATH_REC_TYPE_IB };
 	struct rdma_ah_attr attr;
 	struct ib_sa_query *q;
@@ -742,14 +742,14 @@ static void ls_device_removed(struct kunit *test)
 
 	gone = rdma_loop_add_device("kusagone%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gone);
-	set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
-	if (wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
+	kt_set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
+	if (kt_wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
 		rdma_query_gid(s->dev, 1, 0, &req.dgid);
 		for (i = 0; i < N_GONE; i++)
 			posted += ib_sa_path_rec_get(cl, gone, 1, &req,
 						     IB_SA_PATH_REC_DGID,
 						     60000, GFP_KERNEL,
-						     path_cb, &r[i], &q) >= 0;
+						     kt_path_cb, &r[i], &q) >= 0;
 		for (i = 0; i < posted; i++)
 			seen += ls_next_seq(test) != 0;
 	}
@@ -760,7 +760,7 @@ static void ls_device_removed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, posted, N_GONE);
 	KUNIT_EXPECT_EQ(test, seen, N_GONE);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(sa, n_path), 0);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(sa, n_path), 0);
 	for (i = 0; i < N_GONE; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&r[i].calls), 1);
 		KUNIT_EXPECT_EQ(test, r[i].status, -EINTR);
@@ -773,31 +773,31 @@ static void ls_device_removed(struct kunit *test)
  */
 static void ls_not_offered(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct cres *r = cres_new(test);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_cres *r = kt_cres_new(test);
 	struct ib_sa_query *q;
 	struct sa_path_rec req;
 
-	request_path(b, &req);
+	kt_request_path(b, &req);
 	/* nobody listens in the test VM */
 	KUNIT_ASSERT_FALSE(test, rdma_nl_chk_listeners(RDMA_NL_GROUP_LS));
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 3000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 1));
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 3000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 1));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 1);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 1);
 
 	ls_tap_on(test);
 	ls_tap_errno = -ESRCH;
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, REQ_MASK, 3000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 2));
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, KT_REQ_MASK, 3000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 2));
 	KUNIT_EXPECT_EQ(test, r->status, 0);
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 2);
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 2);
 
 	ls_tap_errno = 0;
-	KUNIT_ASSERT_GE(test, sa_path_get(b, &req, IB_SA_PATH_REC_NUMB_PATH,
-					  3000, r, &q), 0);
-	KUNIT_ASSERT_TRUE(test, cres_wait(r, 3));
-	KUNIT_EXPECT_EQ(test, FSA_READ(b->sa, n_path), 3);
+	KUNIT_ASSERT_GE(test, kt_sa_path_get(b, &req, IB_SA_PATH_REC_NUMB_PATH,
+					     3000, r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, kt_cres_wait(r, 3));
+	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_path), 3);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&ls_requests));
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_pending(), 0);
 }
@@ -846,8 +846,8 @@ static struct kunit_case rdma_sa_ls_cases[] = {
 static struct kunit_suite rdma_sa_ls_suite = {
 	.name = "rdma_sa_ls",
 	.init = ls_init,
-	.suite_init = bed_suite_init,
-	.suite_exit = bed_suite_exit,
+	.suite_init = kt_bed_suite_init,
+	.suite_exit = kt_bed_suite_exit,
 	.test_cases = rdma_sa_ls_cases,
 };
 

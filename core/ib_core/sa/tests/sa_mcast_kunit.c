@@ -35,8 +35,8 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define WAIT_MS		10000
-#define MAX_HELD	8
+#define KT_WAIT_MS		10000
+#define KT_MAX_HELD	8
 /* SA status ERR_REQ_INVALID (IBTA 15.2.1.2), in the class-specific bits */
 #define SA_ERR_REQ_INVALID	0x0200
 
@@ -60,15 +60,15 @@ struct fake_mcsa {
 	int			n_set, n_delete;
 	struct ib_sa_mad	last_set, last_delete;
 	int			n_held;
-	struct ib_sa_mad	held[MAX_HELD];
-	struct ib_wc		held_wc[MAX_HELD];
+	struct ib_sa_mad	held[KT_MAX_HELD];
+	struct ib_wc		held_wc[KT_MAX_HELD];
 	wait_queue_head_t	wq;
 };
 
 static void fmc_send_done(struct ib_mad_agent *agent,
 			  struct ib_mad_send_wc *wc)
 {
-	ksa_reply_done(wc);
+	kt_ksa_reply_done(wc);
 }
 
 /*
@@ -120,7 +120,7 @@ static void fmc_recv(struct ib_mad_agent *agent,
 		if (mad->mad_hdr.method == IB_MGMT_METHOD_SET) {
 			sa->n_set++;
 			sa->last_set = *mad;
-			if (sa->hold && sa->n_held < MAX_HELD) {
+			if (sa->hold && sa->n_held < KT_MAX_HELD) {
 				sa->held[sa->n_held] = *mad;
 				sa->held_wc[sa->n_held] = *rwc->wc;
 				sa->n_held++;
@@ -135,8 +135,8 @@ static void fmc_recv(struct ib_mad_agent *agent,
 	}
 	spin_unlock(&sa->lock);
 	if (answer)
-		ksa_reply(sa->agent, mad, rwc->wc, method, status, data,
-			  sizeof(data));
+		kt_ksa_reply(sa->agent, mad, rwc->wc, method, status, data,
+			     sizeof(data));
 	ib_free_recv_mad(rwc);
 	wake_up(&sa->wq);
 }
@@ -180,7 +180,7 @@ static struct fake_mcsa *fmc_new(struct kunit *test, struct ib_device *dev)
 	sa->agent = ib_register_mad_agent(dev, 1, IB_QPT_GSI, &req, 0,
 					  fmc_send_done, fmc_recv, sa, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sa->agent);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_agent,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister_agent,
 							sa->agent), 0);
 	return sa;
 }
@@ -200,7 +200,7 @@ static struct fake_mcsa *fmc_new(struct kunit *test, struct ib_device *dev)
 	wait_event_timeout(__s->wq, ({ bool __c;			\
 		spin_lock(&__s->lock); __c = (cond);			\
 		spin_unlock(&__s->lock); __c; }),			\
-		msecs_to_jiffies(WAIT_MS)); })
+		msecs_to_jiffies(KT_WAIT_MS)); })
 
 static void fmc_set(struct fake_mcsa *sa, bool silent, bool hold,
 		    u16 status)
@@ -235,8 +235,8 @@ static void fmc_answer_held(struct fake_mcsa *sa)
 		wc = sa->held_wc[i];
 		status = fmc_answer(sa, req, data, &method);
 		spin_unlock(&sa->lock);
-		ksa_reply(sa->agent, req, &wc, method, status, data,
-			  sizeof(data));
+		kt_ksa_reply(sa->agent, req, &wc, method, status, data,
+			     sizeof(data));
 	}
 	kfree(req);
 }
@@ -290,7 +290,7 @@ static int mc_cb(int status, struct ib_sa_multicast *mc)
 static bool mres_wait(struct mres *r, int n)
 {
 	return wait_event_timeout(r->wq, atomic_read(&r->calls) >= n,
-				  msecs_to_jiffies(WAIT_MS));
+				  msecs_to_jiffies(KT_WAIT_MS));
 }
 
 /* A member of the case: freed by the case, or at its end. */
@@ -325,16 +325,16 @@ static void tmc_free(struct tmc *t)
 }
 
 /* C joining at S: both devices, the fake SA, a client, C's SM LID at S. */
-struct bed {
-	struct vt		*s;
-	struct vt		*c;
+struct kt_bed {
+	struct kt_vt		*s;
+	struct kt_vt		*c;
 	struct fake_mcsa	*sa;
 	struct ib_sa_client	client;
 	union ib_gid		mgid;	/* the group the cases join */
 	union ib_gid		gid_c;	/* C's port GID 0 */
 };
 
-static void unregister_client(void *p)
+static void kt_unregister_client(void *p)
 {
 	ib_sa_unregister_client(p);
 }
@@ -344,7 +344,7 @@ static void unregister_client(void *p)
  * each case registers a fake SA of its own on it.  A loop device costs
  * more to make and remove than most cases take, and S only answers.
  */
-static struct vt bed_s;
+static struct kt_vt kt_bed_s;
 
 static int mc_suite_init(struct kunit_suite *suite)
 {
@@ -352,35 +352,35 @@ static int mc_suite_init(struct kunit_suite *suite)
 
 	if (IS_ERR_OR_NULL(dev))
 		return dev ? PTR_ERR(dev) : -ENODEV;
-	bed_s.dev = dev;
+	kt_bed_s.dev = dev;
 	return 0;
 }
 
 static void mc_suite_exit(struct kunit_suite *suite)
 {
-	if (bed_s.dev)
-		rdma_loop_remove_device(bed_s.dev);
-	bed_s.dev = NULL;
+	if (kt_bed_s.dev)
+		rdma_loop_remove_device(kt_bed_s.dev);
+	kt_bed_s.dev = NULL;
 }
 
-static struct bed *bed_new(struct kunit *test)
+static struct kt_bed *kt_bed_new(struct kunit *test)
 {
-	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct kt_bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct rdma_ah_attr attr;
 	u16 lid_s;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
-	b->s = &bed_s;
-	b->c = new_vt_named(test, "kumc%d");
+	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
+	b->s = &kt_bed_s;
+	b->c = kt_new_vt_named(test, "kumc%d");
 	b->sa = fmc_new(test, b->s->dev);
 	lid_s = rdma_loop_port_lid(b->s->dev);
 	ib_sa_register_client(&b->client);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							unregister_client,
+							kt_unregister_client,
 							&b->client), 0);
-	set_sm(test, b->c->dev, lid_s, 0);
-	KUNIT_ASSERT_TRUE(test, wait_sm_ah(b->c->dev, lid_s, &attr));
+	kt_set_sm(test, b->c->dev, lid_s, 0);
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, lid_s, &attr));
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(b->c->dev, 1, 0, &b->gid_c), 0);
 	b->mgid.global.subnet_prefix = cpu_to_be64(0xff12401bffff0000ULL);
 	b->mgid.global.interface_id = cpu_to_be64(0x1);
@@ -388,9 +388,9 @@ static struct bed *bed_new(struct kunit *test)
 }
 
 /* Wait until C's port has no group of @mgid (its last Delete ended). */
-static bool wait_no_group(struct bed *b, union ib_gid *mgid)
+static bool wait_no_group(struct kt_bed *b, union ib_gid *mgid)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
 	struct ib_sa_mcmember_rec grp;
 
 	do {
@@ -409,12 +409,12 @@ static bool wait_no_group(struct bed *b, union ib_gid *mgid)
  * S registered none of: S has handled every MAD posted before, C every
  * answer S gave before), then the work those answers queued.
  */
-static bool mc_settle(struct kunit *test, struct bed *b)
+static bool mc_settle(struct kunit *test, struct kt_bed *b)
 {
 	bool ok;
 
 	ib_sa_mcast_flush();
-	ok = ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_GET);
+	ok = kt_ksa_round_trip(test, &b->client, b->c->dev, IB_MGMT_METHOD_GET);
 	ib_sa_mcast_flush();
 	return ok;
 }
@@ -423,7 +423,7 @@ static bool mc_settle(struct kunit *test, struct bed *b)
 			 IB_SA_MCMEMBER_REC_JOIN_STATE)
 
 /* Join @b's group (or @mgid) with @state as member @t. */
-static void join(struct kunit *test, struct bed *b, struct tmc *t,
+static void join(struct kunit *test, struct kt_bed *b, struct tmc *t,
 		 const union ib_gid *mgid, u8 state, ib_sa_comp_mask mask,
 		 const struct ib_sa_mcmember_rec *extra)
 {
@@ -469,7 +469,7 @@ static void expect_group_fields(struct kunit *test,
 /* A join answered: the SA's record, and the Set as S got it. */
 static void mc_join_answered(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec want = { .qkey = cpu_to_be32(0x0b1b),
 					   .pkey = cpu_to_be16(0xffff) };
@@ -524,7 +524,7 @@ static void mc_join_answered(struct kunit *test)
  */
 static void mc_second_member_shares(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec del, grp;
 
@@ -567,7 +567,7 @@ static void mc_second_member_shares(struct kunit *test)
  */
 static void mc_state_upgrade(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec grp;
 
@@ -597,7 +597,7 @@ static void mc_state_upgrade(struct kunit *test)
 /* The SA refuses: the callback gets -EINVAL; nothing to leave. */
 static void mc_sa_error(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 
 	fmc_set(b->sa, false, false, SA_ERR_REQ_INVALID);
@@ -626,7 +626,7 @@ static void restore_timeout(void *unused)
 /* A silent SA: -ETIMEDOUT after the join's timeout, in 1 + 10 tries. */
 static void mc_timeout(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 	unsigned long t0;
 
@@ -651,7 +651,7 @@ static void mc_timeout(struct kunit *test)
 /* MGID 0: the SA names the group; a join of that name shares it. */
 static void mc_mgid_zero(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	union ib_gid zero = {};
 	struct ib_sa_mcmember_rec grp;
@@ -686,7 +686,7 @@ static void mc_mgid_zero(struct kunit *test)
  */
 static void mc_free_in_flight(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 	unsigned long t0;
 
@@ -707,7 +707,7 @@ static void mc_free_in_flight(struct kunit *test)
 /* A join the group's record does not satisfy fails without a Set. */
 static void mc_record_mismatch(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec want = { .qkey = cpu_to_be32(0x7777) };
 
@@ -772,7 +772,7 @@ static void free_fn(struct work_struct *work)
 /* ib_sa_free_multicast() waits for the member's callback that runs. */
 static void mc_free_waits_callback(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct free_work *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
@@ -787,7 +787,7 @@ static void mc_free_waits_callback(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test,
 			  wait_event_timeout(t->r.wq,
 					     atomic_read(&t->r.entered) == 1,
-					     msecs_to_jiffies(WAIT_MS)));
+					     msecs_to_jiffies(KT_WAIT_MS)));
 	INIT_WORK(&f->work, free_fn);
 	f->mc = t->mc;
 	t->mc = NULL;
@@ -799,7 +799,7 @@ static void mc_free_waits_callback(struct kunit *test)
 	complete_all(gate);
 	KUNIT_ASSERT_TRUE(test,
 			  wait_for_completion_timeout(&f->done,
-						      msecs_to_jiffies(WAIT_MS)));
+						      msecs_to_jiffies(KT_WAIT_MS)));
 	flush_work(&f->work);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
 	KUNIT_EXPECT_EQ(test, t->r.status[0], 0);
@@ -813,7 +813,7 @@ static void mc_free_waits_callback(struct kunit *test)
  */
 static void mc_reregister(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t3 = tmc_new(test);
 	struct ib_sa_client *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	struct unreg_work *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
@@ -856,15 +856,15 @@ static void mc_reregister(struct kunit *test)
 						     &grp), 0);
 	KUNIT_EXPECT_EQ(test, grp.join_state, 0);
 	/* the core freed member 2: its client goes at once */
-	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, KT_WAIT_MS));
 	/* and no Delete: the port lost the states, there is none to leave */
 	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
 
 	/* the ULP's rejoin (once the SA's address is back) */
-	KUNIT_ASSERT_TRUE(test, wait_sm_ah(b->c->dev,
-					   rdma_loop_port_lid(b->s->dev),
-					   &attr));
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev,
+					      rdma_loop_port_lid(b->s->dev),
+					      &attr));
 	tmc_free(t1);
 	join(test, b, t3, NULL, FULL, 0, NULL);
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t3->r, 1));
@@ -887,7 +887,7 @@ static void mc_pkey_change(struct kunit *test)
 {
 	static const u16 same[] = { 0xffff, 0x8001 };
 	static const u16 moved[] = { 0x8001, 0xffff };
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec grp;
 
@@ -896,7 +896,7 @@ static void mc_pkey_change(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t->r.status[0], 0);
 
 	/* 0xffff stays at index 0: the SMA raises the event all the same */
-	set_pkeys(test, b->c->dev, same, ARRAY_SIZE(same));
+	kt_set_pkeys(test, b->c->dev, same, ARRAY_SIZE(same));
 	/* the event delivered, and the group's work ran */
 	ib_event_flush(b->c->dev);
 	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
@@ -906,7 +906,7 @@ static void mc_pkey_change(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grp.join_state, FULL);
 
 	/* 0xffff moves to index 1 */
-	set_pkeys(test, b->c->dev, moved, ARRAY_SIZE(moved));
+	kt_set_pkeys(test, b->c->dev, moved, ARRAY_SIZE(moved));
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 2));
 	KUNIT_EXPECT_EQ(test, t->r.status[1], -ENETRESET);
 	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 1, &b->mgid,
@@ -919,7 +919,7 @@ static void mc_pkey_change(struct kunit *test)
 /* ib_sa_unregister_client() waits until the client's member is freed. */
 static void mc_unregister_waits(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
+	struct kt_bed *b = kt_bed_new(test);
 	struct ib_sa_client *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	struct unreg_work *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct mres *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -943,7 +943,7 @@ static void mc_unregister_waits(struct kunit *test)
 	ib_sa_free_multicast(mc);
 	KUNIT_EXPECT_TRUE(test,
 			  wait_for_completion_timeout(&u->done,
-						      msecs_to_jiffies(WAIT_MS)));
+						      msecs_to_jiffies(KT_WAIT_MS)));
 	flush_work(&u->work);
 	kfree(cl);
 	KUNIT_EXPECT_TRUE(test, FMC_WAIT(b->sa, b->sa->n_delete == 1));
@@ -956,7 +956,7 @@ static void mc_unregister_waits(struct kunit *test)
  */
 static void mc_device_removed(struct kunit *test)
 {
-	struct vt *s = new_vt_named(test, "kumc%d");
+	struct kt_vt *s = kt_new_vt_named(test, "kumc%d");
 	struct fake_mcsa *sa = fmc_new(test, s->dev);
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
 	struct mres *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
@@ -974,8 +974,8 @@ static void mc_device_removed(struct kunit *test)
 
 	gone = rdma_loop_add_device("kumcgone%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gone);
-	set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
-	if (wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
+	kt_set_sm(test, gone, rdma_loop_port_lid(s->dev), 0);
+	if (kt_wait_sm_ah(gone, rdma_loop_port_lid(s->dev), &attr)) {
 		rdma_query_gid(gone, 1, 0, &rec.port_gid);
 		rec.mgid.raw[0] = 0xff;
 		rec.mgid.raw[15] = 1;
@@ -1009,7 +1009,7 @@ static void mc_device_removed(struct kunit *test)
 /* The AH attributes that send to a group. */
 static void mc_init_ah(struct kunit *test)
 {
-	struct vt *c = new_vt_named(test, "kumc%d");
+	struct kt_vt *c = kt_new_vt_named(test, "kumc%d");
 	struct ib_sa_mcmember_rec rec;
 	const struct ib_global_route *grh;
 	struct rdma_ah_attr attr;
@@ -1106,8 +1106,8 @@ static void noop_cb(int status, struct ib_sa_mcmember_rec *rec, void *ctx)
 /* What the calls refuse, with their errnos. */
 static void mc_refusals(struct kunit *test)
 {
-	struct bed *b = bed_new(test);
-	struct vt *m = new_vt_flags(test, "kumc%d", RDMA_LOOP_MANAGED);
+	struct kt_bed *b = kt_bed_new(test);
+	struct kt_vt *m = kt_new_vt_flags(test, "kumc%d", RDMA_LOOP_MANAGED);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec rec = {}, grp;
 	struct ib_sa_multicast *mc;

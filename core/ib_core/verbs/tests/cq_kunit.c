@@ -32,9 +32,9 @@ static void verbs_poll_context(struct kunit *test)
 {
 	enum ib_poll_context ctx =
 		*(const enum ib_poll_context *)test->param_value;
-	struct pair *p = new_pair(test, IB_QPT_RC, ctx, 7);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, ctx, 7);
 	struct ib_pd *pd = p->vt->pd;
-	struct tcqe *s, *r;
+	struct kt_tcqe *s, *r;
 	atomic_t sent = ATOMIC_INIT(0), recvd = ATOMIC_INIT(0);
 	struct ib_sge sge, rsge;
 	int i;
@@ -45,26 +45,26 @@ static void verbs_poll_context(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, p->cq[0]->poll_ctx, ctx);
 
-	sge = sge_of(pd, p->buf[0], 16);
-	rsge = sge_of(pd, p->buf[1], 16);
+	sge = kt_sge_of(pd, p->buf[0], 16);
+	rsge = kt_sge_of(pd, p->buf[1], 16);
 	for (i = 0; i < NMSG; i++) {
-		tcqe_init(&r[i]);
+		kt_tcqe_init(&r[i]);
 		r[i].counter = &recvd;
-		KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], &r[i], &rsge, 1), 0);
+		KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], &r[i], &rsge, 1), 0);
 	}
 	for (i = 0; i < NMSG; i++) {
-		tcqe_init(&s[i]);
+		kt_tcqe_init(&s[i]);
 		s[i].counter = &sent;
-		KUNIT_ASSERT_EQ(test, post_send(p->qp[0], &s[i], IB_WR_SEND,
-						&sge, 1, 0), 0);
+		KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], &s[i], IB_WR_SEND,
+						   &sge, 1, 0), 0);
 	}
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], &s[NMSG - 1]));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], &r[NMSG - 1]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], &s[NMSG - 1]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], &r[NMSG - 1]));
 	KUNIT_EXPECT_EQ(test, atomic_read(&sent), NMSG);
 	KUNIT_EXPECT_EQ(test, atomic_read(&recvd), NMSG);
 	for (i = 0; i < NMSG; i++) {
-		EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
-		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+		KT_EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
+		KT_EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
 	}
 	/* drain before the CQs go: nothing may complete after free */
 	ib_drain_qp(p->qp[0]);
@@ -74,7 +74,7 @@ static void verbs_poll_context(struct kunit *test)
 /* Two users share a pool CQ; room comes back on put. */
 static void verbs_cq_pool(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_cq *a, *b, *c;
 
 	a = ib_cq_pool_get(vt->dev, 100, -1, IB_POLL_WORKQUEUE);
@@ -112,9 +112,9 @@ static void verbs_cq_pool(struct kunit *test)
  */
 static void verbs_cq_resize(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *scq = new_cq(test, vt, IB_POLL_DIRECT), *rcq, *pcq;
-	struct tcqe *r = new_tcqes(test, 12), *s = new_tcqes(test, 12);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *scq = kt_new_cq(test, vt, IB_POLL_DIRECT), *rcq, *pcq;
+	struct kt_tcqe *r = kt_new_tcqes(test, 12), *s = kt_new_tcqes(test, 12);
 	struct ib_device_attr *da = &vt->dev->attrs;
 	struct ib_qp *a, *b;
 	u8 *sbuf, *rbuf;
@@ -122,18 +122,18 @@ static void verbs_cq_resize(struct kunit *test)
 
 	rcq = ib_alloc_cq(vt->dev, NULL, 4, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rcq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq, rcq),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq, rcq),
 			0);
 	KUNIT_ASSERT_EQ(test, rcq->cqe, 4);
-	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
-	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
-	connect_rc(test, vt, a, b);
+	a = kt_new_qp(test, vt, IB_QPT_RC, scq, scq);
+	b = kt_new_qp(test, vt, IB_QPT_RC, scq, rcq);
+	kt_connect_rc(test, vt, a, b);
 
-	new_bufs(test, 12 * 32, &sbuf, &rbuf);
+	kt_new_bufs(test, 12 * 32, &sbuf, &rbuf);
 
 	/* a sender's completion follows its receiver's: 3 wait in rcq */
-	post_recvs(test, b, r, rbuf, 32, 3);
-	send_n(test, a, scq, s, sbuf, 32, 3);
+	kt_post_recvs(test, b, r, rbuf, 32, 3);
+	kt_send_n(test, a, scq, s, sbuf, 32, 3);
 
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 2), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 0), -EINVAL);
@@ -146,15 +146,15 @@ static void verbs_cq_resize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(rcq, -1), 3);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_TRUE(test, completion_done(&r[i].done));
-		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+		KT_EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
 	}
 
 	/* 12 completions now fit where 4 did */
-	post_recvs(test, b, r, rbuf, 32, 12);
-	send_n(test, a, scq, s, sbuf, 32, 12);
+	kt_post_recvs(test, b, r, rbuf, 32, 12);
+	kt_send_n(test, a, scq, s, sbuf, 32, 12);
 	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(rcq, -1), 12);
 	for (i = 0; i < 12; i++)
-		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+		KT_EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 12 * 32), 0);
 	/* shrinking an empty CQ works */
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(rcq, 1), 0);
@@ -177,10 +177,10 @@ static void cq_event(struct ib_event *ev, void *ctx)
 /* A CQ that overruns reports IB_EVENT_CQ_ERR and keeps what it held. */
 static void verbs_cq_overrun(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_cq_init_attr cattr = { .cqe = 2 };
-	struct ib_cq *scq = new_cq(test, vt, IB_POLL_DIRECT), *rcq;
-	struct tcqe *r = new_tcqes(test, 3), *s = new_tcqes(test, 3);
+	struct ib_cq *scq = kt_new_cq(test, vt, IB_POLL_DIRECT), *rcq;
+	struct kt_tcqe *r = kt_new_tcqes(test, 3), *s = kt_new_tcqes(test, 3);
 	struct ib_wc wc[4];
 	struct ib_qp *a, *b;
 	u8 *sbuf, *rbuf;
@@ -190,17 +190,17 @@ static void verbs_cq_overrun(struct kunit *test)
 	rcq = ib_create_cq(vt->dev, NULL, cq_event, NULL, &cattr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rcq);
 	rcq->cq_context = rcq;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_cq, rcq),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_cq, rcq),
 			0);
-	a = new_qp(test, vt, IB_QPT_RC, scq, scq);
-	b = new_qp(test, vt, IB_QPT_RC, scq, rcq);
-	connect_rc(test, vt, a, b);
+	a = kt_new_qp(test, vt, IB_QPT_RC, scq, scq);
+	b = kt_new_qp(test, vt, IB_QPT_RC, scq, rcq);
+	kt_connect_rc(test, vt, a, b);
 
-	new_bufs(test, 3 * 16, &sbuf, &rbuf);
-	post_recvs(test, b, r, rbuf, 16, 3);
-	send_n(test, a, scq, s, sbuf, 16, 2);
+	kt_new_bufs(test, 3 * 16, &sbuf, &rbuf);
+	kt_post_recvs(test, b, r, rbuf, 16, 3);
+	kt_send_n(test, a, scq, s, sbuf, 16, 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq_err_events), 0);
-	send_n(test, a, scq, s, sbuf + 32, 16, 1);
+	kt_send_n(test, a, scq, s, sbuf + 32, 16, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq_err_events), 1);
 
 	/* the two that fitted, in order; the third is lost */

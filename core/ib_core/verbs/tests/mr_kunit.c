@@ -14,10 +14,10 @@
 
 static void verbs_rc_write_read(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	u8 *remote, *back;
-	struct tcqe *t = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_sge sge;
 	struct ib_mr *mr;
 
@@ -27,50 +27,50 @@ static void verbs_rc_write_read(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, back);
 	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(remote));
 
-	tcqe_init(t);
-	mr = new_fr_mr(test, p->vt, remote, 2,
-		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
-		       IB_ACCESS_REMOTE_READ, t, p->qp[1], p->cq[1]);
+	kt_tcqe_init(t);
+	mr = kt_new_fr_mr(test, p->vt, remote, 2,
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			  IB_ACCESS_REMOTE_READ, t, p->qp[1], p->cq[1]);
 
 	/* WRITE 3000 bytes across the page boundary of the remote MR */
-	get_random_bytes(p->buf[0], BUF_LEN);
-	sge = sge_of(pd, p->buf[0], 3000);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
-					mr->iova + 2000, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
+	get_random_bytes(p->buf[0], KT_BUF_LEN);
+	sge = kt_sge_of(pd, p->buf[0], 3000);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					   mr->iova + 2000, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, memcmp(remote + 2000, p->buf[0], 3000), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(remote, 0, 2000));
 
 	/* READ it back into another buffer */
-	sge = sge_of(pd, back, 3000);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_READ, &sge,
-					mr->iova + 2000, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_READ);
+	sge = kt_sge_of(pd, back, 3000);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_READ, &sge,
+					   mr->iova + 2000, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_READ);
 	KUNIT_EXPECT_EQ(test, t->wc.byte_len, 3000);
 	KUNIT_EXPECT_EQ(test, memcmp(back, p->buf[0], 3000), 0);
 
 	/* WRITE with immediate consumes a receive request */
-	sge = sge_of(pd, p->buf[0] + 3000, 8);
-	tcqe_init(r);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, NULL, 0), 0);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t,
-					IB_WR_RDMA_WRITE_WITH_IMM, &sge,
-					mr->iova, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM);
+	sge = kt_sge_of(pd, p->buf[0] + 3000, 8);
+	kt_tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, NULL, 0), 0);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t,
+					   IB_WR_RDMA_WRITE_WITH_IMM, &sge,
+					   mr->iova, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(r->wc.ex.imm_data), 0xc0ffee);
 	KUNIT_EXPECT_EQ(test, r->wc.byte_len, 8);
 	KUNIT_EXPECT_EQ(test, memcmp(remote, p->buf[0] + 3000, 8), 0);
 
 	/* invalidate: the old rkey stops working, the QP errors out */
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	{
 		struct ib_send_wr inv = {
 			.wr_cqe = &t->cqe,
@@ -81,25 +81,25 @@ static void verbs_rc_write_read(struct kunit *test)
 
 		KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[1], &inv, NULL), 0);
 	}
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_LOCAL_INV);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
-					mr->iova, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[1]), IB_QPS_ERR);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_LOCAL_INV);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					   mr->iova, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[0]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[1]), IB_QPS_ERR);
 }
 
 static void verbs_rc_atomics(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	u64 *target = (u64 *)p->buf[1], *result = (u64 *)p->buf[0];
 	struct ib_atomic_wr wr = {};
 	struct ib_pd *pd;
 	struct ib_sge sge;
-	struct tcqe *t = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test);
 
 	/* remote access through the unsafe global rkey of a second PD */
 	pd = ib_alloc_pd(p->vt->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
@@ -107,7 +107,7 @@ static void verbs_rc_atomics(struct kunit *test)
 	ib_dealloc_pd(pd);
 
 	*target = 40;
-	sge = sge_of(p->vt->pd, result, 8);
+	sge = kt_sge_of(p->vt->pd, result, 8);
 	wr.wr.wr_cqe = &t->cqe;
 	wr.wr.sg_list = &sge;
 	wr.wr.num_sge = 1;
@@ -118,33 +118,33 @@ static void verbs_rc_atomics(struct kunit *test)
 	wr.compare_add = 2;
 
 	/* the PD's DMA MR has no remote rights: access error */
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
 	KUNIT_EXPECT_EQ(test, *target, 40);
 }
 
 static void verbs_rc_atomics_ok(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_atomic_wr wr = {};
 	u64 *target, *result;
 	struct ib_sge sge;
 	struct ib_mr *mr;
-	struct tcqe *t = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test);
 
 	target = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	result = kunit_kzalloc(test, 16, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, target);
 	KUNIT_ASSERT_NOT_NULL(test, result);
 	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(target));
-	mr = new_fr_mr(test, p->vt, (u8 *)target, 1,
-		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC, t,
-		       p->qp[1], p->cq[1]);
+	mr = kt_new_fr_mr(test, p->vt, (u8 *)target, 1,
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC, t,
+			  p->qp[1], p->cq[1]);
 	*target = 40;
 
-	sge = sge_of(p->vt->pd, result, 8);
+	sge = kt_sge_of(p->vt->pd, result, 8);
 	wr.wr.wr_cqe = &t->cqe;
 	wr.wr.sg_list = &sge;
 	wr.wr.num_sge = 1;
@@ -153,10 +153,10 @@ static void verbs_rc_atomics_ok(struct kunit *test)
 	wr.remote_addr = mr->iova;
 	wr.rkey = mr->rkey;
 	wr.compare_add = 2;
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_FETCH_ADD);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_FETCH_ADD);
 	KUNIT_EXPECT_EQ(test, t->wc.byte_len, 8);
 	KUNIT_EXPECT_EQ(test, *result, 40);
 	KUNIT_EXPECT_EQ(test, *target, 42);
@@ -165,32 +165,32 @@ static void verbs_rc_atomics_ok(struct kunit *test)
 	wr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
 	wr.compare_add = 41;
 	wr.swap = 7;
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_COMP_SWAP);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_COMP_SWAP);
 	KUNIT_EXPECT_EQ(test, *result, 42);
 	KUNIT_EXPECT_EQ(test, *target, 42);
 	wr.compare_add = 42;
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_COMP_SWAP);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_COMP_SWAP);
 	KUNIT_EXPECT_EQ(test, *target, 7);
 
 	/* misaligned target: remote access error */
 	wr.remote_addr = mr->iova + 4;
-	tcqe_init(t);
+	kt_tcqe_init(t);
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
 }
 
 /* SEND with invalidate ends the responder's registration. */
 static void verbs_rc_send_inv(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
-	struct tcqe *t = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_tcqe *t = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_send_wr wr = {};
 	struct ib_sge sge, rsge;
 	struct ib_mr *mr;
@@ -198,14 +198,14 @@ static void verbs_rc_send_inv(struct kunit *test)
 
 	remote = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, remote);
-	mr = new_fr_mr(test, p->vt, remote, 1,
-		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
-		       p->qp[1], p->cq[1]);
+	mr = kt_new_fr_mr(test, p->vt, remote, 1,
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
+			  p->qp[1], p->cq[1]);
 
-	sge = sge_of(p->vt->pd, p->buf[0], 16);
-	rsge = sge_of(p->vt->pd, p->buf[1], 16);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
+	sge = kt_sge_of(p->vt->pd, p->buf[0], 16);
+	rsge = kt_sge_of(p->vt->pd, p->buf[1], 16);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, &rsge, 1), 0);
 	wr.wr_cqe = &t->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -213,26 +213,26 @@ static void verbs_rc_send_inv(struct kunit *test)
 	wr.send_flags = IB_SEND_SIGNALED;
 	wr.ex.invalidate_rkey = mr->rkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_TRUE(test, r->wc.wc_flags & IB_WC_WITH_INVALIDATE);
 	KUNIT_EXPECT_EQ(test, r->wc.ex.invalidate_rkey, mr->rkey);
 
 	/* the invalidated rkey no longer opens the MR */
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
-					mr->iova, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					   mr->iova, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_REM_ACCESS_ERR, 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(remote, 0, PAGE_SIZE));
 }
 
 /* ib_map_mr_sg(): a gap between entries ends the mapping there. */
 static void verbs_map_mr_sg_gap(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct scatterlist sg[3];
 	unsigned int offset = 100;
 	struct ib_mr *mr;
@@ -242,7 +242,7 @@ static void verbs_map_mr_sg_gap(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	mr = ib_alloc_mr(vt->pd, IB_MR_TYPE_MEM_REG, 8);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 
 	/* page 0 (from byte 100), page 1, then a jump to page 3: gap */
@@ -303,7 +303,7 @@ static void advise_mr_restore(void *dev)
  */
 static void verbs_advise_mr(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_sge sge[2] = {
 		{ .addr = 0x1000, .length = 64, .lkey = 7 },
 		{ .addr = 0x2000, .length = 32, .lkey = 7 },

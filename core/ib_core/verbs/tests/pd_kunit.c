@@ -12,7 +12,7 @@
 
 static void verbs_pd_keys(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_pd *pd;
 
 	/* no local DMA lkey on loop devices: the core made a DMA MR */

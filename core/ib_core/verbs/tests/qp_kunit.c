@@ -21,30 +21,30 @@
 
 static void verbs_rc_send(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge ssge[3], rsge[2];
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 
-	get_random_bytes(p->buf[0], BUF_LEN);
+	get_random_bytes(p->buf[0], KT_BUF_LEN);
 	/* gather 100 + 900 + 24 bytes, scatter into 600 + 1000 */
-	ssge[0] = sge_of(pd, p->buf[0], 100);
-	ssge[1] = sge_of(pd, p->buf[0] + 1000, 900);
-	ssge[2] = sge_of(pd, p->buf[0] + 3000, 24);
-	rsge[0] = sge_of(pd, p->buf[1], 600);
-	rsge[1] = sge_of(pd, p->buf[1] + 2048, 1000);
+	ssge[0] = kt_sge_of(pd, p->buf[0], 100);
+	ssge[1] = kt_sge_of(pd, p->buf[0] + 1000, 900);
+	ssge[2] = kt_sge_of(pd, p->buf[0] + 3000, 24);
+	rsge[0] = kt_sge_of(pd, p->buf[1], 600);
+	rsge[1] = kt_sge_of(pd, p->buf[1] + 2048, 1000);
 
-	tcqe_init(r);
-	tcqe_init(s);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, rsge, 2), 0);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, ssge, 3, 0),
+	kt_tcqe_init(r);
+	kt_tcqe_init(s);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, rsge, 2), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, ssge, 3, 0),
 			0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
 
-	EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
+	KT_EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
 	KUNIT_EXPECT_PTR_EQ(test, s->wc.qp, p->qp[0]);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_PTR_EQ(test, r->wc.qp, p->qp[1]);
 	KUNIT_EXPECT_EQ(test, r->wc.byte_len, 1024);
 	KUNIT_EXPECT_EQ(test, r->wc.src_qp, p->qp[0]->qp_num);
@@ -63,21 +63,21 @@ static void verbs_rc_send(struct kunit *test)
 
 static void verbs_rc_send_imm_inline(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge ssge, rsge;
 	struct ib_send_wr wr = {};
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 
 	get_random_bytes(p->buf[0], 64);
 	ssge.addr = (uintptr_t)p->buf[0];	/* inline: no key needed */
 	ssge.length = 64;
 	ssge.lkey = 0xdead;
-	rsge = sge_of(pd, p->buf[1], 128);
+	rsge = kt_sge_of(pd, p->buf[1], 128);
 
-	tcqe_init(r);
-	tcqe_init(s);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
+	kt_tcqe_init(r);
+	kt_tcqe_init(s);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, &rsge, 1), 0);
 	wr.wr_cqe = &s->cqe;
 	wr.sg_list = &ssge;
 	wr.num_sge = 1;
@@ -87,10 +87,10 @@ static void verbs_rc_send_imm_inline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[0], &wr, NULL), 0);
 	/* the data was copied at post time */
 	memset(p->buf[0], 0, 64);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
-	EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
+	KT_EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_TRUE(test, r->wc.wc_flags & IB_WC_WITH_IMM);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(r->wc.ex.imm_data), 0x12345678);
 	KUNIT_EXPECT_EQ(test, r->wc.byte_len, 64);
@@ -104,166 +104,166 @@ static void verbs_rc_send_imm_inline(struct kunit *test)
 /* UC: WRITE works, a missing receive loses the message silently. */
 static void verbs_uc(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_UC, IB_POLL_DIRECT, 0);
-	struct tcqe *t = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_UC, IB_POLL_DIRECT, 0);
+	struct kt_tcqe *t = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_sge sge, rsge;
 	struct ib_mr *mr;
 	u8 *remote;
 
 	remote = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, remote);
-	mr = new_fr_mr(test, p->vt, remote, 1,
-		       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
-		       p->qp[1], p->cq[1]);
+	mr = kt_new_fr_mr(test, p->vt, remote, 1,
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, t,
+			  p->qp[1], p->cq[1]);
 
 	get_random_bytes(p->buf[0], 100);
-	sge = sge_of(p->vt->pd, p->buf[0], 100);
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
-					mr->iova + 8, mr->rkey), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
+	sge = kt_sge_of(p->vt->pd, p->buf[0], 100);
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_WRITE, &sge,
+					   mr->iova + 8, mr->rkey), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, memcmp(remote + 8, p->buf[0], 100), 0);
 
 	/* READ is not a UC operation */
-	tcqe_init(t);
-	KUNIT_EXPECT_EQ(test, post_rdma(p->qp[0], t, IB_WR_RDMA_READ, &sge,
-					mr->iova, mr->rkey), -EINVAL);
+	kt_tcqe_init(t);
+	KUNIT_EXPECT_EQ(test, kt_post_rdma(p->qp[0], t, IB_WR_RDMA_READ, &sge,
+					   mr->iova, mr->rkey), -EINVAL);
 
 	/* no receive posted: the sender completes, nothing arrives */
-	tcqe_init(t);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], t, IB_WR_SEND, &sge, 1, 0),
+	kt_tcqe_init(t);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], t, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], t));
-	EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
-	rsge = sge_of(p->vt->pd, p->buf[1], 100);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
-	KUNIT_EXPECT_TRUE(test, cq_stays_empty(p->cq[1], r));
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_RTS);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
+	KT_EXPECT_WC(test, t, IB_WC_SUCCESS, IB_WC_SEND);
+	rsge = kt_sge_of(p->vt->pd, p->buf[1], 100);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, &rsge, 1), 0);
+	KUNIT_EXPECT_TRUE(test, kt_cq_stays_empty(p->cq[1], r));
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[0]), IB_QPS_RTS);
 	ib_drain_qp(p->qp[1]);
-	EXPECT_WC(test, r, IB_WC_WR_FLUSH_ERR, 0);
+	KT_EXPECT_WC(test, r, IB_WC_WR_FLUSH_ERR, 0);
 }
 
 /* Errors: each with the status IBTA gives, then everything flushes. */
 static void verbs_rc_errors(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge, rsge;
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
-	struct tcqe *s2 = new_tcqe(test), *r2 = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
+	struct kt_tcqe *s2 = kt_new_tcqe(test), *r2 = kt_new_tcqe(test);
 
 	/* receive buffer too small: LOC_LEN_ERR there, REM_INV_REQ here */
-	sge = sge_of(pd, p->buf[0], 200);
-	rsge = sge_of(pd, p->buf[1], 100);
-	tcqe_init(r);
-	tcqe_init(r2);
-	tcqe_init(s);
-	tcqe_init(s2);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r2, &rsge, 1), 0);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
+	sge = kt_sge_of(pd, p->buf[0], 200);
+	rsge = kt_sge_of(pd, p->buf[1], 100);
+	kt_tcqe_init(r);
+	kt_tcqe_init(r2);
+	kt_tcqe_init(s);
+	kt_tcqe_init(s2);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r2, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s2, IB_WR_SEND, &sge, 1,
-					0), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
-	EXPECT_WC(test, s, IB_WC_REM_INV_REQ_ERR, 0);
-	EXPECT_WC(test, r, IB_WC_LOC_LEN_ERR, 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s2, IB_WR_SEND, &sge, 1,
+					   0), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
+	KT_EXPECT_WC(test, s, IB_WC_REM_INV_REQ_ERR, 0);
+	KT_EXPECT_WC(test, r, IB_WC_LOC_LEN_ERR, 0);
 	/* the rest is flushed on both sides */
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s2));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r2));
-	EXPECT_WC(test, s2, IB_WC_WR_FLUSH_ERR, 0);
-	EXPECT_WC(test, r2, IB_WC_WR_FLUSH_ERR, 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s2));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r2));
+	KT_EXPECT_WC(test, s2, IB_WC_WR_FLUSH_ERR, 0);
+	KT_EXPECT_WC(test, r2, IB_WC_WR_FLUSH_ERR, 0);
 	KUNIT_EXPECT_PTR_EQ(test, s2->wc.qp, p->qp[0]);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[1]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[0]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[1]), IB_QPS_ERR);
 
 	/* work posted to an errored QP completes as flushed */
-	tcqe_init(s);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
+	kt_tcqe_init(s);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	EXPECT_WC(test, s, IB_WC_WR_FLUSH_ERR, 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KT_EXPECT_WC(test, s, IB_WC_WR_FLUSH_ERR, 0);
 }
 
 static void verbs_rc_local_errors(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge;
-	struct tcqe *s = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test);
 
 	/* a wrong lkey is a local protection error */
-	sge = sge_of(pd, p->buf[0], 16);
+	sge = kt_sge_of(pd, p->buf[0], 16);
 	sge.lkey ^= 0x100;
-	tcqe_init(s);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
+	kt_tcqe_init(s);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	EXPECT_WC(test, s, IB_WC_LOC_PROT_ERR, 0);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_ERR);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KT_EXPECT_WC(test, s, IB_WC_LOC_PROT_ERR, 0);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[0]), IB_QPS_ERR);
 	/* the responder saw nothing */
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[1]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[1]), IB_QPS_RTS);
 }
 
 static void verbs_rc_rnr(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 2);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 2);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge;
-	struct tcqe *s = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test);
 
 	/* no receive request, two retries: RNR retry exceeded */
-	sge = sge_of(pd, p->buf[0], 16);
-	tcqe_init(s);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
+	sge = kt_sge_of(pd, p->buf[0], 16);
+	kt_tcqe_init(s);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	EXPECT_WC(test, s, IB_WC_RNR_RETRY_EXC_ERR, 0);
-	KUNIT_EXPECT_EQ(test, qp_state(p->qp[0]), IB_QPS_ERR);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KT_EXPECT_WC(test, s, IB_WC_RNR_RETRY_EXC_ERR, 0);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(p->qp[0]), IB_QPS_ERR);
 }
 
 static void verbs_rc_rnr_recovers(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 7);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 7);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge, rsge;
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 
 	/* rnr_retry 7 retries for ever: the late receive is found */
 	get_random_bytes(p->buf[0], 32);
-	sge = sge_of(pd, p->buf[0], 32);
-	rsge = sge_of(pd, p->buf[1], 32);
-	tcqe_init(s);
-	tcqe_init(r);
-	KUNIT_ASSERT_EQ(test, post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
+	sge = kt_sge_of(pd, p->buf[0], 32);
+	rsge = kt_sge_of(pd, p->buf[1], 32);
+	kt_tcqe_init(s);
+	kt_tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, kt_post_send(p->qp[0], s, IB_WR_SEND, &sge, 1, 0),
 			0);
-	KUNIT_EXPECT_TRUE(test, cq_stays_empty(p->cq[0], s));
-	KUNIT_ASSERT_EQ(test, post_recv(p->qp[1], r, &rsge, 1), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], r));
-	EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_TRUE(test, kt_cq_stays_empty(p->cq[0], s));
+	KUNIT_ASSERT_EQ(test, kt_post_recv(p->qp[1], r, &rsge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], r));
+	KT_EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_EQ(test, memcmp(p->buf[0], p->buf[1], 32), 0);
 }
 
 /* Posting and modifying against the QP state rules. */
 static void verbs_qp_state_rules(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
-	struct ib_qp *qp = new_qp(test, vt, IB_QPT_RC, cq, cq);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
+	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
 	struct ib_qp_attr a = {};
 	struct ib_sge sge;
-	struct tcqe *t = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test);
 	u8 buf[8];
 
-	sge = sge_of(vt->pd, buf, sizeof(buf));
-	tcqe_init(t);
-	KUNIT_EXPECT_EQ(test, qp_state(qp), IB_QPS_RESET);
-	KUNIT_EXPECT_EQ(test, post_recv(qp, t, &sge, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, post_send(qp, t, IB_WR_SEND, &sge, 1, 0),
+	sge = kt_sge_of(vt->pd, buf, sizeof(buf));
+	kt_tcqe_init(t);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(qp), IB_QPS_RESET);
+	KUNIT_EXPECT_EQ(test, kt_post_recv(qp, t, &sge, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_post_send(qp, t, IB_WR_SEND, &sge, 1, 0),
 			-EINVAL);
 
 	/* RESET -> RTR skips INIT; RESET -> INIT without the port fails */
@@ -276,14 +276,14 @@ static void verbs_qp_state_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
 					   IB_QP_PKEY_INDEX |
 					   IB_QP_ACCESS_FLAGS), 0);
-	KUNIT_EXPECT_EQ(test, qp_state(qp), IB_QPS_INIT);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(qp), IB_QPS_INIT);
 	/* a port that does not exist */
 	a.port_num = 2;
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_PORT), -EINVAL);
 
 	/* INIT takes receives but no sends */
-	KUNIT_EXPECT_EQ(test, post_recv(qp, t, &sge, 1), 0);
-	KUNIT_EXPECT_EQ(test, post_send(qp, t, IB_WR_SEND, &sge, 1, 0),
+	KUNIT_EXPECT_EQ(test, kt_post_recv(qp, t, &sge, 1), 0);
+	KUNIT_EXPECT_EQ(test, kt_post_send(qp, t, IB_WR_SEND, &sge, 1, 0),
 			-EINVAL);
 
 	/* too many SGEs */
@@ -299,7 +299,7 @@ static void verbs_qp_state_rules(struct kunit *test)
 	/* back to RESET forgets the receive without a completion */
 	a.qp_state = IB_QPS_RESET;
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
-	KUNIT_EXPECT_TRUE(test, cq_stays_empty(cq, t));
+	KUNIT_EXPECT_TRUE(test, kt_cq_stays_empty(cq, t));
 	/* RESET -> ERR is not an arrow of the diagram */
 	a.qp_state = IB_QPS_ERR;
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), -EINVAL);
@@ -323,19 +323,19 @@ KUNIT_ARRAY_PARAM(drain, drain_states, drain_desc);
 static void verbs_drain(struct kunit *test)
 {
 	enum ib_qp_state target = *(const enum ib_qp_state *)test->param_value;
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
-	struct ib_qp *qp = new_qp(test, vt, IB_QPT_RC, cq, cq);
-	struct ib_qp *peer = new_qp(test, vt, IB_QPT_RC, cq, cq);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
+	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
+	struct ib_qp *peer = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
 	struct ib_qp_attr a = {};
-	struct tcqe *r = new_tcqes(test, 3), *s = new_tcqe(test);
+	struct kt_tcqe *r = kt_new_tcqes(test, 3), *s = kt_new_tcqe(test);
 	struct ib_sge sge;
 	u8 *buf;
 	int i;
 
 	buf = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	sge = sge_of(vt->pd, buf, 64);
+	sge = kt_sge_of(vt->pd, buf, 64);
 
 	a.qp_state = IB_QPS_INIT;
 	a.port_num = 1;
@@ -343,26 +343,26 @@ static void verbs_drain(struct kunit *test)
 					   IB_QP_PKEY_INDEX |
 					   IB_QP_ACCESS_FLAGS), 0);
 	for (i = 0; i < 3; i++) {
-		tcqe_init(&r[i]);
-		KUNIT_ASSERT_EQ(test, post_recv(qp, &r[i], &sge, 1), 0);
+		kt_tcqe_init(&r[i]);
+		KUNIT_ASSERT_EQ(test, kt_post_recv(qp, &r[i], &sge, 1), 0);
 	}
-	tcqe_init(s);
+	kt_tcqe_init(s);
 	if (target == IB_QPS_RTR || target == IB_QPS_RTS) {
 		a.qp_state = IB_QPS_RESET;
 		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
-		KUNIT_ASSERT_EQ(test, to_state(qp, peer->qp_num,
-					       port_lid(vt->dev), 7, target),
+		KUNIT_ASSERT_EQ(test, kt_to_state(qp, peer->qp_num,
+						  kt_port_lid(vt->dev), 7, target),
 				0);
-		KUNIT_ASSERT_EQ(test, qp_state(qp), target);
+		KUNIT_ASSERT_EQ(test, kt_qp_state(qp), target);
 		for (i = 0; i < 3; i++) {
-			tcqe_init(&r[i]);
-			KUNIT_ASSERT_EQ(test, post_recv(qp, &r[i], &sge, 1),
+			kt_tcqe_init(&r[i]);
+			KUNIT_ASSERT_EQ(test, kt_post_recv(qp, &r[i], &sge, 1),
 					0);
 		}
 		/* in RTS, a send the peer (in RESET) never answers */
 		if (target == IB_QPS_RTS)
-			KUNIT_ASSERT_EQ(test, post_send(qp, s, IB_WR_SEND,
-							&sge, 1, 0), 0);
+			KUNIT_ASSERT_EQ(test, kt_post_send(qp, s, IB_WR_SEND,
+							   &sge, 1, 0), 0);
 	} else if (target == IB_QPS_ERR) {
 		a.qp_state = IB_QPS_ERR;
 		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
@@ -370,11 +370,11 @@ static void verbs_drain(struct kunit *test)
 
 	ib_drain_qp(qp);
 
-	KUNIT_EXPECT_EQ(test, qp_state(qp), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(qp), IB_QPS_ERR);
 	/* every receive completed (flushed) before the drain returned */
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_TRUE(test, completion_done(&r[i].done));
-		EXPECT_WC(test, &r[i], IB_WC_WR_FLUSH_ERR, 0);
+		KT_EXPECT_WC(test, &r[i], IB_WC_WR_FLUSH_ERR, 0);
 	}
 	if (target == IB_QPS_RTS) {
 		KUNIT_EXPECT_TRUE(test, completion_done(&s->done));
@@ -396,7 +396,7 @@ static void sq_settle(struct ib_qp *qp)
 }
 
 /* Nothing completed for @t on @cq, after @qp's engine ran. */
-static bool sq_held(struct ib_qp *qp, struct ib_cq *cq, struct tcqe *t)
+static bool sq_held(struct ib_qp *qp, struct ib_cq *cq, struct kt_tcqe *t)
 {
 	sq_settle(qp);
 	if (cq->poll_ctx == IB_POLL_DIRECT)
@@ -406,7 +406,7 @@ static bool sq_held(struct ib_qp *qp, struct ib_cq *cq, struct tcqe *t)
 
 static void qp_event(struct ib_event *ev, void *ctx)
 {
-	struct tcqe *t = ctx;
+	struct kt_tcqe *t = ctx;
 
 	if (ev->event == IB_EVENT_SQ_DRAINED) {
 		atomic_inc(&sq_drained_events);
@@ -420,9 +420,9 @@ static void qp_event(struct ib_event *ev, void *ctx)
  */
 static void verbs_sqd(struct kunit *test)
 {
-	struct pair *p = new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
-	struct tcqe *r = new_tcqes(test, 2), *s = new_tcqes(test, 2);
-	struct tcqe *ev = new_tcqe(test);
+	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_tcqe *r = kt_new_tcqes(test, 2), *s = kt_new_tcqes(test, 2);
+	struct kt_tcqe *ev = kt_new_tcqe(test);
 	struct ib_qp *a = p->qp[0], *b = p->qp[1];
 	struct ib_qp_attr attr = {};
 	struct ib_sge sge;
@@ -431,7 +431,7 @@ static void verbs_sqd(struct kunit *test)
 	a->qp_context = ev;
 	a->event_handler = qp_event;
 	get_random_bytes(p->buf[0], 2 * 64);
-	post_recvs(test, b, r, p->buf[1], 64, 2);
+	kt_post_recvs(test, b, r, p->buf[1], 64, 2);
 
 	attr.qp_state = IB_QPS_SQD;
 	attr.en_sqd_async_notify = 1;
@@ -439,20 +439,20 @@ static void verbs_sqd(struct kunit *test)
 					   IB_QP_EN_SQD_ASYNC_NOTIFY), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ev->done,
 							    HZ * 10));
-	KUNIT_EXPECT_EQ(test, qp_state(a), IB_QPS_SQD);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(a), IB_QPS_SQD);
 
 	/* posted in SQD: held */
-	sge = sge_of(a->pd, p->buf[0], 64);
-	KUNIT_ASSERT_EQ(test, post_send(a, &s[0], IB_WR_SEND, &sge, 1, 0), 0);
+	sge = kt_sge_of(a->pd, p->buf[0], 64);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, &s[0], IB_WR_SEND, &sge, 1, 0), 0);
 	KUNIT_EXPECT_TRUE(test, sq_held(a, p->cq[0], &s[0]));
 	KUNIT_EXPECT_TRUE(test, sq_held(a, p->cq[1], &r[0]));
 
 	attr.qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], &s[0]));
-	EXPECT_WC(test, &s[0], IB_WC_SUCCESS, IB_WC_SEND);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], &r[0]));
-	EXPECT_WC(test, &r[0], IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], &s[0]));
+	KT_EXPECT_WC(test, &s[0], IB_WC_SUCCESS, IB_WC_SEND);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], &r[0]));
+	KT_EXPECT_WC(test, &r[0], IB_WC_SUCCESS, IB_WC_RECV);
 	KUNIT_EXPECT_EQ(test, memcmp(p->buf[1], p->buf[0], 64), 0);
 
 	/*
@@ -469,11 +469,11 @@ static void verbs_sqd(struct kunit *test)
 					   IB_QP_TIMEOUT), 0);
 	attr.qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
-	sge = sge_of(a->pd, p->buf[0] + 64, 64);
-	KUNIT_ASSERT_EQ(test, post_send(a, &s[1], IB_WR_SEND, &sge, 1, 0), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[0], &s[1]));
-	EXPECT_WC(test, &s[1], IB_WC_SUCCESS, IB_WC_SEND);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], &r[1]));
+	sge = kt_sge_of(a->pd, p->buf[0] + 64, 64);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, &s[1], IB_WR_SEND, &sge, 1, 0), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[0], &s[1]));
+	KT_EXPECT_WC(test, &s[1], IB_WC_SUCCESS, IB_WC_SEND);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], &r[1]));
 	KUNIT_EXPECT_EQ(test, memcmp(p->buf[1] + 64, p->buf[0] + 64, 64), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&sq_drained_events), 1);
 }
@@ -481,35 +481,35 @@ static void verbs_sqd(struct kunit *test)
 /* A QP of one loop device talks to a QP of another (by LID). */
 static void verbs_two_devices(struct kunit *test)
 {
-	struct vt *x = new_vt(test), *y = new_vt(test);
-	struct ib_cq *cx = new_cq(test, x, IB_POLL_DIRECT);
-	struct ib_cq *cy = new_cq(test, y, IB_POLL_DIRECT);
-	struct ib_qp *qx = new_qp(test, x, IB_QPT_RC, cx, cx);
-	struct ib_qp *qy = new_qp(test, y, IB_QPT_RC, cy, cy);
+	struct kt_vt *x = kt_new_vt(test), *y = kt_new_vt(test);
+	struct ib_cq *cx = kt_new_cq(test, x, IB_POLL_DIRECT);
+	struct ib_cq *cy = kt_new_cq(test, y, IB_POLL_DIRECT);
+	struct ib_qp *qx = kt_new_qp(test, x, IB_QPT_RC, cx, cx);
+	struct ib_qp *qy = kt_new_qp(test, y, IB_QPT_RC, cy, cy);
 	struct ib_sge sge, rsge;
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf, *rbuf;
 
-	KUNIT_ASSERT_NE(test, port_lid(x->dev), port_lid(y->dev));
-	KUNIT_ASSERT_EQ(test, to_rts(qx, qy->qp_num, port_lid(y->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(qy, qx->qp_num, port_lid(x->dev), 0), 0);
+	KUNIT_ASSERT_NE(test, kt_port_lid(x->dev), kt_port_lid(y->dev));
+	KUNIT_ASSERT_EQ(test, kt_to_rts(qx, qy->qp_num, kt_port_lid(y->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(qy, qx->qp_num, kt_port_lid(x->dev), 0), 0);
 
 	sbuf = kunit_kzalloc(test, 512, GFP_KERNEL);
 	rbuf = kunit_kzalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sbuf);
 	KUNIT_ASSERT_NOT_NULL(test, rbuf);
 	get_random_bytes(sbuf, 512);
-	sge = sge_of(x->pd, sbuf, 512);
-	rsge = sge_of(y->pd, rbuf, 512);
-	tcqe_init(s);
-	tcqe_init(r);
-	KUNIT_ASSERT_EQ(test, post_recv(qy, r, &rsge, 1), 0);
-	KUNIT_ASSERT_EQ(test, post_send(qx, s, IB_WR_SEND, &sge, 1, 0), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(cx, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(cy, r));
-	EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
-	EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
-	KUNIT_EXPECT_EQ(test, r->wc.slid, port_lid(x->dev));
+	sge = kt_sge_of(x->pd, sbuf, 512);
+	rsge = kt_sge_of(y->pd, rbuf, 512);
+	kt_tcqe_init(s);
+	kt_tcqe_init(r);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qy, r, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(qx, s, IB_WR_SEND, &sge, 1, 0), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cx, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cy, r));
+	KT_EXPECT_WC(test, s, IB_WC_SUCCESS, IB_WC_SEND);
+	KT_EXPECT_WC(test, r, IB_WC_SUCCESS, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, r->wc.slid, kt_port_lid(x->dev));
 	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 512), 0);
 }
 
@@ -521,7 +521,7 @@ struct ulp {
 	struct ib_pd	*pd;
 	struct ib_cq	*cq;
 	struct ib_qp	*qp[2];
-	struct tcqe	r[8], s;
+	struct kt_tcqe	r[8], s;
 	u8		*buf;
 	bool		added, removed;
 	int		flushed;
@@ -558,17 +558,17 @@ static int ulp_add(struct ib_device *dev)
 			goto err_qp;
 	}
 	for (i = 0; i < 2; i++)
-		if (to_rts(u->qp[i], u->qp[!i]->qp_num, port_lid(dev), 7))
+		if (kt_to_rts(u->qp[i], u->qp[!i]->qp_num, kt_port_lid(dev), 7))
 			goto err_qp;
-	sge = sge_of(u->pd, u->buf, 64);
+	sge = kt_sge_of(u->pd, u->buf, 64);
 	for (j = 0; j < 8; j++) {
-		tcqe_init(&u->r[j]);
-		if (post_recv(u->qp[0], &u->r[j], &sge, 1))
+		kt_tcqe_init(&u->r[j]);
+		if (kt_post_recv(u->qp[0], &u->r[j], &sge, 1))
 			goto err_qp;
 	}
 	/* a send nobody receives: it waits for ever (RNR retry 7) */
-	tcqe_init(&u->s);
-	if (post_send(u->qp[0], &u->s, IB_WR_SEND, &sge, 1, 0))
+	kt_tcqe_init(&u->s);
+	if (kt_post_send(u->qp[0], &u->s, IB_WR_SEND, &sge, 1, 0))
 		goto err_qp;
 	u->added = true;
 	return 0;

@@ -69,19 +69,19 @@ static struct ib_qp_init_attr qp_attr(struct ib_cq *cq, u32 rdma_ctxs)
 	return attr;
 }
 
-static struct ib_qp *new_qp(struct kunit *test, struct rwp *p, int i,
-			    u32 rdma_ctxs)
+static struct ib_qp *kt_new_qp(struct kunit *test, struct rwp *p, int i,
+			       u32 rdma_ctxs)
 {
 	struct ib_qp_init_attr attr = qp_attr(p->cq[i], rdma_ctxs);
 	struct ib_qp *qp = ib_create_qp(p->pd, &attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return qp;
 }
 
-static int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
+static int kt_to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
 {
 	struct rdma_loop_conn conn = {
 		.dqpn = dqpn,
@@ -97,13 +97,13 @@ static int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
 static void reg_remote(struct kunit *test, struct rwp *p)
 {
 	struct scatterlist sg[REMOTE_PAGES];
-	struct tcqe *t = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test);
 	struct ib_reg_wr reg = {};
 	int i;
 
 	p->mr = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, REMOTE_PAGES);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, p->mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, p->mr),
 			0);
 
 	sg_init_table(sg, REMOTE_PAGES);
@@ -122,7 +122,7 @@ static void reg_remote(struct kunit *test, struct rwp *p)
 	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 		     IB_ACCESS_REMOTE_READ;
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qp[1], &reg.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->cq[1], t));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->cq[1], t));
 	KUNIT_ASSERT_EQ(test, t->wc.status, IB_WC_SUCCESS);
 }
 
@@ -136,24 +136,24 @@ static struct rwp *new_rwp(struct kunit *test, u32 rdma_ctxs)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	p->dev = rdma_loop_add_device("kurw%d");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, remove_loop,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
 							p->dev), 0);
 	p->pd = ib_alloc_pd(p->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
 							p->pd), 0);
 	for (i = 0; i < 2; i++) {
 		p->cq[i] = ib_alloc_cq(p->dev, NULL, 256, 0, IB_POLL_DIRECT);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->cq[i]);
-		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, free_cq,
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq,
 								p->cq[i]), 0);
 	}
-	p->qp[0] = new_qp(test, p, 0, rdma_ctxs);
-	p->qp[1] = new_qp(test, p, 1, 0);
+	p->qp[0] = kt_new_qp(test, p, 0, rdma_ctxs);
+	p->qp[1] = kt_new_qp(test, p, 1, 0);
 	KUNIT_ASSERT_EQ(test, ib_query_port(p->dev, 1, &pa), 0);
 	for (i = 0; i < 2; i++)
-		KUNIT_ASSERT_EQ(test, to_rts(p->qp[i], p->qp[!i]->qp_num,
-					     pa.lid), 0);
+		KUNIT_ASSERT_EQ(test, kt_to_rts(p->qp[i], p->qp[!i]->qp_num,
+						pa.lid), 0);
 
 	p->remote = kunit_kzalloc(test, REMOTE_PAGES * PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p->remote);
@@ -207,7 +207,7 @@ static int run_ctx(struct kunit *test, struct rwp *p, struct rdma_rw_ctx *ctx,
 		   struct scatterlist *sg, u32 sg_cnt, u32 sg_offset,
 		   u64 raddr, enum dma_data_direction dir)
 {
-	struct tcqe *t = new_tcqe(test);
+	struct kt_tcqe *t = kt_new_tcqe(test);
 	int ret;
 
 	ret = rdma_rw_ctx_init(ctx, p->qp[0], 1, sg, sg_cnt, sg_offset, raddr,
@@ -216,7 +216,7 @@ static int run_ctx(struct kunit *test, struct rwp *p, struct rdma_rw_ctx *ctx,
 		return ret;
 	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_post(ctx, p->qp[0], 1, &t->cqe,
 					       NULL), 0);
-	KUNIT_EXPECT_TRUE(test, tcqe_wait(p->cq[0], t));
+	KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->cq[0], t));
 	KUNIT_EXPECT_EQ_MSG(test, t->wc.status, IB_WC_SUCCESS, "%s",
 			    ib_wc_status_msg(t->wc.status));
 	KUNIT_EXPECT_EQ(test, t->wc.opcode, dir == DMA_TO_DEVICE ?
@@ -414,7 +414,7 @@ static void rw_force_mr_multi(struct kunit *test)
 static void rw_chain(struct kunit *test)
 {
 	struct rwp *p = new_rwp(test, 0);
-	struct tcqe *ts = new_tcqe(test), *tr = new_tcqe(test);
+	struct kt_tcqe *ts = kt_new_tcqe(test), *tr = kt_new_tcqe(test);
 	struct rdma_rw_ctx ctx = {};
 	u8 *src[3], *msg = new_buf(test, 64), *rbuf = new_buf(test, 64);
 	struct ib_sge ssge, rsge;
@@ -462,8 +462,8 @@ static void rw_chain(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx.map.wrs[1].wr.num_sge, 1);
 
 	KUNIT_EXPECT_EQ(test, ib_post_send(p->qp[0], first, NULL), 0);
-	KUNIT_EXPECT_TRUE(test, tcqe_wait(p->cq[0], ts));
-	KUNIT_EXPECT_TRUE(test, tcqe_wait(p->cq[1], tr));
+	KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->cq[0], ts));
+	KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->cq[1], tr));
 	KUNIT_EXPECT_EQ(test, ts->wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, ts->wc.opcode, IB_WC_SEND);
 	KUNIT_EXPECT_EQ(test, tr->wc.status, IB_WC_SUCCESS);
@@ -482,7 +482,7 @@ static void rw_chain(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_init(&ctx, p->qp[0], 1, sg, 1, 0,
 					       p->mr->iova, p->mr->rkey,
 					       DMA_TO_DEVICE), 1);
-	tcqe_reinit(ts);
+	kt_tcqe_reinit(ts);
 	first = rdma_rw_ctx_wrs(&ctx, p->qp[0], 1, &ts->cqe, NULL);
 	KUNIT_EXPECT_PTR_EQ(test, first, &ctx.single.wr.wr);
 	KUNIT_EXPECT_NULL(test, first->next);

@@ -19,8 +19,8 @@ static void srq_event(struct ib_event *ev, void *ctx)
 
 static void verbs_srq(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
 	struct ib_srq_init_attr sattr = {
 		.event_handler = srq_event,
 		.attr = { .max_wr = 16, .max_sge = 2 },
@@ -29,7 +29,7 @@ static void verbs_srq(struct kunit *test)
 	struct ib_srq_attr qattr;
 	struct ib_qp *a, *b, *c;
 	struct ib_sge sge, rsge;
-	struct tcqe *r = new_tcqes(test, 4), *s = new_tcqes(test, 2);
+	struct kt_tcqe *r = kt_new_tcqes(test, 4), *s = kt_new_tcqes(test, 2);
 	unsigned long start;
 	struct ib_srq *srq;
 	u8 *sbuf, *rbuf;
@@ -38,19 +38,19 @@ static void verbs_srq(struct kunit *test)
 	atomic_set(&srq_limit_events, 0);
 	srq = ib_create_srq(vt->pd, &sattr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq,
 							srq), 0);
 	KUNIT_EXPECT_EQ(test, ib_query_srq(srq, &qattr), 0);
 	KUNIT_EXPECT_EQ(test, qattr.max_wr, 16);
 
-	a = new_qp(test, vt, IB_QPT_RC, cq, cq);
-	b = new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
-	c = new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
+	a = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
+	b = kt_new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
+	c = kt_new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&srq->usecnt), 2);
 	/* b and c both answer a: b first, then c */
-	KUNIT_ASSERT_EQ(test, to_rts(a, b->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(b, a->qp_num, port_lid(vt->dev), 0), 0);
-	KUNIT_ASSERT_EQ(test, to_rts(c, a->qp_num, port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(a, b->qp_num, kt_port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(b, a->qp_num, kt_port_lid(vt->dev), 0), 0);
+	KUNIT_ASSERT_EQ(test, kt_to_rts(c, a->qp_num, kt_port_lid(vt->dev), 0), 0);
 
 	sbuf = kunit_kzalloc(test, 64, GFP_KERNEL);
 	rbuf = kunit_kzalloc(test, 4 * 64, GFP_KERNEL);
@@ -59,8 +59,8 @@ static void verbs_srq(struct kunit *test)
 	for (i = 0; i < 4; i++) {
 		struct ib_recv_wr wr = { .sg_list = &rsge, .num_sge = 1 };
 
-		rsge = sge_of(vt->pd, rbuf + i * 64, 64);
-		tcqe_init(&r[i]);
+		rsge = kt_sge_of(vt->pd, rbuf + i * 64, 64);
+		kt_tcqe_init(&r[i]);
 		wr.wr_cqe = &r[i].cqe;
 		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, &wr, NULL), 0);
 	}
@@ -68,15 +68,15 @@ static void verbs_srq(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &qattr, IB_SRQ_LIMIT), 0);
 
 	get_random_bytes(sbuf, 64);
-	sge = sge_of(vt->pd, sbuf, 64);
+	sge = kt_sge_of(vt->pd, sbuf, 64);
 	for (i = 0; i < 2; i++) {
-		tcqe_init(&s[i]);
-		KUNIT_ASSERT_EQ(test, post_send(a, &s[i], IB_WR_SEND, &sge, 1,
-						0), 0);
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &s[i]));
-		EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &r[i]));
-		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+		kt_tcqe_init(&s[i]);
+		KUNIT_ASSERT_EQ(test, kt_post_send(a, &s[i], IB_WR_SEND, &sge, 1,
+						   0), 0);
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, &s[i]));
+		KT_EXPECT_WC(test, &s[i], IB_WC_SUCCESS, IB_WC_SEND);
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, &r[i]));
+		KT_EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
 		KUNIT_EXPECT_PTR_EQ(test, r[i].wc.qp, b);
 		KUNIT_EXPECT_EQ(test, memcmp(rbuf + i * 64, sbuf, 64), 0);
 	}
@@ -91,7 +91,7 @@ static void verbs_srq(struct kunit *test)
 	 */
 	start = jiffies;
 	ib_drain_qp(c);
-	KUNIT_EXPECT_EQ(test, qp_state(c), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_qp_state(c), IB_QPS_ERR);
 	KUNIT_EXPECT_LT(test, jiffies - start, 10 * HZ);
 }
 
@@ -101,13 +101,13 @@ static void verbs_srq(struct kunit *test)
  */
 static void verbs_srq_resize(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
 	struct ib_srq_init_attr sattr = {
 		.attr = { .max_wr = 4, .max_sge = 1 },
 		.srq_type = IB_SRQT_BASIC,
 	};
-	struct tcqe *r = new_tcqes(test, 10), *s = new_tcqes(test, 10);
+	struct kt_tcqe *r = kt_new_tcqes(test, 10), *s = kt_new_tcqes(test, 10);
 	struct ib_srq_attr qattr = {};
 	struct ib_recv_wr wr = { .num_sge = 1 };
 	struct ib_sge rsge;
@@ -118,18 +118,18 @@ static void verbs_srq_resize(struct kunit *test)
 
 	srq = ib_create_srq(vt->pd, &sattr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq,
 							srq), 0);
-	a = new_qp(test, vt, IB_QPT_RC, cq, cq);
-	b = new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
-	connect_rc(test, vt, a, b);
+	a = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
+	b = kt_new_qp_on(test, vt, vt->pd, IB_QPT_RC, cq, cq, srq);
+	kt_connect_rc(test, vt, a, b);
 
-	new_bufs(test, 10 * 32, &sbuf, &rbuf);
+	kt_new_bufs(test, 10 * 32, &sbuf, &rbuf);
 
 	wr.sg_list = &rsge;
 	for (i = 0; i < 10; i++) {
-		rsge = sge_of(vt->pd, rbuf + i * 32, 32);
-		tcqe_init(&r[i]);
+		rsge = kt_sge_of(vt->pd, rbuf + i * 32, 32);
+		kt_tcqe_init(&r[i]);
 		wr.wr_cqe = &r[i].cqe;
 		if (i == 4) {
 			/* full with 4: it cannot shrink to 2, it grows to 10 */
@@ -153,10 +153,10 @@ static void verbs_srq_resize(struct kunit *test)
 		}
 		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, &wr, NULL), 0);
 	}
-	send_n(test, a, cq, s, sbuf, 32, 10);
+	kt_send_n(test, a, cq, s, sbuf, 32, 10);
 	for (i = 0; i < 10; i++) {
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, &r[i]));
-		EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, &r[i]));
+		KT_EXPECT_WC(test, &r[i], IB_WC_SUCCESS, IB_WC_RECV);
 	}
 	KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, 10 * 32), 0);
 }

@@ -14,8 +14,8 @@
  */
 static void verbs_wq_unsupported(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_cq(test, vt, IB_POLL_DIRECT);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
 	struct ib_wq_init_attr attr = {
 		.wq_type = IB_WQT_RQ,
 		.max_wr = 16,

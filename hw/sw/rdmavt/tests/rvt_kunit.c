@@ -23,22 +23,22 @@
 #define GRH_LEN		40
 
 /* Nothing more arrives for @t on @cq for a while. */
-static bool tcqe_quiet(struct ib_cq *cq, struct tcqe *t, int expected)
+static bool tcqe_quiet(struct ib_cq *cq, struct kt_tcqe *t, int expected)
 {
 	msleep(50);
 	ib_process_cq_direct(cq, -1);
 	return atomic_read(&t->count) == expected;
 }
 
-static struct vt *new_vt(struct kunit *test)
+static struct kt_vt *kt_new_vt(struct kunit *test)
 {
-	return new_vt_named(test, "kurvt%d");
+	return kt_new_vt_named(test, "kurvt%d");
 }
 
-static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
-			    enum ib_qp_type type, struct ib_cq *scq,
-			    struct ib_cq *rcq,
-			    void (*handler)(struct ib_event *, void *))
+static struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
+			       enum ib_qp_type type, struct ib_cq *scq,
+			       struct ib_cq *rcq,
+			       void (*handler)(struct ib_event *, void *))
 {
 	struct ib_qp_init_attr attr = {
 		.event_handler = handler,
@@ -55,15 +55,15 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 		.port_num = 1,
 	};
 
-	return new_test_qp(test, vt, &attr);
+	return kt_new_test_qp(test, vt, &attr);
 }
 
 /* A UD QP in RTS on its own CQ. */
-static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
+static struct ib_qp *new_ud_qp(struct kunit *test, struct kt_vt *vt,
 			       struct ib_cq **cqp)
 {
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *qp = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
 	struct ib_qp_attr a = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,
@@ -82,7 +82,7 @@ static struct ib_qp *new_ud_qp(struct kunit *test, struct vt *vt,
 	return qp;
 }
 
-static u32 port_lid(struct ib_device *dev)
+static u32 kt_port_lid(struct ib_device *dev)
 {
 	return rdma_loop_port_lid(dev);
 }
@@ -97,10 +97,10 @@ static void mgid_of(union ib_gid *gid, u8 n)
 	gid->raw[15] = n;
 }
 
-static void post_recv(struct kunit *test, struct ib_qp *qp, struct tcqe *t,
-		      u8 *buf, u32 len)
+static void kt_post_recv(struct kunit *test, struct ib_qp *qp, struct kt_tcqe *t,
+			 u8 *buf, u32 len)
 {
-	struct ib_sge sge = sge_of(qp->pd, buf, len);
+	struct ib_sge sge = kt_sge_of(qp->pd, buf, len);
 	struct ib_recv_wr wr = {
 		.wr_cqe = &t->cqe,
 		.sg_list = &sge,
@@ -111,10 +111,10 @@ static void post_recv(struct kunit *test, struct ib_qp *qp, struct tcqe *t,
 }
 
 static void post_ud_send(struct kunit *test, struct ib_qp *qp,
-			 struct tcqe *t, struct ib_ah *ah, u32 dqpn,
+			 struct kt_tcqe *t, struct ib_ah *ah, u32 dqpn,
 			 u8 *buf, u32 len)
 {
-	struct ib_sge sge = sge_of(qp->pd, buf, len);
+	struct ib_sge sge = kt_sge_of(qp->pd, buf, len);
 	struct ib_ud_wr wr = {
 		.wr = {
 			.wr_cqe = &t->cqe,
@@ -132,7 +132,7 @@ static void post_ud_send(struct kunit *test, struct ib_qp *qp,
 }
 
 /* An AH towards the multicast group @mgid at MLID @mlid. */
-static struct ib_ah *mcast_ah(struct kunit *test, struct vt *vt,
+static struct ib_ah *mcast_ah(struct kunit *test, struct kt_vt *vt,
 			      union ib_gid *mgid, u16 mlid)
 {
 	struct rdma_ah_attr attr = {};
@@ -144,18 +144,18 @@ static struct ib_ah *mcast_ah(struct kunit *test, struct vt *vt,
 	rdma_ah_set_grh(&attr, mgid, 0, 0, 1, 0);
 	ah = rdma_create_ah(vt->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_ah, ah),
 			0);
 	return ah;
 }
 
-static struct rvt_ibport *port_of(struct vt *vt)
+static struct rvt_ibport *port_of(struct kt_vt *vt)
 {
 	return ib_to_rvt(vt->dev)->ports[0];
 }
 
 /* Is @mgid/@lid a group of the port of @vt? */
-static bool group_exists(struct vt *vt, union ib_gid *mgid, u16 lid)
+static bool group_exists(struct kt_vt *vt, union ib_gid *mgid, u16 lid)
 {
 	struct rvt_mcast *m = rvt_mcast_find(port_of(vt), mgid, lid);
 
@@ -177,12 +177,12 @@ static bool group_exists(struct vt *vt, union ib_gid *mgid, u16 lid)
  */
 static void rvt_mcast_errors(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_qp *ud = new_ud_qp(test, vt, NULL);
 	struct ib_qp *ud2 = new_ud_qp(test, vt, NULL);
-	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	struct ib_qp *reset = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_qp *rc = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *reset = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
 	struct ib_qp_attr rst = { .qp_state = IB_QPS_RESET };
 	union ib_gid mgid, other, ucast;
 	struct rvt_mcast *m;
@@ -251,12 +251,12 @@ static void rvt_mcast_errors(struct kunit *test)
  */
 static void rvt_mcast_send(struct kunit *test)
 {
-	struct vt *x = new_vt(test), *y = new_vt(test);
+	struct kt_vt *x = kt_new_vt(test), *y = kt_new_vt(test);
 	struct ib_cq *scq, *ncq, *cq[3];
 	struct ib_qp *s = new_ud_qp(test, x, &scq);
 	struct ib_qp *none = new_ud_qp(test, y, &ncq);
 	struct ib_qp *m[3];
-	struct tcqe *r[3], *sr, *nr, *st;
+	struct kt_tcqe *r[3], *sr, *nr, *st;
 	u8 *sbuf, *rbuf[3], *srbuf, *nrbuf;
 	union ib_gid mgid;
 	struct ib_ah *ah;
@@ -283,10 +283,10 @@ static void rvt_mcast_send(struct kunit *test)
 	}
 
 	/* the sender's and the outsider's receives must stay posted */
-	sr = new_tcqe(test);
-	nr = new_tcqe(test);
-	post_recv(test, s, sr, srbuf, LEN + GRH_LEN);
-	post_recv(test, none, nr, nrbuf, LEN + GRH_LEN);
+	sr = kt_new_tcqe(test);
+	nr = kt_new_tcqe(test);
+	kt_post_recv(test, s, sr, srbuf, LEN + GRH_LEN);
+	kt_post_recv(test, none, nr, nrbuf, LEN + GRH_LEN);
 
 	for (round = 0; round < 2; round++) {
 		/* round 1: m[2] left the group */
@@ -294,26 +294,26 @@ static void rvt_mcast_send(struct kunit *test)
 
 		get_random_bytes(sbuf, LEN);
 		for (i = 0; i < 3; i++) {
-			r[i] = new_tcqe(test);
+			r[i] = kt_new_tcqe(test);
 			memset(rbuf[i], 0, LEN + GRH_LEN);
-			post_recv(test, m[i], r[i], rbuf[i], LEN + GRH_LEN);
+			kt_post_recv(test, m[i], r[i], rbuf[i], LEN + GRH_LEN);
 		}
-		st = new_tcqe(test);
+		st = kt_new_tcqe(test);
 		post_ud_send(test, s, st, ah, 0xffffff, sbuf, LEN);
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(scq, st));
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(scq, st));
 		KUNIT_EXPECT_EQ(test, st->wc.status, IB_WC_SUCCESS);
 		KUNIT_EXPECT_EQ(test, st->wc.opcode, IB_WC_SEND);
 
 		for (i = 0; i < members; i++) {
 			struct ib_grh *grh = (struct ib_grh *)rbuf[i];
 
-			KUNIT_ASSERT_TRUE_MSG(test, tcqe_wait(cq[i], r[i]),
+			KUNIT_ASSERT_TRUE_MSG(test, kt_tcqe_wait(cq[i], r[i]),
 					      "member %d round %d", i, round);
 			KUNIT_EXPECT_EQ(test, r[i]->wc.status, IB_WC_SUCCESS);
 			KUNIT_EXPECT_EQ(test, r[i]->wc.opcode, IB_WC_RECV);
 			KUNIT_EXPECT_PTR_EQ(test, r[i]->wc.qp, m[i]);
 			KUNIT_EXPECT_EQ(test, r[i]->wc.src_qp, s->qp_num);
-			KUNIT_EXPECT_EQ(test, r[i]->wc.slid, port_lid(x->dev));
+			KUNIT_EXPECT_EQ(test, r[i]->wc.slid, kt_port_lid(x->dev));
 			KUNIT_EXPECT_EQ(test, r[i]->wc.byte_len,
 					LEN + GRH_LEN);
 			KUNIT_EXPECT_TRUE(test, r[i]->wc.wc_flags & IB_WC_GRH);
@@ -348,7 +348,7 @@ static void rvt_mcast_send(struct kunit *test)
  */
 static void rvt_mcast_limits(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_device_attr *props = &ib_to_rvt(vt->dev)->dparms.props;
 	struct ib_device_attr saved = *props;
 	struct ib_qp *qp[3];
@@ -438,9 +438,9 @@ static int seen_times(u32 qpn)
  */
 static void rvt_qp_iter_walk(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct rvt_qp_iter *it;
 	struct ib_qp *qp[4];
 	int base, i, n;
@@ -451,10 +451,10 @@ static void rvt_qp_iter_walk(struct kunit *test)
 	base = iter_seen.n;
 	KUNIT_ASSERT_LE(test, base, ITER_MAX - 4);
 
-	qp[0] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	qp[1] = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
-	qp[2] = new_qp(test, vt, IB_QPT_UC, cq, cq, NULL);
-	qp[3] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	qp[0] = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	qp[1] = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	qp[2] = kt_new_qp(test, vt, IB_QPT_UC, cq, cq, NULL);
+	qp[3] = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 
 	memset(&iter_seen, 0, sizeof(iter_seen));
 	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
@@ -485,7 +485,7 @@ static void rvt_qp_iter_walk(struct kunit *test)
 
 	/* a destroyed QP is not visited */
 	KUNIT_ASSERT_EQ(test, ib_destroy_qp(qp[1]), 0);
-	kunit_remove_action(test, destroy_qp, qp[1]);
+	kunit_remove_action(test, kt_destroy_qp, qp[1]);
 	memset(&iter_seen, 0, sizeof(iter_seen));
 	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
 	KUNIT_EXPECT_EQ(test, iter_seen.n, base + 3);
@@ -498,16 +498,16 @@ static void rvt_qp_iter_walk(struct kunit *test)
  */
 static void rvt_check_ah_rules(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *rc = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 	struct rdma_ah_attr good = {}, a;
 	struct ib_qp_attr qa = {};
 	union ib_gid mgid;
 	struct ib_ah *ah;
 
 	good.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&good, port_lid(vt->dev));
+	rdma_ah_set_dlid(&good, kt_port_lid(vt->dev));
 	rdma_ah_set_port_num(&good, 1);
 	rdma_ah_set_sl(&good, 15);
 	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &good), 0);
@@ -621,11 +621,11 @@ static int rc_connect(struct ib_qp *qp, u32 dqpn, u32 dlid, bool rts)
  */
 static void rvt_comm_est_once(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	struct ib_qp *b = new_qp(test, vt, IB_QPT_RC, cq, cq,
-				 comm_est_handler);
+	struct kt_vt *vt = kt_new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *a = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *b = kt_new_qp(test, vt, IB_QPT_RC, cq, cq,
+				    comm_est_handler);
 	struct rvt_qp *rb = container_of(b, struct rvt_qp, ibqp);
 	struct ib_qp_attr reset = { .qp_state = IB_QPS_RESET };
 	u8 *sbuf, *rbuf;
@@ -636,15 +636,15 @@ static void rvt_comm_est_once(struct kunit *test)
 	rbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sbuf);
 	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, port_lid(vt->dev),
+	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, kt_port_lid(vt->dev),
 					 true), 0);
-	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, port_lid(vt->dev),
+	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, kt_port_lid(vt->dev),
 					 false), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 0);
 
 	for (i = 0; i < 3; i++) {
-		struct tcqe *r = new_tcqe(test), *s = new_tcqe(test);
-		struct ib_sge sge = sge_of(a->pd, sbuf, LEN);
+		struct kt_tcqe *r = kt_new_tcqe(test), *s = kt_new_tcqe(test);
+		struct ib_sge sge = kt_sge_of(a->pd, sbuf, LEN);
 		struct ib_send_wr wr = {
 			.wr_cqe = &s->cqe,
 			.sg_list = &sge,
@@ -654,10 +654,10 @@ static void rvt_comm_est_once(struct kunit *test)
 		};
 
 		get_random_bytes(sbuf, LEN);
-		post_recv(test, b, r, rbuf, LEN);
+		kt_post_recv(test, b, r, rbuf, LEN);
 		KUNIT_ASSERT_EQ(test, ib_post_send(a, &wr, NULL), 0);
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, s));
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(cq, r));
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, s));
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, r));
 		KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
 		KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
 		KUNIT_EXPECT_EQ(test, memcmp(rbuf, sbuf, LEN), 0);

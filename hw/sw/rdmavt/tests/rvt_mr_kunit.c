@@ -22,7 +22,7 @@
 
 /* A case's device, a fast registration MR over NPAGES pages, a QP. */
 struct mrt {
-	struct vt		*vt;
+	struct kt_vt		*vt;
 	struct ib_mr		*mr;
 	struct rvt_mregion	*rmr;
 	struct rvt_mregion	*dma;
@@ -42,10 +42,10 @@ static struct rvt_mregion *mregion(struct ib_mr *mr)
 	return &container_of(mr, struct rvt_mr, ibmr)->mr;
 }
 
-static struct rvt_qp *new_rc_qp(struct kunit *test, struct vt *vt,
+static struct rvt_qp *new_rc_qp(struct kunit *test, struct kt_vt *vt,
 				struct ib_pd *pd)
 {
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_qp_init_attr attr = {
 		.qp_type = IB_QPT_RC,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
@@ -62,7 +62,7 @@ static struct rvt_qp *new_rc_qp(struct kunit *test, struct vt *vt,
 	attr.recv_cq = cq;
 	qp = ib_create_qp(pd, &attr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return container_of(qp, struct rvt_qp, ibqp);
 }
@@ -74,7 +74,7 @@ static struct mrt *new_mrt(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->vt = new_vt_named(test, "kurmr%d");
+	t->vt = kt_new_vt_named(test, "kurmr%d");
 	t->pd = container_of(t->vt->pd, struct rvt_pd, ibpd);
 	t->dma = mregion(t->vt->pd->__internal_mr);
 	t->qp = new_rc_qp(test, t->vt, t->vt->pd);
@@ -97,7 +97,7 @@ static struct mrt *new_mrt(struct kunit *test)
 
 	t->mr = ib_alloc_mr(t->vt->pd, IB_MR_TYPE_MEM_REG, NPAGES);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, t->mr),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, t->mr),
 			0);
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(t->mr, sg, NPAGES, NULL, PAGE_SIZE),
 			NPAGES);
@@ -175,7 +175,7 @@ static void rvt_lkey_ok_dma(struct kunit *test)
 	/* the DMA MR of this PD is no key of another PD */
 	pd2 = ib_alloc_pd(t->vt->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd2);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd, pd2),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd, pd2),
 			0);
 	KUNIT_EXPECT_EQ(test, rvt_lkey_ok(rkt, container_of(pd2, struct rvt_pd,
 							    ibpd),
@@ -312,7 +312,7 @@ static void rvt_fast_reg_rules(struct kunit *test)
 	struct rvt_qp *qp2;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd2);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd, pd2),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd, pd2),
 			0);
 	qp2 = new_rc_qp(test, t->vt, pd2);
 	KUNIT_EXPECT_EQ(test, rvt_fast_reg_mr(qp2, t->mr, t->mr->lkey, 0),

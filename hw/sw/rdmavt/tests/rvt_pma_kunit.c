@@ -185,7 +185,7 @@ struct qpc {
 	struct ib_pd	*pd;
 };
 
-static struct qpc *new_qpc(struct kunit *test, struct vt *vt,
+static struct qpc *new_qpc(struct kunit *test, struct kt_vt *vt,
 			   enum ib_qp_type type, struct ib_pd *pd)
 {
 	struct qpc *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
@@ -202,18 +202,18 @@ static struct qpc *new_qpc(struct kunit *test, struct vt *vt,
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
 	q->pd = pd ?: vt->pd;
-	q->cq = new_direct_cq(test, vt);
+	q->cq = kt_new_direct_cq(test, vt);
 	init.send_cq = q->cq;
 	init.recv_cq = q->cq;
 	qp = ib_create_qp(q->pd, &init);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	q->qp = qp;
 	return q;
 }
 
-static struct qpc *new_ud(struct kunit *test, struct vt *vt)
+static struct qpc *new_ud(struct kunit *test, struct kt_vt *vt)
 {
 	struct qpc *q = new_qpc(test, vt, IB_QPT_UD, NULL);
 	struct ib_qp_attr a = {
@@ -242,10 +242,10 @@ static u8 *new_buf(struct kunit *test, size_t len)
 }
 
 /* Post a receive of @len bytes at @buf on @q, completing in @t. */
-static void post_recv(struct kunit *test, struct qpc *q, struct tcqe *t,
-		      u8 *buf, u32 len)
+static void kt_post_recv(struct kunit *test, struct qpc *q, struct kt_tcqe *t,
+			 u8 *buf, u32 len)
 {
-	struct ib_sge sge = sge_of(q->pd, buf, len);
+	struct ib_sge sge = kt_sge_of(q->pd, buf, len);
 	struct ib_recv_wr wr = {
 		.wr_cqe = &t->cqe,
 		.sg_list = &sge,
@@ -256,10 +256,10 @@ static void post_recv(struct kunit *test, struct qpc *q, struct tcqe *t,
 }
 
 /* Post a datagram of @len bytes from @q through @ah to QP @dqpn. */
-static void post_ud(struct kunit *test, struct qpc *q, struct tcqe *t,
+static void post_ud(struct kunit *test, struct qpc *q, struct kt_tcqe *t,
 		    struct ib_ah *ah, u32 dqpn, u8 *buf, u32 len, bool imm)
 {
-	struct ib_sge sge = sge_of(q->pd, buf, len);
+	struct ib_sge sge = kt_sge_of(q->pd, buf, len);
 	struct ib_ud_wr wr = {
 		.wr = {
 			.wr_cqe = &t->cqe,
@@ -277,7 +277,7 @@ static void post_ud(struct kunit *test, struct qpc *q, struct tcqe *t,
 }
 
 /* An AH of @vt to @dlid, with a GRH towards @dgid when it is not NULL. */
-static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
+static struct ib_ah *new_ah(struct kunit *test, struct kt_vt *vt, u32 dlid,
 			    union ib_gid *dgid)
 {
 	struct rdma_ah_attr attr = {};
@@ -290,7 +290,7 @@ static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
 		rdma_ah_set_grh(&attr, dgid, 0, 0, 1, 0);
 	ah = rdma_create_ah(vt->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_ah, ah),
 			0);
 	return ah;
 }
@@ -302,12 +302,12 @@ static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
  * cases.  What a case makes on them (QPs, CQs, AHs, PDs) goes with it.
  */
 #define PMA_DEVS	3
-static struct vt pma_vt[PMA_DEVS];
+static struct kt_vt pma_vt[PMA_DEVS];
 static int pma_taken;
 
-static struct vt *new_vt(struct kunit *test)
+static struct kt_vt *kt_new_vt(struct kunit *test)
 {
-	struct vt *vt;
+	struct kt_vt *vt;
 
 	KUNIT_ASSERT_LT(test, pma_taken, PMA_DEVS);
 	vt = &pma_vt[pma_taken++];
@@ -362,7 +362,7 @@ static int pma_init(struct kunit *test)
 /* ClassPortInfo: extended counters with all fields, nothing else. */
 static void rvt_pma_classportinfo(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_pma_mad *out = new_pma(test);
 	struct ib_class_port_info *cpi = (struct ib_class_port_info *)out->data;
 
@@ -392,10 +392,10 @@ static void rvt_pma_classportinfo(struct kunit *test)
  */
 static void rvt_pma_ud_counts(struct kunit *test)
 {
-	struct vt *a = new_vt(test), *b = new_vt(test);
+	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
-	struct tcqe *s = new_tcqes(test, 6), *r = new_tcqes(test, 6);
+	struct kt_tcqe *s = kt_new_tcqes(test, 6), *r = kt_new_tcqes(test, 6);
 	u8 *sbuf = new_buf(test, 100), *rbuf = new_buf(test, 6 * 140);
 	u32 w = UD_WORDS(100, false, false), wg = UD_WORDS(30, true, true);
 	struct ib_pma_portcounters pc;
@@ -407,12 +407,12 @@ static void rvt_pma_ud_counts(struct kunit *test)
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
 	for (i = 0; i < 5; i++) {
-		post_recv(test, qb, &r[i], rbuf + i * 140, 140);
+		kt_post_recv(test, qb, &r[i], rbuf + i * 140, 140);
 		post_ud(test, qa, &s[i], ah, qb->qp->qp_num, sbuf, 100, false);
 	}
 	for (i = 0; i < 5; i++) {
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, &s[i]));
-		KUNIT_ASSERT_TRUE(test, tcqe_wait(qb->cq, &r[i]));
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, &s[i]));
+		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, &r[i]));
 		KUNIT_EXPECT_EQ(test, r[i].wc.status, IB_WC_SUCCESS);
 	}
 	expect_ctrs(test, a->dev, 5 * w, 5, 0, 0, 0, 0);
@@ -439,10 +439,10 @@ static void rvt_pma_ud_counts(struct kunit *test)
 	/* a GRH (40 bytes) and immediate data (4) */
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(b->dev, 1, 0, &bgid), 0);
 	ah = new_ah(test, a, rdma_loop_port_lid(b->dev), &bgid);
-	post_recv(test, qb, &r[5], rbuf + 5 * 140, 140);
+	kt_post_recv(test, qb, &r[5], rbuf + 5 * 140, 140);
 	post_ud(test, qa, &s[5], ah, qb->qp->qp_num, sbuf, 30, true);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, &s[5]));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qb->cq, &r[5]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, &s[5]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, &r[5]));
 	KUNIT_EXPECT_TRUE(test, r[5].wc.wc_flags & IB_WC_GRH);
 	expect_ctrs(test, a->dev, 5 * w + wg, 6, 0, 0, 0, 0);
 	expect_ctrs(test, b->dev, 0, 0, 5 * w + wg, 6, 0, 0);
@@ -450,7 +450,7 @@ static void rvt_pma_ud_counts(struct kunit *test)
 
 /* An RC pair A -> B with path MTU 256; B's PD has a global rkey. */
 struct rcpair {
-	struct vt	*a, *b;
+	struct kt_vt	*a, *b;
 	struct qpc	*qa, *qb;
 	struct ib_pd	*bpd;
 };
@@ -466,11 +466,11 @@ static struct rcpair *new_rcpair(struct kunit *test, u8 rnr_retry)
 	struct rdma_loop_conn cb = ca;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->a = new_vt(test);
-	p->b = new_vt(test);
+	p->a = kt_new_vt(test);
+	p->b = kt_new_vt(test);
 	p->bpd = ib_alloc_pd(p->b->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->bpd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dealloc_pd,
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
 							p->bpd), 0);
 	p->qa = new_qpc(test, p->a, IB_QPT_RC, NULL);
 	p->qb = new_qpc(test, p->b, IB_QPT_RC, p->bpd);
@@ -491,8 +491,8 @@ static struct rcpair *new_rcpair(struct kunit *test, u8 rnr_retry)
 static void rc_rdma(struct kunit *test, struct rcpair *p, enum ib_wr_opcode op,
 		    u8 *lbuf, u8 *rbuf, u32 len)
 {
-	struct tcqe *s = new_tcqe(test);
-	struct ib_sge sge = sge_of(p->qa->pd, lbuf, len);
+	struct kt_tcqe *s = kt_new_tcqe(test);
+	struct ib_sge sge = kt_sge_of(p->qa->pd, lbuf, len);
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.wr_cqe = &s->cqe,
@@ -507,7 +507,7 @@ static void rc_rdma(struct kunit *test, struct rcpair *p, enum ib_wr_opcode op,
 	};
 
 	KUNIT_ASSERT_EQ(test, ib_post_send(p->qa->qp, &wr.wr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(p->qa->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(p->qa->cq, s));
 	KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
 }
 
@@ -515,9 +515,9 @@ static void rc_rdma(struct kunit *test, struct rcpair *p, enum ib_wr_opcode op,
 static enum ib_wc_status rc_send(struct kunit *test, struct rcpair *p,
 				 u32 len, bool recv)
 {
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf = new_buf(test, len), *rbuf = new_buf(test, len);
-	struct ib_sge sge = sge_of(p->qa->pd, sbuf, len);
+	struct ib_sge sge = kt_sge_of(p->qa->pd, sbuf, len);
 	struct ib_send_wr wr = {
 		.wr_cqe = &s->cqe,
 		.sg_list = &sge,
@@ -527,11 +527,11 @@ static enum ib_wc_status rc_send(struct kunit *test, struct rcpair *p,
 	};
 
 	if (recv)
-		post_recv(test, p->qb, r, rbuf, len);
+		kt_post_recv(test, p->qb, r, rbuf, len);
 	KUNIT_EXPECT_EQ(test, ib_post_send(p->qa->qp, &wr, NULL), 0);
-	KUNIT_EXPECT_TRUE(test, tcqe_wait(p->qa->cq, s));
+	KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->qa->cq, s));
 	if (recv) {
-		KUNIT_EXPECT_TRUE(test, tcqe_wait(p->qb->cq, r));
+		KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->qb->cq, r));
 		KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
 	}
 	return s->wc.status;
@@ -586,10 +586,10 @@ static void rvt_pma_rnr_nak(struct kunit *test)
  */
 static void rvt_pma_counter_select(struct kunit *test)
 {
-	struct vt *a = new_vt(test), *b = new_vt(test);
+	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf = new_buf(test, 100), *rbuf = new_buf(test, 140);
 	u32 w = UD_WORDS(100, false, false);
 	struct ib_pma_portcounters_ext x;
@@ -597,10 +597,10 @@ static void rvt_pma_counter_select(struct kunit *test)
 
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
-	post_recv(test, qb, r, rbuf, 140);
+	kt_post_recv(test, qb, r, rbuf, 140);
 	post_ud(test, qa, s, ah, qb->qp->qp_num, sbuf, 100, false);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qb->cq, r));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, r));
 	expect_ctrs(test, a->dev, w, 1, 0, 0, 0, 0);
 
 	/* PortCounters: PortXmitData only; the answer is after the clear */
@@ -636,12 +636,12 @@ static void rvt_pma_counter_select(struct kunit *test)
  */
 static void rvt_pma_saturation(struct kunit *test)
 {
-	struct vt *a = new_vt(test), *b = new_vt(test);
+	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
 	struct rvt_ibport *pa = ib_to_rvt(a->dev)->ports[0];
 	struct rvt_ibport *pb = ib_to_rvt(b->dev)->ports[0];
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf = new_buf(test, 100), *rbuf = new_buf(test, 140);
 	u32 w = UD_WORDS(100, false, false);
 	struct ib_pma_portcounters_ext x;
@@ -656,10 +656,10 @@ static void rvt_pma_saturation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc.port_xmit_data), 0xfffffff0U);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc.port_xmit_packets), 0xffffffffU);
 
-	post_recv(test, qb, r, rbuf, 140);
+	kt_post_recv(test, qb, r, rbuf, 140);
 	post_ud(test, qa, s, ah, qb->qp->qp_num, sbuf, 100, false);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qb->cq, r));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, r));
 
 	pc_do(test, a->dev, IB_MGMT_METHOD_GET, 0, &pc);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc.port_xmit_data), 0xffffffffU);
@@ -691,10 +691,10 @@ static void rvt_pma_saturation(struct kunit *test)
  */
 static void rvt_pma_multicast(struct kunit *test)
 {
-	struct vt *a = new_vt(test), *b = new_vt(test), *c = new_vt(test);
+	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test), *c = kt_new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qa2 = new_ud(test, a);
 	struct qpc *qb = new_ud(test, b);
-	struct tcqe *s = new_tcqe(test), *r = new_tcqes(test, 2);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqes(test, 2);
 	u8 *sbuf = new_buf(test, 64), *rbuf = new_buf(test, 2 * 104);
 	u32 w = UD_WORDS(64, true, false);
 	union ib_gid mgid = { .raw = { 0xff, 0x12, 0x40, 0x1b,
@@ -706,12 +706,12 @@ static void rvt_pma_multicast(struct kunit *test)
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
 	clear_ctrs(test, c->dev);
-	post_recv(test, qb, &r[0], rbuf, 104);
-	post_recv(test, qa2, &r[1], rbuf + 104, 104);
+	kt_post_recv(test, qb, &r[0], rbuf, 104);
+	kt_post_recv(test, qa2, &r[1], rbuf + 104, 104);
 	post_ud(test, qa, s, ah, 0xffffff, sbuf, 64, false);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa->cq, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qb->cq, &r[0]));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(qa2->cq, &r[1]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, &r[0]));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa2->cq, &r[1]));
 	expect_ctrs(test, a->dev, w, 1, 0, 0, 1, 0);
 	expect_ctrs(test, b->dev, 0, 0, w, 1, 0, 1);
 	expect_ctrs(test, c->dev, 0, 0, 0, 0, 0, 0);
@@ -722,17 +722,17 @@ static void rvt_pma_multicast(struct kunit *test)
 /* Datagrams between QPs of one port never reach the link. */
 static void rvt_pma_loopback(struct kunit *test)
 {
-	struct vt *a = new_vt(test);
+	struct kt_vt *a = kt_new_vt(test);
 	struct qpc *q1 = new_ud(test, a), *q2 = new_ud(test, a);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(a->dev), NULL);
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf = new_buf(test, 100), *rbuf = new_buf(test, 140);
 
 	clear_ctrs(test, a->dev);
-	post_recv(test, q2, r, rbuf, 140);
+	kt_post_recv(test, q2, r, rbuf, 140);
 	post_ud(test, q1, s, ah, q2->qp->qp_num, sbuf, 100, false);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(q1->cq, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(q2->cq, r));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(q1->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(q2->cq, r));
 	KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
 	expect_ctrs(test, a->dev, 0, 0, 0, 0, 0, 0);
 }
@@ -740,7 +740,7 @@ static void rvt_pma_loopback(struct kunit *test)
 /* What the PMA does not answer, and with which status. */
 static void rvt_pma_unsupported(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_pma_mad *out = new_pma(test), *in = new_pma(test);
 	struct ib_pma_portcounters *req = (void *)in->data;
 

@@ -294,7 +294,7 @@ struct udq {
 	struct ib_cq	*cq;
 };
 
-static struct udq *new_udq(struct kunit *test, struct vt *vt)
+static struct udq *new_udq(struct kunit *test, struct kt_vt *vt)
 {
 	struct udq *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct ib_qp_init_attr init = {
@@ -315,10 +315,10 @@ static struct udq *new_udq(struct kunit *test, struct vt *vt)
 	};
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
-	u->cq = new_direct_cq(test, vt);
+	u->cq = kt_new_direct_cq(test, vt);
 	init.send_cq = u->cq;
 	init.recv_cq = u->cq;
-	u->qp = new_test_qp(test, vt, &init);
+	u->qp = kt_new_test_qp(test, vt, &init);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(u->qp, &a, IB_QP_STATE |
 					   IB_QP_PORT | IB_QP_QKEY |
 					   IB_QP_PKEY_INDEX), 0);
@@ -330,7 +330,7 @@ static struct udq *new_udq(struct kunit *test, struct vt *vt)
 	return u;
 }
 
-static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
+static struct ib_ah *new_ah(struct kunit *test, struct kt_vt *vt, u32 dlid,
 			    u8 path_bits)
 {
 	struct rdma_ah_attr attr = {};
@@ -342,7 +342,7 @@ static struct ib_ah *new_ah(struct kunit *test, struct vt *vt, u32 dlid,
 	rdma_ah_set_path_bits(&attr, path_bits);
 	ah = rdma_create_ah(vt->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_ah, ah),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_ah, ah),
 			0);
 	return ah;
 }
@@ -356,7 +356,7 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 {
 	u8 *sbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
 	u8 *rbuf = kunit_kzalloc(test, LEN + 40, GFP_KERNEL);
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_sge ssge, rsge;
 	struct ib_recv_wr rwr = { .num_sge = 1 };
 	struct ib_ud_wr swr = {
@@ -373,8 +373,8 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 
 	KUNIT_ASSERT_NOT_NULL(test, sbuf);
 	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	ssge = sge_of(src->qp->pd, sbuf, LEN);
-	rsge = sge_of(dst->qp->pd, rbuf, LEN + 40);
+	ssge = kt_sge_of(src->qp->pd, sbuf, LEN);
+	rsge = kt_sge_of(dst->qp->pd, rbuf, LEN + 40);
 	rwr.wr_cqe = &r->cqe;
 	rwr.sg_list = &rsge;
 	swr.wr.wr_cqe = &s->cqe;
@@ -382,7 +382,7 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 	KUNIT_ASSERT_EQ(test, ib_post_recv(dst->qp, &rwr, NULL), 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send(src->qp, &swr.wr, NULL), 0);
 	/* a datagram completes at its sender, arrived or not */
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(src->cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(src->cq, s));
 	KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
 	msleep(20);
 	ib_process_cq_direct(dst->cq, -1);
@@ -395,7 +395,7 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 
 		KUNIT_EXPECT_EQ(test, ib_modify_qp(dst->qp, &a, IB_QP_STATE),
 				0);
-		KUNIT_EXPECT_TRUE(test, tcqe_wait(dst->cq, r));
+		KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(dst->cq, r));
 		KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_WR_FLUSH_ERR);
 	}
 	return got;
@@ -403,14 +403,14 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 
 /* ------------------------------------------------------------------ */
 
-static struct vt *new_vt(struct kunit *test)
+static struct kt_vt *kt_new_vt(struct kunit *test)
 {
-	return new_vt_named(test, "kusma%d");
+	return kt_new_vt_named(test, "kusma%d");
 }
 
-static struct vt *new_managed(struct kunit *test)
+static struct kt_vt *new_managed(struct kunit *test)
 {
-	return new_vt_flags(test, "kusmam%d", RDMA_LOOP_MANAGED);
+	return kt_new_vt_flags(test, "kusmam%d", RDMA_LOOP_MANAGED);
 }
 
 /*
@@ -420,7 +420,7 @@ static struct vt *new_managed(struct kunit *test)
  */
 static void rvt_sma_node_attrs(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_smp *dr = new_smp(test);
 	struct ib_node_info *ni = (struct ib_node_info *)out->data;
@@ -487,7 +487,7 @@ static void rvt_sma_node_attrs(struct kunit *test)
  */
 static void rvt_sma_portinfo_unmanaged(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	u32 lid = rdma_loop_port_lid(vt->dev);
 	struct ib_port_attr pa;
 	struct pinfo p;
@@ -558,7 +558,7 @@ static void rvt_sma_portinfo_unmanaged(struct kunit *test)
  */
 static void rvt_sma_portinfo_bringup(struct kunit *test)
 {
-	struct vt *vt = new_managed(test);
+	struct kt_vt *vt = new_managed(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	enum ib_port_state cached;
 	struct ib_port_attr pa;
@@ -685,7 +685,7 @@ static void pi_refused(struct kunit *test, struct ib_device *dev,
  */
 static void rvt_sma_portinfo_invalid(struct kunit *test)
 {
-	struct vt *vt = new_managed(test);
+	struct kt_vt *vt = new_managed(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_attr pa;
 	struct pinfo base, p;
@@ -773,7 +773,7 @@ static void rvt_sma_portinfo_invalid(struct kunit *test)
  */
 static void rvt_sma_lid_routing(struct kunit *test)
 {
-	struct vt *a = new_managed(test), *b = new_managed(test);
+	struct kt_vt *a = new_managed(test), *b = new_managed(test);
 	struct udq *ua, *ub;
 	struct ib_ah *old_ah, *new_ah_b;
 	struct ib_wc wc;
@@ -828,7 +828,7 @@ static void rvt_sma_lid_routing(struct kunit *test)
 /* An RC SEND from @qa to @qb, connected through their ports' LIDs. */
 static void rvt_sma_rc_at_new_lid(struct kunit *test)
 {
-	struct vt *a = new_managed(test), *b = new_managed(test);
+	struct kt_vt *a = new_managed(test), *b = new_managed(test);
 	struct ib_cq *cqa, *cqb;
 	struct ib_qp *qa, *qb;
 	struct ib_qp_init_attr init = {
@@ -843,7 +843,7 @@ static void rvt_sma_rc_at_new_lid(struct kunit *test)
 	struct rdma_loop_conn cb = { .dlid = 0x1611, .rnr_retry = 7 };
 	u8 *sbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
 	u8 *rbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
-	struct tcqe *s = new_tcqe(test), *r = new_tcqe(test);
+	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_sge ssge, rsge;
 	struct ib_recv_wr rwr = { .num_sge = 1 };
 	struct ib_send_wr swr = {
@@ -857,30 +857,30 @@ static void rvt_sma_rc_at_new_lid(struct kunit *test)
 	/* LMC 1 on both: each answers two LIDs; the odd ones are used */
 	sm_bring_up(test, a->dev, 0x1610, 1);
 	sm_bring_up(test, b->dev, 0x1620, 1);
-	cqa = new_direct_cq(test, a);
-	cqb = new_direct_cq(test, b);
+	cqa = kt_new_direct_cq(test, a);
+	cqb = kt_new_direct_cq(test, b);
 	init.send_cq = cqa;
 	init.recv_cq = cqa;
-	qa = new_test_qp(test, a, &init);
+	qa = kt_new_test_qp(test, a, &init);
 	init.send_cq = cqb;
 	init.recv_cq = cqb;
-	qb = new_test_qp(test, b, &init);
+	qb = kt_new_test_qp(test, b, &init);
 	ca.dqpn = qb->qp_num;
 	cb.dqpn = qa->qp_num;
 	KUNIT_ASSERT_EQ(test, rdma_loop_connect_qp(qa, &ca, IB_QPS_RTS), 0);
 	KUNIT_ASSERT_EQ(test, rdma_loop_connect_qp(qb, &cb, IB_QPS_RTS), 0);
 
 	memset(sbuf, 0x3c, LEN);
-	ssge = sge_of(qa->pd, sbuf, LEN);
-	rsge = sge_of(qb->pd, rbuf, LEN);
+	ssge = kt_sge_of(qa->pd, sbuf, LEN);
+	rsge = kt_sge_of(qb->pd, rbuf, LEN);
 	rwr.wr_cqe = &r->cqe;
 	rwr.sg_list = &rsge;
 	swr.wr_cqe = &s->cqe;
 	swr.sg_list = &ssge;
 	KUNIT_ASSERT_EQ(test, ib_post_recv(qb, &rwr, NULL), 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send(qa, &swr, NULL), 0);
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(cqa, s));
-	KUNIT_ASSERT_TRUE(test, tcqe_wait(cqb, r));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cqa, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cqb, r));
 	KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, r->wc.byte_len, LEN);
@@ -896,10 +896,10 @@ static void rvt_sma_rc_at_new_lid(struct kunit *test)
  */
 static void rvt_sma_lmc(struct kunit *test)
 {
-	struct vt *a = new_managed(test), *b = new_managed(test);
+	struct kt_vt *a = new_managed(test), *b = new_managed(test);
 	struct rvt_dev_info *rb = ib_to_rvt(b->dev);
 	struct evrec *r = new_evrec(test, b->dev);
-	struct vt *u = new_vt(test);
+	struct kt_vt *u = kt_new_vt(test);
 	struct udq *ua, *ub;
 	struct ib_wc wc;
 	struct pinfo p;
@@ -948,9 +948,9 @@ static void rvt_sma_lmc(struct kunit *test)
 }
 
 /* A new UD QP of @vt to INIT with P_Key index @index: the result. */
-static int ud_to_init(struct kunit *test, struct vt *vt, u16 index)
+static int ud_to_init(struct kunit *test, struct kt_vt *vt, u16 index)
 {
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_qp_init_attr init = {
 		.send_cq = cq,
 		.recv_cq = cq,
@@ -960,7 +960,7 @@ static int ud_to_init(struct kunit *test, struct vt *vt, u16 index)
 			.max_send_sge = 1, .max_recv_sge = 1,
 		},
 	};
-	struct ib_qp *qp = new_test_qp(test, vt, &init);
+	struct ib_qp *qp = kt_new_test_qp(test, vt, &init);
 	struct ib_qp_attr a = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,
@@ -979,7 +979,7 @@ static int ud_to_init(struct kunit *test, struct vt *vt, u16 index)
  */
 static void rvt_sma_pkey_table(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_smp *out = new_smp(test);
 	__be16 *pk = (__be16 *)out->data;
@@ -1094,7 +1094,7 @@ static u16 mkey_violations(struct kunit *test, struct ib_device *dev)
  */
 static void rvt_sma_mkey(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	struct pinfo p, q;
 
@@ -1175,7 +1175,7 @@ static void rvt_sma_mkey(struct kunit *test)
 /* Attributes and methods a CA's SMA does not have, and other MADs. */
 static void rvt_sma_unsupported(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_port_modify pm = {};
 	struct pinfo p;
@@ -1267,7 +1267,7 @@ static void rvt_sma_unsupported(struct kunit *test)
  */
 static void rvt_sma_guidinfo(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	__be64 *g = (__be64 *)out->data;
 	u64 port_guid = be64_to_cpu(vt->dev->node_guid) + 1;
@@ -1307,7 +1307,7 @@ static void rvt_sma_guidinfo(struct kunit *test)
 /* SLtoVLMappingTable and VLArbitrationTable: stored and read back. */
 static void rvt_sma_sl2vl_vlarb(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	u8 sl2vl[64] = { 0x01, 0x23, 0x45, 0x67, 0x01, 0x23, 0x45, 0xff };
 	u8 low[64], high[64];
@@ -1362,7 +1362,7 @@ static void rvt_sma_sl2vl_vlarb(struct kunit *test)
  */
 static void rvt_sma_modify_port(struct kunit *test)
 {
-	struct vt *vt = new_vt(test), *b = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test), *b = kt_new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_modify pm = {};
 	enum ib_port_state cached;
@@ -1444,7 +1444,7 @@ static void rvt_sma_modify_port(struct kunit *test)
  */
 static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_attr pa;
 	union ib_gid gid;
@@ -1481,7 +1481,7 @@ static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 /* Enabled widths and speeds decide the active ones. */
 static void rvt_sma_width_speed(struct kunit *test)
 {
-	struct vt *vt = new_vt(test);
+	struct kt_vt *vt = kt_new_vt(test);
 	struct ib_port_modify pm = {};
 	struct ib_port_attr pa;
 	struct pinfo p, ans;
@@ -1538,7 +1538,7 @@ static void rvt_sma_width_speed(struct kunit *test)
  */
 static void rvt_sma_portinfo_ext_mod(struct kunit *test)
 {
-	struct vt *vt = new_managed(test);
+	struct kt_vt *vt = new_managed(test);
 	struct ib_smp *out = new_smp(test);
 	struct ib_port_info *ans = (struct ib_port_info *)out->data;
 	struct ib_port_attr pa;

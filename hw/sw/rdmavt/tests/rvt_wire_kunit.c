@@ -33,16 +33,16 @@
 #define LEN1		3000
 #define LEN2		2500
 #define MSG		5000
-#define WAIT_MS		5000
+#define KT_WAIT_MS		5000
 
 static struct rvt_qp *rvt(struct ib_qp *qp)
 {
 	return container_of(qp, struct rvt_qp, ibqp);
 }
 
-static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
-			    struct ib_pd *pd, struct ib_cq *cq,
-			    struct ib_srq *srq, void *ctx)
+static struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
+			       struct ib_pd *pd, struct ib_cq *cq,
+			       struct ib_srq *srq, void *ctx)
 {
 	struct ib_qp_init_attr attr = {
 		.qp_context = ctx,
@@ -61,7 +61,7 @@ static struct ib_qp *new_qp(struct kunit *test, struct vt *vt,
 	struct ib_qp *qp = ib_create_qp(pd, &attr);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_qp, qp),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_qp, qp),
 			0);
 	return qp;
 }
@@ -109,8 +109,8 @@ static bool poll_wc(struct ib_cq *cq, struct ib_wc *wc, unsigned int ms)
 	return false;
 }
 
-static int post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
-		     struct ib_sge *sge, int n)
+static int kt_post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
+			struct ib_sge *sge, int n)
 {
 	struct ib_recv_wr wr = { .wr_id = id, .sg_list = sge, .num_sge = n };
 
@@ -165,9 +165,9 @@ static unsigned int dma_refs(struct ib_pd *pd)
  */
 static void rvt_wire_recv_pieces(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kurwire%d");
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	struct rvt_qp *r = rvt(qp);
 	u8 *b1 = new_buf(test, LEN1), *b2 = new_buf(test, LEN2 + 64);
 	u8 *msg = random_buf(test, MSG);
@@ -182,10 +182,10 @@ static void rvt_wire_recv_pieces(struct kunit *test)
 	u32 off;
 
 	/* b2 + 64: never right behind b1, so two SGEs stay two */
-	sge[0] = sge_of(vt->pd, b1, LEN1);
-	sge[1] = sge_of(vt->pd, b2 + 64, LEN2);
+	sge[0] = kt_sge_of(vt->pd, b1, LEN1);
+	sge[1] = kt_sge_of(vt->pd, b2 + 64, LEN2);
 	connect(test, qp, qp, 0, IB_QPS_RTR);
-	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 41, sge, 2), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 41, sge, 2), 0);
 
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, r->r_len, LEN1 + LEN2);
@@ -203,7 +203,7 @@ static void rvt_wire_recv_pieces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_SUCCESS);
 
 	memset(&wc, 0, sizeof(wc));
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 41);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -231,19 +231,19 @@ static void rvt_wire_recv_pieces(struct kunit *test)
  */
 static void rvt_wire_recv_refused(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kurwire%d");
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	struct rvt_qp *r = rvt(qp);
 	u8 *buf = new_buf(test, 100), *msg = random_buf(test, 200);
-	struct ib_sge sge = sge_of(vt->pd, buf, 100);
+	struct ib_sge sge = kt_sge_of(vt->pd, buf, 100);
 	struct ib_wc wc = { .opcode = IB_WC_RECV };
 
 	connect(test, qp, qp, 0, IB_QPS_RTR);
 	KUNIT_EXPECT_EQ(test, begin(r), 0);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, 10), IB_WC_LOC_QP_OP_ERR);
 
-	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 51, &sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 51, &sge, 1), 0);
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, place(r, 90, msg, 20), IB_WC_LOC_LEN_ERR);
 	KUNIT_EXPECT_EQ(test, place(r, 101, msg, 0), IB_WC_LOC_LEN_ERR);
@@ -251,18 +251,18 @@ static void rvt_wire_recv_refused(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, 100));
 	wc.status = IB_WC_LOC_LEN_ERR;
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_LOC_LEN_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 51);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
 
-	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 52, &sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 52, &sge, 1), 0);
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	memset(&wc, 0, sizeof(wc));
 	wc.opcode = IB_WC_RECV;
 	wc.wc_flags = IB_WC_WITH_INVALIDATE;
 	wc.ex.invalidate_rkey = vt->pd->local_dma_lkey + 0x100;
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_REM_INV_REQ_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 52);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_INV_REQ_ERR);
 	KUNIT_EXPECT_FALSE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
@@ -276,8 +276,8 @@ static void rvt_wire_recv_refused(struct kunit *test)
  */
 static void rvt_wire_recv_srq(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kurwire%d");
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_srq_init_attr sa = {
 		.attr = { .max_wr = 8, .max_sge = 1 },
 	};
@@ -289,21 +289,21 @@ static void rvt_wire_recv_srq(struct kunit *test)
 	struct rvt_qp *r;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_srq, srq),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq, srq),
 			0);
-	qp = new_qp(test, vt, vt->pd, cq, srq, NULL);
+	qp = kt_new_qp(test, vt, vt->pd, cq, srq, NULL);
 	r = rvt(qp);
 	connect(test, qp, qp, 0, IB_QPS_RTR);
-	sge[0] = sge_of(vt->pd, buf, MULPDU);
-	sge[1] = sge_of(vt->pd, buf + MULPDU, MULPDU);
-	KUNIT_ASSERT_EQ(test, post_recv(qp, srq, 61, &sge[0], 1), 0);
-	KUNIT_ASSERT_EQ(test, post_recv(qp, srq, 62, &sge[1], 1), 0);
+	sge[0] = kt_sge_of(vt->pd, buf, MULPDU);
+	sge[1] = kt_sge_of(vt->pd, buf + MULPDU, MULPDU);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, srq, 61, &sge[0], 1), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, srq, 62, &sge[1], 1), 0);
 
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, r->r_wr_id, 61);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, MULPDU), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_SUCCESS);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, msg, MULPDU), 0);
@@ -313,7 +313,7 @@ static void rvt_wire_recv_srq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->r_wr_id, 62);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, 100), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, rvt_error_qp(r, IB_WC_GENERAL_ERR), 1);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 62);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
@@ -332,10 +332,10 @@ static void free_page_action(void *p)
  */
 static void rvt_wire_tagged(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kurwire%d");
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
-	struct ib_qp *ro = new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct ib_qp *ro = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	u8 *msg = random_buf(test, 512), *out = new_buf(test, 512);
 	u8 *page = (void *)get_zeroed_page(GFP_KERNEL);
 	struct rvt_mregion *rmr;
@@ -352,7 +352,7 @@ static void rvt_wire_tagged(struct kunit *test)
 			1);
 	mr = ib_alloc_mr(vt->pd, IB_MR_TYPE_MEM_REG, 1);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, dereg_mr, mr), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr), 0);
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
 	key = mr->rkey;
 	KUNIT_ASSERT_EQ(test, rvt_fast_reg_mr(rvt(qp), mr, key,
@@ -422,9 +422,9 @@ static void no_xmit(void *p)
 }
 
 /* A loop device whose requests go to fake_xmit(). */
-static struct vt *new_wire_vt(struct kunit *test)
+static struct kt_vt *new_wire_vt(struct kunit *test)
 {
-	struct vt *vt = new_vt_named(test, "kurwire%d");
+	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
 	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 
 	rdi->driver_f.xmit_wqe = fake_xmit;
@@ -433,7 +433,7 @@ static struct vt *new_wire_vt(struct kunit *test)
 	return vt;
 }
 
-static int post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
+static int kt_post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
 {
 	struct ib_send_wr wr = {
 		.wr_id = id,
@@ -455,28 +455,28 @@ static int post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
  */
 static void rvt_wire_xmit(struct kunit *test)
 {
-	struct vt *vt = new_wire_vt(test);
+	struct kt_vt *vt = new_wire_vt(test);
 	struct fake_wire *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	struct ib_cq *cq = new_direct_cq(test, vt);
-	struct ib_cq *rcq = new_direct_cq(test, vt);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_cq *rcq = kt_new_direct_cq(test, vt);
 	struct ib_qp *a, *b;
 	u8 *buf = random_buf(test, 64), *rbuf = new_buf(test, 64);
 	struct ib_sge sge, rsge;
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	a = new_qp(test, vt, vt->pd, cq, NULL, w);
-	b = new_qp(test, vt, vt->pd, rcq, NULL, NULL);
+	a = kt_new_qp(test, vt, vt->pd, cq, NULL, w);
+	b = kt_new_qp(test, vt, vt->pd, rcq, NULL, NULL);
 	connect(test, a, b, 0, IB_QPS_RTS);
 	connect(test, b, a, 0, IB_QPS_RTS);
-	sge = sge_of(vt->pd, buf, 64);
-	rsge = sge_of(vt->pd, rbuf, 64);
-	KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 70, &rsge, 1), 0);
+	sge = kt_sge_of(vt->pd, buf, 64);
+	rsge = kt_sge_of(vt->pd, rbuf, 64);
+	KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 70, &rsge, 1), 0);
 
-	KUNIT_ASSERT_EQ(test, post_send(a, 71, &sge), 0);
-	KUNIT_ASSERT_EQ(test, post_send(a, 72, &sge), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, 71, &sge), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, 72, &sge), 0);
 	w->busy = true;
-	KUNIT_ASSERT_EQ(test, post_send(a, 73, &sge), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, 73, &sge), 0);
 	KUNIT_EXPECT_EQ(test, w->calls, 3);
 	KUNIT_ASSERT_EQ(test, w->taken, 2);
 	KUNIT_EXPECT_EQ(test, w->wqe[0]->wr.wr_id, 71);
@@ -492,11 +492,11 @@ static void rvt_wire_xmit(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 	rvt_send_complete(rvt(a), w->wqe[0], IB_WC_SUCCESS);
 	rvt_send_complete(rvt(a), w->wqe[1], IB_WC_SUCCESS);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 71);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 72);
 
 	w->busy = false;
@@ -504,7 +504,7 @@ static void rvt_wire_xmit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, w->taken, 3);
 	KUNIT_EXPECT_EQ(test, w->wqe[2]->wr.wr_id, 73);
 	rvt_send_complete(rvt(a), w->wqe[2], IB_WC_REM_ACCESS_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 73);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rvt(a)->state), IB_QPS_ERR);
@@ -518,9 +518,9 @@ static void rvt_wire_xmit(struct kunit *test)
  */
 static void rvt_wire_flush(struct kunit *test)
 {
-	struct vt *vt = new_wire_vt(test);
+	struct kt_vt *vt = new_wire_vt(test);
 	struct fake_wire *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	struct ib_cq *cq = new_direct_cq(test, vt);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_send_wr inv = {
 		.wr_id = 83,
 		.opcode = IB_WR_LOCAL_INV,
@@ -533,11 +533,11 @@ static void rvt_wire_flush(struct kunit *test)
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	a = new_qp(test, vt, vt->pd, cq, NULL, w);
+	a = kt_new_qp(test, vt, vt->pd, cq, NULL, w);
 	connect(test, a, a, 0, IB_QPS_RTS);
-	sge = sge_of(vt->pd, buf, 64);
-	KUNIT_ASSERT_EQ(test, post_send(a, 81, &sge), 0);
-	KUNIT_ASSERT_EQ(test, post_send(a, 82, &sge), 0);
+	sge = kt_sge_of(vt->pd, buf, 64);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, 81, &sge), 0);
+	KUNIT_ASSERT_EQ(test, kt_post_send(a, 82, &sge), 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send(a, &inv, NULL), 0);
 	KUNIT_EXPECT_EQ(test, w->taken, 2);
 	/* the LOCAL_INV is not the driver's, and waits */
@@ -545,13 +545,13 @@ static void rvt_wire_flush(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 
 	KUNIT_EXPECT_EQ(test, rvt_error_qp(rvt(a), IB_WC_GENERAL_ERR), 1);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 81);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 82);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 83);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 
