@@ -238,7 +238,7 @@ void iwpm_set_user_pid(int pid);
  * @add_and_query_mapping_cb: handler of iwpmd's QUERY_MAPPING answer
  * @remote_info_cb: handler of iwpmd's REMOTE_INFO message
  * @mapping_info_cb: handler of iwpmd's MAPINFO request
- * @ack_mapping_info_cb: handler of iwpmd's MAPINFO_NUM acknowledgement
+ * @ack_mapping_info_cb: handler of iwpmd's MAPINFO_NUM acknowledgment
  * @mapping_error_cb: handler of iwpmd's HANDLE_ERR message
  * @hello_cb: handler of iwpmd's HELLO message
  *

@@ -421,7 +421,7 @@ static void iwpm_register_pid_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), (int)fx->pm_portid);
 	KUNIT_EXPECT_EQ(test, *iwpm_test.ulib_version, 4);
 	KUNIT_EXPECT_TRUE(test, iwpm_test.check_registration(CLIENT,
-							IWPM_REG_VALID));
+							     IWPM_REG_VALID));
 	/* Registered: the next call sends nothing. */
 	KUNIT_EXPECT_EQ(test, iwpm_register_pid(&c->dev, CLIENT), 0);
 	KUNIT_EXPECT_EQ(test, pm_recv(test, req, 64, 50), -ETIMEDOUT);
@@ -455,7 +455,7 @@ static void iwpm_register_pid_wrong_device(struct kunit *test)
 			IWPM_USER_LIB_INFO_ERR);
 	KUNIT_EXPECT_EQ(test, iwpm_test.get_user_pid(), IWPM_PID_UNDEFINED);
 	KUNIT_EXPECT_FALSE(test, iwpm_test.check_registration(CLIENT,
-							 IWPM_REG_VALID));
+							      IWPM_REG_VALID));
 }
 
 /* Without a listener REG_PID fails at once and later calls do nothing. */

@@ -29,7 +29,6 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
-
 #include "siw_mpa.h"
 
 static const char *const siw_mpa_reason_names[SIW_MPA_NR_REASONS] = {

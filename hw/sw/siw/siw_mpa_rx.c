@@ -16,7 +16,6 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
-
 #include "siw_mpa.h"
 
 /**

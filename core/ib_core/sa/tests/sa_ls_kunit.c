@@ -811,14 +811,14 @@ static void ls_ip_resolve_answer(struct kunit *test)
 	m = ls_msg_new(test, RDMA_NL_LS_OP_IP_RESOLVE, 9, NLM_F_REQUEST);
 	nlmsg_end(m->skb, m->nlh);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_ip_res_resp(m->skb, m->nlh,
-						       &m->extack), -EPERM);
+							&m->extack), -EPERM);
 	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
 
 	m = ls_msg_new(test, RDMA_NL_LS_OP_IP_RESOLVE, 9, 0);
 	ls_put(test, m, LS_NLA_TYPE_DGID, sizeof(gid), &gid);
 	nlmsg_end(m->skb, m->nlh);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.ls_ip_res_resp(m->skb, m->nlh,
-						       &m->extack), 0);
+							&m->extack), 0);
 	KUNIT_EXPECT_NOT_NULL(test, m->extack._msg);
 }
 

@@ -1127,15 +1127,15 @@ static void mc_refusals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(mc), -EINVAL);
 
 	KUNIT_EXPECT_EQ(test, ib_sa_test.mcmember_rec_query(&b->client, b->c->dev,
-						       1, IB_MGMT_METHOD_GET_RESP,
-						       &rec, JOIN_MASK, 1000,
-						       GFP_KERNEL, noop_cb,
-						       NULL, &q), -EINVAL);
+							    1, IB_MGMT_METHOD_GET_RESP,
+							    &rec, JOIN_MASK, 1000,
+							    GFP_KERNEL, noop_cb,
+							    NULL, &q), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_sa_test.mcmember_rec_query(&b->client, b->c->dev,
-						       2, IB_MGMT_METHOD_SET,
-						       &rec, JOIN_MASK, 1000,
-						       GFP_KERNEL, noop_cb,
-						       NULL, &q), -ENODEV);
+							    2, IB_MGMT_METHOD_SET,
+							    &rec, JOIN_MASK, 1000,
+							    GFP_KERNEL, noop_cb,
+							    NULL, &q), -ENODEV);
 	KUNIT_EXPECT_EQ(test, ib_sa_get_mcmember_rec(b->c->dev, 2, &b->mgid,
 						     &grp), -ENODEV);
 	other.raw[15] = 0x99;
