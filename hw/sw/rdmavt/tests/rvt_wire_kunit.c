@@ -416,6 +416,24 @@ static int fake_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	return 0;
 }
 
+/*
+ * Wait until @count (a fake_wire's calls or taken) reaches @n.  A post
+ * runs the engine in the poster's context only when no other context
+ * runs it at that moment (the work item may, on a busy machine), so the
+ * driver may see a request after the post returned.
+ */
+static bool wire_count_reaches(const int *count, int n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (READ_ONCE(*count) < n) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
 static void no_xmit(void *p)
 {
 	((struct rvt_dev_info *)p)->driver_f.xmit_wqe = NULL;
@@ -475,8 +493,10 @@ static void rvt_wire_xmit(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, post_send(a, 71, &sge), 0);
 	KUNIT_ASSERT_EQ(test, post_send(a, 72, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 2));
 	w->busy = true;
 	KUNIT_ASSERT_EQ(test, post_send(a, 73, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->calls, 3));
 	KUNIT_EXPECT_EQ(test, w->calls, 3);
 	KUNIT_ASSERT_EQ(test, w->taken, 2);
 	KUNIT_EXPECT_EQ(test, w->wqe[0]->wr.wr_id, 71);
@@ -501,6 +521,7 @@ static void rvt_wire_xmit(struct kunit *test)
 
 	w->busy = false;
 	rvt_kick_sq(rvt(a));
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 3));
 	KUNIT_ASSERT_EQ(test, w->taken, 3);
 	KUNIT_EXPECT_EQ(test, w->wqe[2]->wr.wr_id, 73);
 	rvt_send_complete(rvt(a), w->wqe[2], IB_WC_REM_ACCESS_ERR);
@@ -539,6 +560,7 @@ static void rvt_wire_flush(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, post_send(a, 81, &sge), 0);
 	KUNIT_ASSERT_EQ(test, post_send(a, 82, &sge), 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send(a, &inv, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 2));
 	KUNIT_EXPECT_EQ(test, w->taken, 2);
 	/* the LOCAL_INV is not the driver's, and waits */
 	KUNIT_EXPECT_EQ(test, w->calls, 2);
