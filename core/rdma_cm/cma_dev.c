@@ -71,13 +71,7 @@ struct cma_device *cma_get_device_by_name(const char *name)
 /* Start the transport's listen on an id attached to a device. */
 static int cma_transport_listen(struct rdma_id_private *id_priv)
 {
-	struct rdma_cm_id *id = &id_priv->id;
-
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		return cma_iw_listen(id_priv, id_priv->backlog);
-	if (rdma_cap_ib_cm(id->device, id->port_num))
-		return cma_ib_listen(id_priv);
-	return -EOPNOTSUPP;
+	return id_priv->tp->listen(id_priv);
 }
 
 /*
@@ -297,7 +291,7 @@ static int cma_add_one(struct ib_device *device)
 	int ret;
 
 	rdma_for_each_port(device, p)
-		if (rdma_cap_ib_cm(device, p) || rdma_cap_iw_cm(device, p))
+		if (cma_transport_of(device, p) != &cma_no_cm_transport)
 			supported = true;
 	if (!supported)
 		return -EOPNOTSUPP;

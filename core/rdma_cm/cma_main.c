@@ -14,6 +14,7 @@
  *	cma_conn.c	connect, accept, reject, disconnect, QPs, multicast
  *	cma_iw.c	the iWARP transport (iw_cm)
  *	cma_ib.c	the IB and RoCE transport (IB CM, SA): not yet
+ *	(struct cma_transport, cma_priv.h: the calls every transport answers)
  *	cma_configfs.c	/sys/kernel/config/rdma_cm
  *	cma_trace.c	trace events (cma_trace.h, system rdma_cma)
  *
@@ -184,6 +185,7 @@ void cma_attach_to_dev(struct rdma_id_private *id_priv,
 	id_priv->cma_dev = cma_dev;
 	id_priv->id.device = device;
 	id_priv->id.port_num = port;
+	id_priv->tp = cma_transport_of(device, port);
 	id_priv->id.route.addr.dev_addr.transport =
 		rdma_node_get_transport(device->node_type);
 	list_add_tail(&id_priv->device_item, &cma_dev->id_list);
@@ -229,6 +231,7 @@ static void cma_release_dev(struct rdma_id_private *id_priv)
 	id_priv->cma_dev = NULL;
 	id_priv->id.device = NULL;
 	id_priv->id.port_num = 0;
+	id_priv->tp = &cma_no_cm_transport;
 	cma_dev_put(cma_dev);
 }
 
@@ -255,6 +258,7 @@ struct rdma_id_private *cma_create_id(struct net *net,
 	id_priv->id.ps = ps;
 	id_priv->id.qp_type = qp_type;
 	id_priv->gid_type = IB_GID_TYPE_IB;
+	id_priv->tp = &cma_no_cm_transport;
 	spin_lock_init(&id_priv->lock);
 	mutex_init(&id_priv->qp_mutex);
 	mutex_init(&id_priv->handler_mutex);
@@ -448,12 +452,7 @@ static void cma_destroy(struct rdma_id_private *id_priv,
 	cma_leave_all_mc(id_priv);
 
 	/* The transport calls back no more after this. */
-	if (id_priv->cma_dev) {
-		if (cma_is_iwarp(id_priv))
-			cma_iw_destroy_cm(id_priv);
-		else
-			cma_ib_destroy_cm(id_priv);
-	}
+	id_priv->tp->destroy(id_priv);
 
 	/* Queued work and callbacks in flight hold references. */
 	cma_id_put(id_priv);

@@ -431,7 +431,6 @@ err_free:
 int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
-	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
 	int ret;
 
 	if (!timeout_ms)
@@ -439,15 +438,7 @@ int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED, RDMA_CM_ROUTE_QUERY))
 		return -EINVAL;
 
-	if (rdma_protocol_roce(id->device, id->port_num))
-		ret = cma_roce_resolve_route(id_priv);
-	else if (rdma_protocol_iwarp(id->device, id->port_num))
-		ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
-				      RDMA_CM_ROUTE_RESOLVED, &event);
-	else if (rdma_protocol_ib(id->device, id->port_num))
-		ret = cma_ib_resolve_route(id_priv, timeout_ms);
-	else
-		ret = -EOPNOTSUPP;
+	ret = id_priv->tp->resolve_route(id_priv, timeout_ms);
 	if (ret)
 		cma_comp_exch(id_priv, RDMA_CM_ROUTE_QUERY,
 			      RDMA_CM_ADDR_RESOLVED);
