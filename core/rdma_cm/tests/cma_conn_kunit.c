@@ -914,6 +914,37 @@ static void rdma_cma_conn_qp_options_iwarp_unused(struct kunit *test)
 	}
 }
 
+static int ud_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	return 0;
+}
+
+static void ud_destroy(void *id)
+{
+	rdma_destroy_id(id);
+}
+
+/* iWARP has no multicast: -ENOSYS, as upstream, and nothing joined. */
+static void rdma_cma_conn_multicast_iwarp(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct sockaddr_storage ss;
+	struct rdma_cm_id *ud;
+
+	ud = rdma_create_id(&init_net, ud_handler, NULL, RDMA_PS_UDP,
+			    IB_QPT_UD);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ud);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ud_destroy, ud),
+			0);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(ud, ip4(&ss, "192.0.2.1",
+						     fx->port++)), 0);
+	KUNIT_ASSERT_PTR_EQ(test, ud->device, fx->dev);
+	KUNIT_EXPECT_EQ(test, rdma_join_multicast(ud, ip4(&ss, "239.1.1.1", 0),
+						  BIT(FULLMEMBER_JOIN), NULL),
+			-ENOSYS);
+	KUNIT_EXPECT_TRUE(test, list_empty(&to_id_priv(ud)->mc_list));
+}
+
 /* ------------------------------------------------------------------
  * Events on the passive side
  */
@@ -2227,6 +2258,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_disconnects),
 	KUNIT_CASE(rdma_cma_conn_connect_refused),
 	KUNIT_CASE(rdma_cma_conn_qp_options_iwarp_unused),
+	KUNIT_CASE(rdma_cma_conn_multicast_iwarp),
 	KUNIT_CASE(rdma_cma_conn_request_accept),
 	KUNIT_CASE(rdma_cma_conn_request_answers),
 	KUNIT_CASE(rdma_cma_conn_event_matrix),
