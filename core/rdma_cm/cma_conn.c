@@ -27,7 +27,9 @@
  * Return: 0; -EINVAL unless the id is idle or bound; -EADDRINUSE or
  * -EADDRNOTAVAIL when a reuseaddr id shares its port; the transport's
  * error (-EOPNOTSUPP: listening on an IB or RoCE device needs the IB CM,
- * not there yet); the errors of rdma_bind_addr().
+ * not there yet; -ENOSYS on a port without a connection manager, and for
+ * a wildcard id when a device's first port has none, as upstream); the
+ * errors of rdma_bind_addr().
  */
 int rdma_listen(struct rdma_cm_id *id, int backlog)
 {
@@ -73,8 +75,8 @@ EXPORT_SYMBOL(rdma_listen);
  *
  * Context: process context; sleeps; the caller holds the handler lock.
  * Return: 0 when the request is on its way; -EINVAL in the wrong state;
- * -EOPNOTSUPP on IB and RoCE (needs the IB CM, not there yet) and on a
- * port without a connection manager; the transport's errors.
+ * -EOPNOTSUPP on IB and RoCE (needs the IB CM, not there yet); -ENOSYS
+ * on a port without a connection manager; the transport's errors.
  */
 int rdma_connect_locked(struct rdma_cm_id *id,
 			struct rdma_conn_param *conn_param)
@@ -196,7 +198,7 @@ out:
  *
  * Context: process context; sleeps; the caller holds the handler lock.
  * Return: 0; -EINVAL when @id has no request to answer; the transport's
- * errors (-EOPNOTSUPP on IB and RoCE for now).
+ * errors (-EOPNOTSUPP on IB and RoCE for now, -ENOSYS without a CM).
  */
 int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 {
@@ -315,8 +317,8 @@ EXPORT_SYMBOL(rdma_notify);
  * options rdma_set_ack_timeout() and rdma_set_min_rnr_timer() apply.
  *
  * Context: process context.
- * Return: 0; -EINVAL without a device; -EOPNOTSUPP for a port without a
- * connection manager; the transport's errors.
+ * Return: 0; -EINVAL without a device; -ENOSYS for a port without a
+ * connection manager (as upstream); the transport's errors.
  */
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		      int *qp_attr_mask)
@@ -505,8 +507,8 @@ EXPORT_SYMBOL(rdma_consumer_reject_data);
  * Return: -EINVAL without a device, in another state, for a QP type
  * other than UD or for an id whose QP rdma_cm made; -EOPNOTSUPP on IB
  * (the SA's ib_sa_join_multicast() is not called from here yet) and RoCE
- * (the IGMP join is not written yet); -EOPNOTSUPP on iWARP, which has no
- * multicast (upstream: -ENOSYS).
+ * (the IGMP join is not written yet); -ENOSYS on iWARP, which has no
+ * multicast, and on a port without a connection manager (as upstream).
  */
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			u8 join_state, void *context)
@@ -545,37 +547,38 @@ void cma_leave_all_mc(struct rdma_id_private *id_priv)
 }
 
 /* ------------------------------------------------------------------
- * A port without a connection manager
+ * A port without a connection manager: upstream's answers (-ENOSYS)
  */
 
 static int cma_no_cm_listen(struct rdma_id_private *id_priv)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static int cma_no_cm_conn(struct rdma_id_private *id_priv,
 			  struct rdma_conn_param *conn_param)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static int cma_no_cm_reject(struct rdma_id_private *id_priv,
 			    const void *private_data, u8 private_data_len,
 			    u8 reason)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
+/* no connection to tear down */
 static int cma_no_cm_disconnect(struct rdma_id_private *id_priv)
 {
-	return -EOPNOTSUPP;
+	return -EINVAL;
 }
 
 static int cma_no_cm_init_qp_attr(struct rdma_id_private *id_priv,
 				  struct ib_qp_attr *qp_attr,
 				  int *qp_attr_mask)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static int cma_no_cm_notify(struct rdma_id_private *id_priv,
@@ -596,14 +599,14 @@ static int cma_no_cm_resolve_route(struct rdma_id_private *id_priv,
 
 	if (id->device && rdma_protocol_roce(id->device, id->port_num))
 		return cma_roce_resolve_route(id_priv);
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static int cma_no_cm_join_multicast(struct rdma_id_private *id_priv,
 				    struct sockaddr *addr, u8 join_state,
 				    void *context)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static const char *cma_no_cm_reject_msg(int reason)

@@ -89,7 +89,9 @@ static int cma_child_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
  * whose transport failed goes to @dead for the caller to destroy after
  * dropping cma_lock.  A transport that cannot listen yet (-EOPNOTSUPP: IB
  * and RoCE without the IB CM) keeps the listener, which then only serves
- * rdma_cm's bookkeeping (restrack, device removal).
+ * rdma_cm's bookkeeping (restrack, device removal).  A device whose first
+ * port has no connection manager (-ENOSYS) fails the wildcard listen, as
+ * upstream's.
  */
 static int cma_listen_on_dev(struct rdma_id_private *parent,
 			     struct cma_device *cma_dev,

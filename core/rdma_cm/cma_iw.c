@@ -308,12 +308,12 @@ static int cma_iw_resolve_route(struct rdma_id_private *id_priv,
 			       RDMA_CM_ROUTE_RESOLVED, &event);
 }
 
-/* iWARP has no multicast. */
+/* iWARP has no multicast (upstream's answer). */
 static int cma_iw_join_multicast(struct rdma_id_private *id_priv,
 				 struct sockaddr *addr, u8 join_state,
 				 void *context)
 {
-	return -EOPNOTSUPP;
+	return -ENOSYS;
 }
 
 static void cma_iw_destroy(struct rdma_id_private *id_priv)

@@ -20,13 +20,15 @@
  * owner; the KUnit suite rdma_cma_conn tests each over iWARP):
  *
  *  - rdma_id_private.refcount: the creator's reference, plus one per
- *    queued cma_work (cma_queue_event()) and one taken by a device's
+ *    queued cma_work (cma_queue_event(); the destroyer cancels those not
+ *    started, it may run from cma_wq itself) and one taken by a device's
  *    removal while it tells the id.  Walkers of a device's id_list take
  *    theirs with refcount_inc_not_zero() under cma_lock: a listed id
  *    may already be waiting in its destroyer.  The destroyer drops the
  *    creator's reference and waits for @comp before freeing.
  *  - What calls back without a reference is cancelled synchronously
- *    before that wait: address resolution (rdma_addr_cancel()) and the
+ *    before that wait: address resolution (rdma_addr_cancel(), unless
+ *    the destroy runs inside its callback: @addr_pending) and the
  *    transport id (iw_destroy_cm_id() returns once no cm_handler call
  *    runs or will run; events queued in iw_cm are dropped).
  *  - rdma_id_private.handler_mutex: every event is delivered under it,
@@ -167,6 +169,14 @@ struct rdma_bind_list {
  * @tos_set: @tos set by rdma_set_service_type()
  * @timeout_set: @timeout set by rdma_set_ack_timeout()
  * @min_rnr_timer_set: @min_rnr_timer set by rdma_set_min_rnr_timer()
+ * @addr_pending: rdma_resolve_ip() may still call back: set before it
+ *	starts, cleared by its callback (under @handler_mutex); the
+ *	destroyer cancels the resolution only then, so a destroy from
+ *	inside the callback never waits for the callback's own work
+ * @work_list: the id's events queued on cma_wq and not started yet
+ *	(struct cma_work, under @lock): the destroyer cancels them instead
+ *	of waiting for them, since it may itself run from cma_wq, which
+ *	runs one work at a time
  * @reuseaddr: the port may be shared (rdma_set_reuseaddr())
  * @afonly: an IPv6 wildcard takes IPv6 only
  * @internal_id: a per-device listener made by a wildcard listen
@@ -192,7 +202,7 @@ struct rdma_id_private {
 	struct rdma_id_private	*parent;
 
 	enum rdma_cm_state	state;
-	spinlock_t		lock;		/* @state */
+	spinlock_t		lock;		/* @state, @work_list */
 	struct mutex		qp_mutex;	/* id.qp and its options */
 
 	struct completion	comp;
@@ -217,11 +227,14 @@ struct rdma_id_private {
 	u8			min_rnr_timer_set:1;
 	u8			reuseaddr;
 	u8			afonly;
+	bool			addr_pending;
 	u8			internal_id;
 	u8			detached;
 	u8			timeout;
 	u8			min_rnr_timer;
 	enum ib_gid_type	gid_type;
+
+	struct list_head	work_list;
 
 	struct rdma_restrack_entry res;
 	struct rdma_ucm_ece	ece;
