@@ -11,6 +11,9 @@
  *     pkeys/<i>                 every P_Key table index (if any)
  *     gid_attrs/ndevs/<i>       net device name of GID <i>
  *     gid_attrs/types/<i>       type of GID <i>
+ *     counters/                 the PMA's PortCounters (and, where the
+ *                               PMA has them, PortCountersExtended), for
+ *                               devices with ops.process_mad
  *     <the driver's ops.port_groups>
  *
  * Lifetime: the files of a port call into the core and the driver with
@@ -26,7 +29,10 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/unaligned.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_pma.h>
 #include <rdma/ib_sysfs.h>
 #include <rdma/ib_verbs.h>
 
@@ -63,7 +69,9 @@ struct gid_attrs_dir {
  * @gid_attrs: the gid_attrs/ subdirectory
  * @gids: the gids/ table
  * @pkeys: the pkeys/ table
- * @groups: @gids and @pkeys as a NULL-terminated list
+ * @groups: @gids, @pkeys and the PMA's counters/ as a NULL-terminated
+ *	list
+ * @pma_set: which counters counters/ shows (enum pma_set)
  */
 struct ib_port {
 	struct kobject			kobj;
@@ -73,7 +81,8 @@ struct ib_port {
 	struct gid_attrs_dir		*gid_attrs;
 	struct port_table		gids;
 	struct port_table		pkeys;
-	const struct attribute_group	*groups[3];
+	const struct attribute_group	*groups[4];
+	u8				pma_set;
 };
 
 static struct ib_port_attribute *to_port_attr(struct attribute *attr)
@@ -446,6 +455,224 @@ static void port_table_free(struct port_table *table)
 }
 
 /* ------------------------------------------------------------------
+ * counters/: the port's PMA, asked through the driver's process_mad
+ *
+ * Each file is one counter of PortCounters or PortCountersExtended
+ * (IBTA vol. 1 16.1.3.5 and 16.1.4.11), read afresh from the PMA on
+ * every read.  Which set a port shows depends on the PMA's
+ * ClassPortInfo, as upstream decides it: with IsExtendedWidthSupported
+ * the 64-bit data and packet counters (and the unicast and multicast
+ * ones) replace the 32-bit ones; with only ...NoIETF the four 64-bit
+ * data and packet counters do; otherwise the 32-bit ones are shown.
+ */
+
+/* The three sets of counters/ a port may show, by its PMA's ClassPortInfo. */
+enum pma_set {
+	PMA_SET_BASIC,		/* PortCounters only */
+	PMA_SET_EXT,		/* IsExtendedWidthSupported */
+	PMA_SET_NOIETF,		/* IsExtendedWidthSupportedNoIETF */
+};
+
+#define PMA_IN_ALL	(BIT(PMA_SET_BASIC) | BIT(PMA_SET_EXT) | \
+			 BIT(PMA_SET_NOIETF))
+
+/**
+ * struct pma_counter - a file of counters/
+ * @attr: the file
+ * @attr_id: PortCounters or PortCountersExtended
+ * @bit: where the counter starts in the attribute, in bits
+ * @width: its width in bits (4, 8, 16, 32 or 64)
+ * @sets: the sets (BIT(enum pma_set)) that show it
+ */
+struct pma_counter {
+	struct ib_port_attribute	attr;
+	__be16				attr_id;
+	u16				bit;
+	u8				width;
+	u8				sets;
+};
+
+/* The PMA attribute's data begins 40 bytes into ib_mad.data. */
+#define PMA_DATA_OFFSET	40
+/* PortSelect: byte 1 of PortCounters and PortCountersExtended. */
+#define PMA_PORT_SELECT	(PMA_DATA_OFFSET + 1)
+
+/*
+ * Ask the device's PMA for @attr_id of @port_num and copy @len bytes of
+ * the answer's attribute data from @offset.  Return: 0, -ENOMEM, or
+ * -EINVAL when the PMA gives no good answer.
+ */
+static int pma_get(struct ib_device *ibdev, u32 port_num, __be16 attr_id,
+		   unsigned int offset, void *data, size_t len)
+{
+	struct ib_mad *in, *out;
+	size_t out_size = sizeof(*out);
+	u16 out_pkey_index = 0;
+	int ret = -EINVAL;
+
+	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (!in || !out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	in->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
+	in->mad_hdr.mgmt_class = IB_MGMT_CLASS_PERF_MGMT;
+	in->mad_hdr.class_version = 1;
+	in->mad_hdr.method = IB_MGMT_METHOD_GET;
+	in->mad_hdr.attr_id = attr_id;
+	if (attr_id != IB_PMA_CLASS_PORT_INFO)
+		in->data[PMA_PORT_SELECT] = port_num;
+
+	if ((ibdev->ops.process_mad(ibdev, IB_MAD_IGNORE_MKEY, port_num, NULL,
+				    NULL, in, out, &out_size,
+				    &out_pkey_index) &
+	     (IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY)) ==
+	    (IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY) &&
+	    !out->mad_hdr.status && offset + len <= sizeof(out->data)) {
+		memcpy(data, out->data + offset, len);
+		ret = 0;
+	}
+out:
+	kfree(in);
+	kfree(out);
+	return ret;
+}
+
+static ssize_t pma_counter_show(struct ib_device *ibdev, u32 port_num,
+				struct ib_port_attribute *attr, char *buf)
+{
+	const struct pma_counter *c = container_of(attr, struct pma_counter,
+						   attr);
+	unsigned int first = PMA_DATA_OFFSET + c->bit / 8;
+	u8 data[8];
+	int ret;
+
+	ret = pma_get(ibdev, port_num, c->attr_id, first, data,
+		      DIV_ROUND_UP(c->width, 8));
+	if (ret)
+		return ret;
+
+	switch (c->width) {
+	case 4:	/* a nibble: the high one at an even bit offset of 8 */
+		return sysfs_emit(buf, "%u\n",
+				  (data[0] >> (4 - c->bit % 8)) & 0xf);
+	case 8:
+		return sysfs_emit(buf, "%u\n", data[0]);
+	case 16:
+		return sysfs_emit(buf, "%u\n", get_unaligned_be16(data));
+	case 32:
+		return sysfs_emit(buf, "%u\n", get_unaligned_be32(data));
+	default:
+		return sysfs_emit(buf, "%llu\n", get_unaligned_be64(data));
+	}
+}
+
+#define PMA_COUNTER(_var, _name, _attr_id, _bit, _width, _sets)	\
+	static struct pma_counter _var = {				\
+		.attr = __ATTR(_name, 0444, pma_counter_show, NULL),	\
+		.attr_id = _attr_id,					\
+		.bit = _bit,						\
+		.width = _width,					\
+		.sets = _sets,						\
+	}
+/* A counter of PortCounters, and one of PortCountersExtended. */
+#define PC(_name, _bit, _width, _sets)					\
+	PMA_COUNTER(pc_##_name, _name, IB_PMA_PORT_COUNTERS, _bit,	\
+		    _width, _sets)
+#define PCX(_name, _bit, _sets)						\
+	PMA_COUNTER(pcx_##_name, _name, IB_PMA_PORT_COUNTERS_EXT, _bit,	\
+		    64, _sets)
+
+#define PMA_IN_EXT	(BIT(PMA_SET_EXT) | BIT(PMA_SET_NOIETF))
+
+PC(symbol_error, 32, 16, PMA_IN_ALL);
+PC(link_error_recovery, 48, 8, PMA_IN_ALL);
+PC(link_downed, 56, 8, PMA_IN_ALL);
+PC(port_rcv_errors, 64, 16, PMA_IN_ALL);
+PC(port_rcv_remote_physical_errors, 80, 16, PMA_IN_ALL);
+PC(port_rcv_switch_relay_errors, 96, 16, PMA_IN_ALL);
+PC(port_xmit_discards, 112, 16, PMA_IN_ALL);
+PC(port_xmit_constraint_errors, 128, 8, PMA_IN_ALL);
+PC(port_rcv_constraint_errors, 136, 8, PMA_IN_ALL);
+PC(local_link_integrity_errors, 152, 4, PMA_IN_ALL);
+PC(excessive_buffer_overrun_errors, 156, 4, PMA_IN_ALL);
+PC(VL15_dropped, 176, 16, PMA_IN_ALL);
+PC(port_xmit_wait, 320, 32, PMA_IN_ALL);
+PC(port_xmit_data, 192, 32, BIT(PMA_SET_BASIC));
+PC(port_rcv_data, 224, 32, BIT(PMA_SET_BASIC));
+PC(port_xmit_packets, 256, 32, BIT(PMA_SET_BASIC));
+PC(port_rcv_packets, 288, 32, BIT(PMA_SET_BASIC));
+PCX(port_xmit_data, 64, PMA_IN_EXT);
+PCX(port_rcv_data, 128, PMA_IN_EXT);
+PCX(port_xmit_packets, 192, PMA_IN_EXT);
+PCX(port_rcv_packets, 256, PMA_IN_EXT);
+PCX(unicast_xmit_packets, 320, BIT(PMA_SET_EXT));
+PCX(unicast_rcv_packets, 384, BIT(PMA_SET_EXT));
+PCX(multicast_xmit_packets, 448, BIT(PMA_SET_EXT));
+PCX(multicast_rcv_packets, 512, BIT(PMA_SET_EXT));
+
+/* Every counter; pma_visible() leaves out those of other sets. */
+static struct attribute *pma_attrs[] = {
+	&pc_symbol_error.attr.attr,
+	&pc_link_error_recovery.attr.attr,
+	&pc_link_downed.attr.attr,
+	&pc_port_rcv_errors.attr.attr,
+	&pc_port_rcv_remote_physical_errors.attr.attr,
+	&pc_port_rcv_switch_relay_errors.attr.attr,
+	&pc_port_xmit_discards.attr.attr,
+	&pc_port_xmit_constraint_errors.attr.attr,
+	&pc_port_rcv_constraint_errors.attr.attr,
+	&pc_local_link_integrity_errors.attr.attr,
+	&pc_excessive_buffer_overrun_errors.attr.attr,
+	&pc_VL15_dropped.attr.attr,
+	&pc_port_xmit_wait.attr.attr,
+	&pc_port_xmit_data.attr.attr,
+	&pc_port_rcv_data.attr.attr,
+	&pc_port_xmit_packets.attr.attr,
+	&pc_port_rcv_packets.attr.attr,
+	&pcx_port_xmit_data.attr.attr,
+	&pcx_port_rcv_data.attr.attr,
+	&pcx_port_xmit_packets.attr.attr,
+	&pcx_port_rcv_packets.attr.attr,
+	&pcx_unicast_xmit_packets.attr.attr,
+	&pcx_unicast_rcv_packets.attr.attr,
+	&pcx_multicast_xmit_packets.attr.attr,
+	&pcx_multicast_rcv_packets.attr.attr,
+	NULL
+};
+
+static umode_t pma_visible(struct kobject *kobj, struct attribute *attr,
+			   int n)
+{
+	const struct pma_counter *c =
+		container_of(attr, struct pma_counter, attr.attr);
+
+	return c->sets & BIT(to_port(kobj)->pma_set) ? attr->mode : 0;
+}
+
+static const struct attribute_group pma_group = {
+	.name = "counters",
+	.attrs = pma_attrs,
+	.is_visible = pma_visible,
+};
+
+/* Which counters a port shows, by what its PMA's ClassPortInfo says. */
+static enum pma_set pma_set_of(struct ib_device *ibdev, u32 port_num)
+{
+	struct ib_class_port_info cpi;
+
+	if (!pma_get(ibdev, port_num, IB_PMA_CLASS_PORT_INFO,
+		     PMA_DATA_OFFSET, &cpi, sizeof(cpi))) {
+		if (cpi.capability_mask & IB_PMA_CLASS_CAP_EXT_WIDTH)
+			return PMA_SET_EXT;
+		if (cpi.capability_mask & IB_PMA_CLASS_CAP_EXT_WIDTH_NOIETF)
+			return PMA_SET_NOIETF;
+	}
+	return PMA_SET_BASIC;
+}
+
+/* ------------------------------------------------------------------
  * Port directories
  */
 
@@ -562,6 +789,10 @@ static int port_add(struct ib_core_device *coredev, u32 port_num)
 		if (ret)
 			goto err_put;
 		port->groups[1] = &port->pkeys.group;
+	}
+	if (device->ops.process_mad) {
+		port->pma_set = pma_set_of(device, port_num);
+		port->groups[attr.pkey_tbl_len ? 2 : 1] = &pma_group;
 	}
 
 	ret = kobject_add(&port->kobj, coredev->ports_kobj, "%u", port_num);

@@ -8,7 +8,8 @@
  *
  * The directory only names the device: every access looks the device up
  * again, so a device that went away (or never existed) gives -ENODEV and
- * the directory may outlive it.
+ * the directory may outlive it; a port the device of that name no longer
+ * has (it came back with fewer) gives -EINVAL.
  */
 
 #include <linux/configfs.h>
@@ -51,7 +52,11 @@ static struct cma_port_group *to_port_group(struct config_item *item)
 			    group);
 }
 
-/* The device and port of an attribute, referenced; -ENODEV if gone. */
+/*
+ * The device and port of an attribute, referenced; -ENODEV if the device
+ * is gone, -EINVAL if the port is: the directory was made for a device of
+ * that name which may have been replaced by one with fewer ports since.
+ */
 static int cma_port_get(struct config_item *item, struct cma_device **cma_dev,
 			u32 *port)
 {
@@ -60,6 +65,10 @@ static int cma_port_get(struct config_item *item, struct cma_device **cma_dev,
 	*cma_dev = cma_get_device_by_name(pg->dev_group->name);
 	if (!*cma_dev)
 		return -ENODEV;
+	if (!rdma_is_port_valid((*cma_dev)->device, pg->port)) {
+		cma_dev_put(*cma_dev);
+		return -EINVAL;
+	}
 	*port = pg->port;
 	return 0;
 }

@@ -2,13 +2,13 @@
 /*
  * rdma_cm connections: listen, connect, accept, reject, disconnect, the
  * QP of an id and its attributes, multicast.  What the wire needs is the
- * transport's: cma_iw.c (iWARP), cma_ib.c (IB and RoCE).
+ * transport's (struct cma_transport, picked when the id attached to its
+ * device): cma_iw.c (iWARP), cma_ib.c (IB and RoCE), and below the one
+ * of a port without a connection manager.
  */
 
 #include <linux/slab.h>
-#include <rdma/iw_cm.h>
 #include <rdma/rdma_cm_ib.h>
-#include <rdma/ib_cache.h>
 
 #include "cma_priv.h"
 #include "cma_trace.h"
@@ -27,7 +27,9 @@
  * Return: 0; -EINVAL unless the id is idle or bound; -EADDRINUSE or
  * -EADDRNOTAVAIL when a reuseaddr id shares its port; the transport's
  * error (-EOPNOTSUPP: listening on an IB or RoCE device needs the IB CM,
- * not there yet); the errors of rdma_bind_addr().
+ * not there yet; -ENOSYS on a port without a connection manager, and for
+ * a wildcard id when a device's first port has none, as upstream); the
+ * errors of rdma_bind_addr().
  */
 int rdma_listen(struct rdma_cm_id *id, int backlog)
 {
@@ -73,8 +75,8 @@ EXPORT_SYMBOL(rdma_listen);
  *
  * Context: process context; sleeps; the caller holds the handler lock.
  * Return: 0 when the request is on its way; -EINVAL in the wrong state;
- * -EOPNOTSUPP on IB and RoCE (needs the IB CM, not there yet) and on
- * iWARP until iw_cm is built in; the transport's errors.
+ * -EOPNOTSUPP on IB and RoCE (needs the IB CM, not there yet); -ENOSYS
+ * on a port without a connection manager; the transport's errors.
  */
 int rdma_connect_locked(struct rdma_cm_id *id,
 			struct rdma_conn_param *conn_param)
@@ -89,12 +91,7 @@ int rdma_connect_locked(struct rdma_cm_id *id,
 		id_priv->qp_num = conn_param->qp_num;
 		id_priv->srq = conn_param->srq;
 	}
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		ret = cma_iw_connect(id_priv, conn_param);
-	else if (rdma_cap_ib_cm(id->device, id->port_num))
-		ret = cma_ib_connect(id_priv, conn_param);
-	else
-		ret = -EOPNOTSUPP;
+	ret = id_priv->tp->connect(id_priv, conn_param);
 	if (ret)
 		cma_comp_exch(id_priv, RDMA_CM_CONNECT, RDMA_CM_ROUTE_RESOLVED);
 	return ret;
@@ -145,7 +142,7 @@ int rdma_connect_ece(struct rdma_cm_id *id, struct rdma_conn_param *conn_param,
 EXPORT_SYMBOL(rdma_connect_ece);
 
 /* Move the id's QP to the error state, if it has one. */
-static void cma_modify_qp_err(struct rdma_id_private *id_priv)
+void cma_modify_qp_err(struct rdma_id_private *id_priv)
 {
 	struct ib_qp_attr qp_attr = { .qp_state = IB_QPS_ERR };
 
@@ -201,7 +198,7 @@ out:
  *
  * Context: process context; sleeps; the caller holds the handler lock.
  * Return: 0; -EINVAL when @id has no request to answer; the transport's
- * errors (-EOPNOTSUPP on IB and RoCE for now).
+ * errors (-EOPNOTSUPP on IB and RoCE for now, -ENOSYS without a CM).
  */
 int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 {
@@ -215,12 +212,7 @@ int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 		id_priv->qp_num = conn_param->qp_num;
 		id_priv->srq = conn_param->srq;
 	}
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		ret = cma_iw_accept(id_priv, conn_param);
-	else if (rdma_cap_ib_cm(id->device, id->port_num))
-		ret = cma_ib_accept(id_priv, conn_param);
-	else
-		ret = -EOPNOTSUPP;
+	ret = id_priv->tp->accept(id_priv, conn_param);
 	if (ret) {
 		cma_modify_qp_err(id_priv);
 		rdma_reject(id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
@@ -268,12 +260,8 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 	if (!id_priv->cm_id.iw)
 		return -EINVAL;
 	trace_cm_send_rej(id_priv);
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		return cma_iw_reject(id_priv, private_data, private_data_len);
-	if (rdma_cap_ib_cm(id->device, id->port_num))
-		return cma_ib_reject(id_priv, private_data, private_data_len,
-				     reason);
-	return -EOPNOTSUPP;
+	return id_priv->tp->reject(id_priv, private_data, private_data_len,
+				   reason);
 }
 EXPORT_SYMBOL(rdma_reject);
 
@@ -293,13 +281,7 @@ int rdma_disconnect(struct rdma_cm_id *id)
 	if (!id_priv->cm_id.iw)
 		return -EINVAL;
 	trace_cm_disconnect(id_priv);
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		return cma_iw_disconnect(id_priv);
-	if (rdma_cap_ib_cm(id->device, id->port_num)) {
-		cma_modify_qp_err(id_priv);
-		return cma_ib_disconnect(id_priv);
-	}
-	return -EOPNOTSUPP;
+	return id_priv->tp->disconnect(id_priv);
 }
 EXPORT_SYMBOL(rdma_disconnect);
 
@@ -317,45 +299,13 @@ int rdma_notify(struct rdma_cm_id *id, enum ib_event_type event)
 
 	if (!id_priv->cm_id.iw)
 		return -EINVAL;
-	if (id->device->node_type == RDMA_NODE_IB_CA)
-		return cma_ib_notify(id_priv, event);
-	return 0;
+	return id_priv->tp->notify(id_priv, event);
 }
 EXPORT_SYMBOL(rdma_notify);
 
 /* ------------------------------------------------------------------
  * The QP
  */
-
-/* IB and RoCE before the IB CM took over: the INIT attributes. */
-static int cma_ib_init_qp_attr(struct rdma_id_private *id_priv,
-			       struct ib_qp_attr *qp_attr, int *qp_attr_mask)
-{
-	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
-	struct rdma_cm_id *id = &id_priv->id;
-	u16 pkey = 0xffff;
-	int ret;
-
-	if (!rdma_protocol_roce(id->device, id->port_num) &&
-	    dev_addr->dev_type == ARPHRD_INFINIBAND)
-		pkey = (dev_addr->broadcast[8] << 8) | dev_addr->broadcast[9];
-	ret = ib_find_cached_pkey(id->device, id->port_num, pkey,
-				  &qp_attr->pkey_index);
-	if (ret)
-		return ret;
-	qp_attr->port_num = id->port_num;
-	*qp_attr_mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT;
-	if (id->qp_type == IB_QPT_UD) {
-		if (!id_priv->qkey && id->ps == RDMA_PS_UDP)
-			id_priv->qkey = RDMA_UDP_QKEY;
-		qp_attr->qkey = id_priv->qkey;
-		*qp_attr_mask |= IB_QP_QKEY;
-	} else {
-		qp_attr->qp_access_flags = 0;
-		*qp_attr_mask |= IB_QP_ACCESS_FLAGS;
-	}
-	return 0;
-}
 
 /**
  * rdma_init_qp_attr - the attributes to move an id's QP to a state
@@ -367,8 +317,8 @@ static int cma_ib_init_qp_attr(struct rdma_id_private *id_priv,
  * options rdma_set_ack_timeout() and rdma_set_min_rnr_timer() apply.
  *
  * Context: process context.
- * Return: 0; -EINVAL without a device; -EOPNOTSUPP for a port without a
- * connection manager; the transport's errors.
+ * Return: 0; -EINVAL without a device; -ENOSYS for a port without a
+ * connection manager (as upstream); the transport's errors.
  */
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		      int *qp_attr_mask)
@@ -378,29 +328,7 @@ int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 
 	if (!id->device)
 		return -EINVAL;
-	if (rdma_cap_ib_cm(id->device, id->port_num)) {
-		if (!id_priv->cm_id.iw || id->qp_type == IB_QPT_UD)
-			ret = cma_ib_init_qp_attr(id_priv, qp_attr,
-						  qp_attr_mask);
-		else
-			ret = cma_ib_init_qp_attr_cm(id_priv, qp_attr,
-						     qp_attr_mask);
-		if (qp_attr->qp_state == IB_QPS_RTR)
-			qp_attr->rq_psn = id_priv->seq_num;
-	} else if (rdma_cap_iw_cm(id->device, id->port_num)) {
-		if (!id_priv->cm_id.iw) {
-			qp_attr->qp_access_flags = 0;
-			*qp_attr_mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS;
-			ret = 0;
-		} else {
-			ret = cma_iw_init_qp_attr(id_priv, qp_attr,
-						  qp_attr_mask);
-		}
-		qp_attr->port_num = id->port_num;
-		*qp_attr_mask |= IB_QP_PORT;
-	} else {
-		ret = -EOPNOTSUPP;
-	}
+	ret = id_priv->tp->init_qp_attr(id_priv, qp_attr, qp_attr_mask);
 	if (ret)
 		return ret;
 	if ((*qp_attr_mask & IB_QP_TIMEOUT) && id_priv->timeout_set)
@@ -531,23 +459,13 @@ EXPORT_SYMBOL(rdma_destroy_qp);
 const char *__attribute_const__ rdma_reject_msg(struct rdma_cm_id *id,
 						int reason)
 {
-	if (id->device && rdma_ib_or_roce(id->device, id->port_num))
-		return cma_ib_reject_msg(reason);
-	if (id->device && rdma_protocol_iwarp(id->device, id->port_num))
-		return cma_iw_reject_msg(reason);
-	return "unrecognized transport";
+	return to_id_priv(id)->tp->reject_msg(reason);
 }
 EXPORT_SYMBOL(rdma_reject_msg);
 
 static bool cma_is_consumer_reject(struct rdma_cm_id *id, int reason)
 {
-	if (!id->device)
-		return false;
-	if (rdma_ib_or_roce(id->device, id->port_num))
-		return cma_ib_is_consumer_reject(reason);
-	if (rdma_protocol_iwarp(id->device, id->port_num))
-		return reason == -ECONNREFUSED;
-	return false;
+	return to_id_priv(id)->tp->consumer_reject(reason);
 }
 
 /**
@@ -589,8 +507,8 @@ EXPORT_SYMBOL(rdma_consumer_reject_data);
  * Return: -EINVAL without a device, in another state, for a QP type
  * other than UD or for an id whose QP rdma_cm made; -EOPNOTSUPP on IB
  * (the SA's ib_sa_join_multicast() is not called from here yet) and RoCE
- * (the IGMP join is not written yet); -EOPNOTSUPP on iWARP, which has no
- * multicast (upstream: -ENOSYS).
+ * (the IGMP join is not written yet); -ENOSYS on iWARP, which has no
+ * multicast, and on a port without a connection manager (as upstream).
  */
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			u8 join_state, void *context)
@@ -602,10 +520,7 @@ int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 	    (state != RDMA_CM_ADDR_BOUND && state != RDMA_CM_ADDR_RESOLVED) ||
 	    id->qp_type != IB_QPT_UD)
 		return -EINVAL;
-	if (rdma_ib_or_roce(id->device, id->port_num))
-		return cma_ib_join_multicast(id_priv, addr, join_state,
-					     context);
-	return -EOPNOTSUPP;
+	return id_priv->tp->join_multicast(id_priv, addr, join_state, context);
 }
 EXPORT_SYMBOL(rdma_join_multicast);
 
@@ -629,4 +544,110 @@ EXPORT_SYMBOL(rdma_leave_multicast);
 void cma_leave_all_mc(struct rdma_id_private *id_priv)
 {
 	WARN_ON_ONCE(!list_empty(&id_priv->mc_list));
+}
+
+/* ------------------------------------------------------------------
+ * A port without a connection manager: upstream's answers (-ENOSYS)
+ */
+
+static int cma_no_cm_listen(struct rdma_id_private *id_priv)
+{
+	return -ENOSYS;
+}
+
+static int cma_no_cm_conn(struct rdma_id_private *id_priv,
+			  struct rdma_conn_param *conn_param)
+{
+	return -ENOSYS;
+}
+
+static int cma_no_cm_reject(struct rdma_id_private *id_priv,
+			    const void *private_data, u8 private_data_len,
+			    u8 reason)
+{
+	return -ENOSYS;
+}
+
+/* no connection to tear down */
+static int cma_no_cm_disconnect(struct rdma_id_private *id_priv)
+{
+	return -EINVAL;
+}
+
+static int cma_no_cm_init_qp_attr(struct rdma_id_private *id_priv,
+				  struct ib_qp_attr *qp_attr,
+				  int *qp_attr_mask)
+{
+	return -ENOSYS;
+}
+
+static int cma_no_cm_notify(struct rdma_id_private *id_priv,
+			    enum ib_event_type event)
+{
+	return 0;
+}
+
+static void cma_no_cm_destroy(struct rdma_id_private *id_priv)
+{
+}
+
+/* A RoCE route needs no connection manager: it is computed locally. */
+static int cma_no_cm_resolve_route(struct rdma_id_private *id_priv,
+				   unsigned long timeout_ms)
+{
+	struct rdma_cm_id *id = &id_priv->id;
+
+	if (id->device && rdma_protocol_roce(id->device, id->port_num))
+		return cma_roce_resolve_route(id_priv);
+	return -ENOSYS;
+}
+
+static int cma_no_cm_join_multicast(struct rdma_id_private *id_priv,
+				    struct sockaddr *addr, u8 join_state,
+				    void *context)
+{
+	return -ENOSYS;
+}
+
+static const char *cma_no_cm_reject_msg(int reason)
+{
+	return "unrecognized transport";
+}
+
+static bool cma_no_cm_consumer_reject(int reason)
+{
+	return false;
+}
+
+const struct cma_transport cma_no_cm_transport = {
+	.name		 = "none",
+	.listen		 = cma_no_cm_listen,
+	.connect	 = cma_no_cm_conn,
+	.accept		 = cma_no_cm_conn,
+	.reject		 = cma_no_cm_reject,
+	.disconnect	 = cma_no_cm_disconnect,
+	.init_qp_attr	 = cma_no_cm_init_qp_attr,
+	.notify		 = cma_no_cm_notify,
+	.destroy	 = cma_no_cm_destroy,
+	.resolve_route	 = cma_no_cm_resolve_route,
+	.join_multicast	 = cma_no_cm_join_multicast,
+	.reject_msg	 = cma_no_cm_reject_msg,
+	.consumer_reject = cma_no_cm_consumer_reject,
+};
+
+/**
+ * cma_transport_of - the connection manager of a device port
+ * @device: the device
+ * @port: the port
+ *
+ * Return: iWARP's, IB's (InfiniBand and RoCE) or cma_no_cm_transport.
+ */
+const struct cma_transport *cma_transport_of(struct ib_device *device,
+					     u32 port)
+{
+	if (rdma_cap_iw_cm(device, port))
+		return &cma_iw_transport;
+	if (rdma_cap_ib_cm(device, port))
+		return &cma_ib_transport;
+	return &cma_no_cm_transport;
 }

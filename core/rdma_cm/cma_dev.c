@@ -71,13 +71,7 @@ struct cma_device *cma_get_device_by_name(const char *name)
 /* Start the transport's listen on an id attached to a device. */
 static int cma_transport_listen(struct rdma_id_private *id_priv)
 {
-	struct rdma_cm_id *id = &id_priv->id;
-
-	if (rdma_cap_iw_cm(id->device, id->port_num))
-		return cma_iw_listen(id_priv, id_priv->backlog);
-	if (rdma_cap_ib_cm(id->device, id->port_num))
-		return cma_ib_listen(id_priv);
-	return -EOPNOTSUPP;
+	return id_priv->tp->listen(id_priv);
 }
 
 /*
@@ -95,7 +89,9 @@ static int cma_child_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
  * whose transport failed goes to @dead for the caller to destroy after
  * dropping cma_lock.  A transport that cannot listen yet (-EOPNOTSUPP: IB
  * and RoCE without the IB CM) keeps the listener, which then only serves
- * rdma_cm's bookkeeping (restrack, device removal).
+ * rdma_cm's bookkeeping (restrack, device removal).  A device whose first
+ * port has no connection manager (-ENOSYS) fails the wildcard listen, as
+ * upstream's.
  */
 static int cma_listen_on_dev(struct rdma_id_private *parent,
 			     struct cma_device *cma_dev,
@@ -297,7 +293,7 @@ static int cma_add_one(struct ib_device *device)
 	int ret;
 
 	rdma_for_each_port(device, p)
-		if (rdma_cap_ib_cm(device, p) || rdma_cap_iw_cm(device, p))
+		if (cma_transport_of(device, p) != &cma_no_cm_transport)
 			supported = true;
 	if (!supported)
 		return -EOPNOTSUPP;

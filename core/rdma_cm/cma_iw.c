@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * rdma_cm over iWARP: each connection or listener has an iw_cm_id; its
- * events become rdma_cm events here.
+ * rdma_cm over iWARP (struct cma_transport cma_iw_transport): each
+ * connection or listener has an iw_cm_id; its events become rdma_cm
+ * events here.
  *
  * What rdma_cm needs of iw_cm: iw_destroy_cm_id() returns only when no
  * cm_handler call for the id runs any more and none will follow.  Then an
@@ -179,7 +180,7 @@ static void cma_iw_set_tos(struct rdma_id_private *id_priv,
 	cm_id->afonly = id_priv->afonly;
 }
 
-int cma_iw_listen(struct rdma_id_private *id_priv, int backlog)
+static int cma_iw_listen(struct rdma_id_private *id_priv)
 {
 	struct iw_cm_id *cm_id;
 	int ret;
@@ -192,7 +193,7 @@ int cma_iw_listen(struct rdma_id_private *id_priv, int backlog)
 	memcpy(&cm_id->local_addr, cma_src_addr(id_priv),
 	       rdma_addr_size(cma_src_addr(id_priv)));
 	id_priv->cm_id.iw = cm_id;
-	ret = iw_cm_listen(cm_id, backlog);
+	ret = iw_cm_listen(cm_id, id_priv->backlog);
 	if (ret) {
 		iw_destroy_cm_id(cm_id);
 		id_priv->cm_id.iw = NULL;
@@ -200,8 +201,8 @@ int cma_iw_listen(struct rdma_id_private *id_priv, int backlog)
 	return ret;
 }
 
-int cma_iw_connect(struct rdma_id_private *id_priv,
-		   struct rdma_conn_param *conn_param)
+static int cma_iw_connect(struct rdma_id_private *id_priv,
+			  struct rdma_conn_param *conn_param)
 {
 	struct iw_cm_conn_param iw_param = {};
 	struct iw_cm_id *cm_id;
@@ -239,8 +240,8 @@ err:
 	return ret;
 }
 
-int cma_iw_accept(struct rdma_id_private *id_priv,
-		  struct rdma_conn_param *conn_param)
+static int cma_iw_accept(struct rdma_id_private *id_priv,
+			 struct rdma_conn_param *conn_param)
 {
 	struct iw_cm_conn_param iw_param = {};
 	int ret;
@@ -259,24 +260,63 @@ int cma_iw_accept(struct rdma_id_private *id_priv,
 	return iw_cm_accept(id_priv->cm_id.iw, &iw_param);
 }
 
-int cma_iw_reject(struct rdma_id_private *id_priv, const void *private_data,
-		  u8 private_data_len)
+/* @reason is IB's: iWARP's MPA reject carries private data only. */
+static int cma_iw_reject(struct rdma_id_private *id_priv,
+			 const void *private_data, u8 private_data_len,
+			 u8 reason)
 {
 	return iw_cm_reject(id_priv->cm_id.iw, private_data, private_data_len);
 }
 
-int cma_iw_disconnect(struct rdma_id_private *id_priv)
+static int cma_iw_disconnect(struct rdma_id_private *id_priv)
 {
 	return iw_cm_disconnect(id_priv->cm_id.iw, 0);
 }
 
-int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
-			struct ib_qp_attr *qp_attr, int *qp_attr_mask)
+/* Without a connection yet: INIT, no remote access. */
+static int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
+			       struct ib_qp_attr *qp_attr, int *qp_attr_mask)
 {
-	return iw_cm_init_qp_attr(id_priv->cm_id.iw, qp_attr, qp_attr_mask);
+	int ret = 0;
+
+	if (!id_priv->cm_id.iw) {
+		qp_attr->qp_access_flags = 0;
+		*qp_attr_mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS;
+	} else {
+		ret = iw_cm_init_qp_attr(id_priv->cm_id.iw, qp_attr,
+					 qp_attr_mask);
+	}
+	qp_attr->port_num = id_priv->id.port_num;
+	*qp_attr_mask |= IB_QP_PORT;
+	return ret;
 }
 
-void cma_iw_destroy_cm(struct rdma_id_private *id_priv)
+/* Nothing to tell iw_cm: the QP's events reach the driver directly. */
+static int cma_iw_notify(struct rdma_id_private *id_priv,
+			 enum ib_event_type event)
+{
+	return 0;
+}
+
+/* The route is the one the address resolution found: nothing to ask. */
+static int cma_iw_resolve_route(struct rdma_id_private *id_priv,
+				unsigned long timeout_ms)
+{
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
+
+	return cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
+			       RDMA_CM_ROUTE_RESOLVED, &event);
+}
+
+/* iWARP has no multicast (upstream's answer). */
+static int cma_iw_join_multicast(struct rdma_id_private *id_priv,
+				 struct sockaddr *addr, u8 join_state,
+				 void *context)
+{
+	return -ENOSYS;
+}
+
+static void cma_iw_destroy(struct rdma_id_private *id_priv)
 {
 	if (id_priv->cm_id.iw) {
 		iw_destroy_cm_id(id_priv->cm_id.iw);
@@ -284,7 +324,29 @@ void cma_iw_destroy_cm(struct rdma_id_private *id_priv)
 	}
 }
 
-const char *cma_iw_reject_msg(int reason)
+static const char *cma_iw_reject_msg(int reason)
 {
 	return iwcm_reject_msg(reason);
 }
+
+/* A refusal by the peer's owner comes as -ECONNREFUSED. */
+static bool cma_iw_consumer_reject(int reason)
+{
+	return reason == -ECONNREFUSED;
+}
+
+const struct cma_transport cma_iw_transport = {
+	.name		 = "iw_cm",
+	.listen		 = cma_iw_listen,
+	.connect	 = cma_iw_connect,
+	.accept		 = cma_iw_accept,
+	.reject		 = cma_iw_reject,
+	.disconnect	 = cma_iw_disconnect,
+	.init_qp_attr	 = cma_iw_init_qp_attr,
+	.notify		 = cma_iw_notify,
+	.destroy	 = cma_iw_destroy,
+	.resolve_route	 = cma_iw_resolve_route,
+	.join_multicast	 = cma_iw_join_multicast,
+	.reject_msg	 = cma_iw_reject_msg,
+	.consumer_reject = cma_iw_consumer_reject,
+};

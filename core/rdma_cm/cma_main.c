@@ -14,6 +14,7 @@
  *	cma_conn.c	connect, accept, reject, disconnect, QPs, multicast
  *	cma_iw.c	the iWARP transport (iw_cm)
  *	cma_ib.c	the IB and RoCE transport (IB CM, SA): not yet
+ *	(struct cma_transport, cma_priv.h: the calls every transport answers)
  *	cma_configfs.c	/sys/kernel/config/rdma_cm
  *	cma_trace.c	trace events (cma_trace.h, system rdma_cma)
  *
@@ -184,6 +185,7 @@ void cma_attach_to_dev(struct rdma_id_private *id_priv,
 	id_priv->cma_dev = cma_dev;
 	id_priv->id.device = device;
 	id_priv->id.port_num = port;
+	id_priv->tp = cma_transport_of(device, port);
 	id_priv->id.route.addr.dev_addr.transport =
 		rdma_node_get_transport(device->node_type);
 	list_add_tail(&id_priv->device_item, &cma_dev->id_list);
@@ -229,6 +231,7 @@ static void cma_release_dev(struct rdma_id_private *id_priv)
 	id_priv->cma_dev = NULL;
 	id_priv->id.device = NULL;
 	id_priv->id.port_num = 0;
+	id_priv->tp = &cma_no_cm_transport;
 	cma_dev_put(cma_dev);
 }
 
@@ -255,6 +258,7 @@ struct rdma_id_private *cma_create_id(struct net *net,
 	id_priv->id.ps = ps;
 	id_priv->id.qp_type = qp_type;
 	id_priv->gid_type = IB_GID_TYPE_IB;
+	id_priv->tp = &cma_no_cm_transport;
 	spin_lock_init(&id_priv->lock);
 	mutex_init(&id_priv->qp_mutex);
 	mutex_init(&id_priv->handler_mutex);
@@ -264,6 +268,7 @@ struct rdma_id_private *cma_create_id(struct net *net,
 	INIT_LIST_HEAD(&id_priv->listen_item);
 	INIT_LIST_HEAD(&id_priv->listen_list);
 	INIT_LIST_HEAD(&id_priv->mc_list);
+	INIT_LIST_HEAD(&id_priv->work_list);
 	id_priv->seq_num = get_random_u32() & 0xffffff;
 	id_priv->id.route.addr.dev_addr.net = get_net(net);
 
@@ -367,13 +372,15 @@ int cma_deliver_event(struct rdma_id_private *id_priv,
 /**
  * struct cma_work - an event delivered later from cma_wq
  * @work: the work item
- * @id_priv: the id, referenced until the work ran
+ * @list: on the id's work_list until the work starts (id's lock)
+ * @id_priv: the id, referenced until the work ran or was cancelled
  * @old: state required for delivery (with @new: the transition made)
  * @new: state after delivery; @old == @new: no transition, any live state
  * @event: the event
  */
 struct cma_work {
 	struct work_struct	work;
+	struct list_head	list;
 	struct rdma_id_private	*id_priv;
 	enum rdma_cm_state	old;
 	enum rdma_cm_state	new;
@@ -385,6 +392,12 @@ static void cma_work_handler(struct work_struct *_work)
 	struct cma_work *work = container_of(_work, struct cma_work, work);
 	struct rdma_id_private *id_priv = work->id_priv;
 	enum rdma_cm_state state;
+	unsigned long flags;
+
+	/* started: the destroyer can no longer cancel us (cma_cancel_work) */
+	spin_lock_irqsave(&id_priv->lock, flags);
+	list_del_init(&work->list);
+	spin_unlock_irqrestore(&id_priv->lock, flags);
 
 	mutex_lock(&id_priv->handler_mutex);
 	state = READ_ONCE(id_priv->state);
@@ -412,6 +425,8 @@ out_free:
  * @new: see @old; pass @old == @new to deliver in any live state
  * @event: the event (copied)
  *
+ * Nothing is queued for an id being destroyed (it would hear nothing).
+ *
  * Return: 0, or -ENOMEM.
  */
 int cma_queue_event(struct rdma_id_private *id_priv,
@@ -419,6 +434,7 @@ int cma_queue_event(struct rdma_id_private *id_priv,
 		    const struct rdma_cm_event *event)
 {
 	struct cma_work *work;
+	unsigned long flags;
 
 	work = kzalloc(sizeof(*work), GFP_KERNEL);
 	if (!work)
@@ -428,9 +444,46 @@ int cma_queue_event(struct rdma_id_private *id_priv,
 	work->old = old;
 	work->new = new;
 	work->event = *event;
+	spin_lock_irqsave(&id_priv->lock, flags);
+	/* no event for an id being destroyed: its destroyer cancelled them */
+	if (id_priv->state == RDMA_CM_DESTROYING) {
+		spin_unlock_irqrestore(&id_priv->lock, flags);
+		kfree(work);
+		return 0;
+	}
 	cma_id_get(id_priv);
+	list_add_tail(&work->list, &id_priv->work_list);
 	queue_work(cma_wq, &work->work);
+	spin_unlock_irqrestore(&id_priv->lock, flags);
 	return 0;
+}
+
+/*
+ * Cancel the id's events still waiting on cma_wq, with their references.
+ * The destroyer must not wait for them: it may run from cma_wq itself
+ * (a handler refusing an event of cma_work_handler()), and cma_wq runs
+ * one work at a time, so a work of the id queued behind the running one
+ * would never run.  One that started already drops its reference itself
+ * (it finds the id DESTROYING).
+ */
+static void cma_cancel_work(struct rdma_id_private *id_priv)
+{
+	struct cma_work *work, *tmp;
+	unsigned long flags;
+	LIST_HEAD(cancelled);
+
+	spin_lock_irqsave(&id_priv->lock, flags);
+	list_for_each_entry_safe(work, tmp, &id_priv->work_list, list) {
+		list_del_init(&work->list);
+		if (cancel_work(&work->work))
+			list_add_tail(&work->list, &cancelled);
+	}
+	spin_unlock_irqrestore(&id_priv->lock, flags);
+
+	list_for_each_entry_safe(work, tmp, &cancelled, list) {
+		cma_id_put(id_priv);
+		kfree(work);
+	}
 }
 
 /* ------------------------------------------------------------------
@@ -441,21 +494,22 @@ int cma_queue_event(struct rdma_id_private *id_priv,
 static void cma_destroy(struct rdma_id_private *id_priv,
 			enum rdma_cm_state state)
 {
-	/* No address resolution calls back after this. */
-	rdma_addr_cancel(&id_priv->id.route.addr.dev_addr);
+	/*
+	 * No address resolution calls back after this.  Not from inside
+	 * the callback (it cleared addr_pending): rdma_addr_cancel() would
+	 * wait for the work we run in.
+	 */
+	if (READ_ONCE(id_priv->addr_pending))
+		rdma_addr_cancel(&id_priv->id.route.addr.dev_addr);
 	if (state == RDMA_CM_LISTEN)
 		cma_cancel_listens(id_priv);
 	cma_leave_all_mc(id_priv);
 
 	/* The transport calls back no more after this. */
-	if (id_priv->cma_dev) {
-		if (cma_is_iwarp(id_priv))
-			cma_iw_destroy_cm(id_priv);
-		else
-			cma_ib_destroy_cm(id_priv);
-	}
+	id_priv->tp->destroy(id_priv);
 
 	/* Queued work and callbacks in flight hold references. */
+	cma_cancel_work(id_priv);
 	cma_id_put(id_priv);
 	wait_for_completion(&id_priv->comp);
 
@@ -659,7 +713,9 @@ EXPORT_SYMBOL(rdma_set_afonly);
  * @id: an RC or XRC initiator id
  * @timeout: 4.096 us * 2^@timeout
  *
- * Used by rdma_init_qp_attr() when it fills IB_QP_TIMEOUT.
+ * Used by rdma_init_qp_attr() when it fills IB_QP_TIMEOUT; on RoCE, set
+ * before rdma_resolve_route(), it also gives the path's packet life time
+ * (@timeout - 1: IBTA 12.7.34 with a negligible ACK delay, as upstream).
  *
  * Context: process context; takes the id's qp_mutex.
  * Return: 0, or -EINVAL for other QP types.
@@ -681,17 +737,19 @@ EXPORT_SYMBOL(rdma_set_ack_timeout);
 /**
  * rdma_set_min_rnr_timer - set the QP's minimum RNR NAK timer
  * @id: an RC or XRC target id
- * @min_rnr_timer: IB_RNR_TIMER_* value
+ * @min_rnr_timer: IB_RNR_TIMER_* value (5 bits)
  *
  * Used by rdma_init_qp_attr() when it fills IB_QP_MIN_RNR_TIMER.
  *
  * Context: process context; takes the id's qp_mutex.
- * Return: 0, or -EINVAL for other QP types.
+ * Return: 0, or -EINVAL for a value over 5 bits or other QP types.
  */
 int rdma_set_min_rnr_timer(struct rdma_cm_id *id, u8 min_rnr_timer)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 
+	if (min_rnr_timer & 0xe0)
+		return -EINVAL;
 	if (id->qp_type != IB_QPT_RC && id->qp_type != IB_QPT_XRC_TGT)
 		return -EINVAL;
 	mutex_lock(&id_priv->qp_mutex);

@@ -20,13 +20,15 @@
  * owner; the KUnit suite rdma_cma_conn tests each over iWARP):
  *
  *  - rdma_id_private.refcount: the creator's reference, plus one per
- *    queued cma_work (cma_queue_event()) and one taken by a device's
+ *    queued cma_work (cma_queue_event(); the destroyer cancels those not
+ *    started, it may run from cma_wq itself) and one taken by a device's
  *    removal while it tells the id.  Walkers of a device's id_list take
  *    theirs with refcount_inc_not_zero() under cma_lock: a listed id
  *    may already be waiting in its destroyer.  The destroyer drops the
  *    creator's reference and waits for @comp before freeing.
  *  - What calls back without a reference is cancelled synchronously
- *    before that wait: address resolution (rdma_addr_cancel()) and the
+ *    before that wait: address resolution (rdma_addr_cancel(), unless
+ *    the destroy runs inside its callback: @addr_pending) and the
  *    transport id (iw_destroy_cm_id() returns once no cm_handler call
  *    runs or will run; events queued in iw_cm are dropped).
  *  - rdma_id_private.handler_mutex: every event is delivered under it,
@@ -155,6 +157,8 @@ struct rdma_bind_list {
  *	the state became RDMA_CM_DESTROYING (set under this mutex)
  * @backlog: listen backlog
  * @timeout_ms: route resolution timeout
+ * @tp: the transport of the id's port (cma_no_cm_transport while the id
+ *	has no device); set with @cma_dev
  * @cm_id: the transport's connection id (iWARP only for now)
  * @seq_num: initial PSN
  * @qkey: Q_Key of a UD id
@@ -165,6 +169,14 @@ struct rdma_bind_list {
  * @tos_set: @tos set by rdma_set_service_type()
  * @timeout_set: @timeout set by rdma_set_ack_timeout()
  * @min_rnr_timer_set: @min_rnr_timer set by rdma_set_min_rnr_timer()
+ * @addr_pending: rdma_resolve_ip() may still call back: set before it
+ *	starts, cleared by its callback (under @handler_mutex); the
+ *	destroyer cancels the resolution only then, so a destroy from
+ *	inside the callback never waits for the callback's own work
+ * @work_list: the id's events queued on cma_wq and not started yet
+ *	(struct cma_work, under @lock): the destroyer cancels them instead
+ *	of waiting for them, since it may itself run from cma_wq, which
+ *	runs one work at a time
  * @reuseaddr: the port may be shared (rdma_set_reuseaddr())
  * @afonly: an IPv6 wildcard takes IPv6 only
  * @internal_id: a per-device listener made by a wildcard listen
@@ -190,7 +202,7 @@ struct rdma_id_private {
 	struct rdma_id_private	*parent;
 
 	enum rdma_cm_state	state;
-	spinlock_t		lock;		/* @state */
+	spinlock_t		lock;		/* @state, @work_list */
 	struct mutex		qp_mutex;	/* id.qp and its options */
 
 	struct completion	comp;
@@ -199,6 +211,7 @@ struct rdma_id_private {
 
 	int			backlog;
 	int			timeout_ms;
+	const struct cma_transport *tp;
 	union {
 		struct iw_cm_id	*iw;
 	} cm_id;
@@ -214,11 +227,14 @@ struct rdma_id_private {
 	u8			min_rnr_timer_set:1;
 	u8			reuseaddr;
 	u8			afonly;
+	bool			addr_pending;
 	u8			internal_id;
 	u8			detached;
 	u8			timeout;
 	u8			min_rnr_timer;
 	enum ib_gid_type	gid_type;
+
+	struct list_head	work_list;
 
 	struct rdma_restrack_entry res;
 	struct rdma_ucm_ece	ece;
@@ -256,12 +272,6 @@ static inline struct sockaddr *cma_dst_addr(struct rdma_id_private *id_priv)
 static inline struct net *cma_net(struct rdma_id_private *id_priv)
 {
 	return id_priv->id.route.addr.dev_addr.net;
-}
-
-static inline bool cma_is_iwarp(struct rdma_id_private *id_priv)
-{
-	return id_priv->id.device &&
-	       rdma_protocol_iwarp(id_priv->id.device, id_priv->id.port_num);
 }
 
 /* cma_main.c: ids, states, events */
@@ -321,44 +331,64 @@ void cma_netdev_notifier_unregister(void);
 /* cma_conn.c */
 int cma_modify_qp_rtr(struct rdma_id_private *id_priv,
 		      struct rdma_conn_param *conn_param);
+void cma_modify_qp_err(struct rdma_id_private *id_priv);
 void cma_leave_all_mc(struct rdma_id_private *id_priv);
 
-/*
- * cma_ib.c: the InfiniBand and RoCE transport (IB CM, SA).  Until the IB
- * CM exists every call here refuses with -EOPNOTSUPP.
+/**
+ * struct cma_transport - a connection manager as rdma_cm uses it
+ * @name: for messages ("iw_cm", "ib_cm", "none")
+ * @listen: start listening on the id's device (backlog: id_priv->backlog)
+ * @connect: send a connection request (rdma_connect_locked())
+ * @accept: answer a request with the connection (rdma_accept())
+ * @reject: refuse a request (rdma_reject())
+ * @disconnect: tear a connection down (rdma_disconnect())
+ * @init_qp_attr: the QP attributes for a state (rdma_init_qp_attr())
+ * @notify: pass on a QP's asynchronous event (rdma_notify())
+ * @destroy: destroy the transport's id: on return it calls back no more
+ * @resolve_route: find the route of an ADDR_RESOLVED id; the outcome
+ *	comes as an event (rdma_resolve_route())
+ * @join_multicast: join a multicast group (rdma_join_multicast())
+ * @reject_msg: the text of a REJECTED event's status (rdma_reject_msg())
+ * @consumer_reject: whether a REJECTED status is the peer owner's own
+ *
+ * Picked when an id attaches to a device port (cma_attach_to_dev(), from
+ * cma_transport_of()); an id without a device has cma_no_cm_transport.
+ * Every branch on the transport of an id's connection goes through here:
+ * cma_iw.c holds iWARP's (iw_cm), cma_ib.c InfiniBand's and RoCE's (the
+ * IB CM and the SA), and a port with neither gets cma_no_cm_transport.
  */
-int cma_ib_listen(struct rdma_id_private *id_priv);
-int cma_ib_connect(struct rdma_id_private *id_priv,
-		   struct rdma_conn_param *conn_param);
-int cma_ib_accept(struct rdma_id_private *id_priv,
-		  struct rdma_conn_param *conn_param);
-int cma_ib_reject(struct rdma_id_private *id_priv, const void *private_data,
-		  u8 private_data_len, u8 reason);
-int cma_ib_disconnect(struct rdma_id_private *id_priv);
-int cma_ib_notify(struct rdma_id_private *id_priv, enum ib_event_type event);
-int cma_ib_resolve_route(struct rdma_id_private *id_priv,
-			 unsigned long timeout_ms);
-int cma_ib_join_multicast(struct rdma_id_private *id_priv,
-			  struct sockaddr *addr, u8 join_state, void *context);
-int cma_ib_init_qp_attr_cm(struct rdma_id_private *id_priv,
-			   struct ib_qp_attr *qp_attr, int *qp_attr_mask);
-void cma_ib_destroy_cm(struct rdma_id_private *id_priv);
-const char *cma_ib_reject_msg(int reason);
-bool cma_ib_is_consumer_reject(int reason);
+struct cma_transport {
+	const char *name;
+	int (*listen)(struct rdma_id_private *id_priv);
+	int (*connect)(struct rdma_id_private *id_priv,
+		       struct rdma_conn_param *conn_param);
+	int (*accept)(struct rdma_id_private *id_priv,
+		      struct rdma_conn_param *conn_param);
+	int (*reject)(struct rdma_id_private *id_priv, const void *private_data,
+		      u8 private_data_len, u8 reason);
+	int (*disconnect)(struct rdma_id_private *id_priv);
+	int (*init_qp_attr)(struct rdma_id_private *id_priv,
+			    struct ib_qp_attr *qp_attr, int *qp_attr_mask);
+	int (*notify)(struct rdma_id_private *id_priv,
+		      enum ib_event_type event);
+	void (*destroy)(struct rdma_id_private *id_priv);
+	int (*resolve_route)(struct rdma_id_private *id_priv,
+			     unsigned long timeout_ms);
+	int (*join_multicast)(struct rdma_id_private *id_priv,
+			      struct sockaddr *addr, u8 join_state,
+			      void *context);
+	const char *(*reject_msg)(int reason);
+	bool (*consumer_reject)(int reason);
+};
 
-/* cma_iw.c: the iWARP transport over iw_cm */
-int cma_iw_listen(struct rdma_id_private *id_priv, int backlog);
-int cma_iw_connect(struct rdma_id_private *id_priv,
-		   struct rdma_conn_param *conn_param);
-int cma_iw_accept(struct rdma_id_private *id_priv,
-		  struct rdma_conn_param *conn_param);
-int cma_iw_reject(struct rdma_id_private *id_priv, const void *private_data,
-		  u8 private_data_len);
-int cma_iw_disconnect(struct rdma_id_private *id_priv);
-int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
-			struct ib_qp_attr *qp_attr, int *qp_attr_mask);
-void cma_iw_destroy_cm(struct rdma_id_private *id_priv);
-const char *cma_iw_reject_msg(int reason);
+/* cma_ib.c: InfiniBand and RoCE (the IB CM, the SA) */
+extern const struct cma_transport cma_ib_transport;
+/* cma_iw.c: iWARP (iw_cm) */
+extern const struct cma_transport cma_iw_transport;
+/* cma_conn.c: a port without a connection manager */
+extern const struct cma_transport cma_no_cm_transport;
+const struct cma_transport *cma_transport_of(struct ib_device *device,
+					     u32 port);
 
 /* cma_configfs.c */
 #if IS_ENABLED(CONFIG_CONFIGFS_FS)

@@ -132,6 +132,8 @@ static void cma_addr_handler(int status, struct sockaddr *src_addr,
 	__be16 port;
 
 	mutex_lock(&id_priv->handler_mutex);
+	/* we are the callback: a destroy from here must not cancel us */
+	WRITE_ONCE(id_priv->addr_pending, false);
 	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_QUERY,
 			   RDMA_CM_ADDR_RESOLVED))
 		goto out;
@@ -298,12 +300,16 @@ int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 	}
 	memcpy(cma_dst_addr(id_priv), dst_addr, rdma_addr_size(dst_addr));
 
-	if (cma_any_addr(dst_addr))
+	if (cma_any_addr(dst_addr)) {
 		ret = cma_resolve_loopback(id_priv);
-	else
+	} else {
+		WRITE_ONCE(id_priv->addr_pending, true);
 		ret = rdma_resolve_ip(cma_src_addr(id_priv), dst_addr,
 				      &id->route.addr.dev_addr, timeout_ms,
 				      cma_addr_handler, false, id_priv);
+		if (ret)
+			WRITE_ONCE(id_priv->addr_pending, false);
+	}
 	if (ret)
 		goto err_dst;
 	return 0;
@@ -401,7 +407,13 @@ int cma_roce_resolve_route(struct rdma_id_private *id_priv)
 	rec->rate_selector = 2;
 	rec->rate = IB_RATE_PORT_CURRENT;
 	rec->packet_life_time_selector = 2;
-	rec->packet_life_time = CMA_IBOE_PACKET_LIFETIME;
+	/* local ACK timeout = 2 * packet life time + ACK delay (~0) */
+	mutex_lock(&id_priv->qp_mutex);
+	if (id_priv->timeout_set && id_priv->timeout)
+		rec->packet_life_time = id_priv->timeout - 1;
+	else
+		rec->packet_life_time = CMA_IBOE_PACKET_LIFETIME;
+	mutex_unlock(&id_priv->qp_mutex);
 
 	ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
 			      RDMA_CM_ROUTE_RESOLVED, &event);
@@ -431,7 +443,6 @@ err_free:
 int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
-	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
 	int ret;
 
 	if (!timeout_ms)
@@ -439,15 +450,7 @@ int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_RESOLVED, RDMA_CM_ROUTE_QUERY))
 		return -EINVAL;
 
-	if (rdma_protocol_roce(id->device, id->port_num))
-		ret = cma_roce_resolve_route(id_priv);
-	else if (rdma_protocol_iwarp(id->device, id->port_num))
-		ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
-				      RDMA_CM_ROUTE_RESOLVED, &event);
-	else if (rdma_protocol_ib(id->device, id->port_num))
-		ret = cma_ib_resolve_route(id_priv, timeout_ms);
-	else
-		ret = -EOPNOTSUPP;
+	ret = id_priv->tp->resolve_route(id_priv, timeout_ms);
 	if (ret)
 		cma_comp_exch(id_priv, RDMA_CM_ROUTE_QUERY,
 			      RDMA_CM_ADDR_RESOLVED);

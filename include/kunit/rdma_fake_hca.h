@@ -81,6 +81,8 @@ struct kunit;
  *	gives a random one
  * @no_netdev: Ethernet port without any net device
  * @roce_v1: Ethernet port: speaks RoCE v1 (IB/RoCE v1 GIDs) besides v2
+ * @no_cm: the port has no connection manager (core_cap_flags without
+ *	RDMA_CORE_CAP_IB_CM), as a port of an Ethernet NIC's raw QPs
  */
 struct fake_hca_port_desc {
 	enum rdma_link_layer	link_layer;
@@ -105,6 +107,7 @@ struct fake_hca_port_desc {
 	u8			mac[ETH_ALEN];
 	bool			no_netdev;
 	bool			roce_v1;
+	bool			no_cm;
 };
 
 /**

@@ -278,6 +278,10 @@ struct ev_log {
 	struct rdma_cm_id *id;
 	bool destroyed;			/* no event may come after this */
 	bool late_event;
+	/* the handler holds this event until @release (-1: none) */
+	int block_on;
+	struct completion blocked;
+	struct completion release;
 };
 
 static void ev_destroy_work(struct work_struct *work)
@@ -304,6 +308,12 @@ static int ev_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	log->n++;
 	ret = log->ret[event->event];
 	spin_unlock(&log->lock);
+	if ((int)event->event == log->block_on) {
+		complete(&log->blocked);
+		KUNIT_EXPECT_TRUE(log->test,
+				  wait_for_completion_timeout(&log->release,
+							      EV_WAIT));
+	}
 	if (ret)
 		WRITE_ONCE(log->destroyed, true);
 	if ((int)event->event == log->destroy_on)
@@ -334,6 +344,9 @@ static struct ev_log *new_id(struct kunit *test, enum ib_qp_type qpt)
 	init_waitqueue_head(&log->wq);
 	INIT_WORK(&log->destroy_work, ev_destroy_work);
 	log->destroy_on = -1;
+	log->block_on = -1;
+	init_completion(&log->blocked);
+	init_completion(&log->release);
 	log->id = rdma_create_id(&init_net, ev_handler, log,
 				 qpt == IB_QPT_UD ? RDMA_PS_UDP : RDMA_PS_TCP,
 				 qpt);
@@ -976,6 +989,167 @@ static void rdma_cma_addr_change(struct kunit *test)
 	expect_event(test, log, 2, RDMA_CM_EVENT_ADDR_CHANGE, 0);
 }
 
+/*
+ * A handler that refuses ADDR_RESOLVED or ADDR_ERROR (RDS does so) has
+ * its id destroyed by rdma_cm inside the address callback, that is in
+ * the callback's own work on ib_core's ordered "ib_addr" queue.  The
+ * destroy must not wait for that work (it would wait for itself, and
+ * every later resolution on the host would queue behind it): the
+ * resolution started afterwards still calls back.
+ */
+static void rdma_cma_addr_handler_nonzero(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *ok = new_id(test, IB_QPT_RC);
+	struct ev_log *err = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage dst;
+
+	ok->ret[RDMA_CM_EVENT_ADDR_RESOLVED] = -ECONNABORTED;
+	err->ret[RDMA_CM_EVENT_ADDR_ERROR] = -ECONNABORTED;
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(ok->id, NULL,
+						ip4(&dst, "192.0.2.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, ok, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(err->id, NULL,
+						ip4(&dst, "198.51.100.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, err, 1, RDMA_CM_EVENT_ADDR_ERROR, -ENODEV);
+	/* both callbacks returned: this one is queued behind them */
+	sentinel_resolve(test, false);
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 1);
+}
+
+/* As "ip link set A down; ip link set A address mac_new; ... up" */
+static void change_mac(struct kunit *test, struct net_device *ndev)
+{
+	struct sockaddr sa = { .sa_family = ndev->type };
+	int ret;
+
+	memcpy(sa.sa_data, mac_new, ETH_ALEN);
+	rtnl_lock();
+	ret = dev_change_flags(ndev, ndev->flags & ~IFF_UP, NULL);
+	if (!ret)
+		ret = dev_set_mac_address(ndev, &sa, NULL);
+	if (!ret)
+		ret = dev_change_flags(ndev, ndev->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+}
+
+/*
+ * A handler refusing an event delivered from rdma_cm's ordered cma_wq
+ * while another event of its id is queued behind it there: the destroy
+ * that follows must not wait on cma_wq for that event's reference (the
+ * queue runs one work at a time: it would wait for itself).  @hold keeps
+ * cma_wq busy until the refused ROUTE_RESOLVED and an ADDR_CHANGE of the
+ * same id are both queued (@hold's own ADDR_CHANGE with them); @hold
+ * hearing its ADDR_CHANGE proves cma_wq ran on, and the refusing id hears
+ * nothing after its refusal.  (Taking A down flushes its neighbours: no
+ * resolution towards 192.0.2.2 after this.)
+ */
+static void rdma_cma_work_handler_nonzero(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *hold = new_id(test, IB_QPT_RC);
+	struct ev_log *log = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage dst;
+
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(hold->id, NULL,
+						ip4(&dst, "192.0.2.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, hold, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(log->id, NULL,
+						ip4(&dst, "192.0.2.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+
+	hold->block_on = RDMA_CM_EVENT_ROUTE_RESOLVED;
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(hold->id, 1000), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&hold->blocked,
+							    EV_WAIT));
+	log->ret[RDMA_CM_EVENT_ROUTE_RESOLVED] = -ECONNABORTED;
+	KUNIT_EXPECT_EQ(test, rdma_resolve_route(log->id, 1000), 0);
+	change_mac(test, ctx->a);	/* ADDR_CHANGE of both, queued */
+	complete(&hold->release);
+
+	expect_event(test, log, 2, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	/* queued behind the refused event: cma_wq went on */
+	expect_event(test, hold, 3, RDMA_CM_EVENT_ADDR_CHANGE, 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(log->n), 2);
+}
+
+/*
+ * A port without a connection manager answers as upstream's does:
+ * -ENOSYS for listen, connect and the QP attributes, and a wildcard
+ * listen fails on its device instead of skipping it.  Its RoCE route
+ * needs no CM and resolves; the ACK timeout set before gives the path's
+ * packet life time (upstream: timeout - 1, IBTA 12.7.34), and the RNR
+ * timer is a 5-bit value.  The device: port 1 RoCE without a CM on B
+ * (198.51.100.1), port 2 InfiniBand, so that rdma_cm takes the device.
+ */
+static void rdma_cma_no_cm_port(struct kunit *test)
+{
+	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
+	struct cma_ctx *ctx = new_ctx(test);
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 2);
+	struct ev_log *bound, *conn, *any;
+	struct rdma_conn_param param = {};
+	struct sockaddr_storage ss;
+	struct ib_qp_attr qp_attr = { .qp_state = IB_QPS_INIT };
+	struct fake_hca *hca;
+	union ib_gid gid;
+	int mask;
+
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	desc->name = "kucmn%d";
+	fake_hca_desc_set_eth(desc, 1);
+	desc->port[0].netdev = ctx->b;
+	desc->port[0].no_cm = true;
+	hca = fake_hca_kunit_create_registered(test, desc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+	ipv6_addr_set_v4mapped(in_aton("198.51.100.1"),
+			       (struct in6_addr *)gid.raw);
+	RCU_INIT_POINTER(attr.ndev, ctx->b);
+	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(&hca->ibdev, 1, &gid, &attr), 0);
+	/* made after the device: their destroy comes before its removal */
+	bound = new_id(test, IB_QPT_RC);
+	conn = new_id(test, IB_QPT_RC);
+	any = new_id(test, IB_QPT_RC);
+
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(bound->id,
+					     ip4(&ss, "198.51.100.1",
+						 TEST_PORT + 20)), 0);
+	KUNIT_ASSERT_PTR_EQ(test, bound->id->device, &hca->ibdev);
+	KUNIT_EXPECT_EQ(test, rdma_listen(bound->id, 1), -ENOSYS);
+	KUNIT_EXPECT_EQ(test, st(bound->id), RDMA_CM_ADDR_BOUND);
+
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(conn->id, NULL,
+						ip4(&ss, "198.51.100.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, conn, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	KUNIT_ASSERT_PTR_EQ(test, conn->id->device, &hca->ibdev);
+	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(conn->id, 0x20), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_set_min_rnr_timer(conn->id, 0x1f), 0);
+	KUNIT_EXPECT_EQ(test, rdma_set_ack_timeout(conn->id, 14), 0);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(conn->id, 1000), 0);
+	expect_event(test, conn, 2, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	KUNIT_ASSERT_NOT_NULL(test, conn->id->route.path_rec);
+	KUNIT_EXPECT_EQ(test, conn->id->route.path_rec->packet_life_time, 13);
+	KUNIT_EXPECT_EQ(test, rdma_connect(conn->id, &param), -ENOSYS);
+	KUNIT_EXPECT_EQ(test, st(conn->id), RDMA_CM_ROUTE_RESOLVED);
+	KUNIT_EXPECT_EQ(test, rdma_init_qp_attr(conn->id, &qp_attr, &mask),
+			-ENOSYS);
+
+	/* a wildcard listener cannot cover the device: refused, undone */
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(any->id,
+					     ip4(&ss, "0.0.0.0",
+						 TEST_PORT + 21)), 0);
+	KUNIT_EXPECT_EQ(test, rdma_listen(any->id, 1), -ENOSYS);
+	KUNIT_EXPECT_EQ(test, st(any->id), RDMA_CM_ADDR_BOUND);
+	KUNIT_EXPECT_EQ(test, cm_ids_of(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, cm_ids_of(&hca->ibdev), 2);
+}
+
 /* restrack: an id is found by its number and maps back to itself. */
 static void rdma_cma_restrack(struct kunit *test)
 {
@@ -1089,6 +1263,9 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_destroy_races_removal),
 	KUNIT_CASE(rdma_cma_listen_races_devices),
 	KUNIT_CASE(rdma_cma_addr_change),
+	KUNIT_CASE(rdma_cma_no_cm_port),
+	KUNIT_CASE(rdma_cma_work_handler_nonzero),
+	KUNIT_CASE(rdma_cma_addr_handler_nonzero),
 	KUNIT_CASE(rdma_cma_restrack),
 	KUNIT_CASE(rdma_cma_nldev_entry),
 	KUNIT_CASE(rdma_cma_event_names),

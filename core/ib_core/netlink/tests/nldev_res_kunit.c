@@ -137,8 +137,8 @@ static struct res_env *new_env(struct kunit *test)
 	return e;
 }
 
-static struct ib_qp *kt_new_qp(struct kunit *test, struct res_env *e,
-			       enum ib_qp_type type, struct ib_srq *srq)
+static struct ib_qp *new_qp(struct kunit *test, struct res_env *e,
+			    enum ib_qp_type type, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = e->cq,
@@ -310,7 +310,7 @@ static void nldev_res_summary(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dereg_mr, mr),
 			0);
 	for (i = 0; i < 3; i++)
-		kt_new_qp(test, e, IB_QPT_UD, NULL);
+		new_qp(test, e, IB_QPT_UD, NULL);
 
 	res_summary_get(test, e, &after);
 	KUNIT_EXPECT_EQ(test, after.curr[RDMA_RESTRACK_QP],
@@ -353,8 +353,8 @@ static void nldev_res_summary(struct kunit *test)
 static void nldev_res_qp_doit(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *rc = kt_new_qp(test, e, IB_QPT_RC, NULL);
-	struct ib_qp *ud = kt_new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *rc = new_qp(test, e, IB_QPT_RC, NULL);
+	struct ib_qp *ud = new_qp(test, e, IB_QPT_UD, NULL);
 	struct ib_qp_attr a = { .qp_state = IB_QPS_ERR };
 	struct nlattr **tb = e->tb;
 
@@ -410,7 +410,7 @@ static void nldev_res_cq_pd_mr_doit(struct kunit *test)
 	struct ib_pd *gpd;
 	struct ib_mr *mr;
 
-	kt_new_qp(test, e, IB_QPT_UD, NULL);
+	new_qp(test, e, IB_QPT_UD, NULL);
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_CQ_GET,
 		    RDMA_NLDEV_ATTR_RES_CQN, e->cq->res.id, 0);
@@ -487,9 +487,9 @@ static void nldev_res_srq_doit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq,
 							srq), 0);
 	/* One QP of the device does not use the SRQ. */
-	kt_new_qp(test, e, IB_QPT_RC, NULL);
+	new_qp(test, e, IB_QPT_RC, NULL);
 	for (i = 0; i < ARRAY_SIZE(qp); i++)
-		qp[i] = kt_new_qp(test, e, IB_QPT_RC, srq);
+		qp[i] = new_qp(test, e, IB_QPT_RC, srq);
 
 	res_get_one(test, e, RDMA_NLDEV_CMD_RES_SRQ_GET,
 		    RDMA_NLDEV_ATTR_RES_SRQN, srq->res.id, 0);
@@ -576,7 +576,7 @@ static void new_many_qps(struct kunit *test, struct res_env *e,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		qp[i] = kt_new_qp(test, e, IB_QPT_UD, NULL);
+		qp[i] = new_qp(test, e, IB_QPT_UD, NULL);
 		/* QP numbers of a fresh device come in order. */
 		if (i)
 			KUNIT_ASSERT_GT(test, qp[i]->qp_num, qp[i - 1]->qp_num);
@@ -706,8 +706,8 @@ static void nldev_res_dump_types(struct kunit *test)
 	struct res_env *e = new_env(test);
 	int err;
 
-	kt_new_qp(test, e, IB_QPT_UD, NULL);
-	kt_new_qp(test, e, IB_QPT_RC, NULL);
+	new_qp(test, e, IB_QPT_UD, NULL);
+	new_qp(test, e, IB_QPT_RC, NULL);
 	KUNIT_EXPECT_EQ(test, dump_count(test, e, RDMA_NLDEV_CMD_RES_QP_GET,
 					 &err),
 			(unsigned int)rdma_restrack_count(e->dev,
@@ -757,7 +757,7 @@ static void nldev_res_dump_types(struct kunit *test)
 static void nldev_res_bad_requests(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *qp = kt_new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
 	struct nlmsghdr *reply;
 	struct dump d = {};
 
@@ -839,7 +839,7 @@ static void drop_cred(void *cred)
 static void nldev_res_unprivileged(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
-	struct ib_qp *qp = kt_new_qp(test, e, IB_QPT_UD, NULL);
+	struct ib_qp *qp = new_qp(test, e, IB_QPT_UD, NULL);
 	struct nlattr **tb = e->tb;
 	struct nlmsghdr *reply;
 	struct ib_mr *mr;

@@ -35,8 +35,8 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define KT_WAIT_MS		10000
-#define KT_MAX_HELD	8
+#define WAIT_MS		10000
+#define MAX_HELD	8
 /* SA status ERR_REQ_INVALID (IBTA 15.2.1.2), in the class-specific bits */
 #define SA_ERR_REQ_INVALID	0x0200
 
@@ -60,8 +60,8 @@ struct fake_mcsa {
 	int			n_set, n_delete;
 	struct ib_sa_mad	last_set, last_delete;
 	int			n_held;
-	struct ib_sa_mad	held[KT_MAX_HELD];
-	struct ib_wc		held_wc[KT_MAX_HELD];
+	struct ib_sa_mad	held[MAX_HELD];
+	struct ib_wc		held_wc[MAX_HELD];
 	wait_queue_head_t	wq;
 };
 
@@ -120,7 +120,7 @@ static void fmc_recv(struct ib_mad_agent *agent,
 		if (mad->mad_hdr.method == IB_MGMT_METHOD_SET) {
 			sa->n_set++;
 			sa->last_set = *mad;
-			if (sa->hold && sa->n_held < KT_MAX_HELD) {
+			if (sa->hold && sa->n_held < MAX_HELD) {
 				sa->held[sa->n_held] = *mad;
 				sa->held_wc[sa->n_held] = *rwc->wc;
 				sa->n_held++;
@@ -200,7 +200,7 @@ static struct fake_mcsa *fmc_new(struct kunit *test, struct ib_device *dev)
 	wait_event_timeout(__s->wq, ({ bool __c;			\
 		spin_lock(&__s->lock); __c = (cond);			\
 		spin_unlock(&__s->lock); __c; }),			\
-		msecs_to_jiffies(KT_WAIT_MS)); })
+		msecs_to_jiffies(WAIT_MS)); })
 
 static void fmc_set(struct fake_mcsa *sa, bool silent, bool hold,
 		    u16 status)
@@ -290,7 +290,7 @@ static int mc_cb(int status, struct ib_sa_multicast *mc)
 static bool mres_wait(struct mres *r, int n)
 {
 	return wait_event_timeout(r->wq, atomic_read(&r->calls) >= n,
-				  msecs_to_jiffies(KT_WAIT_MS));
+				  msecs_to_jiffies(WAIT_MS));
 }
 
 /* A member of the case: freed by the case, or at its end. */
@@ -325,7 +325,7 @@ static void tmc_free(struct tmc *t)
 }
 
 /* C joining at S: both devices, the fake SA, a client, C's SM LID at S. */
-struct kt_bed {
+struct bed {
 	struct kt_vt		*s;
 	struct kt_vt		*c;
 	struct fake_mcsa	*sa;
@@ -334,7 +334,7 @@ struct kt_bed {
 	union ib_gid		gid_c;	/* C's port GID 0 */
 };
 
-static void kt_unregister_client(void *p)
+static void unregister_client(void *p)
 {
 	ib_sa_unregister_client(p);
 }
@@ -344,7 +344,7 @@ static void kt_unregister_client(void *p)
  * each case registers a fake SA of its own on it.  A loop device costs
  * more to make and remove than most cases take, and S only answers.
  */
-static struct kt_vt kt_bed_s;
+static struct kt_vt bed_s;
 
 static int mc_suite_init(struct kunit_suite *suite)
 {
@@ -352,32 +352,32 @@ static int mc_suite_init(struct kunit_suite *suite)
 
 	if (IS_ERR_OR_NULL(dev))
 		return dev ? PTR_ERR(dev) : -ENODEV;
-	kt_bed_s.dev = dev;
+	bed_s.dev = dev;
 	return 0;
 }
 
 static void mc_suite_exit(struct kunit_suite *suite)
 {
-	if (kt_bed_s.dev)
-		rdma_loop_remove_device(kt_bed_s.dev);
-	kt_bed_s.dev = NULL;
+	if (bed_s.dev)
+		rdma_loop_remove_device(bed_s.dev);
+	bed_s.dev = NULL;
 }
 
-static struct kt_bed *kt_bed_new(struct kunit *test)
+static struct bed *bed_new(struct kunit *test)
 {
-	struct kt_bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct rdma_ah_attr attr;
 	u16 lid_s;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
-	b->s = &kt_bed_s;
+	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
+	b->s = &bed_s;
 	b->c = kt_new_vt_named(test, "kumc%d");
 	b->sa = fmc_new(test, b->s->dev);
 	lid_s = rdma_loop_port_lid(b->s->dev);
 	ib_sa_register_client(&b->client);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							kt_unregister_client,
+							unregister_client,
 							&b->client), 0);
 	kt_set_sm(test, b->c->dev, lid_s, 0);
 	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, lid_s, &attr));
@@ -388,9 +388,9 @@ static struct kt_bed *kt_bed_new(struct kunit *test)
 }
 
 /* Wait until C's port has no group of @mgid (its last Delete ended). */
-static bool wait_no_group(struct kt_bed *b, union ib_gid *mgid)
+static bool wait_no_group(struct bed *b, union ib_gid *mgid)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
 	struct ib_sa_mcmember_rec grp;
 
 	do {
@@ -409,7 +409,7 @@ static bool wait_no_group(struct kt_bed *b, union ib_gid *mgid)
  * S registered none of: S has handled every MAD posted before, C every
  * answer S gave before), then the work those answers queued.
  */
-static bool mc_settle(struct kunit *test, struct kt_bed *b)
+static bool mc_settle(struct kunit *test, struct bed *b)
 {
 	bool ok;
 
@@ -423,7 +423,7 @@ static bool mc_settle(struct kunit *test, struct kt_bed *b)
 			 IB_SA_MCMEMBER_REC_JOIN_STATE)
 
 /* Join @b's group (or @mgid) with @state as member @t. */
-static void join(struct kunit *test, struct kt_bed *b, struct tmc *t,
+static void join(struct kunit *test, struct bed *b, struct tmc *t,
 		 const union ib_gid *mgid, u8 state, ib_sa_comp_mask mask,
 		 const struct ib_sa_mcmember_rec *extra)
 {
@@ -469,7 +469,7 @@ static void expect_group_fields(struct kunit *test,
 /* A join answered: the SA's record, and the Set as S got it. */
 static void mc_join_answered(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec want = { .qkey = cpu_to_be32(0x0b1b),
 					   .pkey = cpu_to_be16(0xffff) };
@@ -524,7 +524,7 @@ static void mc_join_answered(struct kunit *test)
  */
 static void mc_second_member_shares(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec del, grp;
 
@@ -567,7 +567,7 @@ static void mc_second_member_shares(struct kunit *test)
  */
 static void mc_state_upgrade(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec grp;
 
@@ -597,7 +597,7 @@ static void mc_state_upgrade(struct kunit *test)
 /* The SA refuses: the callback gets -EINVAL; nothing to leave. */
 static void mc_sa_error(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 
 	fmc_set(b->sa, false, false, SA_ERR_REQ_INVALID);
@@ -626,7 +626,7 @@ static void restore_timeout(void *unused)
 /* A silent SA: -ETIMEDOUT after the join's timeout, in 1 + 10 tries. */
 static void mc_timeout(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 	unsigned long t0;
 
@@ -651,7 +651,7 @@ static void mc_timeout(struct kunit *test)
 /* MGID 0: the SA names the group; a join of that name shares it. */
 static void mc_mgid_zero(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	union ib_gid zero = {};
 	struct ib_sa_mcmember_rec grp;
@@ -686,7 +686,7 @@ static void mc_mgid_zero(struct kunit *test)
  */
 static void mc_free_in_flight(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 	unsigned long t0;
 
@@ -707,7 +707,7 @@ static void mc_free_in_flight(struct kunit *test)
 /* A join the group's record does not satisfy fails without a Set. */
 static void mc_record_mismatch(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t2 = tmc_new(test);
 	struct ib_sa_mcmember_rec want = { .qkey = cpu_to_be32(0x7777) };
 
@@ -772,7 +772,7 @@ static void free_fn(struct work_struct *work)
 /* ib_sa_free_multicast() waits for the member's callback that runs. */
 static void mc_free_waits_callback(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct free_work *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
@@ -787,7 +787,7 @@ static void mc_free_waits_callback(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test,
 			  wait_event_timeout(t->r.wq,
 					     atomic_read(&t->r.entered) == 1,
-					     msecs_to_jiffies(KT_WAIT_MS)));
+					     msecs_to_jiffies(WAIT_MS)));
 	INIT_WORK(&f->work, free_fn);
 	f->mc = t->mc;
 	t->mc = NULL;
@@ -799,7 +799,7 @@ static void mc_free_waits_callback(struct kunit *test)
 	complete_all(gate);
 	KUNIT_ASSERT_TRUE(test,
 			  wait_for_completion_timeout(&f->done,
-						      msecs_to_jiffies(KT_WAIT_MS)));
+						      msecs_to_jiffies(WAIT_MS)));
 	flush_work(&f->work);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->r.calls), 1);
 	KUNIT_EXPECT_EQ(test, t->r.status[0], 0);
@@ -813,7 +813,7 @@ static void mc_free_waits_callback(struct kunit *test)
  */
 static void mc_reregister(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t1 = tmc_new(test), *t3 = tmc_new(test);
 	struct ib_sa_client *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	struct unreg_work *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
@@ -856,7 +856,7 @@ static void mc_reregister(struct kunit *test)
 						     &grp), 0);
 	KUNIT_EXPECT_EQ(test, grp.join_state, 0);
 	/* the core freed member 2: its client goes at once */
-	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, KT_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, unreg_within(u, cl, WAIT_MS));
 	/* and no Delete: the port lost the states, there is none to leave */
 	KUNIT_ASSERT_TRUE(test, mc_settle(test, b));
 	KUNIT_EXPECT_EQ(test, FMC_READ(b->sa, n_delete), 0);
@@ -887,7 +887,7 @@ static void mc_pkey_change(struct kunit *test)
 {
 	static const u16 same[] = { 0xffff, 0x8001 };
 	static const u16 moved[] = { 0x8001, 0xffff };
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec grp;
 
@@ -919,7 +919,7 @@ static void mc_pkey_change(struct kunit *test)
 /* ib_sa_unregister_client() waits until the client's member is freed. */
 static void mc_unregister_waits(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct ib_sa_client *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
 	struct unreg_work *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct mres *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -943,7 +943,7 @@ static void mc_unregister_waits(struct kunit *test)
 	ib_sa_free_multicast(mc);
 	KUNIT_EXPECT_TRUE(test,
 			  wait_for_completion_timeout(&u->done,
-						      msecs_to_jiffies(KT_WAIT_MS)));
+						      msecs_to_jiffies(WAIT_MS)));
 	flush_work(&u->work);
 	kfree(cl);
 	KUNIT_EXPECT_TRUE(test, FMC_WAIT(b->sa, b->sa->n_delete == 1));
@@ -1106,7 +1106,7 @@ static void noop_cb(int status, struct ib_sa_mcmember_rec *rec, void *ctx)
 /* What the calls refuse, with their errnos. */
 static void mc_refusals(struct kunit *test)
 {
-	struct kt_bed *b = kt_bed_new(test);
+	struct bed *b = bed_new(test);
 	struct kt_vt *m = kt_new_vt_flags(test, "kumc%d", RDMA_LOOP_MANAGED);
 	struct tmc *t = tmc_new(test);
 	struct ib_sa_mcmember_rec rec = {}, grp;

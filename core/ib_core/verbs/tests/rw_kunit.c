@@ -69,8 +69,8 @@ static struct ib_qp_init_attr qp_attr(struct ib_cq *cq, u32 rdma_ctxs)
 	return attr;
 }
 
-static struct ib_qp *kt_new_qp(struct kunit *test, struct rwp *p, int i,
-			       u32 rdma_ctxs)
+static struct ib_qp *new_qp(struct kunit *test, struct rwp *p, int i,
+			    u32 rdma_ctxs)
 {
 	struct ib_qp_init_attr attr = qp_attr(p->cq[i], rdma_ctxs);
 	struct ib_qp *qp = ib_create_qp(p->pd, &attr);
@@ -81,7 +81,7 @@ static struct ib_qp *kt_new_qp(struct kunit *test, struct rwp *p, int i,
 	return qp;
 }
 
-static int kt_to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
+static int to_rts(struct ib_qp *qp, u32 dqpn, u32 dlid)
 {
 	struct rdma_loop_conn conn = {
 		.dqpn = dqpn,
@@ -148,12 +148,12 @@ static struct rwp *new_rwp(struct kunit *test, u32 rdma_ctxs)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq,
 								p->cq[i]), 0);
 	}
-	p->qp[0] = kt_new_qp(test, p, 0, rdma_ctxs);
-	p->qp[1] = kt_new_qp(test, p, 1, 0);
+	p->qp[0] = new_qp(test, p, 0, rdma_ctxs);
+	p->qp[1] = new_qp(test, p, 1, 0);
 	KUNIT_ASSERT_EQ(test, ib_query_port(p->dev, 1, &pa), 0);
 	for (i = 0; i < 2; i++)
-		KUNIT_ASSERT_EQ(test, kt_to_rts(p->qp[i], p->qp[!i]->qp_num,
-						pa.lid), 0);
+		KUNIT_ASSERT_EQ(test, to_rts(p->qp[i], p->qp[!i]->qp_num,
+					     pa.lid), 0);
 
 	p->remote = kunit_kzalloc(test, REMOTE_PAGES * PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p->remote);

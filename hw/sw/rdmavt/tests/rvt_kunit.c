@@ -30,15 +30,15 @@ static bool tcqe_quiet(struct ib_cq *cq, struct kt_tcqe *t, int expected)
 	return atomic_read(&t->count) == expected;
 }
 
-static struct kt_vt *kt_new_vt(struct kunit *test)
+static struct kt_vt *new_vt(struct kunit *test)
 {
 	return kt_new_vt_named(test, "kurvt%d");
 }
 
-static struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
-			       enum ib_qp_type type, struct ib_cq *scq,
-			       struct ib_cq *rcq,
-			       void (*handler)(struct ib_event *, void *))
+static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
+			    enum ib_qp_type type, struct ib_cq *scq,
+			    struct ib_cq *rcq,
+			    void (*handler)(struct ib_event *, void *))
 {
 	struct ib_qp_init_attr attr = {
 		.event_handler = handler,
@@ -63,7 +63,7 @@ static struct ib_qp *new_ud_qp(struct kunit *test, struct kt_vt *vt,
 			       struct ib_cq **cqp)
 {
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_qp *qp = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
 	struct ib_qp_attr a = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,
@@ -82,7 +82,7 @@ static struct ib_qp *new_ud_qp(struct kunit *test, struct kt_vt *vt,
 	return qp;
 }
 
-static u32 kt_port_lid(struct ib_device *dev)
+static u32 port_lid(struct ib_device *dev)
 {
 	return rdma_loop_port_lid(dev);
 }
@@ -97,8 +97,8 @@ static void mgid_of(union ib_gid *gid, u8 n)
 	gid->raw[15] = n;
 }
 
-static void kt_post_recv(struct kunit *test, struct ib_qp *qp, struct kt_tcqe *t,
-			 u8 *buf, u32 len)
+static void post_recv(struct kunit *test, struct ib_qp *qp, struct kt_tcqe *t,
+		      u8 *buf, u32 len)
 {
 	struct ib_sge sge = kt_sge_of(qp->pd, buf, len);
 	struct ib_recv_wr wr = {
@@ -177,12 +177,12 @@ static bool group_exists(struct kt_vt *vt, union ib_gid *mgid, u16 lid)
  */
 static void rvt_mcast_errors(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_qp *ud = new_ud_qp(test, vt, NULL);
 	struct ib_qp *ud2 = new_ud_qp(test, vt, NULL);
-	struct ib_qp *rc = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	struct ib_qp *reset = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *reset = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
 	struct ib_qp_attr rst = { .qp_state = IB_QPS_RESET };
 	union ib_gid mgid, other, ucast;
 	struct rvt_mcast *m;
@@ -251,7 +251,7 @@ static void rvt_mcast_errors(struct kunit *test)
  */
 static void rvt_mcast_send(struct kunit *test)
 {
-	struct kt_vt *x = kt_new_vt(test), *y = kt_new_vt(test);
+	struct kt_vt *x = new_vt(test), *y = new_vt(test);
 	struct ib_cq *scq, *ncq, *cq[3];
 	struct ib_qp *s = new_ud_qp(test, x, &scq);
 	struct ib_qp *none = new_ud_qp(test, y, &ncq);
@@ -285,8 +285,8 @@ static void rvt_mcast_send(struct kunit *test)
 	/* the sender's and the outsider's receives must stay posted */
 	sr = kt_new_tcqe(test);
 	nr = kt_new_tcqe(test);
-	kt_post_recv(test, s, sr, srbuf, LEN + GRH_LEN);
-	kt_post_recv(test, none, nr, nrbuf, LEN + GRH_LEN);
+	post_recv(test, s, sr, srbuf, LEN + GRH_LEN);
+	post_recv(test, none, nr, nrbuf, LEN + GRH_LEN);
 
 	for (round = 0; round < 2; round++) {
 		/* round 1: m[2] left the group */
@@ -296,7 +296,7 @@ static void rvt_mcast_send(struct kunit *test)
 		for (i = 0; i < 3; i++) {
 			r[i] = kt_new_tcqe(test);
 			memset(rbuf[i], 0, LEN + GRH_LEN);
-			kt_post_recv(test, m[i], r[i], rbuf[i], LEN + GRH_LEN);
+			post_recv(test, m[i], r[i], rbuf[i], LEN + GRH_LEN);
 		}
 		st = kt_new_tcqe(test);
 		post_ud_send(test, s, st, ah, 0xffffff, sbuf, LEN);
@@ -313,7 +313,7 @@ static void rvt_mcast_send(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, r[i]->wc.opcode, IB_WC_RECV);
 			KUNIT_EXPECT_PTR_EQ(test, r[i]->wc.qp, m[i]);
 			KUNIT_EXPECT_EQ(test, r[i]->wc.src_qp, s->qp_num);
-			KUNIT_EXPECT_EQ(test, r[i]->wc.slid, kt_port_lid(x->dev));
+			KUNIT_EXPECT_EQ(test, r[i]->wc.slid, port_lid(x->dev));
 			KUNIT_EXPECT_EQ(test, r[i]->wc.byte_len,
 					LEN + GRH_LEN);
 			KUNIT_EXPECT_TRUE(test, r[i]->wc.wc_flags & IB_WC_GRH);
@@ -348,7 +348,7 @@ static void rvt_mcast_send(struct kunit *test)
  */
 static void rvt_mcast_limits(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_device_attr *props = &ib_to_rvt(vt->dev)->dparms.props;
 	struct ib_device_attr saved = *props;
 	struct ib_qp *qp[3];
@@ -438,7 +438,7 @@ static int seen_times(u32 qpn)
  */
 static void rvt_qp_iter_walk(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct rvt_qp_iter *it;
@@ -451,10 +451,10 @@ static void rvt_qp_iter_walk(struct kunit *test)
 	base = iter_seen.n;
 	KUNIT_ASSERT_LE(test, base, ITER_MAX - 4);
 
-	qp[0] = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	qp[1] = kt_new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
-	qp[2] = kt_new_qp(test, vt, IB_QPT_UC, cq, cq, NULL);
-	qp[3] = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	qp[0] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	qp[1] = new_qp(test, vt, IB_QPT_UD, cq, cq, NULL);
+	qp[2] = new_qp(test, vt, IB_QPT_UC, cq, cq, NULL);
+	qp[3] = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 
 	memset(&iter_seen, 0, sizeof(iter_seen));
 	rvt_qp_iter(rdi, ITER_MAGIC, iter_cb);
@@ -498,16 +498,16 @@ static void rvt_qp_iter_walk(struct kunit *test)
  */
 static void rvt_check_ah_rules(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *rc = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *rc = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
 	struct rdma_ah_attr good = {}, a;
 	struct ib_qp_attr qa = {};
 	union ib_gid mgid;
 	struct ib_ah *ah;
 
 	good.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_dlid(&good, kt_port_lid(vt->dev));
+	rdma_ah_set_dlid(&good, port_lid(vt->dev));
 	rdma_ah_set_port_num(&good, 1);
 	rdma_ah_set_sl(&good, 15);
 	KUNIT_EXPECT_EQ(test, rvt_check_ah(vt->dev, &good), 0);
@@ -621,11 +621,11 @@ static int rc_connect(struct ib_qp *qp, u32 dqpn, u32 dlid, bool rts)
  */
 static void rvt_comm_est_once(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *a = kt_new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, IB_QPT_RC, cq, cq,
-				    comm_est_handler);
+	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, IB_QPT_RC, cq, cq,
+				 comm_est_handler);
 	struct rvt_qp *rb = container_of(b, struct rvt_qp, ibqp);
 	struct ib_qp_attr reset = { .qp_state = IB_QPS_RESET };
 	u8 *sbuf, *rbuf;
@@ -636,9 +636,9 @@ static void rvt_comm_est_once(struct kunit *test)
 	rbuf = kunit_kzalloc(test, LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sbuf);
 	KUNIT_ASSERT_NOT_NULL(test, rbuf);
-	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, kt_port_lid(vt->dev),
+	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, port_lid(vt->dev),
 					 true), 0);
-	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, kt_port_lid(vt->dev),
+	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, port_lid(vt->dev),
 					 false), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 0);
 
@@ -654,7 +654,7 @@ static void rvt_comm_est_once(struct kunit *test)
 		};
 
 		get_random_bytes(sbuf, LEN);
-		kt_post_recv(test, b, r, rbuf, LEN);
+		post_recv(test, b, r, rbuf, LEN);
 		KUNIT_ASSERT_EQ(test, ib_post_send(a, &wr, NULL), 0);
 		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, s));
 		KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, r));

@@ -242,8 +242,8 @@ static u8 *new_buf(struct kunit *test, size_t len)
 }
 
 /* Post a receive of @len bytes at @buf on @q, completing in @t. */
-static void kt_post_recv(struct kunit *test, struct qpc *q, struct kt_tcqe *t,
-			 u8 *buf, u32 len)
+static void post_recv(struct kunit *test, struct qpc *q, struct kt_tcqe *t,
+		      u8 *buf, u32 len)
 {
 	struct ib_sge sge = kt_sge_of(q->pd, buf, len);
 	struct ib_recv_wr wr = {
@@ -305,7 +305,7 @@ static struct ib_ah *new_ah(struct kunit *test, struct kt_vt *vt, u32 dlid,
 static struct kt_vt pma_vt[PMA_DEVS];
 static int pma_taken;
 
-static struct kt_vt *kt_new_vt(struct kunit *test)
+static struct kt_vt *new_vt(struct kunit *test)
 {
 	struct kt_vt *vt;
 
@@ -362,7 +362,7 @@ static int pma_init(struct kunit *test)
 /* ClassPortInfo: extended counters with all fields, nothing else. */
 static void rvt_pma_classportinfo(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_pma_mad *out = new_pma(test);
 	struct ib_class_port_info *cpi = (struct ib_class_port_info *)out->data;
 
@@ -392,7 +392,7 @@ static void rvt_pma_classportinfo(struct kunit *test)
  */
 static void rvt_pma_ud_counts(struct kunit *test)
 {
-	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
+	struct kt_vt *a = new_vt(test), *b = new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
 	struct kt_tcqe *s = kt_new_tcqes(test, 6), *r = kt_new_tcqes(test, 6);
@@ -407,7 +407,7 @@ static void rvt_pma_ud_counts(struct kunit *test)
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
 	for (i = 0; i < 5; i++) {
-		kt_post_recv(test, qb, &r[i], rbuf + i * 140, 140);
+		post_recv(test, qb, &r[i], rbuf + i * 140, 140);
 		post_ud(test, qa, &s[i], ah, qb->qp->qp_num, sbuf, 100, false);
 	}
 	for (i = 0; i < 5; i++) {
@@ -439,7 +439,7 @@ static void rvt_pma_ud_counts(struct kunit *test)
 	/* a GRH (40 bytes) and immediate data (4) */
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(b->dev, 1, 0, &bgid), 0);
 	ah = new_ah(test, a, rdma_loop_port_lid(b->dev), &bgid);
-	kt_post_recv(test, qb, &r[5], rbuf + 5 * 140, 140);
+	post_recv(test, qb, &r[5], rbuf + 5 * 140, 140);
 	post_ud(test, qa, &s[5], ah, qb->qp->qp_num, sbuf, 30, true);
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, &s[5]));
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, &r[5]));
@@ -466,8 +466,8 @@ static struct rcpair *new_rcpair(struct kunit *test, u8 rnr_retry)
 	struct rdma_loop_conn cb = ca;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->a = kt_new_vt(test);
-	p->b = kt_new_vt(test);
+	p->a = new_vt(test);
+	p->b = new_vt(test);
 	p->bpd = ib_alloc_pd(p->b->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p->bpd);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
@@ -527,7 +527,7 @@ static enum ib_wc_status rc_send(struct kunit *test, struct rcpair *p,
 	};
 
 	if (recv)
-		kt_post_recv(test, p->qb, r, rbuf, len);
+		post_recv(test, p->qb, r, rbuf, len);
 	KUNIT_EXPECT_EQ(test, ib_post_send(p->qa->qp, &wr, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kt_tcqe_wait(p->qa->cq, s));
 	if (recv) {
@@ -586,7 +586,7 @@ static void rvt_pma_rnr_nak(struct kunit *test)
  */
 static void rvt_pma_counter_select(struct kunit *test)
 {
-	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
+	struct kt_vt *a = new_vt(test), *b = new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
@@ -597,7 +597,7 @@ static void rvt_pma_counter_select(struct kunit *test)
 
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
-	kt_post_recv(test, qb, r, rbuf, 140);
+	post_recv(test, qb, r, rbuf, 140);
 	post_ud(test, qa, s, ah, qb->qp->qp_num, sbuf, 100, false);
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, r));
@@ -636,7 +636,7 @@ static void rvt_pma_counter_select(struct kunit *test)
  */
 static void rvt_pma_saturation(struct kunit *test)
 {
-	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test);
+	struct kt_vt *a = new_vt(test), *b = new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qb = new_ud(test, b);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(b->dev), NULL);
 	struct rvt_ibport *pa = ib_to_rvt(a->dev)->ports[0];
@@ -656,7 +656,7 @@ static void rvt_pma_saturation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc.port_xmit_data), 0xfffffff0U);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc.port_xmit_packets), 0xffffffffU);
 
-	kt_post_recv(test, qb, r, rbuf, 140);
+	post_recv(test, qb, r, rbuf, 140);
 	post_ud(test, qa, s, ah, qb->qp->qp_num, sbuf, 100, false);
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, r));
@@ -691,7 +691,7 @@ static void rvt_pma_saturation(struct kunit *test)
  */
 static void rvt_pma_multicast(struct kunit *test)
 {
-	struct kt_vt *a = kt_new_vt(test), *b = kt_new_vt(test), *c = kt_new_vt(test);
+	struct kt_vt *a = new_vt(test), *b = new_vt(test), *c = new_vt(test);
 	struct qpc *qa = new_ud(test, a), *qa2 = new_ud(test, a);
 	struct qpc *qb = new_ud(test, b);
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqes(test, 2);
@@ -706,8 +706,8 @@ static void rvt_pma_multicast(struct kunit *test)
 	clear_ctrs(test, a->dev);
 	clear_ctrs(test, b->dev);
 	clear_ctrs(test, c->dev);
-	kt_post_recv(test, qb, &r[0], rbuf, 104);
-	kt_post_recv(test, qa2, &r[1], rbuf + 104, 104);
+	post_recv(test, qb, &r[0], rbuf, 104);
+	post_recv(test, qa2, &r[1], rbuf + 104, 104);
 	post_ud(test, qa, s, ah, 0xffffff, sbuf, 64, false);
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qa->cq, s));
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(qb->cq, &r[0]));
@@ -722,14 +722,14 @@ static void rvt_pma_multicast(struct kunit *test)
 /* Datagrams between QPs of one port never reach the link. */
 static void rvt_pma_loopback(struct kunit *test)
 {
-	struct kt_vt *a = kt_new_vt(test);
+	struct kt_vt *a = new_vt(test);
 	struct qpc *q1 = new_ud(test, a), *q2 = new_ud(test, a);
 	struct ib_ah *ah = new_ah(test, a, rdma_loop_port_lid(a->dev), NULL);
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	u8 *sbuf = new_buf(test, 100), *rbuf = new_buf(test, 140);
 
 	clear_ctrs(test, a->dev);
-	kt_post_recv(test, q2, r, rbuf, 140);
+	post_recv(test, q2, r, rbuf, 140);
 	post_ud(test, q1, s, ah, q2->qp->qp_num, sbuf, 100, false);
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(q1->cq, s));
 	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(q2->cq, r));
@@ -740,7 +740,7 @@ static void rvt_pma_loopback(struct kunit *test)
 /* What the PMA does not answer, and with which status. */
 static void rvt_pma_unsupported(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_pma_mad *out = new_pma(test), *in = new_pma(test);
 	struct ib_pma_portcounters *req = (void *)in->data;
 

@@ -19,7 +19,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 
-#define KT_WAIT_MS		10000
+#define WAIT_MS		10000
 #define LEN		256
 
 static struct rvt_qp *rvt(struct ib_qp *qp)
@@ -27,8 +27,8 @@ static struct rvt_qp *rvt(struct ib_qp *qp)
 	return container_of(qp, struct rvt_qp, ibqp);
 }
 
-static struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
-			       struct ib_cq *cq, struct ib_srq *srq)
+static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
+			    struct ib_cq *cq, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = cq,
@@ -106,8 +106,8 @@ static void set_retries(struct kunit *test, struct ib_qp *qp, u8 timeout,
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
 }
 
-static int kt_post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
-			struct ib_sge *sge, int n)
+static int post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
+		     struct ib_sge *sge, int n)
 {
 	struct ib_recv_wr wr = { .wr_id = id, .sg_list = sge, .num_sge = n };
 
@@ -115,7 +115,7 @@ static int kt_post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
 		     ib_post_recv(qp, &wr, NULL);
 }
 
-static int kt_post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
+static int post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
 {
 	struct ib_send_wr wr = {
 		.wr_id = id,
@@ -155,7 +155,7 @@ static u32 s_flags(struct rvt_qp *qp)
 /* Wait until (s_flags & @mask) == @want. */
 static bool wait_flags(struct rvt_qp *qp, u32 mask, u32 want)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
 
 	do {
 		if ((s_flags(qp) & mask) == want)
@@ -186,7 +186,7 @@ static void rvt_get_rwqe_rules(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *r = rvt(qp);
 	u8 *buf = new_buf(test, 2 * LEN);
 	struct ib_sge sge[2];
@@ -198,15 +198,15 @@ static void rvt_get_rwqe_rules(struct kunit *test)
 
 	/* INIT: posting works, taking does not */
 	connect(test, qp, qp, IB_QPS_INIT);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 11, sge, 2), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 11, sge, 2), 0);
 	ret = take_rwqe(r, false);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &(struct ib_qp_attr) {
 		.qp_state = IB_QPS_RESET }, IB_QP_STATE), 0);
 	connect(test, qp, qp, IB_QPS_RTR);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 12, sge, 2), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 13, sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 12, sge, 2), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 13, sge, 1), 0);
 
 	ret = take_rwqe(r, false);
 	KUNIT_ASSERT_EQ(test, ret, 1);
@@ -230,10 +230,10 @@ static void rvt_get_rwqe_rules(struct kunit *test)
 
 	/* a key of no MR */
 	sge[1].lkey += 0x100;
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 14, sge, 2), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 14, sge, 2), 0);
 	ret = take_rwqe(r, false);
 	KUNIT_EXPECT_EQ(test, ret, -1);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 14);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -273,14 +273,14 @@ static void rvt_get_rwqe_srq(struct kunit *test)
 			0);
 	srq = new_srq(test, pd2, 0);
 	srq->event_handler = srq_handler;
-	qp = kt_new_qp(test, vt, cq, srq);
+	qp = new_qp(test, vt, cq, srq);
 	r = rvt(qp);
 	connect(test, qp, qp, IB_QPS_RTR);
 	atomic_set(&srq_limit_events, 0);
 
 	sge = kt_sge_of(pd2, buf, LEN);
 	for (i = 0; i < 4; i++)
-		KUNIT_ASSERT_EQ(test, kt_post_recv(qp, srq, 20 + i, &sge, 1), 0);
+		KUNIT_ASSERT_EQ(test, post_recv(qp, srq, 20 + i, &sge, 1), 0);
 	KUNIT_ASSERT_EQ(test, ib_modify_srq(srq, &(struct ib_srq_attr) {
 		.srq_limit = 3 }, IB_SRQ_LIMIT), 0);
 
@@ -311,8 +311,8 @@ static void rvt_aeth_credits(struct kunit *test)
 	};
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *sq = kt_new_qp(test, vt, cq, new_srq(test, vt->pd, 0));
+	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
+	struct ib_qp *sq = new_qp(test, vt, cq, new_srq(test, vt->pd, 0));
 	struct rvt_qp *r = rvt(qp);
 	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
@@ -324,8 +324,8 @@ static void rvt_aeth_credits(struct kunit *test)
 	connect(test, qp, qp, IB_QPS_RTR);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		while (posted < cases[i].posted) {
-			KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, posted, &sge,
-							   1), 0);
+			KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, posted, &sge,
+							1), 0);
 			posted++;
 		}
 		r->r_msn = 0x123456 + i;
@@ -373,10 +373,10 @@ static void rvt_credits_on_the_wire(struct kunit *test)
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
 	struct ib_srq *srq = new_srq(test, vt->pd, 0);
-	struct ib_qp *a = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *c = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *d = kt_new_qp(test, vt, cq, srq);
+	struct ib_qp *a = new_qp(test, vt, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, cq, NULL);
+	struct ib_qp *c = new_qp(test, vt, cq, NULL);
+	struct ib_qp *d = new_qp(test, vt, cq, srq);
 	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	struct ib_wc wc;
@@ -388,21 +388,21 @@ static void rvt_credits_on_the_wire(struct kunit *test)
 
 	/* 8 posted, 2 consumed: MSN 2, 6 left (code 5 grants 6): LSN 8 */
 	for (i = 0; i < 8; i++)
-		KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 100 + i, &sge, 1), 0);
+		KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 100 + i, &sge, 1), 0);
 	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ(test, kt_post_send(a, i, &sge), 0);
-		KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
-		KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+		KUNIT_ASSERT_EQ(test, post_send(a, i, &sge), 0);
+		KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+		KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	}
 	KUNIT_EXPECT_EQ(test, rvt(b)->r_msn, 2);
 	KUNIT_EXPECT_EQ(test, rvt(a)->s_lsn, 8);
 	KUNIT_EXPECT_FALSE(test, s_flags(rvt(a)) & RVT_S_UNLIMITED_CREDIT);
 
-	KUNIT_ASSERT_EQ(test, kt_post_recv(d, srq, 200, &sge, 1), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_send(c, 2, &sge), 0);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_EQ(test, post_recv(d, srq, 200, &sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, post_send(c, 2, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_TRUE(test, s_flags(rvt(c)) & RVT_S_UNLIMITED_CREDIT);
 }
 
@@ -415,8 +415,8 @@ static void rvt_rnr_timer(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *a = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *a = new_qp(test, vt, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *ra = rvt(a);
 	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
@@ -462,14 +462,14 @@ static void rvt_rnr_timer(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &(struct ib_qp_attr) {
 		.min_rnr_timer = 24 }, IB_QP_MIN_RNR_TIMER), 0);
 	sge = kt_sge_of(vt->pd, buf, LEN);
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 1, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 1, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(ra, RVT_S_WAIT_RNR,
 					   RVT_S_WAIT_RNR));
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 20));
-	KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 2, &sge, 1), 0);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 2, &sge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, s_flags(ra) & RVT_S_WAIT_RNR, 0);
 }
@@ -482,8 +482,8 @@ static void rvt_rnr_wait_then_error(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *a = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *a = new_qp(test, vt, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	u8 *buf = new_buf(test, LEN);
 	struct ib_sge sge;
 	struct ib_wc wc;
@@ -493,7 +493,7 @@ static void rvt_rnr_wait_then_error(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &(struct ib_qp_attr) {
 		.min_rnr_timer = 0 }, IB_QP_MIN_RNR_TIMER), 0);
 	sge = kt_sge_of(vt->pd, buf, LEN);
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 7, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 7, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(rvt(a), RVT_S_WAIT_RNR,
 					   RVT_S_WAIT_RNR));
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &(struct ib_qp_attr) {
@@ -513,9 +513,9 @@ static void rvt_transport_retry(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *a = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *c = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *a = new_qp(test, vt, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, cq, NULL);
+	struct ib_qp *c = new_qp(test, vt, cq, NULL);
 	u8 *buf = new_buf(test, LEN);
 	struct ib_qp_attr attr;
 	unsigned long start;
@@ -530,9 +530,9 @@ static void rvt_transport_retry(struct kunit *test)
 	/* 4.096 us << 16 = 268 ms per try, 3 retries */
 	set_retries(test, a, 16, 3, 7);
 	start = jiffies;
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 1, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 1, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(rvt(a), RVT_S_TIMER, RVT_S_TIMER));
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_RETRY_EXC_ERR);
 	/* three waits of a timeout each */
@@ -547,12 +547,12 @@ static void rvt_transport_retry(struct kunit *test)
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IB_QPS_RESET;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(b, &attr, IB_QP_STATE), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_send(c, 2, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(c, 2, &sge), 0);
 	KUNIT_ASSERT_TRUE(test, wait_flags(rvt(c), RVT_S_TIMER, RVT_S_TIMER));
 	connect(test, b, c, IB_QPS_RTR);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 3, &sge, 1), 0);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 3, &sge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 }
 
@@ -565,8 +565,8 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurrc%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *a = kt_new_qp(test, vt, cq, NULL);
-	struct ib_qp *b = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *a = new_qp(test, vt, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, cq, NULL);
 	struct rvt_qp *ra = rvt(a);
 	u8 *src = new_buf(test, 3 * LEN);
 	u8 *dst = new_buf(test, 3 * LEN);
@@ -584,8 +584,8 @@ static void rvt_ruc_loopback_runs_here(struct kunit *test)
 	for (i = 0; i < 3; i++) {
 		s = kt_sge_of(vt->pd, src + i * LEN, LEN);
 		r = kt_sge_of(vt->pd, dst + i * LEN, LEN);
-		KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 10 + i, &r, 1), 0);
-		KUNIT_ASSERT_EQ(test, kt_post_send(a, i, &s), 0);
+		KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 10 + i, &r, 1), 0);
+		KUNIT_ASSERT_EQ(test, post_send(a, i, &s), 0);
 	}
 	/* the work item saw SQD and stopped; nothing kicks it again */
 	flush_delayed_work(&ra->send_work);
@@ -619,7 +619,7 @@ static void rvt_lookup_qpn_rules(struct kunit *test)
 	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 	struct rvt_ibport *rvp = rdi->ports[0];
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, cq, NULL);
+	struct ib_qp *qp = new_qp(test, vt, cq, NULL);
 	struct ib_qp_init_attr gattr = {
 		.send_cq = cq,
 		.recv_cq = cq,

@@ -403,7 +403,7 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 
 /* ------------------------------------------------------------------ */
 
-static struct kt_vt *kt_new_vt(struct kunit *test)
+static struct kt_vt *new_vt(struct kunit *test)
 {
 	return kt_new_vt_named(test, "kusma%d");
 }
@@ -420,7 +420,7 @@ static struct kt_vt *new_managed(struct kunit *test)
  */
 static void rvt_sma_node_attrs(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_smp *dr = new_smp(test);
 	struct ib_node_info *ni = (struct ib_node_info *)out->data;
@@ -487,7 +487,7 @@ static void rvt_sma_node_attrs(struct kunit *test)
  */
 static void rvt_sma_portinfo_unmanaged(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	u32 lid = rdma_loop_port_lid(vt->dev);
 	struct ib_port_attr pa;
 	struct pinfo p;
@@ -899,7 +899,7 @@ static void rvt_sma_lmc(struct kunit *test)
 	struct kt_vt *a = new_managed(test), *b = new_managed(test);
 	struct rvt_dev_info *rb = ib_to_rvt(b->dev);
 	struct evrec *r = new_evrec(test, b->dev);
-	struct kt_vt *u = kt_new_vt(test);
+	struct kt_vt *u = new_vt(test);
 	struct udq *ua, *ub;
 	struct ib_wc wc;
 	struct pinfo p;
@@ -979,7 +979,7 @@ static int ud_to_init(struct kunit *test, struct kt_vt *vt, u16 index)
  */
 static void rvt_sma_pkey_table(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_smp *out = new_smp(test);
 	__be16 *pk = (__be16 *)out->data;
@@ -1094,7 +1094,7 @@ static u16 mkey_violations(struct kunit *test, struct ib_device *dev)
  */
 static void rvt_sma_mkey(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	struct pinfo p, q;
 
@@ -1175,7 +1175,7 @@ static void rvt_sma_mkey(struct kunit *test)
 /* Attributes and methods a CA's SMA does not have, and other MADs. */
 static void rvt_sma_unsupported(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_port_modify pm = {};
 	struct pinfo p;
@@ -1267,7 +1267,7 @@ static void rvt_sma_unsupported(struct kunit *test)
  */
 static void rvt_sma_guidinfo(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	__be64 *g = (__be64 *)out->data;
 	u64 port_guid = be64_to_cpu(vt->dev->node_guid) + 1;
@@ -1307,7 +1307,7 @@ static void rvt_sma_guidinfo(struct kunit *test)
 /* SLtoVLMappingTable and VLArbitrationTable: stored and read back. */
 static void rvt_sma_sl2vl_vlarb(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_smp *out = new_smp(test);
 	u8 sl2vl[64] = { 0x01, 0x23, 0x45, 0x67, 0x01, 0x23, 0x45, 0xff };
 	u8 low[64], high[64];
@@ -1362,7 +1362,7 @@ static void rvt_sma_sl2vl_vlarb(struct kunit *test)
  */
 static void rvt_sma_modify_port(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test), *b = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test), *b = new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_modify pm = {};
 	enum ib_port_state cached;
@@ -1444,7 +1444,7 @@ static void rvt_sma_modify_port(struct kunit *test)
  */
 static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_attr pa;
 	union ib_gid gid;
@@ -1481,7 +1481,7 @@ static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 /* Enabled widths and speeds decide the active ones. */
 static void rvt_sma_width_speed(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = new_vt(test);
 	struct ib_port_modify pm = {};
 	struct ib_port_attr pa;
 	struct pinfo p, ans;

@@ -33,16 +33,16 @@
 #define LEN1		3000
 #define LEN2		2500
 #define MSG		5000
-#define KT_WAIT_MS		5000
+#define WAIT_MS		5000
 
 static struct rvt_qp *rvt(struct ib_qp *qp)
 {
 	return container_of(qp, struct rvt_qp, ibqp);
 }
 
-static struct ib_qp *kt_new_qp(struct kunit *test, struct kt_vt *vt,
-			       struct ib_pd *pd, struct ib_cq *cq,
-			       struct ib_srq *srq, void *ctx)
+static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
+			    struct ib_pd *pd, struct ib_cq *cq,
+			    struct ib_srq *srq, void *ctx)
 {
 	struct ib_qp_init_attr attr = {
 		.qp_context = ctx,
@@ -109,8 +109,8 @@ static bool poll_wc(struct ib_cq *cq, struct ib_wc *wc, unsigned int ms)
 	return false;
 }
 
-static int kt_post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
-			struct ib_sge *sge, int n)
+static int post_recv(struct ib_qp *qp, struct ib_srq *srq, u64 id,
+		     struct ib_sge *sge, int n)
 {
 	struct ib_recv_wr wr = { .wr_id = id, .sg_list = sge, .num_sge = n };
 
@@ -167,7 +167,7 @@ static void rvt_wire_recv_pieces(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	struct rvt_qp *r = rvt(qp);
 	u8 *b1 = new_buf(test, LEN1), *b2 = new_buf(test, LEN2 + 64);
 	u8 *msg = random_buf(test, MSG);
@@ -185,7 +185,7 @@ static void rvt_wire_recv_pieces(struct kunit *test)
 	sge[0] = kt_sge_of(vt->pd, b1, LEN1);
 	sge[1] = kt_sge_of(vt->pd, b2 + 64, LEN2);
 	connect(test, qp, qp, 0, IB_QPS_RTR);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 41, sge, 2), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 41, sge, 2), 0);
 
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, r->r_len, LEN1 + LEN2);
@@ -203,7 +203,7 @@ static void rvt_wire_recv_pieces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_SUCCESS);
 
 	memset(&wc, 0, sizeof(wc));
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 41);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -233,7 +233,7 @@ static void rvt_wire_recv_refused(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	struct rvt_qp *r = rvt(qp);
 	u8 *buf = new_buf(test, 100), *msg = random_buf(test, 200);
 	struct ib_sge sge = kt_sge_of(vt->pd, buf, 100);
@@ -243,7 +243,7 @@ static void rvt_wire_recv_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, begin(r), 0);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, 10), IB_WC_LOC_QP_OP_ERR);
 
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 51, &sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 51, &sge, 1), 0);
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, place(r, 90, msg, 20), IB_WC_LOC_LEN_ERR);
 	KUNIT_EXPECT_EQ(test, place(r, 101, msg, 0), IB_WC_LOC_LEN_ERR);
@@ -251,18 +251,18 @@ static void rvt_wire_recv_refused(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, 100));
 	wc.status = IB_WC_LOC_LEN_ERR;
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_LOC_LEN_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 51);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
 
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, NULL, 52, &sge, 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, NULL, 52, &sge, 1), 0);
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	memset(&wc, 0, sizeof(wc));
 	wc.opcode = IB_WC_RECV;
 	wc.wc_flags = IB_WC_WITH_INVALIDATE;
 	wc.ex.invalidate_rkey = vt->pd->local_dma_lkey + 0x100;
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_REM_INV_REQ_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 52);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_INV_REQ_ERR);
 	KUNIT_EXPECT_FALSE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
@@ -291,19 +291,19 @@ static void rvt_wire_recv_srq(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_destroy_srq, srq),
 			0);
-	qp = kt_new_qp(test, vt, vt->pd, cq, srq, NULL);
+	qp = new_qp(test, vt, vt->pd, cq, srq, NULL);
 	r = rvt(qp);
 	connect(test, qp, qp, 0, IB_QPS_RTR);
 	sge[0] = kt_sge_of(vt->pd, buf, MULPDU);
 	sge[1] = kt_sge_of(vt->pd, buf + MULPDU, MULPDU);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, srq, 61, &sge[0], 1), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(qp, srq, 62, &sge[1], 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, srq, 61, &sge[0], 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(qp, srq, 62, &sge[1], 1), 0);
 
 	KUNIT_ASSERT_EQ(test, begin(r), 1);
 	KUNIT_EXPECT_EQ(test, r->r_wr_id, 61);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, MULPDU), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, complete_recv(r, &wc), IB_WC_SUCCESS);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, msg, MULPDU), 0);
@@ -313,7 +313,7 @@ static void rvt_wire_recv_srq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->r_wr_id, 62);
 	KUNIT_EXPECT_EQ(test, place(r, 0, msg, 100), IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, rvt_error_qp(r, IB_WC_GENERAL_ERR), 1);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 62);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
@@ -334,8 +334,8 @@ static void rvt_wire_tagged(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
 	struct ib_cq *cq = kt_new_direct_cq(test, vt);
-	struct ib_qp *qp = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
-	struct ib_qp *ro = kt_new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct ib_qp *qp = new_qp(test, vt, vt->pd, cq, NULL, NULL);
+	struct ib_qp *ro = new_qp(test, vt, vt->pd, cq, NULL, NULL);
 	u8 *msg = random_buf(test, 512), *out = new_buf(test, 512);
 	u8 *page = (void *)get_zeroed_page(GFP_KERNEL);
 	struct rvt_mregion *rmr;
@@ -416,6 +416,24 @@ static int fake_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	return 0;
 }
 
+/*
+ * Wait until @count (a fake_wire's calls or taken) reaches @n.  A post
+ * runs the engine in the poster's context only when no other context
+ * runs it at that moment (the work item may, on a busy machine), so the
+ * driver may see a request after the post returned.
+ */
+static bool wire_count_reaches(const int *count, int n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+
+	while (READ_ONCE(*count) < n) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 500);
+	}
+	return true;
+}
+
 static void no_xmit(void *p)
 {
 	((struct rvt_dev_info *)p)->driver_f.xmit_wqe = NULL;
@@ -433,7 +451,7 @@ static struct kt_vt *new_wire_vt(struct kunit *test)
 	return vt;
 }
 
-static int kt_post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
+static int post_send(struct ib_qp *qp, u64 id, struct ib_sge *sge)
 {
 	struct ib_send_wr wr = {
 		.wr_id = id,
@@ -465,18 +483,20 @@ static void rvt_wire_xmit(struct kunit *test)
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	a = kt_new_qp(test, vt, vt->pd, cq, NULL, w);
-	b = kt_new_qp(test, vt, vt->pd, rcq, NULL, NULL);
+	a = new_qp(test, vt, vt->pd, cq, NULL, w);
+	b = new_qp(test, vt, vt->pd, rcq, NULL, NULL);
 	connect(test, a, b, 0, IB_QPS_RTS);
 	connect(test, b, a, 0, IB_QPS_RTS);
 	sge = kt_sge_of(vt->pd, buf, 64);
 	rsge = kt_sge_of(vt->pd, rbuf, 64);
-	KUNIT_ASSERT_EQ(test, kt_post_recv(b, NULL, 70, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, post_recv(b, NULL, 70, &rsge, 1), 0);
 
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 71, &sge), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 72, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 71, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 72, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 2));
 	w->busy = true;
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 73, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 73, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->calls, 3));
 	KUNIT_EXPECT_EQ(test, w->calls, 3);
 	KUNIT_ASSERT_EQ(test, w->taken, 2);
 	KUNIT_EXPECT_EQ(test, w->wqe[0]->wr.wr_id, 71);
@@ -492,19 +512,20 @@ static void rvt_wire_xmit(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 	rvt_send_complete(rvt(a), w->wqe[0], IB_WC_SUCCESS);
 	rvt_send_complete(rvt(a), w->wqe[1], IB_WC_SUCCESS);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 71);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 72);
 
 	w->busy = false;
 	rvt_kick_sq(rvt(a));
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 3));
 	KUNIT_ASSERT_EQ(test, w->taken, 3);
 	KUNIT_EXPECT_EQ(test, w->wqe[2]->wr.wr_id, 73);
 	rvt_send_complete(rvt(a), w->wqe[2], IB_WC_REM_ACCESS_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 73);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rvt(a)->state), IB_QPS_ERR);
@@ -533,25 +554,26 @@ static void rvt_wire_flush(struct kunit *test)
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	a = kt_new_qp(test, vt, vt->pd, cq, NULL, w);
+	a = new_qp(test, vt, vt->pd, cq, NULL, w);
 	connect(test, a, a, 0, IB_QPS_RTS);
 	sge = kt_sge_of(vt->pd, buf, 64);
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 81, &sge), 0);
-	KUNIT_ASSERT_EQ(test, kt_post_send(a, 82, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 81, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 82, &sge), 0);
 	KUNIT_ASSERT_EQ(test, ib_post_send(a, &inv, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 2));
 	KUNIT_EXPECT_EQ(test, w->taken, 2);
 	/* the LOCAL_INV is not the driver's, and waits */
 	KUNIT_EXPECT_EQ(test, w->calls, 2);
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 
 	KUNIT_EXPECT_EQ(test, rvt_error_qp(rvt(a), IB_WC_GENERAL_ERR), 1);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 81);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 82);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, KT_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 83);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 

@@ -4,7 +4,9 @@
  * "rdma link add NAME type fake netdev DEV" creates a device with one
  * RoCE port bound to DEV; it goes with "rdma link delete", with DEV or
  * with the module.  The port speaks RoCE v2 only, or v1 and v2 when the
- * module parameter link_roce_v1 is set as the device is made.
+ * module parameter link_roce_v1 is set as the device is made; with
+ * link_ib_port set the device gets a second port, InfiniBand (a device
+ * name may so come back with another number of ports).
  */
 
 #include <linux/module.h>
@@ -20,6 +22,11 @@ static bool link_roce_v1;
 module_param(link_roce_v1, bool, 0644);
 MODULE_PARM_DESC(link_roce_v1,
 		 "link devices made from now on speak RoCE v1 besides v2 (default: v2 only)");
+
+static bool link_ib_port;
+module_param(link_ib_port, bool, 0644);
+MODULE_PARM_DESC(link_ib_port,
+		 "link devices made from now on have a second port, InfiniBand (default: one port)");
 
 /**
  * fake_hca_link_desc - the description of a device of link type "fake"
@@ -79,6 +86,10 @@ static int fake_hca_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENOMEM;
 	fake_hca_link_desc(desc, ndev);
 	desc->port[0].roce_v1 = READ_ONCE(link_roce_v1);
+	if (READ_ONCE(link_ib_port)) {
+		desc->num_ports = 2;
+		fake_hca_desc_set_ib(desc, 2);
+	}
 	desc->name = ibdev_name;
 	hca = fake_hca_create(desc);
 	kfree(desc);

@@ -128,6 +128,9 @@ static int fake_hca_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	} else {
 		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	}
+	if (port->attr.no_cm)
+		immutable->core_cap_flags &= ~(RDMA_CORE_CAP_IB_CM |
+					       RDMA_CORE_CAP_IW_CM);
 	return 0;
 }
 

@@ -9,7 +9,10 @@
 # does not exist ENODEV); a second device, made with rdma_fake_hca's
 # link_roce_v1, speaks RoCE v1 too, so its mode can be changed away
 # from RoCE v2 and back; the directory outlives its device (its
-# attributes then answer ENODEV); and the modules unload again.
+# attributes then answer ENODEV); a directory made for a two-port device
+# whose name comes back with one port answers EINVAL for port 2 (made
+# with rdma_fake_hca's link_ib_port; before the fix it read past the
+# device's per-port arrays: a KASAN report); and the modules unload again.
 # needs: /usr/bin/rdma /usr/bin/ip
 # timeout: 120
 
@@ -20,12 +23,16 @@ IP=/usr/bin/ip
 CFS=/sys/kernel/config
 DUMMY=cmdum0
 DUMMY1=cmdum1
+DUMMY2=cmdum2
 DEV=fkcm0
 DEV1=fkcm1
+DEV2=fkcm2
 DIR=$CFS/rdma_cm/$DEV
 PORT=$DIR/ports/1
 PORT1=$CFS/rdma_cm/$DEV1/ports/1
 V1_PARAM=/sys/module/rdma_fake_hca/parameters/link_roce_v1
+IB_PORT_PARAM=/sys/module/rdma_fake_hca/parameters/link_ib_port
+PORT2=$CFS/rdma_cm/$DEV2/ports/2
 
 # name | output | expected output
 same() {
@@ -42,7 +49,7 @@ write() {
 	sh -c 'echo "$1" > "$2"' sh "$1" "$2"
 }
 
-ktap_plan 24
+ktap_plan 30
 
 for m in rdma_cm iw_cm rdma_fake_hca ib_core; do
 	grep -q "^$m " /proc/modules && rmmod $m
@@ -89,6 +96,24 @@ ktap_test "$DEV1: default_roce_mode set back to RoCE v2" \
 	write 'RoCE v2' $PORT1/default_roce_mode
 same "$DEV1: default_roce_mode reads RoCE v2 again" \
 	"$(cat $PORT1/default_roce_mode 2>&1)" "RoCE v2"
+
+# The same name, first with two ports, then with one: port 2's directory
+# stays (configfs made it for the first) but its device has no port 2.
+ktap_test "rdma link add $DEV2 type fake, a RoCE and an IB port" \
+	sh -c "echo 1 > $IB_PORT_PARAM && $IP link add $DUMMY2 type dummy &&
+	       rdma link add $DEV2 type fake netdev $DUMMY2 &&
+	       echo 0 > $IB_PORT_PARAM && mkdir $CFS/rdma_cm/$DEV2"
+same "$DEV2: ports 1 and 2" "$(ls $CFS/rdma_cm/$DEV2/ports 2>&1 | tr '\n' ' ')" \
+	"1 2 "
+ktap_test "$DEV2 made again with one port" \
+	sh -c "rdma link delete $DEV2 && rdma link add $DEV2 type fake netdev $DUMMY2"
+ktap_errno "$DEV2: port 2's default_roce_mode, port gone: EINVAL" \
+	"Invalid argument" cat $PORT2/default_roce_mode
+ktap_errno "$DEV2: port 2's default_roce_tos, port gone: EINVAL" \
+	"Invalid argument" cat $PORT2/default_roce_tos
+ktap_test "rmdir rdma_cm/$DEV2, $DEV2 and $DUMMY2 go" \
+	sh -c "rmdir $CFS/rdma_cm/$DEV2 && rdma link delete $DEV2 &&
+	       $IP link del $DUMMY2"
 
 if out=$(rdma link delete $DEV 2>&1); then
 	ktap_errno "attributes of a removed device fail: ENODEV" \
