@@ -482,6 +482,7 @@ void cm_destroy_id(struct ib_cm_id *cm_id, int err)
 						  id);
 	enum ib_cm_state old_state;
 	struct cm_work *work;
+	unsigned long wait;
 
 	spin_lock_irq(&priv->lock);
 	old_state = cm_id->state;
@@ -576,8 +577,8 @@ retest:
 
 	xa_erase(&ibcm.local_id_table, cm_local_index(cm_id->local_id));
 	cm_deref_id(priv);
-	while (!wait_for_completion_timeout(&priv->comp,
-				msecs_to_jiffies(CM_DESTROY_ID_WAIT_MS)))
+	wait = msecs_to_jiffies(CM_DESTROY_ID_WAIT_MS);
+	while (!wait_for_completion_timeout(&priv->comp, wait))
 		cm_destroy_id_wait_timeout(priv, old_state);
 
 	while ((work = cm_dequeue_work(priv)))

@@ -447,7 +447,7 @@ static void __exit ib_cm_cleanup(void)
 {
 	struct cm_timewait_info *tw, *tmp;
 
-	/* timewaits still to expire expire now, unseen */
+	/* timewaits not over yet end now, unseen */
 	spin_lock_irq(&ibcm.lock);
 	list_for_each_entry(tw, &ibcm.timewait_list, list)
 		cancel_delayed_work(&tw->work.work);

@@ -202,7 +202,7 @@ struct cm_id_private {
 	struct hlist_node	service_node;
 	struct hlist_node	sidr_id_node;
 	u32			sidr_slid;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* see @lock above */
 	struct completion	comp;
 	refcount_t		refcount;
 	int			listen_sharecount;
@@ -264,7 +264,7 @@ struct cm_id_private {
  * halves off and on) may not be taken.
  */
 struct cm_globals {
-	spinlock_t		lock;
+	spinlock_t		lock;	/* see @lock above */
 	rwlock_t		device_lock;
 	struct list_head	device_list;
 	DECLARE_HASHTABLE(listen_table, CM_TABLE_BITS);
@@ -315,7 +315,8 @@ struct cm_timewait_info *cm_create_timewait_info(__be32 local_id);
 void cm_enter_timewait(struct cm_id_private *priv);
 void cm_reset_to_idle(struct cm_id_private *priv);
 void cm_free_work(struct cm_work *work);
-void cm_queue_work_unlock(struct cm_id_private *priv, struct cm_work *work);
+void cm_queue_work_unlock(struct cm_id_private *priv, struct cm_work *work)
+	__releases(&priv->lock);
 void cm_process_work(struct cm_id_private *priv, struct cm_work *work);
 void cm_work_handler(struct work_struct *work);
 int cm_timewait_handler(struct cm_work *work);

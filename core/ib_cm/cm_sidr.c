@@ -38,8 +38,10 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	unsigned long flags;
 	int ret;
 
-	if (!param->path || (param->private_data &&
-	    param->private_data_len > IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE))
+	if (!param->path)
+		return -EINVAL;
+	if (param->private_data &&
+	    param->private_data_len > IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE)
 		return -EINVAL;
 	ret = cm_init_av_by_path(param->path, param->sgid_attr, &av);
 	if (ret)

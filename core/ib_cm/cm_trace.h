@@ -81,27 +81,27 @@ TRACE_EVENT(ibcm_state,
 		      ibcm_show_state(__entry->new)));
 
 DECLARE_EVENT_CLASS(ibcm_msg_class,
-	    TP_PROTO(const struct ib_device *dev, u32 port,
-		     const struct ib_mad_hdr *hdr),
-	    TP_ARGS(dev, port, hdr),
-	    TP_STRUCT__entry(__string(dev, dev_name(&dev->dev))
-			     __field(u32, port)
-			     __field(u16, attr)
-			     __field(u32, id0)
-			     __field(u32, id1)
-			     __field(u64, tid)),
-	    TP_fast_assign(const u8 *d = (const u8 *)(hdr + 1);
+		    TP_PROTO(const struct ib_device *dev, u32 port,
+			     const struct ib_mad_hdr *hdr),
+		    TP_ARGS(dev, port, hdr),
+		    TP_STRUCT__entry(__string(dev, dev_name(&dev->dev))
+				     __field(u32, port)
+				     __field(u16, attr)
+				     __field(u32, id0)
+				     __field(u32, id1)
+				     __field(u64, tid)),
+		    TP_fast_assign(const u8 *d = (const u8 *)(hdr + 1);
 
-			   __assign_str(dev);
-			   __entry->port = port;
-			   __entry->attr = be16_to_cpu(hdr->attr_id);
-			   __entry->id0 = get_unaligned_be32(d);
-			   __entry->id1 = get_unaligned_be32(d + 4);
-			   __entry->tid = be64_to_cpu(hdr->tid);),
-	    TP_printk("%s:%u %s local_id=0x%08x remote_id=0x%08x tid=0x%llx",
-		      __get_str(dev), __entry->port,
-		      ibcm_show_attr(__entry->attr), __entry->id0,
-		      __entry->id1, __entry->tid));
+				   __assign_str(dev);
+				   __entry->port = port;
+				   __entry->attr = be16_to_cpu(hdr->attr_id);
+				   __entry->id0 = get_unaligned_be32(d);
+				   __entry->id1 = get_unaligned_be32(d + 4);
+				   __entry->tid = be64_to_cpu(hdr->tid);),
+		    TP_printk("%s:%u %s local_id=0x%08x remote_id=0x%08x tid=0x%llx",
+			      __get_str(dev), __entry->port,
+			      ibcm_show_attr(__entry->attr), __entry->id0,
+			      __entry->id1, __entry->tid));
 
 DEFINE_EVENT(ibcm_msg_class, ibcm_send,
 	     TP_PROTO(const struct ib_device *dev, u32 port,

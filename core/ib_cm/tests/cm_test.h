@@ -232,6 +232,25 @@ static inline struct cmt_ev *cmt_wait(struct kunit *test, struct cmt_peer *p,
 	return &p->ev[idx];
 }
 
+/* Wait until @p has seen @n events */
+static inline void cmt_wait_n(struct kunit *test, struct cmt_peer *p, int n)
+{
+	wait_event_timeout(p->wq, READ_ONCE(p->n) >= n, CMT_WAIT);
+	KUNIT_ASSERT_GE(test, READ_ONCE(p->n), n);
+}
+
+/* @p's first event of @type, or NULL */
+static inline struct cmt_ev *cmt_find(struct cmt_peer *p,
+				      enum ib_cm_event_type type)
+{
+	int i;
+
+	for (i = 0; i < READ_ONCE(p->n); i++)
+		if (p->ev[i].type == type)
+			return &p->ev[i];
+	return NULL;
+}
+
 /* The path from @from's port to @to's, as the SA would give it */
 static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
 			    struct cmt_peer *from, struct cmt_peer *to)
@@ -316,7 +335,7 @@ static inline void cmt_wait_counter(struct kunit *test, struct ib_device *dev,
 
 	while (cmt_counter(test, dev, group, name) < want &&
 	       time_before(jiffies, end))
-		msleep(5);
+		usleep_range(5000, 10000);
 	KUNIT_ASSERT_EQ_MSG(test, cmt_counter(test, dev, group, name), want,
 			    "%s/%s", group, name);
 	ib_cm_flush_work();
@@ -413,6 +432,5 @@ static inline struct ib_cm_id *cmt_connect(struct kunit *test,
 	cmt_wait(test, b, b_first + 1, IB_CM_RTU_RECEIVED);
 	return id;
 }
-
 
 #endif /* IB_CM_TEST_H */
