@@ -342,7 +342,8 @@ static void cm_qp_to_rts_and_data(struct kunit *test)
 	cmt_modify(test, ia, qa, IB_QPS_RTS);
 	attrp->qp_state = IB_QPS_RTS;
 	KUNIT_ASSERT_EQ(test, ib_cm_init_qp_attr(ia, attrp, &mask), 0);
-	KUNIT_EXPECT_EQ(test, attrp->sq_psn, 0x1234);
+	/* A sends from the PSN B's REP named, B from the REQ's */
+	KUNIT_EXPECT_EQ(test, attrp->sq_psn, 0x5678);
 	KUNIT_EXPECT_EQ(test, attrp->max_rd_atomic, 4);
 	KUNIT_EXPECT_EQ(test, attrp->retry_cnt, 7);
 	KUNIT_EXPECT_TRUE(test, mask & IB_QP_TIMEOUT);
@@ -395,9 +396,10 @@ static void cm_destroy_by_handler(struct kunit *test)
 	cmt_wait(test, a, 1, IB_CM_REP_RECEIVED);
 	ev = cmt_wait(test, b, 2, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->rej_reason, IB_CM_REJ_CONSUMER_DEFINED);
-	/* B had sent its REP: its QP may have talked, so timewait */
-	KUNIT_EXPECT_EQ(test, ev->state, IB_CM_TIMEWAIT);
-	cmt_wait(test, b, 3, IB_CM_TIMEWAIT_EXIT);
+	/* a REJ of a REP sent: IDLE again (timewait only when stale) */
+	KUNIT_EXPECT_EQ(test, ev->state, IB_CM_IDLE);
+	/* A's CM ID is gone: nothing more reaches A's handler */
+	KUNIT_EXPECT_EQ(test, a->n, 2);
 }
 
 /* The consumer destroys CM IDs in mid-exchange */

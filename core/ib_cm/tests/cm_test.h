@@ -341,6 +341,23 @@ static inline void cmt_wait_counter(struct kunit *test, struct ib_device *dev,
 	ib_cm_flush_work();
 }
 
+/* Wait until a counter reaches at least @want, then flush the CM */
+static inline long cmt_wait_counter_ge(struct kunit *test,
+				       struct ib_device *dev,
+				       const char *group, const char *name,
+				       long want)
+{
+	unsigned long end = jiffies + CMT_WAIT;
+	long v;
+
+	while ((v = cmt_counter(test, dev, group, name)) < want &&
+	       time_before(jiffies, end))
+		usleep_range(5000, 10000);
+	KUNIT_ASSERT_GE_MSG(test, v, want, "%s/%s", group, name);
+	ib_cm_flush_work();
+	return v;
+}
+
 /* The fabric's filter of CM messages: lose or double some */
 struct cmt_filter {
 	struct ib_device	*from;	/* NULL: any sender */
