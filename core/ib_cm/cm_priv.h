@@ -26,6 +26,7 @@
 #include <rdma/ib_cm.h>
 #include <rdma/ib_sysfs.h>
 
+#include "../ib_core/core_modules.h"
 #include "cm_msgs.h"
 
 /* Counters, one per message type, ordered by attribute ID (0x10..0x1A) */
@@ -281,12 +282,6 @@ struct cm_globals {
 
 extern struct cm_globals ibcm;
 extern struct ib_client cm_client;
-
-/* ib_core's (declared in its private core_priv.h upstream) */
-int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
-				   const struct attribute_group **groups);
-void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
-				      const struct attribute_group **groups);
 
 /* cm_main.c */
 void cm_device_put(struct cm_device *cm_dev);
