@@ -216,7 +216,7 @@ static int cmt_other_handler(struct ib_cm_id *id, const struct ib_cm_event *e)
 static void cm_listen_rules(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_id *l1, *l2, *s1, *s2, *bad;
+	struct ib_cm_id *l1, *l2, *l3, *s1, *s2, *bad;
 	__be64 sid2 = cpu_to_be64(0x2000);
 
 	l1 = cmt_listen(test, a, CMT_SID);
@@ -231,8 +231,11 @@ static void cm_listen_rules(struct kunit *test)
 					   cpu_to_be64(5)), -EINVAL);
 	KUNIT_ASSERT_EQ(test, ib_cm_listen(l2, IB_CM_ASSIGN_SERVICE_ID), 0);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(l2->service_id) >> 56, 0x02);
-	KUNIT_EXPECT_NE(test, be64_to_cpu(l2->service_id),
-			be64_to_cpu(IB_CM_ASSIGN_SERVICE_ID));
+	/* the next listener gets the next ID */
+	l3 = cmt_new_id(test, a);
+	KUNIT_ASSERT_EQ(test, ib_cm_listen(l3, IB_CM_ASSIGN_SERVICE_ID), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(l3->service_id),
+			be64_to_cpu(l2->service_id) + 1);
 
 	/* ib_cm_insert_listen(): shared by the same handler */
 	s1 = ib_cm_insert_listen(a->vt->dev, cmt_handler, sid2);
