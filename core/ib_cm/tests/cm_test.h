@@ -251,6 +251,16 @@ static inline struct cmt_ev *cmt_find(struct cmt_peer *p,
 	return NULL;
 }
 
+/* How many events of @type @p has seen */
+static inline int cmt_count(struct cmt_peer *p, enum ib_cm_event_type type)
+{
+	int i, n = 0;
+
+	for (i = 0; i < READ_ONCE(p->n); i++)
+		n += p->ev[i].type == type;
+	return n;
+}
+
 /* The path from @from's port to @to's, as the SA would give it */
 static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
 			    struct cmt_peer *from, struct cmt_peer *to)
