@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * rdma_fake_hca (core/tests/fake_hca*.c): an RDMA driver without
- * hardware, for the KUnit suites of ib_core and the integration
+ * rdma_fake_hca (tools/testing/rdma/fake_hca/fake_hca*.c): an RDMA driver
+ * without hardware, for the KUnit suites of ib_core and the integration
  * scenarios.  This is its API for the suites.
  *
  * A test describes the device it wants in a struct fake_hca_desc (ports,
@@ -392,8 +392,8 @@ struct fake_hca_failslab *fake_hca_kunit_failslab(struct kunit *test);
 void fake_hca_failslab_disarm(void);
 
 /*
- * The iWARP flavour (core/tests/fake_hca_iwarp.c): an RNIC with the iw_*
- * ops of the iWARP connection manager, recorded and controllable.
+ * The iWARP flavour (tools/testing/rdma/fake_hca/fake_hca_iwarp.c): an RNIC
+ * with the iw_* ops of the iWARP connection manager, recorded and controllable.
  */
 struct iw_cm_id;
 struct iw_cm_event;

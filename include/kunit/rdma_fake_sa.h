@@ -11,8 +11,8 @@
  * client ended (bed_queries_ended()), everything C sent was handled by
  * S and the other way round (bed_round_trip()).
  *
- * Include core/sa_priv.h (ib_sa_sm_ah_attr()) and <kunit/rdma_loop.h>
- * before this file.
+ * Include core/ib_core/sa/sa_priv.h (ib_sa_sm_ah_attr()) and
+ * <kunit/rdma_loop.h> before this file.
  */
 #ifndef KUNIT_RDMA_FAKE_SA_H
 #define KUNIT_RDMA_FAKE_SA_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * KUnit helpers: a NETLINK_RDMA client for the suites of nldev
- * (core/tests/nldev_kunit.c, nldev_res_kunit.c): a kernel socket with
- * extended acks, backed by a file so that netlink_capable() sees the
- * opener's credentials; requests built attribute by attribute (wrong
+ * (core/ib_core/netlink/tests/nldev_kunit.c, nldev_res_kunit.c): a kernel
+ * socket with extended acks, backed by a file so that netlink_capable() sees
+ * the opener's credentials; requests built attribute by attribute (wrong
  * ones too); acks with their extack text; and checked readers of reply
  * attributes.
  */

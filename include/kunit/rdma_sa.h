@@ -8,7 +8,7 @@
  * the fake SA's answer to a request, and a round trip to the SA that
  * shows everything sent before it was handled.
  *
- * Include it after core/sa_priv.h (wait_sm_ah() reads the SA address
+ * Include it after core/ib_core/sa/sa_priv.h (wait_sm_ah() reads the SA address
  * handle through ib_sa_sm_ah_attr(), visible to KUnit only).
  */
 #ifndef KUNIT_RDMA_SA_H

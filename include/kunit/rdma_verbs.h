@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * KUnit helpers of the kernel verbs suites of ib_core (core/tests:
- * rdma_pd, rdma_qp, rdma_cq, rdma_mr, rdma_srq, rdma_ah, rdma_wq,
- * rdma_restrack), which run end to end on loop devices: a case's loop
- * device and PD (from <kunit/rdma_loop.h>), CQs and QPs released by
+ * KUnit helpers of the kernel verbs suites of ib_core
+ * (core/ib_core/verbs/tests: rdma_pd, rdma_qp, rdma_cq, rdma_mr, rdma_srq,
+ * rdma_ah, rdma_wq, rdma_restrack), which run end to end on loop devices: a
+ * case's loop device and PD (from <kunit/rdma_loop.h>), CQs and QPs released by
  * KUnit actions, a pair of connected RC or UC QPs, posting work
  * requests, fast registration of an MR, and checks of completions.
  */

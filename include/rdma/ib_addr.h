@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * IP address translation for RDMA (core/addr.c): from an IP destination
+ * IP address translation for RDMA (core/ib_core/addr.c): from an IP destination
  * to the net device that reaches it and the link-layer address of the
  * next hop, as RoCE address vectors and rdma_cm need them; plus the
  * conversions between GIDs, IP addresses and MAC addresses that RoCE

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Table-driven packing of InfiniBand wire headers (core/packer.c) and the
- * UD datagram header built from them (core/ud_header.c): LRH, GRH, BTH,
+ * Table-driven packing of InfiniBand wire headers (core/ib_core/packer.c) and
+ * the UD datagram header built from them (core/ib_core/ud_header.c): LRH, GRH,
+ * BTH,
  * DETH for InfiniBand, Ethernet, VLAN, IPv4/IPv6 and UDP for RoCE.
  *
  * Wire byte order is big-endian; the multi-byte members of the

@@ -157,9 +157,10 @@ static inline void ib_init_query_mad(struct ib_smp *mad)
 }
 
 /*
- * Directed-route hop handling of IBTA 14.2.2 (ib_core's core/smi.c).
- * Our own addition to this header: upstream keeps these inside ib_core.
- * Exported for drivers that emulate a switch (rdma_loop's fabric).
+ * Directed-route hop handling of IBTA 14.2.2 (ib_core's
+ * core/ib_core/mad/smi.c). Our own addition to this header: upstream keeps
+ * these inside ib_core. Exported for drivers that emulate a switch (rdma_loop's
+ * fabric).
  */
 /* Verdict on a DR SMP at one step: drop it, or carry on with it */
 enum smi_action {

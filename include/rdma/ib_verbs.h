@@ -621,7 +621,7 @@ struct ib_port_immutable {
  * @port_state: cached port state
  *
  * @pkey, @lmc, @port_state and @subnet_prefix are read and replaced under
- * ib_device.cache_lock; the GID table has its own locks (core/cache.c).
+ * ib_device.cache_lock; the GID table has its own locks (core/ib_core/cache.c).
  */
 struct ib_port_cache {
 	u64			subnet_prefix;
@@ -2382,7 +2382,20 @@ static inline void *rdma_zalloc_obj(struct ib_device *dev, size_t size,
 	return kzalloc(size, gfp);
 }
 
-struct ib_client_nl_info;
+/**
+ * struct ib_client_nl_info - a client's answer to RDMA_NLDEV_CMD_GET_CHARDEV
+ * @nl_msg: the reply being built; a client may add attributes of its own
+ * @cdev: the character device's struct device (the client sets it, the
+ *	core takes a reference the caller drops with put_device())
+ * @port: in: the port asked about, or U32_MAX when the request named none
+ * @abi: the ABI version of the character device
+ */
+struct ib_client_nl_info {
+	struct sk_buff *nl_msg;
+	struct device *cdev;
+	u32 port;
+	u64 abi;
+};
 
 /**
  * struct ib_client - a user of RDMA devices (a ULP or a core service)

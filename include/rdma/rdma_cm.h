@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The RDMA connection manager (module rdma_cm, core/cma_*.c): kernel API.
+ * The RDMA connection manager (module rdma_cm, core/rdma_cm/cma_*.c): kernel
+ * API.
  *
  * An rdma_cm_id is the RDMA counterpart of a socket.  It is bound to an
  * IP address and port in a port space, resolves a destination address to

@@ -114,8 +114,9 @@ static inline bool rdma_restrack_is_tracked(struct rdma_restrack_entry *res)
 }
 
 /*
- * Driver attributes of a restrack reply (core/nldev_driver.c): a driver's
- * fill_res_*_entry() op adds them inside its RDMA_NLDEV_ATTR_DRIVER nest.
+ * Driver attributes of a restrack reply (core/ib_core/netlink/nldev_driver.c):
+ * a driver's fill_res_*_entry() op adds them inside its RDMA_NLDEV_ATTR_DRIVER
+ * nest.
  */
 int rdma_nl_put_driver_u32(struct sk_buff *msg, const char *name, u32 value);
 int rdma_nl_put_driver_u32_hex(struct sk_buff *msg, const char *name,

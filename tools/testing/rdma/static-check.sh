@@ -192,18 +192,56 @@ if not cmds:
     print('static-check: includes: no object built in the repository')
     sys.exit(2)
 our_public = tuple(os.path.join(repo, d) + '/' for d in ('include', 'uapi'))
+
+
+def module_root(rel):
+    """The folder of the module a repository path belongs to."""
+    parts = rel.split('/')
+    depth = {'core': 2, 'ulp': 2, 'tools': 4}.get(parts[0], 2)
+    if parts[:2] == ['hw', 'sw']:
+        depth = 3
+    return '/'.join(parts[:depth])
+
+
+# Interfaces between modules: a private header and the objects of other
+# modules that may use it, with the reason.
+SHARED = {
+    # what ib_core exports for the other core modules only
+    'core/ib_core/core_modules.h': ('core/',),
+    # the layout of an rdma_cm id, which ib_core's resource tracking and
+    # nldev report (upstream's nldev reads it too)
+    'core/rdma_cm/cma_priv.h': ('core/ib_core/restrack.o',
+                                'core/ib_core/netlink/nldev_res.o'),
+}
+
+
+def header_allowed(hdr, cmd, oroot, is_test):
+    if module_root(hdr) == oroot:
+        return True
+    if is_test and hdr.startswith('core/') and oroot.startswith('core/'):
+        return True
+    obj = os.path.join(os.path.dirname(cmd),
+                       os.path.basename(cmd)[1:-len('.cmd')])
+    users = SHARED.get(hdr, ())
+    return any(obj.startswith(u) if u.endswith('/') else obj == u
+               for u in users)
+
+
 bad = {}
 private = {}
 seen_ours = set()
 seen_uapi = set()
 for cmd in sorted(cmds):
     # A header of the repository outside include/ and uapi/ is private to
-    # its folder: only objects of that folder may use it, and those of its
-    # tests/ subfolder (a suite beside its unit, "../core_priv.h").
+    # its module's folder (core/<module>/, hw/<driver>/, ulp/<ulp>/, a
+    # folder of tools/testing/rdma/): objects anywhere in that folder may
+    # use it, those of other modules may not, but for the interfaces
+    # between modules named in SHARED.  A KUnit suite (an object of a
+    # tests/ folder) may also look into the core modules its unit sits on.
     odir = os.path.dirname(cmd)
-    own = {odir}
-    if os.path.basename(odir) == 'tests':
-        own.add(os.path.dirname(odir))
+    oroot = module_root(os.path.relpath(odir, repo))
+    is_test = '/tests' in '/' + os.path.relpath(odir, repo) + '/' or \
+        os.path.relpath(odir, repo).endswith('/tests')
     text = open(cmd, errors='replace').read()
     text = re.sub(r'\$\(wildcard [^)]*\)', ' ', text)  # optional config deps
     for m in re.finditer(r'^deps_\S+ := \\\n((?:.*\\\n)*)', text, re.M):
@@ -218,7 +256,9 @@ for cmd in sorted(cmds):
                 seen_uapi.add(os.path.relpath(path, repo))
             if (path.startswith(repo + '/') and path.endswith('.h') and
                     not path.startswith(our_public) and
-                    os.path.dirname(path) not in own):
+                    not header_allowed(os.path.relpath(path, repo),
+                                       os.path.relpath(cmd, repo),
+                                       oroot, is_test)):
                 private.setdefault(os.path.relpath(cmd, repo),
                                    set()).add(os.path.relpath(path, repo))
 status = 0

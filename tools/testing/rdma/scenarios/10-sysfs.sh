@@ -6,7 +6,7 @@
 # the driver declares, write node_desc, then unload everything and check
 # that the class is gone.
 #
-# The expected values are the demo devices of core/tests/fake_hca_main.c (see
+# The expected values are the demo devices of tools/testing/rdma/fake_hca/fake_hca_main.c (see
 # "Demo devices" there): change both together.
 # timeout: 300
 

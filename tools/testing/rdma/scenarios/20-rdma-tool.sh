@@ -3,7 +3,7 @@
 #
 # nldev against Debian's real "rdma" tool (iproute2 6.1): the fake HCA
 # driver registers its two demo devices (see "Demo devices" in
-# core/tests/fake_hca_main.c; 10-sysfs.sh checks the same values through
+# tools/testing/rdma/fake_hca/fake_hca_main.c; 10-sysfs.sh checks the same values through
 # sysfs), then the tool lists them (text and JSON), renames one, creates
 # and deletes devices of the fake link type, shows and switches the netns
 # mode and moves a device into another network namespace and back, and

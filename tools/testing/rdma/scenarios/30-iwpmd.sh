@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # The iWARP port-mapper client of iw_cm against Debian's real iwpmd.
-# rdma_iwpm_user (core/tests/iwpm_user.c) plays an iWARP driver's CM;
+# rdma_iwpm_user (core/iw_cm/tests/iwpm_user.c) plays an iWARP driver's CM;
 # strace shows what crosses NETLINK_RDMA.  Covered: the ABI v4 HELLO,
 # registration, IPv4 and IPv6 mappings (iwpmd holds the mapped TCP
 # port), add-and-query with the remote info iwpmd reports, removal,

@@ -183,7 +183,7 @@ fi
 # modprobe for every message (a quarter of a second under TCG): they get
 # one in a hundred of their messages (-R).  Which clients are there is
 # known from what is loaded: ib_core answers NLDEV and LS (the SA's
-# local service, core/sa_ls.c), iw_cm IWCM.
+# local service, core/ib_core/sa/sa_ls.c), iw_cm IWCM.
 present="NLDEV LS"
 case " $core " in *" iw_cm "*) present="$present IWCM" ;; esac
 rare=""

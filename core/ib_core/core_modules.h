@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What ib_core exports for the other core modules only (rdma_cm,
+ * ib_umad, iw_cm, ib_cm; ib_uverbs and rdma_ucm later), not for drivers
+ * or ULPs: upstream exports the same symbols and declares them in its
+ * private core header.  This is the one header of ib_core that the other
+ * modules' folders may include (tools/testing/rdma/static-check.sh
+ * "includes" holds them to it); the rest of ib_core's headers are its own.
+ */
+#ifndef RDMA_CORE_MODULES_H
+#define RDMA_CORE_MODULES_H
+
+#include <rdma/ib_verbs.h>
+#include <rdma/restrack.h>
+
+/* cache.c: the GID type names of configfs and sysfs ("IB/RoCE v1", ...) */
+const char *ib_cache_gid_type_str(enum ib_gid_type gid_type);
+/* Parse a GID type name as ib_cache_gid_type_str() writes it; -EINVAL. */
+int ib_cache_gid_parse_type_str(const char *buf);
+
+/*
+ * restrack.c: a tracked object's life, for objects made outside ib_core
+ * (rdma_cm's ids): new, named, added when complete, deleted before free.
+ */
+void rdma_restrack_new(struct rdma_restrack_entry *res,
+		       enum rdma_restrack_type type);
+void rdma_restrack_set_name(struct rdma_restrack_entry *res,
+			    const char *caller);
+void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
+			       const struct rdma_restrack_entry *parent);
+void rdma_restrack_add(struct rdma_restrack_entry *res);
+void rdma_restrack_del(struct rdma_restrack_entry *res);
+
+#endif /* RDMA_CORE_MODULES_H */

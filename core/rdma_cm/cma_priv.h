@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdma_cm inside: the private side of an rdma_cm_id, the per-device
+ * state, and the calls between the cma_*.c files.  ib_core's restrack.c
+ * and nldev_res.c read struct rdma_id_private too (to name the device of
+ * a CM ID entry and to dump it), as upstream.
+ *
+ * Lock order of the module (also at the top of cma_main.c):
+ *
+ *	rdma_id_private.handler_mutex		(one id's events)
+ *	  -> cma_lock				(global: devices, lists, ports)
+ *	    -> rdma_id_private.lock		(state, spinlock)
+ *	rdma_id_private.handler_mutex -> rdma_id_private.qp_mutex
+ *
+ * A listener's handler_mutex may be held while a new connection id's is
+ * taken (mutex_lock_nested, the new id is not yet visible to anyone).
+ * cma_lock is never held while a handler_mutex is taken.
+ *
+ * Lifetime rules (what keeps an id's memory, and who may still call its
+ * owner; the KUnit suite rdma_cma_conn tests each over iWARP):
+ *
+ *  - rdma_id_private.refcount: the creator's reference, plus one per
+ *    queued cma_work (cma_queue_event()) and one taken by a device's
+ *    removal while it tells the id.  Walkers of a device's id_list take
+ *    theirs with refcount_inc_not_zero() under cma_lock: a listed id
+ *    may already be waiting in its destroyer.  The destroyer drops the
+ *    creator's reference and waits for @comp before freeing.
+ *  - What calls back without a reference is cancelled synchronously
+ *    before that wait: address resolution (rdma_addr_cancel()) and the
+ *    transport id (iw_destroy_cm_id() returns once no cm_handler call
+ *    runs or will run; events queued in iw_cm are dropped).
+ *  - rdma_id_private.handler_mutex: every event is delivered under it,
+ *    and only in a state that takes it; RDMA_CM_DESTROYING is set under
+ *    it, so once a destroyer held it no handler runs for the id again.
+ *    A transport event racing the destroy finds DESTROYING and is
+ *    dropped; a cma_work finds it and only drops its reference.
+ *  - A handler returning non-zero hands its id to rdma_cm, which destroys
+ *    it after the handler returned (cma_destroy_id_handler_unlock()); the
+ *    transport id is then the transport's to destroy (cm_id.iw cleared
+ *    first).  The owner must not also call rdma_destroy_id() on it.
+ *  - A request on a listener: the listener's handler_mutex is held from
+ *    the state check until the new id's CONNECT_REQUEST handler
+ *    returned, so the listener's destroyer waits for that delivery; the
+ *    new id is the owner's from then on and outlives the listener.  On a
+ *    wildcard listener the request reaches a per-device listener: such a
+ *    delivery may still run while the wildcard's rdma_destroy_id() runs
+ *    (in cma_cancel_listens()), never after it returned.
+ *  - rdma_id_private.state RDMA_CM_DEVICE_REMOVAL: set by the device's
+ *    removal, under handler_mutex, before the DEVICE_REMOVAL event.  From
+ *    then on the transport's events are ignored (cma_iw_handler() takes
+ *    only RDMA_CM_CONNECT, a listener only RDMA_CM_LISTEN) and queued
+ *    cma_work is dropped; the removal waits (cma_device.comp) until the
+ *    owner destroyed the id.  Per-device listeners are destroyed by the
+ *    removal itself, or by their parent's destroyer: whoever unlinks one
+ *    from the parent's listen_list under cma_lock (@detached).
+ *  - cma_device.refcount: the client's (add to remove) and one per
+ *    attached id, dropped by cma_release_dev() after the id's transport
+ *    is gone; no id attaches once @removing is set (cma_lock).
+ */
+#ifndef RDMA_CMA_PRIV_H
+#define RDMA_CMA_PRIV_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/restrack.h>
+
+#include "../ib_core/core_modules.h"
+
+/*
+ * States of an id, in upstream's order (the state number is what
+ * "rdma res show cm_id" prints through RDMA_NLDEV_ATTR_RES_STATE).
+ */
+enum rdma_cm_state {
+	RDMA_CM_IDLE,
+	RDMA_CM_ADDR_QUERY,
+	RDMA_CM_ADDR_RESOLVED,
+	RDMA_CM_ROUTE_QUERY,
+	RDMA_CM_ROUTE_RESOLVED,
+	RDMA_CM_CONNECT,
+	RDMA_CM_DISCONNECT,
+	RDMA_CM_ADDR_BOUND,
+	RDMA_CM_LISTEN,
+	RDMA_CM_DEVICE_REMOVAL,
+	RDMA_CM_DESTROYING
+};
+
+/**
+ * struct cma_device - rdma_cm's view of one RDMA device
+ * @list: on cma_dev_list (cma_lock)
+ * @device: the device
+ * @refcount: the client (add to remove) and every id attached to it
+ * @comp: completed when @refcount drops to zero; remove waits for it
+ * @id_list: ids attached to the device (cma_lock)
+ * @default_gid_type: per port (index port - start port), RoCE GID type
+ *	new ids use; set through configfs (cma_lock)
+ * @default_roce_tos: per port, ToS of ids that set none (cma_lock)
+ * @removing: the device is going away: no id attaches any more (cma_lock)
+ */
+struct cma_device {
+	struct list_head	list;
+	struct ib_device	*device;
+	refcount_t		refcount;
+	struct completion	comp;
+	struct list_head	id_list;
+	enum ib_gid_type	*default_gid_type;
+	u8			*default_roce_tos;
+	bool			removing;
+};
+
+/**
+ * struct rdma_bind_list - the ids sharing one port of a port space
+ * @ps: the port space
+ * @owners: the ids (rdma_id_private.node), under cma_lock
+ * @port: the port, host order
+ */
+struct rdma_bind_list {
+	enum rdma_ucm_port_space ps;
+	struct hlist_head	owners;
+	unsigned short		port;
+};
+
+/**
+ * struct rdma_id_private - an rdma_cm_id and all rdma_cm keeps about it
+ * @id: the public part
+ * @bind_list: the port the id holds, or NULL (cma_lock)
+ * @node: on @bind_list->owners (cma_lock)
+ * @device_item: on cma_device.id_list, or on listen_any_list for a
+ *	wildcard listener without a device (cma_lock)
+ * @listen_item: a per-device listener: on its parent's @listen_list
+ *	(cma_lock)
+ * @listen_list: a wildcard listener: its per-device listeners (cma_lock)
+ * @cma_dev: device the id is attached to, or NULL; set once under
+ *	cma_lock, cleared only by the destroyer
+ * @parent: a per-device listener (@internal_id): the wildcard listener
+ *	it serves
+ * @state: see enum rdma_cm_state; written under @lock, read with
+ *	READ_ONCE() where a stale value is harmless
+ * @lock: protects @state
+ * @qp_mutex: serialises rdma_create_qp()/rdma_destroy_qp() with the QP
+ *	state changes rdma_cm makes on the owner's behalf
+ * @comp: completed when @refcount drops to zero
+ * @refcount: the creator's reference plus one per pending asynchronous
+ *	operation (queued work, device removal in progress); the destroyer
+ *	drops the creator's and waits for @comp, so nothing queued can
+ *	outlive the id.  An id stays on its device's list while its
+ *	destroyer waits: walkers of that list take references with
+ *	refcount_inc_not_zero() only
+ * @handler_mutex: held while the owner's handler runs and while an API
+ *	call changes what a handler may see; no event is delivered after
+ *	the state became RDMA_CM_DESTROYING (set under this mutex)
+ * @backlog: listen backlog
+ * @timeout_ms: route resolution timeout
+ * @cm_id: the transport's connection id (iWARP only for now)
+ * @seq_num: initial PSN
+ * @qkey: Q_Key of a UD id
+ * @qp_num: number of the QP of the connection
+ * @options: CMA_OPTION_* set explicitly
+ * @srq: the QP uses an SRQ
+ * @tos: IP type of service
+ * @tos_set: @tos set by rdma_set_service_type()
+ * @timeout_set: @timeout set by rdma_set_ack_timeout()
+ * @min_rnr_timer_set: @min_rnr_timer set by rdma_set_min_rnr_timer()
+ * @reuseaddr: the port may be shared (rdma_set_reuseaddr())
+ * @afonly: an IPv6 wildcard takes IPv6 only
+ * @internal_id: a per-device listener made by a wildcard listen
+ * @detached: a per-device listener taken off its parent's @listen_list by
+ *	whoever destroys it: the parent's destroyer or the device's removal
+ *	(cma_lock)
+ * @timeout: ack timeout for the QP
+ * @min_rnr_timer: RNR NAK timer for the QP
+ * @gid_type: RoCE GID type of the id's source GID
+ * @res: restrack entry (rdma res show cm_id)
+ * @ece: ECE options of the connection
+ * @mc_list: multicast groups joined (under @lock)
+ */
+struct rdma_id_private {
+	struct rdma_cm_id	id;
+
+	struct rdma_bind_list	*bind_list;
+	struct hlist_node	node;
+	struct list_head	device_item;
+	struct list_head	listen_item;
+	struct list_head	listen_list;
+	struct cma_device	*cma_dev;
+	struct rdma_id_private	*parent;
+
+	enum rdma_cm_state	state;
+	spinlock_t		lock;		/* @state */
+	struct mutex		qp_mutex;	/* id.qp and its options */
+
+	struct completion	comp;
+	refcount_t		refcount;
+	struct mutex		handler_mutex;	/* the owner's handler */
+
+	int			backlog;
+	int			timeout_ms;
+	union {
+		struct iw_cm_id	*iw;
+	} cm_id;
+
+	u32			seq_num;
+	u32			qkey;
+	u32			qp_num;
+	u32			options;
+	u8			srq;
+	u8			tos;
+	u8			tos_set:1;
+	u8			timeout_set:1;
+	u8			min_rnr_timer_set:1;
+	u8			reuseaddr;
+	u8			afonly;
+	u8			internal_id;
+	u8			detached;
+	u8			timeout;
+	u8			min_rnr_timer;
+	enum ib_gid_type	gid_type;
+
+	struct rdma_restrack_entry res;
+	struct rdma_ucm_ece	ece;
+	struct list_head	mc_list;
+};
+
+/* Bits of rdma_id_private.options */
+enum {
+	CMA_OPTION_AFONLY,
+};
+
+#define CMA_IBOE_PACKET_LIFETIME	16
+#define CMA_PREFERRED_ROCE_GID_TYPE	IB_GID_TYPE_ROCE_UDP_ENCAP
+
+extern struct mutex cma_lock;
+extern struct list_head cma_dev_list;
+extern struct workqueue_struct *cma_wq;
+extern struct ib_client cma_client;
+
+static inline struct rdma_id_private *to_id_priv(struct rdma_cm_id *id)
+{
+	return container_of(id, struct rdma_id_private, id);
+}
+
+static inline struct sockaddr *cma_src_addr(struct rdma_id_private *id_priv)
+{
+	return (struct sockaddr *)&id_priv->id.route.addr.src_addr;
+}
+
+static inline struct sockaddr *cma_dst_addr(struct rdma_id_private *id_priv)
+{
+	return (struct sockaddr *)&id_priv->id.route.addr.dst_addr;
+}
+
+static inline struct net *cma_net(struct rdma_id_private *id_priv)
+{
+	return id_priv->id.route.addr.dev_addr.net;
+}
+
+static inline bool cma_is_iwarp(struct rdma_id_private *id_priv)
+{
+	return id_priv->id.device &&
+	       rdma_protocol_iwarp(id_priv->id.device, id_priv->id.port_num);
+}
+
+/* cma_main.c: ids, states, events */
+bool cma_comp_exch(struct rdma_id_private *id_priv, enum rdma_cm_state comp,
+		   enum rdma_cm_state exch);
+enum rdma_cm_state cma_exch(struct rdma_id_private *id_priv,
+			    enum rdma_cm_state exch);
+void cma_id_get(struct rdma_id_private *id_priv);
+void cma_id_put(struct rdma_id_private *id_priv);
+struct rdma_id_private *cma_create_id(struct net *net,
+				      rdma_cm_event_handler handler,
+				      void *context,
+				      enum rdma_ucm_port_space ps,
+				      enum ib_qp_type qp_type,
+				      const char *caller, bool user);
+int cma_deliver_event(struct rdma_id_private *id_priv,
+		      struct rdma_cm_event *event);
+void cma_destroy_id_handler_unlock(struct rdma_id_private *id_priv);
+int cma_queue_event(struct rdma_id_private *id_priv,
+		    enum rdma_cm_state old, enum rdma_cm_state new,
+		    const struct rdma_cm_event *event);
+void cma_attach_to_dev(struct rdma_id_private *id_priv,
+		       struct cma_device *cma_dev, u32 port);
+int cma_attach_checked(struct rdma_id_private *id_priv,
+		       struct cma_device *cma_dev, u32 port);
+void cma_dev_get(struct cma_device *cma_dev);
+void cma_dev_put(struct cma_device *cma_dev);
+int cma_net_init(void);
+void cma_net_exit(void);
+
+/* cma_ps.c: port spaces */
+bool cma_any_addr(const struct sockaddr *addr);
+bool cma_loopback_addr(const struct sockaddr *addr);
+__be16 cma_port(const struct sockaddr *addr);
+int cma_addr_cmp(const struct sockaddr *a, const struct sockaddr *b);
+int cma_get_port(struct rdma_id_private *id_priv);
+void cma_release_port(struct rdma_id_private *id_priv);
+int cma_check_listen_port(struct rdma_id_private *id_priv);
+int cma_bind_any(struct rdma_id_private *id_priv, sa_family_t af);
+
+/* cma_resolve.c: devices from addresses, routes */
+int cma_find_src_dev(struct rdma_id_private *id_priv,
+		     struct cma_device **cma_dev, u32 *port);
+int cma_acquire_dev_by_src_ip(struct rdma_id_private *id_priv);
+enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port);
+u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port);
+int cma_roce_resolve_route(struct rdma_id_private *id_priv);
+
+/* cma_dev.c: devices and listeners */
+struct cma_device *cma_find_device(struct ib_device *device);
+int cma_listen_on_all(struct rdma_id_private *id_priv);
+int cma_listen_on_bound_dev(struct rdma_id_private *id_priv);
+void cma_cancel_listens(struct rdma_id_private *id_priv);
+int cma_netdev_notifier_register(void);
+void cma_netdev_notifier_unregister(void);
+
+/* cma_conn.c */
+int cma_modify_qp_rtr(struct rdma_id_private *id_priv,
+		      struct rdma_conn_param *conn_param);
+void cma_leave_all_mc(struct rdma_id_private *id_priv);
+
+/*
+ * cma_ib.c: the InfiniBand and RoCE transport (IB CM, SA).  Until the IB
+ * CM exists every call here refuses with -EOPNOTSUPP.
+ */
+int cma_ib_listen(struct rdma_id_private *id_priv);
+int cma_ib_connect(struct rdma_id_private *id_priv,
+		   struct rdma_conn_param *conn_param);
+int cma_ib_accept(struct rdma_id_private *id_priv,
+		  struct rdma_conn_param *conn_param);
+int cma_ib_reject(struct rdma_id_private *id_priv, const void *private_data,
+		  u8 private_data_len, u8 reason);
+int cma_ib_disconnect(struct rdma_id_private *id_priv);
+int cma_ib_notify(struct rdma_id_private *id_priv, enum ib_event_type event);
+int cma_ib_resolve_route(struct rdma_id_private *id_priv,
+			 unsigned long timeout_ms);
+int cma_ib_join_multicast(struct rdma_id_private *id_priv,
+			  struct sockaddr *addr, u8 join_state, void *context);
+int cma_ib_init_qp_attr_cm(struct rdma_id_private *id_priv,
+			   struct ib_qp_attr *qp_attr, int *qp_attr_mask);
+void cma_ib_destroy_cm(struct rdma_id_private *id_priv);
+const char *cma_ib_reject_msg(int reason);
+bool cma_ib_is_consumer_reject(int reason);
+
+/* cma_iw.c: the iWARP transport over iw_cm */
+int cma_iw_listen(struct rdma_id_private *id_priv, int backlog);
+int cma_iw_connect(struct rdma_id_private *id_priv,
+		   struct rdma_conn_param *conn_param);
+int cma_iw_accept(struct rdma_id_private *id_priv,
+		  struct rdma_conn_param *conn_param);
+int cma_iw_reject(struct rdma_id_private *id_priv, const void *private_data,
+		  u8 private_data_len);
+int cma_iw_disconnect(struct rdma_id_private *id_priv);
+int cma_iw_init_qp_attr(struct rdma_id_private *id_priv,
+			struct ib_qp_attr *qp_attr, int *qp_attr_mask);
+void cma_iw_destroy_cm(struct rdma_id_private *id_priv);
+const char *cma_iw_reject_msg(int reason);
+
+/* cma_configfs.c */
+#if IS_ENABLED(CONFIG_CONFIGFS_FS)
+int cma_configfs_init(void);
+void cma_configfs_exit(void);
+#else
+static inline int cma_configfs_init(void)
+{
+	return 0;
+}
+
+static inline void cma_configfs_exit(void)
+{
+}
+#endif
+struct cma_device *cma_get_device_by_name(const char *name);
+int cma_set_default_gid_type(struct cma_device *cma_dev, u32 port,
+			     enum ib_gid_type gid_type);
+int cma_set_default_roce_tos(struct cma_device *cma_dev, u32 port, u8 tos);
+
+#endif /* RDMA_CMA_PRIV_H */
