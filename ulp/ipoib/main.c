@@ -747,6 +747,8 @@ static ssize_t create_child_store(struct device *d,
 		ret = PTR_ERR(dev);
 		goto out;
 	}
+	/* in the parent's namespace, as rtnl makes its children */
+	dev_net_set(dev, dev_net(pdev));
 	ret = ipoib_child_add(ipoib_priv(pdev), dev, pkey, true, NULL);
 	if (ret && dev->reg_state == NETREG_UNINITIALIZED)
 		free_netdev(dev);

@@ -275,7 +275,7 @@ report "connected mode refused (EOPNOTSUPP, extack), mode stays datagram" \
 step "case 13"
 inns A sh -c 'echo 1 >/sys/class/net/ib0/umcast'
 d=$(ip -n A -d link show ib0 2>&1)
-case "$d" in *"pkey  0xffff mode  datagram umcast  0001"*) ;; *) bad="$bad ip-d" ;; esac
+case "$d" in *"ipoib pkey 0xffff mode datagram umcast 0001 "*) ;; *) bad="$bad ip-d" ;; esac
 check umcast "$(inns A cat /sys/class/net/ib0/umcast)" 1
 inns A sh -c 'echo 0 >/sys/class/net/ib0/umcast'
 check umcast0 "$(inns A cat /sys/class/net/ib0/umcast)" 0
@@ -349,8 +349,13 @@ step "case 20"
 dev_gone() {
 	modprobe ib_ipoib && ip link set ib0 up && ip link set ib1 up &&
 		wait_carrier - ib0 30 && wait_carrier - ib1 30 || return 1
+	# (this runs in a subshell: opensm is not its child to wait for)
 	kill $osm_pid
-	wait $osm_pid 2>/dev/null
+	i=0
+	while running_pid $osm_pid && [ $i -lt 150 ]; do
+		ktap_nap 0.2
+		i=$((i + 1))
+	done
 	rmmod ib_umad && rmmod rdma_loop || return 1
 	! ls -d /sys/class/net/ib0 /sys/class/net/ib1 2>/dev/null
 }
