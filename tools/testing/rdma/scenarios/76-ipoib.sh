@@ -238,11 +238,18 @@ tcp_xfer() {
 	head -c $((XFER_KB * 1024)) /dev/urandom >/tmp/tx
 	rm -f /tmp/rx /tmp/ncin
 	mkfifo /tmp/ncin
-	# the listener's stdin never ends: it stops at the sender's EOF
-	inns B nc -l -p 5001 <>/tmp/ncin >/tmp/rx &
+	# the listener's stdin never ends: it stops at the sender's EOF.
+	# iproute2 itself (ip netns exec execs nc: $! is nc), and nothing
+	# of it on the output this check's caller reads (a listener left
+	# behind by a failed transfer must not hold the scenario)
+	/usr/bin/ip netns exec B nc -l -p 5001 <>/tmp/ncin >/tmp/rx \
+		2>/tmp/ncl.err &
 	lpid=$!
 	ktap_nap 1
-	inns A timeout 60 nc 10.77.0.2 5001 </tmp/tx || return 1
+	if ! inns A timeout 60 nc 10.77.0.2 5001 </tmp/tx; then
+		kill $lpid 2>/dev/null
+		return 1
+	fi
 	i=0
 	while running_pid $lpid && [ $i -lt 300 ]; do
 		ktap_nap 0.2
