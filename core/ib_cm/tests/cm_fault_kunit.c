@@ -17,14 +17,14 @@ static struct ib_cm_id *cmt_req(struct kunit *test, struct cmt_peer *a,
 				struct cmt_peer *b, u8 timeout, u8 retries,
 				u32 qpn)
 {
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
 
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, qpn, timeout, retries);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, qpn, timeout, retries);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	return ia;
 }
 
@@ -43,11 +43,11 @@ static void cm_lost_req(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->send_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, ia->state, IB_CM_IDLE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->seen), 3);
-	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "kt_req", 3);
+	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "req", 3);
 	KUNIT_EXPECT_EQ(test, cmt_counter(test, a->vt->dev, "cm_tx_retries",
-					  "kt_req"), 2);
+					  "req"), 2);
 	KUNIT_EXPECT_EQ(test, cmt_counter(test, b->vt->dev, "cm_rx_msgs",
-					  "kt_req"), 0);
+					  "req"), 0);
 	KUNIT_EXPECT_EQ(test, b->n, 0);
 }
 
@@ -67,9 +67,9 @@ static void cm_lost_req_once(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(ev->id, &rep), 0);
 	cmt_wait(test, a, 0, IB_CM_REP_RECEIVED);
 	/* one resend at least (more when the VM is slow to answer) */
-	cmt_wait_counter_ge(test, a->vt->dev, "cm_tx_retries", "kt_req", 1);
+	cmt_wait_counter_ge(test, a->vt->dev, "cm_tx_retries", "req", 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->seen),
-			cmt_counter(test, b->vt->dev, "cm_rx_msgs", "kt_req") + 1);
+			cmt_counter(test, b->vt->dev, "cm_rx_msgs", "req") + 1);
 }
 
 /* Every REP lost: REP_ERROR at B, REQ_ERROR at A */
@@ -92,7 +92,7 @@ static void cm_lost_rep(struct kunit *test)
 	ib_cm_flush_work();
 	/* A resent its REQ meanwhile: B took those as duplicates */
 	KUNIT_EXPECT_GE(test, cmt_counter(test, b->vt->dev, "cm_rx_duplicates",
-					  "kt_req"), 1);
+					  "req"), 1);
 	KUNIT_EXPECT_GE(test, cmt_counter(test, b->vt->dev, "cm_tx_retries",
 					  "rep"), 2);
 }
@@ -137,7 +137,7 @@ static void cm_dup_req_mra_again(struct kunit *test)
 	cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	ev = cmt_wait(test, a, 0, IB_CM_MRA_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->mra_timeout, 20);
-	cmt_wait_counter_ge(test, b->vt->dev, "cm_rx_duplicates", "kt_req", 1);
+	cmt_wait_counter_ge(test, b->vt->dev, "cm_rx_duplicates", "req", 1);
 	/* one REQ event only, and the MRA went again */
 	KUNIT_EXPECT_EQ(test, b->n, 1);
 	cmt_wait_counter_ge(test, b->vt->dev, "cm_tx_msgs", "mra", 2);
@@ -174,7 +174,7 @@ static void cm_dup_rep_rtu_again(struct kunit *test)
 static void cm_dup_dreq_drep_again(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
@@ -189,8 +189,8 @@ static void cm_dup_dreq_drep_again(struct kunit *test)
 	cmt_path(test, &path, a, b);
 	path.packet_life_time = 14;
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	cmt_rep_param(&rep, 0x222);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(ev->id, &rep), 0);
@@ -273,7 +273,7 @@ static void cm_stale_connection(struct kunit *test)
 	cmt_wait(test, b, 2, IB_CM_DREP_RECEIVED);
 	/* the listener never saw the second REQ */
 	KUNIT_EXPECT_EQ(test, b->ev[1].type, IB_CM_RTU_RECEIVED);
-	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "kt_req", 2);
+	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "req", 2);
 	cmt_wait_counter(test, b->vt->dev, "cm_tx_msgs", "rej", 1);
 }
 
@@ -281,7 +281,7 @@ static void cm_stale_connection(struct kunit *test)
 static void cm_sidr(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_sidr_req_param kt_req = {};
+	struct ib_cm_sidr_req_param req = {};
 	struct ib_cm_sidr_rep_param rep = {};
 	struct ib_cm_id *ia, *listen;
 	struct sa_path_rec path;
@@ -292,15 +292,15 @@ static void cm_sidr(struct kunit *test)
 	listen = cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	kt_req.path = &path;
-	kt_req.service_id = CMT_SID;
-	kt_req.timeout_ms = 4000;
-	kt_req.max_cm_retries = 2;
-	kt_req.private_data = "sidr";
-	kt_req.private_data_len = 5;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), 0);
+	req.path = &path;
+	req.service_id = CMT_SID;
+	req.timeout_ms = 4000;
+	req.max_cm_retries = 2;
+	req.private_data = "sidr";
+	req.private_data_len = 5;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	KUNIT_EXPECT_EQ(test, ia->state, IB_CM_SIDR_REQ_SENT);
-	KUNIT_EXPECT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_sidr_req(ia, &req), -EINVAL);
 	ev = cmt_wait(test, b, 0, IB_CM_SIDR_REQ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, ev->listen_id, listen);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(ev->service_id),
@@ -328,21 +328,21 @@ static void cm_sidr(struct kunit *test)
 
 	/* the listener's handler refuses: SIDR REP with status reject */
 	b->fail_on = IB_CM_SIDR_REQ_RECEIVED;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), 0);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	cmt_wait(test, b, 1, IB_CM_SIDR_REQ_RECEIVED);
 	ev = cmt_wait(test, a, 1, IB_CM_SIDR_REP_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->sidr_status, IB_SIDR_REJECT);
 
 	/* nobody listens there: unsupported */
-	kt_req.service_id = CMT_SID ^ cpu_to_be64(2);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), 0);
+	req.service_id = CMT_SID ^ cpu_to_be64(2);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	ev = cmt_wait(test, a, 2, IB_CM_SIDR_REP_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->sidr_status, IB_SIDR_UNSUPPORTED);
 
 	/* every SIDR REQ lost: SIDR_REQ_ERROR after 1 + 2 sends */
 	f = cmt_filter(test, a, CM_SIDR_REQ_ATTR_ID, 100, 0);
-	kt_req.timeout_ms = 20;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), 0);
+	req.timeout_ms = 20;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	ev = cmt_wait(test, a, 3, IB_CM_SIDR_REQ_ERROR);
 	KUNIT_EXPECT_EQ(test, ev->send_status, IB_WC_RESP_TIMEOUT_ERR);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->seen), 3);
@@ -356,7 +356,7 @@ static void cm_sidr(struct kunit *test)
 static void cm_sidr_doubled(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_sidr_req_param kt_req = {};
+	struct ib_cm_sidr_req_param req = {};
 	struct ib_cm_sidr_rep_param rep = { .status = IB_SIDR_SUCCESS };
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
@@ -366,10 +366,10 @@ static void cm_sidr_doubled(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	kt_req.path = &path;
-	kt_req.service_id = CMT_SID;
-	kt_req.timeout_ms = 4000;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &kt_req), 0);
+	req.path = &path;
+	req.service_id = CMT_SID;
+	req.timeout_ms = 4000;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_SIDR_REQ_RECEIVED);
 	cmt_wait_counter(test, b->vt->dev, "cm_rx_duplicates", "sidr_req", 1);
 	KUNIT_EXPECT_EQ(test, b->n, 1);

@@ -19,7 +19,7 @@
 static void cm_connect_disconnect(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct ib_cm_id *ia, *ib;
 	struct sa_path_rec path;
@@ -29,8 +29,8 @@ static void cm_connect_disconnect(struct kunit *test)
 	b->drep_on_dreq = true;
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	KUNIT_EXPECT_EQ(test, ia->state, IB_CM_REQ_SENT);
 
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
@@ -86,20 +86,20 @@ static void cm_connect_disconnect(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_send_cm_dreq(ia, NULL, 0), -EINVAL);
 
 	/* each message counted once at each end, none twice */
-	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "kt_req", 1);
+	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "req", 1);
 	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "rtu", 1);
 	cmt_wait_counter(test, a->vt->dev, "cm_tx_msgs", "dreq", 1);
 	cmt_wait_counter(test, a->vt->dev, "cm_rx_msgs", "rep", 1);
 	cmt_wait_counter(test, a->vt->dev, "cm_rx_msgs", "drep", 1);
-	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "kt_req", 1);
+	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "req", 1);
 	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "rtu", 1);
 	cmt_wait_counter(test, b->vt->dev, "cm_rx_msgs", "dreq", 1);
 	cmt_wait_counter(test, b->vt->dev, "cm_tx_msgs", "rep", 1);
 	cmt_wait_counter(test, b->vt->dev, "cm_tx_msgs", "drep", 1);
 	KUNIT_EXPECT_EQ(test, cmt_counter(test, a->vt->dev, "cm_tx_retries",
-					  "kt_req"), 0);
+					  "req"), 0);
 	KUNIT_EXPECT_EQ(test, cmt_counter(test, b->vt->dev, "cm_rx_duplicates",
-					  "kt_req"), 0);
+					  "req"), 0);
 	KUNIT_EXPECT_EQ(test, a->n, 3);
 	KUNIT_EXPECT_EQ(test, b->n, 4);
 }
@@ -109,7 +109,7 @@ static void cm_reject_by_consumer(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
 	u8 ari[2] = { 0xa5, 0x5a };
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
 	struct cmt_ev *ev;
@@ -117,8 +117,8 @@ static void cm_reject_by_consumer(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(ev->id, IB_CM_REJ_CONSUMER_DEFINED,
 					     ari, sizeof(ari), "nope", 5), 0);
@@ -144,7 +144,7 @@ static void cm_reject_by_consumer(struct kunit *test)
 static void cm_reject_no_listener(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
 	struct cmt_ev *ev;
@@ -153,8 +153,8 @@ static void cm_reject_no_listener(struct kunit *test)
 	cmt_listen(test, b, CMT_SID ^ cpu_to_be64(1));
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, a, 0, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->rej_reason, IB_CM_REJ_INVALID_SERVICE_ID);
 	KUNIT_EXPECT_EQ(test, ia->state, IB_CM_IDLE);
@@ -162,8 +162,8 @@ static void cm_reject_no_listener(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->n, 0);
 
 	/* the CM ID may try again, now to the listener */
-	kt_req.service_id = CMT_SID ^ cpu_to_be64(1);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	req.service_id = CMT_SID ^ cpu_to_be64(1);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 }
 
@@ -171,7 +171,7 @@ static void cm_reject_no_listener(struct kunit *test)
 static void cm_mra(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
@@ -181,8 +181,8 @@ static void cm_mra(struct kunit *test)
 	b->mra_on_req = 17;
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->id->state, IB_CM_MRA_REQ_SENT);
 	ev = cmt_wait(test, a, 0, IB_CM_MRA_RECEIVED);
@@ -287,7 +287,7 @@ static void cm_qp_to_rts_and_data(struct kunit *test)
 	struct ib_qp_attr *attrp = kunit_kzalloc(test, sizeof(*attrp),
 						 GFP_KERNEL);
 	struct kt_tcqe *ts = kt_new_tcqe(test), *tr = kt_new_tcqe(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct ib_qp *qa, *qb;
 	struct ib_cq *ca, *cb;
@@ -316,8 +316,8 @@ static void cm_qp_to_rts_and_data(struct kunit *test)
 	attrp->qp_state = IB_QPS_SQD;
 	KUNIT_EXPECT_EQ(test, ib_cm_init_qp_attr(ia, attrp, &mask), -EINVAL);
 
-	cmt_req_param(&kt_req, &path, CMT_SID, qa->qp_num, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, qa->qp_num, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	cmt_modify(test, ia, qa, IB_QPS_INIT);
 	/* RTR needs the REP */
 	attrp->qp_state = IB_QPS_RTR;
@@ -372,7 +372,7 @@ static void cm_qp_to_rts_and_data(struct kunit *test)
 static void cm_destroy_by_handler(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
@@ -383,8 +383,8 @@ static void cm_destroy_by_handler(struct kunit *test)
 	b->fail_on = IB_CM_REQ_RECEIVED;
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	ev = cmt_wait(test, a, 0, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->rej_reason, IB_CM_REJ_CONSUMER_DEFINED);
@@ -392,7 +392,7 @@ static void cm_destroy_by_handler(struct kunit *test)
 	/* now the requester's consumer refuses the REP in its handler */
 	b->fail_on = -1;
 	a->fail_on = IB_CM_REP_RECEIVED;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 1, IB_CM_REQ_RECEIVED);
 	cmt_rep_param(&rep, 0x222);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(ev->id, &rep), 0);
@@ -409,7 +409,7 @@ static void cm_destroy_by_handler(struct kunit *test)
 static void cm_destroy_midway(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
 	struct cmt_ev *ev;
@@ -418,8 +418,8 @@ static void cm_destroy_midway(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	/* A gives up before an answer: REJ timeout naming A's CA */
 	cmt_mark_gone(a, ia);
@@ -450,7 +450,7 @@ static void cm_destroy_midway(struct kunit *test)
 static void cm_notify_established(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia, *ib;
@@ -460,8 +460,8 @@ static void cm_notify_established(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	ib = ev->id;
 	KUNIT_EXPECT_EQ(test, ib_cm_notify(ib, IB_EVENT_COMM_EST), -EINVAL);
@@ -484,7 +484,7 @@ static void cm_ece_alt_path(struct kunit *test)
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTR };
 	struct sa_path_rec path, alt;
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct ib_cm_id *ia;
 	struct cmt_ev *ev;
@@ -495,15 +495,15 @@ static void cm_ece_alt_path(struct kunit *test)
 	alt = path;
 	alt.sl = 3;
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	kt_req.alternate_path = &alt;
-	kt_req.ece.vendor_id = 0x15b3;
-	kt_req.ece.attr_mod = 0xabcd;
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	req.alternate_path = &alt;
+	req.ece.vendor_id = 0x15b3;
+	req.ece.attr_mod = 0xabcd;
 	/* an alternate path must share the P_Key and MTU */
 	alt.mtu = IB_MTU_2048;
-	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &kt_req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &req), -EINVAL);
 	alt.mtu = path.mtu;
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &kt_req), 0);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(ia, &req), 0);
 
 	ev = cmt_wait(test, b, 0, IB_CM_REQ_RECEIVED);
 	KUNIT_EXPECT_EQ(test, ev->ece.vendor_id, 0x15b3);
@@ -528,34 +528,34 @@ static void cm_ece_alt_path(struct kunit *test)
 static void cm_refusals(struct kunit *test)
 {
 	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct sa_path_rec path;
 	struct ib_cm_id *ia;
 	u8 big[IB_CM_REQ_PRIVATE_DATA_SIZE + 1] = {};
 
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
-	kt_req.primary_path = NULL;
-	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &kt_req), -EINVAL);
-	kt_req.primary_path = &path;
-	kt_req.qp_type = IB_QPT_UD;
-	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &kt_req), -EINVAL);
-	kt_req.qp_type = IB_QPT_RC;
-	kt_req.private_data = big;
-	kt_req.private_data_len = sizeof(big);
-	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &kt_req), -EINVAL);
-	kt_req.private_data_len = 0;
+	cmt_req_param(&req, &path, CMT_SID, 0x111, CMT_SLOW, 3);
+	req.primary_path = NULL;
+	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &req), -EINVAL);
+	req.primary_path = &path;
+	req.qp_type = IB_QPT_UD;
+	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &req), -EINVAL);
+	req.qp_type = IB_QPT_RC;
+	req.private_data = big;
+	req.private_data_len = sizeof(big);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &req), -EINVAL);
+	req.private_data_len = 0;
 	/* a path from a GID nobody has */
 	path.sgid.global.interface_id ^= cpu_to_be64(0xdead);
-	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &kt_req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_req(ia, &req), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ia->state, IB_CM_IDLE);
 	/* IDLE answers nothing */
 	KUNIT_EXPECT_EQ(test, ib_send_cm_rtu(ia, NULL, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_send_cm_drep(ia, NULL, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_send_cm_mra(ia, 1, NULL, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cmt_counter(test, a->vt->dev, "cm_tx_msgs",
-					  "kt_req"), 0);
+					  "req"), 0);
 }
 
 static struct kunit_case cm_cases[] = {

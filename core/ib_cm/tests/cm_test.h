@@ -281,25 +281,25 @@ static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
 }
 
 /* A REQ's parameters for @qpn over @path to @service_id */
-static inline void cmt_req_param(struct ib_cm_req_param *kt_req,
+static inline void cmt_req_param(struct ib_cm_req_param *req,
 				 struct sa_path_rec *path, __be64 service_id,
 				 u32 qpn, u8 timeout, u8 retries)
 {
-	memset(kt_req, 0, sizeof(*kt_req));
-	kt_req->primary_path = path;
-	kt_req->service_id = service_id;
-	kt_req->qp_num = qpn;
-	kt_req->qp_type = IB_QPT_RC;
-	kt_req->starting_psn = 0x1234;
-	kt_req->private_data = "hello";
-	kt_req->private_data_len = 6;
-	kt_req->responder_resources = 4;
-	kt_req->initiator_depth = 4;
-	kt_req->remote_cm_response_timeout = timeout;
-	kt_req->local_cm_response_timeout = timeout;
-	kt_req->retry_count = 7;
-	kt_req->rnr_retry_count = 7;
-	kt_req->max_cm_retries = retries;
+	memset(req, 0, sizeof(*req));
+	req->primary_path = path;
+	req->service_id = service_id;
+	req->qp_num = qpn;
+	req->qp_type = IB_QPT_RC;
+	req->starting_psn = 0x1234;
+	req->private_data = "hello";
+	req->private_data_len = 6;
+	req->responder_resources = 4;
+	req->initiator_depth = 4;
+	req->remote_cm_response_timeout = timeout;
+	req->local_cm_response_timeout = timeout;
+	req->retry_count = 7;
+	req->rnr_retry_count = 7;
+	req->max_cm_retries = retries;
 }
 
 static inline void cmt_rep_param(struct ib_cm_rep_param *rep, u32 qpn)
@@ -441,7 +441,7 @@ static inline struct ib_cm_id *cmt_connect(struct kunit *test,
 					   struct cmt_peer *b, int a_first,
 					   int b_first, u32 qpn_a)
 {
-	struct ib_cm_req_param kt_req;
+	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
 	struct sa_path_rec path;
 	struct ib_cm_id *id;
@@ -449,8 +449,8 @@ static inline struct ib_cm_id *cmt_connect(struct kunit *test,
 
 	cmt_path(test, &path, a, b);
 	id = cmt_new_id(test, a);
-	cmt_req_param(&kt_req, &path, CMT_SID, qpn_a, CMT_SLOW, 3);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(id, &kt_req), 0);
+	cmt_req_param(&req, &path, CMT_SID, qpn_a, CMT_SLOW, 3);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(id, &req), 0);
 	ev = cmt_wait(test, b, b_first, IB_CM_REQ_RECEIVED);
 	cmt_rep_param(&rep, qpn_a + 0x100);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(ev->id, &rep), 0);
