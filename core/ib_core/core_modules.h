@@ -31,4 +31,13 @@ void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_del(struct rdma_restrack_entry *res);
 
+/*
+ * sysfs.c: add or remove a client's attribute groups (ib_cm's counters)
+ * in the directory of a port of a registered device.
+ */
+int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
+				   const struct attribute_group **groups);
+void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
+				      const struct attribute_group **groups);
+
 #endif /* RDMA_CORE_MODULES_H */

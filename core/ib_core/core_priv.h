@@ -155,15 +155,6 @@ extern const struct attribute_group ib_dev_attr_group;
 int ib_device_register_sysfs(struct ib_device *device);
 void ib_device_unregister_sysfs(struct ib_device *device);
 
-/*
- * Legacy: add or remove a client's attribute groups (ib_cm's counters)
- * in the directory of a port of a registered device.
- */
-int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
-				   const struct attribute_group **groups);
-void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
-				      const struct attribute_group **groups);
-
 /* ------------------------------------------------------------------
  * netns.c: per network namespace state of ib_core
  */

@@ -17,6 +17,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <rdma/rdma_netlink.h>
 
@@ -85,6 +86,92 @@ static struct rvt_dev_info *loop_find_dev_by_lid(struct rvt_dev_info *rdi,
 	return NULL;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * The GMP filter of the KUnit suites (rdma_loop_set_gmp_filter()): read
+ * by the engine under RCU, replaced under loop_mutex.
+ */
+struct loop_gmp_filter {
+	rdma_loop_gmp_filter_t	fn;
+	void			*ctx;
+};
+
+static struct loop_gmp_filter __rcu *loop_filter;
+
+/*
+ * What the filter decides for a GMP leaving @ldev for @dlid: a duplicate
+ * is handed to the destination port here, ahead of the original that
+ * the engine then delivers as usual.  Inside rcu_read_lock().
+ */
+static enum rdma_loop_gmp_fate loop_filter_gmp(struct loop_dev *ldev,
+					       u32 port, u32 slid, u32 dlid,
+					       void *mad, u32 len)
+{
+	struct loop_gmp_filter *f = rcu_dereference(loop_filter);
+	enum rdma_loop_gmp_fate fate;
+	struct rvt_dev_info *dest;
+	u32 dport;
+
+	if (!f)
+		return RDMA_LOOP_GMP_PASS;
+	fate = f->fn(f->ctx, &ldev->rdi.ibdev, mad);
+	if (fate != RDMA_LOOP_GMP_DUPLICATE)
+		return fate;
+	dest = loop_find_dev_by_lid(&ldev->rdi, port, dlid);
+	dport = dest ? rvt_port_by_lid(dest, dlid) : 0;
+	if (dport)
+		rvt_deliver_mad(dest, dport, 1, mad, len, slid, 1);
+	return RDMA_LOOP_GMP_PASS;
+}
+
+/**
+ * rdma_loop_set_gmp_filter - see, drop or duplicate the GMPs of the fabric
+ * @fn: called for each MAD that a loop port sends on QP1 to another port
+ *	(a GMP crossing the fabric), or NULL to remove the filter
+ * @ctx: passed to @fn
+ *
+ * A test hook for the suites of the MAD users (the IB CM's lost and
+ * duplicated messages): @fn sees the MAD and the sending device and
+ * answers RDMA_LOOP_GMP_PASS (delivered as usual), RDMA_LOOP_GMP_DROP
+ * (lost on the way; the sender's completion is a success, as for any
+ * datagram) or RDMA_LOOP_GMP_DUPLICATE (the destination receives it
+ * twice).  @fn runs in the sender's engine with bottom halves off and
+ * inside rcu_read_lock(): it must not sleep.  One filter at a time.
+ *
+ * Context: Process context; takes loop_mutex and waits for an RCU grace
+ * period.
+ *
+ * Return: 0, or -ENOMEM (the filter is then unchanged).
+ */
+int rdma_loop_set_gmp_filter(rdma_loop_gmp_filter_t fn, void *ctx)
+{
+	struct loop_gmp_filter *new = NULL, *old;
+
+	if (fn) {
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		new->fn = fn;
+		new->ctx = ctx;
+	}
+	mutex_lock(&loop_mutex);
+	old = rcu_replace_pointer(loop_filter, new,
+				  lockdep_is_held(&loop_mutex));
+	mutex_unlock(&loop_mutex);
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdma_loop_set_gmp_filter);
+#else
+static enum rdma_loop_gmp_fate loop_filter_gmp(struct loop_dev *ldev,
+					       u32 port, u32 slid, u32 dlid,
+					       void *mad, u32 len)
+{
+	return RDMA_LOOP_GMP_PASS;
+}
+#endif
+
 /* QP0's and QP1's packets leaving a port: to the switch (route_mad) */
 static bool loop_route_mad(struct rvt_dev_info *rdi, u32 port, u32 qpn,
 			   u32 slid, u32 dlid, void *mad, u32 len)
@@ -93,6 +180,10 @@ static bool loop_route_mad(struct rvt_dev_info *rdi, u32 port, u32 qpn,
 
 	if (len != sizeof(struct ib_mad))
 		return false;
+	if (qpn == 1 &&
+	    loop_filter_gmp(ldev, port, slid, dlid, mad, len) ==
+	    RDMA_LOOP_GMP_DROP)
+		return true;
 	return loop_switch_route_mad(loop_sw, ldev, qpn, dlid, mad);
 }
 

@@ -24,6 +24,7 @@
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/scatterlist.h>
+#include <linux/ratelimit.h>
 #include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -719,6 +720,66 @@ struct ib_event_handler {
 enum rdma_netdev_t {
 	RDMA_NETDEV_OPA_VNIC,
 	RDMA_NETDEV_IPOIB,
+};
+
+/**
+ * struct rdma_netdev - what a ULP's net device on an RDMA port keeps first
+ * in its private area (netdev_priv()), whoever created it
+ * @clnt_priv: the ULP's own state (IPoIB: its per-interface private data)
+ * @hca: the RDMA device of the port
+ * @port_num: the port
+ * @mtu: the link's IPoIB MTU, set by the ULP
+ * @free_rdma_netdev: releases what the driver's initialisation set up
+ *	(needed by OPA VNIC only)
+ * @set_id: tell the driver the interface's id (IPoIB: the QPN's low bits)
+ * @send: send @skb to the address @address, remote QP @dqpn
+ * @attach_mcast: attach the interface's QP to a multicast group, setting
+ *	its Q_Key to @qkey first when @set_qkey
+ * @detach_mcast: detach it again
+ * @tx_timeout: the net device's transmit watchdog fired
+ *
+ * A driver that accelerates IPoIB fills in the ops in the
+ * initialize_rdma_netdev() it hands out through rdma_netdev_get_params();
+ * without one the ULP provides them itself.
+ */
+struct rdma_netdev {
+	void              *clnt_priv;
+	struct ib_device  *hca;
+	u32		   port_num;
+	int                mtu;
+
+	void (*free_rdma_netdev)(struct net_device *netdev);
+
+	void (*set_id)(struct net_device *netdev, int id);
+	int (*send)(struct net_device *dev, struct sk_buff *skb,
+		    struct ib_ah *address, u32 dqpn);
+	int (*attach_mcast)(struct net_device *dev, struct ib_device *hca,
+			    union ib_gid *gid, u16 mlid,
+			    int set_qkey, u32 qkey);
+	int (*detach_mcast)(struct net_device *dev, struct ib_device *hca,
+			    union ib_gid *gid, u16 mlid);
+	void (*tx_timeout)(struct net_device *dev, unsigned int txqueue);
+};
+
+/**
+ * struct rdma_netdev_alloc_params - a driver's answer to
+ *	rdma_netdev_get_params()
+ * @sizeof_priv: size of the net device's private area (at least
+ *	sizeof(struct rdma_netdev))
+ * @txqs: number of transmit queues
+ * @rxqs: number of receive queues
+ * @param: handed back to @initialize_rdma_netdev
+ * @initialize_rdma_netdev: sets up the driver's part of a net device
+ *	rdma_alloc_netdev() (or the ULP) allocated with these parameters
+ */
+struct rdma_netdev_alloc_params {
+	size_t sizeof_priv;
+	unsigned int txqs;
+	unsigned int rxqs;
+	void *param;
+
+	int (*initialize_rdma_netdev)(struct ib_device *device, u32 port_num,
+				      struct net_device *netdev, void *param);
 };
 
 enum ib_cq_notify_flags {
@@ -2458,6 +2519,15 @@ int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
 struct net_device *ib_device_get_netdev(struct ib_device *ib_dev,
 					u32 port);
 struct ib_device *ib_device_get_by_index(const struct net *net, u32 index);
+struct net_device *rdma_alloc_netdev(struct ib_device *device, u32 port_num,
+				     enum rdma_netdev_t type, const char *name,
+				     unsigned char name_assign_type,
+				     void (*setup)(struct net_device *));
+int rdma_init_netdev(struct ib_device *device, u32 port_num,
+		     enum rdma_netdev_t type, const char *name,
+		     unsigned char name_assign_type,
+		     void (*setup)(struct net_device *),
+		     struct net_device *netdev);
 int ib_get_eth_speed(struct ib_device *dev, u32 port_num, u16 *speed,
 		     u8 *width);
 
@@ -2507,6 +2577,31 @@ __printf(2, 3) __cold
 void ibdev_notice(const struct ib_device *ibdev, const char *format, ...);
 __printf(2, 3) __cold
 void ibdev_info(const struct ib_device *ibdev, const char *format, ...);
+
+/* The same, at most DEFAULT_RATELIMIT_BURST per interval from each call site */
+#define ibdev_level_ratelimited(ibdev_level, ibdev, format, ...)	\
+	do {								\
+		static DEFINE_RATELIMIT_STATE(_rs,			\
+					      DEFAULT_RATELIMIT_INTERVAL, \
+					      DEFAULT_RATELIMIT_BURST);	\
+		if (__ratelimit(&_rs))					\
+			ibdev_level(ibdev, format, ##__VA_ARGS__);	\
+	} while (0)
+
+#define ibdev_emerg_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_emerg, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_alert_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_alert, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_crit_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_crit, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_err_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_err, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_warn_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_warn, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_notice_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_notice, ibdev, fmt, ##__VA_ARGS__)
+#define ibdev_info_ratelimited(ibdev, fmt, ...) \
+	ibdev_level_ratelimited(ibdev_info, ibdev, fmt, ##__VA_ARGS__)
 
 /*
  * Debug messages print only where DEBUG is defined (upstream also goes

@@ -43,6 +43,21 @@ struct ib_device *rdma_loop_add_device_flags(const char *name,
 void rdma_loop_remove_device(struct ib_device *dev);
 u32 rdma_loop_port_lid(struct ib_device *dev);
 u32 rdma_loop_switch_port(struct ib_device *dev);
+/* What becomes of a GMP crossing the loop fabric (a KUnit filter's answer) */
+enum rdma_loop_gmp_fate {
+	RDMA_LOOP_GMP_PASS,
+	RDMA_LOOP_GMP_DROP,
+	RDMA_LOOP_GMP_DUPLICATE,
+};
+
+typedef enum rdma_loop_gmp_fate (*rdma_loop_gmp_filter_t)(void *ctx,
+							  struct ib_device *from,
+							  const void *mad);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int rdma_loop_set_gmp_filter(rdma_loop_gmp_filter_t fn, void *ctx);
+#endif
+
 int rdma_loop_connect_qp(struct ib_qp *qp, const struct rdma_loop_conn *conn,
 			 enum ib_qp_state stop);
 

@@ -361,8 +361,9 @@ struct rvt_driver_provided {
  * @wq: workqueue running the QPs' send engines and CQ notifications
  * @ports: the driver's port structures (rvt_init_port()), dparms.nports
  *	entries allocated by rvt_alloc_device()
- * @n_mcast_grps_allocated: multicast groups of all ports, under @n_lock
- * @n_mcast_qp_attached: QP attachments of all groups, under @n_lock
+ * @n_mcast_grps_allocated: multicast groups of all ports (rdmavt's
+ *	multicast counter lock, mcast.c)
+ * @n_mcast_qp_attached: QP attachments of all groups (the same lock)
  */
 struct rvt_dev_info {
 	struct ib_device		ibdev;

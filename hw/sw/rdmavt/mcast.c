@@ -77,10 +77,10 @@ static void rvt_mcast_link(struct rvt_ibport *ibp, struct rvt_mcast *mcast)
  * One MLID may serve several MGIDs, but an MGID has one MLID: a group
  * whose MGID matches but whose MLID does not is not found.
  *
- * Context: Any context but hard interrupts; does not sleep. Called by
- * the send engine, which may run in a poster's softirq context. Takes
- * @ibp->lock with a plain spin_lock(); rvt_attach_mcast() and
- * rvt_detach_mcast() take it the same way, with bottom halves on.
+ * Context: Any context; does not sleep. Called by the send engine,
+ * which runs in the poster's context (softirq for a net device's
+ * transmit, IPoIB's): @ibp->lock is taken with interrupts off, here and
+ * in rvt_attach_mcast() and rvt_detach_mcast().
  *
  * Return: the group, referenced (drop with rvt_mcast_put()), or NULL.
  */
@@ -88,14 +88,15 @@ struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid)
 {
 	struct rvt_mcast *mcast;
+	unsigned long flags;
 
-	spin_lock(&ibp->lock);
+	spin_lock_irqsave(&ibp->lock, flags);
 	mcast = rvt_mcast_lookup(ibp, mgid);
 	if (mcast && mcast->mcast_addr.lid == lid)
 		atomic_inc(&mcast->refcount);
 	else
 		mcast = NULL;
-	spin_unlock(&ibp->lock);
+	spin_unlock_irqrestore(&ibp->lock, flags);
 	return mcast;
 }
 EXPORT_SYMBOL(rvt_mcast_find);
@@ -159,6 +160,14 @@ static int rvt_mcast_join_ok(struct rvt_qp *qp, struct rvt_mcast *mcast,
 }
 
 /*
+ * The devices' multicast counters (n_mcast_*): taken only under a
+ * port's lock, interrupts off (not rdi->n_lock, which process context
+ * takes with interrupts on: under a lock the send path takes, that
+ * would be an interrupt-unsafe lock inside an interrupt-safe one).
+ */
+static DEFINE_SPINLOCK(rvt_mcast_n_lock);
+
+/*
  * Count one attachment (and, with @new_group, one group) against the
  * device's limits: 0, or -ENOMEM past one.
  */
@@ -167,7 +176,7 @@ static int rvt_mcast_count(struct rvt_dev_info *rdi, bool new_group)
 	struct ib_device_attr *props = &rdi->dparms.props;
 	int ret = 0;
 
-	spin_lock(&rdi->n_lock);
+	spin_lock(&rvt_mcast_n_lock);
 	if (rdi->n_mcast_qp_attached >= props->max_total_mcast_qp_attach ||
 	    (new_group && rdi->n_mcast_grps_allocated >= props->max_mcast_grp)) {
 		ret = -ENOMEM;
@@ -176,7 +185,7 @@ static int rvt_mcast_count(struct rvt_dev_info *rdi, bool new_group)
 		if (new_group)
 			rdi->n_mcast_grps_allocated++;
 	}
-	spin_unlock(&rdi->n_lock);
+	spin_unlock(&rvt_mcast_n_lock);
 	return ret;
 }
 
@@ -200,6 +209,7 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	struct rvt_mcast *mcast, *fresh;
 	struct rvt_mcast_qp *mqp;
 	struct rvt_ibport *ibp;
+	unsigned long flags;
 	int ret;
 
 	ibp = rvt_mcast_port(qp);
@@ -215,7 +225,7 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	mqp->qp = qp;
 	mqp->count = 1;
 
-	spin_lock(&ibp->lock);
+	spin_lock_irqsave(&ibp->lock, flags);
 	mcast = rvt_mcast_lookup(ibp, gid);
 	ret = rvt_mcast_join_ok(qp, mcast, lid);
 	if (ret <= 0)
@@ -235,7 +245,7 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	mqp = NULL;
 
 out_unlock:
-	spin_unlock(&ibp->lock);
+	spin_unlock_irqrestore(&ibp->lock, flags);
 out:
 	kfree(mqp);
 	kfree(fresh);
@@ -264,22 +274,23 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	struct rvt_mcast_qp *mqp = NULL;
 	struct rvt_mcast *mcast;
 	struct rvt_ibport *ibp;
+	unsigned long flags;
 	bool last = false;
 
 	ibp = rvt_mcast_port(qp);
 	if (!ibp)
 		return -EINVAL;
 
-	spin_lock(&ibp->lock);
+	spin_lock_irqsave(&ibp->lock, flags);
 	mcast = rvt_mcast_lookup(ibp, gid);
 	if (mcast && mcast->mcast_addr.lid == lid)
 		mqp = rvt_mcast_member(mcast, qp);
 	if (!mqp) {
-		spin_unlock(&ibp->lock);
+		spin_unlock_irqrestore(&ibp->lock, flags);
 		return -EINVAL;
 	}
 	if (--mqp->count) {
-		spin_unlock(&ibp->lock);
+		spin_unlock_irqrestore(&ibp->lock, flags);
 		return 0;
 	}
 	list_del_rcu(&mqp->list);
@@ -287,12 +298,12 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 		rb_erase(&mcast->rb_node, &ibp->mcast_tree);
 		last = true;
 	}
-	spin_lock(&rdi->n_lock);
+	spin_lock(&rvt_mcast_n_lock);
 	rdi->n_mcast_qp_attached--;
 	if (last)
 		rdi->n_mcast_grps_allocated--;
-	spin_unlock(&rdi->n_lock);
-	spin_unlock(&ibp->lock);
+	spin_unlock(&rvt_mcast_n_lock);
+	spin_unlock_irqrestore(&ibp->lock, flags);
 
 	/* senders walking the list may still see the entry until now */
 	synchronize_rcu();

@@ -31,7 +31,7 @@
  * Locks, outermost first ("A > B": B may be taken while A is held; no
  * other nesting exists):
  *
- *   ibp->lock (port, mcast tree)          > rdi->n_lock
+ *   ibp->lock (port, mcast tree; irqs off) > rvt_mcast_n_lock (mcast.c)
  *   ibp->mgmt_lock (IRQ safe; the port's    nests nothing of rdmavt
  *   management state)
  *   qp->r_lock (BH; the responder side)   > rq->lock (IRQ safe)

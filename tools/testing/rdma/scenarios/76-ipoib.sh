@@ -1,0 +1,384 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# IP over InfiniBand (ib_ipoib, datagram mode) between two managed loop
+# ports that opensm brings ACTIVE; opensm's partitions give the default
+# P_Key and 0x8001, each with its IPoIB broadcast group.  ib0 (loop0)
+# goes to network namespace A and ib1 (loop1) to B, so traffic between
+# them crosses the loop fabric, not the host's loopback.  Checked: the
+# user-visible surface (link type, 20-byte address, broadcast address
+# from the P_Key, sysfs mode/pkey/umcast, ip -d's ipoib attributes),
+# carrier off while the port waits for its SM and on once the broadcast
+# group is joined (its MTU applied), ARP and IPv6 neighbour discovery
+# (ping both ways), a TCP transfer, connected mode refused, P_Key
+# children made through rtnl and through sysfs create_child pinging over
+# 0x8001, delete_child; then ib_ipoib unloads with every interface up,
+# loads again, and the RDMA devices go from under the open interfaces.
+# needs: /usr/sbin/opensm /usr/bin/ip
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+
+IB=/sys/class/infiniband
+OSM_LOG=/tmp/opensm.log
+PARTS=/tmp/partitions.conf
+BCAST_FFFF=00:ff:ff:ff:ff:12:40:1b:ff:ff:00:00:00:00:00:00:ff:ff:ff:ff
+XFER_KB=$(tier_pick 1024 16384)
+
+# iproute2's ip (busybox's, first in PATH, has no netns or ipoib)
+ip() {
+	/usr/bin/ip "$@"
+}
+
+step() {
+	echo "76-ipoib: $*" >/dev/kmsg
+}
+
+uptime_s() {
+	local u r
+	read -r u r </proc/uptime
+	s=${u%.*}
+}
+
+# inns NS CMD...: CMD in network namespace NS (with its own sysfs)
+inns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# wait_carrier NS DEV SECONDS: DEV's carrier is 1 within SECONDS
+wait_carrier() {
+	local t0 c
+	uptime_s
+	t0=$s
+	while :; do
+		if [ "$1" = - ]; then
+			c=$(cat /sys/class/net/"$2"/carrier 2>/dev/null)
+		else
+			c=$(inns "$1" cat /sys/class/net/"$2"/carrier 2>/dev/null)
+		fi
+		[ "$c" = 1 ] && return 0
+		uptime_s
+		[ $((s - t0)) -ge "$3" ] && return 1
+		ktap_nap 0.5
+	done
+}
+
+# port_active DEV
+port_active() {
+	local v
+	read -r v 2>/dev/null <$IB/$1/ports/1/state
+	case "$v" in
+	*ACTIVE*) return 0 ;;
+	esac
+	return 1
+}
+
+dump_osm_log() {
+	[ -f $OSM_LOG ] || return
+	echo "# opensm log (errors, then the last 30 lines):"
+	grep -E ' ERR [0-9A-F]+:' $OSM_LOG | head -n 20 | sed 's/^/# /'
+	tail -n 30 $OSM_LOG | sed 's/^/# /'
+}
+
+bad=
+check() {
+	[ "$2" = "$3" ] || bad="$bad $1='$2'(want '$3')"
+}
+
+report() {
+	if [ -z "$bad" ]; then
+		ktap_pass "$1"
+	else
+		[ -n "$2" ] && ktap_quote "$2"
+		ktap_fail "$1" "$bad"
+	fi
+	bad=
+}
+
+ktap_plan 22
+health_mark
+
+# 1
+step "case 1"
+ktap_test "rdma_loop (2 managed devices), ib_umad and ib_ipoib load" sh -c \
+	'modprobe rdma_loop devices=2 managed=1 && modprobe ib_umad &&
+	 modprobe ib_ipoib'
+
+# 2: the net devices and what they show
+step "case 2"
+N=/sys/class/net
+for d in ib0 ib1; do
+	[ -d $N/$d ] || bad="$bad no-$d"
+done
+if [ -z "$bad" ]; then
+	check type "$(cat $N/ib0/type)" 32
+	check addr_len "$(cat $N/ib0/addr_len)" 20
+	check broadcast "$(cat $N/ib0/broadcast)" $BCAST_FFFF
+	check mode "$(cat $N/ib0/mode)" datagram
+	check pkey "$(cat $N/ib0/pkey)" 0xffff
+	check umcast "$(cat $N/ib0/umcast)" 0
+	# bytes 4..19 of the address: the port's GID 0
+	read -r a <$N/ib0/address
+	g=$(echo "${a#??:??:??:??:}" | tr -d :)
+	read -r gid <$IB/loop0/ports/1/gids/0
+	check gid "$g" "$(echo "$gid" | tr -d :)"
+	read -r a1 <$N/ib1/address
+	read -r gid1 <$IB/loop1/ports/1/gids/0
+	check gid1 "$(echo "${a1#??:??:??:??:}" | tr -d :)" \
+		"$(echo "$gid1" | tr -d :)"
+fi
+report "ib0 and ib1: ARPHRD_INFINIBAND, 20-byte address with the port GID, broadcast of P_Key 0xffff, datagram mode" \
+	"$(ip -d link show 2>&1)"
+
+# 3: no carrier before the SM
+step "case 3"
+ip link set ib0 up && ip link set ib1 up
+ktap_nap 1
+check carrier0 "$(cat $N/ib0/carrier)" 0
+check carrier1 "$(cat $N/ib1/carrier)" 0
+report "up before the SM: no carrier (port in INIT)" "$(ip link show 2>&1)"
+
+# 4: opensm with two IPoIB partitions
+step "case 4"
+mkdir -p /var/cache/opensm /etc/opensm /var/log /run
+cat >$PARTS <<PEOF
+Default=0x7fff, ipoib, mtu=4 : ALL=full;
+P8001=0x8001, ipoib, mtu=4 : ALL=full;
+PEOF
+read -r gid <$IB/loop0/ports/1/gids/0
+SM_GUID=0x$(echo "$gid" | cut -d: -f5-8 | tr -d :)
+opensm -d 2 -g "$SM_GUID" -P $PARTS -f $OSM_LOG </dev/null \
+	>/tmp/opensm.out 2>&1 &
+osm_pid=$!
+uptime_s
+t0=$s
+while :; do
+	port_active loop0 && port_active loop1 &&
+		grep -q 'SUBNET UP' $OSM_LOG 2>/dev/null && break
+	uptime_s
+	[ $((s - t0)) -ge 120 ] && break
+	ktap_nap 0.5
+done
+pk=
+for i in 0 1 2 3; do
+	read -r v 2>/dev/null <$IB/loop1/ports/1/pkeys/$i && pk="$pk $v"
+done
+if port_active loop0 && port_active loop1; then
+	case " $pk " in
+	*" 0x8001 "*) ktap_pass "opensm: ports ACTIVE, P_Key 0x8001 in the table ($((s - t0))s)" ;;
+	*) ktap_fail "opensm: ports ACTIVE, P_Key 0x8001 in the table ($((s - t0))s)" "pkeys:$pk" ;;
+	esac
+else
+	dump_osm_log
+	ktap_fail "opensm: ports ACTIVE, P_Key 0x8001 in the table ($((s - t0))s)" "not ACTIVE"
+fi
+
+# 5: the port events restart the interfaces, the broadcast group joins
+step "case 5"
+wait_carrier - ib0 30 || bad="$bad ib0-no-carrier"
+wait_carrier - ib1 30 || bad="$bad ib1-no-carrier"
+# the broadcast group's MTU (2048: mtu=4) less the 4-byte header,
+# applied after the join (within 10 s)
+i=0
+while [ "$(cat $N/ib0/mtu)" != 2044 ] && [ $i -lt 20 ]; do
+	ktap_nap 0.5
+	i=$((i + 1))
+done
+check mtu "$(cat $N/ib0/mtu)" 2044
+report "carrier on once the broadcast group is joined, MTU 2044 from it" \
+	"$(ip link show 2>&1; dmesg | grep -i ipoib | tail -n 20)"
+
+# 6: into two namespaces, addresses, up
+step "case 6"
+setup_ns() {
+	ip netns add A && ip netns add B &&
+	ip link set ib0 netns A && ip link set ib1 netns B &&
+	ip -n A addr add 10.77.0.1/24 dev ib0 &&
+	ip -n B addr add 10.77.0.2/24 dev ib1 &&
+	ip -n A addr add fd77::1/64 dev ib0 nodad &&
+	ip -n B addr add fd77::2/64 dev ib1 nodad &&
+	ip -n A link set lo up && ip -n B link set lo up &&
+	ip -n A link set ib0 up && ip -n B link set ib1 up &&
+	wait_carrier A ib0 30 && wait_carrier B ib1 30
+}
+ktap_test "ib0 in namespace A, ib1 in B, addressed and up, carrier on" \
+	setup_ns
+
+# 7, 8: ARP over IB, both ways
+step "case 7"
+ktap_test "ping A -> B (ARP over IB)" inns A ping -c 2 -W 5 10.77.0.2
+ktap_test "ping B -> A" inns B ping -c 2 -W 5 10.77.0.1
+
+# 9: the neighbour entry holds the peer's IPoIB address
+step "case 9"
+nb=$(ip -n A neigh show 10.77.0.2 dev ib0 2>&1)
+a1b=$(inns B cat /sys/class/net/ib1/address)
+case "$nb" in
+*"lladdr $a1b "*) ktap_pass "A's ARP entry for B is ib1's 20-byte address" ;;
+*) ktap_quote "$nb"; ktap_fail "A's ARP entry for B is ib1's 20-byte address" "want $a1b" ;;
+esac
+
+# 10: IPv6 neighbour discovery (solicited-node groups joined through the SA)
+step "case 10"
+ktap_test "ping fd77::2 from A (IPv6 neighbour discovery over IB)" \
+	inns A ping -6 -c 2 -W 5 fd77::2
+
+# 11: TCP
+step "case 11"
+running_pid() {
+	local a b st r
+	read -r a b st r 2>/dev/null </proc/"$1"/stat || return 1
+	[ "$st" != Z ]
+}
+tcp_xfer() {
+	local got want lpid i
+	head -c $((XFER_KB * 1024)) /dev/urandom >/tmp/tx
+	rm -f /tmp/rx /tmp/ncin
+	mkfifo /tmp/ncin
+	# the listener's stdin never ends: it stops at the sender's EOF.
+	# iproute2 itself (ip netns exec execs nc: $! is nc), and nothing
+	# of it on the output this check's caller reads (a listener left
+	# behind by a failed transfer must not hold the scenario)
+	/usr/bin/ip netns exec B nc -l -p 5001 <>/tmp/ncin >/tmp/rx \
+		2>/tmp/ncl.err &
+	lpid=$!
+	ktap_nap 1
+	if ! inns A timeout 60 nc 10.77.0.2 5001 </tmp/tx; then
+		kill $lpid 2>/dev/null
+		return 1
+	fi
+	i=0
+	while running_pid $lpid && [ $i -lt 300 ]; do
+		ktap_nap 0.2
+		i=$((i + 1))
+	done
+	kill $lpid 2>/dev/null
+	wait $lpid 2>/dev/null
+	want=$(md5sum </tmp/tx)
+	got=$(md5sum </tmp/rx)
+	echo "sent $(wc -c </tmp/tx) received $(wc -c </tmp/rx) bytes"
+	[ "$got" = "$want" ]
+}
+ktap_test "TCP: ${XFER_KB} KiB A -> B arrive intact" tcp_xfer
+
+# 12: connected mode is not there: refused with a clear errno
+step "case 12"
+out=$(inns A sh -c 'echo connected >/sys/class/net/ib0/mode' 2>&1)
+rc=$?
+out2=$(ip -n A link set ib0 type ipoib mode connected 2>&1)
+rc2=$?
+[ $rc != 0 ] || bad="$bad sysfs-accepted"
+case "$out" in *"not supported"*) ;; *) bad="$bad sysfs-errno" ;; esac
+[ $rc2 != 0 ] || bad="$bad rtnl-accepted"
+case "$out2" in *"connected mode is not available"*) ;; *) bad="$bad no-extack" ;; esac
+check mode "$(inns A cat /sys/class/net/ib0/mode)" datagram
+report "connected mode refused (EOPNOTSUPP, extack), mode stays datagram" \
+	"$out$KTAP_NL$out2"
+
+# 13: ip -d and umcast
+step "case 13"
+inns A sh -c 'echo 1 >/sys/class/net/ib0/umcast'
+d=$(ip -n A -d link show ib0 2>&1)
+case "$d" in *"ipoib pkey 0xffff mode datagram umcast 0001 "*) ;; *) bad="$bad ip-d" ;; esac
+check umcast "$(inns A cat /sys/class/net/ib0/umcast)" 1
+inns A sh -c 'echo 0 >/sys/class/net/ib0/umcast'
+check umcast0 "$(inns A cat /sys/class/net/ib0/umcast)" 0
+report "ip -d link: ipoib pkey, mode, umcast; umcast set and cleared" "$d"
+
+# 14: children on P_Key 0x8001: rtnl in A, sysfs create_child in B
+step "case 14"
+mk_children() {
+	ip -n A link add link ib0 name ib0.8001 type ipoib pkey 0x8001 &&
+	inns B sh -c 'echo 0x8001 >/sys/class/net/ib1/create_child' &&
+	ip -n A addr add 10.78.0.1/24 dev ib0.8001 &&
+	ip -n B addr add 10.78.0.2/24 dev ib1.8001 &&
+	ip -n A link set ib0.8001 up && ip -n B link set ib1.8001 up &&
+	wait_carrier A ib0.8001 30 && wait_carrier B ib1.8001 30
+}
+ktap_test "P_Key 0x8001 children (ip link add ... type ipoib; create_child) come up" \
+	mk_children
+
+# 15
+step "case 15"
+check pkey "$(inns A cat /sys/class/net/ib0.8001/pkey)" 0x8001
+check parent "$(inns B cat /sys/class/net/ib1.8001/parent)" ib1
+b=$(inns A cat /sys/class/net/ib0.8001/broadcast)
+check bcast "$b" 00:ff:ff:ff:ff:12:40:1b:80:01:00:00:00:00:00:00:ff:ff:ff:ff
+l=$(ip -n A -o link show ib0.8001 2>&1)
+case "$l" in *"ib0.8001@ib0"*) ;; *) bad="$bad no-@ib0" ;; esac
+report "children: pkey 0x8001, parent, broadcast of 0x8001, linked to ib0" "$l"
+
+# 16
+step "case 16"
+ktap_test "ping over P_Key 0x8001, A -> B" inns A ping -c 2 -W 5 10.78.0.2
+
+# 17: refusals
+step "case 17"
+o1=$(inns B sh -c 'echo 0x8001 >/sys/class/net/ib1/create_child' 2>&1)
+r1=$?
+o2=$(ip -n A link add link ib0.8001 name ib0.x type ipoib pkey 0x8002 2>&1)
+r2=$?
+o3=$(inns B sh -c 'echo 0x8000 >/sys/class/net/ib1/create_child' 2>&1)
+r3=$?
+[ $r1 != 0 ] && case "$o1" in *"not unique"*) ;; *) false ;; esac ||
+	bad="$bad dup"
+[ $r2 != 0 ] && case "$o2" in *"cannot have children"*) ;; *) false ;; esac ||
+	bad="$bad child-of-child"
+[ $r3 != 0 ] && case "$o3" in *"nvalid argument"*) ;; *) false ;; esac ||
+	bad="$bad pkey-8000"
+report "refused: a second 0x8001 child (ENOTUNIQ), a child of a child, P_Key 0x8000 (EINVAL)" \
+	"$o1$KTAP_NL$o2$KTAP_NL$o3"
+
+# 18: delete_child
+step "case 18"
+inns B sh -c 'echo 0x8001 >/sys/class/net/ib1/delete_child'
+rc=$?
+l=$(ip -n B -o link show 2>&1)
+case "$l" in *ib1.8001*) bad="$bad still-there" ;; esac
+[ $rc = 0 ] || bad="$bad rc=$rc"
+report "delete_child removes ib1.8001" "$l"
+
+# 19: unload with everything up (ib0 and ib0.8001 in A, ib1 in B)
+step "case 19"
+rmmod ib_ipoib
+rc=$?
+la=$(ip -n A -o link show 2>&1)
+lb=$(ip -n B -o link show 2>&1)
+[ $rc = 0 ] || bad="$bad rmmod=$rc"
+case "$la$lb" in *ib[01]*) bad="$bad left" ;; esac
+report "rmmod ib_ipoib with its interfaces up: none left" "$la$KTAP_NL$lb"
+
+# 20: again, then the RDMA devices go from under the open interfaces
+step "case 20"
+dev_gone() {
+	modprobe ib_ipoib && ip link set ib0 up && ip link set ib1 up &&
+		wait_carrier - ib0 30 && wait_carrier - ib1 30 || return 1
+	# (this runs in a subshell: opensm is not its child to wait for)
+	kill $osm_pid
+	i=0
+	while running_pid $osm_pid && [ $i -lt 150 ]; do
+		ktap_nap 0.2
+		i=$((i + 1))
+	done
+	rmmod ib_umad && rmmod rdma_loop || return 1
+	! ls -d /sys/class/net/ib0 /sys/class/net/ib1 2>/dev/null
+}
+ktap_test "ib_ipoib again; the loop devices removed under ib0 and ib1 (up)" \
+	dev_gone
+
+# 21
+step "case 21"
+unload_all() {
+	ip netns del A
+	ip netns del B
+	rmmod ib_ipoib && rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "ib_ipoib, rdmavt and ib_core unload" unload_all
+
+# 22
+step "case 22"
+health_check
+ktap_finish
