@@ -14,7 +14,8 @@
 # main build does), and when a module of the reference build (default:
 # this repository's modules.order, which make check's build just made
 # against the test kernel) is missing, apart from the KUnit-only modules
-# (those Kbuild names under CONFIG_INFINIBAND_KUNIT_TEST).
+# (those Kbuild names under CONFIG_INFINIBAND_KUNIT_TEST or a
+# module's own, such as CONFIG_INFINIBAND_IPOIB_KUNIT_TEST).
 #
 # Why Debian's headers and not the test kernel with KUnit off: it is the
 # cheaper way and checks more.  The release is the one distro-run.sh
@@ -169,7 +170,7 @@ fi
 # --- every module of the reference build, but the KUnit-only ones ---
 # shellcheck disable=SC2016 # the $ of $(CONFIG_...) is Kbuild's
 kunit_only=$(cd "$repo" && find . -name Kbuild -not -path './.testbed/*' \
-	-exec sed -n 's/^obj-\$(CONFIG_INFINIBAND_KUNIT_TEST) *+= *\([a-z0-9_]*\)\.o$/\1/p' {} + |
+	-exec sed -n 's/^obj-\$(CONFIG_INFINIBAND[A-Z_]*KUNIT_TEST) *+= *\([a-z0-9_]*\)\.o$/\1/p' {} + |
 	sort -u)
 names() { sed 's|.*/||; s|\.o$||' "$1" | sort -u; }
 want=$(comm -23 <(names "$ref") <(echo "$kunit_only"))

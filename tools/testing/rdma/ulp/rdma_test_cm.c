@@ -19,6 +19,8 @@
  *                         connect, check the data path (below), disconnect
  *   hold SRC DST PORT     a client that stays connected after the checks
  *   release               disconnect and free the held connections
+ *   churn SRC DST PORT N  N clients, each destroyed at a stop picked at
+ *                         random (below), without disconnecting first
  *   clear                 empty the log
  *
  * The data path, for each size of 1, 1000, 4096 and 65536 bytes (the
@@ -29,6 +31,14 @@
  * random bytes into it and an RDMA READ back.  Every payload is compared
  * byte for byte.  The server tells its buffer's address and rkey (its
  * PD's global rkey) in the private data of its accept.
+ *
+ * The stops of churn: 0 right after rdma_create_id(), 1 with the address
+ * resolution in flight, 2 once ADDR_RESOLVED came, 3 with the route
+ * resolution in flight, 4 once ROUTE_RESOLVED came and the QP exists,
+ * 5 with the connection request in flight, 6 once ESTABLISHED came, 7
+ * with the disconnect in flight.  Its clients log no events; it ends
+ * with "churn done N stops S0 S1 ... S7" (how many stopped at each) or
+ * "churn error ERRNO at STEP" when a step that is waited for fails.
  *
  * Every rdma_cm event of every id is logged as "ROLE event NAME status
  * N" (ROLE: listener, server or client), the checks as "client send
@@ -55,7 +65,7 @@
 
 #define TCM_MAGIC	0x74634d31	/* "tcM1" */
 #define TCM_BUF		65536
-#define TCM_LOG		16384
+#define TCM_LOG		65536
 #define TCM_CQE		32
 #define TCM_STEP_MS	10000
 #define TCM_DISC_MS	3000
@@ -111,6 +121,7 @@ struct tcm_conn {
 	struct list_head	entry;
 	bool			listed;
 	bool			owned;
+	bool			quiet;	/* a churn client: events not logged */
 	/* the verbs objects, for connections */
 	struct ib_device	*dev;
 	struct ib_pd		*pd;
@@ -419,6 +430,8 @@ static u8 tcm_pattern(unsigned int i)
 
 static void tcm_log_event(struct tcm_conn *c, struct rdma_cm_event *ev)
 {
+	if (c->quiet)
+		return;
 	tcm_out("%s event %s status %d\n", tcm_role_names[c->role],
 		rdma_event_msg(ev->event), ev->status);
 }
@@ -532,9 +545,12 @@ static int tcm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			return tcm_gone_in_handler(c);
 		return 0;
 	case TCM_SERVER:
+		/* a churn client may go before or after its RTU */
 		if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
 		    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL ||
-		    ev->event == RDMA_CM_EVENT_CONNECT_ERROR)
+		    ev->event == RDMA_CM_EVENT_CONNECT_ERROR ||
+		    ev->event == RDMA_CM_EVENT_REJECTED ||
+		    ev->event == RDMA_CM_EVENT_UNREACHABLE)
 			return tcm_gone_in_handler(c);
 		return 0;
 	default:
@@ -841,6 +857,112 @@ out:
 	return ret;
 }
 
+#define TCM_CHURN_STOPS	8
+
+/* One churn client, destroyed at @stop; 0 or the error of a waited step. */
+static int tcm_churn_one(const struct sockaddr_in *s,
+			 const struct sockaddr_in *d, unsigned int stop,
+			 const char **step)
+{
+	__be32 magic = cpu_to_be32(TCM_MAGIC);
+	struct rdma_conn_param param = {
+		.private_data = &magic,
+		.private_data_len = sizeof(magic),
+		.responder_resources = 4,
+		.initiator_depth = 4,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+	};
+	struct tcm_conn *c;
+	int ret;
+
+	*step = "create";
+	c = tcm_conn_alloc(TCM_CLIENT);
+	if (!c)
+		return -ENOMEM;
+	c->quiet = true;
+	c->owned = true;
+	c->id = rdma_create_id(tcm_net(), tcm_handler, c, RDMA_PS_TCP,
+			       IB_QPT_RC);
+	if (IS_ERR(c->id)) {
+		ret = PTR_ERR(c->id);
+		c->id = NULL;
+		tcm_conn_free(c);
+		return ret;
+	}
+	atomic_inc(&tcm_objs[TCM_IDS]);
+	ret = 0;
+	if (stop == 0)
+		goto out;
+	*step = "address";
+	tcm_arm(c);
+	ret = rdma_resolve_addr(c->id, (struct sockaddr *)s,
+				(struct sockaddr *)d, TCM_STEP_MS / 2);
+	if (ret || stop == 1)
+		goto out;
+	ret = tcm_wait(c, 0, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ret || stop == 2)
+		goto out;
+	*step = "route";
+	tcm_arm(c);
+	ret = rdma_resolve_route(c->id, TCM_STEP_MS / 2);
+	if (ret || stop == 3)
+		goto out;
+	ret = tcm_wait(c, 0, RDMA_CM_EVENT_ROUTE_RESOLVED) ?:
+	      tcm_conn_setup(c);
+	if (ret || stop == 4)
+		goto out;
+	*step = "connect";
+	tcm_arm(c);
+	ret = rdma_connect(c->id, &param);
+	if (ret || stop == 5)
+		goto out;
+	ret = tcm_wait(c, 0, RDMA_CM_EVENT_ESTABLISHED);
+	if (ret || stop == 6)
+		goto out;
+	*step = "disconnect";
+	ret = rdma_disconnect(c->id);
+out:
+	/* QP, id, then the rest: no handler runs on @c after the id */
+	if (c->has_qp) {
+		rdma_destroy_qp(c->id);
+		c->has_qp = false;
+		atomic_dec(&tcm_objs[TCM_QPS]);
+	}
+	tcm_id_destroy(c);
+	tcm_conn_teardown(c);
+	tcm_conn_free(c);
+	return ret;
+}
+
+static int tcm_churn(const char *src, const char *dst, u16 port,
+		     unsigned int n)
+{
+	unsigned int stops[TCM_CHURN_STOPS] = {};
+	struct sockaddr_in s, d;
+	const char *step;
+	unsigned int i, stop;
+	int ret;
+
+	ret = tcm_parse_addr(src, 0, &s) ?: tcm_parse_addr(dst, port, &d);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		stop = get_random_u32_below(TCM_CHURN_STOPS);
+		ret = tcm_churn_one(&s, &d, stop, &step);
+		if (ret) {
+			tcm_out("churn error %d at %s (stop %u of client %u)\n",
+				ret, step, stop, i);
+			return ret;
+		}
+		stops[stop]++;
+	}
+	tcm_out("churn done %u stops %u %u %u %u %u %u %u %u\n", n,
+		stops[0], stops[1], stops[2], stops[3], stops[4], stops[5],
+		stops[6], stops[7]);
+	return 0;
+}
+
 static int tcm_command(char *buf)
 {
 	char *argv[5];
@@ -863,6 +985,13 @@ static int tcm_command(char *buf)
 	if (!strcmp(argv[0], "hold") && argc == 4)
 		return kstrtou16(argv[3], 10, &port) ?:
 		       tcm_client(argv[1], argv[2], port, true);
+	if (!strcmp(argv[0], "churn") && argc == 5) {
+		unsigned int n;
+
+		return kstrtou16(argv[3], 10, &port) ?:
+		       kstrtouint(argv[4], 10, &n) ?:
+		       tcm_churn(argv[1], argv[2], port, n);
+	}
 	if (!strcmp(argv[0], "unlisten") && argc == 1) {
 		tcm_close_all(&tcm_listeners, true);
 		return 0;
