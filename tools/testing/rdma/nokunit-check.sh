@@ -170,7 +170,7 @@ fi
 # --- every module of the reference build, but the KUnit-only ones ---
 # shellcheck disable=SC2016 # the $ of $(CONFIG_...) is Kbuild's
 kunit_only=$(cd "$repo" && find . -name Kbuild -not -path './.testbed/*' \
-	-exec sed -n 's/^obj-\$(CONFIG_INFINIBAND[A-Z_]*KUNIT_TEST) *+= *\([a-z0-9_]*\)\.o$/\1/p' {} + |
+	-exec sed -n 's/^obj-\$(CONFIG_[A-Z_]*KUNIT_TEST) *+= *\([a-z0-9_]*\)\.o$/\1/p' {} + |
 	sort -u)
 names() { sed 's|.*/||; s|\.o$||' "$1" | sort -u; }
 want=$(comm -23 <(names "$ref") <(echo "$kunit_only"))
