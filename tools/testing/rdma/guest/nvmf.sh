@@ -8,6 +8,10 @@
 # The kernel refuses a connect whose host NQN names a UUID other than the
 # host ID (nvme-cli would otherwise take /etc/nvme/hostid, which the
 # initramfs has not): nvmf_connect passes both, derived from one UUID.
+#
+# nvmf_sums and nvmf_write_blocks read the caller's NVMF_BLOCKS: one
+# block a line, "SIZE_KIB OFFSET_KIB", each offset a multiple of its
+# size (dd's seek counts blocks).
 
 NVMF_CFS=/sys/kernel/config/nvmet
 NVMF_HOSTID=6b8c1f3e-0f3a-4d52-9c51-2f0c4a1e00${WIRE_SELF:-0}${WIRE_SELF:-0}
@@ -73,3 +77,39 @@ nvmf_ns() {
 	return 1
 }
 nvmf_ns_ready() { local n; n=$(nvmf_ns) && [ -b "/dev/$n" ]; }
+
+# nvmf_sums DEVICE: sha256 of each block of NVMF_BLOCKS read back from
+# DEVICE with O_DIRECT, on one line.
+nvmf_sums() {
+	local size off line=
+	while read -r size off; do
+		line="$line $(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
+			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)"
+	done <<EOF
+$NVMF_BLOCKS
+EOF
+	echo "${line# }"
+}
+
+# nvmf_write_blocks DEVICE: each block of NVMF_BLOCKS, from /dev/urandom,
+# written with O_DIRECT; its own checksum compared with what reads back.  What
+# read back, as nvmf_sums gives it, goes to /tmp/nvmf.sums.
+nvmf_write_blocks() {
+	local size off want got bad=0 line=
+	while read -r size off; do
+		dd if=/dev/urandom of=/tmp/blk bs=1k count="$size" 2>/dev/null
+		want=$(sha256sum </tmp/blk | cut -c1-16)
+		dd if=/tmp/blk of="$1" bs=${size}k seek=$((off / size)) count=1 \
+			oflag=direct 2>/dev/null || { echo "writing ${size} KiB failed"; bad=1; }
+		got=$(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
+			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)
+		echo "${size} KiB at ${off} KiB: wrote $want, read $got"
+		[ "$want" = "$got" ] || bad=1
+		line="$line $got"
+	done <<EOF
+$NVMF_BLOCKS
+EOF
+	echo "${line# }" >/tmp/nvmf.sums
+	rm -f /tmp/blk
+	return $bad
+}

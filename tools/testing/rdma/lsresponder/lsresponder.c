@@ -15,6 +15,12 @@
  *   answer     a path record with values opensm would not give: SL 7,
  *              packet lifetime 17, MTU 1024 (3), rate 10 Gb/s (3), the
  *              DLID 0x7777 and SLID 0x7778, the request's GIDs and P_Key
+ *   fabric     a record that works on the loop fabric: the LIDs the SM
+ *              gave the two ports (from sysfs: the requesting port's,
+ *              and that of the port whose GID 0 is the DGID), SL 0,
+ *              and MTU 1024 and packet lifetime 17 as in "answer"
+ *              (opensm gives neither), so a connection made over it
+ *              shows where its path came from
  *   error      RDMA_NL_LS_F_ERR
  *   late       the record of "answer", but only once SIGUSR1 came (the
  *              caller sends it when the query has ended), with NLM_F_ACK;
@@ -35,6 +41,7 @@
  */
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <endian.h>
 #include <errno.h>
 #include <linux/netlink.h>
@@ -50,10 +57,10 @@
 
 #define BUF_SIZE	8192
 
-enum mode { M_ANSWER, M_ERROR, M_LATE, M_MALFORMED, M_WRONGSEQ, M_SILENT };
+enum mode { M_ANSWER, M_FABRIC, M_ERROR, M_LATE, M_MALFORMED, M_WRONGSEQ, M_SILENT };
 
 static const char * const mode_names[] = {
-	[M_ANSWER] = "answer", [M_ERROR] = "error", [M_LATE] = "late",
+	[M_ANSWER] = "answer", [M_FABRIC] = "fabric", [M_ERROR] = "error", [M_LATE] = "late",
 	[M_MALFORMED] = "malformed", [M_WRONGSEQ] = "wrongseq",
 	[M_SILENT] = "silent",
 };
@@ -80,7 +87,7 @@ struct answer {
 static void print_usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [--set-timeout MS] [--count N] answer|error|late|malformed|wrongseq|silent\n",
+		"usage: %s [--set-timeout MS] [--count N] answer|fabric|error|late|malformed|wrongseq|silent\n",
 		prog);
 	exit(2);
 }
@@ -96,20 +103,85 @@ static void put_bits(uint32_t *rec, int word, int bit, int bits, uint32_t v)
 	rec[word] = htobe32(w);
 }
 
-/* The distinctive PathRecord (IBTA 15.2.5.16 layout) for @req. */
-static void make_record(const struct request *req, uint32_t *rec)
+#define IB_SYSFS	"/sys/class/infiniband"
+
+/* The LID in sysfs file @path ("0x1"), or 0. */
+static uint16_t read_lid(const char *path)
 {
+	unsigned int lid = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%x", &lid) != 1)
+		lid = 0;
+	fclose(f);
+	return (uint16_t)lid;
+}
+
+/* The LID of the port of this host whose GID 0 is @gid, or 0. */
+static uint16_t lid_of_gid(const uint8_t *gid)
+{
+	char path[512], text[64], want[64];
+	struct dirent *d;
+	uint16_t lid = 0;
+	unsigned int port;
+	DIR *dir;
+	FILE *f;
+	int i, n = 0;
+
+	for (i = 0; i < 16; i += 2)
+		n += snprintf(want + n, sizeof(want) - n, "%s%02x%02x",
+			      i ? ":" : "", gid[i], gid[i + 1]);
+	dir = opendir(IB_SYSFS);
+	if (!dir)
+		return 0;
+	while (!lid && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		for (port = 1; port <= 2 && !lid; port++) {
+			snprintf(path, sizeof(path), IB_SYSFS "/%s/ports/%u/gids/0",
+				 d->d_name, port);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fscanf(f, "%63s", text) == 1 && !strcmp(text, want)) {
+				snprintf(path, sizeof(path),
+					 IB_SYSFS "/%s/ports/%u/lid",
+					 d->d_name, port);
+				lid = read_lid(path);
+			}
+			fclose(f);
+		}
+	}
+	closedir(dir);
+	return lid;
+}
+
+/* The PathRecord (IBTA 15.2.5.16 layout) of @mode for @req. */
+static void make_record(const struct request *req, enum mode mode,
+			uint32_t *rec)
+{
+	uint16_t dlid = 0x7777, slid = 0x7778;
+	char path[512];
+
+	if (mode == M_FABRIC) {
+		snprintf(path, sizeof(path), IB_SYSFS "/%s/ports/%u/lid",
+			 req->dev, req->port);
+		slid = read_lid(path);
+		dlid = lid_of_gid(req->dgid);
+	}
 	memset(rec, 0, 64);
 	memcpy(&rec[2], req->dgid, 16);
 	memcpy(&rec[6], req->sgid, 16);
-	put_bits(rec, 10, 0, 16, 0x7777);	/* DLID */
-	put_bits(rec, 10, 16, 16, 0x7778);	/* SLID */
+	put_bits(rec, 10, 0, 16, dlid);		/* DLID */
+	put_bits(rec, 10, 16, 16, slid);	/* SLID */
 	put_bits(rec, 11, 24, 8, 0);		/* HopLimit */
 	put_bits(rec, 12, 8, 1,
 		 req->path_use != LS_RESOLVE_PATH_USE_UNIDIRECTIONAL);
 	put_bits(rec, 12, 9, 7, 1);		/* NumbPath */
 	put_bits(rec, 12, 16, 16, req->pkey);
-	put_bits(rec, 13, 12, 4, 7);		/* SL */
+	put_bits(rec, 13, 12, 4, mode == M_FABRIC ? 0 : 7);	/* SL */
 	put_bits(rec, 13, 16, 2, 2);		/* MTUSelector: exactly */
 	put_bits(rec, 13, 18, 6, 3);		/* MTU 1024 */
 	put_bits(rec, 13, 24, 2, 2);
@@ -266,7 +338,7 @@ static void respond(int fd, const struct request *req, enum mode mode)
 	ans.rec.flags = req->path_use == LS_RESOLVE_PATH_USE_UNIDIRECTIONAL ?
 			IB_PATH_PRIMARY | IB_PATH_OUTBOUND :
 			IB_PATH_PRIMARY | IB_PATH_GMP | IB_PATH_BIDIRECTIONAL;
-	make_record(req, ans.rec.path_rec);
+	make_record(req, mode, ans.rec.path_rec);
 	ans.attr.nla_type = LS_NLA_TYPE_PATH_RECORD;
 	ans.attr.nla_len = NLA_HDRLEN + rec_len;
 	ans.nlh.nlmsg_len = NLMSG_HDRLEN + NLA_ALIGN(ans.attr.nla_len);

@@ -40,6 +40,9 @@
  * with "churn done N stops S0 S1 ... S7" (how many stopped at each) or
  * "churn error ERRNO at STEP" when a step that is waited for fails.
  *
+ * A client whose route has a path record (InfiniBand) logs it after
+ * "client connected": "client path sl S mtu BYTES packet_life_time P".
+ *
  * Every rdma_cm event of every id is logged as "ROLE event NAME status
  * N" (ROLE: listener, server or client), the checks as "client send
  * SIZE ok" and so on, a client's outcome as "client done" or "client
@@ -826,6 +829,11 @@ static int tcm_client(const char *src, const char *dst, u16 port, bool hold)
 	tcm_out("client connected %pISpc to %pISpc on %s after %lld ms\n",
 		&c->id->route.addr.src_addr, &c->id->route.addr.dst_addr,
 		dev_name(&c->id->device->dev), tcm_ms(start));
+	if (c->id->route.path_rec)
+		tcm_out("client path sl %u mtu %d packet_life_time %u\n",
+			c->id->route.path_rec->sl,
+			ib_mtu_enum_to_int(c->id->route.path_rec->mtu),
+			c->id->route.path_rec->packet_life_time);
 	for (i = 0; i < ARRAY_SIZE(tcm_sizes); i++) {
 		ret = tcm_data(c, tcm_sizes[i], &step);
 		if (ret)

@@ -47,7 +47,7 @@ IMG=/tmp/nvmf.img
 # The quick tier also leaves out the disconnect with nvme-cli and the
 # connect after it: it removes the host's device under I/O on its first
 # connection (made with ctrl_loss_tmo 10 s, as the full tier's second).
-BLOCKS=$(tier_pick "4 0
+NVMF_BLOCKS=$(tier_pick "4 0
 128 1024" "4 0
 128 1024
 1024 4096
@@ -120,45 +120,10 @@ qps_on_dev() {
 }
 no_qps() { [ "$(qps_on_dev)" = 0 ]; }
 
-# sums DEVICE: sha256 of each block of BLOCKS read back from DEVICE with
-# O_DIRECT, on one line.
-sums() {
-	local size off line=
-	while read -r size off; do
-		line="$line $(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
-			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)"
-	done <<EOF
-$BLOCKS
-EOF
-	echo "${line# }"
-}
-
 # --- host side ---
 connect() {
 	nvmf_connect rdma $NQN "$WIRE_PEER_IP" $PORT "$@" || return
 	wait_for 60 nvmf_ns_ready
-}
-# write_blocks DEVICE: each block of BLOCKS, from /dev/urandom, written
-# with O_DIRECT; its own checksum compared with what reads back.  What
-# read back, as sums gives it, goes to /tmp/nvmf.sums.
-write_blocks() {
-	local size off want got bad=0 line=
-	while read -r size off; do
-		dd if=/dev/urandom of=/tmp/blk bs=1k count="$size" 2>/dev/null
-		want=$(sha256sum </tmp/blk | cut -c1-16)
-		dd if=/tmp/blk of="$1" bs=${size}k seek=$((off / size)) count=1 \
-			oflag=direct 2>/dev/null || { echo "writing ${size} KiB failed"; bad=1; }
-		got=$(dd if="$1" bs=${size}k skip=$((off / size)) count=1 \
-			iflag=direct 2>/dev/null | sha256sum | cut -c1-16)
-		echo "${size} KiB at ${off} KiB: wrote $want, read $got"
-		[ "$want" = "$got" ] || bad=1
-		line="$line $got"
-	done <<EOF
-$BLOCKS
-EOF
-	echo "${line# }" >/tmp/nvmf.sums
-	rm -f /tmp/blk
-	return $bad
 }
 # io_loop DEVICE STATUS: reads and writes with O_DIRECT until one fails
 # or the device is gone (dd would write a regular file in its place);
@@ -257,18 +222,18 @@ fi
 # the tag of the sync, which fails when they differ
 if is_target; then
 	wire_sync written || ktap_diag "the host did not write"
-	mine=$(sums /dev/loop0)
+	mine=$(nvmf_sums /dev/loop0)
 	ktap_diag "the loop device holds: $mine"
 	sync_test "target: the loop device holds what the host wrote (sha256 of each block)" \
 		"sums $mine"
 else
-	out=$(write_blocks "/dev/$n")
+	out=$(nvmf_write_blocks "/dev/$n")
 	rc=$?
 	echo "$out" | sed 's/^/# /'
-	name="host: $(echo "$BLOCKS" | wc -l) blocks of 4 KiB to $(echo "$BLOCKS" | tail -n 1 | cut -d' ' -f1) KiB written and read back with O_DIRECT, identical"
+	name="host: $(echo "$NVMF_BLOCKS" | wc -l) blocks of 4 KiB to $(echo "$NVMF_BLOCKS" | tail -n 1 | cut -d' ' -f1) KiB written and read back with O_DIRECT, identical"
 	if [ $rc = 0 ]; then ktap_pass "$name"; else ktap_fail "$name"; fi
 	wire_sync written || ktap_diag "the target did not wait"
-	# what write_blocks read back, compared with what the target reads
+	# what nvmf_write_blocks read back, compared with what the target reads
 	read -r mine </tmp/nvmf.sums
 	sync_test "host: the target's loop device holds what the host wrote (sha256 of each block)" \
 		"sums $mine"
