@@ -36,7 +36,8 @@
  * resolution in flight, 2 once ADDR_RESOLVED came, 3 with the route
  * resolution in flight, 4 once ROUTE_RESOLVED came and the QP exists,
  * 5 with the connection request in flight, 6 once ESTABLISHED came, 7
- * with the disconnect in flight.  Its clients log no events; it ends
+ * with the disconnect in flight.  Its clients log no events, only
+ * "churn client I stop S from ADDR" as each is destroyed; it ends
  * with "churn done N stops S0 S1 ... S7" (how many stopped at each) or
  * "churn error ERRNO at STEP" when a step that is waited for fails.
  *
@@ -44,9 +45,9 @@
  * "client connected": "client path sl S mtu BYTES packet_life_time P".
  *
  * Every rdma_cm event of every id is logged as "ROLE event NAME status
- * N" (ROLE: listener, server or client), the checks as "client send
- * SIZE ok" and so on, a client's outcome as "client done" or "client
- * error ERRNO at STEP".  A connection (server side, or held client)
+ * N peer ADDR" (ROLE: listener, server or client; ADDR: the id's
+ * destination), the checks as "client send SIZE ok" and so on, a
+ * client's outcome as "client done" or "client error ERRNO at STEP".  A connection (server side, or held client)
  * that gets DISCONNECTED or DEVICE_REMOVAL frees its QP, CQ, PD and
  * buffers in the handler and returns non-zero, so that rdma_cm destroys
  * its id; a listener does the same on DEVICE_REMOVAL.  The status file
@@ -435,8 +436,9 @@ static void tcm_log_event(struct tcm_conn *c, struct rdma_cm_event *ev)
 {
 	if (c->quiet)
 		return;
-	tcm_out("%s event %s status %d\n", tcm_role_names[c->role],
-		rdma_event_msg(ev->event), ev->status);
+	tcm_out("%s event %s status %d peer %pISpc\n",
+		tcm_role_names[c->role], rdma_event_msg(ev->event),
+		ev->status, &c->id->route.addr.dst_addr);
 }
 
 /*
@@ -870,7 +872,7 @@ out:
 /* One churn client, destroyed at @stop; 0 or the error of a waited step. */
 static int tcm_churn_one(const struct sockaddr_in *s,
 			 const struct sockaddr_in *d, unsigned int stop,
-			 const char **step)
+			 unsigned int nr, const char **step)
 {
 	__be32 magic = cpu_to_be32(TCM_MAGIC);
 	struct rdma_conn_param param = {
@@ -931,6 +933,8 @@ static int tcm_churn_one(const struct sockaddr_in *s,
 	*step = "disconnect";
 	ret = rdma_disconnect(c->id);
 out:
+	tcm_out("churn client %u stop %u from %pISpc\n", nr, stop,
+		&c->id->route.addr.src_addr);
 	/* QP, id, then the rest: no handler runs on @c after the id */
 	if (c->has_qp) {
 		rdma_destroy_qp(c->id);
@@ -957,7 +961,7 @@ static int tcm_churn(const char *src, const char *dst, u16 port,
 		return ret;
 	for (i = 0; i < n; i++) {
 		stop = get_random_u32_below(TCM_CHURN_STOPS);
-		ret = tcm_churn_one(&s, &d, stop, &step);
+		ret = tcm_churn_one(&s, &d, stop, i, &step);
 		if (ret) {
 			tcm_out("churn error %d at %s (stop %u of client %u)\n",
 				ret, step, stop, i);
