@@ -37,7 +37,8 @@
  * resolution in flight, 4 once ROUTE_RESOLVED came and the QP exists,
  * 5 with the connection request in flight, 6 once ESTABLISHED came, 7
  * with the disconnect in flight.  Its clients log no events, only
- * "churn client I stop S from ADDR" as each is destroyed; it ends
+ * "churn client I stop S from ADDR" (or "unbound") as each is
+ * destroyed; it ends
  * with "churn done N stops S0 S1 ... S7" (how many stopped at each) or
  * "churn error ERRNO at STEP" when a step that is waited for fails.
  *
@@ -933,8 +934,11 @@ static int tcm_churn_one(const struct sockaddr_in *s,
 	*step = "disconnect";
 	ret = rdma_disconnect(c->id);
 out:
-	tcm_out("churn client %u stop %u from %pISpc\n", nr, stop,
-		&c->id->route.addr.src_addr);
+	if (c->id->route.addr.src_addr.ss_family)
+		tcm_out("churn client %u stop %u from %pISpc\n", nr, stop,
+			&c->id->route.addr.src_addr);
+	else
+		tcm_out("churn client %u stop %u unbound\n", nr, stop);
 	/* QP, id, then the rest: no handler runs on @c after the id */
 	if (c->has_qp) {
 		rdma_destroy_qp(c->id);
