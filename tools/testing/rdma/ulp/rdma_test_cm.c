@@ -38,9 +38,9 @@
  * 5 with the connection request in flight, 6 once ESTABLISHED came, 7
  * with the disconnect in flight.  Its clients log no events, only
  * "churn client I stop S from ADDR" (or "unbound") as each is
- * destroyed; it ends
- * with "churn done N stops S0 S1 ... S7" (how many stopped at each) or
- * "churn error ERRNO at STEP" when a step that is waited for fails.
+ * destroyed; it ends with "churn done N stops S0 S1 ... S7" (how many
+ * stopped at each) or "churn error ERRNO at STEP" when a step that is
+ * waited for fails.
  *
  * A client whose route has a path record (InfiniBand) logs it after
  * "client connected": "client path sl S mtu BYTES packet_life_time P".
