@@ -765,6 +765,35 @@ static void siw_cm_device_removed(struct kunit *test)
 	sock_release(raw);
 }
 
+/*
+ * An endpoint still referenced when its device goes (issue 25, defect
+ * 6): here the test's own reference on the listener's endpoint, standing
+ * for any late holder.  The device's end closes the endpoint and does
+ * not wait for the reference; the device's memory stays until the
+ * endpoint lets go.  The endpoint's release, after the device was
+ * unregistered and every RCU callback ran, must find nothing freed
+ * (KASAN sees it otherwise).
+ */
+static void siw_cm_device_end_endpoint_held(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *lid = listen_on(fx, PORT_BASE + 340);
+	struct siw_cep *cep = lid->provider_data;
+
+	KUNIT_ASSERT_NOT_NULL(test, cep);
+	siw_test.cep_get(cep);
+	ib_unregister_device_and_put(fx->ibdev);
+	KUNIT_EXPECT_TRUE(test, fx->removed);
+	/* closed: it holds no socket, no id, no QP of the device any more */
+	KUNIT_EXPECT_EQ(test, cep->state, SIW_CEP_CLOSED);
+	KUNIT_EXPECT_NULL(test, cep->sock);
+	KUNIT_EXPECT_NULL(test, cep->cm_id);
+	KUNIT_EXPECT_NULL(test, cep->qp);
+	/* what the device's end freed is gone by now */
+	rcu_barrier();
+	siw_test.cep_put(cep);
+}
+
 /* ---- the MPA module parameters, against a peer the test plays ---- */
 
 static void raw_release(void *sock)
@@ -1697,6 +1726,7 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
+	KUNIT_CASE(siw_cm_device_end_endpoint_held),
 	KUNIT_CASE_PARAM(siw_cm_rdma_cm, cma_case_gen_params),
 	KUNIT_CASE_PARAM(siw_cm_mpa_version, mpa_version_gen_params),
 	KUNIT_CASE(siw_cm_crc_initiator),
