@@ -38,6 +38,7 @@ static void iwcm_free(struct iwcm_id_private *priv)
 	WARN_ON_ONCE(!list_empty(&priv->events));
 	list_for_each_entry_safe(w, tmp, &priv->free_works, list)
 		kfree(w);
+	kfree(priv->reject_id);
 	kfree(priv);
 	atomic_dec(&iwcm_ids_alive);
 }
