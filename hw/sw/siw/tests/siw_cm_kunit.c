@@ -789,8 +789,9 @@ static void siw_cm_device_end_endpoint_held(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, cep->sock);
 	KUNIT_EXPECT_NULL(test, cep->cm_id);
 	KUNIT_EXPECT_NULL(test, cep->qp);
-	/* what the device's end freed is gone by now */
+	/* what the device's end freed (kfree_rcu() included) is gone now */
 	rcu_barrier();
+	kvfree_rcu_barrier();
 	siw_test.cep_put(cep);
 }
 
