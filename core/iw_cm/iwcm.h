@@ -54,6 +54,13 @@ enum {
 	IWCM_F_DOWNCALL,
 	/* The consumer's reference was given back (destroy ran once). */
 	IWCM_F_DESTROYED,
+	/*
+	 * The teardown is over: the driver was told (a listener's
+	 * iw_destroy_listen returned) and reports nothing more.  Until
+	 * then a CONNECT_REQUEST still goes in, to be rejected; after, it
+	 * is the driver's mistake and is dropped like any other event.
+	 */
+	IWCM_F_TORN_DOWN,
 };
 
 /*

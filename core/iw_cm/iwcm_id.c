@@ -272,6 +272,7 @@ void iwcm_teardown(struct iwcm_id_private *priv)
 		iwcm_qp_put(priv, qp);
 	/* No CONNECT_REPLY / ESTABLISHED will be processed any more. */
 	clear_bit(IWCM_F_CONNECT_WAIT, &priv->flags);
+	set_bit(IWCM_F_TORN_DOWN, &priv->flags);
 	wake_up_all(&priv->wait);
 	iwcm_unmap(priv);
 }
