@@ -54,6 +54,13 @@ enum {
 	IWCM_F_DOWNCALL,
 	/* The consumer's reference was given back (destroy ran once). */
 	IWCM_F_DESTROYED,
+	/*
+	 * The teardown is over: the driver was told (a listener's
+	 * iw_destroy_listen returned) and reports nothing more.  Until
+	 * then a CONNECT_REQUEST still goes in, to be rejected; after, it
+	 * is the driver's mistake and is dropped like any other event.
+	 */
+	IWCM_F_TORN_DOWN,
 };
 
 /*
@@ -106,6 +113,10 @@ struct iwcm_work {
  * @deliverer: the task running the consumer's handler for this id, to
  *	catch a destroy from inside the handler
  * @refused: events refused for arriving in a state that takes none such
+ * @reject_id: a listener's bare id, kept from its listen on, through
+ *	which a request is rejected when no id can be made for it (no
+ *	memory): the driver still gets an answer and lets go of the
+ *	connection.  Used by the listener's delivery work only.
  */
 struct iwcm_id_private {
 	struct iw_cm_id		id;
@@ -123,6 +134,7 @@ struct iwcm_id_private {
 	bool			close_busy;
 	struct task_struct	*deliverer;
 	atomic_t		refused;
+	struct iw_cm_id		*reject_id;
 	struct iwcm_work	close_work;
 };
 

@@ -7,6 +7,7 @@
  * destroy waits for the driver to return.
  */
 #include <linux/export.h>
+#include <linux/slab.h>
 #include <rdma/iw_portmap.h>
 #include <rdma/rdma_netlink.h>
 
@@ -58,6 +59,64 @@ static void iwcm_fail_call(struct iwcm_id_private *priv,
 	iwcm_end_call(priv, true);
 }
 
+/* A driver keeps no reference on the id it rejected a request through. */
+static void iwcm_reject_id_ref(struct iw_cm_id *cm_id)
+{
+	WARN_ONCE(1, "iw_cm: the driver took a reference on a reject's id\n");
+}
+
+/* Nor does it report events on it. */
+static int iwcm_reject_id_event(struct iw_cm_id *cm_id,
+				struct iw_cm_event *event)
+{
+	return -EINVAL;
+}
+
+/* A listener's reject_id, made once (process context). */
+static int iwcm_reserve_reject_id(struct iwcm_id_private *priv)
+{
+	struct iw_cm_id *rid;
+
+	if (priv->reject_id)
+		return 0;
+	rid = kzalloc(sizeof(*rid), GFP_KERNEL);
+	if (!rid)
+		return -ENOMEM;
+	rid->device = priv->id.device;
+	rid->event_handler = iwcm_reject_id_event;
+	rid->add_ref = iwcm_reject_id_ref;
+	rid->rem_ref = iwcm_reject_id_ref;
+	priv->reject_id = rid;
+	return 0;
+}
+
+/*
+ * No id could be made for a request of @listener: the driver still gets
+ * its answer, a reject, through the listener's reject_id.  From the
+ * listener's delivery work only, so one request at a time.
+ */
+static void iwcm_reject_unmade(struct iwcm_id_private *listener,
+			       struct iw_cm_event *ev)
+{
+	struct iw_cm_id *rid = listener->reject_id;
+	int ret;
+
+	if (!rid) {
+		/* never listened: the driver had no business reporting it */
+		ibdev_warn(listener->id.device,
+			   "iw_cm: connection request lost: no listener\n");
+		return;
+	}
+	rid->provider_data = ev->provider_data;
+	rid->local_addr = ev->local_addr;
+	rid->m_local_addr = ev->local_addr;
+	rid->remote_addr = ev->remote_addr;
+	rid->m_remote_addr = ev->remote_addr;
+	ret = rid->device->ops.iw_reject(rid, NULL, 0);
+	rid->provider_data = NULL;
+	trace_iwcm_reject(rid, ret);
+}
+
 /**
  * iw_cm_listen - listen for connection requests
  * @cm_id: an IDLE id whose @local_addr is set
@@ -84,6 +143,8 @@ int iw_cm_listen(struct iw_cm_id *cm_id, int backlog)
 	if (ret)
 		goto out;
 	ret = iwcm_works_fill(priv, backlog);
+	if (!ret)
+		ret = iwcm_reserve_reject_id(priv);
 	if (!ret)
 		ret = iwcm_map(priv, false);
 	if (!ret) {
@@ -306,8 +367,9 @@ EXPORT_SYMBOL(iw_cm_disconnect);
  * The new id inherits the listener's handler and context, starts in
  * CONN_RECV and goes to the handler with @ev.  The real remote address
  * comes from the port mapper's REMOTE_INFO when there is one.  When the
- * listener stopped listening, the id cannot be made, or the handler
- * returns non-zero, the request is rejected and the id destroyed.
+ * listener stopped listening or the handler returns non-zero, the
+ * request is rejected and the id destroyed; when the id cannot be made,
+ * the request is rejected through the listener's reject_id.
  */
 void iwcm_conn_request(struct iwcm_id_private *listener,
 		       struct iw_cm_event *ev)
@@ -321,8 +383,9 @@ void iwcm_conn_request(struct iwcm_id_private *listener,
 
 	cm_id = iw_create_cm_id(lid->device, lid->cm_handler, lid->context);
 	if (IS_ERR(cm_id)) {
-		ibdev_warn(lid->device,
-			   "iw_cm: connection request lost: %pe\n", cm_id);
+		ibdev_dbg(lid->device, "iw_cm: connection request refused: %pe\n",
+			  cm_id);
+		iwcm_reject_unmade(listener, ev);
 		return;
 	}
 	priv = to_iwcm(cm_id);

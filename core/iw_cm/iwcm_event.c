@@ -23,6 +23,14 @@
  * the backlog of a listener) plus one reserved for CLOSE; only past those
  * does an event need an atomic allocation, and only such an event can
  * fail with -ENOMEM.  A CLOSE is never lost.
+ *
+ * A CONNECT_REQUEST the driver handed over always gets its answer: it is
+ * queued even on an id being destroyed (until the destroy told the
+ * driver, which reports nothing more after that), and a request iw_cm
+ * does not deliver (the listener is going, its new id cannot be made,
+ * the handler refuses it) is rejected at the driver
+ * (iwcm_conn_request()), which then lets go of the connection (siw: its
+ * endpoint).
  */
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -36,10 +44,12 @@
  * @event: the event; copied, private data included
  *
  * Context: any (hard IRQ included); takes the id's lock.
- * Return: 0 when queued (or dropped because the id is being destroyed),
- * -EINVAL for an event type iw_cm does not know, a CONNECT_REQUEST
- * with a status, or private data without a pointer, -ENOMEM when no
- * item was left (the driver refuses the connection request).
+ * Return: 0 when queued (or dropped because the id is being destroyed;
+ * a CONNECT_REQUEST is queued all the same, to be rejected, until the
+ * destroy told the driver: iw_destroy_listen returned), -EINVAL
+ * for an event type iw_cm does not know, a CONNECT_REQUEST with a
+ * status, or private data without a pointer, -ENOMEM when no item was
+ * left (the driver refuses the connection request).
  */
 int iwcm_event_handler(struct iw_cm_id *cm_id, struct iw_cm_event *event)
 {
@@ -57,7 +67,14 @@ int iwcm_event_handler(struct iw_cm_id *cm_id, struct iw_cm_event *event)
 	}
 
 	spin_lock_irqsave(&priv->lock, flags);
-	if (test_bit(IWCM_F_DROP_EVENTS, &priv->flags)) {
+	/*
+	 * A request the driver reports while the destroy runs still goes
+	 * in: its delivery rejects it at the driver, which holds its
+	 * connection until it hears an answer.
+	 */
+	if (test_bit(IWCM_F_DROP_EVENTS, &priv->flags) &&
+	    (event->event != IW_CM_EVENT_CONNECT_REQUEST ||
+	     test_bit(IWCM_F_TORN_DOWN, &priv->flags))) {
 		spin_unlock_irqrestore(&priv->lock, flags);
 		trace_iwcm_event_done(cm_id, event->event, event->status,
 				      priv->state, IWCM_EV_DROPPED, 0);
@@ -326,6 +343,8 @@ void iwcm_deliver_work(struct work_struct *work)
 			/* Ours holds it alive until the loop ends. */
 			iwcm_id_put(priv);
 		}
+		/* the driver may keep the queue full: let others run */
+		cond_resched();
 	}
 	iwcm_id_put(priv);
 }

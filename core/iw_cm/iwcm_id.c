@@ -38,6 +38,7 @@ static void iwcm_free(struct iwcm_id_private *priv)
 	WARN_ON_ONCE(!list_empty(&priv->events));
 	list_for_each_entry_safe(w, tmp, &priv->free_works, list)
 		kfree(w);
+	kfree(priv->reject_id);
 	kfree(priv);
 	atomic_dec(&iwcm_ids_alive);
 }
@@ -271,6 +272,7 @@ void iwcm_teardown(struct iwcm_id_private *priv)
 		iwcm_qp_put(priv, qp);
 	/* No CONNECT_REPLY / ESTABLISHED will be processed any more. */
 	clear_bit(IWCM_F_CONNECT_WAIT, &priv->flags);
+	set_bit(IWCM_F_TORN_DOWN, &priv->flags);
 	wake_up_all(&priv->wait);
 	iwcm_unmap(priv);
 }

@@ -117,6 +117,8 @@ static int cma_listen_on_dev(struct rdma_id_private *parent,
 	       sizeof(child->id.route.addr.src_addr));
 	cma_dst_addr(child)->sa_family = cma_src_addr(parent)->sa_family;
 	child->internal_id = 1;
+	/* held until the child is freed (cma_destroy()), as upstream */
+	cma_id_get(parent);
 	child->parent = parent;
 	child->afonly = parent->afonly;
 	child->backlog = parent->backlog;
@@ -191,7 +193,10 @@ int cma_listen_on_bound_dev(struct rdma_id_private *id_priv)
  * @id_priv: the listener (DESTROYING, or failing to listen)
  *
  * Sleeps; takes cma_lock, then destroys the per-device listeners it took
- * off the listener (device removal takes the others).
+ * off the listener.  Those a device's removal took are destroyed by the
+ * removal; each holds a reference on @id_priv until it is freed, so the
+ * listener's destroyer, which waits for its references, returns only
+ * after them too.
  */
 void cma_cancel_listens(struct rdma_id_private *id_priv)
 {

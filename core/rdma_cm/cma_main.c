@@ -44,7 +44,9 @@
  *    their owners destroyed them.  Per-device listeners of a wildcard
  *    listener belong to rdma_cm: whoever unlinks one from its parent's
  *    listen_list under cma_lock destroys it (the parent's destroyer or
- *    the device removal, never both).
+ *    the device removal, never both).  Each holds a reference on its
+ *    wildcard listener until it is freed: the wildcard's destroyer
+ *    waits for those taken by a removal, which it no longer finds.
  */
 
 #include <linux/module.h>
@@ -517,6 +519,9 @@ static void cma_destroy(struct rdma_id_private *id_priv,
 	cma_release_dev(id_priv);
 	/* Never attached: restrack only holds the owner's task. */
 	rdma_restrack_del(&id_priv->res);
+	/* A per-device listener is gone: its wildcard listener may go. */
+	if (id_priv->parent)
+		cma_id_put(id_priv->parent);
 
 	kfree(id_priv->id.route.path_rec);
 	kfree(id_priv->id.route.path_rec_inbound);

@@ -21,8 +21,9 @@
  *
  *  - rdma_id_private.refcount: the creator's reference, plus one per
  *    queued cma_work (cma_queue_event(); the destroyer cancels those not
- *    started, it may run from cma_wq itself) and one taken by a device's
- *    removal while it tells the id.  Walkers of a device's id_list take
+ *    started, it may run from cma_wq itself), one taken by a device's
+ *    removal while it tells the id, and on a wildcard listener one per
+ *    per-device listener (until that one is freed).  Walkers of a device's id_list take
  *    theirs with refcount_inc_not_zero() under cma_lock: a listed id
  *    may already be waiting in its destroyer.  The destroyer drops the
  *    creator's reference and waits for @comp before freeing.
@@ -46,7 +47,8 @@
  *    new id is the owner's from then on and outlives the listener.  On a
  *    wildcard listener the request reaches a per-device listener: such a
  *    delivery may still run while the wildcard's rdma_destroy_id() runs
- *    (in cma_cancel_listens()), never after it returned.
+ *    (in cma_cancel_listens(), or waiting for the per-device listeners
+ *    a device's removal destroys), never after it returned.
  *  - rdma_id_private.state RDMA_CM_DEVICE_REMOVAL: set by the device's
  *    removal, under handler_mutex, before the DEVICE_REMOVAL event.  From
  *    then on the transport's events are ignored (cma_iw_handler() takes
@@ -54,7 +56,11 @@
  *    cma_work is dropped; the removal waits (cma_device.comp) until the
  *    owner destroyed the id.  Per-device listeners are destroyed by the
  *    removal itself, or by their parent's destroyer: whoever unlinks one
- *    from the parent's listen_list under cma_lock (@detached).
+ *    from the parent's listen_list under cma_lock (@detached).  Each
+ *    holds a reference on its parent until it is freed, so a parent
+ *    whose destroyer no longer finds a child (the removal has it) is not
+ *    freed under the child's requests (cma_iw.c reads the parent's
+ *    handler and context).
  *  - cma_device.refcount: the client's (add to remove) and one per
  *    attached id, dropped by cma_release_dev() after the id's transport
  *    is gone; no id attaches once @removing is set (cma_lock).
@@ -139,7 +145,7 @@ struct rdma_bind_list {
  * @cma_dev: device the id is attached to, or NULL; set once under
  *	cma_lock, cleared only by the destroyer
  * @parent: a per-device listener (@internal_id): the wildcard listener
- *	it serves
+ *	it serves, referenced until this id is freed
  * @state: see enum rdma_cm_state; written under @lock, read with
  *	READ_ONCE() where a stale value is harmless
  * @lock: protects @state

@@ -64,6 +64,11 @@ struct iwcm_fx {
 	int			alive;
 	struct socket		*pm_sock;
 	u32			pm_portid;
+	/* the handler of a request arms fail-nth for its work's next one */
+	unsigned int		arm_nth;
+	/* the fake's iw_destroy_listen, while a test wraps it */
+	int			(*destroy_listen)(struct iw_cm_id *cm_id);
+	int			race_ret;
 };
 
 static void own(struct iwcm_fx *fx, struct iw_cm_id *id)
@@ -126,6 +131,13 @@ static int handler(struct iw_cm_id *id, struct iw_cm_event *ev)
 	if (ev->event == IW_CM_EVENT_CONNECT_REQUEST && !ret)
 		own(fx, id);
 	wake_up_all(&fx->wq);
+#ifdef CONFIG_FAULT_INJECTION
+	/* last: the delivery work's next allocation is the next request's */
+	if (ev->event == IW_CM_EVENT_CONNECT_REQUEST && fx->arm_nth) {
+		current->fail_nth = fx->arm_nth;
+		fx->arm_nth = 0;
+	}
+#endif
 	return ret;
 }
 
@@ -1192,6 +1204,102 @@ static void iwcm_destroy_rejects_queued_requests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
 }
 
+/*
+ * The fake's iw_destroy_listen, wrapped: the driver reports a request
+ * as the listener's destroy reaches it.  iw_cm has set DROP_EVENTS
+ * already; the driver still holds its reference on the listener and
+ * reports under its own lock until it stopped listening (as siw does).
+ */
+static int destroy_listen_racing(struct iw_cm_id *cm_id)
+{
+	struct iwcm_fx *fx = cm_id->context;
+	struct iw_cm_event ev = {
+		.event = IW_CM_EVENT_CONNECT_REQUEST,
+		.provider_data = (void *)0x51,
+		.local_addr = cm_id->m_local_addr,
+		.remote_addr = *A("192.0.2.9", "7000"),
+	};
+
+	fx->race_ret = fake_hca_iw_event(cm_id, &ev);
+	return fx->destroy_listen(cm_id);
+}
+
+/*
+ * A request the driver reports while the listener is being destroyed
+ * (issue 25, defect 4): it never reaches the consumer, and it is
+ * rejected at the driver before the destroy returns, so that the driver
+ * lets go of its connection (siw: the endpoint and its reference).
+ */
+static void iwcm_request_during_destroy_rejected(struct kunit *test)
+{
+	struct iwcm_fx *fx = test->priv;
+	struct fake_hca_iw_call *call = new_call(test);
+	struct iw_cm_id *id = listening(fx);
+	unsigned int rejects;
+
+	rejects = fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT);
+	fx->race_ret = -1;
+	fx->destroy_listen = fx->hca->ibdev.ops.iw_destroy_listen;
+	fx->hca->ibdev.ops.iw_destroy_listen = destroy_listen_racing;
+	destroy(fx, id);
+	fx->hca->ibdev.ops.iw_destroy_listen = fx->destroy_listen;
+	KUNIT_EXPECT_EQ(test, fx->race_ret, 0);
+	KUNIT_EXPECT_EQ(test, fx->nrecs, 0U);
+	KUNIT_EXPECT_EQ_MSG(test,
+			    fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
+			    rejects + 1,
+			    "the request was dropped without a reject");
+	KUNIT_ASSERT_TRUE(test, fake_hca_iw_last(fx->hca, FAKE_HCA_IW_REJECT,
+						 call));
+	KUNIT_EXPECT_PTR_EQ(test, call->provider_data, (void *)0x51);
+	settle();
+	KUNIT_EXPECT_EQ(test, fx->nrecs, 0U);
+	KUNIT_EXPECT_EQ(test, fake_hca_iw_held(fx->hca, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive);
+}
+
+#ifdef CONFIG_FAILSLAB
+/*
+ * No id can be made for a request (issue 25, defect 4): the request is
+ * rejected at the driver all the same.  The first request's handler
+ * makes the next allocation of its delivery work fail: the new id of the
+ * second request, queued behind it.
+ */
+static void iwcm_request_id_alloc_fails_rejected(struct kunit *test)
+{
+	struct iwcm_fx *fx = test->priv;
+	struct fake_hca_iw_call *call = new_call(test);
+	struct iw_cm_id *id = listening(fx);
+	unsigned int rejects;
+
+	fake_hca_kunit_failslab(test);
+	rejects = fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT);
+	fx->block_type = IW_CM_EVENT_CONNECT_REQUEST;
+	queue_requests(fx, id, 2);
+	fx->arm_nth = 1;
+	complete_all(&fx->release);
+	wait_recs(fx, 1);
+	settle();
+	KUNIT_EXPECT_EQ(test, fx->arm_nth, 0U);
+	/* the first is the consumer's; the second never reached it */
+	KUNIT_EXPECT_EQ(test, fx->nrecs, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, fx->recs[0].provider_data, (void *)1);
+	KUNIT_EXPECT_EQ_MSG(test,
+			    fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
+			    rejects + 1,
+			    "the request was dropped without a reject");
+	KUNIT_ASSERT_TRUE(test, fake_hca_iw_last(fx->hca, FAKE_HCA_IW_REJECT,
+						 call));
+	KUNIT_EXPECT_PTR_EQ(test, call->provider_data, (void *)2);
+	KUNIT_EXPECT_PTR_NE(test, call->cm_id, fx->recs[0].id);
+	/* the listener and the first request's id */
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), fx->alive + 2);
+	/* the listener goes on */
+	fx->block_type = -1;
+	request(fx, id, (void *)3);
+}
+#endif
+
 struct storm {
 	struct iw_cm_id *id;
 	atomic_t stop;
@@ -1850,6 +1958,10 @@ static struct kunit_case iwcm_cases[] = {
 	KUNIT_CASE(iwcm_handler_nonzero_destroys),
 	KUNIT_CASE(iwcm_destroy_waits_for_handler),
 	KUNIT_CASE(iwcm_destroy_rejects_queued_requests),
+	KUNIT_CASE(iwcm_request_during_destroy_rejected),
+#ifdef CONFIG_FAILSLAB
+	KUNIT_CASE(iwcm_request_id_alloc_fails_rejected),
+#endif
 	KUNIT_CASE(iwcm_destroy_races_events),
 	KUNIT_CASE(iwcm_close_never_lost),
 #ifdef CONFIG_FAILSLAB

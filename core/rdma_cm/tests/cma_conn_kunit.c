@@ -50,6 +50,8 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define PD_MAX		32
 #define KIDS_MAX	8
 #define WAIT_JIFFIES	(5 * HZ)
+/* how long a check waits for an event that must not come */
+#define NEVER_JIFFIES	(HZ / 2)
 #define BASE_PORT	49100
 #define QPN_A		0x21	/* active side's QPs: QPN_A .. QPN_A + 3 */
 #define QPN_P		0x25	/* passive side's: QPN_P .. QPN_P + 3 */
@@ -1774,6 +1776,77 @@ static void rdma_cma_conn_removal_during_request(struct kunit *test)
 }
 
 /*
+ * The wildcard listener destroyed while the device's removal destroys its
+ * per-device listener (issue 25, defect 2).  The removal takes the
+ * per-device listener off the wildcard's list and waits for a request
+ * being delivered on it (the handler blocks); the wildcard's destroyer
+ * finds the list empty.  The per-device listener holds the wildcard until
+ * it is destroyed: the wildcard's rdma_destroy_id() returns only after
+ * that delivery, and nothing the per-device listener does meanwhile (a
+ * request reads its parent's handler and context) finds it freed.
+ */
+static void rdma_cma_conn_wildcard_destroy_during_removal(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct conn *any = new_conn(fx), *kid;
+	struct rdma_id_private *internal, *parent;
+	struct sockaddr_storage ss;
+	struct remover *r;
+
+	any->port = fx->port++;
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(any->id,
+					     ip4(&ss, "0.0.0.0", any->port)),
+			0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(any->id, 4), 0);
+	parent = to_id_priv(any->id);
+	internal = list_first_entry_or_null(&parent->listen_list,
+					    struct rdma_id_private,
+					    listen_item);
+	KUNIT_ASSERT_NOT_NULL(test, internal);
+	any->iw = internal->cm_id.iw;
+	any->listener = true;
+	kid = new_kid(any, QPN_P, REQ_KEEP);
+	kid->block_on = RDMA_CM_EVENT_CONNECT_REQUEST;
+	kid->destroy_on = RDMA_CM_EVENT_DEVICE_REMOVAL;
+	KUNIT_ASSERT_EQ(test, inject_request(any, 0xa000), 0);
+	KUNIT_ASSERT_TRUE(test, completed(&kid->entered));
+
+	r = start_removal(fx);
+	/*
+	 * The removal destroys the per-device listener first (it was
+	 * attached before the request's new id): it took it off the
+	 * wildcard's list and sleeps on its handler lock, which the
+	 * delivery holds.
+	 */
+	KUNIT_ASSERT_TRUE_MSG(test, blocks_on(&internal->handler_mutex),
+			      "the removal does not destroy the per-device listener");
+	KUNIT_EXPECT_TRUE(test, list_empty_careful(&parent->listen_list));
+	/* the per-device listener still holds the wildcard: creator + it */
+	KUNIT_EXPECT_EQ_MSG(test, refcount_read(&parent->refcount), 2,
+			    "the per-device listener does not hold its wildcard listener");
+
+	destroy_async(any);
+	/*
+	 * The event that must not come: the wildcard's destroy returning
+	 * while a request on its per-device listener is still delivered.
+	 * It would come at once; waited for NEVER_JIFFIES.
+	 */
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       wait_for_completion_timeout(&any->gone,
+							   NEVER_JIFFIES),
+			       "the wildcard's destroy returned during a request on its per-device listener");
+	complete_all(&kid->release);
+	KUNIT_ASSERT_TRUE(test, completed(&any->gone));
+	KUNIT_ASSERT_TRUE(test, completed(&r->done));
+	expect_ev(kid, 1, RDMA_CM_EVENT_CONNECT_REQUEST, 0);
+	expect_ev(kid, 2, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
+	KUNIT_EXPECT_EQ(test, any->n, 0U);
+	driver_done(fx, kid);
+	KUNIT_EXPECT_EQ(test, qp_refs(fx, QPN_P), 0);
+	KUNIT_EXPECT_EQ(test, iw_ids(fx), 0);
+}
+
+/*
  * A listener's device goes away with requests pending (not answered,
  * accepted, established): every id hears DEVICE_REMOVAL once, the owners
  * destroy them from a work; a request arriving meanwhile is refused; the
@@ -2260,6 +2333,7 @@ static struct kunit_case rdma_cma_conn_cases[] = {
 	KUNIT_CASE(rdma_cma_conn_destroy_listener_during_request),
 	KUNIT_CASE(rdma_cma_conn_destroy_wildcard_during_request),
 	KUNIT_CASE(rdma_cma_conn_removal_during_request),
+	KUNIT_CASE(rdma_cma_conn_wildcard_destroy_during_removal),
 	KUNIT_CASE(rdma_cma_conn_listener_removal),
 	KUNIT_CASE(rdma_cma_conn_removal_every_state),
 	KUNIT_CASE(rdma_cma_conn_random_destroy_loop),

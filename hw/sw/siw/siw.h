@@ -51,8 +51,8 @@
  *	fixed for the device's life, as upstream's
  * @vendor_part_id: a number per device made since the module loaded
  * @cep_lock: protects @ceps; innermost (siw_cm.c)
- * @ceps: every connection endpoint of the device (struct siw_cep)
- * @ceps_gone: woken when @ceps becomes empty
+ * @ceps: every connection endpoint of the device (struct siw_cep); each
+ *	holds a reference on the device's memory until it is freed
  * @conns: the endpoint bound to each QP, by QP number (its own lock;
  *	RCU readers)
  */
@@ -63,7 +63,6 @@ struct siw_device {
 	u32			vendor_part_id;
 	spinlock_t		cep_lock;	/* see @cep_lock above */
 	struct list_head	ceps;
-	wait_queue_head_t	ceps_gone;
 	struct xarray		conns;
 };
 

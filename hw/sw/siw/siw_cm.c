@@ -42,9 +42,13 @@
  *    and the socket were let go;
  *  - a passive endpoint holds a reference on its listener until its
  *    request is reported; queued close or timeout work holds one.
- * Every endpoint sits on its device's list until freed; the device's
- * end (siw_cm_dev_stop()) closes them all and waits for the list to
- * empty, so nothing of the CM outlives a device.
+ * Every endpoint sits on its device's list until freed, and holds a
+ * reference on the device's memory (get_device()) until then.  The
+ * device's end (siw_cm_dev_stop()) closes them all and waits for their
+ * work, after which none holds a socket, an iw_cm id or a QP, and none
+ * is referenced by siw itself any more.  One that something else still
+ * holds keeps the device's memory until it is let go: nothing of the
+ * CM is freed under an endpoint, and the end waits for nobody.
  */
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -80,7 +84,7 @@ EXPORT_SYMBOL_IF_KUNIT(siw_mpa_policy);
 
 /**
  * siw_cep_alloc - a new endpoint of a device, in state IDLE
- * @sdev: the device
+ * @sdev: the device; the endpoint holds its memory until freed
  *
  * Context: process context; takes siw_device.cep_lock.
  * Return: the endpoint with one reference, or NULL.
@@ -91,6 +95,7 @@ struct siw_cep *siw_cep_alloc(struct siw_device *sdev)
 
 	if (!cep)
 		return NULL;
+	get_device(&sdev->rdi.ibdev.dev);
 	kref_init(&cep->ref);
 	cep->sdev = sdev;
 	mutex_init(&cep->mutex);
@@ -121,18 +126,16 @@ static void siw_cep_release(struct kref *ref)
 {
 	struct siw_cep *cep = container_of(ref, struct siw_cep, ref);
 	struct siw_device *sdev = cep->sdev;
-	bool empty;
 
 	WARN_ON_ONCE(cep->sock || cep->cm_id || cep->qp);
 	kfree(cep->rx);
 	kfree(cep->tx);
 	spin_lock_bh(&sdev->cep_lock);
 	list_del(&cep->dev_entry);
-	empty = list_empty(&sdev->ceps);
 	spin_unlock_bh(&sdev->cep_lock);
-	if (empty)
-		wake_up_all(&sdev->ceps_gone);
 	kfree_rcu(cep, rcu);
+	/* last: the device's memory may go now, once it is gone too */
+	put_device(&sdev->rdi.ibdev.dev);
 }
 
 /**
@@ -140,7 +143,8 @@ static void siw_cep_release(struct kref *ref)
  * @cep: the endpoint
  *
  * Context: any context but hard interrupts; the last put takes
- * siw_device.cep_lock.
+ * siw_device.cep_lock, and frees the device's memory when the device
+ * has ended and this was its last endpoint.
  */
 void siw_cep_put(struct siw_cep *cep)
 {
@@ -521,7 +525,6 @@ void siw_cm_dev_init(struct siw_device *sdev)
 {
 	spin_lock_init(&sdev->cep_lock);
 	INIT_LIST_HEAD(&sdev->ceps);
-	init_waitqueue_head(&sdev->ceps_gone);
 	xa_init(&sdev->conns);
 }
 
@@ -589,8 +592,10 @@ static void siw_cm_stop_cep(struct siw_cep *cep)
  * @sdev: the device, unregistered (no new iw_cm call comes)
  *
  * Listeners close, setups are cut, established connections report
- * CLOSE, requests nobody answered are dropped; then waits until every
- * endpoint is freed.
+ * CLOSE, requests nobody answered are dropped; then waits for the work
+ * of the endpoints (a cut setup's cleanup), after which none holds a
+ * socket, an id or a QP.  An endpoint still referenced then keeps the
+ * device's memory until its last reference goes; nothing waits for it.
  *
  * Context: process context, may sleep; not from siw_cm_wq.
  */
@@ -598,6 +603,7 @@ void siw_cm_dev_stop(struct siw_device *sdev)
 {
 	struct siw_cep *cep;
 	LIST_HEAD(done);
+	bool left;
 
 	while ((cep = siw_cm_next_live(sdev, &done))) {
 		siw_cm_stop_cep(cep);
@@ -607,11 +613,12 @@ void siw_cm_dev_stop(struct siw_device *sdev)
 	list_splice(&done, &sdev->ceps);
 	spin_unlock_bh(&sdev->cep_lock);
 	flush_workqueue(siw_cm_wq);
-	if (!wait_event_timeout(sdev->ceps_gone, list_empty(&sdev->ceps),
-				4 * SIW_MPA_TIMEOUT))
-		ibdev_warn(&sdev->rdi.ibdev,
-			   "cm: connection endpoints still referenced\n");
-	rcu_barrier();
+	spin_lock_bh(&sdev->cep_lock);
+	left = !list_empty(&sdev->ceps);
+	spin_unlock_bh(&sdev->cep_lock);
+	if (left)
+		ibdev_dbg(&sdev->rdi.ibdev,
+			  "cm: endpoints still referenced keep the device\n");
 	xa_destroy(&sdev->conns);
 }
 

@@ -302,6 +302,8 @@ static inline u32 siw_term_ctrl(u8 layer, u8 etype, u8 ecode)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
+struct siw_cep;
+
 /**
  * struct siw_test_ops - siw's insides, for the siw_qp and siw_cm suites
  * @device_add: siw_device_add()
@@ -309,6 +311,8 @@ static inline u32 siw_term_ctrl(u8 layer, u8 etype, u8 ecode)
  * @qp_stream_stop: siw_qp_stream_stop()
  * @qp_mulpdu: siw_qp_mulpdu()
  * @qp_terms: siw_qp_terms()
+ * @cep_get: siw_cep_get(): a suite holds a connection endpoint
+ * @cep_put: siw_cep_put(): and lets it go
  *
  * The table is siw_test (siw_test_ops.c); built only with KUnit.
  */
@@ -319,6 +323,8 @@ struct siw_test_ops {
 	struct socket *(*qp_stream_stop)(struct rvt_qp *qp, bool graceful);
 	u32 (*qp_mulpdu)(struct rvt_qp *qp);
 	u32 (*qp_terms)(struct rvt_qp *qp, bool sent);
+	void (*cep_get)(struct siw_cep *cep);
+	void (*cep_put)(struct siw_cep *cep);
 };
 
 extern const struct siw_test_ops siw_test;

@@ -3,14 +3,16 @@
  * The test interface of siw: what the siw_qp and siw_cm suites call
  * inside the module (a device on a net device without netlink, a QP's
  * data path bound to a socket the suite connected itself, the counters
- * of a QP's stream), as one table instead of one export per function.
- * Built only into a kernel with KUnit (Kbuild: CONFIG_KUNIT); nothing in
- * the product calls it.  The protocol layer needs none of it: the suites
- * build their own copy (tests/Kbuild).
+ * of a QP's stream, a reference on a connection endpoint), as one table
+ * instead of one export per function.  Built only into a kernel with
+ * KUnit (Kbuild: CONFIG_KUNIT); nothing in the product calls it.  The
+ * protocol layer needs none of it: the suites build their own copy
+ * (tests/Kbuild).
  */
 #include <kunit/visibility.h>
 
 #include "siw.h"
+#include "siw_cm.h"
 #include "siw_qp.h"
 
 const struct siw_test_ops siw_test = {
@@ -19,5 +21,7 @@ const struct siw_test_ops siw_test = {
 	.qp_stream_stop = siw_qp_stream_stop,
 	.qp_mulpdu = siw_qp_mulpdu,
 	.qp_terms = siw_qp_terms,
+	.cep_get = siw_cep_get,
+	.cep_put = siw_cep_put,
 };
 EXPORT_SYMBOL_IF_KUNIT(siw_test);

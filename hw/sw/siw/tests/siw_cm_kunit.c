@@ -84,6 +84,10 @@ struct fx {
 	bool			removed;
 	struct siw_mpa_policy	saved_policy;
 	struct cma_log		*cma;	/* rdma_cm ids to release */
+	/* siw's iw_destroy_listen, while a case wraps it */
+	int			(*destroy_listen)(struct iw_cm_id *cm_id);
+	struct iw_cm_id		*racer;	/* what the wrapper connects */
+	u16			race_port;
 };
 
 static void log_add(struct cm_log *log, struct iw_cm_id *id,
@@ -763,6 +767,122 @@ static void siw_cm_device_removed(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fx->removed);
 	KUNIT_EXPECT_EQ(test, raw_wait_close(raw), 0);
 	sock_release(raw);
+}
+
+/* The endpoints the device has, whatever their state. */
+static int ceps_of(struct fx *fx)
+{
+	struct siw_device *sdev = to_siw_dev(fx->ibdev);
+	struct siw_cep *cep;
+	int n = 0;
+
+	spin_lock_bh(&sdev->cep_lock);
+	list_for_each_entry(cep, &sdev->ceps, dev_entry)
+		n++;
+	spin_unlock_bh(&sdev->cep_lock);
+	return n;
+}
+
+/* ceps_of(fx) once it is @want, or after EV_WAIT */
+static int wait_ceps(struct fx *fx, int want)
+{
+	unsigned long end = jiffies + EV_WAIT;
+
+	while (ceps_of(fx) != want && !time_after(jiffies, end))
+		usleep_range(1000, 2000);
+	return ceps_of(fx);
+}
+
+/* The driver's events of @type on @id so far */
+static int drv_count(struct fx *fx, struct iw_cm_id *id, int type)
+{
+	int t[EV_MAX], i, n, found = 0;
+
+	n = drv_seq(fx, id, t, ARRAY_SIZE(t));
+	for (i = 0; i < n; i++)
+		found += t[i] == type;
+	return found;
+}
+
+/*
+ * siw's iw_destroy_listen, wrapped: before siw stops listening (iw_cm
+ * has begun the destroy and drops the listener's events), a peer
+ * connects and siw reports its request on the listener.
+ */
+static int destroy_listen_racing(struct iw_cm_id *cm_id)
+{
+	struct fx *fx = container_of(cm_id->context, struct fx, log);
+
+	if (!connect_to(fx, fx->racer, fx->race_port, NULL, 0))
+		wait_event_timeout(fx->drv.wq,
+				   drv_count(fx, cm_id,
+					     IW_CM_EVENT_CONNECT_REQUEST),
+				   EV_WAIT);
+	return fx->destroy_listen(cm_id);
+}
+
+/*
+ * A request siw reports while its listener is being destroyed (issue
+ * 25, defect 4): iw_cm rejects it, so the peer hears a refusal at once
+ * and siw lets go of the endpoint; before, the request stayed with siw
+ * (the endpoint and its reference) until the device went, and the peer
+ * waited for the MPA timeout.
+ */
+static void siw_cm_request_during_listener_destroy(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *lid;
+	struct ev_rec *r;
+
+	fx->race_port = PORT_BASE + 341;
+	lid = listen_on(fx, fx->race_port);
+	fx->racer = new_id(fx);
+	fx->destroy_listen = fx->ibdev->ops.iw_destroy_listen;
+	fx->ibdev->ops.iw_destroy_listen = destroy_listen_racing;
+	drop_id(fx, lid);
+	iw_destroy_cm_id(lid);
+	fx->ibdev->ops.iw_destroy_listen = fx->destroy_listen;
+	KUNIT_ASSERT_EQ(test, drv_count(fx, lid, IW_CM_EVENT_CONNECT_REQUEST),
+			1);
+	/* nobody heard of it but the peer: refused by an MPA reject */
+	KUNIT_EXPECT_NULL(test, ev_find(&fx->log, NULL,
+					IW_CM_EVENT_CONNECT_REQUEST));
+	r = ev_wait(fx, fx->racer, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, -ECONNREFUSED);
+	/* and every endpoint is gone: the listener, both of the connection */
+	KUNIT_EXPECT_EQ_MSG(test, wait_ceps(fx, 0), 0,
+			    "the refused request's endpoint stays");
+}
+
+/*
+ * An endpoint still referenced when its device goes (issue 25, defect
+ * 6): here the test's own reference on the listener's endpoint, standing
+ * for any late holder.  The device's end closes the endpoint and does
+ * not wait for the reference; the device's memory stays until the
+ * endpoint lets go.  The endpoint's release, after the device was
+ * unregistered and every RCU callback ran, must find nothing freed
+ * (KASAN sees it otherwise).
+ */
+static void siw_cm_device_end_endpoint_held(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct iw_cm_id *lid = listen_on(fx, PORT_BASE + 340);
+	struct siw_cep *cep = lid->provider_data;
+
+	KUNIT_ASSERT_NOT_NULL(test, cep);
+	siw_test.cep_get(cep);
+	ib_unregister_device_and_put(fx->ibdev);
+	KUNIT_EXPECT_TRUE(test, fx->removed);
+	/* closed: it holds no socket, no id, no QP of the device any more */
+	KUNIT_EXPECT_EQ(test, cep->state, SIW_CEP_CLOSED);
+	KUNIT_EXPECT_NULL(test, cep->sock);
+	KUNIT_EXPECT_NULL(test, cep->cm_id);
+	KUNIT_EXPECT_NULL(test, cep->qp);
+	/* what the device's end freed (kfree_rcu() included) is gone now */
+	rcu_barrier();
+	kvfree_rcu_barrier();
+	siw_test.cep_put(cep);
 }
 
 /* ---- the MPA module parameters, against a peer the test plays ---- */
@@ -1697,6 +1817,8 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_listener_destroyed),
 	KUNIT_CASE(siw_cm_garbage),
 	KUNIT_CASE(siw_cm_device_removed),
+	KUNIT_CASE(siw_cm_request_during_listener_destroy),
+	KUNIT_CASE(siw_cm_device_end_endpoint_held),
 	KUNIT_CASE_PARAM(siw_cm_rdma_cm, cma_case_gen_params),
 	KUNIT_CASE_PARAM(siw_cm_mpa_version, mpa_version_gen_params),
 	KUNIT_CASE(siw_cm_crc_initiator),
