@@ -18,6 +18,7 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/tcp.h>
 #include <linux/if_addr.h>
 #include <linux/netlink.h>
 #include <linux/unaligned.h>
@@ -1101,9 +1102,27 @@ static void siw_cm_crc_initiator(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
 }
 
-/* A raw client sends a request @pol builds to a siw listener. */
+/*
+ * Corked, the bytes @sock sends next wait; the FIN of raw_fin() then
+ * leaves with them in one segment, so that the peer has the FIN in its
+ * socket as soon as it can read any of those bytes.
+ */
+static void raw_cork(struct socket *sock)
+{
+	tcp_sock_set_cork(sock->sk, true);
+}
+
+static void raw_fin(struct kunit *test, struct socket *sock)
+{
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(sock, SHUT_WR), 0);
+}
+
+/*
+ * A raw client sends a request @pol builds to a siw listener; with
+ * @fin, its FIN comes with the request.
+ */
 static struct socket *raw_request(struct fx *fx, u16 port,
-				  const struct siw_mpa_policy *pol)
+				  const struct siw_mpa_policy *pol, bool fin)
 {
 	struct kunit *test = fx->test;
 	u8 *req = frame_buf(test);
@@ -1119,7 +1138,11 @@ static struct socket *raw_request(struct fx *fx, u16 port,
 	len = siw_mpa_build_req(pol, 2, 2, "req", 3, req, SIW_MPA_MAX_TX_FRAME,
 				&offer);
 	KUNIT_ASSERT_GT(test, len, 0);
+	if (fin)
+		raw_cork(sock);
 	raw_send_bytes(test, sock, req, len);
+	if (fin)
+		raw_fin(test, sock);
 	return sock;
 }
 
@@ -1158,7 +1181,7 @@ static void siw_cm_crc_responder(struct kunit *test)
 
 	siw_mpa_policy.crc_strict = true;
 	pol.crc_required = true;
-	sock = raw_request(fx, PORT_BASE + 315, &pol);
+	sock = raw_request(fx, PORT_BASE + 315, &pol, false);
 	raw_read_frame(test, sock, buf, true, &f);
 	KUNIT_EXPECT_TRUE(test, f.bits & SIW_MPA_FLAG_REJECT);
 	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_CRC);
@@ -1169,7 +1192,7 @@ static void siw_cm_crc_responder(struct kunit *test)
 	siw_mpa_policy.crc_strict = false;
 	siw_mpa_policy.crc_required = true;
 	pol.crc_required = false;
-	sock = raw_request(fx, PORT_BASE + 316, &pol);
+	sock = raw_request(fx, PORT_BASE + 316, &pol, false);
 	accept_one(fx);
 	raw_read_frame(test, sock, buf, true, &f);
 	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_REJECT);
@@ -1192,7 +1215,7 @@ static void siw_cm_p2p_responder(struct kunit *test)
 	union iwarp_hdr h;
 
 	pol.peer_to_peer = true;
-	sock = raw_request(fx, PORT_BASE + 317, &pol);
+	sock = raw_request(fx, PORT_BASE + 317, &pol, false);
 	pas = accept_one(fx);
 	raw_read_frame(test, sock, buf, true, &f);
 	KUNIT_EXPECT_TRUE(test, f.ird_flags & SIW_MPA_V2_PEER_TO_PEER);
@@ -1351,6 +1374,63 @@ static void siw_cm_p2p_loopback(struct kunit *test)
 	establish(fx, act, PORT_BASE + 319, NULL, NULL, 0);
 	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_RTS);
+}
+
+/*
+ * The peer closed before its stream was the QP's: its FIN came with its
+ * MPA request, before the accept.  The accept sends the reply and
+ * reports ESTABLISHED, and the connection then ends as any whose peer
+ * closes: DISCONNECT and CLOSE, the QP in ERROR, our FIN to the peer.
+ * The same holds for a FIN that comes between the reply and the QP's
+ * taking the socket (a peer that connects, works and closes while the
+ * accept is still under way), which a test cannot time.
+ */
+static void siw_cm_peer_closed_before_accept(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	u8 *buf = frame_buf(test);
+	struct siw_mpa_frame f;
+	struct iw_cm_id *pas;
+	struct socket *sock;
+
+	sock = raw_request(fx, PORT_BASE + 350, &pol, true);
+	pas = accept_one(fx);
+	KUNIT_ASSERT_NOT_NULL(test, ev_wait(fx, pas, IW_CM_EVENT_ESTABLISHED));
+	raw_read_frame(test, sock, buf, true, &f);
+	KUNIT_EXPECT_FALSE(test, f.bits & SIW_MPA_FLAG_REJECT);
+	KUNIT_ASSERT_NOT_NULL(test, ev_wait(fx, pas, IW_CM_EVENT_CLOSE));
+	expect_closed(fx, pas, IW_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[1]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
+}
+
+/*
+ * The same on the active side: the peer's FIN comes with its MPA
+ * reply, before our QP took the stream.  CONNECT_REPLY (status 0),
+ * then DISCONNECT and CLOSE.
+ */
+static void siw_cm_peer_closed_with_reply(struct kunit *test)
+{
+	struct fx *fx = test->priv;
+	struct siw_mpa_policy pol = raw_policy();
+	struct iw_cm_id *act = new_id(fx);
+	u8 *buf = frame_buf(test);
+	struct siw_mpa_frame f;
+	struct socket *sock;
+	struct ev_rec *r;
+
+	sock = raw_take_request(fx, act, PORT_BASE + 351, buf, &f);
+	raw_cork(sock);
+	raw_reply(test, sock, &pol, &f, false);
+	raw_fin(test, sock);
+	r = ev_wait(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ev_wait(fx, act, IW_CM_EVENT_CLOSE));
+	expect_closed(fx, act, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, qp_state(fx->qp[0]), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, raw_wait_close(sock), 0);
 }
 
 /* ---- rdma_cm over siw: its iWARP path end to end ---- */
@@ -1828,6 +1908,8 @@ static struct kunit_case siw_cm_cases[] = {
 	KUNIT_CASE(siw_cm_p2p_no_rtr),
 	KUNIT_CASE(siw_cm_ird_refused),
 	KUNIT_CASE(siw_cm_p2p_loopback),
+	KUNIT_CASE(siw_cm_peer_closed_before_accept),
+	KUNIT_CASE(siw_cm_peer_closed_with_reply),
 	{}
 };
 
