@@ -272,15 +272,25 @@ static void siw_sk_write_space(struct sock *sk)
 	read_unlock(&sk->sk_callback_lock);
 }
 
+/*
+ * Tell the CM, once, that the peer closed or reset the stream; under
+ * sk_callback_lock (read).
+ */
+static void siw_sk_check_lost(struct siw_qp_stream *st, struct sock *sk)
+{
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED &&
+	    !test_and_set_bit(SIW_ST_LOST, &st->flags))
+		siw_cm_stream_lost(st->qp, -ECONNRESET);
+}
+
 static void siw_sk_state_change(struct sock *sk)
 {
 	struct siw_qp_stream *st;
 
 	read_lock(&sk->sk_callback_lock);
 	st = sk->sk_user_data;
-	if (st && sk->sk_state != TCP_ESTABLISHED &&
-	    !test_and_set_bit(SIW_ST_LOST, &st->flags))
-		siw_cm_stream_lost(st->qp, -ECONNRESET);
+	if (st)
+		siw_sk_check_lost(st, sk);
 	read_unlock(&sk->sk_callback_lock);
 	if (st)
 		queue_work(siw_tx_wq, &st->tx_work);
@@ -355,7 +365,8 @@ static void siw_qp_reset_stream(struct siw_qp_stream *st)
  * @params: what MPA setup decided
  *
  * See siw_stream.h.  Bytes already in the socket are received before
- * the call returns.
+ * the call returns; a stream the peer closed or reset already is
+ * reported lost to the CM then.
  *
  * Context: process context, may sleep; takes sk_callback_lock and the
  * socket lock.
@@ -403,10 +414,16 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 	set_bit(SIW_ST_BOUND, &st->flags);
 	write_unlock_bh(&sk->sk_callback_lock);
 
-	/* what came behind the MPA frames before the callbacks were ours */
+	/*
+	 * What came behind the MPA frames before the callbacks were ours,
+	 * and a close that came then: the peer's FIN or reset may be in
+	 * already (a peer that works and closes while the CM still sets
+	 * up), and its state change will not come again.
+	 */
 	lock_sock(sk);
 	read_lock_bh(&sk->sk_callback_lock);
 	siw_rx_read(st, sk);
+	siw_sk_check_lost(st, sk);
 	read_unlock_bh(&sk->sk_callback_lock);
 	release_sock(sk);
 

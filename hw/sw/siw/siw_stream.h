@@ -37,7 +37,9 @@ struct siw_stream_params {
  * Takes over @sock (its sk callbacks, its send side); from now on the QP
  * transmits its send queue as FPDUs and places what arrives.  Bytes that
  * arrived behind the MPA frames before the call are still in the socket
- * (the CM reads the MPA frames exactly).  Process context, may sleep.
+ * (the CM reads the MPA frames exactly); a FIN or reset that came before
+ * the call is reported as one that comes later (siw_cm_stream_lost()).
+ * Process context, may sleep.
  * Returns 0 or a negative errno (the socket then stays the CM's).
  */
 int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
