@@ -80,6 +80,9 @@ struct vb_cm_passive {
 	struct work_struct	free_work;
 	bool			closing;	/* under srv->lock */
 	bool			last;
+	/* the last event of @id: what a server that timed out prints */
+	enum rdma_cm_event_type	event;
+	bool			has_event;
 };
 
 /* One connection of the client: the requester. */
@@ -308,6 +311,8 @@ err_reject:
 static void vb_cm_passive_event(struct vb_cm_passive *conn,
 				struct rdma_cm_event *ev)
 {
+	WRITE_ONCE(conn->event, ev->event);
+	WRITE_ONCE(conn->has_event, true);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -366,6 +371,28 @@ err_wq:
 	return ret;
 }
 
+/*
+ * The server timed out: each connection still there, with the last
+ * event rdma_cm gave it, tells where its end was lost (ESTABLISHED and
+ * not closing: no DISCONNECTED came after the client went).
+ */
+static void vb_cm_server_report(struct vb_run *r, struct vb_cm_server *srv)
+{
+	struct vb_cm_passive *conn;
+
+	spin_lock_irq(&srv->lock);
+	vb_out(r, "server: %u connection(s) open, the client's last one %s\n",
+	       srv->live, srv->got_last ? "gone" : "not gone");
+	list_for_each_entry(conn, &srv->conns, entry)
+		vb_out(r, "server: open: %pISpc%s, last event %s%s\n",
+		       &conn->id->route.addr.dst_addr,
+		       conn->last ? " (the client's last)" : "",
+		       READ_ONCE(conn->has_event) ?
+		       rdma_event_msg(READ_ONCE(conn->event)) : "none",
+		       conn->closing ? ", closing" : "");
+	spin_unlock_irq(&srv->lock);
+}
+
 /* No more connections; tear down those still there. */
 static void vb_cm_server_stop(struct vb_cm_server *srv)
 {
@@ -418,6 +445,8 @@ int vb_cm_server_run(struct vb_run *r)
 	left = wait_event_interruptible_timeout(srv->waitq,
 						vb_cm_server_done(srv),
 						VB_SERVER_TIMEOUT_S * HZ);
+	if (left <= 0)
+		vb_cm_server_report(r, srv);
 	vb_cm_server_stop(srv);
 	vb_out(r, "server: %u connection(s) served, %lu receive error(s)\n",
 	       srv->served, srv->recv_errors);
