@@ -48,10 +48,11 @@
  * Every rdma_cm event of every id is logged as "ROLE event NAME status
  * N peer ADDR" (ROLE: listener, server or client; ADDR: the id's
  * destination), the checks as "client send SIZE ok" and so on, a
- * client's outcome as "client done" or "client error ERRNO at STEP".  A connection (server side, or held client)
- * that gets DISCONNECTED or DEVICE_REMOVAL frees its QP, CQ, PD and
- * buffers in the handler and returns non-zero, so that rdma_cm destroys
- * its id; a listener does the same on DEVICE_REMOVAL.  The status file
+ * client's outcome as "client done" or "client error ERRNO at STEP".
+ * A connection (server side, or held client) that gets DISCONNECTED or
+ * DEVICE_REMOVAL frees its QP, CQ, PD and buffers in the handler and
+ * returns non-zero, so that rdma_cm destroys its id; a listener does the
+ * same on DEVICE_REMOVAL.  The status file
  * counts what is still allocated, so a scenario can see that a device
  * removal freed everything.
  */
