@@ -393,6 +393,9 @@ static struct kunit_case cm_fault_cases[] = {
 };
 
 static struct kunit_suite cm_fault_suite = {
+	.suite_init = cmt_suite_init,
+	.suite_exit = cmt_suite_exit,
+	.init = cmt_case_init,
 	.name = "rdma_ib_cm_fault",
 	.test_cases = cm_fault_cases,
 };

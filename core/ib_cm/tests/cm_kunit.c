@@ -574,6 +574,9 @@ static struct kunit_case cm_cases[] = {
 };
 
 static struct kunit_suite cm_suite = {
+	.suite_init = cmt_suite_init,
+	.suite_exit = cmt_suite_exit,
+	.init = cmt_case_init,
 	.name = "rdma_ib_cm",
 	.test_cases = cm_cases,
 };

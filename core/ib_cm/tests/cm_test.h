@@ -6,6 +6,14 @@
  * the way the case asks), the CM IDs a case made or received (destroyed
  * when it ends), the fabric's GMP filter that loses or doubles CM
  * messages, and the CM's counters read back from sysfs.
+ *
+ * The two devices are the suite's: its suite_init makes them and its
+ * suite_exit removes them (cmt_suite_init(), cmt_suite_exit()), because
+ * making and removing a pair of loop devices took far longer than the
+ * cases themselves.  Each case starts from a quiet fabric: its init
+ * (cmt_case_init()) takes the counters' values, which the case's
+ * readings are relative to, and its end destroys its CM IDs and then
+ * makes sure that nothing it caused is still on its way (cmt_quiesce()).
  */
 #ifndef IB_CM_TEST_H
 #define IB_CM_TEST_H
@@ -179,26 +187,97 @@ static inline int cmt_handler(struct ib_cm_id *id,
 	return ret;
 }
 
-/* KUnit action: destroy the CM IDs of a peer the CM did not destroy */
+/*
+ * KUnit action: destroy the CM IDs of a peer the CM did not destroy, the
+ * newest first (a listener after the CM IDs it made), including any that
+ * a REQ still in progress adds meanwhile
+ */
 static inline void cmt_destroy_ids(void *arg)
 {
 	struct cmt_peer *p = arg;
-	int i;
+	struct ib_cm_id *id;
+	bool gone;
 
-	for (i = p->nids - 1; i >= 0; i--)
-		if (!p->ids[i].gone)
-			ib_destroy_cm_id(p->ids[i].id);
-	p->nids = 0;
+	spin_lock(&p->lock);
+	while (p->nids) {
+		p->nids--;
+		id = p->ids[p->nids].id;
+		gone = p->ids[p->nids].gone;
+		spin_unlock(&p->lock);
+		if (!gone)
+			ib_destroy_cm_id(id);
+		spin_lock(&p->lock);
+	}
+	spin_unlock(&p->lock);
 }
 
-/* A peer on a new loop device */
+/* The CM's counters of a port in sysfs: its groups, and their files */
+static const char * const cmt_groups[] = {
+	"cm_tx_msgs", "cm_tx_retries", "cm_rx_msgs", "cm_rx_duplicates",
+};
+
+static const char * const cmt_names[] = {
+	"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req",
+	"sidr_rep", "lap", "apr",
+};
+
+#define CMT_GROUPS	ARRAY_SIZE(cmt_groups)
+#define CMT_NAMES	ARRAY_SIZE(cmt_names)
+
+/*
+ * One of the suite's two loop devices with its PD, the files of its
+ * port's CM counters (open for the suite: a read at offset 0 shows the
+ * counter anew) and their values when the running case began.
+ */
+struct cmt_dev {
+	struct kt_vt	vt;
+	struct file	*ctr[CMT_GROUPS][CMT_NAMES];
+	long		base[CMT_GROUPS][CMT_NAMES];
+};
+
+static struct cmt_dev cmt_devs[2];
+
+/* What a case's init keeps: how many peers (devices) the case took */
+struct cmt_case {
+	int	npeers;
+};
+
+/* The value of a counter file, or a negative errno */
+static inline int cmt_read_counter(struct file *f, long *v)
+{
+	char buf[32] = {};
+	loff_t pos = 0;
+	ssize_t len;
+
+	len = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	if (len <= 0)
+		return len ? len : -ENODATA;
+	return kstrtol(strim(buf), 10, v);
+}
+
+/* The device of the suite that is @dev, or NULL */
+static inline struct cmt_dev *cmt_dev_of(struct ib_device *dev)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++)
+		if (cmt_devs[i].vt.dev && cmt_devs[i].vt.dev == dev)
+			return &cmt_devs[i];
+	return NULL;
+}
+
+/* A peer on the suite's next device (a case has two: A, then B) */
 static inline struct cmt_peer *cmt_new_peer(struct kunit *test)
 {
 	struct cmt_peer *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct cmt_case *c = test->priv;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, c, "no cmt_case_init() ran");
+	KUNIT_ASSERT_LT(test, c->npeers, (int)ARRAY_SIZE(cmt_devs));
 	p->test = test;
-	p->vt = kt_new_vt_named(test, "kucm%d");
+	p->vt = &cmt_devs[c->npeers++].vt;
+	KUNIT_ASSERT_NOT_NULL(test, p->vt->dev);
 	spin_lock_init(&p->lock);
 	init_waitqueue_head(&p->wq);
 	p->fail_on = -1;
@@ -262,22 +341,32 @@ static inline int cmt_count(struct cmt_peer *p, enum ib_cm_event_type type)
 }
 
 /* The path from @from's port to @to's, as the SA would give it */
-static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
-			    struct cmt_peer *from, struct cmt_peer *to)
+static inline int cmt_dev_path(struct sa_path_rec *path,
+			       struct ib_device *from, struct ib_device *to)
 {
+	int ret;
+
 	memset(path, 0, sizeof(*path));
 	path->rec_type = SA_PATH_REC_TYPE_IB;
-	KUNIT_ASSERT_EQ(test, rdma_query_gid(from->vt->dev, 1, 0,
-					     &path->sgid), 0);
-	KUNIT_ASSERT_EQ(test, rdma_query_gid(to->vt->dev, 1, 0, &path->dgid),
-			0);
-	sa_path_set_slid(path, rdma_loop_port_lid(from->vt->dev));
-	sa_path_set_dlid(path, rdma_loop_port_lid(to->vt->dev));
+	ret = rdma_query_gid(from, 1, 0, &path->sgid);
+	if (!ret)
+		ret = rdma_query_gid(to, 1, 0, &path->dgid);
+	sa_path_set_slid(path, rdma_loop_port_lid(from));
+	sa_path_set_dlid(path, rdma_loop_port_lid(to));
 	path->pkey = cpu_to_be16(0xffff);
 	path->mtu = IB_MTU_1024;
 	path->rate = IB_RATE_10_GBPS;
 	path->reversible = 1;
 	path->packet_life_time = 0;
+	return ret;
+}
+
+/* The path from @from's port to @to's, as the SA would give it */
+static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
+			    struct cmt_peer *from, struct cmt_peer *to)
+{
+	KUNIT_ASSERT_EQ(test, cmt_dev_path(path, from->vt->dev, to->vt->dev),
+			0);
 }
 
 /* A REQ's parameters for @qpn over @path to @service_id */
@@ -314,26 +403,27 @@ static inline void cmt_rep_param(struct ib_cm_rep_param *rep, u32 qpn)
 	rep->rnr_retry_count = 7;
 }
 
-/* A CM counter of @dev's port 1, read from sysfs */
+/*
+ * A CM counter of @dev's port 1, read from sysfs: how much it grew since
+ * the case began
+ */
 static inline long cmt_counter(struct kunit *test, struct ib_device *dev,
 			       const char *group, const char *name)
 {
-	char path[128], buf[32] = {};
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t len;
-	long v = -1;
+	struct cmt_dev *d = cmt_dev_of(dev);
+	int g, n;
+	long v;
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/%s/%s",
-		 dev_name(&dev->dev), group, name);
-	f = filp_open(path, O_RDONLY, 0);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s: %d", path,
-			       (int)PTR_ERR_OR_ZERO(f));
-	len = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-	filp_close(f, NULL);
-	KUNIT_ASSERT_GT(test, len, 0);
-	KUNIT_ASSERT_EQ(test, kstrtol(strim(buf), 10, &v), 0);
-	return v;
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	for (g = 0; g < CMT_GROUPS && strcmp(cmt_groups[g], group); g++)
+		;
+	for (n = 0; n < CMT_NAMES && strcmp(cmt_names[n], name); n++)
+		;
+	KUNIT_ASSERT_TRUE_MSG(test, g < CMT_GROUPS && n < CMT_NAMES,
+			      "no counter %s/%s", group, name);
+	KUNIT_ASSERT_EQ_MSG(test, cmt_read_counter(d->ctr[g][n], &v), 0,
+			    "%s/%s", group, name);
+	return v - d->base[g][n];
 }
 
 /* Wait until a counter reaches @want (it only grows), then flush the CM */
@@ -429,6 +519,8 @@ static inline struct ib_cm_id *cmt_listen(struct kunit *test,
 }
 
 #define CMT_SID		cpu_to_be64(0x1000000000000abcULL)
+/* The service of the pings of cmt_quiesce(), which no case uses */
+#define CMT_PING_SID	cpu_to_be64(0x1000000000000dadULL)
 
 /*
  * Connect a CM ID of @a to a listener of @b on CMT_SID, with QP numbers
@@ -458,6 +550,224 @@ static inline struct ib_cm_id *cmt_connect(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(id, "rtu", 3), 0);
 	cmt_wait(test, b, b_first + 1, IB_CM_RTU_RECEIVED);
 	return id;
+}
+
+/*
+ * A ping of cmt_quiesce(): a SIDR REQ from a CM ID of one device to a
+ * listener of the other, whose handler refuses it.  The CM then answers
+ * with a SIDR REP (status reject) and destroys the CM ID it made, which
+ * waits until that answer has been sent.
+ */
+struct cmt_ping {
+	wait_queue_head_t	wq;
+	bool			done;
+	int			status;
+};
+
+static inline int cmt_ping_handler(struct ib_cm_id *id,
+				   const struct ib_cm_event *e)
+{
+	struct cmt_ping *ping = id->context;
+
+	switch (e->event) {
+	case IB_CM_SIDR_REQ_RECEIVED:
+		return -ECONNREFUSED;
+	case IB_CM_SIDR_REP_RECEIVED:
+		ping->status = e->param.sidr_rep_rcvd.status;
+		break;
+	case IB_CM_SIDR_REQ_ERROR:
+		ping->status = -ETIMEDOUT;
+		break;
+	default:
+		return 0;
+	}
+	WRITE_ONCE(ping->done, true);
+	wake_up_all(&ping->wq);
+	return 0;
+}
+
+/*
+ * One round of pings, each device to the other at once, then a flush of
+ * the CM's work.  The loop fabric keeps the order of a port's QP1 sends
+ * and delivers each as its sender's engine runs it, and the MAD layer
+ * hands a port's receives to the CM in their order: so when a ping is
+ * answered, everything its sender had sent before it was received, and
+ * the flush has it handled.  Each ping's own messages are complete by
+ * the end: the CM IDs on both sides were destroyed.
+ */
+static inline void cmt_ping_round(struct kunit *test)
+{
+	struct ib_cm_sidr_req_param req = {
+		.service_id = CMT_PING_SID,
+		.timeout_ms = 5000,
+	};
+	struct ib_cm_id *listen[2] = {}, *id[2] = {};
+	struct cmt_ping ping[2] = {};
+	struct sa_path_rec path[2];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		struct ib_device *from = cmt_devs[i].vt.dev;
+		struct ib_device *to = cmt_devs[!i].vt.dev;
+
+		init_waitqueue_head(&ping[i].wq);
+		listen[i] = ib_create_cm_id(to, cmt_ping_handler, &ping[i]);
+		id[i] = ib_create_cm_id(from, cmt_ping_handler, &ping[i]);
+		if (IS_ERR(listen[i]) || IS_ERR(id[i])) {
+			KUNIT_FAIL(test, "cleanup: no CM ID for a ping");
+			goto out;
+		}
+		ret = ib_cm_listen(listen[i], CMT_PING_SID);
+		if (!ret)
+			ret = cmt_dev_path(&path[i], from, to);
+		if (!ret) {
+			req.path = &path[i];
+			ret = ib_send_cm_sidr_req(id[i], &req);
+		}
+		if (ret) {
+			KUNIT_FAIL(test, "cleanup: ping %d not sent: %d", i,
+				   ret);
+			goto out;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		wait_event_timeout(ping[i].wq, READ_ONCE(ping[i].done),
+				   CMT_WAIT);
+		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(ping[i].done),
+				      "cleanup: ping %d not answered", i);
+		KUNIT_EXPECT_EQ_MSG(test, ping[i].status, IB_SIDR_REJECT,
+				    "cleanup: ping %d", i);
+	}
+out:
+	for (i = 0; i < 2; i++) {
+		if (!IS_ERR_OR_NULL(id[i]))
+			ib_destroy_cm_id(id[i]);
+		if (!IS_ERR_OR_NULL(listen[i]))
+			ib_destroy_cm_id(listen[i]);
+	}
+	ib_cm_flush_work();
+}
+
+/*
+ * KUnit action, a case's last: the fabric and the CM quiet again for the
+ * next case.  The case's CM IDs are gone; what they sent on their way
+ * out (REJ, DREQ, DREP, SIDR REP) may still travel, and so may what the
+ * CM answers to it without a CM ID (a DREP for a DREQ, a REJ for a REP),
+ * which is answered by nothing.  So two rounds of pings: the first has
+ * the former handled, the second the answers.  Then no listener of the
+ * case may be left on CMT_SID.
+ */
+static inline void cmt_quiesce(void *arg)
+{
+	struct kunit *test = arg;
+	struct ib_cm_id *id;
+	int i;
+
+	cmt_ping_round(test);
+	cmt_ping_round(test);
+	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++) {
+		id = ib_create_cm_id(cmt_devs[i].vt.dev, cmt_ping_handler,
+				     NULL);
+		if (IS_ERR(id)) {
+			KUNIT_FAIL(test, "cleanup: no CM ID");
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ib_cm_listen(id, CMT_SID), 0,
+				    "cleanup: a listener is left");
+		ib_destroy_cm_id(id);
+	}
+}
+
+/*
+ * The init of each case: the counters' values now (the case reads how
+ * they grow), and cmt_quiesce() registered to run after everything the
+ * case registers.
+ */
+static inline int cmt_case_init(struct kunit *test)
+{
+	struct cmt_case *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct cmt_dev *d;
+	int i, g, n, ret;
+
+	if (!c)
+		return -ENOMEM;
+	test->priv = c;
+	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++) {
+		d = &cmt_devs[i];
+		for (g = 0; g < CMT_GROUPS; g++)
+			for (n = 0; n < CMT_NAMES; n++) {
+				ret = cmt_read_counter(d->ctr[g][n],
+						       &d->base[g][n]);
+				if (ret)
+					return ret;
+			}
+	}
+	return kunit_add_action_or_reset(test, cmt_quiesce, test);
+}
+
+/* The suite's exit: its devices go (and the files of their counters) */
+static inline void cmt_suite_exit(struct kunit_suite *suite)
+{
+	struct cmt_dev *d;
+	int i, g, n;
+
+	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++) {
+		d = &cmt_devs[i];
+		for (g = 0; g < CMT_GROUPS; g++)
+			for (n = 0; n < CMT_NAMES; n++) {
+				if (d->ctr[g][n])
+					filp_close(d->ctr[g][n], NULL);
+				d->ctr[g][n] = NULL;
+			}
+		if (d->vt.pd)
+			ib_dealloc_pd(d->vt.pd);
+		if (d->vt.dev)
+			rdma_loop_remove_device(d->vt.dev);
+		memset(d, 0, sizeof(*d));
+	}
+}
+
+/* The suite's init: its two devices, each with a PD and its counters */
+static inline int cmt_suite_init(struct kunit_suite *suite)
+{
+	char path[128];
+	struct cmt_dev *d;
+	int i, g, n, ret;
+	struct file *f;
+
+	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++) {
+		d = &cmt_devs[i];
+		d->vt.dev = rdma_loop_add_device("kucm%d");
+		if (IS_ERR(d->vt.dev)) {
+			ret = PTR_ERR(d->vt.dev);
+			d->vt.dev = NULL;
+			goto err;
+		}
+		d->vt.pd = ib_alloc_pd(d->vt.dev, 0);
+		if (IS_ERR(d->vt.pd)) {
+			ret = PTR_ERR(d->vt.pd);
+			d->vt.pd = NULL;
+			goto err;
+		}
+		for (g = 0; g < CMT_GROUPS; g++)
+			for (n = 0; n < CMT_NAMES; n++) {
+				snprintf(path, sizeof(path),
+					 "/sys/class/infiniband/%s/ports/1/%s/%s",
+					 dev_name(&d->vt.dev->dev),
+					 cmt_groups[g], cmt_names[n]);
+				f = filp_open(path, O_RDONLY, 0);
+				if (IS_ERR(f)) {
+					ret = PTR_ERR(f);
+					goto err;
+				}
+				d->ctr[g][n] = f;
+			}
+	}
+	return 0;
+
+err:
+	cmt_suite_exit(suite);
+	return ret;
 }
 
 #endif /* IB_CM_TEST_H */
