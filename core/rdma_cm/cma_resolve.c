@@ -226,31 +226,9 @@ done:
 	return 0;
 }
 
-/*
- * The source of a loopback resolution on a port without a net device of
- * its own (InfiniBand): its GID 0 and P_Key 0, and the loopback address
- * of the id's family, as upstream.
- */
-static int cma_set_loopback_src(struct rdma_id_private *id_priv)
+/* The loopback address of the id's family becomes its source, as upstream. */
+static void cma_set_loopback(struct sockaddr *src)
 {
-	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
-	struct ib_device *device = id_priv->id.device;
-	u32 port = id_priv->id.port_num;
-	struct sockaddr *src = cma_src_addr(id_priv);
-	union ib_gid gid;
-	u16 pkey;
-	int ret;
-
-	ret = rdma_query_gid(device, port, 0, &gid);
-	if (ret)
-		return ret;
-	ret = ib_get_cached_pkey(device, port, 0, &pkey);
-	if (ret)
-		return ret;
-	dev_addr->dev_type = rdma_protocol_ib(device, port) ?
-			     ARPHRD_INFINIBAND : ARPHRD_ETHER;
-	rdma_addr_set_sgid(dev_addr, &gid);
-	ib_addr_set_pkey(dev_addr, pkey);
 	switch (src->sa_family) {
 	case AF_INET:
 		((struct sockaddr_in *)src)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -264,11 +242,18 @@ static int cma_set_loopback_src(struct rdma_id_private *id_priv)
 			    0, 0, 0, htonl(1));
 		break;
 	}
-	return 0;
 }
 
+/*
+ * An id without a device resolving "this host": the port picked, the
+ * loopback address as its source; on InfiniBand (no net device of the
+ * port's own) the port's GID 0 and P_Key 0 as its link-layer source.
+ */
 static int cma_bind_loopback(struct rdma_id_private *id_priv)
 {
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	union ib_gid gid;
+	u16 pkey;
 	int ret;
 
 	mutex_lock(&cma_lock);
@@ -276,10 +261,20 @@ static int cma_bind_loopback(struct rdma_id_private *id_priv)
 	mutex_unlock(&cma_lock);
 	if (ret)
 		return ret;
-	if (rdma_protocol_iwarp(id_priv->id.device, id_priv->id.port_num) ||
-	    rdma_protocol_roce(id_priv->id.device, id_priv->id.port_num))
+	cma_set_loopback(cma_src_addr(id_priv));
+	if (!rdma_protocol_ib(id_priv->id.device, id_priv->id.port_num))
 		return 0;
-	return cma_set_loopback_src(id_priv);
+	ret = rdma_query_gid(id_priv->id.device, id_priv->id.port_num, 0, &gid);
+	if (ret)
+		return ret;
+	ret = ib_get_cached_pkey(id_priv->id.device, id_priv->id.port_num, 0,
+				 &pkey);
+	if (ret)
+		return ret;
+	dev_addr->dev_type = ARPHRD_INFINIBAND;
+	rdma_addr_set_sgid(dev_addr, &gid);
+	ib_addr_set_pkey(dev_addr, pkey);
+	return 0;
 }
 
 static int cma_resolve_loopback(struct rdma_id_private *id_priv)
