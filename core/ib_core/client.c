@@ -349,6 +349,52 @@ out:
 	return ret;
 }
 
+/**
+ * ib_get_net_dev_by_params - the net device a connection request is for
+ * @dev: the RDMA device the request came in on
+ * @port: its port
+ * @pkey: the P_Key of the request
+ * @gid: the local GID it was sent to, or NULL
+ * @addr: the local IP address it names, or NULL
+ *
+ * Asks each client attached to @dev that offers get_net_dev_by_params
+ * (IPoIB does), in registration order; the first answer counts.  Only
+ * InfiniBand ports have such net devices: RoCE and iWARP ports answer
+ * NULL.
+ *
+ * Context: Process context; takes the device's client_data_rwsem for
+ * read (held across the clients' callbacks).
+ * Return: the net device with a reference (dev_put() it), or NULL.
+ */
+struct net_device *ib_get_net_dev_by_params(struct ib_device *dev, u32 port,
+					    u16 pkey, const union ib_gid *gid,
+					    const struct sockaddr *addr)
+{
+	struct net_device *net_dev = NULL;
+	struct ib_client *client;
+	unsigned long index;
+	void *client_data;
+
+	if (!rdma_protocol_ib(dev, port))
+		return NULL;
+
+	/* as client_dev_nl_info(): the mark keeps the client data alive */
+	down_read(&dev->client_data_rwsem);
+	xa_for_each_marked(&dev->client_data, index, client_data,
+			   CLIENT_DATA_REGISTERED) {
+		client = xa_load(&clients, index);
+		if (!client || !client->get_net_dev_by_params)
+			continue;
+		net_dev = client->get_net_dev_by_params(dev, port, pkey, gid,
+							addr, client_data);
+		if (net_dev)
+			break;
+	}
+	up_read(&dev->client_data_rwsem);
+	return net_dev;
+}
+EXPORT_SYMBOL(ib_get_net_dev_by_params);
+
 /* The same without a device; clients_rwsem keeps @client registered. */
 static int client_global_nl_info(struct ib_client *client,
 				 struct ib_client_nl_info *res)

@@ -19,17 +19,21 @@
  * @backlog: how many requests may wait for the owner
  *
  * An id bound to an address of a device listens on that device; a
- * wildcard id listens on every device of its namespace, also on devices
- * registered later.  Requests come as RDMA_CM_EVENT_CONNECT_REQUEST on a
- * new id that carries this id's handler and context.
+ * wildcard id listens on every device of its namespace (InfiniBand,
+ * RoCE and iWARP alike), also on devices registered later.  On
+ * InfiniBand and RoCE the id listens on the IB CM service ID of its
+ * port space and port (rdma_get_service_id()), shared with the other
+ * listeners of that service on the device.  Requests come as
+ * RDMA_CM_EVENT_CONNECT_REQUEST on a new id that carries this id's
+ * handler and context.
  *
  * Context: process context; sleeps, takes cma_lock.
  * Return: 0; -EINVAL unless the id is idle or bound; -EADDRINUSE or
  * -EADDRNOTAVAIL when a reuseaddr id shares its port; the transport's
- * error (-EOPNOTSUPP: listening on an IB or RoCE device needs the IB CM,
- * not there yet; -ENOSYS on a port without a connection manager, and for
- * a wildcard id when a device's first port has none, as upstream); the
- * errors of rdma_bind_addr().
+ * error (-ENOSYS on a port without a connection manager, and for a
+ * wildcard id when a device's first port has none, as upstream; on IB
+ * -EINVAL when another IB CM user listens on the service ID); the errors
+ * of rdma_bind_addr().
  */
 int rdma_listen(struct rdma_cm_id *id, int backlog)
 {
@@ -71,12 +75,20 @@ EXPORT_SYMBOL(rdma_listen);
  *
  * For callers inside the id's own event handler (ROUTE_RESOLVED) or
  * holding rdma_lock_handler().  The outcome comes as an event:
- * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR.
+ * ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR; on InfiniBand
+ * CONNECT_RESPONSE when the id has no QP (the owner then moves its QP
+ * and calls rdma_accept() with no parameters, which sends the RTU).  A
+ * UD id on InfiniBand asks the peer's QP and Q_Key with a SIDR REQ
+ * (ESTABLISHED with the ud parameters, or UNREACHABLE).
+ *
+ * On InfiniBand an IP id's request carries rdma_cm's 36-byte header
+ * before @conn_param's private data: at most 56 bytes of it fit a REQ,
+ * 180 a SIDR REQ (an AF_IB id's: 92 and 216).
  *
  * Context: process context; sleeps; the caller holds the handler lock.
- * Return: 0 when the request is on its way; -EINVAL in the wrong state;
- * -EOPNOTSUPP on IB and RoCE (needs the IB CM, not there yet); -ENOSYS
- * on a port without a connection manager; the transport's errors.
+ * Return: 0 when the request is on its way; -EINVAL in the wrong state
+ * or for private data too long; -ENOSYS on a port without a connection
+ * manager; the transport's errors.
  */
 int rdma_connect_locked(struct rdma_cm_id *id,
 			struct rdma_conn_param *conn_param)
@@ -188,17 +200,52 @@ out:
 }
 
 /**
+ * cma_modify_qp_rts - bring the id's QP to RTS for a connection
+ * @id_priv: the id
+ * @conn_param: the connection's parameters (initiator depth), or NULL
+ *
+ * Return: 0 (also without a QP) or the error of ib_modify_qp().
+ */
+int cma_modify_qp_rts(struct rdma_id_private *id_priv,
+		      struct rdma_conn_param *conn_param)
+{
+	struct ib_qp_attr qp_attr;
+	int qp_attr_mask, ret = 0;
+
+	mutex_lock(&id_priv->qp_mutex);
+	if (!id_priv->id.qp)
+		goto out;
+	qp_attr.qp_state = IB_QPS_RTS;
+	ret = rdma_init_qp_attr(&id_priv->id, &qp_attr, &qp_attr_mask);
+	if (ret)
+		goto out;
+	if (conn_param)
+		qp_attr.max_rd_atomic = conn_param->initiator_depth;
+	ret = ib_modify_qp(id_priv->id.qp, &qp_attr, qp_attr_mask);
+out:
+	mutex_unlock(&id_priv->qp_mutex);
+	return ret;
+}
+
+/**
  * rdma_accept - accept a connection request
  * @id: the new id of a CONNECT_REQUEST event
- * @conn_param: reply parameters; NULL on IB for a request whose QP the
- *	owner brings up itself
+ * @conn_param: reply parameters; NULL on InfiniBand on the active side
+ *	of an id without a QP, after CONNECT_RESPONSE: the owner moved its
+ *	QP, rdma_cm sends the RTU
  *
  * Called from the CONNECT_REQUEST handler of @id or with its handler lock
- * held (rdma_lock_handler()).  On failure the request is rejected.
+ * held (rdma_lock_handler()).  On InfiniBand the QP goes to RTR and RTS
+ * and the REP follows (at most 196 bytes of private data); the passive
+ * side's ESTABLISHED comes with the RTU, or earlier when the owner passes
+ * the QP's IB_EVENT_COMM_EST on with rdma_notify().  A UD id answers the
+ * SIDR REQ with its QP number and Q_Key (@conn_param->qkey, else its
+ * port space's).  On failure the QP goes to error and the request is
+ * rejected.
  *
  * Context: process context; sleeps; the caller holds the handler lock.
- * Return: 0; -EINVAL when @id has no request to answer; the transport's
- * errors (-EOPNOTSUPP on IB and RoCE for now, -ENOSYS without a CM).
+ * Return: 0; -EINVAL when @id has no request to answer or the private
+ * data is too long; the transport's errors (-ENOSYS without a CM).
  */
 int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 {
@@ -245,8 +292,10 @@ EXPORT_SYMBOL(rdma_accept_ece);
  * rdma_reject - refuse a connection request
  * @id: the new id of a CONNECT_REQUEST event
  * @private_data: data for the peer, or NULL
- * @private_data_len: its length
- * @reason: IB CM reject reason (ignored on iWARP)
+ * @private_data_len: its length (at most 148 bytes on InfiniBand, 136 for
+ *	a UD id's SIDR REP)
+ * @reason: IB CM reject reason, IB_CM_REJ_CONSUMER_DEFINED for the
+ *	owner's own (ignored on iWARP and for UD ids)
  *
  * Context: process context; sleeps.
  * Return: 0; -EINVAL when @id has no transport connection to refuse;
@@ -257,7 +306,7 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 
-	if (!id_priv->cm_id.iw)
+	if (!cma_has_cm_id(id_priv))
 		return -EINVAL;
 	trace_cm_send_rej(id_priv);
 	return id_priv->tp->reject(id_priv, private_data, private_data_len,
@@ -270,6 +319,9 @@ EXPORT_SYMBOL(rdma_reject);
  * @id: a connected id
  *
  * The QP goes to the error state; RDMA_CM_EVENT_DISCONNECTED follows.
+ * On InfiniBand a DREQ goes out (a DREP when the peer's DREQ came
+ * first); DISCONNECTED comes with the DREP (or the DREQ's timeout), and
+ * RDMA_CM_EVENT_TIMEWAIT_EXIT once the connection's time wait ended.
  *
  * Context: process context; sleeps.
  * Return: 0; -EINVAL when @id has no connection; the transport's errors.
@@ -278,7 +330,7 @@ int rdma_disconnect(struct rdma_cm_id *id)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 
-	if (!id_priv->cm_id.iw)
+	if (!cma_has_cm_id(id_priv))
 		return -EINVAL;
 	trace_cm_disconnect(id_priv);
 	return id_priv->tp->disconnect(id_priv);
@@ -288,7 +340,8 @@ EXPORT_SYMBOL(rdma_disconnect);
 /**
  * rdma_notify - pass a QP's asynchronous event to the connection manager
  * @id: a connected id
- * @event: the event (IB_EVENT_COMM_EST matters on IB)
+ * @event: the event (IB_EVENT_COMM_EST matters on IB: data came before the
+ *	RTU, the connection is established)
  *
  * Context: any; does not sleep.
  * Return: 0; -EINVAL when @id has no connection.
@@ -297,7 +350,7 @@ int rdma_notify(struct rdma_cm_id *id, enum ib_event_type event)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 
-	if (!id_priv->cm_id.iw)
+	if (!cma_has_cm_id(id_priv))
 		return -EINVAL;
 	return id_priv->tp->notify(id_priv, event);
 }
@@ -499,51 +552,115 @@ EXPORT_SYMBOL(rdma_consumer_reject_data);
 /**
  * rdma_join_multicast - join a multicast group
  * @id: a UD id, bound or address-resolved, attached to a device
- * @addr: the group's IP address
- * @join_state: FULLMEMBER or SENDONLY_FULLMEMBER (BIT() of the enum)
- * @context: handed back in the event's ud param
+ * @addr: the group's address: IPv4 or IPv6 (mapped to an MGID as
+ *	upstream; an IPv6 address that is an SA-assigned MGID is taken as
+ *	it is), or AF_IB with the MGID itself
+ * @join_state: BIT(FULLMEMBER_JOIN) or BIT(SENDONLY_FULLMEMBER_JOIN)
+ *	(InfiniBand also takes the other JoinState bits as the SA does)
+ * @context: handed back in the event's ud.private_data
+ *
+ * The outcome comes as RDMA_CM_EVENT_MULTICAST_JOIN (ud param: the
+ * group's address handle attributes, QPN 0xffffff and the Q_Key) or
+ * RDMA_CM_EVENT_MULTICAST_ERROR; a membership the SA later loses gives
+ * MULTICAST_ERROR too.  The owner attaches its QP to the group itself.
  *
  * Context: process context; sleeps.
- * Return: -EINVAL without a device, in another state, for a QP type
- * other than UD or for an id whose QP rdma_cm made; -EOPNOTSUPP on IB
- * (the SA's ib_sa_join_multicast() is not called from here yet) and RoCE
- * (the IGMP join is not written yet); -ENOSYS on iWARP, which has no
- * multicast, and on a port without a connection manager (as upstream).
+ * Return: 0 when the join started; -EINVAL without a device, in another
+ * state, for a QP type other than UD or for an id whose QP rdma_cm made;
+ * -ENOMEM; the transport's errors: on InfiniBand those of
+ * ib_sa_join_multicast() and of reading the IPoIB broadcast group
+ * (RDMA_PS_IPOIB); -EOPNOTSUPP on RoCE (the IGMP join is not written
+ * yet); -ENOSYS on iWARP, which has no multicast, and on a port without
+ * a connection manager (as upstream).
  */
 int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			u8 join_state, void *context)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 	enum rdma_cm_state state = READ_ONCE(id_priv->state);
+	struct cma_multicast *mc;
+	int ret;
 
 	if (id->qp || !id->device ||
 	    (state != RDMA_CM_ADDR_BOUND && state != RDMA_CM_ADDR_RESOLVED) ||
 	    id->qp_type != IB_QPT_UD)
 		return -EINVAL;
-	return id_priv->tp->join_multicast(id_priv, addr, join_state, context);
+	if (!rdma_addr_size(addr))
+		return -EINVAL;
+
+	mc = kzalloc(sizeof(*mc), GFP_KERNEL);
+	if (!mc)
+		return -ENOMEM;
+	memcpy(&mc->addr, addr, rdma_addr_size(addr));
+	mc->context = context;
+	mc->id_priv = id_priv;
+	mc->join_state = join_state;
+	INIT_LIST_HEAD(&mc->list);
+	ret = id_priv->tp->join_multicast(id_priv, mc);
+	if (ret) {
+		kfree(mc);
+		return ret;
+	}
+	spin_lock_irq(&id_priv->lock);
+	list_add(&mc->list, &id_priv->mc_list);
+	spin_unlock_irq(&id_priv->lock);
+	return 0;
 }
 EXPORT_SYMBOL(rdma_join_multicast);
 
 /**
  * rdma_leave_multicast - leave a group joined by rdma_join_multicast()
  * @id: the id
- * @addr: the group's address
+ * @addr: the group's address, as given to the join
  *
- * Leaving a group never joined does nothing.
+ * Leaving a group never joined does nothing.  No event of the group is
+ * delivered after this returned; it waits for one being delivered, so
+ * it must not be called from the id's own event handler.
  *
  * Context: process context; sleeps.
  * Return: nothing.
  */
 void rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 {
-	/* No transport joins groups yet, so there is nothing to leave. */
+	struct rdma_id_private *id_priv = to_id_priv(id);
+	struct cma_multicast *mc, *found = NULL;
+	int len = rdma_addr_size(addr);
+
+	if (!len)
+		return;
+	spin_lock_irq(&id_priv->lock);
+	list_for_each_entry(mc, &id_priv->mc_list, list) {
+		if (!memcmp(&mc->addr, addr, len)) {
+			list_del_init(&mc->list);
+			found = mc;
+			break;
+		}
+	}
+	spin_unlock_irq(&id_priv->lock);
+	if (!found)
+		return;
+	id_priv->tp->leave_multicast(id_priv, found);
+	kfree(found);
 }
 EXPORT_SYMBOL(rdma_leave_multicast);
 
-/* Leave every group of a destroyed id (none can be joined yet). */
+/* Leave every group of an id being destroyed (DESTROYING, no handler). */
 void cma_leave_all_mc(struct rdma_id_private *id_priv)
 {
-	WARN_ON_ONCE(!list_empty(&id_priv->mc_list));
+	struct cma_multicast *mc;
+
+	for (;;) {
+		spin_lock_irq(&id_priv->lock);
+		mc = list_first_entry_or_null(&id_priv->mc_list,
+					      struct cma_multicast, list);
+		if (mc)
+			list_del_init(&mc->list);
+		spin_unlock_irq(&id_priv->lock);
+		if (!mc)
+			return;
+		id_priv->tp->leave_multicast(id_priv, mc);
+		kfree(mc);
+	}
 }
 
 /* ------------------------------------------------------------------
@@ -603,10 +720,15 @@ static int cma_no_cm_resolve_route(struct rdma_id_private *id_priv,
 }
 
 static int cma_no_cm_join_multicast(struct rdma_id_private *id_priv,
-				    struct sockaddr *addr, u8 join_state,
-				    void *context)
+				    struct cma_multicast *mc)
 {
 	return -ENOSYS;
+}
+
+/* never joined */
+static void cma_no_cm_leave_multicast(struct rdma_id_private *id_priv,
+				      struct cma_multicast *mc)
+{
 }
 
 static const char *cma_no_cm_reject_msg(int reason)
@@ -631,6 +753,7 @@ const struct cma_transport cma_no_cm_transport = {
 	.destroy	 = cma_no_cm_destroy,
 	.resolve_route	 = cma_no_cm_resolve_route,
 	.join_multicast	 = cma_no_cm_join_multicast,
+	.leave_multicast = cma_no_cm_leave_multicast,
 	.reject_msg	 = cma_no_cm_reject_msg,
 	.consumer_reject = cma_no_cm_consumer_reject,
 };

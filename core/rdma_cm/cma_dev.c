@@ -76,8 +76,8 @@ static int cma_transport_listen(struct rdma_id_private *id_priv)
 
 /*
  * The handler of a per-device listener.  Connection requests go to new
- * ids carrying the parent's handler (cma_iw.c); nothing else is meant for
- * the owner.
+ * ids carrying the parent's handler (cma_iw.c, cma_ib.c); nothing else is
+ * meant for the owner.
  */
 static int cma_child_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
@@ -87,11 +87,11 @@ static int cma_child_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 /*
  * Make @parent's listener on @cma_dev.  Caller holds cma_lock.  A listener
  * whose transport failed goes to @dead for the caller to destroy after
- * dropping cma_lock.  A transport that cannot listen yet (-EOPNOTSUPP: IB
- * and RoCE without the IB CM) keeps the listener, which then only serves
- * rdma_cm's bookkeeping (restrack, device removal).  A device whose first
- * port has no connection manager (-ENOSYS) fails the wildcard listen, as
- * upstream's.
+ * dropping cma_lock, and the error fails the wildcard listen, as
+ * upstream's: every device of the namespace listens (IB and RoCE through
+ * the IB CM, iWARP through iw_cm), or none; a device whose first port has
+ * no connection manager answers -ENOSYS.  An AF_IB listener leaves out
+ * the devices without the IB CM.
  */
 static int cma_listen_on_dev(struct rdma_id_private *parent,
 			     struct cma_device *cma_dev,
@@ -104,6 +104,9 @@ static int cma_listen_on_dev(struct rdma_id_private *parent,
 	lockdep_assert_held(&cma_lock);
 	if (cma_dev->removing ||
 	    !rdma_dev_access_netns(device, cma_net(parent)))
+		return 0;
+	if (cma_family(parent) == AF_IB &&
+	    !rdma_cap_ib_cm(device, rdma_start_port(device)))
 		return 0;
 
 	child = cma_create_id(cma_net(parent), cma_child_handler, parent,
@@ -128,8 +131,6 @@ static int cma_listen_on_dev(struct rdma_id_private *parent,
 	list_add_tail(&child->listen_item, &parent->listen_list);
 
 	ret = cma_transport_listen(child);
-	if (ret == -EOPNOTSUPP)
-		return 0;
 	if (ret) {
 		ibdev_warn(device, "rdma_cm: listen on device failed: %d\n",
 			   ret);
@@ -181,7 +182,7 @@ int cma_listen_on_all(struct rdma_id_private *id_priv)
  * cma_listen_on_bound_dev - listen on the device an id is attached to
  * @id_priv: the listener
  *
- * Return: 0 or the transport's error (-EOPNOTSUPP on IB/RoCE for now).
+ * Return: 0 or the transport's error.
  */
 int cma_listen_on_bound_dev(struct rdma_id_private *id_priv)
 {

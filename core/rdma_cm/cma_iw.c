@@ -310,10 +310,15 @@ static int cma_iw_resolve_route(struct rdma_id_private *id_priv,
 
 /* iWARP has no multicast (upstream's answer). */
 static int cma_iw_join_multicast(struct rdma_id_private *id_priv,
-				 struct sockaddr *addr, u8 join_state,
-				 void *context)
+				 struct cma_multicast *mc)
 {
 	return -ENOSYS;
+}
+
+/* never joined */
+static void cma_iw_leave_multicast(struct rdma_id_private *id_priv,
+				   struct cma_multicast *mc)
+{
 }
 
 static void cma_iw_destroy(struct rdma_id_private *id_priv)
@@ -347,6 +352,7 @@ const struct cma_transport cma_iw_transport = {
 	.destroy	 = cma_iw_destroy,
 	.resolve_route	 = cma_iw_resolve_route,
 	.join_multicast	 = cma_iw_join_multicast,
+	.leave_multicast = cma_iw_leave_multicast,
 	.reject_msg	 = cma_iw_reject_msg,
 	.consumer_reject = cma_iw_consumer_reject,
 };

@@ -13,7 +13,7 @@
  *			across devices, address changes of net devices
  *	cma_conn.c	connect, accept, reject, disconnect, QPs, multicast
  *	cma_iw.c	the iWARP transport (iw_cm)
- *	cma_ib.c	the IB and RoCE transport (IB CM, SA): not yet
+ *	cma_ib.c	the IB and RoCE transport (IB CM, SA)
  *	(struct cma_transport, cma_priv.h: the calls every transport answers)
  *	cma_configfs.c	/sys/kernel/config/rdma_cm
  *	cma_trace.c	trace events (cma_trace.h, system rdma_cma)
@@ -421,6 +421,69 @@ out_free:
 }
 
 /**
+ * cma_work_alloc - an event work for an id, to queue later
+ * @id_priv: the id
+ *
+ * For events whose cause runs where it may not allocate (an SA
+ * callback): the work is made beforehand, then queued with
+ * cma_work_queue() or given back with cma_work_free().
+ *
+ * Context: process context; may sleep.
+ * Return: the work, or NULL without memory.
+ */
+struct cma_work *cma_work_alloc(struct rdma_id_private *id_priv)
+{
+	struct cma_work *work = kzalloc(sizeof(*work), GFP_KERNEL);
+
+	if (!work)
+		return NULL;
+	INIT_WORK(&work->work, cma_work_handler);
+	INIT_LIST_HEAD(&work->list);
+	work->id_priv = id_priv;
+	return work;
+}
+
+/* Give back a work of cma_work_alloc() that was never queued. */
+void cma_work_free(struct cma_work *work)
+{
+	kfree(work);
+}
+
+/**
+ * cma_work_queue - deliver an event later, from cma_wq, with a made work
+ * @work: from cma_work_alloc(); owned by rdma_cm from here on
+ * @old: state the id must be in at delivery (moved to @new then)
+ * @new: see @old; pass @old == @new to deliver in any live state
+ * @event: the event (copied)
+ *
+ * Nothing is queued for an id being destroyed (it would hear nothing):
+ * the work is freed.
+ *
+ * Context: any; takes the id's lock with interrupts off.
+ */
+void cma_work_queue(struct cma_work *work, enum rdma_cm_state old,
+		    enum rdma_cm_state new, const struct rdma_cm_event *event)
+{
+	struct rdma_id_private *id_priv = work->id_priv;
+	unsigned long flags;
+
+	work->old = old;
+	work->new = new;
+	work->event = *event;
+	spin_lock_irqsave(&id_priv->lock, flags);
+	/* no event for an id being destroyed: its destroyer cancelled them */
+	if (id_priv->state == RDMA_CM_DESTROYING) {
+		spin_unlock_irqrestore(&id_priv->lock, flags);
+		kfree(work);
+		return;
+	}
+	cma_id_get(id_priv);
+	list_add_tail(&work->list, &id_priv->work_list);
+	queue_work(cma_wq, &work->work);
+	spin_unlock_irqrestore(&id_priv->lock, flags);
+}
+
+/**
  * cma_queue_event - deliver an event later, from cma_wq
  * @id_priv: the id
  * @old: state the id must be in at delivery (moved to @new then)
@@ -435,28 +498,11 @@ int cma_queue_event(struct rdma_id_private *id_priv,
 		    enum rdma_cm_state old, enum rdma_cm_state new,
 		    const struct rdma_cm_event *event)
 {
-	struct cma_work *work;
-	unsigned long flags;
+	struct cma_work *work = cma_work_alloc(id_priv);
 
-	work = kzalloc(sizeof(*work), GFP_KERNEL);
 	if (!work)
 		return -ENOMEM;
-	INIT_WORK(&work->work, cma_work_handler);
-	work->id_priv = id_priv;
-	work->old = old;
-	work->new = new;
-	work->event = *event;
-	spin_lock_irqsave(&id_priv->lock, flags);
-	/* no event for an id being destroyed: its destroyer cancelled them */
-	if (id_priv->state == RDMA_CM_DESTROYING) {
-		spin_unlock_irqrestore(&id_priv->lock, flags);
-		kfree(work);
-		return 0;
-	}
-	cma_id_get(id_priv);
-	list_add_tail(&work->list, &id_priv->work_list);
-	queue_work(cma_wq, &work->work);
-	spin_unlock_irqrestore(&id_priv->lock, flags);
+	cma_work_queue(work, old, new, event);
 	return 0;
 }
 
@@ -765,15 +811,6 @@ int rdma_set_min_rnr_timer(struct rdma_cm_id *id, u8 min_rnr_timer)
 }
 EXPORT_SYMBOL(rdma_set_min_rnr_timer);
 
-/* The GID inside a link-layer address (IPoIB puts 4 bytes of QPN first). */
-static void cma_l2_to_gid(const struct rdma_dev_addr *dev_addr,
-			  const unsigned char *l2, union ib_gid *gid)
-{
-	unsigned int off = dev_addr->dev_type == ARPHRD_INFINIBAND ? 4 : 0;
-
-	memcpy(gid, l2 + off, sizeof(*gid));
-}
-
 /**
  * rdma_read_gids - the source and destination GIDs of an id
  * @cm_id: the id
@@ -781,7 +818,9 @@ static void cma_l2_to_gid(const struct rdma_dev_addr *dev_addr,
  * @dgid: where the destination GID goes, or NULL
  *
  * On RoCE the GIDs are the IP addresses; elsewhere they come from the
- * link-layer addresses.  An id without a device gets zero GIDs.
+ * link-layer addresses (an IPoIB hardware address holds the port GID
+ * after its QPN; an AF_IB id's are the GIDs of its addresses).  An id
+ * without a device gets zero GIDs.
  *
  * Context: any.
  * Return: nothing.
@@ -806,24 +845,25 @@ void rdma_read_gids(struct rdma_cm_id *cm_id, union ib_gid *sgid,
 		return;
 	}
 	if (sgid)
-		cma_l2_to_gid(&addr->dev_addr, addr->dev_addr.src_dev_addr,
-			      sgid);
+		rdma_addr_get_sgid(&addr->dev_addr, sgid);
 	if (dgid)
-		cma_l2_to_gid(&addr->dev_addr, addr->dev_addr.dst_dev_addr,
-			      dgid);
+		rdma_addr_get_dgid(&addr->dev_addr, dgid);
 }
 EXPORT_SYMBOL(rdma_read_gids);
 
 /**
  * rdma_get_service_id - the IB service ID of an address in an id's space
  * @id: the id (its port space)
- * @addr: an IPv4 or IPv6 address with port
+ * @addr: an IPv4 or IPv6 address with port, or an AF_IB address
  *
  * Context: any.
- * Return: the service ID, big endian: port space << 16 | port.
+ * Return: the service ID, big endian: port space << 16 | port for IP
+ * addresses (IBTA Annex A11), the address's own sib_sid for AF_IB.
  */
 __be64 rdma_get_service_id(struct rdma_cm_id *id, struct sockaddr *addr)
 {
+	if (addr->sa_family == AF_IB)
+		return ((struct sockaddr_ib *)addr)->sib_sid;
 	return cpu_to_be64(((u64)id->ps << 16) + be16_to_cpu(cma_port(addr)));
 }
 EXPORT_SYMBOL(rdma_get_service_id);
@@ -839,6 +879,7 @@ static int __init cma_init(void)
 	cma_wq = alloc_ordered_workqueue("rdma_cm", WQ_MEM_RECLAIM);
 	if (!cma_wq)
 		return -ENOMEM;
+	ib_sa_register_client(&cma_sa_client);
 	ret = cma_net_init();
 	if (ret)
 		goto err_wq;
@@ -860,6 +901,7 @@ err_notifier:
 err_net:
 	cma_net_exit();
 err_wq:
+	ib_sa_unregister_client(&cma_sa_client);
 	destroy_workqueue(cma_wq);
 	return ret;
 }
@@ -870,6 +912,7 @@ static void __exit cma_cleanup(void)
 	ib_unregister_client(&cma_client);
 	cma_netdev_notifier_unregister();
 	cma_net_exit();
+	ib_sa_unregister_client(&cma_sa_client);
 	destroy_workqueue(cma_wq);
 }
 

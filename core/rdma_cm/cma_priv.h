@@ -17,7 +17,8 @@
  * cma_lock is never held while a handler_mutex is taken.
  *
  * Lifetime rules (what keeps an id's memory, and who may still call its
- * owner; the KUnit suite rdma_cma_conn tests each over iWARP):
+ * owner; the KUnit suites rdma_cma_conn and rdma_cma_ib test them over
+ * iWARP and InfiniBand):
  *
  *  - rdma_id_private.refcount: the creator's reference, plus one per
  *    queued cma_work (cma_queue_event(); the destroyer cancels those not
@@ -30,8 +31,14 @@
  *  - What calls back without a reference is cancelled synchronously
  *    before that wait: address resolution (rdma_addr_cancel(), unless
  *    the destroy runs inside its callback: @addr_pending) and the
- *    transport id (iw_destroy_cm_id() returns once no cm_handler call
- *    runs or will run; events queued in iw_cm are dropped).
+ *    transport id (iw_destroy_cm_id() and ib_destroy_cm_id() return once
+ *    no handler call runs or will run; events queued in iw_cm and the
+ *    IB CM are dropped).  An IB route query holds a reference until its
+ *    callback ran (the destroyer cancels it); an IB multicast join is
+ *    waited for by ib_sa_free_multicast() (cma_leave_all_mc()).
+ *  - A request on a shared IB CM listener finds its rdma_cm listener
+ *    under cma_lock and holds a reference on it while it makes the new
+ *    id (cma_ib.c).
  *  - rdma_id_private.handler_mutex: every event is delivered under it,
  *    and only in a state that takes it; RDMA_CM_DESTROYING is set under
  *    it, so once a destroyer held it no handler runs for the id again.
@@ -51,8 +58,9 @@
  *    a device's removal destroys), never after it returned.
  *  - rdma_id_private.state RDMA_CM_DEVICE_REMOVAL: set by the device's
  *    removal, under handler_mutex, before the DEVICE_REMOVAL event.  From
- *    then on the transport's events are ignored (cma_iw_handler() takes
- *    only RDMA_CM_CONNECT, a listener only RDMA_CM_LISTEN) and queued
+ *    then on the transport's events are ignored (cma_iw_handler() and
+ *    cma_ib_handler() take only RDMA_CM_CONNECT, TIMEWAIT_EXIT only
+ *    RDMA_CM_DISCONNECT, a listener only RDMA_CM_LISTEN) and queued
  *    cma_work is dropped; the removal waits (cma_device.comp) until the
  *    owner destroyed the id.  Per-device listeners are destroyed by the
  *    removal itself, or by their parent's destroyer: whoever unlinks one
@@ -73,6 +81,7 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <rdma/ib.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/restrack.h>
@@ -165,7 +174,12 @@ struct rdma_bind_list {
  * @timeout_ms: route resolution timeout
  * @tp: the transport of the id's port (cma_no_cm_transport while the id
  *	has no device); set with @cma_dev
- * @cm_id: the transport's connection id (iWARP only for now)
+ * @cm_id: the transport's connection id: @cm_id.iw on iWARP, @cm_id.ib
+ *	(an IB CM ID: a connection, a SIDR exchange or a shared listener)
+ *	on InfiniBand and RoCE; NULL before the transport made one
+ *	(cma_has_cm_id())
+ * @query: the SA path query of a ROUTE_QUERY on IB, for its cancel
+ * @query_id: its id
  * @seq_num: initial PSN
  * @qkey: Q_Key of a UD id
  * @qp_num: number of the QP of the connection
@@ -220,7 +234,10 @@ struct rdma_id_private {
 	const struct cma_transport *tp;
 	union {
 		struct iw_cm_id	*iw;
+		struct ib_cm_id	*ib;
 	} cm_id;
+	struct ib_sa_query	*query;
+	int			query_id;
 
 	u32			seq_num;
 	u32			qkey;
@@ -245,6 +262,30 @@ struct rdma_id_private {
 	struct rdma_restrack_entry res;
 	struct rdma_ucm_ece	ece;
 	struct list_head	mc_list;
+};
+
+/* Whether the transport made its connection id yet (either member). */
+static inline bool cma_has_cm_id(const struct rdma_id_private *id_priv)
+{
+	return id_priv->cm_id.iw || id_priv->cm_id.ib;
+}
+
+/**
+ * struct cma_multicast - a group an id joined (rdma_join_multicast())
+ * @list: on the id's mc_list (id's lock)
+ * @id_priv: the id
+ * @sa_mc: the SA membership (InfiniBand)
+ * @context: the owner's, handed back in the events
+ * @addr: the group's address as the owner gave it
+ * @join_state: BIT() of the JoinState asked for
+ */
+struct cma_multicast {
+	struct list_head	list;
+	struct rdma_id_private	*id_priv;
+	struct ib_sa_multicast	*sa_mc;
+	void			*context;
+	struct sockaddr_storage	addr;
+	u8			join_state;
 };
 
 /* Bits of rdma_id_private.options */
@@ -299,6 +340,11 @@ void cma_destroy_id_handler_unlock(struct rdma_id_private *id_priv);
 int cma_queue_event(struct rdma_id_private *id_priv,
 		    enum rdma_cm_state old, enum rdma_cm_state new,
 		    const struct rdma_cm_event *event);
+struct cma_work;
+struct cma_work *cma_work_alloc(struct rdma_id_private *id_priv);
+void cma_work_free(struct cma_work *work);
+void cma_work_queue(struct cma_work *work, enum rdma_cm_state old,
+		    enum rdma_cm_state new, const struct rdma_cm_event *event);
 void cma_attach_to_dev(struct rdma_id_private *id_priv,
 		       struct cma_device *cma_dev, u32 port);
 int cma_attach_checked(struct rdma_id_private *id_priv,
@@ -309,6 +355,7 @@ int cma_net_init(void);
 void cma_net_exit(void);
 
 /* cma_ps.c: port spaces */
+bool cma_zero_addr(const struct sockaddr *addr);
 bool cma_any_addr(const struct sockaddr *addr);
 bool cma_loopback_addr(const struct sockaddr *addr);
 __be16 cma_port(const struct sockaddr *addr);
@@ -317,6 +364,16 @@ int cma_get_port(struct rdma_id_private *id_priv);
 void cma_release_port(struct rdma_id_private *id_priv);
 int cma_check_listen_port(struct rdma_id_private *id_priv);
 int cma_bind_any(struct rdma_id_private *id_priv, sa_family_t af);
+struct rdma_bind_list *cma_ps_find(struct net *net,
+				   enum rdma_ucm_port_space ps,
+				   unsigned short port);
+void cma_translate_ib(const struct sockaddr_ib *sib,
+		      struct rdma_dev_addr *dev_addr);
+
+static inline sa_family_t cma_family(struct rdma_id_private *id_priv)
+{
+	return id_priv->id.route.addr.src_addr.ss_family;
+}
 
 /* cma_resolve.c: devices from addresses, routes */
 int cma_find_src_dev(struct rdma_id_private *id_priv,
@@ -325,6 +382,7 @@ int cma_acquire_dev_by_src_ip(struct rdma_id_private *id_priv);
 enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port);
 u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port);
 int cma_roce_resolve_route(struct rdma_id_private *id_priv);
+int cma_resolve_ib_dev(struct rdma_id_private *id_priv);
 
 /* cma_dev.c: devices and listeners */
 struct cma_device *cma_find_device(struct ib_device *device);
@@ -336,6 +394,8 @@ void cma_netdev_notifier_unregister(void);
 
 /* cma_conn.c */
 int cma_modify_qp_rtr(struct rdma_id_private *id_priv,
+		      struct rdma_conn_param *conn_param);
+int cma_modify_qp_rts(struct rdma_id_private *id_priv,
 		      struct rdma_conn_param *conn_param);
 void cma_modify_qp_err(struct rdma_id_private *id_priv);
 void cma_leave_all_mc(struct rdma_id_private *id_priv);
@@ -353,7 +413,10 @@ void cma_leave_all_mc(struct rdma_id_private *id_priv);
  * @destroy: destroy the transport's id: on return it calls back no more
  * @resolve_route: find the route of an ADDR_RESOLVED id; the outcome
  *	comes as an event (rdma_resolve_route())
- * @join_multicast: join a multicast group (rdma_join_multicast())
+ * @join_multicast: join the group of @mc (rdma_join_multicast()); the
+ *	outcome comes as an event
+ * @leave_multicast: leave it (rdma_leave_multicast(), the id's
+ *	destruction); no event of @mc runs after it returned
  * @reject_msg: the text of a REJECTED event's status (rdma_reject_msg())
  * @consumer_reject: whether a REJECTED status is the peer owner's own
  *
@@ -381,14 +444,16 @@ struct cma_transport {
 	int (*resolve_route)(struct rdma_id_private *id_priv,
 			     unsigned long timeout_ms);
 	int (*join_multicast)(struct rdma_id_private *id_priv,
-			      struct sockaddr *addr, u8 join_state,
-			      void *context);
+			      struct cma_multicast *mc);
+	void (*leave_multicast)(struct rdma_id_private *id_priv,
+				struct cma_multicast *mc);
 	const char *(*reject_msg)(int reason);
 	bool (*consumer_reject)(int reason);
 };
 
 /* cma_ib.c: InfiniBand and RoCE (the IB CM, the SA) */
 extern const struct cma_transport cma_ib_transport;
+extern struct ib_sa_client cma_sa_client;
 /* cma_iw.c: iWARP (iw_cm) */
 extern const struct cma_transport cma_iw_transport;
 /* cma_conn.c: a port without a connection manager */

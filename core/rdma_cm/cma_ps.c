@@ -7,6 +7,7 @@
  * empty by the time it goes away.
  */
 
+#include <linux/if_arp.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -95,13 +96,16 @@ void cma_net_exit(void)
  * Addresses
  */
 
-bool cma_any_addr(const struct sockaddr *addr)
+/* The wildcard of the family: 0.0.0.0, ::, or the all-zero GID. */
+bool cma_zero_addr(const struct sockaddr *addr)
 {
 	switch (addr->sa_family) {
 	case AF_INET:
 		return ipv4_is_zeronet(((struct sockaddr_in *)addr)->sin_addr.s_addr);
 	case AF_INET6:
 		return ipv6_addr_any(&((struct sockaddr_in6 *)addr)->sin6_addr);
+	case AF_IB:
+		return ib_addr_any(&((struct sockaddr_ib *)addr)->sib_addr);
 	default:
 		return false;
 	}
@@ -114,41 +118,103 @@ bool cma_loopback_addr(const struct sockaddr *addr)
 		return ipv4_is_loopback(((struct sockaddr_in *)addr)->sin_addr.s_addr);
 	case AF_INET6:
 		return ipv6_addr_loopback(&((struct sockaddr_in6 *)addr)->sin6_addr);
+	case AF_IB:
+		return ib_addr_loopback(&((struct sockaddr_ib *)addr)->sib_addr);
 	default:
 		return false;
 	}
 }
 
+/* No particular address: the wildcard, or loopback (this host), as upstream. */
+bool cma_any_addr(const struct sockaddr *addr)
+{
+	return cma_zero_addr(addr) || cma_loopback_addr(addr);
+}
+
+/* The port; of an AF_IB address, the low 16 bits of its masked service ID. */
 __be16 cma_port(const struct sockaddr *addr)
 {
+	const struct sockaddr_ib *sib;
+
 	switch (addr->sa_family) {
 	case AF_INET:
 		return ((struct sockaddr_in *)addr)->sin_port;
 	case AF_INET6:
 		return ((struct sockaddr_in6 *)addr)->sin6_port;
+	case AF_IB:
+		sib = (const struct sockaddr_ib *)addr;
+		return htons((u16)(be64_to_cpu(sib->sib_sid) &
+				   be64_to_cpu(sib->sib_sid_mask)));
 	default:
 		return 0;
 	}
 }
 
+/*
+ * Set the port; an AF_IB address keeps the masked bits of its service
+ * ID above the port and is then significant in full.
+ */
 static void cma_set_port(struct sockaddr *addr, u16 port)
 {
-	if (addr->sa_family == AF_INET)
+	struct sockaddr_ib *sib;
+	u64 sid, mask;
+
+	switch (addr->sa_family) {
+	case AF_INET:
 		((struct sockaddr_in *)addr)->sin_port = htons(port);
-	else if (addr->sa_family == AF_INET6)
+		break;
+	case AF_INET6:
 		((struct sockaddr_in6 *)addr)->sin6_port = htons(port);
+		break;
+	case AF_IB:
+		sib = (struct sockaddr_ib *)addr;
+		sid = be64_to_cpu(sib->sib_sid);
+		mask = be64_to_cpu(sib->sib_sid_mask);
+		sib->sib_sid = cpu_to_be64((sid & mask) | port);
+		sib->sib_sid_mask = cpu_to_be64(~0ULL);
+		break;
+	}
 }
 
-/* 0 when @a and @b are the same IP address (ports not compared). */
+/*
+ * 0 when @a and @b are the same address (ports not compared; IPv6
+ * link-local addresses also need the same scope).
+ */
 int cma_addr_cmp(const struct sockaddr *a, const struct sockaddr *b)
 {
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)a;
+	const struct sockaddr_in6 *b6 = (const struct sockaddr_in6 *)b;
+
 	if (a->sa_family != b->sa_family)
 		return -1;
-	if (a->sa_family == AF_INET)
+	switch (a->sa_family) {
+	case AF_INET:
 		return ((struct sockaddr_in *)a)->sin_addr.s_addr !=
 		       ((struct sockaddr_in *)b)->sin_addr.s_addr;
-	return ipv6_addr_cmp(&((struct sockaddr_in6 *)a)->sin6_addr,
-			     &((struct sockaddr_in6 *)b)->sin6_addr);
+	case AF_INET6:
+		if (ipv6_addr_cmp(&a6->sin6_addr, &b6->sin6_addr))
+			return 1;
+		if (ipv6_addr_type(&b6->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+			return a6->sin6_scope_id != b6->sin6_scope_id;
+		return 0;
+	default:
+		return ib_addr_cmp(&((struct sockaddr_ib *)a)->sib_addr,
+				   &((struct sockaddr_ib *)b)->sib_addr);
+	}
+}
+
+/**
+ * cma_translate_ib - the link-layer side of an AF_IB address
+ * @sib: the address
+ * @dev_addr: filled as IPoIB would: type ARPHRD_INFINIBAND, the GID as
+ *	source GID, the P_Key
+ */
+void cma_translate_ib(const struct sockaddr_ib *sib,
+		      struct rdma_dev_addr *dev_addr)
+{
+	dev_addr->dev_type = ARPHRD_INFINIBAND;
+	rdma_addr_set_sgid(dev_addr, (const union ib_gid *)&sib->sib_addr);
+	ib_addr_set_pkey(dev_addr, ntohs(sib->sib_pkey));
 }
 
 /* ------------------------------------------------------------------
@@ -164,8 +230,8 @@ static void cma_bind_port(struct rdma_bind_list *bind_list,
 	hlist_add_head(&id_priv->node, &bind_list->owners);
 }
 
-static int cma_alloc_port(struct xarray *xa, struct rdma_id_private *id_priv,
-			  unsigned short port)
+static int cma_alloc_port(struct xarray *xa, enum rdma_ucm_port_space ps,
+			  struct rdma_id_private *id_priv, unsigned short port)
 {
 	struct rdma_bind_list *bind_list;
 	int ret;
@@ -173,7 +239,7 @@ static int cma_alloc_port(struct xarray *xa, struct rdma_id_private *id_priv,
 	bind_list = kzalloc(sizeof(*bind_list), GFP_KERNEL);
 	if (!bind_list)
 		return -ENOMEM;
-	bind_list->ps = id_priv->id.ps;
+	bind_list->ps = ps;
 	bind_list->port = port;
 	ret = xa_insert(xa, port, bind_list, GFP_KERNEL);
 	if (ret) {
@@ -217,7 +283,7 @@ static int cma_check_port(struct rdma_bind_list *bind_list,
 }
 
 /* Port 0: the first free port of the namespace's ephemeral range. */
-static int cma_alloc_any_port(struct xarray *xa,
+static int cma_alloc_any_port(struct xarray *xa, enum rdma_ucm_port_space ps,
 			      struct rdma_id_private *id_priv)
 {
 	struct net *net = cma_net(id_priv);
@@ -230,14 +296,15 @@ static int cma_alloc_any_port(struct xarray *xa,
 	for (; remaining; remaining--) {
 		if (!inet_is_local_reserved_port(net, rover) &&
 		    !xa_load(xa, rover))
-			return cma_alloc_port(xa, id_priv, rover);
+			return cma_alloc_port(xa, ps, id_priv, rover);
 		if (++rover > high)
 			rover = low;
 	}
 	return -EADDRNOTAVAIL;
 }
 
-static int cma_use_port(struct xarray *xa, struct rdma_id_private *id_priv)
+static int cma_use_port(struct xarray *xa, enum rdma_ucm_port_space ps,
+			struct rdma_id_private *id_priv)
 {
 	unsigned short port = ntohs(cma_port(cma_src_addr(id_priv)));
 	struct rdma_bind_list *bind_list;
@@ -248,35 +315,98 @@ static int cma_use_port(struct xarray *xa, struct rdma_id_private *id_priv)
 		return -EACCES;
 	bind_list = xa_load(xa, port);
 	if (!bind_list)
-		return cma_alloc_port(xa, id_priv, port);
+		return cma_alloc_port(xa, ps, id_priv, port);
 	ret = cma_check_port(bind_list, id_priv, id_priv->reuseaddr);
 	if (!ret)
 		cma_bind_port(bind_list, id_priv);
 	return ret;
 }
 
+/*
+ * The port space of an AF_IB id: from the bits of its service ID that
+ * its mask makes significant, among those its own port space may use
+ * (RDMA_PS_IB may take any of the three); the service ID then carries
+ * the space in full.  0 when none fits.
+ */
+static enum rdma_ucm_port_space cma_select_ib_ps(struct rdma_id_private *id_priv)
+{
+	struct sockaddr_ib *sib = (struct sockaddr_ib *)cma_src_addr(id_priv);
+	enum rdma_ucm_port_space own = id_priv->id.ps;
+	u64 mask = be64_to_cpu(sib->sib_sid_mask) & RDMA_IB_IP_PS_MASK;
+	u64 sid = be64_to_cpu(sib->sib_sid) & mask;
+	enum rdma_ucm_port_space ps;
+	u64 prefix;
+
+	if (own == RDMA_PS_IB && sid == (RDMA_IB_IP_PS_IB & mask)) {
+		prefix = RDMA_IB_IP_PS_IB;
+		ps = RDMA_PS_IB;
+	} else if ((own == RDMA_PS_IB || own == RDMA_PS_TCP) &&
+		   sid == (RDMA_IB_IP_PS_TCP & mask)) {
+		prefix = RDMA_IB_IP_PS_TCP;
+		ps = RDMA_PS_TCP;
+	} else if ((own == RDMA_PS_IB || own == RDMA_PS_UDP) &&
+		   sid == (RDMA_IB_IP_PS_UDP & mask)) {
+		prefix = RDMA_IB_IP_PS_UDP;
+		ps = RDMA_PS_UDP;
+	} else {
+		return 0;
+	}
+	sib->sib_sid = cpu_to_be64(prefix | ntohs(cma_port((struct sockaddr *)sib)));
+	sib->sib_sid_mask = cpu_to_be64(RDMA_IB_IP_PS_MASK |
+					be64_to_cpu(sib->sib_sid_mask));
+	return ps;
+}
+
 /**
  * cma_get_port - take the port of an id's source address
  * @id_priv: the id; port 0 in its source address asks for any free port
  *
+ * An AF_IB id's port space comes from its service ID (see
+ * cma_select_ib_ps()); an IP id's is its own.
+ *
  * Return: 0, -EADDRINUSE or -EADDRNOTAVAIL (see cma_check_port()),
  * -EACCES for a privileged port without CAP_NET_BIND_SERVICE,
- * -EPROTONOSUPPORT for an unknown port space, -ENOMEM.
+ * -EPROTONOSUPPORT for an unknown port space or an AF_IB service ID
+ * outside the id's, -ENOMEM.
  */
 int cma_get_port(struct rdma_id_private *id_priv)
 {
-	struct xarray *xa = cma_ps_table(cma_net(id_priv), id_priv->id.ps);
+	enum rdma_ucm_port_space ps = id_priv->id.ps;
+	struct xarray *xa;
 	int ret;
 
+	if (cma_family(id_priv) == AF_IB)
+		ps = cma_select_ib_ps(id_priv);
+	xa = ps ? cma_ps_table(cma_net(id_priv), ps) : NULL;
 	if (!xa)
 		return -EPROTONOSUPPORT;
 	mutex_lock(&cma_lock);
 	if (!cma_port(cma_src_addr(id_priv)))
-		ret = cma_alloc_any_port(xa, id_priv);
+		ret = cma_alloc_any_port(xa, ps, id_priv);
 	else
-		ret = cma_use_port(xa, id_priv);
+		ret = cma_use_port(xa, ps, id_priv);
 	mutex_unlock(&cma_lock);
 	return ret;
+}
+
+/**
+ * cma_ps_find - the ids bound to a port of a port space
+ * @net: the namespace
+ * @ps: the port space
+ * @port: the port
+ *
+ * Caller holds cma_lock.
+ *
+ * Return: the bind list, or NULL when nobody holds the port.
+ */
+struct rdma_bind_list *cma_ps_find(struct net *net,
+				   enum rdma_ucm_port_space ps,
+				   unsigned short port)
+{
+	struct xarray *xa = cma_ps_table(net, ps);
+
+	lockdep_assert_held(&cma_lock);
+	return xa ? xa_load(xa, port) : NULL;
 }
 
 /* Give back the id's port (the last owner frees the bind list). */
@@ -339,19 +469,26 @@ static int cma_check_linklocal(struct rdma_dev_addr *dev_addr,
 /**
  * rdma_bind_addr - bind an id to a local address and port
  * @id: an idle id
- * @addr: IPv4 or IPv6 address; the wildcard binds to no device, port 0
- *	picks a free port of the namespace's ephemeral range
+ * @addr: IPv4, IPv6 or AF_IB address; the wildcard (and loopback, as
+ *	upstream) binds to no device, port 0 picks a free port of the
+ *	namespace's ephemeral range
  *
- * A specific address attaches the id to the RDMA device and port whose
- * net device owns it.  See rdma_set_reuseaddr() and rdma_set_afonly() for
- * sharing a port.
+ * A specific IP address attaches the id to the RDMA device and port
+ * whose net device owns it (on InfiniBand: the port whose GID the IPoIB
+ * hardware address holds); an AF_IB address to the port with its GID.
+ * An AF_IB id's port space follows from its service ID (sib_sid, the
+ * bits sib_sid_mask sets; port 0 asks for any); afterwards the service
+ * ID is significant in full.  See rdma_set_reuseaddr() and
+ * rdma_set_afonly() for sharing a port.
  *
  * Context: process context; sleeps, takes cma_lock.
  * Return: 0; -EAFNOSUPPORT for other families; -EINVAL if the id is not
- * idle or a link-local IPv6 address has no scope; -EADDRNOTAVAIL when
- * the address is not local or no port is free; -ENODEV when no RDMA
- * device serves it; -EADDRINUSE / -EADDRNOTAVAIL on a port clash;
- * -EACCES for a port below 1024 without CAP_NET_BIND_SERVICE.
+ * idle, a link-local IPv6 address has no scope, or an RDMA_PS_IPOIB id
+ * names an address that is not on IPoIB; -EADDRNOTAVAIL when the address
+ * is not local or no port is free; -ENODEV when no RDMA device serves
+ * it; -EADDRINUSE / -EADDRNOTAVAIL on a port clash; -EACCES for a port
+ * below 1024 without CAP_NET_BIND_SERVICE; -EPROTONOSUPPORT for an AF_IB
+ * service ID outside the id's port space.
  */
 int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 {
@@ -361,7 +498,8 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	u32 port = 0;
 	int ret;
 
-	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6 &&
+	    addr->sa_family != AF_IB)
 		return -EAFNOSUPPORT;
 	if (!cma_comp_exch(id_priv, RDMA_CM_IDLE, RDMA_CM_ADDR_BOUND))
 		return -EINVAL;
@@ -371,7 +509,10 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 		goto err_state;
 	memcpy(cma_src_addr(id_priv), addr, rdma_addr_size(addr));
 	if (!cma_any_addr(addr)) {
-		ret = rdma_translate_ip(addr, dev_addr);
+		if (addr->sa_family == AF_IB)
+			cma_translate_ib((struct sockaddr_ib *)addr, dev_addr);
+		else
+			ret = rdma_translate_ip(addr, dev_addr);
 		if (ret)
 			goto err_state;
 		ret = cma_find_src_dev(id_priv, &cma_dev, &port);
@@ -415,7 +556,7 @@ EXPORT_SYMBOL(rdma_bind_addr);
 /**
  * cma_bind_any - bind an idle id to the wildcard of a family, any port
  * @id_priv: the id
- * @af: AF_INET or AF_INET6
+ * @af: AF_INET, AF_INET6 or AF_IB
  *
  * Return: as rdma_bind_addr().
  */

@@ -3,7 +3,7 @@
  * rdma_cm address and route resolution: which RDMA device and port an IP
  * address belongs to, rdma_resolve_addr() on top of rdma_resolve_ip(),
  * and rdma_resolve_route() (computed locally on RoCE and iWARP; an SA
- * query on InfiniBand, in cma_ib.c).
+ * query on InfiniBand, in cma_ib.c), AF_IB destinations.
  */
 
 #include <linux/if_arp.h>
@@ -50,6 +50,8 @@ static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
 		return found;
 	}
 	if (rdma_protocol_roce(device, port)) {
+		if (dev_addr->dev_type == ARPHRD_INFINIBAND)
+			return false;
 		ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
 		if (!ndev)
 			return false;
@@ -63,10 +65,11 @@ static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
 		rdma_put_gid_attr(attr);
 		return true;
 	}
-	if (dev_addr->dev_type != ARPHRD_INFINIBAND)
+	if (dev_addr->dev_type != ARPHRD_INFINIBAND ||
+	    !rdma_protocol_ib(device, port))
 		return false;
-	/* IPoIB: the hardware address holds the port GID after the QPN. */
-	memcpy(&gid, dev_addr->src_dev_addr + 4, sizeof(gid));
+	/* IPoIB (and AF_IB): the port GID after the hardware address's QPN */
+	rdma_addr_get_sgid(dev_addr, &gid);
 	attr = rdma_find_gid_by_port(device, &gid, IB_GID_TYPE_IB, port, NULL);
 	if (IS_ERR(attr))
 		return false;
@@ -80,13 +83,19 @@ static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
  * @cma_dev: where the device goes, referenced (cma_dev_put() it)
  * @port: where the port goes
  *
- * Return: 0, or -ENODEV when no RDMA device of the namespace owns it.
+ * Return: 0; -EINVAL for an RDMA_PS_IPOIB id whose address is not on
+ * IPoIB (as upstream); -ENODEV when no RDMA device of the namespace owns
+ * it.
  */
 int cma_find_src_dev(struct rdma_id_private *id_priv,
 		     struct cma_device **cma_dev, u32 *port)
 {
 	struct cma_device *cur;
 	u32 p;
+
+	if (id_priv->id.ps == RDMA_PS_IPOIB &&
+	    id_priv->id.route.addr.dev_addr.dev_type != ARPHRD_INFINIBAND)
+		return -EINVAL;
 
 	mutex_lock(&cma_lock);
 	list_for_each_entry(cur, &cma_dev_list, list) {
@@ -178,21 +187,24 @@ out:
 }
 
 /*
- * Destination "any": the connection stays on this host.  Use the device
- * the id is on, else the first device of the namespace with an active
- * port (else its first port), and take the port's address.
+ * Destination "any" (or loopback): the connection stays on this host.
+ * Use the device the id is on, else the first device of the namespace
+ * with an active port (else its first port); an AF_IB id only a device
+ * with the IB CM.  Caller holds cma_lock.
  */
-static int cma_bind_loopback(struct rdma_id_private *id_priv)
+static int cma_pick_loopback_port(struct rdma_id_private *id_priv)
 {
 	struct cma_device *cur, *found = NULL;
 	enum ib_port_state state;
 	u32 p, found_port = 0;
-	int ret = 0;
 
-	mutex_lock(&cma_lock);
+	lockdep_assert_held(&cma_lock);
 	list_for_each_entry(cur, &cma_dev_list, list) {
 		if (cur->removing ||
 		    !rdma_dev_access_netns(cur->device, cma_net(id_priv)))
+			continue;
+		if (cma_family(id_priv) == AF_IB &&
+		    !rdma_cap_ib_cm(cur->device, rdma_start_port(cur->device)))
 			continue;
 		if (!found) {
 			found = cur;
@@ -208,12 +220,61 @@ static int cma_bind_loopback(struct rdma_id_private *id_priv)
 		}
 	}
 done:
-	if (found)
-		cma_attach_to_dev(id_priv, found, found_port);
-	else
-		ret = -ENODEV;
+	if (!found)
+		return -ENODEV;
+	cma_attach_to_dev(id_priv, found, found_port);
+	return 0;
+}
+
+/* The loopback address of the id's family becomes its source, as upstream. */
+static void cma_set_loopback(struct sockaddr *src)
+{
+	switch (src->sa_family) {
+	case AF_INET:
+		((struct sockaddr_in *)src)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		break;
+	case AF_INET6:
+		ipv6_addr_set(&((struct sockaddr_in6 *)src)->sin6_addr,
+			      0, 0, 0, htonl(1));
+		break;
+	case AF_IB:
+		ib_addr_set(&((struct sockaddr_ib *)src)->sib_addr,
+			    0, 0, 0, htonl(1));
+		break;
+	}
+}
+
+/*
+ * An id without a device resolving "this host": the port picked, the
+ * loopback address as its source; on InfiniBand (no net device of the
+ * port's own) the port's GID 0 and P_Key 0 as its link-layer source.
+ */
+static int cma_bind_loopback(struct rdma_id_private *id_priv)
+{
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	union ib_gid gid;
+	u16 pkey;
+	int ret;
+
+	mutex_lock(&cma_lock);
+	ret = cma_pick_loopback_port(id_priv);
 	mutex_unlock(&cma_lock);
-	return ret;
+	if (ret)
+		return ret;
+	cma_set_loopback(cma_src_addr(id_priv));
+	if (!rdma_protocol_ib(id_priv->id.device, id_priv->id.port_num))
+		return 0;
+	ret = rdma_query_gid(id_priv->id.device, id_priv->id.port_num, 0, &gid);
+	if (ret)
+		return ret;
+	ret = ib_get_cached_pkey(id_priv->id.device, id_priv->id.port_num, 0,
+				 &pkey);
+	if (ret)
+		return ret;
+	dev_addr->dev_type = ARPHRD_INFINIBAND;
+	rdma_addr_set_sgid(dev_addr, &gid);
+	ib_addr_set_pkey(dev_addr, pkey);
+	return 0;
 }
 
 static int cma_resolve_loopback(struct rdma_id_private *id_priv)
@@ -221,6 +282,7 @@ static int cma_resolve_loopback(struct rdma_id_private *id_priv)
 	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
 	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ADDR_RESOLVED };
 	struct net_device *ndev;
+	union ib_gid gid;
 	int ret;
 
 	if (!id_priv->cma_dev) {
@@ -228,12 +290,100 @@ static int cma_resolve_loopback(struct rdma_id_private *id_priv)
 		if (ret)
 			return ret;
 	}
-	ndev = ib_device_get_netdev(id_priv->id.device, id_priv->id.port_num);
-	if (ndev) {
-		rdma_copy_src_l2_addr(dev_addr, ndev);
-		dev_put(ndev);
+	if (rdma_protocol_ib(id_priv->id.device, id_priv->id.port_num)) {
+		/* the destination is the source: its GID */
+		rdma_addr_get_sgid(dev_addr, &gid);
+		rdma_addr_set_dgid(dev_addr, &gid);
+	} else {
+		ndev = ib_device_get_netdev(id_priv->id.device,
+					    id_priv->id.port_num);
+		if (ndev) {
+			rdma_copy_src_l2_addr(dev_addr, ndev);
+			dev_put(ndev);
+		}
+		memcpy(dev_addr->dst_dev_addr, dev_addr->src_dev_addr,
+		       MAX_ADDR_LEN);
 	}
-	memcpy(dev_addr->dst_dev_addr, dev_addr->src_dev_addr, MAX_ADDR_LEN);
+	return cma_queue_event(id_priv, RDMA_CM_ADDR_QUERY,
+			       RDMA_CM_ADDR_RESOLVED, &event);
+}
+
+/**
+ * cma_resolve_ib_dev - the local port that reaches an AF_IB destination
+ * @id_priv: an id without a device; its destination is AF_IB
+ *
+ * The port whose GID is the destination's (the same host), else the
+ * first active port on the destination's subnet, among the ports with
+ * AF_IB and the destination's P_Key, as upstream.  The id is attached
+ * to it and takes that GID as its source address.
+ *
+ * Return: 0, or -ENODEV when no port fits.
+ */
+int cma_resolve_ib_dev(struct rdma_id_private *id_priv)
+{
+	struct sockaddr_ib *dst = (struct sockaddr_ib *)cma_dst_addr(id_priv);
+	const union ib_gid *dgid = (const union ib_gid *)&dst->sib_addr;
+	struct cma_device *cur, *found = NULL;
+	u32 p, found_port = 0;
+	enum ib_port_state state;
+	struct sockaddr_ib *src;
+	union ib_gid gid, sgid;
+	u16 index;
+	int i;
+
+	mutex_lock(&cma_lock);
+	list_for_each_entry(cur, &cma_dev_list, list) {
+		if (cur->removing ||
+		    !rdma_dev_access_netns(cur->device, cma_net(id_priv)))
+			continue;
+		rdma_for_each_port(cur->device, p) {
+			if (!rdma_cap_af_ib(cur->device, p) ||
+			    ib_find_cached_pkey(cur->device, p,
+						ntohs(dst->sib_pkey), &index) ||
+			    ib_get_cached_port_state(cur->device, p, &state))
+				continue;
+			for (i = 0; i < cur->device->port_data[p].immutable.gid_tbl_len; i++) {
+				if (rdma_query_gid(cur->device, p, i, &gid))
+					continue;
+				if (!memcmp(&gid, dgid, sizeof(gid)) ||
+				    (gid.global.subnet_prefix ==
+				     dgid->global.subnet_prefix &&
+				     state == IB_PORT_ACTIVE)) {
+					found = cur;
+					found_port = p;
+					sgid = gid;
+					goto done;
+				}
+			}
+		}
+	}
+done:
+	if (found)
+		cma_attach_to_dev(id_priv, found, found_port);
+	mutex_unlock(&cma_lock);
+	if (!found)
+		return -ENODEV;
+
+	src = (struct sockaddr_ib *)cma_src_addr(id_priv);
+	memcpy(&src->sib_addr, &sgid, sizeof(sgid));
+	cma_translate_ib(src, &id_priv->id.route.addr.dev_addr);
+	return 0;
+}
+
+/* An AF_IB destination: the GID is the address, nothing to ask. */
+static int cma_resolve_ib_addr(struct rdma_id_private *id_priv)
+{
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ADDR_RESOLVED };
+	struct sockaddr_ib *dst = (struct sockaddr_ib *)cma_dst_addr(id_priv);
+	int ret;
+
+	if (!id_priv->cma_dev) {
+		ret = cma_resolve_ib_dev(id_priv);
+		if (ret)
+			return ret;
+	}
+	rdma_addr_set_dgid(&id_priv->id.route.addr.dev_addr,
+			   (union ib_gid *)&dst->sib_addr);
 	return cma_queue_event(id_priv, RDMA_CM_ADDR_QUERY,
 			       RDMA_CM_ADDR_RESOLVED, &event);
 }
@@ -248,6 +398,10 @@ static int cma_bind_for_dst(struct rdma_id_private *id_priv,
 	if (src_addr && src_addr->sa_family)
 		return rdma_bind_addr(&id_priv->id, src_addr);
 	any.ss_family = dst_addr->sa_family;
+	/* an AF_IB source takes the destination's partition */
+	if (dst_addr->sa_family == AF_IB)
+		((struct sockaddr_ib *)&any)->sib_pkey =
+			((const struct sockaddr_ib *)dst_addr)->sib_pkey;
 	if (dst_addr->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *d6 = (const void *)dst_addr;
 
@@ -264,19 +418,26 @@ static int cma_bind_for_dst(struct rdma_id_private *id_priv,
  * @id: an idle or bound id
  * @src_addr: source address for an idle id, or NULL (any); ignored when
  *	the id is bound already
- * @dst_addr: IPv4 or IPv6 destination, of the family the id is bound in;
- *	the wildcard means this host
+ * @dst_addr: IPv4, IPv6 or AF_IB destination, of the family the id is
+ *	bound in; the wildcard and loopback mean this host
  * @timeout_ms: how long the neighbour lookup may take
  *
- * Binds an idle id first (see rdma_bind_addr()).  The outcome comes as
+ * Binds an idle id first (see rdma_bind_addr(); an AF_IB source takes
+ * the destination's P_Key).  On InfiniBand an IP destination is reached
+ * through IPoIB: the hardware addresses of the IPoIB net device and of
+ * the neighbour give the source and destination GIDs and the P_Key.  An
+ * AF_IB destination is its GID: the id goes to the port that has it, or
+ * to an active port on its subnet with its P_Key.  The outcome comes as
  * RDMA_CM_EVENT_ADDR_RESOLVED (the id is then attached to the device of
  * the route's source address) or RDMA_CM_EVENT_ADDR_ERROR (status: a
  * negative errno; the id is bound again and may retry).
  *
  * Context: process context; sleeps.
- * Return: 0 when the resolution started; -EINVAL when the id is neither
- * idle nor bound, or the families differ; the errors of rdma_bind_addr()
- * and rdma_resolve_ip().
+ * Return: 0 when the resolution started; -EAFNOSUPPORT for another
+ * family; -EINVAL when the id is neither idle nor bound, or the families
+ * differ; -ENODEV when no port reaches an AF_IB destination (or none
+ * serves this host); the errors of rdma_bind_addr() and
+ * rdma_resolve_ip().
  */
 int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 		      const struct sockaddr *dst_addr, unsigned long timeout_ms)
@@ -284,7 +445,8 @@ int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 	struct rdma_id_private *id_priv = to_id_priv(id);
 	int ret;
 
-	if (dst_addr->sa_family != AF_INET && dst_addr->sa_family != AF_INET6)
+	if (dst_addr->sa_family != AF_INET && dst_addr->sa_family != AF_INET6 &&
+	    dst_addr->sa_family != AF_IB)
 		return -EAFNOSUPPORT;
 	if (!cma_comp_exch(id_priv, RDMA_CM_ADDR_BOUND, RDMA_CM_ADDR_QUERY)) {
 		ret = cma_bind_for_dst(id_priv, src_addr, dst_addr);
@@ -302,6 +464,8 @@ int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 
 	if (cma_any_addr(dst_addr)) {
 		ret = cma_resolve_loopback(id_priv);
+	} else if (dst_addr->sa_family == AF_IB) {
+		ret = cma_resolve_ib_addr(id_priv);
 	} else {
 		WRITE_ONCE(id_priv->addr_pending, true);
 		ret = rdma_resolve_ip(cma_src_addr(id_priv), dst_addr,
@@ -431,14 +595,21 @@ err_free:
 /**
  * rdma_resolve_route - find the path to the resolved destination
  * @id: an id in state ADDR_RESOLVED
- * @timeout_ms: how long an SA query may take (InfiniBand); not zero
+ * @timeout_ms: how long the SA query may take (InfiniBand); not zero
  *
- * RoCE and iWARP routes are known locally; the outcome still comes as an
- * event: RDMA_CM_EVENT_ROUTE_RESOLVED or RDMA_CM_EVENT_ROUTE_ERROR.
+ * On InfiniBand the path comes from the SA (a PathRecord query from the
+ * id's source and destination GIDs, P_Key, service ID and QoS class or
+ * traffic class), or from the netlink local service (ibacm) when one
+ * listens, through the SA client.  RoCE and iWARP routes are known
+ * locally.  The outcome always comes as an event:
+ * RDMA_CM_EVENT_ROUTE_RESOLVED (the path in id->route.path_rec) or
+ * RDMA_CM_EVENT_ROUTE_ERROR (status: the query's errno, -ETIMEDOUT when
+ * the SA did not answer in time; the id is ADDR_RESOLVED again).
  *
  * Context: process context; sleeps.
  * Return: 0 when started; -EINVAL for a zero timeout or the wrong state;
- * -EOPNOTSUPP on InfiniBand until the SA client exists; -ENOMEM.
+ * -ENOMEM; the errors of the SA query's start; -ENOSYS on a port
+ * without a connection manager.
  */
 int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms)
 {
@@ -464,7 +635,9 @@ EXPORT_SYMBOL(rdma_resolve_route);
  * @path_rec: the path (copied)
  *
  * Stands in for rdma_resolve_route(): the id moves to ROUTE_RESOLVED
- * without an event.  On RoCE the Ethernet fields are filled in.
+ * without an event, and rdma_connect() uses @path_rec as it is (on
+ * InfiniBand: its SLID, DLID, SL, MTU, P_Key, packet life time).  On
+ * RoCE the Ethernet fields are filled in.
  *
  * Context: process context; sleeps.
  * Return: 0; -EINVAL in the wrong state; -ENOMEM; -ENODEV when the RoCE

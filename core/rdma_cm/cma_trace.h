@@ -77,8 +77,14 @@ DECLARE_EVENT_CLASS(cma_id_class,
 		     TP_PROTO(const struct rdma_id_private *id_priv),	\
 		     TP_ARGS(id_priv))
 
+DEFINE_CMA_ID_EVENT(send_rtu);
 DEFINE_CMA_ID_EVENT(send_rej);
+DEFINE_CMA_ID_EVENT(send_mra);
+DEFINE_CMA_ID_EVENT(send_sidr_req);
+DEFINE_CMA_ID_EVENT(send_sidr_rep);
 DEFINE_CMA_ID_EVENT(disconnect);
+DEFINE_CMA_ID_EVENT(sent_drep);
+DEFINE_CMA_ID_EVENT(sent_dreq);
 DEFINE_CMA_ID_EVENT(id_destroy);
 
 /* The events that concern the id's QP also record its number. */

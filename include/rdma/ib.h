@@ -6,7 +6,9 @@
 #ifndef RDMA_IB_H
 #define RDMA_IB_H
 
+#include <linux/string.h>
 #include <linux/types.h>
+#include <asm/byteorder.h>
 
 /**
  * struct ib_addr - a GID in the views rdma_cm needs
@@ -47,5 +49,58 @@ struct sockaddr_ib {
 	__be64			sib_sid_mask;
 	__u64			sib_scope_id;
 };
+
+/**
+ * ib_addr_any - is a GID the wildcard (all zero)?
+ * @a: the GID
+ *
+ * Return: true for ::.
+ */
+static inline bool ib_addr_any(const struct ib_addr *a)
+{
+	return !(a->sib_addr64[0] | a->sib_addr64[1]);
+}
+
+/**
+ * ib_addr_loopback - is a GID the loopback address ::1?
+ * @a: the GID
+ *
+ * Return: true for ::1.
+ */
+static inline bool ib_addr_loopback(const struct ib_addr *a)
+{
+	return !(a->sib_addr32[0] | a->sib_addr32[1] | a->sib_addr32[2] |
+		 (a->sib_addr32[3] ^ htonl(1)));
+}
+
+/**
+ * ib_addr_set - set a GID from four big-endian words
+ * @addr: the GID
+ * @w1: bytes 0..3
+ * @w2: bytes 4..7
+ * @w3: bytes 8..11
+ * @w4: bytes 12..15
+ */
+static inline void ib_addr_set(struct ib_addr *addr, __be32 w1, __be32 w2,
+			       __be32 w3, __be32 w4)
+{
+	addr->sib_addr32[0] = w1;
+	addr->sib_addr32[1] = w2;
+	addr->sib_addr32[2] = w3;
+	addr->sib_addr32[3] = w4;
+}
+
+/**
+ * ib_addr_cmp - compare two GIDs
+ * @a1: one
+ * @a2: the other
+ *
+ * Return: 0 when equal, as memcmp().
+ */
+static inline int ib_addr_cmp(const struct ib_addr *a1,
+			      const struct ib_addr *a2)
+{
+	return memcmp(a1, a2, sizeof(*a1));
+}
 
 #endif /* RDMA_IB_H */

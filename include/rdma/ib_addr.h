@@ -9,6 +9,7 @@
 #ifndef IB_ADDR_H
 #define IB_ADDR_H
 
+#include <linux/if_arp.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -173,6 +174,107 @@ static inline bool rdma_is_multicast_addr(const struct in6_addr *addr)
 static inline void rdma_get_mcast_mac(const struct in6_addr *addr, u8 *mac)
 {
 	ipv6_eth_mc_map(addr, (char *)mac);
+}
+
+/*
+ * The GIDs and P_Key of an IB address resolution.  On IPoIB the hardware
+ * address (struct rdma_dev_addr's src_dev_addr, dst_dev_addr) is four
+ * bytes of flags and QPN followed by the port GID, and the broadcast
+ * address carries the P_Key in bytes 8 and 9 and the broadcast group's
+ * MGID from byte 4 (RFC 4391); rdma_cm fills the same fields for AF_IB
+ * addresses, which have no net device.  Elsewhere the GID starts at 0.
+ */
+
+/**
+ * rdma_addr_gid_offset - where the GID starts in a hardware address
+ * @dev_addr: the resolution
+ *
+ * Return: 4 for an IPoIB (ARPHRD_INFINIBAND) address, 0 otherwise.
+ */
+static inline int rdma_addr_gid_offset(const struct rdma_dev_addr *dev_addr)
+{
+	return dev_addr->dev_type == ARPHRD_INFINIBAND ? 4 : 0;
+}
+
+/**
+ * ib_addr_get_pkey - the P_Key of an IB resolution
+ * @dev_addr: the resolution
+ *
+ * Return: the P_Key in the broadcast address (host order).
+ */
+static inline u16 ib_addr_get_pkey(const struct rdma_dev_addr *dev_addr)
+{
+	return ((u16)dev_addr->broadcast[8] << 8) | dev_addr->broadcast[9];
+}
+
+/**
+ * ib_addr_set_pkey - set the P_Key of an IB resolution
+ * @dev_addr: the resolution
+ * @pkey: the P_Key (host order)
+ */
+static inline void ib_addr_set_pkey(struct rdma_dev_addr *dev_addr, u16 pkey)
+{
+	dev_addr->broadcast[8] = pkey >> 8;
+	dev_addr->broadcast[9] = pkey & 0xff;
+}
+
+/**
+ * ib_addr_get_mgid - the broadcast group's MGID of an IPoIB resolution
+ * @dev_addr: the resolution
+ * @gid: set to the MGID
+ */
+static inline void ib_addr_get_mgid(const struct rdma_dev_addr *dev_addr,
+				    union ib_gid *gid)
+{
+	memcpy(gid, dev_addr->broadcast + 4, sizeof(*gid));
+}
+
+/**
+ * rdma_addr_get_sgid - the source GID of a resolution
+ * @dev_addr: the resolution
+ * @gid: set to the GID in the source hardware address
+ */
+static inline void rdma_addr_get_sgid(const struct rdma_dev_addr *dev_addr,
+				      union ib_gid *gid)
+{
+	memcpy(gid, dev_addr->src_dev_addr + rdma_addr_gid_offset(dev_addr),
+	       sizeof(*gid));
+}
+
+/**
+ * rdma_addr_set_sgid - set the source GID of a resolution
+ * @dev_addr: the resolution (its dev_type set first)
+ * @gid: the GID
+ */
+static inline void rdma_addr_set_sgid(struct rdma_dev_addr *dev_addr,
+				      const union ib_gid *gid)
+{
+	memcpy(dev_addr->src_dev_addr + rdma_addr_gid_offset(dev_addr), gid,
+	       sizeof(*gid));
+}
+
+/**
+ * rdma_addr_get_dgid - the destination GID of a resolution
+ * @dev_addr: the resolution
+ * @gid: set to the GID in the destination hardware address
+ */
+static inline void rdma_addr_get_dgid(const struct rdma_dev_addr *dev_addr,
+				      union ib_gid *gid)
+{
+	memcpy(gid, dev_addr->dst_dev_addr + rdma_addr_gid_offset(dev_addr),
+	       sizeof(*gid));
+}
+
+/**
+ * rdma_addr_set_dgid - set the destination GID of a resolution
+ * @dev_addr: the resolution (its dev_type set first)
+ * @gid: the GID
+ */
+static inline void rdma_addr_set_dgid(struct rdma_dev_addr *dev_addr,
+				      const union ib_gid *gid)
+{
+	memcpy(dev_addr->dst_dev_addr + rdma_addr_gid_offset(dev_addr), gid,
+	       sizeof(*gid));
 }
 
 #endif /* IB_ADDR_H */

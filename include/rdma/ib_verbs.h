@@ -2507,6 +2507,9 @@ static inline void *ib_get_client_data(struct ib_device *device,
 
 void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 			void *data);
+struct net_device *ib_get_net_dev_by_params(struct ib_device *dev, u32 port,
+					    u16 pkey, const union ib_gid *gid,
+					    const struct sockaddr *addr);
 
 bool ib_device_try_get(struct ib_device *device);
 void ib_device_put(struct ib_device *device);

@@ -21,7 +21,9 @@
 
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
+#include <linux/inetdevice.h>
 #include <linux/module.h>
+#include <net/addrconf.h>
 #include <net/rtnetlink.h>
 
 #include "ipoib.h"
@@ -960,10 +962,138 @@ static void ipoib_remove_one(struct ib_device *ca, void *client_data)
 	kfree(list);
 }
 
+/* ---- rdma_cm's requests ------------------------------------------- */
+
+/* Whether @dev holds the IP address @addr; under RCU. */
+static bool ipoib_dev_has_addr(struct net_device *dev,
+			       const struct sockaddr *addr)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)addr;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)addr;
+	struct in_device *in_dev;
+	bool found = false;
+
+	switch (addr->sa_family) {
+	case AF_INET:
+		in_dev = __in_dev_get_rcu(dev);
+		if (in_dev) {
+			const struct in_ifaddr *ifa;
+
+			in_dev_for_each_ifa_rcu(ifa, in_dev)
+				if (ifa->ifa_local == sin->sin_addr.s_addr)
+					found = true;
+		}
+		return found;
+#if IS_ENABLED(CONFIG_IPV6)
+	case AF_INET6:
+		return ipv6_chk_addr(dev_net(dev), &sin6->sin6_addr, dev, 1);
+#endif
+	default:
+		return false;
+	}
+}
+
+static int ipoib_upper_has_addr(struct net_device *dev,
+				struct netdev_nested_priv *np)
+{
+	return ipoib_dev_has_addr(dev, np->data);
+}
+
+/* @dev or a device stacked on it (a bond, a VLAN) has @addr; under RCU. */
+static bool ipoib_match_addr(struct net_device *dev,
+			     const struct sockaddr *addr)
+{
+	struct netdev_nested_priv np = { .data = (void *)addr };
+
+	return ipoib_dev_has_addr(dev, addr) ||
+	       netdev_walk_all_upper_dev_rcu(dev, ipoib_upper_has_addr, &np);
+}
+
+/*
+ * Whether @priv is the interface of a request for @pkey to @gid (NULL:
+ * any of the port's) and, with @addr, of that IP address.
+ */
+static bool ipoib_intf_matches(struct ipoib_priv *priv, u16 pkey,
+			       const union ib_gid *gid,
+			       const struct sockaddr *addr)
+{
+	if ((priv->pkey & 0x7fff) != (pkey & 0x7fff))
+		return false;
+	if (gid && memcmp(gid, &priv->local_gid, sizeof(*gid)))
+		return false;
+	return !addr || ipoib_match_addr(priv->dev, addr);
+}
+
+/*
+ * The interfaces of @port that match, the first of them referenced in
+ * *@found; returns how many matched.
+ */
+static int ipoib_count_matches(struct ipoib_dev_list *list, u32 port,
+			       u16 pkey, const union ib_gid *gid,
+			       const struct sockaddr *addr,
+			       struct net_device **found)
+{
+	struct ipoib_port_intf *pi;
+	struct ipoib_priv *cpriv;
+	unsigned long flags;
+	int n = 0;
+
+	*found = NULL;
+	rcu_read_lock();
+	spin_lock_irqsave(&ipoib_children_lock, flags);
+	list_for_each_entry(pi, &list->list, node) {
+		if (pi->priv->port != port)
+			continue;
+		if (ipoib_intf_matches(pi->priv, pkey, gid, addr) && !n++)
+			*found = pi->priv->dev;
+		list_for_each_entry(cpriv, &pi->priv->children, child_node)
+			if (ipoib_intf_matches(cpriv, pkey, gid, addr) && !n++)
+				*found = cpriv->dev;
+	}
+	if (*found)
+		dev_hold(*found);
+	spin_unlock_irqrestore(&ipoib_children_lock, flags);
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * ib_client.get_net_dev_by_params: the interface an rdma_cm request
+ * (a REQ or SIDR REQ to @gid with @pkey) belongs to.  The P_Key and GID
+ * pick it when only one interface has them; otherwise the IP address
+ * the request names decides, as upstream.
+ */
+static struct net_device *ipoib_get_net_dev_by_params(struct ib_device *ca,
+						      u32 port, u16 pkey,
+						      const union ib_gid *gid,
+						      const struct sockaddr *addr,
+						      void *client_data)
+{
+	struct ipoib_dev_list *list = client_data;
+	struct net_device *dev;
+	int n;
+
+	if (!list || !rdma_protocol_ib(ca, port))
+		return NULL;
+	n = ipoib_count_matches(list, port, pkey, gid, NULL, &dev);
+	if (n <= 1)
+		return dev;
+	dev_put(dev);
+	if (!addr)
+		return NULL;
+	n = ipoib_count_matches(list, port, pkey, gid, addr, &dev);
+	if (n > 1)
+		dev_warn_ratelimited(&ca->dev,
+				     "ipoib: %d interfaces of port %u have the address of a request\n",
+				     n, port);
+	return dev;
+}
+
 static struct ib_client ipoib_client = {
 	.name = "ipoib",
 	.add = ipoib_add_one,
 	.remove = ipoib_remove_one,
+	.get_net_dev_by_params = ipoib_get_net_dev_by_params,
 };
 
 static int __init ipoib_init(void)

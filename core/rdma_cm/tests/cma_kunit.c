@@ -14,12 +14,13 @@
  *   B  MAC mac_b, up: 198.51.100.1/24, neighbour 198.51.100.2; no RDMA
  *      device on it
  *
- * Connecting, accepting and everything after need a peer: they come with
- * the IB CM (IB, RoCE) and with iw_cm plus the fake iWARP device
- * (rdma_cma_conn).  Until the IB CM exists, RoCE connect, listen and
- * multicast are refused: the cases *_gap_refused check those refusals
- * (the errno and that the id stays where it was) and name the gap; they
- * become the tests of the feature when it lands.
+ * Connecting, accepting and everything after need a peer: over iWARP
+ * with iw_cm plus the fake iWARP device (rdma_cma_conn), over InfiniBand
+ * on the loop fabric (rdma_cma_ib).  On RoCE, listening goes through the
+ * IB CM; connecting does not yet (rdma_cm binds no source GID entry to a
+ * RoCE id, which a RoCE path needs), nor multicast (no IGMP join): the
+ * cases *_gap_refused check those refusals (the errno and that the id
+ * stays where it was) and name the gap.
  *
  * Waits are barriers, never sleeps: address resolution calls back from
  * ib_core's ordered "ib_addr" workqueue, route events come from
@@ -468,10 +469,11 @@ static void rdma_cma_resolve_roce(struct kunit *test)
 }
 
 /*
- * Gap: connecting on RoCE needs the IB CM, which is not written yet
- * (core/rdma_cm/cma_ib.c refuses every call).  Until it lands, rdma_connect()
- * of a routed RoCE id refuses with -EOPNOTSUPP and the refusal leaves the
- * id routed: a second try is refused the same way, not for its state.
+ * Gap: connecting on RoCE goes to the IB CM, which cannot address a RoCE
+ * path without its source GID entry (rdma_cm does not bind one to the id
+ * yet: upstream's cma_bind_sgid_attr()): rdma_connect() of a routed RoCE
+ * id is refused with -EINVAL and the refusal leaves the id routed, with
+ * no IB CM ID: a second try is refused the same way, not for its state.
  */
 static void rdma_cma_roce_connect_gap_refused(struct kunit *test)
 {
@@ -481,9 +483,10 @@ static void rdma_cma_roce_connect_gap_refused(struct kunit *test)
 
 	resolve_to_peer(test, log);
 	KUNIT_ASSERT_PTR_EQ(test, log->id->device, ctx->dev);
-	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EINVAL);
 	KUNIT_EXPECT_EQ(test, st(log->id), RDMA_CM_ROUTE_RESOLVED);
-	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, to_id_priv(log->id)->cm_id.ib);
+	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_resolve_route(log->id, 1000), -EINVAL);
 	KUNIT_EXPECT_EQ(test, log->n, 2);
 }
@@ -568,12 +571,11 @@ static void rdma_cma_wrong_state(struct kunit *test)
 }
 
 /*
- * Gap: a listener on a RoCE device needs the IB CM, not written yet.
- * Until it lands, rdma_listen() on an id bound to the RoCE device
- * refuses with -EOPNOTSUPP and leaves the id bound (a second try is
- * refused the same way, not for its state).
+ * A listener on a RoCE device listens through the IB CM, on the service
+ * ID of its port space and port; listening again is refused for the
+ * state.
  */
-static void rdma_cma_roce_listen_gap_refused(struct kunit *test)
+static void rdma_cma_roce_listen(struct kunit *test)
 {
 	struct cma_ctx *ctx = new_ctx(test);
 	struct ev_log *log = new_id(test, IB_QPT_RC);
@@ -582,9 +584,13 @@ static void rdma_cma_roce_listen_gap_refused(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rdma_bind_addr(log->id, ip4(&ss, "192.0.2.1",
 							  TEST_PORT + 1)), 0);
 	KUNIT_ASSERT_PTR_EQ(test, log->id->device, ctx->dev);
-	KUNIT_EXPECT_EQ(test, rdma_listen(log->id, 1), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, st(log->id), RDMA_CM_ADDR_BOUND);
-	KUNIT_EXPECT_EQ(test, rdma_listen(log->id, 1), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rdma_listen(log->id, 1), 0);
+	KUNIT_EXPECT_EQ(test, st(log->id), RDMA_CM_LISTEN);
+	KUNIT_ASSERT_NOT_NULL(test, to_id_priv(log->id)->cm_id.ib);
+	KUNIT_EXPECT_EQ(test,
+			be64_to_cpu(to_id_priv(log->id)->cm_id.ib->service_id),
+			RDMA_IB_IP_PS_TCP | (TEST_PORT + 1));
+	KUNIT_EXPECT_EQ(test, rdma_listen(log->id, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, log->n, 0);
 }
 
@@ -1253,7 +1259,7 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_addr_error),
 	KUNIT_CASE(rdma_cma_resolve_loopback),
 	KUNIT_CASE(rdma_cma_wrong_state),
-	KUNIT_CASE(rdma_cma_roce_listen_gap_refused),
+	KUNIT_CASE(rdma_cma_roce_listen),
 	KUNIT_CASE(rdma_cma_roce_multicast_gap_refused),
 	KUNIT_CASE(rdma_cma_listen_all_devices),
 	KUNIT_CASE(rdma_cma_device_removal),

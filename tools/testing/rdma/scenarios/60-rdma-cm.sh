@@ -128,9 +128,10 @@ ktap_test "rmdir rdma_cm/$DEV and rdma_cm/$DEV1" \
 ktap_test "rmmod rdma_fake_hca and rdma_cm" \
 	sh -c "$IP link del $DUMMY && $IP link del $DUMMY1 &&
 	       rmmod rdma_fake_hca && rmmod rdma_cm"
-# modprobe rdma_cm brought iw_cm in: leave nothing for the next scenario.
+# modprobe rdma_cm brought iw_cm and ib_cm in: leave nothing for the next
+# scenario.
 unload_rest() {
-	rmmod iw_cm && rmmod_settle ib_core
+	rmmod iw_cm && rmmod ib_cm && rmmod_settle ib_core
 }
-ktap_test "iw_cm and ib_core unload" unload_rest
+ktap_test "iw_cm, ib_cm and ib_core unload" unload_rest
 ktap_finish
