@@ -3,7 +3,9 @@
  * The IB side of an IPoIB interface: its UD QP with a receive ring and a
  * send ring, completions through the CQ API in softirq, and bringing
  * the QP up (RESET to RTS with the P_Key's index and the broadcast
- * group's Q_Key) and down (drained, back to RESET).
+ * group's Q_Key) and down (drained, back to RESET), connected mode's
+ * listener and connections with it (cm.c).  The CQs are shared with
+ * connected mode's QPs.
  */
 
 #include <linux/etherdevice.h>
@@ -170,14 +172,28 @@ static void ipoib_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		dev->stats.tx_errors++;
 	}
 	priv->tx_tail++;
-	if (netif_queue_stopped(dev) &&
-	    priv->tx_head - priv->tx_tail <= IPOIB_TX_RING / 2 &&
-	    test_bit(IPOIB_IB_UP, &priv->flags))
-		netif_wake_queue(dev);
-	if (priv->tx_head == priv->tx_tail)
-		wake_up(&priv->flushed);
+	ipoib_tx_wake(priv);
 	spin_unlock_bh(&priv->tx_lock);
 	dev_consume_skb_any(skb);
+}
+
+/**
+ * ipoib_tx_wake - a send completed
+ * @priv: the interface; tx_lock held
+ *
+ * The queue goes again once half the sends in flight completed; the
+ * last one wakes who waits for the QPs to be idle.
+ */
+void ipoib_tx_wake(struct ipoib_priv *priv)
+{
+	unsigned int inflight = ipoib_tx_inflight(priv);
+
+	lockdep_assert_held(&priv->tx_lock);
+	if (netif_queue_stopped(priv->dev) && inflight <= IPOIB_TX_RING / 2 &&
+	    test_bit(IPOIB_IB_UP, &priv->flags))
+		netif_wake_queue(priv->dev);
+	if (!inflight)
+		wake_up(&priv->flushed);
 }
 
 /**
@@ -222,7 +238,7 @@ int ipoib_send(struct net_device *dev, struct sk_buff *skb,
 	 */
 	spin_lock_bh(&priv->tx_lock);
 	if (!test_bit(IPOIB_IB_UP, &priv->flags) ||
-	    priv->tx_head - priv->tx_tail >= IPOIB_TX_RING) {
+	    ipoib_tx_inflight(priv) >= IPOIB_TX_RING) {
 		spin_unlock_bh(&priv->tx_lock);
 		ib_dma_unmap_single(priv->ca, mapping, skb->len,
 				    DMA_TO_DEVICE);
@@ -235,7 +251,7 @@ int ipoib_send(struct net_device *dev, struct sk_buff *skb,
 	tx->ah = ipoib_ah_get(iah);
 	tx->cqe.done = ipoib_tx_done;
 	priv->tx_head++;
-	if (priv->tx_head - priv->tx_tail >= IPOIB_TX_RING)
+	if (ipoib_tx_inflight(priv) >= IPOIB_TX_RING)
 		netif_stop_queue(dev);
 	spin_unlock_bh(&priv->tx_lock);
 
@@ -282,12 +298,21 @@ drop:
  * @ah: the destination's address handle (the send takes a reference)
  * @dqpn: the destination QP
  *
+ * A packet larger than the broadcast group's MTU (in connected mode,
+ * for a peer without connections or a group) goes back to its sender
+ * as ICMP.
+ *
  * Return: 0 or an errno (@skb dropped).
  */
 int ipoib_send_ah(struct ipoib_priv *priv, struct sk_buff *skb,
 		  struct ipoib_ah *ah, u32 dqpn)
 {
 	struct rdma_netdev *rn = netdev_priv(priv->dev);
+
+	if (skb->len > priv->mcast_mtu + IPOIB_ENCAP_LEN) {
+		ipoib_too_long(priv, skb, priv->mcast_mtu);
+		return -EMSGSIZE;
+	}
 
 	ipoib_cb(skb)->ah = ah;
 	return rn->send(priv->dev, skb, ah->ah, dqpn);
@@ -344,6 +369,7 @@ int ipoib_transport_init(struct ipoib_priv *priv)
 		.qp_type = IB_QPT_UD,
 	};
 	u8 addr[INFINIBAND_ALEN];
+	unsigned int rcqe;
 	int ret;
 
 	priv->rx_ring = kcalloc(IPOIB_RX_RING, sizeof(*priv->rx_ring),
@@ -359,13 +385,24 @@ int ipoib_transport_init(struct ipoib_priv *priv)
 		ret = PTR_ERR(priv->pd);
 		goto err_rings;
 	}
-	priv->send_cq = ib_alloc_cq(priv->ca, priv, IPOIB_TX_RING, 0,
+	ret = ipoib_cm_init(priv);
+	if (ret)
+		goto err_pd;
+	/* room for the drains' markers (one QP drained at a time) */
+	priv->send_cq = ib_alloc_cq(priv->ca, priv, IPOIB_TX_RING + 2, 0,
 				    IB_POLL_SOFTIRQ);
 	if (IS_ERR(priv->send_cq)) {
 		ret = PTR_ERR(priv->send_cq);
-		goto err_pd;
+		goto err_cm;
 	}
-	priv->recv_cq = ib_alloc_cq(priv->ca, priv, IPOIB_RX_RING, 0,
+	/* the passive connections receive here too */
+	if (!priv->cm.capable)
+		rcqe = IPOIB_RX_RING + 2;
+	else if (priv->cm.srq)
+		rcqe = IPOIB_RX_RING + IPOIB_CM_SRQ_RING + 2;
+	else
+		rcqe = IPOIB_RX_RING + IPOIB_CM_RX_RING * IPOIB_CM_MAX_NONSRQ + 2;
+	priv->recv_cq = ib_alloc_cq(priv->ca, priv, rcqe, 0,
 				    IB_POLL_SOFTIRQ);
 	if (IS_ERR(priv->recv_cq)) {
 		ret = PTR_ERR(priv->recv_cq);
@@ -381,7 +418,8 @@ int ipoib_transport_init(struct ipoib_priv *priv)
 	ret = rdma_query_gid(priv->ca, priv->port, 0, &priv->local_gid);
 	if (ret)
 		goto err_qp;
-	ipoib_make_hwaddr(addr, 0, priv->qp->qp_num, &priv->local_gid);
+	ipoib_make_hwaddr(addr, priv->cm.capable ? IPOIB_HW_FLAG_RC : 0,
+			  priv->qp->qp_num, &priv->local_gid);
 	dev_addr_set(priv->dev, addr);
 	return 0;
 
@@ -391,6 +429,8 @@ err_rcq:
 	ib_free_cq(priv->recv_cq);
 err_scq:
 	ib_free_cq(priv->send_cq);
+err_cm:
+	ipoib_cm_cleanup(priv);
 err_pd:
 	ib_dealloc_pd(priv->pd);
 err_rings:
@@ -405,6 +445,7 @@ void ipoib_transport_cleanup(struct ipoib_priv *priv)
 	if (!priv->qp)
 		return;
 	ib_destroy_qp(priv->qp);
+	ipoib_cm_cleanup(priv);
 	ib_free_cq(priv->recv_cq);
 	ib_free_cq(priv->send_cq);
 	ib_dealloc_pd(priv->pd);
@@ -501,6 +542,13 @@ int ipoib_ib_up(struct ipoib_priv *priv)
 		ipoib_ib_down(priv);
 		return -ENOMEM;
 	}
+	ret = ipoib_cm_start(priv);
+	if (ret) {
+		netdev_warn(priv->dev, "cannot listen for connections: %d\n",
+			    ret);
+		ipoib_ib_down(priv);
+		return ret;
+	}
 	netif_wake_queue(priv->dev);
 	ipoib_mcast_start(priv);
 	return 0;
@@ -511,7 +559,7 @@ static bool ipoib_tx_idle(struct ipoib_priv *priv)
 	bool idle;
 
 	spin_lock_bh(&priv->tx_lock);
-	idle = priv->tx_head == priv->tx_tail;
+	idle = !ipoib_tx_inflight(priv);
 	spin_unlock_bh(&priv->tx_lock);
 	return idle;
 }
@@ -520,8 +568,9 @@ static bool ipoib_tx_idle(struct ipoib_priv *priv)
  * ipoib_ib_down - take the IB side down
  * @priv: the interface; ctl_mutex held
  *
- * Carrier off, every group left, every path forgotten, the QP drained
- * (every send and receive completed) and reset.
+ * Carrier off, every connection taken down, every group left, every
+ * path forgotten, the QP drained (every send and receive completed) and
+ * reset.
  */
 void ipoib_ib_down(struct ipoib_priv *priv)
 {
@@ -537,6 +586,7 @@ void ipoib_ib_down(struct ipoib_priv *priv)
 	/* a send that saw the bit set has posted once this is taken */
 	netif_tx_lock_bh(priv->dev);
 	netif_tx_unlock_bh(priv->dev);
+	ipoib_cm_stop(priv);
 	ipoib_mcast_stop(priv);
 	ipoib_paths_flush(priv);
 	if (!was_up)
@@ -548,6 +598,6 @@ void ipoib_ib_down(struct ipoib_priv *priv)
 				ipoib_tx_idle(priv), 10 * HZ))
 		netdev_warn(priv->dev, "%d receives, %u sends never completed\n",
 			    atomic_read(&priv->rx_outstanding),
-			    priv->tx_head - priv->tx_tail);
+			    ipoib_tx_inflight(priv));
 	ipoib_qp_reset(priv);
 }

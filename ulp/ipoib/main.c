@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ib_ipoib: IP over InfiniBand, datagram mode (RFC 4391, 4392).
+ * ib_ipoib: IP over InfiniBand, datagram mode (RFC 4391, 4392) and
+ * connected mode (RFC 4755, cm.c).
  *
  * An ib_client makes a net device "ibN" for each InfiniBand port; P_Key
  * child interfaces ("ib0.8001") come from "ip link add ... type ipoib"
@@ -28,7 +29,7 @@
 
 #include "ipoib.h"
 
-MODULE_DESCRIPTION("IP over InfiniBand (datagram mode)");
+MODULE_DESCRIPTION("IP over InfiniBand (datagram and connected mode)");
 MODULE_LICENSE("Dual BSD/GPL");
 
 struct ib_sa_client ipoib_sa_client;
@@ -209,14 +210,21 @@ void ipoib_paths_flush(struct ipoib_priv *priv)
 	}
 }
 
+/*
+ * A unicast packet goes on a connection in connected mode when its
+ * destination takes connections (cm.c), as a datagram otherwise; either
+ * once the path to the destination is known.
+ */
 static void ipoib_unicast_send(struct ipoib_priv *priv, const u8 *ha,
 			       struct sk_buff *skb)
 {
 	const union ib_gid *dgid = ipoib_hwaddr_gid(ha);
+	struct ipoib_cm_tx *tx = NULL;
 	struct ipoib_ah *ah = NULL;
 	struct ipoib_path *path;
 	unsigned long flags;
 	bool kick = false;
+	int ret;
 
 	spin_lock_irqsave(&priv->lock, flags);
 	if (!test_bit(IPOIB_IB_UP, &priv->flags))
@@ -227,7 +235,11 @@ static void ipoib_unicast_send(struct ipoib_priv *priv, const u8 *ha,
 		if (!path)
 			goto drop;
 	}
-	if (path->ah) {
+	if (path->ah && ipoib_cm_wanted(priv, ha, skb)) {
+		ret = ipoib_cm_route(priv, path, ha, skb, &tx);
+		if (ret < 0)
+			goto drop;
+	} else if (path->ah) {
 		ah = ipoib_ah_get(path->ah);
 	} else {
 		if (!ipoib_path_enqueue(path, skb))
@@ -244,6 +256,10 @@ static void ipoib_unicast_send(struct ipoib_priv *priv, const u8 *ha,
 		skb_pull(skb, IPOIB_PSEUDO_LEN);
 		ipoib_send_ah(priv, skb, ah, ipoib_hwaddr_qpn(ha));
 		ipoib_ah_put(ah);
+	} else if (tx) {
+		/* the connection stays while the transmit routine runs */
+		skb_pull(skb, IPOIB_PSEUDO_LEN);
+		ipoib_cm_send(priv, tx, skb);
 	}
 	return;
 
@@ -317,9 +333,10 @@ static void ipoib_mtu_work(struct work_struct *work)
 		queue_delayed_work(system_wq, &priv->mtu_work, HZ / 50);
 		return;
 	}
+	/* connected mode keeps its own (mode set under rtnl) */
 	mtu = min(priv->mcast_mtu, priv->admin_mtu);
 	if (dev->reg_state == NETREG_REGISTERED && dev->mtu != mtu &&
-	    dev_set_mtu(dev, mtu))
+	    !ipoib_mode_connected(priv) && dev_set_mtu(dev, mtu))
 		netdev_warn(dev, "cannot set the MTU to %u\n", mtu);
 	rtnl_unlock();
 }
@@ -427,11 +444,27 @@ static void ipoib_set_rx_mode(struct net_device *dev)
 		mod_delayed_work(priv->wq, &priv->mcast_work, 0);
 }
 
+/*
+ * In connected mode up to what the connections' receive buffers take
+ * (multicast and peers without connections get ICMP beyond the
+ * broadcast group's MTU); in datagram mode never above the broadcast
+ * group's MTU, which the MTU follows up to the one asked for.
+ */
 static int ipoib_change_mtu(struct net_device *dev, int new_mtu)
 {
 	struct ipoib_priv *priv = ipoib_priv(dev);
 
-	/* never above what the broadcast group carries */
+	if (ipoib_mode_connected(priv)) {
+		if (new_mtu > priv->cm.max_mtu)
+			return -EINVAL;
+		if (new_mtu > priv->mcast_mtu)
+			netdev_dbg(dev, "multicast above %u bytes is dropped\n",
+				   priv->mcast_mtu);
+		WRITE_ONCE(dev->mtu, new_mtu);
+		return 0;
+	}
+	if (new_mtu > IPOIB_UD_MTU(priv->max_ib_mtu))
+		return -EINVAL;
 	priv->admin_mtu = new_mtu;
 	WRITE_ONCE(dev->mtu, min(priv->mcast_mtu, priv->admin_mtu));
 	return 0;
@@ -442,7 +475,7 @@ static void ipoib_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	struct ipoib_priv *priv = ipoib_priv(dev);
 
 	netdev_warn(dev, "transmit timeout: %u sends in flight\n",
-		    priv->tx_head - priv->tx_tail);
+		    ipoib_tx_inflight(priv));
 }
 
 static int ipoib_get_iflink(const struct net_device *dev)
@@ -566,7 +599,8 @@ int ipoib_intf_init(struct ib_device *ca, u32 port, struct net_device *dev,
 	priv->mcast_mtu = IPOIB_UD_MTU(priv->max_ib_mtu);
 	priv->admin_mtu = priv->mcast_mtu;
 	rn->mtu = priv->mcast_mtu;
-	dev->max_mtu = priv->mcast_mtu;
+	/* each mode's limit is ipoib_change_mtu()'s */
+	dev->max_mtu = IPOIB_CM_MTU;
 	dev->mtu = priv->mcast_mtu;
 	ipoib_make_broadcast(dev->broadcast, pkey);
 	dev->dev_port = port - 1;
@@ -647,25 +681,64 @@ int ipoib_child_add(struct ipoib_priv *ppriv, struct net_device *dev,
 }
 
 /**
+ * ipoib_mode_connected - is an interface in connected mode?
+ * @priv: the interface
+ *
+ * Return: true in mode "connected".
+ */
+bool ipoib_mode_connected(const struct ipoib_priv *priv)
+{
+	return test_bit(IPOIB_ADMIN_CM, &priv->flags);
+}
+
+/**
  * ipoib_set_mode - the "mode" of an interface
  * @dev: the interface
  * @mode: "datagram" or "connected", a newline allowed
  * @extack: for the reason of a refusal, or NULL
  *
- * Return: 0 for datagram (the only mode there is), -EOPNOTSUPP for
- * connected mode (no IB CM here yet), -EINVAL for anything else.
+ * Connected mode takes the MTU to what the connections carry; datagram
+ * mode takes it back to the broadcast group's at most, and the active
+ * connections down.
+ *
+ * Context: rtnl held.
+ * Return: 0; -EINVAL for connected mode on an interface without it
+ * (its port has no IB CM) or for another mode.
  */
 int ipoib_set_mode(struct net_device *dev, const char *mode,
 		   struct netlink_ext_ack *extack)
 {
-	if (sysfs_streq(mode, "datagram"))
-		return 0;
+	struct ipoib_priv *priv = ipoib_priv(dev);
+	int ret;
+
+	ASSERT_RTNL();
 	if (sysfs_streq(mode, "connected")) {
-		NL_SET_ERR_MSG(extack,
-			       "IPoIB connected mode is not available");
-		netdev_info(dev, "connected mode is not available (no IB CM)\n");
-		return -EOPNOTSUPP;
+		if (!(dev->dev_addr[0] & IPOIB_HW_FLAG_RC)) {
+			NL_SET_ERR_MSG(extack,
+				       "the port offers no IPoIB connected mode");
+			return -EINVAL;
+		}
+		if (test_and_set_bit(IPOIB_ADMIN_CM, &priv->flags))
+			return 0;
+		netdev_info(dev, "connected mode: multicast above %u bytes is dropped\n",
+			    priv->mcast_mtu);
+		ret = dev_set_mtu(dev, priv->cm.max_mtu);
+		if (ret)
+			netdev_warn(dev, "cannot set the MTU to %u: %d\n",
+				    priv->cm.max_mtu, ret);
+		return 0;
 	}
+	if (sysfs_streq(mode, "datagram")) {
+		if (!test_and_clear_bit(IPOIB_ADMIN_CM, &priv->flags))
+			return 0;
+		ret = dev_set_mtu(dev, min(priv->mcast_mtu, dev->mtu));
+		if (ret)
+			netdev_warn(dev, "cannot set the MTU to %u: %d\n",
+				    priv->mcast_mtu, ret);
+		ipoib_cm_flush_tx(priv);
+		return 0;
+	}
+	NL_SET_ERR_MSG(extack, "IPoIB mode is datagram or connected");
 	return -EINVAL;
 }
 
@@ -682,14 +755,25 @@ void ipoib_set_umcast(struct ipoib_priv *priv, bool on)
 static ssize_t mode_show(struct device *d, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "datagram\n");
+	struct ipoib_priv *priv = ipoib_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%s\n", ipoib_mode_connected(priv) ?
+			  "connected" : "datagram");
 }
 
 static ssize_t mode_store(struct device *d, struct device_attribute *attr,
 			  const char *buf, size_t count)
 {
-	int ret = ipoib_set_mode(to_net_dev(d), buf, NULL);
+	struct net_device *dev = to_net_dev(d);
+	int ret;
 
+	if (!rtnl_trylock())
+		return restart_syscall();
+	if (dev->reg_state != NETREG_REGISTERED)
+		ret = -EPERM;
+	else
+		ret = ipoib_set_mode(dev, buf, NULL);
+	rtnl_unlock();
 	return ret ?: count;
 }
 static DEVICE_ATTR_RW(mode);

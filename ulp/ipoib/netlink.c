@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * rtnl link type "ipoib": "ip link add link ib0 name ib0.8001 type ipoib
- * pkey 0x8001 [mode datagram] [umcast 0|1]" makes a P_Key child; "ip -d
+ * pkey 0x8001 [mode datagram|connected] [umcast 0|1]" makes a P_Key
+ * child; "ip -d
  * link show" reports IFLA_IPOIB_PKEY, _MODE and _UMCAST of every IPoIB
  * interface; "ip link set ... type ipoib mode/umcast" changes them.
  */
@@ -58,19 +59,16 @@ static int ipoib_newlink(struct net *src_net, struct net_device *dev,
 		return -ENODEV;
 	}
 	ppriv = ipoib_priv(pdev);
-	/* a connected-mode child cannot be made before it is registered */
-	if (data && data[IFLA_IPOIB_MODE] &&
-	    nla_get_u16(data[IFLA_IPOIB_MODE]) == IPOIB_MODE_CONNECTED)
-		return ipoib_set_mode(pdev, "connected", extack);
 	pkey = data && data[IFLA_IPOIB_PKEY] ?
 	       nla_get_u16(data[IFLA_IPOIB_PKEY]) : ppriv->pkey;
 	ret = ipoib_child_add(ppriv, dev, pkey, false, extack);
 	if (ret)
 		return ret;
-	if (data && data[IFLA_IPOIB_UMCAST])
-		ipoib_set_umcast(ipoib_priv(dev),
-				 nla_get_u16(data[IFLA_IPOIB_UMCAST]));
-	return 0;
+	/* the mode and umcast of the registered child */
+	ret = ipoib_changelink(dev, tb, data, extack);
+	if (ret)
+		unregister_netdevice(dev);
+	return ret;
 }
 
 /* the port's own interface goes only with its port */
@@ -90,7 +88,8 @@ static int ipoib_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	struct ipoib_priv *priv = ipoib_priv(dev);
 
 	if (nla_put_u16(skb, IFLA_IPOIB_PKEY, priv->pkey) ||
-	    nla_put_u16(skb, IFLA_IPOIB_MODE, IPOIB_MODE_DATAGRAM) ||
+	    nla_put_u16(skb, IFLA_IPOIB_MODE, ipoib_mode_connected(priv) ?
+			IPOIB_MODE_CONNECTED : IPOIB_MODE_DATAGRAM) ||
 	    nla_put_u16(skb, IFLA_IPOIB_UMCAST,
 			test_bit(IPOIB_UMCAST, &priv->flags)))
 		return -EMSGSIZE;
