@@ -1,0 +1,283 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# rdma_cm over InfiniBand, as a kernel ULP meets it on real hardware: two
+# managed loop ports that opensm brings ACTIVE, IPoIB on each (ib0
+# 10.78.0.1 on loop0, ib1 10.78.0.2 on loop1), connections made by IP
+# address.  ib1 sits in network namespace B for the test ULP's clients,
+# so their address resolution asks ARP over IPoIB; the listener is in the
+# initial namespace.  Checked:
+#   - rdma_test_cm connects from B to ib0's address and moves data with
+#     SEND, RDMA READ and RDMA WRITE (every payload compared): the route
+#     from opensm's SA (its path record, logged by the client: not the
+#     responder's MTU 1024 and packet lifetime 17), the ends on loop1
+#     and loop0;
+#   - again with the route from the local service (RDMA_NL_LS): the
+#     lsresponder answers the path query with a working record of its
+#     own, which the connection then carries;
+#   - churn: clients destroyed at random points of their lives, after
+#     which only the listener is left;
+#   - the kernel's own nvme-rdma and nvmet-rdma (built against our
+#     include/) over IPoIB addresses with Debian's nvme-cli: ib1 back in
+#     the initial namespace, the host bound to 10.78.0.2 (-w) reaching
+#     the target on 10.78.0.1, blocks written with O_DIRECT read back
+#     identical on both sides, then disconnected;
+#   - loop0 deleted under two held connections: every end is freed (the
+#     listener and the server's ends through DEVICE_REMOVAL, the clients
+#     through DISCONNECTED);
+#   - everything unloads; no splat (leaks are the final kmemleak scan's).
+# needs: /usr/sbin/opensm /usr/bin/ip /usr/bin/rdma /usr/sbin/nvme
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+. /testbed/lib/nvmf.sh
+
+IB=/sys/class/infiniband
+N=/sys/class/net
+D=/sys/kernel/debug/rdma_test_cm
+LSR=/testbed/bin/lsresponder
+OSM_LOG=/tmp/opensm.log
+A=10.78.0.1
+B=10.78.0.2
+CHURN=$(tier_pick 8 48)
+NQN=nqn.2026-11.org.rdma-testbed:nvmf-ib
+NVMF_BLOCKS=$(tier_pick "4 0
+128 1024" "4 0
+128 1024
+1024 4096")
+IMG=/tmp/nvmf-ib.img
+ZERO="ids 0 listeners 0 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
+
+# iproute2's ip (busybox's, first in PATH, has no netns or ipoib)
+ip() {
+	/usr/bin/ip "$@"
+}
+
+step() {
+	echo "78-ib-rdma-cm: $*" >/dev/kmsg
+}
+
+uptime_s() {
+	local u r
+	read -r u r </proc/uptime
+	s=${u%.*}
+}
+
+# wait_until SECONDS COMMAND...: COMMAND succeeds within SECONDS
+wait_until() {
+	local t=$(($1 * 5))
+	shift
+	while [ $t -gt 0 ]; do
+		"$@" 2>/dev/null && return 0
+		ktap_nap 0.2
+		t=$((t - 1))
+	done
+	return 1
+}
+
+port_active() {
+	local v
+	read -r v 2>/dev/null <$IB/$1/ports/1/state
+	case "$v" in *ACTIVE*) return 0 ;; esac
+	return 1
+}
+carrier() {
+	local c
+	if [ "$1" = - ]; then
+		read -r c 2>/dev/null <$N/"$2"/carrier
+	else
+		c=$(ip netns exec "$1" cat $N/"$2"/carrier 2>/dev/null)
+	fi
+	[ "$c" = 1 ]
+}
+
+# tcm NS|- COMMAND...: a command of rdma_test_cm, written from NS
+tcm() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then
+		echo "$*" >$D/cmd
+	else
+		ip netns exec "$ns" sh -c "echo $* >$D/cmd"
+	fi
+}
+log_has() { grep -qF -- "$1" $D/log; }
+log_line() { grep -F -- "$1" $D/log | tail -n 1; }
+status_is() {
+	local l v=
+	while IFS= read -r l; do
+		v="$v$l "
+	done <$D/status
+	[ "$v" = "$1" ]
+}
+tcm_fail() {
+	ktap_fail "$1" "$(tr '\n' '|' <$D/log)"
+}
+
+ktap_plan 12
+health_mark
+
+# 1
+step "load"
+ktap_test "rdma_loop (2 managed devices), ib_umad, ib_ipoib, rdma_cm and rdma_test_cm load" \
+	sh -c 'modprobe rdma_loop devices=2 managed=1 && modprobe ib_umad &&
+	       modprobe ib_ipoib && modprobe rdma_cm && modprobe rdma_test_cm'
+
+# 2: opensm, IPoIB up on both ports, ib1 in B
+step "subnet"
+subnet_up() {
+	local t0 gid guid
+	mkdir -p /var/cache/opensm /etc/opensm /var/log /run
+	echo "Default=0x7fff, ipoib, mtu=4 : ALL=full;" >/tmp/partitions.conf
+	read -r gid <$IB/loop0/ports/1/gids/0
+	guid=0x$(echo "$gid" | cut -d: -f5-8 | tr -d :)
+	opensm -d 2 -g "$guid" -P /tmp/partitions.conf -f $OSM_LOG \
+		</dev/null >/tmp/opensm.out 2>&1 &
+	echo $! >/tmp/opensm.pid
+	wait_until 120 eval 'port_active loop0 && port_active loop1' ||
+		return 1
+	ip netns add B &&
+		ip link set ib1 netns B &&
+		ip addr add $A/24 dev ib0 && ip link set ib0 up &&
+		ip -n B addr add $B/24 dev ib1 && ip -n B link set lo up &&
+		ip -n B link set ib1 up &&
+		wait_until 30 carrier - ib0 && wait_until 30 carrier B ib1 &&
+		ip netns exec B ping -c 1 -W 5 $A >/dev/null
+}
+if subnet_up; then
+	ktap_pass "opensm: loop0 and loop1 ACTIVE; ib0 ($A) and ib1 ($B, in B) up, ping over IPoIB"
+else
+	ktap_quote "$(grep -E ' ERR [0-9A-F]+:' $OSM_LOG 2>/dev/null | head -n 10)"
+	ktap_fail "opensm: loop0 and loop1 ACTIVE; ib0 ($A) and ib1 ($B, in B) up, ping over IPoIB" \
+		"$(ip -o link show 2>&1 | tr '\n' '|')"
+fi
+
+# 3: a connection with the SA's route
+step "sa route"
+tcm - clear
+if tcm - listen $A 7471 && tcm B connect $B $A 7471 &&
+   log_has "client connected $B:" && log_has "to $A:7471 on loop1" &&
+   log_has "server accepted $A:7471 from $B:" &&
+   log_has "client data checked" && log_has "client done" &&
+   log_has "client path sl " &&
+   ! log_has "packet_life_time 17"; then
+	ktap_diag "$(log_line 'client path')"
+	ktap_pass "B -> $A:7471: route from the SA, SEND, READ, WRITE of 1..65536 bytes checked, disconnected"
+else
+	tcm_fail "B -> $A:7471: route from the SA, SEND, READ, WRITE of 1..65536 bytes checked, disconnected"
+fi
+
+# 4: the same with the route from the local service
+step "ls route"
+ls_route() {
+	local pid rc=1
+	: >/tmp/lsr.out
+	$LSR fabric >/tmp/lsr.out 2>&1 &
+	pid=$!
+	wait_until 5 grep -q listening /tmp/lsr.out || { kill $pid; return 1; }
+	tcm - clear
+	tcm B connect $B $A 7471 &&
+		log_has "client done" &&
+		log_has "client path sl 0 mtu 1024 packet_life_time 17" &&
+		grep -q "^request seq .* dev loop1 port 1 " /tmp/lsr.out &&
+		rc=0
+	kill $pid
+	wait $pid 2>/dev/null
+	return $rc
+}
+if ls_route; then
+	ktap_pass "again with the path from the local service (RDMA_NL_LS): its record carries the connection"
+else
+	ktap_quote "$(cat /tmp/lsr.out)" "lsresponder: "
+	tcm_fail "again with the path from the local service (RDMA_NL_LS): its record carries the connection"
+fi
+
+# 5: churn
+step "churn"
+tcm - clear
+if tcm B churn $B $A 7471 $CHURN && log_has "churn done $CHURN stops" &&
+   wait_until 20 status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
+	ktap_diag "$(log_line 'churn done')"
+	ktap_pass "churn: $CHURN clients destroyed at random points; only the listener is left"
+else
+	ktap_fail "churn: $CHURN clients destroyed at random points; only the listener is left" \
+		"$(grep -e churn -e error $D/log | tr '\n' '|') status: $(tr '\n' ' ' <$D/status)"
+fi
+
+# 6-9: nvme-rdma over IPoIB, all in the initial namespace
+step "nvme"
+ib1_home() {
+	ip -n B link set ib1 netns 1 && ip netns del B &&
+		ip addr add $B/24 dev ib1 && ip link set ib1 up &&
+		wait_until 30 carrier - ib1
+}
+nvme_target() {
+	nvmf_configfs &&
+		dd if=/dev/zero of=$IMG bs=1M seek=16 count=0 2>/dev/null &&
+		losetup /dev/loop0 $IMG &&
+		nvmf_subsys_add $NQN /dev/loop0 &&
+		nvmf_port_add $NQN rdma $A 4420
+}
+nvme_setup() {
+	ib1_home && modprobe nvmet_rdma && modprobe nvme_rdma && nvme_target
+}
+ktap_test "ib1 back in the initial namespace; nvmet-rdma and nvme-rdma load; target on $A:4420" \
+	nvme_setup
+nvme_io() {
+	local n mine
+	nvmf_connect rdma $NQN $A 4420 -w $B || return 1
+	wait_until 60 nvmf_ns_ready || return 1
+	n=$(nvmf_ns)
+	rdma res show qp link loop1/1 | grep -q "lqpn" || {
+		echo "no host QP on loop1"
+		return 1
+	}
+	nvmf_write_blocks "/dev/$n" || return 1
+	mine=$(nvmf_sums /dev/loop0)
+	echo "target sums $mine"
+	[ "$mine" = "$(cat /tmp/nvmf.sums)" ]
+}
+ktap_test "nvme connect -a $A -w $B: blocks written with O_DIRECT read back identical on the host and in the target's device" \
+	nvme_io
+nvme_down() {
+	nvme disconnect -n $NQN >/dev/null &&
+		wait_until 30 eval '! rdma res show qp link loop0/1 | grep -q lqpn'
+}
+ktap_test "nvme disconnect: the target's queues on loop0 are gone" nvme_down
+nvme_unload() {
+	nvmf_port_remove $NQN && nvmf_subsys_remove $NQN &&
+		losetup -d /dev/loop0 && rm -f $IMG &&
+		rmmod nvme_rdma && rmmod nvmet_rdma
+}
+ktap_test "target removed; nvme-rdma and nvmet-rdma unload" nvme_unload
+
+# 10: loop0 deleted under held connections
+step "device removal"
+removal() {
+	tcm - clear
+	tcm - hold $B $A 7471 && tcm - hold $B $A 7471 || return 1
+	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " ||
+		echo "held: $(tr '\n' ' ' <$D/status)"
+	rdma link delete loop0 &&
+		wait_until 30 status_is "$ZERO"
+}
+if removal; then
+	ktap_pass "rdma link delete loop0 under two held connections: every end freed"
+else
+	ktap_fail "rdma link delete loop0 under two held connections: every end freed" \
+		"status: $(tr '\n' ' ' <$D/status) log: $(tr '\n' '|' <$D/log)"
+fi
+
+# 11
+step "unload"
+unload_all() {
+	kill "$(cat /tmp/opensm.pid)" 2>/dev/null
+	wait_until 30 eval '! [ -d /proc/$(cat /tmp/opensm.pid) ]'
+	rmmod rdma_test_cm && rmmod ib_ipoib && stack_unload
+}
+ktap_test "rdma_test_cm, ib_ipoib and the whole stack unload" unload_all
+
+# 12
+health_check
+ktap_finish
