@@ -136,9 +136,8 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 	void *data;
 	int ret;
 
-	if (private_data && private_data_len > IB_CM_RTU_PRIVATE_DATA_SIZE)
-		return -EINVAL;
-	data = cm_copy_private_data(private_data, private_data_len);
+	data = cm_copy_private_data(private_data, private_data_len,
+				    IB_CM_RTU_PRIVATE_DATA_SIZE);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
 
@@ -567,10 +566,6 @@ int cm_send_drep_locked(struct cm_id_private *priv, void *private_data,
 	int ret;
 
 	lockdep_assert_held(&priv->lock);
-	if (private_data && private_data_len > IB_CM_DREP_PRIVATE_DATA_SIZE) {
-		kfree(private_data);
-		return -EINVAL;
-	}
 	if (priv->id.state != IB_CM_DREQ_RCVD) {
 		kfree(private_data);
 		return -EINVAL;
@@ -613,7 +608,8 @@ int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 	void *data;
 	int ret;
 
-	data = cm_copy_private_data(private_data, private_data_len);
+	data = cm_copy_private_data(private_data, private_data_len,
+				    IB_CM_DREP_PRIVATE_DATA_SIZE);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
 	spin_lock_irqsave(&priv->lock, flags);
@@ -626,17 +622,12 @@ EXPORT_SYMBOL(ib_send_cm_drep);
 /* A DREP to a DREQ whose connection we do not know (any more) */
 static int cm_issue_drep(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
-	struct cm_msg *dreq = (struct cm_msg *)rwc->recv_buf.mad, *drep;
 	struct ib_mad_send_buf *msg = NULL;
 	int ret;
 
-	ret = cm_alloc_response_msg(port, rwc, &msg);
+	ret = cm_alloc_stateless_reply(port, rwc, CM_DREP_ATTR_ID, &msg);
 	if (ret)
 		return ret;
-	drep = (struct cm_msg *)msg->mad;
-	cm_format_mad_hdr(&drep->hdr, CM_DREP_ATTR_ID, dreq->hdr.tid);
-	cm_set(drep, CMF_REMOTE_COMM_ID, cm_get(dreq, CMF_LOCAL_COMM_ID));
-	cm_set(drep, CMF_LOCAL_COMM_ID, cm_get(dreq, CMF_REMOTE_COMM_ID));
 	ret = cm_post(msg);
 	if (ret)
 		cm_free_response_msg(msg);

@@ -267,6 +267,28 @@ int cm_alloc_response_msg(struct cm_port *port, struct ib_mad_recv_wc *rwc,
 	return 0;
 }
 
+/*
+ * A message of type @attr_id answering @rwc outside any CM ID (a REJ or
+ * DREP for a connection we do not know): the received message's
+ * transaction and its communication IDs swapped.  Free with
+ * cm_free_response_msg() if it is not posted.
+ */
+int cm_alloc_stateless_reply(struct cm_port *port, struct ib_mad_recv_wc *rwc,
+			     __be16 attr_id, struct ib_mad_send_buf **msg)
+{
+	struct cm_msg *rcv = (struct cm_msg *)rwc->recv_buf.mad, *reply;
+	int ret;
+
+	ret = cm_alloc_response_msg(port, rwc, msg);
+	if (ret)
+		return ret;
+	reply = (struct cm_msg *)(*msg)->mad;
+	cm_format_mad_hdr(&reply->hdr, attr_id, rcv->hdr.tid);
+	cm_set(reply, CMF_REMOTE_COMM_ID, cm_get(rcv, CMF_LOCAL_COMM_ID));
+	cm_set(reply, CMF_LOCAL_COMM_ID, cm_get(rcv, CMF_REMOTE_COMM_ID));
+	return 0;
+}
+
 void cm_free_response_msg(struct ib_mad_send_buf *msg)
 {
 	if (msg->ah)
@@ -283,13 +305,18 @@ int cm_post(struct ib_mad_send_buf *msg)
 	return ib_post_send_mad(msg, NULL);
 }
 
-/* A copy of private data to keep, NULL for none, or an ERR_PTR() */
-void *cm_copy_private_data(const void *data, u8 len)
+/*
+ * A copy of private data to keep, NULL for none, ERR_PTR(-EINVAL) when
+ * it is longer than @max (the message's field), ERR_PTR(-ENOMEM).
+ */
+void *cm_copy_private_data(const void *data, u8 len, u8 max)
 {
 	void *copy;
 
 	if (!data || !len)
 		return NULL;
+	if (len > max)
+		return ERR_PTR(-EINVAL);
 	copy = kmemdup(data, len, GFP_KERNEL);
 	return copy ?: ERR_PTR(-ENOMEM);
 }

@@ -337,11 +337,13 @@ struct ib_mad_send_buf *cm_alloc_response_msg_no_ah(struct cm_port *port,
 int cm_create_response_msg_ah(struct cm_port *port,
 			      struct ib_mad_recv_wc *rwc,
 			      struct ib_mad_send_buf *msg);
+int cm_alloc_stateless_reply(struct cm_port *port, struct ib_mad_recv_wc *rwc,
+			     __be16 attr_id, struct ib_mad_send_buf **msg);
 int cm_alloc_response_msg(struct cm_port *port, struct ib_mad_recv_wc *rwc,
 			  struct ib_mad_send_buf **msg);
 void cm_free_response_msg(struct ib_mad_send_buf *msg);
 int cm_post(struct ib_mad_send_buf *msg);
-void *cm_copy_private_data(const void *data, u8 len);
+void *cm_copy_private_data(const void *data, u8 len, u8 max);
 void cm_set_private_data(struct cm_id_private *priv, void *data, u8 len);
 __be64 cm_form_tid(struct cm_id_private *priv);
 void cm_format_mad_hdr(struct ib_mad_hdr *hdr, __be16 attr_id, __be64 tid);

@@ -51,6 +51,20 @@ static int cm_init_qp_init_attr(struct cm_id_private *priv,
 	return ret;
 }
 
+/*
+ * The alternate path into @qp_attr (its port only when the path has one:
+ * a LAP's path may come without).  Called under priv->lock.
+ */
+static void cm_copy_alt_path(const struct cm_id_private *priv,
+			     struct ib_qp_attr *qp_attr)
+{
+	if (priv->alt_av.port)
+		qp_attr->alt_port_num = priv->alt_av.port->port_num;
+	qp_attr->alt_pkey_index = priv->alt_av.pkey_index;
+	qp_attr->alt_timeout = priv->alt_av.timeout;
+	qp_attr->alt_ah_attr = priv->alt_av.ah_attr;
+}
+
 /* RTR: the peer's address and QP, our receive PSN, the path MTU */
 static int cm_init_qp_rtr_attr(struct cm_id_private *priv,
 			       struct ib_qp_attr *qp_attr, int *qp_attr_mask)
@@ -89,10 +103,7 @@ static int cm_init_qp_rtr_attr(struct cm_id_private *priv,
 		if (rdma_ah_get_dlid(&priv->alt_av.ah_attr) &&
 		    priv->alt_av.port) {
 			*qp_attr_mask |= IB_QP_ALT_PATH;
-			qp_attr->alt_port_num = priv->alt_av.port->port_num;
-			qp_attr->alt_pkey_index = priv->alt_av.pkey_index;
-			qp_attr->alt_timeout = priv->alt_av.timeout;
-			qp_attr->alt_ah_attr = priv->alt_av.ah_attr;
+			cm_copy_alt_path(priv, qp_attr);
 		}
 		break;
 	default:
@@ -123,12 +134,7 @@ static int cm_init_qp_rts_attr(struct cm_id_private *priv,
 		if (priv->id.lap_state != IB_CM_LAP_UNINIT) {
 			/* a LAP was taken: only the alternate path changes */
 			*qp_attr_mask = IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE;
-			if (priv->alt_av.port)
-				qp_attr->alt_port_num =
-					priv->alt_av.port->port_num;
-			qp_attr->alt_pkey_index = priv->alt_av.pkey_index;
-			qp_attr->alt_timeout = priv->alt_av.timeout;
-			qp_attr->alt_ah_attr = priv->alt_av.ah_attr;
+			cm_copy_alt_path(priv, qp_attr);
 			qp_attr->path_mig_state = IB_MIG_REARM;
 			break;
 		}

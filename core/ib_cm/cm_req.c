@@ -238,17 +238,14 @@ int cm_issue_rej(struct cm_port *port, struct ib_mad_recv_wc *rwc,
 		 enum ib_cm_rej_reason reason,
 		 enum cm_msg_response msg_rejected, void *ari, u8 ari_length)
 {
-	struct cm_msg *rcv = (struct cm_msg *)rwc->recv_buf.mad, *rej;
 	struct ib_mad_send_buf *msg = NULL;
+	struct cm_msg *rej;
 	int ret;
 
-	ret = cm_alloc_response_msg(port, rwc, &msg);
+	ret = cm_alloc_stateless_reply(port, rwc, CM_REJ_ATTR_ID, &msg);
 	if (ret)
 		return ret;
 	rej = (struct cm_msg *)msg->mad;
-	cm_format_mad_hdr(&rej->hdr, CM_REJ_ATTR_ID, rcv->hdr.tid);
-	cm_set(rej, CMF_REMOTE_COMM_ID, cm_get(rcv, CMF_LOCAL_COMM_ID));
-	cm_set(rej, CMF_LOCAL_COMM_ID, cm_get(rcv, CMF_REMOTE_COMM_ID));
 	cm_set(rej, CMF_REJ_MESSAGE_REJECTED, msg_rejected);
 	cm_set(rej, CMF_REJ_REASON, reason);
 	if (ari && ari_length) {
@@ -671,9 +668,8 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 	void *data;
 	int ret;
 
-	if (private_data && private_data_len > IB_CM_MRA_PRIVATE_DATA_SIZE)
-		return -EINVAL;
-	data = cm_copy_private_data(private_data, private_data_len);
+	data = cm_copy_private_data(private_data, private_data_len,
+				    IB_CM_MRA_PRIVATE_DATA_SIZE);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
 
