@@ -715,6 +715,26 @@ static int cma_ib_handler(struct ib_cm_id *cm_id,
 			  const struct ib_cm_event *ib_event);
 
 /*
+ * Deliver @event to the owner of @id_priv, whose handler_mutex is held,
+ * and unlock it.  A non-zero return of the owner's handler destroys the
+ * id and goes back to the IB CM, which then destroys the IB CM ID.
+ */
+static int cma_ib_deliver_unlock(struct rdma_id_private *id_priv,
+				 struct rdma_cm_event *event)
+{
+	int ret = cma_deliver_event(id_priv, event);
+
+	if (ret) {
+		/* not ours to destroy any more */
+		id_priv->cm_id.ib = NULL;
+		cma_destroy_id_handler_unlock(id_priv);
+		return ret;
+	}
+	mutex_unlock(&id_priv->handler_mutex);
+	return 0;
+}
+
+/*
  * A REQ or SIDR REQ on a shared listener: a new id for the owner of the
  * rdma_cm listener it names, which gets CONNECT_REQUEST.  A non-zero
  * return makes the IB CM reject the request and destroy @cm_id.
@@ -855,7 +875,6 @@ static int cma_ib_handler(struct ib_cm_id *cm_id,
 	struct rdma_id_private *id_priv = cm_id->context;
 	struct rdma_cm_event event = {};
 	enum rdma_cm_state state;
-	int ret;
 
 	mutex_lock(&id_priv->handler_mutex);
 	state = READ_ONCE(id_priv->state);
@@ -919,13 +938,7 @@ static int cma_ib_handler(struct ib_cm_id *cm_id,
 		goto out;
 	}
 
-	ret = cma_deliver_event(id_priv, &event);
-	if (ret) {
-		/* the IB CM destroys cm_id after our non-zero return */
-		id_priv->cm_id.ib = NULL;
-		cma_destroy_id_handler_unlock(id_priv);
-		return ret;
-	}
+	return cma_ib_deliver_unlock(id_priv, &event);
 out:
 	mutex_unlock(&id_priv->handler_mutex);
 	return 0;
@@ -1059,14 +1072,9 @@ static int cma_ib_sidr_rep_handler(struct ib_cm_id *cm_id,
 		goto out;
 	}
 
-	ret = cma_deliver_event(id_priv, &event);
+	ret = cma_ib_deliver_unlock(id_priv, &event);
 	rdma_destroy_ah_attr(&event.param.ud.ah_attr);
-	if (ret) {
-		/* the IB CM destroys cm_id after our non-zero return */
-		id_priv->cm_id.ib = NULL;
-		cma_destroy_id_handler_unlock(id_priv);
-		return ret;
-	}
+	return ret;
 out:
 	mutex_unlock(&id_priv->handler_mutex);
 	return 0;

@@ -734,12 +734,7 @@ static void ipoib_cm_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	slot->skb = NULL;
 
 	spin_lock_bh(&priv->tx_lock);
-	if (wc->status == IB_WC_SUCCESS) {
-		dev->stats.tx_packets++;
-		dev->stats.tx_bytes += skb->len;
-	} else if (wc->status != IB_WC_WR_FLUSH_ERR) {
-		dev->stats.tx_errors++;
-	}
+	ipoib_tx_count(dev, wc, skb);
 	tx->tail++;
 	priv->cm_inflight--;
 	ipoib_tx_wake(priv);

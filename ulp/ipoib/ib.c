@@ -165,12 +165,7 @@ static void ipoib_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	tx->skb = NULL;
 
 	spin_lock_bh(&priv->tx_lock);
-	if (wc->status == IB_WC_SUCCESS) {
-		dev->stats.tx_packets++;
-		dev->stats.tx_bytes += skb->len;
-	} else if (wc->status != IB_WC_WR_FLUSH_ERR) {
-		dev->stats.tx_errors++;
-	}
+	ipoib_tx_count(dev, wc, skb);
 	priv->tx_tail++;
 	ipoib_tx_wake(priv);
 	spin_unlock_bh(&priv->tx_lock);

@@ -480,6 +480,22 @@ int ipoib_send_ah(struct ipoib_priv *priv, struct sk_buff *skb,
 int ipoib_set_qkey(struct ipoib_priv *priv, u32 qkey);
 void ipoib_tx_wake(struct ipoib_priv *priv);
 
+/*
+ * Count a send's completion in @dev's statistics: a packet and its
+ * bytes, an error (a flush is neither).  Called under priv->tx_lock.
+ */
+static inline void ipoib_tx_count(struct net_device *dev,
+				  const struct ib_wc *wc,
+				  const struct sk_buff *skb)
+{
+	if (wc->status == IB_WC_SUCCESS) {
+		dev->stats.tx_packets++;
+		dev->stats.tx_bytes += skb->len;
+	} else if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		dev->stats.tx_errors++;
+	}
+}
+
 /* cm.c: connected mode; the helpers first (unit-tested) */
 __be64 ipoib_cm_service_id(u32 qpn);
 void ipoib_cm_data_pack(struct ipoib_cm_data *data, u32 qpn, u32 mtu);

@@ -76,6 +76,12 @@ wait_until() {
 	return 1
 }
 
+# running PID: PID is a process that has not exited (a zombie has)
+running() {
+	local a b st r
+	read -r a b st r 2>/dev/null </proc/"$1"/stat || return 1
+	[ "$st" != Z ]
+}
 port_active() {
 	local v
 	read -r v 2>/dev/null <$IB/$1/ports/1/state
@@ -99,7 +105,9 @@ tcm() {
 	if [ "$ns" = - ]; then
 		echo "$*" >$D/cmd
 	else
-		ip netns exec "$ns" sh -c "echo $* >$D/cmd"
+		# nsenter: the network namespace only ("ip netns exec" also
+		# mounts a sysfs of its own, without debugfs below it)
+		nsenter --net=/run/netns/"$ns" sh -c "echo $* >$D/cmd"
 	fi
 }
 log_has() { grep -qF -- "$1" $D/log; }
@@ -207,10 +215,37 @@ fi
 
 # 6-9: nvme-rdma over IPoIB, all in the initial namespace
 step "nvme"
+# Back in one namespace, both addresses are local and the kernel would
+# route $B -> $A through lo (nvme-rdma and nvmet-rdma use the initial
+# namespace only).  The test kernel has no policy routing, so host
+# routes take the place of the two local ones: $A by ib1 (the host's
+# address resolution asks ARP on ib1, and ib0 answers it as a proxy:
+# forwarding on, proxy ARP without delay) and $B by ib0 (the way back
+# the request's listener checks: rdma_cm's validation of the interface).
+# Both addresses stay on their interfaces, which is what binding them
+# needs; the routes go with the devices, split_undo puts the sysctls
+# back.
+SYSV=/proc/sys/net/ipv4
+split_routes() {
+	echo 1 >$SYSV/ip_forward &&
+		echo 1 >$SYSV/conf/ib0/proxy_arp &&
+		echo 0 >$SYSV/neigh/ib0/proxy_delay &&
+		echo 1 >$SYSV/conf/ib0/accept_local &&
+		echo 0 >$SYSV/conf/all/rp_filter &&
+		ip route del local $A dev ib0 table local &&
+		ip route del local $B dev ib1 table local &&
+		ip route add $A/32 dev ib1 src $B &&
+		ip route add $B/32 dev ib0 src $A
+}
+split_undo() {
+	echo 0 >$SYSV/ip_forward
+	echo 0 >$SYSV/conf/ib0/proxy_arp 2>/dev/null
+}
 ib1_home() {
 	ip -n B link set ib1 netns 1 && ip netns del B &&
 		ip addr add $B/24 dev ib1 && ip link set ib1 up &&
-		wait_until 30 carrier - ib1
+		wait_until 30 carrier - ib1 && split_routes &&
+		ip route get $A from $B | grep -q ' dev ib1 '
 }
 nvme_target() {
 	nvmf_configfs &&
@@ -229,7 +264,7 @@ nvme_io() {
 	nvmf_connect rdma $NQN $A 4420 -w $B || return 1
 	wait_until 60 nvmf_ns_ready || return 1
 	n=$(nvmf_ns)
-	rdma res show qp link loop1/1 | grep -q "lqpn" || {
+	rdma res show qp link loop1/1 | grep -q 'comm \[nvme_rdma\]' || {
 		echo "no host QP on loop1"
 		return 1
 	}
@@ -240,9 +275,12 @@ nvme_io() {
 }
 ktap_test "nvme connect -a $A -w $B: blocks written with O_DIRECT read back identical on the host and in the target's device" \
 	nvme_io
+# the target's QPs on loop0 (IPoIB's and the GSI QP are there too)
+target_qps() { rdma res show qp link loop0/1 | grep -q 'comm \[nvmet_rdma\]'; }
 nvme_down() {
+	target_qps || { rdma res show qp link loop0/1; return 1; }
 	nvme disconnect -n $NQN >/dev/null &&
-		wait_until 30 eval '! rdma res show qp link loop0/1 | grep -q lqpn'
+		wait_until 30 eval '! target_qps'
 }
 ktap_test "nvme disconnect: the target's queues on loop0 are gone" nvme_down
 nvme_unload() {
@@ -252,13 +290,30 @@ nvme_unload() {
 }
 ktap_test "target removed; nvme-rdma and nvmet-rdma unload" nvme_unload
 
-# 10: loop0 deleted under held connections
+# 10: loop0 deleted under held connections (opensm stopped first: the
+# ports stay ACTIVE, and opensm, whose port this is, took more than 30 s
+# to end on SIGTERM once its device had gone)
 step "device removal"
+osm_stop() {
+	local pid
+	read -r pid </tmp/opensm.pid
+	kill "$pid" 2>/dev/null
+	# opensm is this shell's child: a zombie once it exits
+	wait_until 30 eval '! running $pid' || {
+		kill -9 "$pid"
+		echo "opensm still running 30 s after SIGTERM"
+		return 1
+	}
+	wait "$pid" 2>/dev/null
+}
 removal() {
+	osm_stop || return 1
 	tcm - clear
 	tcm - hold $B $A 7471 && tcm - hold $B $A 7471 || return 1
-	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " ||
+	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
 		echo "held: $(tr '\n' ' ' <$D/status)"
+		return 1
+	}
 	rdma link delete loop0 &&
 		wait_until 30 status_is "$ZERO"
 }
@@ -272,9 +327,9 @@ fi
 # 11
 step "unload"
 unload_all() {
-	kill "$(cat /tmp/opensm.pid)" 2>/dev/null
-	wait_until 30 eval '! [ -d /proc/$(cat /tmp/opensm.pid) ]'
-	rmmod rdma_test_cm && rmmod ib_ipoib && stack_unload
+	split_undo 2>/dev/null
+	rmmod rdma_test_cm && rmmod ib_ipoib && step "unload: ib_ipoib gone" &&
+		stack_unload
 }
 ktap_test "rdma_test_cm, ib_ipoib and the whole stack unload" unload_all
 
