@@ -232,10 +232,10 @@ split_routes() {
 		echo 0 >$SYSV/neigh/ib0/proxy_delay &&
 		echo 1 >$SYSV/conf/ib0/accept_local &&
 		echo 0 >$SYSV/conf/all/rp_filter &&
-		ip route del local $A dev ib0 table local &&
-		ip route del local $B dev ib1 table local &&
 		ip route add $A/32 dev ib1 src $B &&
-		ip route add $B/32 dev ib0 src $A
+		ip route add $B/32 dev ib0 src $A &&
+		ip route del local $A dev ib0 table local &&
+		ip route del local $B dev ib1 table local
 }
 split_undo() {
 	echo 0 >$SYSV/ip_forward
