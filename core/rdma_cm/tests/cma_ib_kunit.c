@@ -11,6 +11,16 @@
  * Cases over IP bring up the IPoIB interfaces of A and B (ib_ipoib) with
  * an address each: A 10.201.1.1/24, B 10.201.2.1/24.
  *
+ * A, B, S, their PDs, IPoIB interfaces and SM LIDs are the suite's
+ * (cma_ib_suite_init()): making and removing two loop devices with their
+ * IPoIB interfaces took far longer than a case.  The fake SAs are each
+ * case's own (cma_ib_case_init()).  At its end a case gives the bed back
+ * as it found it (fx_reset(), then fx_quiesce()): the IPoIB interfaces
+ * down without addresses (which drops their neighbours and groups), the
+ * SA's multicast joins and leaves answered, nothing of the case on its
+ * way through the IB CM or to the SA, no listener or bound port left;
+ * each case's init checks that start.
+ *
  * One network namespace cannot hold two ends of an IP connection on two
  * ports: a local destination routes through the device that owns it, so
  * an IP connection to B's address runs between two ids on B's port (the
@@ -35,6 +45,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/wait.h>
+#include <net/arp.h>
 #include <net/if_inet6.h>
 #include <net/ip.h>
 #include <net/neighbour.h>
@@ -48,6 +59,7 @@
 #include <rdma/rdma_cm_ib.h>
 #include <rdma/rdma_loop.h>
 
+#include "../../ib_cm/cm_priv.h"
 #include "../../ib_core/core_priv.h"
 #include "../../ib_core/sa/sa_priv.h"
 #include <kunit/rdma_fake_sa.h>
@@ -122,7 +134,10 @@ static void fmc_recv(struct ib_mad_agent *agent,
 	u8 data[64] = {};
 	u8 method;
 
+	/* the rest "unsupported", as the MAD layer would (round trips) */
 	if (be16_to_cpu(mad->mad_hdr.attr_id) != IB_SA_ATTR_MC_MEMBER_REC) {
+		kt_ksa_reply(sa->agent, mad, rwc->wc, IB_MGMT_METHOD_GET_RESP,
+			     KT_UNSUP_METHOD_ATTR, data, 0);
 		ib_free_recv_mad(rwc);
 		return;
 	}
@@ -260,7 +275,8 @@ static void rtc_attr(struct rtc *c, u16 type, const void *data, u16 len)
 	c->nlh->nlmsg_len += nla_total_size(len);
 }
 
-static void rtc_send(struct kunit *test, struct rtc *c, const char *what)
+/* Send the request, take the answer: its error, or -EPROTO for none. */
+static int rtc_xfer(struct rtc *c)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct kvec iov = { .iov_base = c->buf, .iov_len = c->nlh->nlmsg_len };
@@ -271,15 +287,21 @@ static void rtc_send(struct kunit *test, struct rtc *c, const char *what)
 
 	c->nlh->nlmsg_seq = 1;
 	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	KUNIT_ASSERT_EQ(test, ret, (int)iov.iov_len);
+	if (ret != iov.iov_len)
+		return ret < 0 ? ret : -EPROTO;
 	memset(&msg, 0, sizeof(msg));
 	iov.iov_base = c->rx;
 	iov.iov_len = RX_BUF_LEN;
 	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, 0);
-	KUNIT_ASSERT_GE(test, ret, (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)));
-	KUNIT_ASSERT_EQ(test, ack->nlmsg_type, NLMSG_ERROR);
-	KUNIT_ASSERT_EQ_MSG(test, ((struct nlmsgerr *)NLMSG_DATA(ack))->error,
-			    0, "%s", what);
+	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)) ||
+	    ack->nlmsg_type != NLMSG_ERROR)
+		return ret < 0 ? ret : -EPROTO;
+	return ((struct nlmsgerr *)NLMSG_DATA(ack))->error;
+}
+
+static void rtc_send(struct kunit *test, struct rtc *c, const char *what)
+{
+	KUNIT_ASSERT_EQ_MSG(test, rtc_xfer(c), 0, "%s", what);
 }
 
 static void rtc_addr4(struct kunit *test, struct rtc *c,
@@ -315,6 +337,20 @@ static void rtc_neigh4(struct kunit *test, struct rtc *c,
  * The bed
  */
 
+/*
+ * The suite's part of the bed, made by cma_ib_suite_init(): A and B,
+ * each with a PD (with an unsafe global rkey), its SM LID at S and the
+ * IPoIB interface of its port (held; NULL without ib_ipoib, which fails
+ * the cases over IP only), and an SA client for the round trips of the
+ * cases' ends.
+ */
+static struct {
+	struct kt_vt		a, b;
+	struct net_device	*nda, *ndb;
+	struct ib_sa_client	client;
+	bool			client_on;
+} cib;
+
 struct fx {
 	struct kunit		*test;
 	struct kt_vt		*a, *b;
@@ -325,68 +361,19 @@ struct fx {
 	union ib_gid		gid_a, gid_b;
 	struct net_device	*nda, *ndb;	/* IPoIB, once up */
 	u16			port;		/* the next port to use */
-	struct ib_sa_client	client;		/* the case's own queries */
+	struct rtc		*rtc;		/* of fx_reset() */
 };
-
-static void put_netdev(void *p)
-{
-	dev_put(p);
-}
-
-static struct ib_pd *new_pd(struct kunit *test, struct kt_vt *vt)
-{
-	struct ib_pd *pd = ib_alloc_pd(vt->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
-							pd), 0);
-	return pd;
-}
-
-static struct fx *new_fx(struct kunit *test)
-{
-	struct fx *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
-	struct rdma_ah_attr attr;
-
-	KUNIT_ASSERT_NOT_NULL(test, fx);
-	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
-	fx->test = test;
-	fx->port = BASE_PORT;
-	fx->a = kt_new_vt_named(test, "kucmib%d");
-	fx->b = kt_new_vt_named(test, "kucmib%d");
-	fx->pda = new_pd(test, fx->a);
-	fx->pdb = new_pd(test, fx->b);
-	fx->lid_a = rdma_loop_port_lid(fx->a->dev);
-	fx->lid_b = rdma_loop_port_lid(fx->b->dev);
-	fx->lid_s = rdma_loop_port_lid(kt_bed_s.dev);
-	KUNIT_ASSERT_EQ(test, rdma_query_gid(fx->a->dev, 1, 0, &fx->gid_a), 0);
-	KUNIT_ASSERT_EQ(test, rdma_query_gid(fx->b->dev, 1, 0, &fx->gid_b), 0);
-	fx->sa = kt_fsa_new(test, kt_bed_s.dev);
-	fx->mc = fmc_new(test, kt_bed_s.dev);
-	ib_sa_register_client(&fx->client);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							kt_unregister_client,
-							&fx->client), 0);
-	kt_set_sm(test, fx->a->dev, fx->lid_s, 0);
-	kt_set_sm(test, fx->b->dev, fx->lid_s, 0);
-	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(fx->a->dev, fx->lid_s, &attr));
-	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(fx->b->dev, fx->lid_s, &attr));
-	return fx;
-}
 
 /* The IPoIB interface of @vt's port, up with @ip/24; carrier if @wait. */
 static struct net_device *ipoib_up(struct kunit *test, struct kt_vt *vt,
 				   struct rtc *c, const char *ip, bool carrier)
 {
+	struct net_device *nd = vt == &cib.a ? cib.nda : cib.ndb;
 	unsigned long end = jiffies + EV_WAIT;
-	struct net_device *nd;
 	int ret;
 
-	nd = ib_get_net_dev_by_params(vt->dev, 1, 0xffff, NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, nd, "no IPoIB interface on %s",
 				  dev_name(&vt->dev->dev));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_netdev, nd),
-			0);
 	KUNIT_ASSERT_EQ(test, nd->type, ARPHRD_INFINIBAND);
 	rtnl_lock();
 	ret = dev_change_flags(nd, nd->flags | IFF_UP, NULL);
@@ -404,10 +391,8 @@ static struct net_device *ipoib_up(struct kunit *test, struct kt_vt *vt,
 
 static void fx_ipoib(struct fx *fx, bool carrier)
 {
-	struct rtc *c = rtc_open(fx->test);
-
-	fx->nda = ipoib_up(fx->test, fx->a, c, ip_a, carrier);
-	fx->ndb = ipoib_up(fx->test, fx->b, c, ip_b, carrier);
+	fx->nda = ipoib_up(fx->test, fx->a, fx->rtc, ip_a, carrier);
+	fx->ndb = ipoib_up(fx->test, fx->b, fx->rtc, ip_b, carrier);
 }
 
 /* The path S answers with: @sgid/@slid to @dgid/@dlid, in full. */
@@ -839,7 +824,7 @@ static void resolve_and_route(struct kunit *test, struct tpeer *p,
  */
 static void cma_ib_route_from_sa(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *p = new_peer(test);
 	struct rdma_cm_id *id;
 	struct sockaddr_storage dst;
@@ -905,7 +890,7 @@ static void cma_ib_route_from_sa(struct kunit *test)
  */
 static void cma_ib_addr_ipoib_neigh(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *p = new_peer(test);
 	struct rtc *c = rtc_open(test);
 	u8 ha[INFINIBAND_ALEN];
@@ -944,7 +929,7 @@ static void cma_ib_addr_ipoib_neigh(struct kunit *test)
  */
 static void cma_ib_route_error(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *p = new_peer(test);
 	struct sockaddr_storage dst;
 	struct rdma_cm_id *id;
@@ -994,7 +979,7 @@ static void cma_ib_route_error(struct kunit *test)
  */
 static void cma_ib_route_destroyed(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *p = new_peer(test);
 	struct rdma_cm_id *id;
 
@@ -1029,7 +1014,7 @@ static void cma_ib_route_destroyed(struct kunit *test)
  */
 static void cma_ib_set_ib_path(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *p = new_peer(test);
 	struct sa_path_rec path = {};
 	struct rdma_cm_id *id;
@@ -1092,7 +1077,7 @@ static void accept_locked(struct kunit *test, struct rdma_cm_id *id,
  */
 static void cma_ib_rc_ip_connect(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rdma_conn_param param = {
 		.private_data = "hello", .private_data_len = 5,
@@ -1214,7 +1199,7 @@ static void cma_ib_rc_ip_connect(struct kunit *test)
  */
 static void cma_ib_rc_reject(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rdma_conn_param param = { .retry_count = 7 };
 	struct sockaddr_storage ss;
@@ -1269,7 +1254,7 @@ static void cma_ib_rc_reject(struct kunit *test)
 /* Refusals, each with its errno, and the id left where it was. */
 static void cma_ib_rc_errors(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	u8 *big = kunit_kzalloc(test, 256, GFP_KERNEL);
 	struct rdma_conn_param param = { .private_data = big };
@@ -1376,7 +1361,7 @@ static void filter_off(void *unused)
  */
 static void cma_ib_rc_own_qp(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rtu_filter *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct rdma_conn_param param = {
@@ -1461,7 +1446,7 @@ static void cma_ib_rc_own_qp(struct kunit *test)
  */
 static void cma_ib_af_ib_connect(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rdma_conn_param param = {
 		.responder_resources = 1, .initiator_depth = 1,
@@ -1554,7 +1539,7 @@ static void cma_ib_af_ib_connect(struct kunit *test)
 /* rdma_set_ib_path()'s route carries a connection across the fabric. */
 static void cma_ib_set_ib_path_connect(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rdma_conn_param param = {
 		.responder_resources = 1, .initiator_depth = 1,
@@ -1617,7 +1602,7 @@ static void cma_ib_set_ib_path_connect(struct kunit *test)
  */
 static void cma_ib_wildcard_listen(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct rdma_conn_param param = {
 		.retry_count = 7, .qp_num = 0x42,
@@ -1687,7 +1672,7 @@ static void cma_ib_wildcard_listen(struct kunit *test)
  */
 static void cma_ib_ud_sidr(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *srv = new_peer(test), *cli = new_peer(test);
 	struct tpeer *rej = new_peer(test);
 	struct rdma_conn_param param = {
@@ -1802,7 +1787,7 @@ static void udp_mgid(struct net_device *nd, const char *group,
  */
 static void cma_ib_multicast(struct kunit *test)
 {
-	struct fx *fx = new_fx(test);
+	struct fx *fx = test->priv;
 	struct tpeer *pa = new_peer(test), *pb = new_peer(test);
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct sockaddr_storage *ss = kunit_kzalloc(test, 3 * sizeof(*ss),
@@ -1938,14 +1923,442 @@ static void cma_ib_multicast(struct kunit *test)
 			-EINVAL);
 }
 
-static int cma_ib_suite_init(struct kunit_suite *suite)
+/* ------------------------------------------------------------------
+ * The bed between cases
+ */
+
+struct neigh_count {
+	const struct net_device	*dev;
+	int			n;
+};
+
+static void neigh_count_one(struct neighbour *n, void *arg)
 {
-	return kt_bed_suite_init(suite);
+	struct neigh_count *nc = arg;
+
+	if (n->dev == nc->dev)
+		nc->n++;
 }
 
+/* How many ARP neighbours @nd has. */
+static int ipoib_neighbours(struct net_device *nd)
+{
+	struct neigh_count nc = { .dev = nd };
+
+	neigh_for_each(&arp_tbl, neigh_count_one, &nc);
+	return nc.n;
+}
+
+static bool ipoib_has_addr4(struct net_device *nd)
+{
+	struct in_device *in_dev;
+	bool has;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(nd);
+	has = in_dev && rcu_access_pointer(in_dev->ifa_list);
+	rcu_read_unlock();
+	return has;
+}
+
+/* An IPoIB interface as a case finds it: down, no address, no neighbour. */
+static void ipoib_expect_clean(struct kunit *test, struct net_device *nd)
+{
+	if (!nd)
+		return;
+	KUNIT_ASSERT_FALSE_MSG(test, !!(nd->flags & IFF_UP), "%s is up",
+			       nd->name);
+	KUNIT_ASSERT_FALSE_MSG(test, ipoib_has_addr4(nd),
+			       "%s has an IPv4 address", nd->name);
+	KUNIT_ASSERT_EQ_MSG(test, ipoib_neighbours(nd), 0,
+			    "%s has neighbours", nd->name);
+}
+
+/* Remove @nd's IPv4 addresses (RTM_DELADDR), then take it down. */
+static int ipoib_reset(struct rtc *c, struct net_device *nd)
+{
+	struct ifaddrmsg ifa = { .ifa_family = AF_INET,
+				 .ifa_index = nd->ifindex };
+	struct in_device *in_dev;
+	struct in_ifaddr *a;
+	__be32 local = 0;
+	int ret, n;
+
+	for (n = 0; n < 8; n++) {
+		rcu_read_lock();
+		in_dev = __in_dev_get_rcu(nd);
+		a = in_dev ? rcu_dereference(in_dev->ifa_list) : NULL;
+		if (a) {
+			local = a->ifa_local;
+			ifa.ifa_prefixlen = a->ifa_prefixlen;
+		}
+		rcu_read_unlock();
+		if (!a)
+			break;
+		rtc_start(c, RTM_DELADDR, 0, &ifa, sizeof(ifa));
+		rtc_attr(c, IFA_LOCAL, &local, sizeof(local));
+		ret = rtc_xfer(c);
+		if (ret)
+			return ret;
+	}
+	/* down: the neighbours, IPv6 addresses and groups go too */
+	rtnl_lock();
+	ret = dev_change_flags(nd, nd->flags & ~IFF_UP, NULL);
+	rtnl_unlock();
+	return ret;
+}
+
+/*
+ * What the SA's multicast joins of A and B decided has happened and was
+ * answered by the case's fake SA: each round has the groups' work post
+ * what it decided (ib_sa_mcast_flush()) and waits for S's answers with
+ * a round trip from each port (S answers in order).  Two rounds, for a
+ * Set still out when its member left: its answer, then the Delete that
+ * follows.
+ */
+static void fx_sa_settle(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ib_sa_mcast_flush();
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      kt_ksa_round_trip(test, &cib.client,
+							cib.a.dev,
+							IB_MGMT_METHOD_SET),
+				      "cleanup: no round trip from A to S");
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      kt_ksa_round_trip(test, &cib.client,
+							cib.b.dev,
+							IB_MGMT_METHOD_SET),
+				      "cleanup: no round trip from B to S");
+	}
+	ib_sa_mcast_flush();
+}
+
+/*
+ * KUnit action, after the case's ids, QPs and AHs went and before its
+ * fake SAs go: the IPoIB interfaces without addresses and down, and the
+ * joins and leaves that caused (and the case's own) answered.
+ */
+static void fx_reset(void *arg)
+{
+	struct fx *fx = arg;
+	struct net_device *nds[] = { cib.nda, cib.ndb };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nds); i++)
+		if (nds[i])
+			KUNIT_EXPECT_EQ_MSG(fx->test, ipoib_reset(fx->rtc, nds[i]),
+					    0, "cleanup: %s not reset",
+					    nds[i]->name);
+	fx_sa_settle(fx->test);
+}
+
+/* The service of the pings of fx_quiesce(), which no case uses */
+#define PING_SID	cpu_to_be64(0x1000000000000dadULL)
+
+/*
+ * A ping: a SIDR REQ from a CM ID of one device to a listener on the
+ * other, whose handler refuses it; the IB CM answers with a SIDR REP
+ * (status reject) and destroys the CM ID it made.
+ */
+struct ping {
+	wait_queue_head_t	wq;
+	bool			done;
+	int			status;
+};
+
+static int ping_handler(struct ib_cm_id *id, const struct ib_cm_event *e)
+{
+	struct ping *ping = id->context;
+
+	switch (e->event) {
+	case IB_CM_SIDR_REQ_RECEIVED:
+		return -ECONNREFUSED;
+	case IB_CM_SIDR_REP_RECEIVED:
+		ping->status = e->param.sidr_rep_rcvd.status;
+		break;
+	case IB_CM_SIDR_REQ_ERROR:
+		ping->status = -ETIMEDOUT;
+		break;
+	default:
+		return 0;
+	}
+	WRITE_ONCE(ping->done, true);
+	wake_up_all(&ping->wq);
+	return 0;
+}
+
+/* The path from @from's port to @to's */
+static int ping_path(struct sa_path_rec *path, struct ib_device *from,
+		     struct ib_device *to)
+{
+	int ret;
+
+	memset(path, 0, sizeof(*path));
+	path->rec_type = SA_PATH_REC_TYPE_IB;
+	ret = rdma_query_gid(from, 1, 0, &path->sgid);
+	if (!ret)
+		ret = rdma_query_gid(to, 1, 0, &path->dgid);
+	path->ib.slid = cpu_to_be16(rdma_loop_port_lid(from));
+	path->ib.dlid = cpu_to_be16(rdma_loop_port_lid(to));
+	path->pkey = cpu_to_be16(0xffff);
+	path->mtu = IB_MTU_1024;
+	path->rate = IB_RATE_10_GBPS;
+	path->reversible = 1;
+	return ret;
+}
+
+/*
+ * One round of pings, A to B and B to A at once, then a flush of the IB
+ * CM's work.  The loop fabric delivers a port's QP1 sends in their order
+ * (to itself too: the connections over IP run on B's port), and the MAD
+ * layer hands a port's receives to the IB CM in theirs: once a ping is
+ * answered, everything its sender sent before was received, and the
+ * flush has it handled.
+ */
+static void ping_round(struct kunit *test)
+{
+	struct ib_cm_sidr_req_param req = {
+		.service_id = PING_SID,
+		.timeout_ms = 5000,
+	};
+	struct ib_device *devs[2] = { cib.a.dev, cib.b.dev };
+	struct ib_cm_id *listen[2] = {}, *id[2] = {};
+	struct ping ping[2] = {};
+	struct sa_path_rec path[2];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		init_waitqueue_head(&ping[i].wq);
+		listen[i] = ib_create_cm_id(devs[!i], ping_handler, &ping[i]);
+		id[i] = ib_create_cm_id(devs[i], ping_handler, &ping[i]);
+		if (IS_ERR(listen[i]) || IS_ERR(id[i])) {
+			KUNIT_FAIL(test, "cleanup: no CM ID for a ping");
+			goto out;
+		}
+		ret = ib_cm_listen(listen[i], PING_SID);
+		if (!ret)
+			ret = ping_path(&path[i], devs[i], devs[!i]);
+		if (!ret) {
+			req.path = &path[i];
+			ret = ib_send_cm_sidr_req(id[i], &req);
+		}
+		if (ret) {
+			KUNIT_FAIL(test, "cleanup: ping %d not sent: %d", i,
+				   ret);
+			goto out;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		wait_event_timeout(ping[i].wq, READ_ONCE(ping[i].done),
+				   EV_WAIT);
+		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(ping[i].done),
+				      "cleanup: ping %d not answered", i);
+		KUNIT_EXPECT_EQ_MSG(test, ping[i].status, IB_SIDR_REJECT,
+				    "cleanup: ping %d", i);
+	}
+out:
+	for (i = 0; i < 2; i++) {
+		if (!IS_ERR_OR_NULL(id[i]))
+			ib_destroy_cm_id(id[i]);
+		if (!IS_ERR_OR_NULL(listen[i]))
+			ib_destroy_cm_id(listen[i]);
+	}
+	ib_cm_flush_work();
+}
+
+static int quiet_handler(struct rdma_cm_id *id, struct rdma_cm_event *e)
+{
+	return 0;
+}
+
+/*
+ * No id of the case is left on the ports the cases use, in any of their
+ * port spaces: a wildcard bind of each takes it, and the IB CM has no
+ * listener on its service ID on A or B.
+ */
+static void expect_ports_free(struct kunit *test)
+{
+	static const enum rdma_ucm_port_space spaces[] = {
+		RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB,
+	};
+	static const union ib_gid any_gid;
+	struct ib_device *devs[2] = { cib.a.dev, cib.b.dev };
+	struct sockaddr_storage ss;
+	struct rdma_cm_id *id;
+	struct ib_cm_id *cm_id;
+	int i, d, port;
+	__be64 sid;
+
+	for (i = 0; i < ARRAY_SIZE(spaces); i++) {
+		for (port = BASE_PORT; port < BASE_PORT + 3; port++) {
+			id = rdma_create_id(&init_net, quiet_handler, NULL,
+					    spaces[i],
+					    spaces[i] == RDMA_PS_UDP ?
+					    IB_QPT_UD : IB_QPT_RC);
+			if (IS_ERR(id)) {
+				KUNIT_FAIL(test, "cleanup: no rdma_cm id");
+				return;
+			}
+			KUNIT_EXPECT_EQ_MSG(test,
+					    rdma_bind_addr(id,
+							   spaces[i] == RDMA_PS_IB ?
+							   ibaddr(&ss, &any_gid, port) :
+							   ip4(&ss, "0.0.0.0", port)),
+					    0, "cleanup: port %d of space %d taken",
+					    port, spaces[i]);
+			rdma_destroy_id(id);
+			sid = cpu_to_be64(((u64)spaces[i] << 16) | port);
+			for (d = 0; d < ARRAY_SIZE(devs); d++) {
+				cm_id = ib_create_cm_id(devs[d], ping_handler,
+							NULL);
+				if (IS_ERR(cm_id)) {
+					KUNIT_FAIL(test, "cleanup: no CM ID");
+					return;
+				}
+				KUNIT_EXPECT_EQ_MSG(test,
+						    ib_cm_listen(cm_id, sid), 0,
+						    "cleanup: a listener on %llx is left",
+						    be64_to_cpu(sid));
+				ib_destroy_cm_id(cm_id);
+			}
+		}
+	}
+}
+
+/*
+ * KUnit action, a case's last (its fake SAs went): two rounds of pings,
+ * for what the case's ids sent on their way out (REJ, DREQ, DREP, SIDR
+ * REP) and for what the IB CM answers to that without a CM ID; a round
+ * trip to S from A and B, for the MADs that came after the fake SAs went
+ * (S's MAD layer drops or refuses them); then no port of the case taken.
+ */
+static void fx_quiesce(void *arg)
+{
+	struct kunit *test = arg;
+
+	ping_round(test);
+	ping_round(test);
+	KUNIT_EXPECT_TRUE_MSG(test, kt_ksa_round_trip(test, &cib.client,
+						      cib.a.dev,
+						      IB_MGMT_METHOD_SET),
+			      "cleanup: no round trip from A to S");
+	KUNIT_EXPECT_TRUE_MSG(test, kt_ksa_round_trip(test, &cib.client,
+						      cib.b.dev,
+						      IB_MGMT_METHOD_SET),
+			      "cleanup: no round trip from B to S");
+	expect_ports_free(test);
+}
+
+/*
+ * Each case's init: its fx on the suite's devices, after checking that
+ * they are as the case expects them (SM LIDs at S, IPoIB down, without
+ * addresses or neighbours); the case's own fake SA; its end, which runs
+ * after everything the case registers (fx_reset(), then fx_quiesce()).
+ */
+static int cma_ib_case_init(struct kunit *test)
+{
+	struct fx *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	struct rdma_ah_attr attr;
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
+	KUNIT_ASSERT_NOT_NULL(test, cib.a.dev);
+	KUNIT_ASSERT_NOT_NULL(test, cib.b.dev);
+	test->priv = fx;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fx_quiesce,
+							test), 0);
+	fx->test = test;
+	fx->port = BASE_PORT;
+	fx->a = &cib.a;
+	fx->b = &cib.b;
+	fx->pda = cib.a.pd;
+	fx->pdb = cib.b.pd;
+	fx->lid_a = rdma_loop_port_lid(fx->a->dev);
+	fx->lid_b = rdma_loop_port_lid(fx->b->dev);
+	fx->lid_s = rdma_loop_port_lid(kt_bed_s.dev);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(fx->a->dev, 1, 0, &fx->gid_a), 0);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(fx->b->dev, 1, 0, &fx->gid_b), 0);
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(fx->a->dev, fx->lid_s, &attr));
+	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(fx->b->dev, fx->lid_s, &attr));
+	ipoib_expect_clean(test, cib.nda);
+	ipoib_expect_clean(test, cib.ndb);
+	fx->sa = kt_fsa_new(test, kt_bed_s.dev);
+	fx->mc = fmc_new(test, kt_bed_s.dev);
+	fx->rtc = rtc_open(test);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fx_reset, fx),
+			0);
+	return 0;
+}
+
+/* The suite's exit: what its init made goes (the devices last) */
 static void cma_ib_suite_exit(struct kunit_suite *suite)
 {
+	struct kt_vt *vts[] = { &cib.a, &cib.b };
+	int i;
+
+	if (cib.client_on)
+		ib_sa_unregister_client(&cib.client);
+	if (cib.nda)
+		dev_put(cib.nda);
+	if (cib.ndb)
+		dev_put(cib.ndb);
+	for (i = 0; i < ARRAY_SIZE(vts); i++) {
+		if (vts[i]->pd)
+			ib_dealloc_pd(vts[i]->pd);
+		if (vts[i]->dev)
+			rdma_loop_remove_device(vts[i]->dev);
+	}
+	memset(&cib, 0, sizeof(cib));
 	kt_bed_suite_exit(suite);
+}
+
+/* A device of the suite: its PD, SM LID at S, IPoIB interface (if any) */
+static int cma_ib_new_dev(struct kt_vt *vt, struct net_device **nd)
+{
+	u16 lid_s = rdma_loop_port_lid(kt_bed_s.dev);
+	struct rdma_ah_attr attr;
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	int ret;
+
+	dev = rdma_loop_add_device("kucmib%d");
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	vt->dev = dev;
+	pd = ib_alloc_pd(dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	vt->pd = pd;
+	ret = kt_ksa_set_sm(dev, lid_s, 0);
+	if (ret)
+		return ret;
+	if (!kt_wait_sm_ah(dev, lid_s, &attr))
+		return -ETIMEDOUT;
+	*nd = ib_get_net_dev_by_params(dev, 1, 0xffff, NULL, NULL);
+	return 0;
+}
+
+/* The suite's init: S, then A and B, and the cleanup's SA client */
+static int cma_ib_suite_init(struct kunit_suite *suite)
+{
+	int ret;
+
+	ret = kt_bed_suite_init(suite);
+	if (ret)
+		return ret;
+	ret = cma_ib_new_dev(&cib.a, &cib.nda);
+	if (!ret)
+		ret = cma_ib_new_dev(&cib.b, &cib.ndb);
+	if (ret) {
+		cma_ib_suite_exit(suite);
+		return ret;
+	}
+	ib_sa_register_client(&cib.client);
+	cib.client_on = true;
+	return 0;
 }
 
 static struct kunit_case cma_ib_cases[] = {
@@ -1970,6 +2383,7 @@ static struct kunit_suite cma_ib_suite = {
 	.name = "rdma_cma_ib",
 	.suite_init = cma_ib_suite_init,
 	.suite_exit = cma_ib_suite_exit,
+	.init = cma_ib_case_init,
 	.test_cases = cma_ib_cases,
 };
 
