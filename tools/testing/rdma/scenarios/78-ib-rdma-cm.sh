@@ -264,7 +264,9 @@ nvme_io() {
 	nvmf_connect rdma $NQN $A 4420 -w $B || return 1
 	wait_until 60 nvmf_ns_ready || return 1
 	n=$(nvmf_ns)
-	rdma res show qp link loop1/1 | grep -q 'comm \[nvme_rdma\]' || {
+	# the host's QPs on loop1 (made through rdma_create_qp(), they are
+	# rdma_cm's in restrack, as upstream's are)
+	rdma res show qp link loop1/1 | grep -q 'type RC .*comm \[rdma_cm\]' || {
 		echo "no host QP on loop1"
 		return 1
 	}
@@ -276,7 +278,7 @@ nvme_io() {
 ktap_test "nvme connect -a $A -w $B: blocks written with O_DIRECT read back identical on the host and in the target's device" \
 	nvme_io
 # the target's QPs on loop0 (IPoIB's and the GSI QP are there too)
-target_qps() { rdma res show qp link loop0/1 | grep -q 'comm \[nvmet_rdma\]'; }
+target_qps() { rdma res show qp link loop0/1 | grep -q 'type RC .*comm \[rdma_cm\]'; }
 nvme_down() {
 	target_qps || { rdma res show qp link loop0/1; return 1; }
 	nvme disconnect -n $NQN >/dev/null &&
@@ -290,7 +292,7 @@ nvme_unload() {
 }
 ktap_test "target removed; nvme-rdma and nvmet-rdma unload" nvme_unload
 
-# 10: loop0 deleted under held connections (opensm stopped first: the
+# 10: loop0 deleted under held connections (opensm stopped before: the
 # ports stay ACTIVE, and opensm, whose port this is, took more than 30 s
 # to end on SIGTERM once its device had gone)
 step "device removal"
@@ -307,13 +309,18 @@ osm_stop() {
 	wait "$pid" 2>/dev/null
 }
 removal() {
-	osm_stop || return 1
 	tcm - clear
 	tcm - hold $B $A 7471 && tcm - hold $B $A 7471 || return 1
 	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
 		echo "held: $(tr '\n' ' ' <$D/status)"
 		return 1
 	}
+	# the connections cross the fabric: their server ends on loop0
+	[ "$(rdma res show qp link loop0/1 | grep -c 'type RC ')" = 2 ] || {
+		rdma res show qp link loop0/1
+		return 1
+	}
+	osm_stop || return 1
 	rdma link delete loop0 &&
 		wait_until 30 status_is "$ZERO"
 }
