@@ -27,6 +27,7 @@
 #include <rdma/rdma_loop.h>
 
 #include "../cm_priv.h"
+#include <kunit/rdma_ib_cm.h>
 
 /* How long a case waits for an event before it fails */
 #define CMT_WAIT		(10 * HZ)
@@ -341,31 +342,10 @@ static inline int cmt_count(struct cmt_peer *p, enum ib_cm_event_type type)
 }
 
 /* The path from @from's port to @to's, as the SA would give it */
-static inline int cmt_dev_path(struct sa_path_rec *path,
-			       struct ib_device *from, struct ib_device *to)
-{
-	int ret;
-
-	memset(path, 0, sizeof(*path));
-	path->rec_type = SA_PATH_REC_TYPE_IB;
-	ret = rdma_query_gid(from, 1, 0, &path->sgid);
-	if (!ret)
-		ret = rdma_query_gid(to, 1, 0, &path->dgid);
-	sa_path_set_slid(path, rdma_loop_port_lid(from));
-	sa_path_set_dlid(path, rdma_loop_port_lid(to));
-	path->pkey = cpu_to_be16(0xffff);
-	path->mtu = IB_MTU_1024;
-	path->rate = IB_RATE_10_GBPS;
-	path->reversible = 1;
-	path->packet_life_time = 0;
-	return ret;
-}
-
-/* The path from @from's port to @to's, as the SA would give it */
 static inline void cmt_path(struct kunit *test, struct sa_path_rec *path,
 			    struct cmt_peer *from, struct cmt_peer *to)
 {
-	KUNIT_ASSERT_EQ(test, cmt_dev_path(path, from->vt->dev, to->vt->dev),
+	KUNIT_ASSERT_EQ(test, kt_cm_loop_path(path, from->vt->dev, to->vt->dev),
 			0);
 }
 
@@ -552,100 +532,12 @@ static inline struct ib_cm_id *cmt_connect(struct kunit *test,
 	return id;
 }
 
-/*
- * A ping of cmt_quiesce(): a SIDR REQ from a CM ID of one device to a
- * listener of the other, whose handler refuses it.  The CM then answers
- * with a SIDR REP (status reject) and destroys the CM ID it made, which
- * waits until that answer has been sent.
- */
-struct cmt_ping {
-	wait_queue_head_t	wq;
-	bool			done;
-	int			status;
-};
-
-static inline int cmt_ping_handler(struct ib_cm_id *id,
-				   const struct ib_cm_event *e)
-{
-	struct cmt_ping *ping = id->context;
-
-	switch (e->event) {
-	case IB_CM_SIDR_REQ_RECEIVED:
-		return -ECONNREFUSED;
-	case IB_CM_SIDR_REP_RECEIVED:
-		ping->status = e->param.sidr_rep_rcvd.status;
-		break;
-	case IB_CM_SIDR_REQ_ERROR:
-		ping->status = -ETIMEDOUT;
-		break;
-	default:
-		return 0;
-	}
-	WRITE_ONCE(ping->done, true);
-	wake_up_all(&ping->wq);
-	return 0;
-}
-
-/*
- * One round of pings, each device to the other at once, then a flush of
- * the CM's work.  The loop fabric keeps the order of a port's QP1 sends
- * and delivers each as its sender's engine runs it, and the MAD layer
- * hands a port's receives to the CM in their order: so when a ping is
- * answered, everything its sender had sent before it was received, and
- * the flush has it handled.  Each ping's own messages are complete by
- * the end: the CM IDs on both sides were destroyed.
- */
+/* One round of pings between the suite's two devices (kt_cm_ping_round) */
 static inline void cmt_ping_round(struct kunit *test)
 {
-	struct ib_cm_sidr_req_param req = {
-		.service_id = CMT_PING_SID,
-		.timeout_ms = 5000,
-	};
-	struct ib_cm_id *listen[2] = {}, *id[2] = {};
-	struct cmt_ping ping[2] = {};
-	struct sa_path_rec path[2];
-	int i, ret;
+	struct ib_device *devs[2] = { cmt_devs[0].vt.dev, cmt_devs[1].vt.dev };
 
-	for (i = 0; i < 2; i++) {
-		struct ib_device *from = cmt_devs[i].vt.dev;
-		struct ib_device *to = cmt_devs[!i].vt.dev;
-
-		init_waitqueue_head(&ping[i].wq);
-		listen[i] = ib_create_cm_id(to, cmt_ping_handler, &ping[i]);
-		id[i] = ib_create_cm_id(from, cmt_ping_handler, &ping[i]);
-		if (IS_ERR(listen[i]) || IS_ERR(id[i])) {
-			KUNIT_FAIL(test, "cleanup: no CM ID for a ping");
-			goto out;
-		}
-		ret = ib_cm_listen(listen[i], CMT_PING_SID);
-		if (!ret)
-			ret = cmt_dev_path(&path[i], from, to);
-		if (!ret) {
-			req.path = &path[i];
-			ret = ib_send_cm_sidr_req(id[i], &req);
-		}
-		if (ret) {
-			KUNIT_FAIL(test, "cleanup: ping %d not sent: %d", i,
-				   ret);
-			goto out;
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		wait_event_timeout(ping[i].wq, READ_ONCE(ping[i].done),
-				   CMT_WAIT);
-		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(ping[i].done),
-				      "cleanup: ping %d not answered", i);
-		KUNIT_EXPECT_EQ_MSG(test, ping[i].status, IB_SIDR_REJECT,
-				    "cleanup: ping %d", i);
-	}
-out:
-	for (i = 0; i < 2; i++) {
-		if (!IS_ERR_OR_NULL(id[i]))
-			ib_destroy_cm_id(id[i]);
-		if (!IS_ERR_OR_NULL(listen[i]))
-			ib_destroy_cm_id(listen[i]);
-	}
-	ib_cm_flush_work();
+	kt_cm_ping_round(test, devs, CMT_PING_SID, CMT_WAIT);
 }
 
 /*
@@ -666,7 +558,7 @@ static inline void cmt_quiesce(void *arg)
 	cmt_ping_round(test);
 	cmt_ping_round(test);
 	for (i = 0; i < ARRAY_SIZE(cmt_devs); i++) {
-		id = ib_create_cm_id(cmt_devs[i].vt.dev, cmt_ping_handler,
+		id = ib_create_cm_id(cmt_devs[i].vt.dev, kt_cm_ping_handler,
 				     NULL);
 		if (IS_ERR(id)) {
 			KUNIT_FAIL(test, "cleanup: no CM ID");

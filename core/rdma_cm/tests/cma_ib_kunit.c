@@ -60,6 +60,7 @@
 #include <rdma/rdma_loop.h>
 
 #include "../../ib_cm/cm_priv.h"
+#include <kunit/rdma_ib_cm.h>
 #include "../../ib_core/core_priv.h"
 #include "../../ib_core/sa/sa_priv.h"
 #include <kunit/rdma_fake_sa.h>
@@ -2058,115 +2059,12 @@ static void fx_reset(void *arg)
 /* The service of the pings of fx_quiesce(), which no case uses */
 #define PING_SID	cpu_to_be64(0x1000000000000dadULL)
 
-/*
- * A ping: a SIDR REQ from a CM ID of one device to a listener on the
- * other, whose handler refuses it; the IB CM answers with a SIDR REP
- * (status reject) and destroys the CM ID it made.
- */
-struct ping {
-	wait_queue_head_t	wq;
-	bool			done;
-	int			status;
-};
-
-static int ping_handler(struct ib_cm_id *id, const struct ib_cm_event *e)
-{
-	struct ping *ping = id->context;
-
-	switch (e->event) {
-	case IB_CM_SIDR_REQ_RECEIVED:
-		return -ECONNREFUSED;
-	case IB_CM_SIDR_REP_RECEIVED:
-		ping->status = e->param.sidr_rep_rcvd.status;
-		break;
-	case IB_CM_SIDR_REQ_ERROR:
-		ping->status = -ETIMEDOUT;
-		break;
-	default:
-		return 0;
-	}
-	WRITE_ONCE(ping->done, true);
-	wake_up_all(&ping->wq);
-	return 0;
-}
-
-/* The path from @from's port to @to's */
-static int ping_path(struct sa_path_rec *path, struct ib_device *from,
-		     struct ib_device *to)
-{
-	int ret;
-
-	memset(path, 0, sizeof(*path));
-	path->rec_type = SA_PATH_REC_TYPE_IB;
-	ret = rdma_query_gid(from, 1, 0, &path->sgid);
-	if (!ret)
-		ret = rdma_query_gid(to, 1, 0, &path->dgid);
-	path->ib.slid = cpu_to_be16(rdma_loop_port_lid(from));
-	path->ib.dlid = cpu_to_be16(rdma_loop_port_lid(to));
-	path->pkey = cpu_to_be16(0xffff);
-	path->mtu = IB_MTU_1024;
-	path->rate = IB_RATE_10_GBPS;
-	path->reversible = 1;
-	return ret;
-}
-
-/*
- * One round of pings, A to B and B to A at once, then a flush of the IB
- * CM's work.  The loop fabric delivers a port's QP1 sends in their order
- * (to itself too: the connections over IP run on B's port), and the MAD
- * layer hands a port's receives to the IB CM in theirs: once a ping is
- * answered, everything its sender sent before was received, and the
- * flush has it handled.
- */
+/* One round of pings between A and B (kt_cm_ping_round) */
 static void ping_round(struct kunit *test)
 {
-	struct ib_cm_sidr_req_param req = {
-		.service_id = PING_SID,
-		.timeout_ms = 5000,
-	};
 	struct ib_device *devs[2] = { cib.a.dev, cib.b.dev };
-	struct ib_cm_id *listen[2] = {}, *id[2] = {};
-	struct ping ping[2] = {};
-	struct sa_path_rec path[2];
-	int i, ret;
 
-	for (i = 0; i < 2; i++) {
-		init_waitqueue_head(&ping[i].wq);
-		listen[i] = ib_create_cm_id(devs[!i], ping_handler, &ping[i]);
-		id[i] = ib_create_cm_id(devs[i], ping_handler, &ping[i]);
-		if (IS_ERR(listen[i]) || IS_ERR(id[i])) {
-			KUNIT_FAIL(test, "cleanup: no CM ID for a ping");
-			goto out;
-		}
-		ret = ib_cm_listen(listen[i], PING_SID);
-		if (!ret)
-			ret = ping_path(&path[i], devs[i], devs[!i]);
-		if (!ret) {
-			req.path = &path[i];
-			ret = ib_send_cm_sidr_req(id[i], &req);
-		}
-		if (ret) {
-			KUNIT_FAIL(test, "cleanup: ping %d not sent: %d", i,
-				   ret);
-			goto out;
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		wait_event_timeout(ping[i].wq, READ_ONCE(ping[i].done),
-				   EV_WAIT);
-		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(ping[i].done),
-				      "cleanup: ping %d not answered", i);
-		KUNIT_EXPECT_EQ_MSG(test, ping[i].status, IB_SIDR_REJECT,
-				    "cleanup: ping %d", i);
-	}
-out:
-	for (i = 0; i < 2; i++) {
-		if (!IS_ERR_OR_NULL(id[i]))
-			ib_destroy_cm_id(id[i]);
-		if (!IS_ERR_OR_NULL(listen[i]))
-			ib_destroy_cm_id(listen[i]);
-	}
-	ib_cm_flush_work();
+	kt_cm_ping_round(test, devs, PING_SID, EV_WAIT);
 }
 
 static int quiet_handler(struct rdma_cm_id *id, struct rdma_cm_event *e)
@@ -2212,7 +2110,8 @@ static void expect_ports_free(struct kunit *test)
 			rdma_destroy_id(id);
 			sid = cpu_to_be64(((u64)spaces[i] << 16) | port);
 			for (d = 0; d < ARRAY_SIZE(devs); d++) {
-				cm_id = ib_create_cm_id(devs[d], ping_handler,
+				cm_id = ib_create_cm_id(devs[d],
+							kt_cm_ping_handler,
 							NULL);
 				if (IS_ERR(cm_id)) {
 					KUNIT_FAIL(test, "cleanup: no CM ID");
