@@ -16,6 +16,13 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_loop.h>
 
+/*
+ * ib_core's wait for the delivery of the events dispatched so far
+ * (core/ib_core/event.c, exported for KUnit only: a suite that calls it
+ * imports EXPORTED_FOR_KUNIT_TESTING).
+ */
+void ib_event_flush(struct ib_device *device);
+
 static inline void kt_remove_loop(void *p)
 {
 	rdma_loop_remove_device(p);

@@ -7,6 +7,14 @@
  * answer, timeouts with retries, cancel (refused once the response
  * matched), malformed MADs dropped, the send queue's overflow, and
  * unregistering agents and devices with MADs in flight.
+ *
+ * The two loop devices A and B are the suite's (mad_suite_init()):
+ * making and removing them took longer than most cases.  Agents are
+ * each case's own, so a case's counters start at 0.  At its end
+ * (mad_quiesce()) a case's agents are gone, which ended their sends,
+ * and a round trip each way between A and B shows that nothing the case
+ * sent is still on its way; each case's init checks that the devices
+ * are as the suite made them and that no agent holds the test class.
  */
 
 #include <kunit/test.h>
@@ -17,8 +25,16 @@
 
 /* A class nobody else uses: vendor range 1, no RMPP, no OUI. */
 #define KU_CLASS	0x0a
+/* The class of mad_quiesce()'s round trips, which nobody takes. */
+#define KU_QUIET_CLASS	0x0c
 #define KU_ATTR		cpu_to_be16(0x0123)
 #define KU_WAIT		(10 * HZ)
+
+/* The suite's devices and their port LIDs, made by mad_suite_init(). */
+static struct {
+	struct kt_vt	a, b;
+	u32		lid_a, lid_b;
+} mad_bed;
 
 /* What a test agent saw. */
 struct rec {
@@ -136,11 +152,14 @@ static struct rec *new_agent(struct kunit *test, struct ib_device *dev,
 	return r;
 }
 
-static struct ib_mad_send_buf *ku_request_qp(struct kunit *test,
-					     struct rec *r, u32 dlid, u32 dqpn,
-					     u8 mgmt_class, u8 method,
-					     u32 tid_lo, int timeout_ms,
-					     int retries)
+/*
+ * A request of @agent to QP @dqpn at @dlid through port 1, with its own
+ * AH (the send handler destroys it); an ERR_PTR if either could not be
+ * made.
+ */
+static struct ib_mad_send_buf *ku_build(struct ib_mad_agent *agent, u32 dlid,
+					u32 dqpn, u8 mgmt_class, u8 method,
+					u32 tid_lo, int timeout_ms, int retries)
 {
 	struct rdma_ah_attr attr = {};
 	struct ib_mad_send_buf *sb;
@@ -150,23 +169,41 @@ static struct ib_mad_send_buf *ku_request_qp(struct kunit *test,
 	attr.type = RDMA_AH_ATTR_TYPE_IB;
 	rdma_ah_set_port_num(&attr, 1);
 	rdma_ah_set_dlid(&attr, dlid);
-	ah = rdma_create_ah(r->agent->qp->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
-	sb = ib_create_send_mad(r->agent, dqpn, 0, 0, IB_MGMT_MAD_HDR,
+	ah = rdma_create_ah(agent->qp->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	if (IS_ERR(ah))
+		return ERR_CAST(ah);
+	sb = ib_create_send_mad(agent, dqpn, 0, 0, IB_MGMT_MAD_HDR,
 				IB_MGMT_MAD_DATA, GFP_KERNEL,
 				IB_MGMT_BASE_VERSION);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
+	if (IS_ERR(sb)) {
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+		return sb;
+	}
 	mad = sb->mad;
 	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
 	mad->mad_hdr.mgmt_class = mgmt_class;
 	mad->mad_hdr.class_version = 1;
 	mad->mad_hdr.method = method;
 	mad->mad_hdr.attr_id = KU_ATTR;
-	mad->mad_hdr.tid = cpu_to_be64((u64)r->agent->hi_tid << 32 | tid_lo);
+	mad->mad_hdr.tid = cpu_to_be64((u64)agent->hi_tid << 32 | tid_lo);
 	mad->data[1] = 0x5a;
 	sb->ah = ah;
 	sb->timeout_ms = timeout_ms;
 	sb->retries = retries;
+	return sb;
+}
+
+static struct ib_mad_send_buf *ku_request_qp(struct kunit *test,
+					     struct rec *r, u32 dlid, u32 dqpn,
+					     u8 mgmt_class, u8 method,
+					     u32 tid_lo, int timeout_ms,
+					     int retries)
+{
+	struct ib_mad_send_buf *sb = ku_build(r->agent, dlid, dqpn,
+					      mgmt_class, method, tid_lo,
+					      timeout_ms, retries);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sb);
 	return sb;
 }
 
@@ -223,10 +260,159 @@ static bool wait_recvs(struct rec *r, int n)
 	return READ_ONCE(r->recvs) >= n;
 }
 
+/*
+ * A Get of KU_QUIET_CLASS from @from to @to, which @to's MAD layer
+ * answers itself (unsupported): true when the answer came back.  QP1 of
+ * each device handles its MADs in the order they came, so what was on
+ * its way from @from to @to before, and what @to sent back before
+ * answering, was handled by then.
+ */
+static bool mad_round_trip(struct kt_vt *from, u32 lid_to)
+{
+	struct rec *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct ib_mad_send_buf *sb;
+	bool ok = false;
+
+	if (!r)
+		return false;
+	spin_lock_init(&r->lock);
+	init_completion(&r->recv_done);
+	init_completion(&r->send_done);
+	init_completion(&r->resp_in);
+	r->agent = ib_register_mad_agent(from->dev, 1, IB_QPT_GSI, NULL, 0,
+					 ku_send_handler, ku_recv_handler, r,
+					 0);
+	if (IS_ERR(r->agent))
+		goto out;
+	sb = ku_build(r->agent, lid_to, 1, KU_QUIET_CLASS, IB_MGMT_METHOD_GET,
+		      1, 10000, 0);
+	if (!IS_ERR(sb) && ib_post_send_mad(sb, NULL)) {
+		rdma_destroy_ah(sb->ah, RDMA_DESTROY_AH_SLEEPABLE);
+		ib_free_send_mad(sb);
+	} else if (!IS_ERR(sb)) {
+		ok = wait_sends(r, 1) && r->last_status == IB_WC_SUCCESS &&
+		     r->responses == 1 &&
+		     be16_to_cpu(r->last.mad_hdr.status) ==
+		     IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+	}
+	ib_unregister_mad_agent(r->agent);
+out:
+	kfree(r);
+	return ok;
+}
+
+/*
+ * KUnit action, a case's last (its agents went before, which ended
+ * their sends): a round trip from A to B and one from B to A, for the
+ * MADs still on their way and the answers B's and A's MAD layers give
+ * them.
+ */
+static void mad_quiesce(void *arg)
+{
+	struct kunit *test = arg;
+
+	KUNIT_EXPECT_TRUE_MSG(test, mad_round_trip(&mad_bed.a, mad_bed.lid_b),
+			      "cleanup: no round trip from A to B");
+	KUNIT_EXPECT_TRUE_MSG(test, mad_round_trip(&mad_bed.b, mad_bed.lid_a),
+			      "cleanup: no round trip from B to A");
+}
+
+/* No agent of @dev holds KU_CLASS (any of the methods the cases take). */
+static void expect_class_free(struct kunit *test, struct ib_device *dev)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = KU_CLASS,
+		.mgmt_class_version = 1,
+	};
+	struct ib_mad_agent *agent;
+
+	__set_bit(IB_MGMT_METHOD_GET, req.method_mask);
+	__set_bit(IB_MGMT_METHOD_SET, req.method_mask);
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	agent = ib_register_mad_agent(dev, 1, IB_QPT_GSI, &req, 0,
+				      ku_send_handler, ku_recv_handler, NULL,
+				      0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(agent),
+			       "%s: an agent of an earlier case holds the class",
+			       dev_name(&dev->dev));
+	ib_unregister_mad_agent(agent);
+}
+
+/*
+ * Each case's init: the suite's devices as mad_suite_init() made them
+ * (their LIDs, their ports ACTIVE, the test class free), and the case's
+ * end (mad_quiesce()), which runs after everything the case registers.
+ */
+static int mad_case_init(struct kunit *test)
+{
+	struct kt_vt *vts[] = { &mad_bed.a, &mad_bed.b };
+	u32 lids[] = { mad_bed.lid_a, mad_bed.lid_b };
+	struct ib_port_attr pa;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vts); i++) {
+		KUNIT_ASSERT_NOT_NULL(test, vts[i]->dev);
+		KUNIT_ASSERT_EQ(test, rdma_loop_port_lid(vts[i]->dev), lids[i]);
+		KUNIT_ASSERT_EQ(test, ib_query_port(vts[i]->dev, 1, &pa), 0);
+		KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+		expect_class_free(test, vts[i]->dev);
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mad_quiesce,
+							test), 0);
+	return 0;
+}
+
+/* The suite's exit: what its init made goes */
+static void mad_suite_exit(struct kunit_suite *suite)
+{
+	struct kt_vt *vts[] = { &mad_bed.a, &mad_bed.b };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vts); i++) {
+		if (vts[i]->pd)
+			ib_dealloc_pd(vts[i]->pd);
+		if (vts[i]->dev)
+			rdma_loop_remove_device(vts[i]->dev);
+	}
+	memset(&mad_bed, 0, sizeof(mad_bed));
+}
+
+/* A device of the suite, with a PD */
+static int mad_new_dev(struct kt_vt *vt)
+{
+	struct ib_device *dev = rdma_loop_add_device("kumad%d");
+	struct ib_pd *pd;
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	vt->dev = dev;
+	pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	vt->pd = pd;
+	return 0;
+}
+
+/* The suite's init: A and B */
+static int mad_suite_init(struct kunit_suite *suite)
+{
+	int ret = mad_new_dev(&mad_bed.a);
+
+	if (!ret)
+		ret = mad_new_dev(&mad_bed.b);
+	if (ret) {
+		mad_suite_exit(suite);
+		return ret;
+	}
+	mad_bed.lid_a = rdma_loop_port_lid(mad_bed.a.dev);
+	mad_bed.lid_b = rdma_loop_port_lid(mad_bed.b.dev);
+	return 0;
+}
+
 /* Every IB port has QP0 and QP1, each agent its own hi_tid. */
 static void mad_port_qps(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = &mad_bed.a;
 	struct ib_mad_agent *smi, *gsi;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED,
@@ -277,7 +463,7 @@ static struct ib_mad_agent *try_register(struct ib_device *dev, u32 port,
 /* What ib_register_mad_agent() refuses, with its errno. */
 static void mad_register_refusals(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = &mad_bed.a;
 	struct ib_device *d = vt->dev;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = KU_CLASS,
@@ -342,7 +528,7 @@ static void mad_register_refusals(struct kunit *test)
 /* One agent per (version, class, OUI, method); freed by unregistering. */
 static void mad_register_conflicts(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *vt = &mad_bed.a;
 	struct ib_device *d = vt->dev;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = KU_CLASS,
@@ -402,8 +588,8 @@ static void mad_register_conflicts(struct kunit *test)
  */
 static void mad_request_response(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_a = rdma_loop_port_lid(va->dev);
@@ -439,8 +625,8 @@ static void mad_request_response(struct kunit *test)
  */
 static void mad_unsupported_answer(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_b = rdma_loop_port_lid(vb->dev);
@@ -481,8 +667,8 @@ static void mad_unsupported_answer(struct kunit *test)
  */
 static void mad_timeout_retries(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	unsigned long t0 = jiffies;
@@ -523,8 +709,8 @@ static void mad_timeout_retries(struct kunit *test)
 /* ib_cancel_mad(): the send ends flushed, once. */
 static void mad_cancel(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	struct ib_mad_send_buf *sb;
@@ -568,8 +754,8 @@ static void open_gate(void *gate)
  */
 static void mad_cancel_after_response(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	struct completion *gate = kunit_kzalloc(test, sizeof(*gate),
@@ -607,8 +793,8 @@ static void mad_cancel_after_response(struct kunit *test)
  */
 static void mad_response_matching(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_a = rdma_loop_port_lid(va->dev);
@@ -650,8 +836,8 @@ static void mad_response_matching(struct kunit *test)
 /* Malformed MADs are dropped silently: nothing arrives, nothing answers. */
 static void mad_malformed_dropped(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET) |
 				   BIT(IB_MGMT_METHOD_SEND));
@@ -695,7 +881,7 @@ static void mad_malformed_dropped(struct kunit *test)
 /* What ib_create_send_mad() and ib_post_send_mad() refuse. */
 static void mad_send_refusals(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct ib_mad_send_buf *sb;
 
@@ -722,8 +908,8 @@ static void mad_send_refusals(struct kunit *test)
 /* More sends at once than the send queue holds: all complete. */
 static void mad_send_overflow(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	u32 lid_b = rdma_loop_port_lid(vb->dev);
@@ -745,8 +931,8 @@ static void mad_send_overflow(struct kunit *test)
  */
 static void mad_unregister_in_flight(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_rec(test);
 	struct rec *b = new_agent(test, vb->dev, BIT(IB_MGMT_METHOD_GET));
 	int i;
@@ -802,7 +988,7 @@ static void unregister_gone_client(void *p)
 
 static void mad_device_removed_in_flight(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
 	struct rec *a = new_agent(test, va->dev, BIT(IB_MGMT_METHOD_GET));
 	struct rec *g = new_rec(test);
 	struct ib_device *gone;
@@ -885,8 +1071,8 @@ static struct ib_mad_send_buf *ku_nodeinfo_get(struct kunit *test,
  */
 static void mad_smp_answered(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_smi_agent(test, va->dev);
 	struct ib_mad_send_buf *sb;
 	struct ib_node_info *ni;
@@ -928,8 +1114,8 @@ static void mad_smp_answered(struct kunit *test)
 /* A PerfMgt Get(ClassPortInfo) to another device: its PMA answers. */
 static void mad_pma_answered(struct kunit *test)
 {
-	struct kt_vt *va = kt_new_vt_named(test, "kumad%d");
-	struct kt_vt *vb = kt_new_vt_named(test, "kumad%d");
+	struct kt_vt *va = &mad_bed.a;
+	struct kt_vt *vb = &mad_bed.b;
 	struct rec *a = new_agent(test, va->dev, 0);
 	struct ib_mad_send_buf *sb;
 
@@ -971,6 +1157,9 @@ static struct kunit_case rdma_mad_cases[] = {
 
 static struct kunit_suite rdma_mad_suite = {
 	.name = "rdma_mad",
+	.suite_init = mad_suite_init,
+	.suite_exit = mad_suite_exit,
+	.init = mad_case_init,
 	.test_cases = rdma_mad_cases,
 };
 

@@ -8,8 +8,17 @@
  * routes by them, the P_Key table, M_Key protection, ib_modify_port(),
  * and the events and ib_core cache entries that follow each change.
  *
- * Devices are the case's own (rdma_loop_add_device_flags()); LIDs a
- * case assigns lie far above those the loop driver hands out (from 1).
+ * Managed devices are the case's own (rdma_loop_add_device_flags()); LIDs
+ * a case assigns lie far above those the loop driver hands out (from 1).
+ * The two unmanaged devices U and P are the suite's (sma_suite_init()):
+ * making and removing a device took longer than most cases.  At its end
+ * a case gives them back as they were made (sma_restore()): capability
+ * bits, InitType and Q_Key violations through ib_modify_port(), PortInfo
+ * (M_Key and its protection and lease, LID, GID prefix, widths, speeds,
+ * M_Key violations), the port ACTIVE, P_KeyTable, GUIDInfo, SLtoVL and
+ * VLArbitration tables through the SMA, then the events that caused
+ * delivered (ib_event_flush()); each case's init checks all of it
+ * against what the suite's init read.
  */
 
 #include <kunit/test.h>
@@ -20,6 +29,8 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
 #include <rdma/rdma_vt.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define QKEY		0x1234
 #define LEN		64
@@ -401,12 +412,212 @@ static bool ud_reaches(struct kunit *test, struct udq *src, struct ib_ah *ah,
 	return got;
 }
 
-/* ------------------------------------------------------------------ */
+/* ------------------------------------------------------------------
+ * The suite's unmanaged devices
+ */
 
-static struct kt_vt *new_vt(struct kunit *test)
+/* What the SMA of a port says of it, all of it that a case may change. */
+struct sma_state {
+	struct pinfo	pi;		/* read with IB_MAD_IGNORE_MKEY */
+	u8		pkeys[IB_SMP_DATA_SIZE];
+	u8		guids[IB_SMP_DATA_SIZE];
+	u8		sl2vl[IB_SMP_DATA_SIZE];
+	u8		vlarb_low[IB_SMP_DATA_SIZE];	/* block 1 */
+	u8		vlarb_high[IB_SMP_DATA_SIZE];	/* block 3 */
+};
+
+static struct {
+	struct kt_vt		u, p;
+	struct sma_state	u0, p0;	/* as sma_suite_init() read them */
+} sma_bed;
+
+/* One Get of @attr (any M_Key): 0, or -EIO if it was not answered. */
+static int sma_read(struct ib_device *dev, __be16 attr, u32 mod, u8 *data)
 {
-	return kt_new_vt_named(test, "kusma%d");
+	struct ib_smp *in, *out;
+	int ret = -ENOMEM;
+
+	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (in && out) {
+		smp_fill(in, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+			 attr, mod);
+		ret = sma_call(dev, IB_MAD_IGNORE_MKEY, in, out) == RES_REPLY &&
+		      !out->status ? 0 : -EIO;
+		if (!ret)
+			memcpy(data, out->data, IB_SMP_DATA_SIZE);
+	}
+	kfree(in);
+	kfree(out);
+	return ret;
 }
+
+static int sma_state_read(struct ib_device *dev, struct sma_state *st)
+{
+	return sma_read(dev, IB_SMP_ATTR_PORT_INFO, 0, st->pi.raw) ?:
+	       sma_read(dev, IB_SMP_ATTR_PKEY_TABLE, 0, st->pkeys) ?:
+	       sma_read(dev, IB_SMP_ATTR_GUID_INFO, 0, st->guids) ?:
+	       sma_read(dev, IB_SMP_ATTR_SL_TO_VL_TABLE, 0, st->sl2vl) ?:
+	       sma_read(dev, IB_SMP_ATTR_VL_ARB_TABLE, 1 << 16,
+			st->vlarb_low) ?:
+	       sma_read(dev, IB_SMP_ATTR_VL_ARB_TABLE, 3 << 16,
+			st->vlarb_high);
+}
+
+/* A Set of @attr with @data, M_Key ignored, which must succeed. */
+static void sma_write(struct kunit *test, struct ib_device *dev, __be16 attr,
+		      u32 mod, const u8 *data)
+{
+	struct ib_smp *out = new_smp(test);
+
+	KUNIT_EXPECT_EQ_MSG(test, sma_do(test, dev, IB_MGMT_METHOD_SET, attr,
+					 mod, data, 0, IB_MAD_IGNORE_MKEY,
+					 out), RES_REPLY,
+			    "cleanup: %s attribute 0x%x", dev_name(&dev->dev),
+			    be16_to_cpu(attr));
+	KUNIT_EXPECT_EQ_MSG(test, be16_to_cpu(out->status), 0,
+			    "cleanup: %s attribute 0x%x", dev_name(&dev->dev),
+			    be16_to_cpu(attr));
+}
+
+/* @vt's port as @st0 says it was: see the head of the file. */
+static void sma_restore(struct kunit *test, struct kt_vt *vt,
+			const struct sma_state *st0)
+{
+	struct ib_device *dev = vt->dev;
+	u32 cap0 = be32_to_cpu(st0->pi.pi.cap_mask), cap;
+	struct ib_port_modify pm = {
+		.init_type = st0->pi.pi.inittypereply_mtucap >> 4,
+	};
+	struct pinfo p;
+
+	KUNIT_ASSERT_EQ(test, sma_read(dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw),
+			0);
+	cap = be32_to_cpu(p.pi.cap_mask);
+	pm.set_port_cap_mask = cap0 & ~cap;
+	pm.clr_port_cap_mask = cap & ~cap0;
+	KUNIT_EXPECT_EQ(test, ib_modify_port(dev, 1, IB_PORT_INIT_TYPE |
+					     IB_PORT_RESET_QKEY_CNTR, &pm), 0);
+	/* a disabled or trained-down link polls, then goes to ACTIVE */
+	KUNIT_ASSERT_EQ(test, sma_read(dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw),
+			0);
+	if (pi_phys(&p) != IB_PORT_PHYS_STATE_LINK_UP) {
+		pi_for_set(&p);
+		p.pi.portphysstate_linkdown |= IB_PORT_PHYS_STATE_POLLING << 4;
+		sma_write(test, dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw);
+		KUNIT_ASSERT_EQ(test, sma_read(dev, IB_SMP_ATTR_PORT_INFO, 0,
+					       p.raw), 0);
+	}
+	if (pi_state(&p) == IB_PORT_INIT) {
+		pi_for_set(&p);
+		p.pi.linkspeed_portstate |= IB_PORT_ARMED;
+		sma_write(test, dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw);
+		KUNIT_ASSERT_EQ(test, sma_read(dev, IB_SMP_ATTR_PORT_INFO, 0,
+					       p.raw), 0);
+	}
+	if (pi_state(&p) == IB_PORT_ARMED) {
+		pi_for_set(&p);
+		p.pi.linkspeed_portstate |= IB_PORT_ACTIVE;
+		sma_write(test, dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw);
+	}
+	/* everything else of PortInfo, M_Key violations 0 included */
+	p = st0->pi;
+	pi_for_set(&p);
+	sma_write(test, dev, IB_SMP_ATTR_PORT_INFO, 0, p.raw);
+	sma_write(test, dev, IB_SMP_ATTR_PKEY_TABLE, 0, st0->pkeys);
+	sma_write(test, dev, IB_SMP_ATTR_GUID_INFO, 0, st0->guids);
+	sma_write(test, dev, IB_SMP_ATTR_SL_TO_VL_TABLE, 0, st0->sl2vl);
+	sma_write(test, dev, IB_SMP_ATTR_VL_ARB_TABLE, 1 << 16,
+		  st0->vlarb_low);
+	sma_write(test, dev, IB_SMP_ATTR_VL_ARB_TABLE, 3 << 16,
+		  st0->vlarb_high);
+	/* the events of all that reach nobody of the next case */
+	ib_event_flush(dev);
+}
+
+/* KUnit action, a case's last: U and P as the suite made them. */
+static void sma_case_exit(void *arg)
+{
+	struct kunit *test = arg;
+
+	sma_restore(test, &sma_bed.u, &sma_bed.u0);
+	sma_restore(test, &sma_bed.p, &sma_bed.p0);
+}
+
+/* @vt's port is as @st0 says, and ACTIVE. */
+static void sma_expect_as_made(struct kunit *test, struct kt_vt *vt,
+			       const struct sma_state *st0)
+{
+	struct sma_state *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	struct ib_port_attr pa;
+
+	KUNIT_ASSERT_NOT_NULL(test, vt->dev);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_ASSERT_EQ(test, sma_state_read(vt->dev, st), 0);
+	KUNIT_ASSERT_EQ_MSG(test, memcmp(st, st0, sizeof(*st)), 0,
+			    "%s: not as the suite made it",
+			    dev_name(&vt->dev->dev));
+	KUNIT_ASSERT_EQ(test, ib_query_port(vt->dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+}
+
+/*
+ * Each case's init: U and P as the suite made them, and the case's end
+ * (sma_case_exit()), which runs after everything the case registers.
+ */
+static int sma_case_init(struct kunit *test)
+{
+	sma_expect_as_made(test, &sma_bed.u, &sma_bed.u0);
+	sma_expect_as_made(test, &sma_bed.p, &sma_bed.p0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sma_case_exit,
+							test), 0);
+	return 0;
+}
+
+/* The suite's exit: what its init made goes */
+static void sma_suite_exit(struct kunit_suite *suite)
+{
+	struct kt_vt *vts[] = { &sma_bed.u, &sma_bed.p };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vts); i++) {
+		if (vts[i]->pd)
+			ib_dealloc_pd(vts[i]->pd);
+		if (vts[i]->dev)
+			rdma_loop_remove_device(vts[i]->dev);
+	}
+	memset(&sma_bed, 0, sizeof(sma_bed));
+}
+
+/* An unmanaged device of the suite, its PD, what its SMA says of it */
+static int sma_new_dev(struct kt_vt *vt, struct sma_state *st0)
+{
+	struct ib_device *dev = rdma_loop_add_device("kusma%d");
+	struct ib_pd *pd;
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	vt->dev = dev;
+	pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	vt->pd = pd;
+	return sma_state_read(dev, st0);
+}
+
+/* The suite's init: U and P */
+static int sma_suite_init(struct kunit_suite *suite)
+{
+	int ret = sma_new_dev(&sma_bed.u, &sma_bed.u0);
+
+	if (!ret)
+		ret = sma_new_dev(&sma_bed.p, &sma_bed.p0);
+	if (ret)
+		sma_suite_exit(suite);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
 
 static struct kt_vt *new_managed(struct kunit *test)
 {
@@ -420,7 +631,7 @@ static struct kt_vt *new_managed(struct kunit *test)
  */
 static void rvt_sma_node_attrs(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_smp *dr = new_smp(test);
 	struct ib_node_info *ni = (struct ib_node_info *)out->data;
@@ -487,7 +698,7 @@ static void rvt_sma_node_attrs(struct kunit *test)
  */
 static void rvt_sma_portinfo_unmanaged(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	u32 lid = rdma_loop_port_lid(vt->dev);
 	struct ib_port_attr pa;
 	struct pinfo p;
@@ -658,7 +869,7 @@ static void rvt_sma_portinfo_bringup(struct kunit *test)
 	evrec_wait(test, r, 6);
 	KUNIT_EXPECT_EQ(test, ev(r, 4), IB_EVENT_PORT_ACTIVE);
 	KUNIT_EXPECT_EQ(test, ev(r, 5), IB_EVENT_PORT_ERR);
-	msleep(50);
+	ib_event_flush(vt->dev);
 	KUNIT_EXPECT_EQ(test, evrec_count(r), 6);
 }
 
@@ -762,7 +973,7 @@ static void rvt_sma_portinfo_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev(r, 0), IB_EVENT_LID_CHANGE);
 	KUNIT_EXPECT_EQ(test, ev(r, 1), IB_EVENT_SM_CHANGE);
 	KUNIT_EXPECT_EQ(test, ev(r, 2), IB_EVENT_PORT_ACTIVE);
-	msleep(50);
+	ib_event_flush(vt->dev);
 	KUNIT_EXPECT_EQ(test, evrec_count(r), 3);
 }
 
@@ -899,7 +1110,7 @@ static void rvt_sma_lmc(struct kunit *test)
 	struct kt_vt *a = new_managed(test), *b = new_managed(test);
 	struct rvt_dev_info *rb = ib_to_rvt(b->dev);
 	struct evrec *r = new_evrec(test, b->dev);
-	struct kt_vt *u = new_vt(test);
+	struct kt_vt *u = &sma_bed.u;
 	struct udq *ua, *ub;
 	struct ib_wc wc;
 	struct pinfo p;
@@ -979,7 +1190,7 @@ static int ud_to_init(struct kunit *test, struct kt_vt *vt, u16 index)
  */
 static void rvt_sma_pkey_table(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_smp *out = new_smp(test);
 	__be16 *pk = (__be16 *)out->data;
@@ -1035,7 +1246,7 @@ static void rvt_sma_pkey_table(struct kunit *test)
 	/* a QP's P_Key index: the table's 32 entries */
 	KUNIT_EXPECT_EQ(test, ud_to_init(test, vt, 31), 0);
 	KUNIT_EXPECT_EQ(test, ud_to_init(test, vt, 32), -EINVAL);
-	msleep(50);
+	ib_event_flush(vt->dev);
 	KUNIT_EXPECT_EQ(test, evrec_count(r), 2);
 }
 
@@ -1094,7 +1305,7 @@ static u16 mkey_violations(struct kunit *test, struct ib_device *dev)
  */
 static void rvt_sma_mkey(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_smp *out = new_smp(test);
 	struct pinfo p, q;
 
@@ -1175,7 +1386,7 @@ static void rvt_sma_mkey(struct kunit *test)
 /* Attributes and methods a CA's SMA does not have, and other MADs. */
 static void rvt_sma_unsupported(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_smp *in = new_smp(test), *out = new_smp(test);
 	struct ib_port_modify pm = {};
 	struct pinfo p;
@@ -1267,7 +1478,7 @@ static void rvt_sma_unsupported(struct kunit *test)
  */
 static void rvt_sma_guidinfo(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_smp *out = new_smp(test);
 	__be64 *g = (__be64 *)out->data;
 	u64 port_guid = be64_to_cpu(vt->dev->node_guid) + 1;
@@ -1307,7 +1518,7 @@ static void rvt_sma_guidinfo(struct kunit *test)
 /* SLtoVLMappingTable and VLArbitrationTable: stored and read back. */
 static void rvt_sma_sl2vl_vlarb(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_smp *out = new_smp(test);
 	u8 sl2vl[64] = { 0x01, 0x23, 0x45, 0x67, 0x01, 0x23, 0x45, 0xff };
 	u8 low[64], high[64];
@@ -1362,7 +1573,7 @@ static void rvt_sma_sl2vl_vlarb(struct kunit *test)
  */
 static void rvt_sma_modify_port(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test), *b = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u, *b = &sma_bed.p;
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_modify pm = {};
 	enum ib_port_state cached;
@@ -1444,7 +1655,7 @@ static void rvt_sma_modify_port(struct kunit *test)
  */
 static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct evrec *r = new_evrec(test, vt->dev);
 	struct ib_port_attr pa;
 	union ib_gid gid;
@@ -1474,14 +1685,14 @@ static void rvt_sma_rereg_gid_prefix(struct kunit *test)
 			be64_to_cpu(vt->dev->node_guid) + 1);
 	query(test, vt->dev, &pa);
 	KUNIT_EXPECT_EQ(test, pa.subnet_prefix, 0xfec0000000000000ULL);
-	msleep(50);
+	ib_event_flush(vt->dev);
 	KUNIT_EXPECT_EQ(test, evrec_count(r), 2);
 }
 
 /* Enabled widths and speeds decide the active ones. */
 static void rvt_sma_width_speed(struct kunit *test)
 {
-	struct kt_vt *vt = new_vt(test);
+	struct kt_vt *vt = &sma_bed.u;
 	struct ib_port_modify pm = {};
 	struct ib_port_attr pa;
 	struct pinfo p, ans;
@@ -1602,6 +1813,9 @@ static struct kunit_case rdma_rvt_sma_cases[] = {
 
 static struct kunit_suite rdma_rvt_sma_suite = {
 	.name = "rdma_rvt_sma",
+	.suite_init = sma_suite_init,
+	.suite_exit = sma_suite_exit,
+	.init = sma_case_init,
 	.test_cases = rdma_rvt_sma_cases,
 };
 
