@@ -7,11 +7,22 @@
  * umad and issm are rdma_umad's), and the monitor events
  * (core/ib_core/netlink/nldev_monitor.c).
  *
- * Each case creates verbs objects on a loop device of its own
- * (hw/loop), then asks ib_core about them through a NETLINK_RDMA socket
+ * Each case creates verbs objects on the suite's loop device (hw/loop),
+ * then asks ib_core about them through a NETLINK_RDMA socket of its own
  * and checks every attribute against the objects.  The owner of every
  * object is this module, so RDMA_NLDEV_ATTR_RES_KERN_NAME must be
  * KBUILD_MODNAME.
+ *
+ * The loop device, its PD and its CQ are made once, by the suite's init
+ * (making and removing a device per case was most of the suite's time),
+ * and removed by its exit.  Every object a case adds goes when the case
+ * ends (KUnit actions, synchronous verbs calls: nothing of it is still
+ * under way afterwards), and each case that uses the device first checks
+ * that it is as the suite made it: the number of tracked objects of
+ * every type and the PD's use count as after the suite's init, the CQ
+ * unused.
+ * The monitor case makes devices of its own: their events are what it
+ * checks.
  */
 
 #include <kunit/test.h>
@@ -36,7 +47,20 @@
 /* QP numbers of MANY_QPS new QPs lie within this span. */
 #define QPN_SPAN	(4 * MANY_QPS)
 
-/* The loop device of a case and the objects all cases need. */
+/*
+ * The suite's loop device with its PD and CQ (nldev_res_suite_init()), and
+ * the PD's use count and how many objects of each type the device tracked
+ * then.
+ */
+static struct {
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	int pd_usecnt;
+	u64 count[RDMA_RESTRACK_MAX];
+} res_bed;
+
+/* The suite's device and objects as a case sees them, and its socket. */
 struct res_env {
 	struct ib_device *dev;
 	struct ib_pd *pd;
@@ -113,23 +137,28 @@ static void parse_msg(struct kunit *test, struct nlmsghdr *nlh,
 	parse(test, nlmsg_attrdata(nlh, 0), nlmsg_attrlen(nlh, 0), tb);
 }
 
+/*
+ * A case's view of the suite's device, after checking that the earlier
+ * cases left it as the suite's init made it; a socket of the case's own.
+ */
 static struct res_env *new_env(struct kunit *test)
 {
 	struct res_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	int t;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	e->dev = rdma_loop_add_device("kures%d");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->dev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_remove_loop,
-							e->dev), 0);
-	e->pd = ib_alloc_pd(e->dev, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->pd);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_pd,
-							e->pd), 0);
-	e->cq = ib_alloc_cq(e->dev, NULL, 64, 0, IB_POLL_DIRECT);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e->cq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_cq, e->cq),
-			0);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, res_bed.cq, "no suite device");
+	e->dev = res_bed.dev;
+	e->pd = res_bed.pd;
+	e->cq = res_bed.cq;
+	KUNIT_ASSERT_TRUE(test, fake_hca_try_get_put(e->dev));
+	for (t = 0; t < RDMA_RESTRACK_MAX; t++)
+		KUNIT_ASSERT_EQ_MSG(test, rdma_restrack_count(e->dev, t, false),
+				    res_bed.count[t],
+				    "objects of type %d left by an earlier case",
+				    t);
+	KUNIT_ASSERT_EQ(test, atomic_read(&e->pd->usecnt), res_bed.pd_usecnt);
+	KUNIT_ASSERT_EQ(test, atomic_read(&e->cq->usecnt), 0);
 	e->c = kt_nlc_open(test);
 	e->r = kunit_kzalloc(test, sizeof(*e->r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->r);
@@ -577,7 +606,10 @@ static void new_many_qps(struct kunit *test, struct res_env *e,
 
 	for (i = 0; i < n; i++) {
 		qp[i] = new_qp(test, e, IB_QPT_UD, NULL);
-		/* QP numbers of a fresh device come in order. */
+		/*
+		 * QP numbers come in order: the next free one from the
+		 * last one given (cyclic, far from wrapping here).
+		 */
 		if (i)
 			KUNIT_ASSERT_GT(test, qp[i]->qp_num, qp[i - 1]->qp_num);
 	}
@@ -1255,6 +1287,50 @@ static void nldev_driver_attrs(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* What the suite's init made goes, the device last. */
+static void nldev_res_suite_exit(struct kunit_suite *suite)
+{
+	if (res_bed.cq)
+		ib_free_cq(res_bed.cq);
+	if (res_bed.pd)
+		ib_dealloc_pd(res_bed.pd);
+	if (res_bed.dev)
+		rdma_loop_remove_device(res_bed.dev);
+	memset(&res_bed, 0, sizeof(res_bed));
+}
+
+/* The suite's loop device, its PD and its CQ; what the device tracks. */
+static int nldev_res_suite_init(struct kunit_suite *suite)
+{
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	int t, ret;
+
+	dev = rdma_loop_add_device("kures%d");
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	res_bed.dev = dev;
+	pd = ib_alloc_pd(dev, 0);
+	ret = PTR_ERR_OR_ZERO(pd);
+	if (ret)
+		goto err;
+	res_bed.pd = pd;
+	cq = ib_alloc_cq(dev, NULL, 64, 0, IB_POLL_DIRECT);
+	ret = PTR_ERR_OR_ZERO(cq);
+	if (ret)
+		goto err;
+	res_bed.cq = cq;
+	res_bed.pd_usecnt = atomic_read(&pd->usecnt);
+	for (t = 0; t < RDMA_RESTRACK_MAX; t++)
+		res_bed.count[t] = rdma_restrack_count(dev, t, false);
+	return 0;
+
+err:
+	nldev_res_suite_exit(suite);
+	return ret;
+}
+
 static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_res_summary),
 	KUNIT_CASE(nldev_res_qp_doit),
@@ -1275,6 +1351,8 @@ static struct kunit_case rdma_nldev_res_cases[] = {
 
 static struct kunit_suite rdma_nldev_res_suite = {
 	.name = "rdma_nldev_res",
+	.suite_init = nldev_res_suite_init,
+	.suite_exit = nldev_res_suite_exit,
 	.test_cases = rdma_nldev_res_cases,
 };
 
