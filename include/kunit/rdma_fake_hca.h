@@ -323,6 +323,10 @@ struct fake_hca_desc *fake_hca_kunit_desc(struct kunit *test, u32 num_ports);
 /* KUnit: a net device of the test, freed when it ends */
 struct net_device *fake_hca_kunit_netdev(struct kunit *test, const u8 *mac);
 
+/* The same net device for a suite's shared bed, and its end */
+struct net_device *fake_hca_netdev_new(const u8 *mac);
+void fake_hca_netdev_free(struct net_device *ndev);
+
 /*
  * ib_device_try_get() and, if it worked, ib_device_put() at once: for
  * tests that expect it to fail, so that a core bug costs a failed

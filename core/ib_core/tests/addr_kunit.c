@@ -4,19 +4,29 @@
  * destination MAC of RoCE address vectors (ib_resolve_eth_dmac() in
  * core/ib_core/verbs/ah.c).
  *
- * Every case builds a small network in init_net with rtnetlink, the way
- * "ip" would, through a kernel NETLINK_ROUTE socket:
+ * The suite's init makes two net devices in init_net and a fake HCA (their
+ * registration is what costs; the cases share them):
  *
  *   A  "fkhcat%d", MAC 02:ad:d0:00:00:0a, up, ARP on
- *      192.0.2.1/24 and 2001:db8:1::1/64 (no DAD)
- *      permanent neighbours 192.0.2.2 and 2001:db8:1::2 -> PEER_MAC
- *   B  the same with 198.51.100.1/24 and 2001:db8:2::1/64, neighbours
- *      .2 and ::2 -> PEER_B_MAC
+ *   B  the same with MAC 02:ad:d0:00:00:0b
+ *   a fake HCA "kuaddr%d" whose RoCE v2 port 1 is bound to A, with the
+ *   GIDs ::ffff:192.0.2.1 and 2001:db8:1::1 added to its table
  *
- * and a fake HCA whose RoCE v2 port 1 is bound to A, with the GIDs
- * ::ffff:192.0.2.1 and 2001:db8:1::1 added to its table.  The test VM has
- * no other interface than lo, so addresses outside these subnets have no
- * route at all.
+ * Every case that needs the network (new_ctx()) first checks that the bed
+ * is bare (A and B up with ARP, without addresses or neighbours, the GIDs
+ * there), then builds its network with rtnetlink, the way "ip" would,
+ * through a kernel NETLINK_ROUTE socket:
+ *
+ *   A  192.0.2.1/24 and 2001:db8:1::1/64 (no DAD)
+ *      permanent neighbours 192.0.2.2 and 2001:db8:1::2 -> PEER_MAC
+ *   B  198.51.100.1/24 and 2001:db8:2::1/64, neighbours .2 and ::2 ->
+ *      PEER_B_MAC
+ *
+ * Its end (bed_reset()) takes that away again: the addresses, and every
+ * neighbour of A and B the case made or caused (ARP and ND entries of
+ * resolutions that were never answered).  The
+ * test VM has no other interface than lo, so addresses outside these
+ * subnets have no route at all.
  */
 
 #include <kunit/test.h>
@@ -30,6 +40,7 @@
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <net/addrconf.h>
 #include <net/arp.h>
 #include <net/ndisc.h>
 #include <net/neighbour.h>
@@ -132,7 +143,10 @@ static void rtreq_nest_end(struct rtreq *r, struct nlattr *nest)
 	nest->nla_len = r->buf + r->nlh->nlmsg_len - (u8 *)nest;
 }
 
-/* Send @r and return the error of its ack. */
+/*
+ * Send @r and return the error of its ack (or of the exchange).  No
+ * assertion: the case's end uses it as well.
+ */
 static int rtc_do(struct rtc *c, struct rtreq *r)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
@@ -142,26 +156,28 @@ static int rtc_do(struct rtc *c, struct rtreq *r)
 		.msg_namelen = sizeof(kernel),
 	};
 	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
-	struct kunit *test = c->test;
 	int ret;
 
 	r->nlh->nlmsg_seq = ++c->seq;
 	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	KUNIT_ASSERT_EQ(test, ret, (int)iov.iov_len);
+	if (ret != (int)iov.iov_len)
+		return ret < 0 ? ret : -EIO;
 
 	/* rtnetlink answers before sendmsg returns */
 	memset(&msg, 0, sizeof(msg));
 	iov.iov_base = c->rx;
 	iov.iov_len = RX_BUF_LEN;
 	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, MSG_DONTWAIT);
-	KUNIT_ASSERT_GE(test, ret, (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)));
-	KUNIT_ASSERT_EQ(test, nlh->nlmsg_type, NLMSG_ERROR);
-	KUNIT_ASSERT_EQ(test, nlh->nlmsg_seq, c->seq);
+	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+		return ret < 0 ? ret : -EIO;
+	if (nlh->nlmsg_type != NLMSG_ERROR || nlh->nlmsg_seq != c->seq)
+		return -EPROTO;
 	return ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
 }
 
-static void rt_add_addr4(struct rtc *c, struct net_device *ndev,
-			 const char *addr, u8 prefixlen)
+/* "ip address add|del ADDR/PREFIXLEN dev DEV" (@type RTM_NEWADDR|DELADDR) */
+static int rt_addr4(struct rtc *c, u16 type, struct net_device *ndev,
+		    const char *addr, u8 prefixlen)
 {
 	struct ifaddrmsg ifa = {
 		.ifa_family = AF_INET,
@@ -171,11 +187,19 @@ static void rt_add_addr4(struct rtc *c, struct net_device *ndev,
 	struct rtreq r;
 	__be32 a = in_aton(addr);
 
-	rtreq_init(&r, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa,
-		   sizeof(ifa));
+	rtreq_init(&r, type, type == RTM_NEWADDR ?
+		   NLM_F_CREATE | NLM_F_EXCL : 0, &ifa, sizeof(ifa));
 	rtreq_put(&r, IFA_LOCAL, &a, sizeof(a));
 	rtreq_put(&r, IFA_ADDRESS, &a, sizeof(a));
-	KUNIT_ASSERT_EQ_MSG(c->test, rtc_do(c, &r), 0, "address %s", addr);
+	return rtc_do(c, &r);
+}
+
+static void rt_add_addr4(struct rtc *c, struct net_device *ndev,
+			 const char *addr, u8 prefixlen)
+{
+	KUNIT_ASSERT_EQ_MSG(c->test, rt_addr4(c, RTM_NEWADDR, ndev, addr,
+					      prefixlen), 0,
+			    "address %s", addr);
 }
 
 static struct in6_addr in6(const char *s)
@@ -186,8 +210,8 @@ static struct in6_addr in6(const char *s)
 	return a;
 }
 
-static void rt_add_addr6(struct rtc *c, struct net_device *ndev,
-			 const char *addr, u8 prefixlen)
+static int rt_addr6(struct rtc *c, u16 type, struct net_device *ndev,
+		    const char *addr, u8 prefixlen)
 {
 	struct ifaddrmsg ifa = {
 		.ifa_family = AF_INET6,
@@ -198,10 +222,18 @@ static void rt_add_addr6(struct rtc *c, struct net_device *ndev,
 	struct in6_addr a = in6(addr);
 	struct rtreq r;
 
-	rtreq_init(&r, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa,
-		   sizeof(ifa));
+	rtreq_init(&r, type, type == RTM_NEWADDR ?
+		   NLM_F_CREATE | NLM_F_EXCL : 0, &ifa, sizeof(ifa));
 	rtreq_put(&r, IFA_ADDRESS, &a, sizeof(a));
-	KUNIT_ASSERT_EQ_MSG(c->test, rtc_do(c, &r), 0, "address %s", addr);
+	return rtc_do(c, &r);
+}
+
+static void rt_add_addr6(struct rtc *c, struct net_device *ndev,
+			 const char *addr, u8 prefixlen)
+{
+	KUNIT_ASSERT_EQ_MSG(c->test, rt_addr6(c, RTM_NEWADDR, ndev, addr,
+					      prefixlen), 0,
+			    "address %s", addr);
 }
 
 /* A permanent neighbour, as "ip neigh replace ADDR lladdr MAC dev DEV". */
@@ -240,10 +272,31 @@ static void rt_neigh6(struct rtc *c, struct net_device *ndev,
 			    0, "neighbour %s", addr);
 }
 
+struct vlan_del {
+	struct rtc *c;
+	int ifindex;
+};
+
+/* KUnit action: "ip link del" of a VLAN of the case (A and B stay) */
+static void vlan_del_action(void *arg)
+{
+	struct vlan_del *d = arg;
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = d->ifindex,
+	};
+	struct rtreq r;
+
+	rtreq_init(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
+	KUNIT_EXPECT_EQ_MSG(d->c->test, rtc_do(d->c, &r), 0,
+			    "cleanup: VLAN %d not deleted", d->ifindex);
+}
+
 /* "ip link add link LOWER name NAME type vlan id ID", then up. */
 static struct net_device *rt_add_vlan(struct rtc *c, struct net_device *lower,
 				      const char *name, u16 id)
 {
+	struct vlan_del *d = kunit_kzalloc(c->test, sizeof(*d), GFP_KERNEL);
 	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
 	struct nlattr *info, *data;
 	struct net_device *vlan;
@@ -261,21 +314,38 @@ static struct net_device *rt_add_vlan(struct rtc *c, struct net_device *lower,
 	rtreq_put(&r, IFLA_VLAN_ID, &id, sizeof(id));
 	rtreq_nest_end(&r, data);
 	rtreq_nest_end(&r, info);
+	KUNIT_ASSERT_NOT_NULL(c->test, d);
 	KUNIT_ASSERT_EQ_MSG(c->test, rtc_do(c, &r), 0, "vlan %s", name);
 
-	/* it goes away with its lower device, at the end of the test */
+	/* A and B outlive the case: the VLAN goes at its end */
 	rtnl_lock();
 	vlan = __dev_get_by_name(&init_net, name);
-	ret = vlan ? dev_change_flags(vlan, vlan->flags | IFF_UP, NULL) :
-		     -ENODEV;
+	if (vlan) {
+		d->c = c;
+		d->ifindex = vlan->ifindex;
+		ret = dev_change_flags(vlan, vlan->flags | IFF_UP, NULL);
+	} else {
+		ret = -ENODEV;
+	}
 	rtnl_unlock();
+	if (vlan)
+		KUNIT_ASSERT_EQ(c->test, kunit_add_action_or_reset(c->test,
+								   vlan_del_action,
+								   d), 0);
 	KUNIT_ASSERT_EQ(c->test, ret, 0);
 	return vlan;
 }
 
 /* ------------------------------------------------------------------
- * The network of a test
+ * The suite's bed and the network of a case
  */
+
+/* Made by rdma_addr_suite_init(), shared by the cases */
+static struct {
+	struct net_device *a;
+	struct net_device *b;
+	struct fake_hca *hca;
+} bed;
 
 struct addr_ctx {
 	struct rtc *rtc;
@@ -302,37 +372,18 @@ static union ib_gid gid_of(const char *ip)
 	return gid;
 }
 
-/* A test net device, up, with ARP (the fake's are NOARP by default). */
-static struct net_device *new_netdev(struct kunit *test, const u8 *mac)
-{
-	struct net_device *ndev = fake_hca_kunit_netdev(test, mac);
-	int ret;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
-	rtnl_lock();
-	ret = dev_change_flags(ndev, (ndev->flags | IFF_UP) & ~IFF_NOARP,
-			       NULL);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	return ndev;
-}
-
 static void put_gid_attr_action(void *attr)
 {
 	rdma_put_gid_attr(attr);
 }
 
-static const struct ib_gid_attr *add_gid(struct kunit *test,
-					 struct addr_ctx *ctx, const char *ip)
+/* The bed's GID of @ip on A, referenced until the case ends */
+static const struct ib_gid_attr *find_gid(struct kunit *test,
+					  struct addr_ctx *ctx, const char *ip)
 {
-	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
 	union ib_gid gid = gid_of(ip);
 	const struct ib_gid_attr *found;
 
-	RCU_INIT_POINTER(attr.ndev, ctx->a);
-
-	KUNIT_ASSERT_EQ(test, ib_cache_gid_add(ctx->dev, ROCE_PORT, &gid,
-					       &attr), 0);
 	found = rdma_find_gid_by_port(ctx->dev, &gid,
 				      IB_GID_TYPE_ROCE_UDP_ENCAP, ROCE_PORT,
 				      ctx->a);
@@ -343,18 +394,133 @@ static const struct ib_gid_attr *add_gid(struct kunit *test,
 	return found;
 }
 
+/* The neighbour of @ip on @ndev, referenced, or NULL. */
+static struct neighbour *neigh_of(struct net_device *ndev, int family,
+				  const char *ip)
+{
+	if (family == AF_INET) {
+		__be32 a = in_aton(ip);
+
+		return neigh_lookup(&arp_tbl, &a, ndev);
+	}
+	{
+		struct in6_addr a = in6(ip);
+
+		return neigh_lookup(&nd_tbl, &a, ndev);
+	}
+}
+
+static bool has_neigh(struct net_device *ndev, int family, const char *ip)
+{
+	struct neighbour *n = neigh_of(ndev, family, ip);
+
+	if (n)
+		neigh_release(n);
+	return n;
+}
+
+/*
+ * The bed as every case finds it: A and B up with ARP, without IPv4
+ * addresses, the case's IPv6 addresses or neighbours, and the HCA's table
+ * with the GIDs of A's addresses.
+ */
+static void bed_expect_bare(struct kunit *test)
+{
+	static const char * const v4[] = { "192.0.2.2", "198.51.100.2" };
+	static const char * const v6[] = { "2001:db8:1::2", "2001:db8:2::2" };
+	static const char * const own[] = { "192.0.2.1", "2001:db8:1::1" };
+	struct net_device *nds[] = { bed.a, bed.b };
+	const struct ib_gid_attr *attr;
+	union ib_gid gid;
+	struct in6_addr a6;
+	bool v4_addr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, bed.hca);
+	for (i = 0; i < ARRAY_SIZE(nds); i++) {
+		KUNIT_ASSERT_NOT_NULL(test, nds[i]);
+		KUNIT_ASSERT_EQ_MSG(test, nds[i]->flags & (IFF_UP | IFF_NOARP),
+				    IFF_UP, "%s not up with ARP", nds[i]->name);
+		rcu_read_lock();
+		v4_addr = __in_dev_get_rcu(nds[i]) &&
+			  rcu_access_pointer(__in_dev_get_rcu(nds[i])->ifa_list);
+		rcu_read_unlock();
+		KUNIT_ASSERT_FALSE_MSG(test, v4_addr, "%s has an IPv4 address",
+				       nds[i]->name);
+		KUNIT_ASSERT_FALSE_MSG(test, has_neigh(nds[i], AF_INET, v4[i]),
+				       "neighbour %s left", v4[i]);
+		KUNIT_ASSERT_FALSE_MSG(test, has_neigh(nds[i], AF_INET6, v6[i]),
+				       "neighbour %s left", v6[i]);
+	}
+	a6 = in6("2001:db8:1::1");
+	KUNIT_ASSERT_FALSE(test, ipv6_chk_addr(&init_net, &a6, NULL, 0));
+	a6 = in6("2001:db8:2::1");
+	KUNIT_ASSERT_FALSE(test, ipv6_chk_addr(&init_net, &a6, NULL, 0));
+	for (i = 0; i < ARRAY_SIZE(own); i++) {
+		gid = gid_of(own[i]);
+		attr = rdma_find_gid_by_port(&bed.hca->ibdev, &gid,
+					     IB_GID_TYPE_ROCE_UDP_ENCAP,
+					     ROCE_PORT, bed.a);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(attr), "GID %s gone",
+				       own[i]);
+		rdma_put_gid_attr(attr);
+	}
+}
+
+/*
+ * KUnit action, the end of a case with a network (after its GID
+ * references, VLANs and resolutions went): the addresses of new_ctx() deleted, and every
+ * neighbour entry of A and B flushed, as "ip neigh flush dev A" does
+ * (those of the case and the ones its resolutions left incomplete; their
+ * timers and queued packets go with them).
+ */
+static void bed_reset(void *arg)
+{
+	struct addr_ctx *ctx = arg;
+	struct kunit *test = ctx->rtc->test;
+	struct {
+		struct net_device *ndev;
+		int (*del)(struct rtc *c, u16 type, struct net_device *ndev,
+			   const char *addr, u8 prefixlen);
+		const char *addr;
+		u8 len;
+	} addrs[] = {
+		{ bed.a, rt_addr4, "192.0.2.1", 24 },
+		{ bed.a, rt_addr6, "2001:db8:1::1", 64 },
+		{ bed.b, rt_addr4, "198.51.100.1", 24 },
+		{ bed.b, rt_addr6, "2001:db8:2::1", 64 },
+	};
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
+		ret = addrs[i].del(ctx->rtc, RTM_DELADDR, addrs[i].ndev,
+				   addrs[i].addr, addrs[i].len);
+		/* -EADDRNOTAVAIL: the case failed before adding it */
+		KUNIT_EXPECT_TRUE_MSG(test, !ret || ret == -EADDRNOTAVAIL,
+				      "cleanup: address %s: %d",
+				      addrs[i].addr, ret);
+	}
+	neigh_ifdown(&arp_tbl, bed.a);
+	neigh_ifdown(&nd_tbl, bed.a);
+	neigh_ifdown(&arp_tbl, bed.b);
+	neigh_ifdown(&nd_tbl, bed.b);
+}
+
 static struct addr_ctx *new_ctx(struct kunit *test)
 {
 	struct addr_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 1);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, desc);
+	bed_expect_bare(test);
 	ctx->rtc = rtc_open(test);
+	ctx->a = bed.a;
+	ctx->b = bed.b;
+	ctx->hca = bed.hca;
+	ctx->dev = &bed.hca->ibdev;
+	/* after everything the case adds, before its socket goes */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_reset, ctx),
+			0);
 
-	/* net devices first: they must outlive the device bound to them */
-	ctx->a = new_netdev(test, mac_a);
-	ctx->b = new_netdev(test, mac_b);
 	rt_add_addr4(ctx->rtc, ctx->a, "192.0.2.1", 24);
 	rt_add_addr6(ctx->rtc, ctx->a, "2001:db8:1::1", 64);
 	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.2", peer_mac);
@@ -364,15 +530,8 @@ static struct addr_ctx *new_ctx(struct kunit *test)
 	rt_neigh4(ctx->rtc, ctx->b, "198.51.100.2", peer_b_mac);
 	rt_neigh6(ctx->rtc, ctx->b, "2001:db8:2::2", peer_b_mac);
 
-	desc->name = "kuaddr%d";
-	fake_hca_desc_set_eth(desc, ROCE_PORT);
-	desc->port[0].netdev = ctx->a;
-	ctx->hca = fake_hca_kunit_create_registered(test, desc);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->hca);
-	ctx->dev = &ctx->hca->ibdev;
-
-	ctx->sgid4 = add_gid(test, ctx, "192.0.2.1");
-	ctx->sgid6 = add_gid(test, ctx, "2001:db8:1::1");
+	ctx->sgid4 = find_gid(test, ctx, "192.0.2.1");
+	ctx->sgid6 = find_gid(test, ctx, "2001:db8:1::1");
 	/* the default GID: fe80:: + EUI-64 of A's MAC */
 	ctx->sgid_ll = rdma_get_gid_attr(ctx->dev, ROCE_PORT, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->sgid_ll);
@@ -496,22 +655,6 @@ static void rdma_addr_neigh_replaced(struct kunit *test)
 	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.2", moved);
 	KUNIT_ASSERT_EQ(test, find_l2(ctx->sgid4, "192.0.2.2", dmac, &hop), 0);
 	KUNIT_EXPECT_MEMEQ(test, dmac, moved, ETH_ALEN);
-}
-
-/* The neighbour of @ip on @ndev, referenced, or NULL. */
-static struct neighbour *neigh_of(struct net_device *ndev, int family,
-				  const char *ip)
-{
-	if (family == AF_INET) {
-		__be32 a = in_aton(ip);
-
-		return neigh_lookup(&arp_tbl, &a, ndev);
-	}
-	{
-		struct in6_addr a = in6(ip);
-
-		return neigh_lookup(&nd_tbl, &a, ndev);
-	}
 }
 
 static void expect_solicited(struct kunit *test, struct net_device *ndev,
@@ -1190,8 +1333,78 @@ static struct kunit_case rdma_addr_cases[] = {
 	{}
 };
 
+/* A net device of the bed, up, with ARP (the fake's are NOARP) */
+static int bed_netdev(struct net_device **ndev, const u8 *mac)
+{
+	struct net_device *nd = fake_hca_netdev_new(mac);
+	int ret;
+
+	if (IS_ERR(nd))
+		return PTR_ERR(nd);
+	*ndev = nd;
+	rtnl_lock();
+	ret = dev_change_flags(nd, (nd->flags | IFF_UP) & ~IFF_NOARP, NULL);
+	rtnl_unlock();
+	return ret;
+}
+
+/* A GID of the bed: @ip on A */
+static int bed_add_gid(const char *ip)
+{
+	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
+	union ib_gid gid = gid_of(ip);
+
+	RCU_INIT_POINTER(attr.ndev, bed.a);
+	return ib_cache_gid_add(&bed.hca->ibdev, ROCE_PORT, &gid, &attr);
+}
+
+/* The suite's exit: the HCA, then the net devices it was bound to */
+static void rdma_addr_suite_exit(struct kunit_suite *suite)
+{
+	if (bed.hca)
+		fake_hca_destroy(bed.hca);
+	fake_hca_netdev_free(bed.a);
+	fake_hca_netdev_free(bed.b);
+	memset(&bed, 0, sizeof(bed));
+}
+
+/* The suite's init: A and B, then the HCA bound to A with its GIDs */
+static int rdma_addr_suite_init(struct kunit_suite *suite)
+{
+	struct fake_hca_desc *desc = kzalloc(sizeof(*desc), GFP_KERNEL);
+	struct fake_hca *hca;
+	int ret;
+
+	if (!desc)
+		return -ENOMEM;
+	ret = bed_netdev(&bed.a, mac_a);
+	if (!ret)
+		ret = bed_netdev(&bed.b, mac_b);
+	if (!ret) {
+		fake_hca_desc_init(desc, 1);
+		desc->name = "kuaddr%d";
+		fake_hca_desc_set_eth(desc, ROCE_PORT);
+		desc->port[0].netdev = bed.a;
+		hca = fake_hca_create_registered(desc);
+		if (IS_ERR(hca))
+			ret = PTR_ERR(hca);
+		else
+			bed.hca = hca;
+	}
+	kfree(desc);
+	if (!ret)
+		ret = bed_add_gid("192.0.2.1");
+	if (!ret)
+		ret = bed_add_gid("2001:db8:1::1");
+	if (ret)
+		rdma_addr_suite_exit(suite);
+	return ret;
+}
+
 static struct kunit_suite rdma_addr_suite = {
 	.name = "rdma_addr",
+	.suite_init = rdma_addr_suite_init,
+	.suite_exit = rdma_addr_suite_exit,
 	.test_cases = rdma_addr_cases,
 };
 

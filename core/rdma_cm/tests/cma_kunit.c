@@ -6,13 +6,22 @@
  * one registered later), device removal with ids in every reachable
  * state, ADDR_CHANGE, destroy racing the address callback, restrack.
  *
- * The network of every case (init_net, built with rtnetlink):
+ * The suite's bed (rdma_cma_suite_init(); the cases share it, its
+ * registrations are what costs):
  *
- *   A  "fkhcat%d", MAC mac_a, up: 192.0.2.1/24, permanent neighbour
- *      192.0.2.2 -> peer_mac; fake HCA "kucma%d" with its RoCE port 1
- *      bound to A and the GID ::ffff:192.0.2.1
- *   B  MAC mac_b, up: 198.51.100.1/24, neighbour 198.51.100.2; no RDMA
- *      device on it
+ *   A  "fkhcat%d", MAC mac_a, up with ARP; fake HCA "kucma%d" with its
+ *      RoCE port 1 bound to A and the GID ::ffff:192.0.2.1
+ *   B  MAC mac_b, up with ARP; no RDMA device on it
+ *
+ * Each case (new_ctx()) checks that it finds the bed bare (no addresses,
+ * no neighbours, A with mac_a, the HCA there without CM IDs), then gives
+ * it its network with rtnetlink: 192.0.2.1/24 on A with the permanent
+ * neighbour 192.0.2.2 -> peer_mac, 198.51.100.1/24 on B with
+ * 198.51.100.2.  Its end (bed_reset()) puts back what the case changed
+ * (A's MAC; the HCA, made anew if the case removed it), proves with a
+ * resolution of its own that both queues that call ids back are done with
+ * the case's work (bed_round_trip()), and takes the network away again:
+ * the addresses, and every neighbour entry of A and B.
  *
  * Connecting, accepting and everything after need a peer: over iWARP
  * with iw_cm plus the fake iWARP device (rdma_cma_conn), over InfiniBand
@@ -36,12 +45,14 @@
 #include <kunit/rdma_fake_hca.h>
 #include <kunit/rdma_nldev.h>
 #include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
 #include <linux/inet.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/delay.h>
 #include <linux/wait.h>
+#include <net/arp.h>
 #include <net/neighbour.h>
 #include <net/netlink.h>
 #include <rdma/ib_cache.h>
@@ -132,43 +143,54 @@ static void rtc_attr(struct rtc *c, u16 type, const void *data, u16 len)
 	c->nlh->nlmsg_len += nla_total_size(len);
 }
 
-static void rtc_send(struct rtc *c, const char *what)
+/* Send the request, return the error of its ack; no assertion. */
+static int rtc_try(struct rtc *c)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct kvec iov = { .iov_base = c->buf, .iov_len = c->nlh->nlmsg_len };
 	struct msghdr msg = { .msg_name = &kernel,
 			      .msg_namelen = sizeof(kernel) };
 	struct nlmsghdr *ack = (struct nlmsghdr *)c->rx;
-	struct kunit *test = c->test;
 	int ret;
 
 	c->nlh->nlmsg_seq = ++c->seq;
 	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	KUNIT_ASSERT_EQ(test, ret, (int)iov.iov_len);
+	if (ret != (int)iov.iov_len)
+		return ret < 0 ? ret : -EIO;
 	memset(&msg, 0, sizeof(msg));
 	iov.iov_base = c->rx;
 	iov.iov_len = RX_BUF_LEN;
 	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, MSG_DONTWAIT);
-	KUNIT_ASSERT_GE(test, ret, (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)));
-	KUNIT_ASSERT_EQ(test, ack->nlmsg_type, NLMSG_ERROR);
-	KUNIT_ASSERT_EQ_MSG(test, ((struct nlmsgerr *)NLMSG_DATA(ack))->error,
-			    0, "%s", what);
+	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+		return ret < 0 ? ret : -EIO;
+	if (ack->nlmsg_type != NLMSG_ERROR || ack->nlmsg_seq != c->seq)
+		return -EPROTO;
+	return ((struct nlmsgerr *)NLMSG_DATA(ack))->error;
 }
 
-static void rt_addr4(struct rtc *c, struct net_device *ndev, const char *ip)
+/* "ip address add|del IP/24 dev DEV" (@type RTM_NEWADDR or RTM_DELADDR) */
+static int rt_try_addr4(struct rtc *c, u16 type, struct net_device *ndev,
+			const char *ip)
 {
 	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 24,
 				 .ifa_index = ndev->ifindex };
 	__be32 a = in_aton(ip);
 
-	rtc_start(c, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof(ifa));
+	rtc_start(c, type, type == RTM_NEWADDR ? NLM_F_CREATE | NLM_F_EXCL : 0,
+		  &ifa, sizeof(ifa));
 	rtc_attr(c, IFA_LOCAL, &a, sizeof(a));
 	rtc_attr(c, IFA_ADDRESS, &a, sizeof(a));
-	rtc_send(c, ip);
+	return rtc_try(c);
 }
 
-static void rt_neigh4(struct rtc *c, struct net_device *ndev, const char *ip,
-		      const u8 *mac)
+static void rt_addr4(struct rtc *c, struct net_device *ndev, const char *ip)
+{
+	KUNIT_ASSERT_EQ_MSG(c->test, rt_try_addr4(c, RTM_NEWADDR, ndev, ip), 0,
+			    "%s", ip);
+}
+
+static int rt_try_neigh4(struct rtc *c, struct net_device *ndev,
+			 const char *ip, const u8 *mac)
 {
 	struct ndmsg nd = { .ndm_family = AF_INET, .ndm_state = NUD_PERMANENT,
 			    .ndm_ifindex = ndev->ifindex };
@@ -178,7 +200,14 @@ static void rt_neigh4(struct rtc *c, struct net_device *ndev, const char *ip,
 		  sizeof(nd));
 	rtc_attr(c, NDA_DST, &a, sizeof(a));
 	rtc_attr(c, NDA_LLADDR, mac, ETH_ALEN);
-	rtc_send(c, ip);
+	return rtc_try(c);
+}
+
+static void rt_neigh4(struct rtc *c, struct net_device *ndev, const char *ip,
+		      const u8 *mac)
+{
+	KUNIT_ASSERT_EQ_MSG(c->test, rt_try_neigh4(c, ndev, ip, mac), 0, "%s",
+			    ip);
 }
 
 /* ------------------------------------------------------------------
@@ -193,19 +222,12 @@ struct cma_ctx {
 	struct ib_device *dev;
 };
 
-static struct net_device *new_netdev(struct kunit *test, const u8 *mac)
-{
-	struct net_device *ndev = fake_hca_kunit_netdev(test, mac);
-	int ret;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ndev);
-	rtnl_lock();
-	ret = dev_change_flags(ndev, (ndev->flags | IFF_UP) & ~IFF_NOARP,
-			       NULL);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	return ndev;
-}
+/* Made by rdma_cma_suite_init(), shared by the cases */
+static struct {
+	struct net_device *a;
+	struct net_device *b;
+	struct fake_hca *hca;	/* NULL while a case removed it */
+} bed;
 
 /* A fake HCA whose RoCE port 1 is bound to @ndev and owns @ip's GID. */
 static struct fake_hca *new_roce_hca(struct kunit *test,
@@ -231,20 +253,160 @@ static struct fake_hca *new_roce_hca(struct kunit *test,
 	return hca;
 }
 
+/* The bed's HCA: RoCE port 1 bound to A, with 192.0.2.1's GID */
+static int bed_new_hca(void)
+{
+	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
+	struct fake_hca_desc *desc = kzalloc(sizeof(*desc), GFP_KERNEL);
+	struct fake_hca *hca;
+	union ib_gid gid;
+	int ret;
+
+	if (!desc)
+		return -ENOMEM;
+	fake_hca_desc_init(desc, 1);
+	desc->name = "kucma%d";
+	fake_hca_desc_set_eth(desc, ROCE_PORT);
+	desc->port[0].netdev = bed.a;
+	hca = fake_hca_create_registered(desc);
+	kfree(desc);
+	if (IS_ERR(hca))
+		return PTR_ERR(hca);
+	ipv6_addr_set_v4mapped(in_aton("192.0.2.1"), (struct in6_addr *)gid.raw);
+	RCU_INIT_POINTER(attr.ndev, bed.a);
+	ret = ib_cache_gid_add(&hca->ibdev, ROCE_PORT, &gid, &attr);
+	if (ret) {
+		fake_hca_destroy(hca);
+		return ret;
+	}
+	bed.hca = hca;
+	return 0;
+}
+
+/* A case removes the bed's HCA; bed_reset() makes it anew. */
+static void bed_remove_hca(struct cma_ctx *ctx)
+{
+	struct fake_hca *hca = bed.hca;
+
+	bed.hca = NULL;
+	ctx->hca = NULL;
+	fake_hca_destroy(hca);
+}
+
+/* As "ip link set DEV down; ip link set DEV address MAC; ... up" */
+static int set_mac(struct net_device *ndev, const u8 *mac)
+{
+	struct sockaddr sa = { .sa_family = ndev->type };
+	int ret;
+
+	memcpy(sa.sa_data, mac, ETH_ALEN);
+	rtnl_lock();
+	ret = dev_change_flags(ndev, ndev->flags & ~IFF_UP, NULL);
+	if (!ret)
+		ret = dev_set_mac_address(ndev, &sa, NULL);
+	if (!ret)
+		ret = dev_change_flags(ndev, ndev->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	return ret;
+}
+
+static bool has_neigh(struct net_device *ndev, const char *ip)
+{
+	__be32 a = in_aton(ip);
+	struct neighbour *n = neigh_lookup(&arp_tbl, &a, ndev);
+
+	if (n)
+		neigh_release(n);
+	return n;
+}
+
+static int cm_ids_of(struct ib_device *dev);
+static void bed_round_trip(struct kunit *test);
+
+/*
+ * The bed as every case finds it: A and B up with ARP, A with mac_a,
+ * without addresses or the neighbours of the cases; the HCA there, with
+ * no CM ID.
+ */
+static void bed_expect_bare(struct kunit *test)
+{
+	static const char * const peers[] = { "192.0.2.2", "198.51.100.2" };
+	struct net_device *nds[] = { bed.a, bed.b };
+	bool v4_addr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, bed.hca);
+	KUNIT_ASSERT_EQ(test, cm_ids_of(&bed.hca->ibdev), 0);
+	for (i = 0; i < ARRAY_SIZE(nds); i++) {
+		KUNIT_ASSERT_NOT_NULL(test, nds[i]);
+		KUNIT_ASSERT_EQ_MSG(test, nds[i]->flags & (IFF_UP | IFF_NOARP),
+				    IFF_UP, "%s not up with ARP", nds[i]->name);
+		rcu_read_lock();
+		v4_addr = __in_dev_get_rcu(nds[i]) &&
+			  rcu_access_pointer(__in_dev_get_rcu(nds[i])->ifa_list);
+		rcu_read_unlock();
+		KUNIT_ASSERT_FALSE_MSG(test, v4_addr, "%s has an IPv4 address",
+				       nds[i]->name);
+		KUNIT_ASSERT_FALSE_MSG(test, has_neigh(nds[i], peers[i]),
+				       "neighbour %s left", peers[i]);
+	}
+	KUNIT_ASSERT_TRUE(test, ether_addr_equal(bed.a->dev_addr, mac_a));
+}
+
+/*
+ * KUnit action, the end of a case (its ids and own devices went): A's MAC
+ * and the HCA as they were, a round trip through both callback queues
+ * behind whatever the case left on them, then its addresses and every
+ * neighbour entry of A and B gone.
+ */
+static void bed_reset(void *arg)
+{
+	struct cma_ctx *ctx = arg;
+	struct kunit *test = ctx->rtc->test;
+	int ret;
+
+	if (!ether_addr_equal(bed.a->dev_addr, mac_a))
+		KUNIT_EXPECT_EQ_MSG(test, set_mac(bed.a, mac_a), 0,
+				    "cleanup: MAC of %s", bed.a->name);
+	if (!bed.hca)
+		KUNIT_EXPECT_EQ_MSG(test, bed_new_hca(), 0,
+				    "cleanup: the HCA not made again");
+	/* taking A down flushed its neighbours: the round trip's one */
+	KUNIT_EXPECT_EQ(test, rt_try_neigh4(ctx->rtc, bed.a, "192.0.2.2",
+					    peer_mac), 0);
+	if (bed.hca) {
+		bed_round_trip(test);
+		KUNIT_EXPECT_EQ_MSG(test, cm_ids_of(&bed.hca->ibdev), 0,
+				    "cleanup: CM IDs left");
+	}
+	ret = rt_try_addr4(ctx->rtc, RTM_DELADDR, bed.a, "192.0.2.1");
+	KUNIT_EXPECT_TRUE_MSG(test, !ret || ret == -EADDRNOTAVAIL,
+			      "cleanup: address of A: %d", ret);
+	ret = rt_try_addr4(ctx->rtc, RTM_DELADDR, bed.b, "198.51.100.1");
+	KUNIT_EXPECT_TRUE_MSG(test, !ret || ret == -EADDRNOTAVAIL,
+			      "cleanup: address of B: %d", ret);
+	neigh_ifdown(&arp_tbl, bed.a);
+	neigh_ifdown(&arp_tbl, bed.b);
+}
+
 static struct cma_ctx *new_ctx(struct kunit *test)
 {
 	struct cma_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	bed_expect_bare(test);
 	ctx->rtc = rtc_open(test);
-	ctx->a = new_netdev(test, mac_a);
-	ctx->b = new_netdev(test, mac_b);
+	ctx->a = bed.a;
+	ctx->b = bed.b;
+	ctx->hca = bed.hca;
+	ctx->dev = &bed.hca->ibdev;
+	/* after the case's ids and devices, before its socket goes */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_reset, ctx),
+			0);
 	rt_addr4(ctx->rtc, ctx->a, "192.0.2.1");
 	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.2", peer_mac);
 	rt_addr4(ctx->rtc, ctx->b, "198.51.100.1");
 	rt_neigh4(ctx->rtc, ctx->b, "198.51.100.2", peer_mac);
-	ctx->hca = new_roce_hca(test, ctx->a, "192.0.2.1");
-	ctx->dev = &ctx->hca->ibdev;
 	return ctx;
 }
 
@@ -421,6 +583,45 @@ static void sentinel_resolve(struct kunit *test, bool route)
 						 READ_ONCE(log->n) >= 1,
 						 EV_WAIT),
 			      "the sentinel's address callback never came");
+}
+
+/*
+ * The round trip of bed_reset(): sentinel_resolve() with an id of its
+ * own (no KUnit action: it runs as one), destroyed before it returns.
+ */
+static void bed_round_trip(struct kunit *test)
+{
+	struct ev_log *log = kzalloc(sizeof(*log), GFP_KERNEL);
+	struct sockaddr_storage dst;
+	bool ok = false;
+
+	if (!log) {
+		KUNIT_FAIL(test, "cleanup: no memory for the round trip");
+		return;
+	}
+	log->test = test;
+	spin_lock_init(&log->lock);
+	init_waitqueue_head(&log->wq);
+	log->destroy_on = -1;
+	log->block_on = -1;
+	log->id = rdma_create_id(&init_net, ev_handler, log, RDMA_PS_TCP,
+				 IB_QPT_RC);
+	if (IS_ERR(log->id)) {
+		KUNIT_FAIL(test, "cleanup: no id for the round trip");
+		kfree(log);
+		return;
+	}
+	if (!rdma_resolve_addr(log->id, NULL, ip4(&dst, "192.0.2.2",
+						  TEST_PORT), 1000) &&
+	    wait_event_timeout(log->wq, READ_ONCE(log->n) >= 1, EV_WAIT) &&
+	    log->ev[0] == RDMA_CM_EVENT_ADDR_RESOLVED &&
+	    !rdma_resolve_route(log->id, 1000) &&
+	    wait_event_timeout(log->wq, READ_ONCE(log->n) >= 2, EV_WAIT))
+		ok = log->ev[1] == RDMA_CM_EVENT_ROUTE_RESOLVED;
+	rdma_destroy_id(log->id);
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "cleanup: no round trip (%u events)",
+			      log->n);
+	kfree(log);
 }
 
 /* ------------------------------------------------------------------
@@ -635,7 +836,7 @@ static void rdma_cma_listen_all_devices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cm_ids_of(&late->ibdev), 1);
 
 	/* a listener's device goes away under it: no event, still listening */
-	fake_hca_kunit_destroy(test, ctx->hca);
+	bed_remove_hca(ctx);
 	KUNIT_EXPECT_EQ(test, log->n, 0);
 	KUNIT_EXPECT_EQ(test, rdma_listen(log->id, 8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cm_ids_of(&late->ibdev), 1);
@@ -673,7 +874,7 @@ static void rdma_cma_device_removal(struct kunit *test)
 	route->destroy_on = RDMA_CM_EVENT_DEVICE_REMOVAL;
 	self->ret[RDMA_CM_EVENT_DEVICE_REMOVAL] = 1;
 
-	fake_hca_kunit_destroy(test, ctx->hca);
+	bed_remove_hca(ctx);
 
 	expect_event(test, bound, 1, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
 	expect_event(test, addr, 2, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
@@ -821,7 +1022,7 @@ static void rdma_cma_removal_during_resolve(struct kunit *test)
 						ip4(&ss, "192.0.2.3",
 						    TEST_PORT), 60000), 0);
 	log->destroy_on = RDMA_CM_EVENT_DEVICE_REMOVAL;
-	fake_hca_kunit_destroy(test, ctx->hca);
+	bed_remove_hca(ctx);
 	expect_event(test, log, 1, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
 	KUNIT_ASSERT_TRUE(test, wait_event_timeout(log->wq,
 						   READ_ONCE(log->destroyed),
@@ -877,7 +1078,7 @@ static void rdma_cma_destroy_races_removal(struct kunit *test)
 
 	INIT_WORK_ONSTACK(&d.work, destroyer_work);
 	queue_work(system_unbound_wq, &d.work);
-	fake_hca_kunit_destroy(test, ctx->hca);
+	bed_remove_hca(ctx);
 	/* the removal waited for the last id: its destroy had begun */
 	KUNIT_EXPECT_EQ(test, READ_ONCE(d.started), d.count);
 	flush_work(&d.work);
@@ -974,8 +1175,6 @@ static void rdma_cma_addr_change(struct kunit *test)
 	struct cma_ctx *ctx = new_ctx(test);
 	struct ev_log *log = new_id(test, IB_QPT_RC);
 	struct sockaddr_storage dst;
-	struct sockaddr sa = { .sa_family = ctx->a->type };
-	int ret;
 
 	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(log->id, NULL,
 						ip4(&dst, "192.0.2.2",
@@ -983,15 +1182,7 @@ static void rdma_cma_addr_change(struct kunit *test)
 	expect_event(test, log, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
 
 	/* as "ip link set A down; ... address MAC; ... up" */
-	memcpy(sa.sa_data, mac_new, ETH_ALEN);
-	rtnl_lock();
-	ret = dev_change_flags(ctx->a, ctx->a->flags & ~IFF_UP, NULL);
-	if (!ret)
-		ret = dev_set_mac_address(ctx->a, &sa, NULL);
-	if (!ret)
-		ret = dev_change_flags(ctx->a, ctx->a->flags | IFF_UP, NULL);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, set_mac(ctx->a, mac_new), 0);
 	expect_event(test, log, 2, RDMA_CM_EVENT_ADDR_CHANGE, 0);
 }
 
@@ -1028,18 +1219,7 @@ static void rdma_cma_addr_handler_nonzero(struct kunit *test)
 /* As "ip link set A down; ip link set A address mac_new; ... up" */
 static void change_mac(struct kunit *test, struct net_device *ndev)
 {
-	struct sockaddr sa = { .sa_family = ndev->type };
-	int ret;
-
-	memcpy(sa.sa_data, mac_new, ETH_ALEN);
-	rtnl_lock();
-	ret = dev_change_flags(ndev, ndev->flags & ~IFF_UP, NULL);
-	if (!ret)
-		ret = dev_set_mac_address(ndev, &sa, NULL);
-	if (!ret)
-		ret = dev_change_flags(ndev, ndev->flags | IFF_UP, NULL);
-	rtnl_unlock();
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, set_mac(ndev, mac_new), 0);
 }
 
 /*
@@ -1278,8 +1458,50 @@ static struct kunit_case rdma_cma_cases[] = {
 	{}
 };
 
+/* A net device of the bed, up, with ARP (the fake's are NOARP) */
+static int bed_netdev(struct net_device **ndev, const u8 *mac)
+{
+	struct net_device *nd = fake_hca_netdev_new(mac);
+	int ret;
+
+	if (IS_ERR(nd))
+		return PTR_ERR(nd);
+	*ndev = nd;
+	rtnl_lock();
+	ret = dev_change_flags(nd, (nd->flags | IFF_UP) & ~IFF_NOARP, NULL);
+	rtnl_unlock();
+	return ret;
+}
+
+/* The suite's exit: the HCA, then the net devices */
+static void rdma_cma_suite_exit(struct kunit_suite *suite)
+{
+	if (bed.hca)
+		fake_hca_destroy(bed.hca);
+	fake_hca_netdev_free(bed.a);
+	fake_hca_netdev_free(bed.b);
+	memset(&bed, 0, sizeof(bed));
+}
+
+/* The suite's init: A and B, then the HCA on A */
+static int rdma_cma_suite_init(struct kunit_suite *suite)
+{
+	int ret;
+
+	ret = bed_netdev(&bed.a, mac_a);
+	if (!ret)
+		ret = bed_netdev(&bed.b, mac_b);
+	if (!ret)
+		ret = bed_new_hca();
+	if (ret)
+		rdma_cma_suite_exit(suite);
+	return ret;
+}
+
 static struct kunit_suite rdma_cma_suite = {
 	.name = "rdma_cma",
+	.suite_init = rdma_cma_suite_init,
+	.suite_exit = rdma_cma_suite_exit,
 	.test_cases = rdma_cma_cases,
 };
 

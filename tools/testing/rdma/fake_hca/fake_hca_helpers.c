@@ -123,6 +123,43 @@ void fake_hca_kunit_forget(struct kunit *test, struct fake_hca *hca)
 }
 EXPORT_SYMBOL_GPL(fake_hca_kunit_forget);
 
+/**
+ * fake_hca_netdev_new - a dummy-like net device, for a suite's shared bed
+ * @mac: its MAC address, or NULL for a random one
+ *
+ * The net device of fake_hca_kunit_netdev(), owned by the caller (a
+ * suite_init(), say), who frees it with fake_hca_netdev_free() after every
+ * device bound to it went.
+ *
+ * Context: Process context; sleeps (register_netdev() takes the RTNL lock;
+ * GFP_KERNEL).
+ *
+ * Return: the registered net device or an ERR_PTR().
+ */
+struct net_device *fake_hca_netdev_new(const u8 *mac)
+{
+	struct fake_hca_port_desc pd = {};
+
+	if (mac)
+		ether_addr_copy(pd.mac, mac);
+	pd.netdev_name = "fkhcat%d";
+	return fake_hca_netdev_create(&pd);
+}
+EXPORT_SYMBOL_GPL(fake_hca_netdev_new);
+
+/**
+ * fake_hca_netdev_free - unregister and free a fake_hca_netdev_new() device
+ * @ndev: the net device, or NULL (nothing to do)
+ *
+ * Context: Process context, not under the RTNL lock; sleeps.
+ */
+void fake_hca_netdev_free(struct net_device *ndev)
+{
+	if (ndev)
+		fake_hca_netdev_destroy(ndev);
+}
+EXPORT_SYMBOL_GPL(fake_hca_netdev_free);
+
 KUNIT_DEFINE_ACTION_WRAPPER(fake_hca_netdev_destroy_action,
 			    fake_hca_netdev_destroy, struct net_device *);
 
