@@ -66,11 +66,11 @@ uptime_s() {
 
 # wait_until SECONDS COMMAND...: COMMAND succeeds within SECONDS
 wait_until() {
-	local t=$(($1 * 5))
+	local t=$(($1 * 10))
 	shift
 	while [ $t -gt 0 ]; do
 		"$@" 2>/dev/null && return 0
-		ktap_nap 0.2
+		ktap_nap 0.1
 		t=$((t - 1))
 	done
 	return 1
@@ -88,14 +88,20 @@ port_active() {
 	case "$v" in *ACTIVE*) return 0 ;; esac
 	return 1
 }
+# carrier NS|- DEV: DEV (up) has its carrier; in a namespace from the
+# link's flags (LOWER_UP: "ip -n" costs no mount namespace and sysfs of
+# its own, as "ip netns exec" does)
 carrier() {
 	local c
 	if [ "$1" = - ]; then
 		read -r c 2>/dev/null <$N/"$2"/carrier
+		[ "$c" = 1 ]
 	else
-		c=$(ip netns exec "$1" cat $N/"$2"/carrier 2>/dev/null)
+		case "$(ip -n "$1" -o link show dev "$2" 2>/dev/null)" in
+		*"<"*LOWER_UP*">"*) return 0 ;;
+		esac
+		return 1
 	fi
-	[ "$c" = 1 ]
 }
 
 # tcm NS|- COMMAND...: a command of rdma_test_cm, written from NS
@@ -127,13 +133,13 @@ ktap_plan 12
 health_mark
 
 # 1
-step "load"
+step "case 1: load"
 ktap_test "rdma_loop (2 managed devices), ib_umad, ib_ipoib, rdma_cm and rdma_test_cm load" \
 	sh -c 'modprobe rdma_loop devices=2 managed=1 && modprobe ib_umad &&
 	       modprobe ib_ipoib && modprobe rdma_cm && modprobe rdma_test_cm'
 
 # 2: opensm, IPoIB up on both ports, ib1 in B
-step "subnet"
+step "case 2: subnet"
 subnet_up() {
 	local t0 gid guid
 	mkdir -p /var/cache/opensm /etc/opensm /var/log /run
@@ -145,6 +151,7 @@ subnet_up() {
 	echo $! >/tmp/opensm.pid
 	wait_until 120 eval 'port_active loop0 && port_active loop1' ||
 		return 1
+	step "case 2: ports ACTIVE"
 	ip netns add B &&
 		ip link set ib1 netns B &&
 		ip addr add $A/24 dev ib0 && ip link set ib0 up &&
@@ -162,7 +169,7 @@ else
 fi
 
 # 3: a connection with the SA's route
-step "sa route"
+step "case 3: sa route"
 tcm - clear
 if tcm - listen $A 7471 && tcm B connect $B $A 7471 &&
    log_has "client connected $B:" && log_has "to $A:7471 on loop1" &&
@@ -177,7 +184,7 @@ else
 fi
 
 # 4: the same with the route from the local service
-step "ls route"
+step "case 4: ls route"
 ls_route() {
 	local pid rc=1
 	: >/tmp/lsr.out
@@ -202,7 +209,7 @@ else
 fi
 
 # 5: churn
-step "churn"
+step "case 5: churn"
 tcm - clear
 if tcm B churn $B $A 7471 $CHURN && log_has "churn done $CHURN stops" &&
    wait_until 20 status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
@@ -214,7 +221,7 @@ else
 fi
 
 # 6-9: nvme-rdma over IPoIB, all in the initial namespace
-step "nvme"
+step "case 6: nvme setup"
 # Back in one namespace, both addresses are local and the kernel would
 # route $B -> $A through lo (nvme-rdma and nvmet-rdma use the initial
 # namespace only).  The test kernel has no policy routing, so host
@@ -275,6 +282,7 @@ nvme_io() {
 	echo "target sums $mine"
 	[ "$mine" = "$(cat /tmp/nvmf.sums)" ]
 }
+step "case 7: nvme io"
 ktap_test "nvme connect -a $A -w $B: blocks written with O_DIRECT read back identical on the host and in the target's device" \
 	nvme_io
 # the target's QPs on loop0 (IPoIB's and the GSI QP are there too)
@@ -284,18 +292,20 @@ nvme_down() {
 	nvme disconnect -n $NQN >/dev/null &&
 		wait_until 30 eval '! target_qps'
 }
+step "case 8: nvme disconnect"
 ktap_test "nvme disconnect: the target's queues on loop0 are gone" nvme_down
 nvme_unload() {
 	nvmf_port_remove $NQN && nvmf_subsys_remove $NQN &&
 		losetup -d /dev/loop0 && rm -f $IMG &&
 		rmmod nvme_rdma && rmmod nvmet_rdma
 }
+step "case 9: nvme unload"
 ktap_test "target removed; nvme-rdma and nvmet-rdma unload" nvme_unload
 
 # 10: loop0 deleted under held connections (opensm stopped before: the
 # ports stay ACTIVE, and opensm, whose port this is, took more than 30 s
 # to end on SIGTERM once its device had gone)
-step "device removal"
+step "case 10: device removal"
 osm_stop() {
 	local pid
 	read -r pid </tmp/opensm.pid
@@ -332,7 +342,7 @@ else
 fi
 
 # 11
-step "unload"
+step "case 11: unload"
 unload_all() {
 	split_undo 2>/dev/null
 	rmmod rdma_test_cm && rmmod ib_ipoib && step "unload: ib_ipoib gone" &&
@@ -341,5 +351,6 @@ unload_all() {
 ktap_test "rdma_test_cm, ib_ipoib and the whole stack unload" unload_all
 
 # 12
+step "case 12"
 health_check
 ktap_finish
