@@ -113,12 +113,21 @@ stack_modules_loaded() {
 # SECONDS (30) while it is still busy: ib_core stays referenced a moment
 # after the rdma tool's last netlink dump (the netlink core drops the
 # dump's module reference when the socket goes).  Says who holds it when
-# it never lets go.
+# it never lets go.  Tries again as soon as the module's reference count
+# reads 0 (polled every 0.1 s).
 rmmod_settle() {
-	local i=0 n=${2:-30}
+	local i=0 n=$((${2:-30} * 10)) r
 	while [ $i -lt "$n" ]; do
-		rmmod "$1" 2>/dev/null && return 0
-		sleep 1
+		r=
+		read -r r 2>/dev/null </sys/module/"$1"/refcnt
+		case "$r" in
+		0 | "") rmmod "$1" 2>/dev/null && return 0 ;;
+		esac
+		if command -v ktap_nap >/dev/null 2>&1; then
+			ktap_nap 0.1
+		else
+			sleep 0.1
+		fi
 		i=$((i + 1))
 	done
 	echo "rmmod_settle: $1 refcnt $(cat /sys/module/"$1"/refcnt 2>/dev/null), holders: $(ls /sys/module/"$1"/holders 2>/dev/null | tr '\n' ' ')" >&2

@@ -152,11 +152,19 @@ subnet_up() {
 	wait_until 120 eval 'port_active loop0 && port_active loop1' ||
 		return 1
 	step "case 2: ports ACTIVE"
+	# (ip -b: one process for several commands; each start of the
+	# dynamic /usr/bin/ip costs about half a second under TCG)
 	ip netns add B &&
-		ip link set ib1 netns B &&
-		ip addr add $A/24 dev ib0 && ip link set ib0 up &&
-		ip -n B addr add $B/24 dev ib1 && ip -n B link set lo up &&
-		ip -n B link set ib1 up &&
+		ip -b - <<NEOF &&
+link set ib1 netns B
+addr add $A/24 dev ib0
+link set ib0 up
+NEOF
+		ip -n B -b - <<NEOF &&
+addr add $B/24 dev ib1
+link set lo up
+link set ib1 up
+NEOF
 		wait_until 30 carrier - ib0 && wait_until 30 carrier B ib1 &&
 		ip netns exec B ping -c 1 -W 5 $A >/dev/null
 }
@@ -239,10 +247,12 @@ split_routes() {
 		echo 0 >$SYSV/neigh/ib0/proxy_delay &&
 		echo 1 >$SYSV/conf/ib0/accept_local &&
 		echo 0 >$SYSV/conf/all/rp_filter &&
-		ip route add $A/32 dev ib1 src $B &&
-		ip route add $B/32 dev ib0 src $A &&
-		ip route del local $A dev ib0 table local &&
-		ip route del local $B dev ib1 table local
+		ip -b - <<NEOF
+route add $A/32 dev ib1 src $B
+route add $B/32 dev ib0 src $A
+route del local $A dev ib0 table local
+route del local $B dev ib1 table local
+NEOF
 }
 split_undo() {
 	echo 0 >$SYSV/ip_forward
@@ -250,7 +260,7 @@ split_undo() {
 }
 ib1_home() {
 	ip -n B link set ib1 netns 1 && ip netns del B &&
-		ip addr add $B/24 dev ib1 && ip link set ib1 up &&
+		printf 'addr add %s/24 dev ib1\nlink set ib1 up\n' $B | ip -b - &&
 		wait_until 30 carrier - ib1 && split_routes &&
 		ip route get $A from $B | grep -q ' dev ib1 '
 }
