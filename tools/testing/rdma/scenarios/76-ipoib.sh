@@ -276,7 +276,7 @@ running_pid() {
 # (0x1389) within 30 s: its socket in LISTEN (0A) in /proc/PID/net/tcp
 # or tcp6, which show the namespace of process PID
 nc_listening() {
-	local i=0 pid l
+	local i=0 pid l f
 	while [ $i -lt 300 ]; do
 		pid=
 		read -r pid 2>/dev/null </tmp/nc.pid
@@ -299,7 +299,7 @@ nc_listening() {
 # what was sent and of what arrived); /tmp/rxstat gets the packets and
 # bytes ib1 received meanwhile
 tcp_xfer() {
-	local got want i f
+	local got want i
 	head -c $(($1 * 1024)) /dev/urandom >/tmp/tx &&
 		md5sum </tmp/tx >/tmp/tx.md5 || return 1
 	rm -f /tmp/rx /tmp/rxstat /tmp/nc.pid
