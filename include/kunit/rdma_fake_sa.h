@@ -5,8 +5,9 @@
  * SubnAdm that answers PathRecord, GUIDInfoRecord and ClassPortInfo Gets
  * with records the case chose, stays silent or holds requests), C is the
  * client, its SM LID set to S's LID by a SubnSet(PortInfo) through C's
- * process_mad (kt_set_sm() of <kunit/rdma_sa.h>).  "bed" puts it all
- * together with an SA client.  A case that checks that nothing (more)
+ * process_mad (kt_ksa_set_sm() of <kunit/rdma_sa.h>).  "bed" puts it all
+ * together with an SA client; S and C are the suite's, the fake SA and
+ * the client each case's own.  A case that checks that nothing (more)
  * happened first waits for the barriers at the end: every query of the
  * client ended (kt_bed_queries_ended()), everything C sent was handled by
  * S and the other way round (kt_bed_round_trip()).
@@ -317,13 +318,30 @@ static inline void kt_unregister_client(void *p)
 }
 
 /*
- * S is the suite's: made by its suite_init (kt_bed_suite_init()) and
- * removed by its suite_exit (kt_bed_suite_exit()); each case registers a
- * fake SA of its own on it.  A loop device costs more to make and
- * remove than most cases take, and S only answers.
+ * S and C are the suite's: made by its suite_init (kt_bed_client_suite_init(),
+ * which also points C's SM LID at S) and removed by its suite_exit
+ * (kt_bed_suite_exit()).  A loop device costs more to make and remove
+ * than most cases take.  What a case changes is its own: it registers a
+ * fake SA of its own on S and an SA client of its own, so their counters
+ * start at 0; a case that moves C's SM puts it back (kt_bed_set_sm()).
+ * At its start each case checks that the earlier ones left the bed as
+ * made (kt_bed_check()); at its end a round trip shows that nothing the
+ * case sent is still on its way (kt_bed_quiesce()).
  */
-static struct kt_vt kt_bed_s;
+static struct kt_vt kt_bed_s, kt_bed_c;
+static u16 kt_bed_lid_s, kt_bed_lid_c;
 
+static inline void kt_bed_suite_exit(struct kunit_suite *suite)
+{
+	if (kt_bed_c.dev)
+		rdma_loop_remove_device(kt_bed_c.dev);
+	kt_bed_c.dev = NULL;
+	if (kt_bed_s.dev)
+		rdma_loop_remove_device(kt_bed_s.dev);
+	kt_bed_s.dev = NULL;
+}
+
+/* S alone, for a suite of its own clients (rdma_cma_ib). */
 static inline int kt_bed_suite_init(struct kunit_suite *suite)
 {
 	struct ib_device *dev = rdma_loop_add_device("kusa%d");
@@ -331,14 +349,33 @@ static inline int kt_bed_suite_init(struct kunit_suite *suite)
 	if (IS_ERR_OR_NULL(dev))
 		return dev ? PTR_ERR(dev) : -ENODEV;
 	kt_bed_s.dev = dev;
+	kt_bed_lid_s = rdma_loop_port_lid(kt_bed_s.dev);
 	return 0;
 }
 
-static inline void kt_bed_suite_exit(struct kunit_suite *suite)
+/* S and C, C's SM LID at S: the suites of kt_bed_new(). */
+static inline int kt_bed_client_suite_init(struct kunit_suite *suite)
 {
-	if (kt_bed_s.dev)
-		rdma_loop_remove_device(kt_bed_s.dev);
-	kt_bed_s.dev = NULL;
+	struct rdma_ah_attr attr;
+	struct ib_device *dev;
+	int ret;
+
+	ret = kt_bed_suite_init(suite);
+	if (ret)
+		return ret;
+	dev = rdma_loop_add_device("kusa%d");
+	if (IS_ERR_OR_NULL(dev)) {
+		kt_bed_suite_exit(suite);
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	}
+	kt_bed_c.dev = dev;
+	kt_bed_lid_c = rdma_loop_port_lid(kt_bed_c.dev);
+	ret = kt_ksa_set_sm(kt_bed_c.dev, kt_bed_lid_s, 0);
+	if (!ret && !kt_wait_sm_ah(kt_bed_c.dev, kt_bed_lid_s, &attr))
+		ret = -ETIMEDOUT;
+	if (ret)
+		kt_bed_suite_exit(suite);
+	return ret;
 }
 
 /* The bed of the case that runs (one case runs at a time), or NULL. */
@@ -349,27 +386,105 @@ static inline void kt_bed_gone(void *unused)
 	kt_bed_running = NULL;
 }
 
+/*
+ * Wait until port 1 of @dev has an SA address handle to @lid with SL
+ * @sl, after the events of the last SubnSet were handled.
+ */
+static inline bool kt_bed_wait_sm(struct ib_device *dev, u16 lid, u8 sl)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
+	struct rdma_ah_attr attr;
+
+	ib_event_flush(dev);
+	do {
+		if (kt_wait_sm_ah(dev, lid, &attr) && rdma_ah_get_sl(&attr) == sl)
+			return true;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/*
+ * The shared bed as its suite_init made it: both ports ACTIVE with
+ * their LIDs, C's SM at S's LID with SL 0, C's SA address handle there.
+ */
+static inline void kt_bed_check(struct kunit *test)
+{
+	struct ib_port_attr pa;
+
+	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
+	KUNIT_ASSERT_NOT_NULL(test, kt_bed_c.dev);
+	KUNIT_ASSERT_EQ(test, ib_query_port(kt_bed_s.dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, (u32)kt_bed_lid_s);
+	KUNIT_ASSERT_EQ(test, ib_query_port(kt_bed_c.dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, (u32)kt_bed_lid_c);
+	KUNIT_ASSERT_EQ(test, pa.sm_lid, (u32)kt_bed_lid_s);
+	KUNIT_ASSERT_EQ(test, pa.sm_sl, 0);
+	KUNIT_ASSERT_TRUE(test, kt_bed_wait_sm(kt_bed_c.dev, kt_bed_lid_s, 0));
+}
+
+/* C's SM back at S with SL 0, as the suite's init set it. */
+static inline void kt_bed_restore_sm(void *p)
+{
+	struct kunit *test = p;
+
+	KUNIT_EXPECT_EQ(test, kt_ksa_set_sm(kt_bed_c.dev, kt_bed_lid_s, 0), 0);
+	KUNIT_EXPECT_TRUE(test, kt_bed_wait_sm(kt_bed_c.dev, kt_bed_lid_s, 0));
+}
+
+/*
+ * Move C's SM to @lid with SL @sl and wait for the SA address handle
+ * there; at the end of the case it goes back (kt_bed_restore_sm()).
+ */
+static inline void kt_bed_set_sm(struct kunit *test, u16 lid, u8 sl)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_bed_restore_sm,
+							test), 0);
+	kt_set_sm(test, kt_bed_c.dev, lid, sl);
+	KUNIT_ASSERT_TRUE(test, kt_bed_wait_sm(kt_bed_c.dev, lid, sl));
+}
+
+static inline bool kt_bed_round_trip(struct kunit *test, struct kt_bed *b);
+static inline bool kt_bed_queries_ended(struct kt_bed *b);
+
+/*
+ * The end of a case, before its client and fake SA go: the client's
+ * queries ended, then a round trip C to S and back, so that nothing the
+ * case sent reaches the next case's fake SA or client.
+ */
+static inline void kt_bed_quiesce(void *p)
+{
+	struct kt_bed *b = kt_bed_running;
+	struct kunit *test = p;
+
+	if (!b)
+		return;
+	KUNIT_EXPECT_TRUE(test, kt_bed_queries_ended(b));
+	KUNIT_EXPECT_TRUE(test, kt_bed_round_trip(test, b));
+}
+
 static inline struct kt_bed *kt_bed_new(struct kunit *test)
 {
 	struct kt_bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	struct rdma_ah_attr attr;
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
+	kt_bed_check(test);
 	kt_bed_running = b;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_bed_gone, NULL),
 			0);
 	b->s = &kt_bed_s;
-	b->c = kt_new_vt_named(test, "kusa%d");
+	b->c = &kt_bed_c;
 	b->sa = kt_fsa_new(test, b->s->dev);
-	b->lid_s = rdma_loop_port_lid(b->s->dev);
-	b->lid_c = rdma_loop_port_lid(b->c->dev);
+	b->lid_s = kt_bed_lid_s;
+	b->lid_c = kt_bed_lid_c;
 	ib_sa_register_client(&b->client);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							kt_unregister_client,
 							&b->client), 0);
-	kt_set_sm(test, b->c->dev, b->lid_s, 0);
-	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, b->lid_s, &attr));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_bed_quiesce,
+							test), 0);
 	return b;
 }
 

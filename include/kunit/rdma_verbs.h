@@ -116,14 +116,18 @@ struct kt_pair {
 	u8		*buf[2];
 };
 
-static inline struct kt_pair *kt_new_pair(struct kunit *test, enum ib_qp_type type,
-					  enum ib_poll_context ctx, u8 rnr_retry)
+/* A pair on @vt, a loop device and PD the caller made (a suite's). */
+static inline struct kt_pair *kt_new_pair_on(struct kunit *test,
+					     struct kt_vt *vt,
+					     enum ib_qp_type type,
+					     enum ib_poll_context ctx,
+					     u8 rnr_retry)
 {
 	struct kt_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->vt = kt_new_vt(test);
+	p->vt = vt;
 	for (i = 0; i < 2; i++) {
 		p->cq[i] = kt_new_cq(test, p->vt, ctx);
 		p->qp[i] = kt_new_qp(test, p->vt, type, p->cq[i], p->cq[i]);
@@ -135,6 +139,13 @@ static inline struct kt_pair *kt_new_pair(struct kunit *test, enum ib_qp_type ty
 						kt_port_lid(p->vt->dev), rnr_retry),
 				0);
 	return p;
+}
+
+/* A pair on a loop device of the case's own. */
+static inline struct kt_pair *kt_new_pair(struct kunit *test, enum ib_qp_type type,
+					  enum ib_poll_context ctx, u8 rnr_retry)
+{
+	return kt_new_pair_on(test, kt_new_vt(test), type, ctx, rnr_retry);
 }
 
 static inline int kt_post_recv(struct ib_qp *qp, struct kt_tcqe *t,

@@ -311,7 +311,7 @@ static void sa_sm_lid_change(struct kunit *test)
 	sa2->path.preference = 0x11;
 	spin_unlock(&sa2->lock);
 
-	kt_set_sm(test, b->c->dev, lid2, 3);
+	kt_bed_set_sm(test, lid2, 3);
 	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, lid2, &attr));
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&attr), 3);
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_port_num(&attr), 1u);
@@ -359,8 +359,8 @@ static void sa_no_sm_lid(struct kunit *test)
 #define N_GONE	8
 static void sa_device_removed(struct kunit *test)
 {
-	struct kt_vt *s = kt_new_vt_named(test, "kusa%d");
-	struct kt_fake_sa *sa = kt_fsa_new(test, s->dev);
+	struct kt_vt *s = &kt_bed_s;
+	struct kt_fake_sa *sa;
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
 	struct kt_cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
 	struct rdma_ah_attr attr;
@@ -371,6 +371,8 @@ static void sa_device_removed(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, cl);
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	kt_bed_check(test);
+	sa = kt_fsa_new(test, s->dev);
 	for (i = 0; i < N_GONE; i++)
 		init_waitqueue_head(&r[i].wq);
 	spin_lock(&sa->lock);
@@ -465,14 +467,20 @@ static void sa_guidinfo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, KT_FSA_READ(b->sa, n_guid), 1);
 }
 
-/* The ClassPortInfo the client reads after the SM change, cached. */
+/*
+ * The ClassPortInfo the client reads after the SM change (here its SL),
+ * cached.
+ */
 static void sa_classport_info(struct kunit *test)
 {
 	struct kt_bed *b = kt_bed_new(test);
 	struct ib_class_port_info info, *sent = &b->sa->cpi;
-	unsigned long end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
+	unsigned long end;
 	int ret;
 
+	/* the change's event dropped what an earlier case's SA said */
+	kt_bed_set_sm(test, b->lid_s, 1);
+	end = jiffies + msecs_to_jiffies(KT_WAIT_MS);
 	do {
 		ret = ib_sa_test.classport_info_get(b->c->dev, 1, &info);
 		if (!ret)
@@ -573,12 +581,13 @@ static void sa_pack_unpack_vector(struct kunit *test)
 /* The AH attributes of an IB path, without and with a GRH. */
 static void sa_init_ah_attr(struct kunit *test)
 {
-	struct kt_vt *c = kt_new_vt_named(test, "kusa%d");
+	struct kt_vt *c = &kt_bed_c;
 	struct rdma_ah_attr attr;
 	struct sa_path_rec rec;
 	const struct ib_global_route *grh;
 	union ib_gid gid0;
 
+	kt_bed_check(test);
 	kt_sample_path(&rec);
 	rec.ib.dlid = cpu_to_be16(0x0042);
 	rec.ib.slid = cpu_to_be16(rdma_loop_port_lid(c->dev) | 3);
@@ -676,7 +685,7 @@ static struct kunit_case rdma_sa_cases[] = {
 
 static struct kunit_suite rdma_sa_suite = {
 	.name = "rdma_sa",
-	.suite_init = kt_bed_suite_init,
+	.suite_init = kt_bed_client_suite_init,
 	.suite_exit = kt_bed_suite_exit,
 	.test_cases = rdma_sa_cases,
 };

@@ -723,8 +723,8 @@ static void ls_cancel(struct kunit *test)
 #define N_GONE	4
 static void ls_device_removed(struct kunit *test)
 {
-	struct kt_vt *s = kt_new_vt_named(test, "kusa%d");
-	struct kt_fake_sa *sa = kt_fsa_new(test, s->dev);
+	struct kt_vt *s = &kt_bed_s;
+	struct kt_fake_sa *sa;
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
 	struct kt_cres *r = kunit_kcalloc(test, N_GONE, sizeof(*r), GFP_KERNEL);
 	struct sa_path_rec req = { .rec_type = SA_PATH_REC_TYPE_IB };
@@ -735,6 +735,8 @@ static void ls_device_removed(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, cl);
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	kt_bed_check(test);
+	sa = kt_fsa_new(test, s->dev);
 	for (i = 0; i < N_GONE; i++)
 		init_waitqueue_head(&r[i].wq);
 	ls_tap_on(test);
@@ -846,7 +848,7 @@ static struct kunit_case rdma_sa_ls_cases[] = {
 static struct kunit_suite rdma_sa_ls_suite = {
 	.name = "rdma_sa_ls",
 	.init = ls_init,
-	.suite_init = kt_bed_suite_init,
+	.suite_init = kt_bed_client_suite_init,
 	.suite_exit = kt_bed_suite_exit,
 	.test_cases = rdma_sa_ls_cases,
 };

@@ -19,6 +19,8 @@
  * ib_sa_unregister_client() waiting for a member; the device removed
  * with members; ib_init_ah_from_mcmember(); ib_sa_get_mcmember_rec();
  * the MCMemberRecord layout; the refusals.
+ *
+ * S and C are made once for the suite (see bed_new()).
  */
 
 #include <kunit/test.h>
@@ -340,51 +342,170 @@ static void unregister_client(void *p)
 }
 
 /*
- * S is the suite's (made by its suite_init, removed by its suite_exit);
- * each case registers a fake SA of its own on it.  A loop device costs
- * more to make and remove than most cases take, and S only answers.
+ * S and C are the suite's: made by its suite_init, removed by its
+ * suite_exit; a loop device costs more to make and remove than most
+ * cases take.  Each case registers a fake SA of its own on S and an SA
+ * client of its own, so their counters start at 0; a case that changes
+ * C's P_Key table puts it back (mc_restore_pkeys()).  At its start each
+ * case checks that the earlier ones left the bed as made (bed_check():
+ * ports, LIDs, C's SM and SA address handle, C's P_Key table, no group
+ * on C's port); at its end, once its members went, bed_quiesce() shows
+ * that nothing of it is left (its groups gone, hence no Set or Delete
+ * of them out, and a round trip).
  */
-static struct kt_vt bed_s;
+static struct kt_vt bed_s, bed_c;
+static u16 bed_lid_s, bed_lid_c;
+#define N_PKEYS	32	/* a P_KeyTable block */
+static u16 bed_pkeys[N_PKEYS];	/* C's block 0 as made */
 
-static int mc_suite_init(struct kunit_suite *suite)
+/* Block 0 of port 1's P_Key table by SubnGet(P_KeyTable). */
+static int mc_get_pkeys(struct ib_device *dev, u16 *pkeys)
 {
-	struct ib_device *dev = rdma_loop_add_device("kumc%d");
+	struct ib_smp *in = kzalloc(sizeof(*in), GFP_KERNEL);
+	struct ib_smp *out = kzalloc(sizeof(*out), GFP_KERNEL);
+	__be16 *p = (__be16 *)out->data;
+	int i, ret = -ENOMEM;
 
-	if (IS_ERR_OR_NULL(dev))
-		return dev ? PTR_ERR(dev) : -ENODEV;
-	bed_s.dev = dev;
-	return 0;
+	if (!in || !out)
+		goto out;
+	ret = -EIO;
+	if (kt_ksa_smp_call(dev, IB_MGMT_METHOD_GET, IB_SMP_ATTR_PKEY_TABLE, 0,
+			    in, out) !=
+	    (IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY) || out->status)
+		goto out;
+	for (i = 0; i < N_PKEYS; i++)
+		pkeys[i] = be16_to_cpu(p[i]);
+	ret = 0;
+out:
+	kfree(out);
+	kfree(in);
+	return ret;
 }
 
 static void mc_suite_exit(struct kunit_suite *suite)
 {
+	if (bed_c.dev)
+		rdma_loop_remove_device(bed_c.dev);
+	bed_c.dev = NULL;
 	if (bed_s.dev)
 		rdma_loop_remove_device(bed_s.dev);
 	bed_s.dev = NULL;
 }
 
-static struct bed *bed_new(struct kunit *test)
+static int mc_suite_init(struct kunit_suite *suite)
 {
-	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct rdma_ah_attr attr;
-	u16 lid_s;
+	struct ib_device *dev;
+	int ret;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	dev = rdma_loop_add_device("kumc%d");
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	bed_s.dev = dev;
+	dev = rdma_loop_add_device("kumc%d");
+	if (IS_ERR_OR_NULL(dev)) {
+		mc_suite_exit(suite);
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	}
+	bed_c.dev = dev;
+	bed_lid_s = rdma_loop_port_lid(bed_s.dev);
+	bed_lid_c = rdma_loop_port_lid(bed_c.dev);
+	ret = mc_get_pkeys(bed_c.dev, bed_pkeys);
+	if (!ret)
+		ret = kt_ksa_set_sm(bed_c.dev, bed_lid_s, 0);
+	if (!ret && !kt_wait_sm_ah(bed_c.dev, bed_lid_s, &attr))
+		ret = -ETIMEDOUT;
+	if (ret)
+		mc_suite_exit(suite);
+	return ret;
+}
+
+/* The MGIDs the cases join: the bed's group and the one S names. */
+static void bed_mgids(union ib_gid *mgid, union ib_gid *named)
+{
+	mgid->global.subnet_prefix = cpu_to_be64(0xff12401bffff0000ULL);
+	mgid->global.interface_id = cpu_to_be64(0x1);
+	named->global.subnet_prefix = cpu_to_be64(0xff12401bffff0000ULL);
+	named->global.interface_id = cpu_to_be64(0x5a);
+}
+
+/*
+ * Wait until C's SA address handle goes to S with SL 0, after the
+ * events of the last change were handled.
+ */
+static bool bed_wait_sm(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	struct rdma_ah_attr attr;
+
+	ib_event_flush(bed_c.dev);
+	do {
+		if (kt_wait_sm_ah(bed_c.dev, bed_lid_s, &attr) &&
+		    !rdma_ah_get_sl(&attr))
+			return true;
+		msleep(20);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/* The shared devices as the suite's init made them. */
+static void bed_check(struct kunit *test)
+{
+	struct ib_sa_mcmember_rec grp;
+	union ib_gid mgid, named;
+	struct ib_port_attr pa;
+	u16 *pkeys = kunit_kcalloc(test, N_PKEYS, sizeof(*pkeys), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pkeys);
 	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
-	b->s = &bed_s;
-	b->c = kt_new_vt_named(test, "kumc%d");
-	b->sa = fmc_new(test, b->s->dev);
-	lid_s = rdma_loop_port_lid(b->s->dev);
-	ib_sa_register_client(&b->client);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							unregister_client,
-							&b->client), 0);
-	kt_set_sm(test, b->c->dev, lid_s, 0);
-	KUNIT_ASSERT_TRUE(test, kt_wait_sm_ah(b->c->dev, lid_s, &attr));
-	KUNIT_ASSERT_EQ(test, rdma_query_gid(b->c->dev, 1, 0, &b->gid_c), 0);
-	b->mgid.global.subnet_prefix = cpu_to_be64(0xff12401bffff0000ULL);
-	b->mgid.global.interface_id = cpu_to_be64(0x1);
-	return b;
+	KUNIT_ASSERT_NOT_NULL(test, bed_c.dev);
+	KUNIT_ASSERT_EQ(test, ib_query_port(bed_s.dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, (u32)bed_lid_s);
+	KUNIT_ASSERT_EQ(test, ib_query_port(bed_c.dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, (u32)bed_lid_c);
+	KUNIT_ASSERT_EQ(test, pa.sm_lid, (u32)bed_lid_s);
+	KUNIT_ASSERT_EQ(test, pa.sm_sl, 0);
+	KUNIT_ASSERT_EQ(test, mc_get_pkeys(bed_c.dev, pkeys), 0);
+	KUNIT_ASSERT_MEMEQ(test, pkeys, bed_pkeys, sizeof(bed_pkeys));
+	KUNIT_ASSERT_TRUE(test, bed_wait_sm());
+	bed_mgids(&mgid, &named);
+	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(bed_c.dev, 1, &mgid, &grp),
+			-EADDRNOTAVAIL);
+	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(bed_c.dev, 1, &named,
+						     &grp), -EADDRNOTAVAIL);
+	memset(&mgid, 0, sizeof(mgid));
+	KUNIT_ASSERT_EQ(test, ib_sa_get_mcmember_rec(bed_c.dev, 1, &mgid, &grp),
+			-EADDRNOTAVAIL);
+}
+
+/*
+ * C's P_Key table back as made by SubnSet(P_KeyTable), then the SA
+ * address handle back (an action: expectations, no assertion).
+ */
+static void mc_restore_pkeys(void *p)
+{
+	struct ib_smp *in = kzalloc(sizeof(*in), GFP_KERNEL);
+	struct ib_smp *out = kzalloc(sizeof(*out), GFP_KERNEL);
+	struct kunit *test = p;
+	int i;
+
+	if (in && out) {
+		for (i = 0; i < N_PKEYS; i++)
+			((__be16 *)in->data)[i] = cpu_to_be16(bed_pkeys[i]);
+		KUNIT_EXPECT_EQ(test,
+				kt_ksa_smp_call(bed_c.dev, IB_MGMT_METHOD_SET,
+						IB_SMP_ATTR_PKEY_TABLE, 0, in,
+						out),
+				IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY);
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(out->status), 0);
+	} else {
+		KUNIT_FAIL(test, "no memory to restore the P_Key table");
+	}
+	kfree(out);
+	kfree(in);
+	KUNIT_EXPECT_TRUE(test, bed_wait_sm());
 }
 
 /* Wait until C's port has no group of @mgid (its last Delete ended). */
@@ -400,6 +521,63 @@ static bool wait_no_group(struct bed *b, union ib_gid *mgid)
 		msleep(20);
 	} while (time_before(jiffies, end));
 	return false;
+}
+
+static bool mc_settle(struct kunit *test, struct bed *b);
+
+/* The bed of the case that runs (one case runs at a time), or NULL. */
+static struct bed *bed_running;
+
+static void bed_gone(void *unused)
+{
+	bed_running = NULL;
+}
+
+/*
+ * The end of a case, after its members went (they are registered
+ * later), before its client and fake SA go: its groups gone (a group
+ * holds itself while its Set or Delete is out), then a round trip.
+ */
+static void bed_quiesce(void *p)
+{
+	struct kunit *test = p;
+	struct bed *b = bed_running;
+	union ib_gid mgid, named;
+
+	if (!b)
+		return;
+	bed_mgids(&mgid, &named);
+	ib_sa_mcast_flush();
+	KUNIT_EXPECT_TRUE(test, wait_no_group(b, &mgid));
+	KUNIT_EXPECT_TRUE(test, wait_no_group(b, &named));
+	memset(&mgid, 0, sizeof(mgid));
+	KUNIT_EXPECT_TRUE(test, wait_no_group(b, &mgid));
+	KUNIT_EXPECT_TRUE(test, mc_settle(test, b));
+}
+
+static struct bed *bed_new(struct kunit *test)
+{
+	struct bed *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	union ib_gid named;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	bed_check(test);
+	bed_running = b;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_gone, NULL),
+			0);
+	b->s = &bed_s;
+	b->c = &bed_c;
+	b->sa = fmc_new(test, b->s->dev);
+	ib_sa_register_client(&b->client);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							unregister_client,
+							&b->client), 0);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(b->c->dev, 1, 0, &b->gid_c), 0);
+	bed_mgids(&b->mgid, &named);
+	KUNIT_ASSERT_MEMEQ(test, named.raw, b->sa->named.raw, 16);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_quiesce,
+							test), 0);
+	return b;
 }
 
 /*
@@ -888,9 +1066,13 @@ static void mc_pkey_change(struct kunit *test)
 	static const u16 same[] = { 0xffff, 0x8001 };
 	static const u16 moved[] = { 0x8001, 0xffff };
 	struct bed *b = bed_new(test);
-	struct tmc *t = tmc_new(test);
+	struct tmc *t;
 	struct ib_sa_mcmember_rec grp;
 
+	/* back as made after the member went, before the bed goes */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mc_restore_pkeys,
+							test), 0);
+	t = tmc_new(test);
 	join(test, b, t, NULL, FULL, 0, NULL);
 	KUNIT_ASSERT_TRUE(test, mres_wait(&t->r, 1));
 	KUNIT_ASSERT_EQ(test, t->r.status[0], 0);
@@ -956,8 +1138,8 @@ static void mc_unregister_waits(struct kunit *test)
  */
 static void mc_device_removed(struct kunit *test)
 {
-	struct kt_vt *s = kt_new_vt_named(test, "kumc%d");
-	struct fake_mcsa *sa = fmc_new(test, s->dev);
+	struct kt_vt *s = &bed_s;
+	struct fake_mcsa *sa;
 	struct ib_sa_client *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
 	struct mres *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
 	struct ib_sa_multicast *mc[2] = {};
@@ -968,6 +1150,8 @@ static void mc_device_removed(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, cl);
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	bed_check(test);
+	sa = fmc_new(test, s->dev);
 	init_waitqueue_head(&r[0].wq);
 	init_waitqueue_head(&r[1].wq);
 	ib_sa_register_client(cl);
@@ -1009,11 +1193,12 @@ static void mc_device_removed(struct kunit *test)
 /* The AH attributes that send to a group. */
 static void mc_init_ah(struct kunit *test)
 {
-	struct kt_vt *c = kt_new_vt_named(test, "kumc%d");
+	struct kt_vt *c = &bed_c;
 	struct ib_sa_mcmember_rec rec;
 	const struct ib_global_route *grh;
 	struct rdma_ah_attr attr;
 
+	bed_check(test);
 	sample_group(&rec);
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(c->dev, 1, 0, &rec.port_gid), 0);
 	rec.mgid.raw[0] = 0xff;

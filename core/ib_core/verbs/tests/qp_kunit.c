@@ -9,19 +9,132 @@
  * devices; and a client whose QPs have work posted when its device
  * goes away.
  *
- * Every case gets a loop device of its own and a PD; its QPs and CQs
- * are released by KUnit actions in reverse order of creation.  Payloads
- * are random and checked byte for byte; completions are checked for
+ * The loop devices X and Y, each with a PD, are the suite's: made by its
+ * suite_init, removed by its suite_exit (a loop device costs more to
+ * make and remove than most cases take).  A case's QPs, CQs and MRs are
+ * its own, released by KUnit actions in reverse order of creation; at
+ * its start each case checks that the earlier ones left X and Y as made
+ * (ports ACTIVE with their LIDs, as many PDs, QPs, CQs, MRs and SRQs as
+ * after the suite's init, the PDs unused: qp_bed_check()), which also
+ * shows that nothing of theirs can still move data.
+ * verbs_unregister_with_work keeps a device of its own, whose removal
+ * it tests.  Payloads are random and checked byte for byte;
+ * completions are checked for
  * status, opcode, length and the QP they belong to.
  */
 
 #include <kunit/test.h>
 #include <kunit/rdma_verbs.h>
 #include <rdma/rdmavt_qp.h>
+#include <rdma/restrack.h>
+
+static struct kt_vt qp_x, qp_y;
+static u32 qp_lid_x, qp_lid_y;
+
+/* What a case checks is left as made: the tracked objects of these types. */
+static const enum rdma_restrack_type qp_types[] = {
+	RDMA_RESTRACK_PD, RDMA_RESTRACK_QP, RDMA_RESTRACK_CQ,
+	RDMA_RESTRACK_MR, RDMA_RESTRACK_SRQ,
+};
+
+/* Their numbers on X and Y after the suite's init (the MAD layer's own). */
+static int qp_count_x[ARRAY_SIZE(qp_types)], qp_count_y[ARRAY_SIZE(qp_types)];
+
+static void qp_suite_exit(struct kunit_suite *suite)
+{
+	struct kt_vt *vt[] = { &qp_y, &qp_x };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vt); i++) {
+		if (vt[i]->pd)
+			ib_dealloc_pd(vt[i]->pd);
+		vt[i]->pd = NULL;
+		if (vt[i]->dev)
+			rdma_loop_remove_device(vt[i]->dev);
+		vt[i]->dev = NULL;
+	}
+}
+
+static int qp_new_vt(struct kt_vt *vt)
+{
+	struct ib_device *dev = rdma_loop_add_device("kuvb%d");
+	struct ib_pd *pd;
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	vt->dev = dev;
+	pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	vt->pd = pd;
+	return 0;
+}
+
+static int qp_suite_init(struct kunit_suite *suite)
+{
+	int ret = qp_new_vt(&qp_x);
+
+	if (!ret)
+		ret = qp_new_vt(&qp_y);
+	if (ret) {
+		qp_suite_exit(suite);
+		return ret;
+	}
+	qp_lid_x = kt_port_lid(qp_x.dev);
+	qp_lid_y = kt_port_lid(qp_y.dev);
+	for (ret = 0; ret < ARRAY_SIZE(qp_types); ret++) {
+		qp_count_x[ret] = rdma_restrack_count(qp_x.dev, qp_types[ret],
+						      false);
+		qp_count_y[ret] = rdma_restrack_count(qp_y.dev, qp_types[ret],
+						      false);
+	}
+	return 0;
+}
+
+/* @vt as the suite's init made it: nothing of an earlier case left. */
+static void qp_vt_check(struct kunit *test, struct kt_vt *vt, u32 lid,
+			const int *count)
+{
+	struct ib_port_attr pa;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, vt->dev);
+	KUNIT_ASSERT_NOT_NULL(test, vt->pd);
+	KUNIT_ASSERT_EQ(test, ib_query_port(vt->dev, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, lid);
+	for (i = 0; i < ARRAY_SIZE(qp_types); i++)
+		KUNIT_ASSERT_EQ_MSG(test, rdma_restrack_count(vt->dev,
+							      qp_types[i],
+							      false),
+				    count[i], "restrack type %d", qp_types[i]);
+	KUNIT_ASSERT_EQ(test, atomic_read(&vt->pd->usecnt), 0);
+}
+
+static void qp_bed_check(struct kunit *test)
+{
+	qp_vt_check(test, &qp_x, qp_lid_x, qp_count_x);
+	qp_vt_check(test, &qp_y, qp_lid_y, qp_count_y);
+}
+
+/* A pair on X, the suite's device, after the check. */
+static struct kt_pair *qp_new_pair(struct kunit *test, enum ib_qp_type type,
+				   enum ib_poll_context ctx, u8 rnr_retry)
+{
+	qp_bed_check(test);
+	return kt_new_pair_on(test, &qp_x, type, ctx, rnr_retry);
+}
+
+/* X, the suite's device, after the check. */
+static struct kt_vt *qp_vt(struct kunit *test)
+{
+	qp_bed_check(test);
+	return &qp_x;
+}
 
 static void verbs_rc_send(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge ssge[3], rsge[2];
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
@@ -63,7 +176,7 @@ static void verbs_rc_send(struct kunit *test)
 
 static void verbs_rc_send_imm_inline(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge ssge, rsge;
 	struct ib_send_wr wr = {};
@@ -104,7 +217,7 @@ static void verbs_rc_send_imm_inline(struct kunit *test)
 /* UC: WRITE works, a missing receive loses the message silently. */
 static void verbs_uc(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_UC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_UC, IB_POLL_DIRECT, 0);
 	struct kt_tcqe *t = kt_new_tcqe(test), *r = kt_new_tcqe(test);
 	struct ib_sge sge, rsge;
 	struct ib_mr *mr;
@@ -147,7 +260,7 @@ static void verbs_uc(struct kunit *test)
 /* Errors: each with the status IBTA gives, then everything flushes. */
 static void verbs_rc_errors(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge, rsge;
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
@@ -189,7 +302,7 @@ static void verbs_rc_errors(struct kunit *test)
 
 static void verbs_rc_local_errors(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge;
 	struct kt_tcqe *s = kt_new_tcqe(test);
@@ -209,7 +322,7 @@ static void verbs_rc_local_errors(struct kunit *test)
 
 static void verbs_rc_rnr(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 2);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 2);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge;
 	struct kt_tcqe *s = kt_new_tcqe(test);
@@ -226,7 +339,7 @@ static void verbs_rc_rnr(struct kunit *test)
 
 static void verbs_rc_rnr_recovers(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 7);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 7);
 	struct ib_pd *pd = p->vt->pd;
 	struct ib_sge sge, rsge;
 	struct kt_tcqe *s = kt_new_tcqe(test), *r = kt_new_tcqe(test);
@@ -251,7 +364,7 @@ static void verbs_rc_rnr_recovers(struct kunit *test)
 /* Posting and modifying against the QP state rules. */
 static void verbs_qp_state_rules(struct kunit *test)
 {
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = qp_vt(test);
 	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
 	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
 	struct ib_qp_attr a = {};
@@ -323,7 +436,7 @@ KUNIT_ARRAY_PARAM(drain, drain_states, drain_desc);
 static void verbs_drain(struct kunit *test)
 {
 	enum ib_qp_state target = *(const enum ib_qp_state *)test->param_value;
-	struct kt_vt *vt = kt_new_vt(test);
+	struct kt_vt *vt = qp_vt(test);
 	struct ib_cq *cq = kt_new_cq(test, vt, IB_POLL_DIRECT);
 	struct ib_qp *qp = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
 	struct ib_qp *peer = kt_new_qp(test, vt, IB_QPT_RC, cq, cq);
@@ -420,7 +533,7 @@ static void qp_event(struct ib_event *ev, void *ctx)
  */
 static void verbs_sqd(struct kunit *test)
 {
-	struct kt_pair *p = kt_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
+	struct kt_pair *p = qp_new_pair(test, IB_QPT_RC, IB_POLL_DIRECT, 0);
 	struct kt_tcqe *r = kt_new_tcqes(test, 2), *s = kt_new_tcqes(test, 2);
 	struct kt_tcqe *ev = kt_new_tcqe(test);
 	struct ib_qp *a = p->qp[0], *b = p->qp[1];
@@ -481,7 +594,7 @@ static void verbs_sqd(struct kunit *test)
 /* A QP of one loop device talks to a QP of another (by LID). */
 static void verbs_two_devices(struct kunit *test)
 {
-	struct kt_vt *x = kt_new_vt(test), *y = kt_new_vt(test);
+	struct kt_vt *x = qp_vt(test), *y = &qp_y;
 	struct ib_cq *cx = kt_new_cq(test, x, IB_POLL_DIRECT);
 	struct ib_cq *cy = kt_new_cq(test, y, IB_POLL_DIRECT);
 	struct ib_qp *qx = kt_new_qp(test, x, IB_QPT_RC, cx, cx);
@@ -656,6 +769,8 @@ static struct kunit_case rdma_qp_cases[] = {
 
 static struct kunit_suite rdma_qp_suite = {
 	.name = "rdma_qp",
+	.suite_init = qp_suite_init,
+	.suite_exit = qp_suite_exit,
 	.test_cases = rdma_qp_cases,
 };
 
