@@ -275,7 +275,7 @@ static int mad_port_open(struct ib_device *device, u32 port_num,
 		ret = mad_start_qp(pp, n);
 		if (ret)
 			goto err;
-		ret = ib_mad_post_receives(&pp->qp_info[n], NULL);
+		ret = ib_mad_open_receives(&pp->qp_info[n]);
 		if (ret)
 			goto err_quiesce;
 	}

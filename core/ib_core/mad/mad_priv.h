@@ -100,6 +100,10 @@ struct ib_mad_private {
  * @recv_lock: protects @recv_posted and @recv_count
  * @recv_posted: receive buffers on the QP
  * @recv_count: length of @recv_posted
+ * @recv_chunks: the receive ring's memory, ib_mad_recvq_size buffers in
+ *	chunks of IB_MAD_RECV_CHUNK (see ib_mad_open_receives()); its
+ *	buffers stay the QP's and are posted again in place
+ * @recv_nchunks: entries of @recv_chunks
  */
 struct ib_mad_qp_info {
 	struct ib_mad_port_private	*port_priv;
@@ -111,6 +115,8 @@ struct ib_mad_qp_info {
 	spinlock_t			recv_lock;	/* see above */
 	struct list_head		recv_posted;
 	int				recv_count;
+	void				**recv_chunks;
+	unsigned int			recv_nchunks;
 };
 
 /**
@@ -304,8 +310,7 @@ void ib_mad_cancel_local(struct ib_mad_agent_private *priv);
 
 /* mad_recv.c */
 struct ib_mad_private *ib_mad_alloc_private(size_t mad_size, gfp_t gfp);
-int ib_mad_post_receives(struct ib_mad_qp_info *qp_info,
-			 struct ib_mad_private *mad);
+int ib_mad_open_receives(struct ib_mad_qp_info *qp_info);
 void ib_mad_cleanup_receives(struct ib_mad_qp_info *qp_info);
 void ib_mad_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void ib_mad_complete_recv(struct ib_mad_agent_private *priv,

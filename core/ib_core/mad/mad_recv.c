@@ -6,6 +6,7 @@
  * "unsupported" answer to a Get or Set nobody takes.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/export.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -38,73 +39,126 @@ static size_t mad_recv_len(const struct ib_mad_private *mp)
 	return sizeof(struct ib_grh) + mp->mad_size;
 }
 
-/**
- * ib_mad_post_receives - fill a QP's receive queue
- * @qp_info: the QP
- * @mad: a buffer to post first, or NULL
- *
- * Once the port is closing nothing is posted and @mad is freed.
- *
- * Context: Any context; takes the QP's recv_lock.
- * Return: 0, or the error of the first buffer that could not be posted.
+/*
+ * The receive ring.  A QP's ib_mad_recvq_size buffers are allocated when
+ * the port opens, IB_MAD_RECV_CHUNK to an allocation, and stay the QP's
+ * until it is destroyed: a completed buffer is posted again in place,
+ * and a MAD that goes to an agent is copied into a buffer of its own
+ * (the response buffer every receive allocates anyway, see
+ * mad_hand_over()).  Opening and closing a port thus costs a few dozen
+ * allocations instead of one per buffer, and a flushed buffer needs no
+ * freeing.  A chunk of 16 buffers is about 8 KiB.
  */
-int ib_mad_post_receives(struct ib_mad_qp_info *qp_info,
-			 struct ib_mad_private *mad)
+#define IB_MAD_RECV_CHUNK	16
+
+/*
+ * Buffers of a chunk start on a new cache line where DMA is not cache
+ * coherent: the CPU writes the next buffer's list entry while this one's
+ * receive is mapped.
+ */
+static size_t mad_recv_stride(void)
+{
+	return ALIGN(struct_size_t(struct ib_mad_private, mad,
+				   sizeof(struct ib_mad)),
+		     max_t(size_t, __alignof__(struct ib_mad_private),
+			   dma_get_cache_alignment()));
+}
+
+/*
+ * Post @mp, a buffer of the ring, on its QP.  Nothing is posted once the
+ * port is closing.  Context: any; takes the QP's recv_lock.
+ */
+static int mad_post_recv(struct ib_mad_qp_info *qp_info,
+			 struct ib_mad_private *mp)
 {
 	struct ib_mad_port_private *pp = qp_info->port_priv;
 	struct ib_device *dev = pp->device;
-	struct ib_recv_wr rwr = { .num_sge = 1 };
-	struct ib_mad_private *mp;
-	struct ib_sge sge;
+	struct ib_sge sge = {
+		.length = mad_recv_len(mp),
+		.lkey = pp->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr rwr = {
+		.wr_cqe = &mp->mad_list.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
 	unsigned long flags;
-	int ret = 0;
+	int ret;
 
-	rwr.sg_list = &sge;
-	sge.lkey = pp->pd->local_dma_lkey;
-	for (;;) {
-		mp = mad ? mad : ib_mad_alloc_private(sizeof(struct ib_mad),
-						      GFP_ATOMIC);
-		mad = NULL;
-		if (!mp)
-			return -ENOMEM;
-		sge.length = mad_recv_len(mp);
-		mp->mapping = ib_dma_map_single(dev, &mp->grh, sge.length,
-						DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, mp->mapping)) {
-			kfree(mp);
-			return -ENOMEM;
-		}
-		sge.addr = mp->mapping;
-		mp->mad_list.cqe.done = ib_mad_recv_done;
-		mp->mad_list.qp_info = qp_info;
-		rwr.wr_cqe = &mp->mad_list.cqe;
+	mp->mapping = ib_dma_map_single(dev, &mp->grh, sge.length,
+					DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, mp->mapping))
+		return -ENOMEM;
+	sge.addr = mp->mapping;
+	mp->mad_list.cqe.done = ib_mad_recv_done;
+	mp->mad_list.qp_info = qp_info;
 
-		spin_lock_irqsave(&qp_info->recv_lock, flags);
-		if (READ_ONCE(pp->closing) ||
-		    qp_info->recv_count >= ib_mad_recvq_size) {
-			spin_unlock_irqrestore(&qp_info->recv_lock, flags);
-			break;
-		}
-		ret = ib_post_recv(qp_info->qp, &rwr, NULL);
-		if (ret) {
-			spin_unlock_irqrestore(&qp_info->recv_lock, flags);
-			ibdev_err(dev, "MAD: port %u QP%u: posting a receive failed: %d\n",
-				  pp->port_num, qp_info->qp->qp_num, ret);
-			break;
-		}
-		list_add_tail(&mp->mad_list.list, &qp_info->recv_posted);
-		qp_info->recv_count++;
-		atomic_inc(&pp->outstanding);
-		spin_unlock_irqrestore(&qp_info->recv_lock, flags);
+	spin_lock_irqsave(&qp_info->recv_lock, flags);
+	if (READ_ONCE(pp->closing)) {
+		ret = -ESHUTDOWN;
+		goto unlock;
 	}
-	ib_dma_unmap_single(dev, mp->mapping, mad_recv_len(mp),
-			    DMA_FROM_DEVICE);
-	kfree(mp);
+	ret = ib_post_recv(qp_info->qp, &rwr, NULL);
+	if (ret) {
+		ibdev_err(dev, "MAD: port %u QP%u: posting a receive failed: %d\n",
+			  pp->port_num, qp_info->qp->qp_num, ret);
+		goto unlock;
+	}
+	list_add_tail(&mp->mad_list.list, &qp_info->recv_posted);
+	qp_info->recv_count++;
+	atomic_inc(&pp->outstanding);
+unlock:
+	spin_unlock_irqrestore(&qp_info->recv_lock, flags);
+	if (ret)
+		ib_dma_unmap_single(dev, mp->mapping, sge.length,
+				    DMA_FROM_DEVICE);
 	return ret;
 }
 
 /**
- * ib_mad_cleanup_receives - free the buffers a destroyed QP still had
+ * ib_mad_open_receives - allocate a QP's receive ring and post all of it
+ * @qp_info: the QP, ready for receives
+ *
+ * On an error the buffers posted so far stay posted; the port's close
+ * (ib_mad_cleanup_receives() after the QP is gone) frees the ring.
+ *
+ * Context: Process context; allocates with GFP_KERNEL, takes the QP's
+ * recv_lock.
+ * Return: 0, -ENOMEM, or the error of the buffer that could not be posted.
+ */
+int ib_mad_open_receives(struct ib_mad_qp_info *qp_info)
+{
+	size_t stride = mad_recv_stride();
+	unsigned int n = ib_mad_recvq_size, c, i;
+	int ret;
+
+	qp_info->recv_chunks = kcalloc(DIV_ROUND_UP(n, IB_MAD_RECV_CHUNK),
+				       sizeof(void *), GFP_KERNEL);
+	if (!qp_info->recv_chunks)
+		return -ENOMEM;
+	for (c = 0; n; c++) {
+		unsigned int k = min(n, IB_MAD_RECV_CHUNK);
+		void *chunk = kcalloc(k, stride, GFP_KERNEL);
+
+		if (!chunk)
+			return -ENOMEM;
+		qp_info->recv_chunks[c] = chunk;
+		qp_info->recv_nchunks++;
+		for (i = 0; i < k; i++) {
+			struct ib_mad_private *mp = chunk + i * stride;
+
+			mp->mad_size = sizeof(struct ib_mad);
+			ret = mad_post_recv(qp_info, mp);
+			if (ret)
+				return ret;
+		}
+		n -= k;
+	}
+	return 0;
+}
+
+/**
+ * ib_mad_cleanup_receives - free a destroyed QP's receive ring
  * @qp_info: the QP
  *
  * Context: Process context, after the QP is gone.
@@ -113,15 +167,20 @@ void ib_mad_cleanup_receives(struct ib_mad_qp_info *qp_info)
 {
 	struct ib_device *dev = qp_info->port_priv->device;
 	struct ib_mad_private *mp, *tmp;
+	unsigned int c;
 
 	list_for_each_entry_safe(mp, tmp, &qp_info->recv_posted,
 				 mad_list.list) {
 		list_del(&mp->mad_list.list);
 		ib_dma_unmap_single(dev, mp->mapping, mad_recv_len(mp),
 				    DMA_FROM_DEVICE);
-		kfree(mp);
 	}
 	qp_info->recv_count = 0;
+	for (c = 0; c < qp_info->recv_nchunks; c++)
+		kfree(qp_info->recv_chunks[c]);
+	kfree(qp_info->recv_chunks);
+	qp_info->recv_chunks = NULL;
+	qp_info->recv_nchunks = 0;
 }
 
 /**
@@ -294,7 +353,36 @@ void ib_mad_complete_recv(struct ib_mad_agent_private *priv,
 	ib_mad_complete_send_wr(wr, &swc);
 }
 
-/* What a receive's MAD goes through; false: it is ours to free. */
+/* Make @mp's receive work completion describe its own MAD. */
+static void mad_init_recv_wc(struct ib_mad_private *mp)
+{
+	mp->recv_wc.wc = &mp->wc;
+	mp->recv_wc.mad_len = sizeof(struct ib_mad);
+	mp->recv_wc.mad_seg_size = sizeof(struct ib_mad);
+	mp->recv_wc.recv_buf.mad = (struct ib_mad *)mp->mad;
+	mp->recv_wc.recv_buf.grh = &mp->grh;
+	INIT_LIST_HEAD(&mp->recv_wc.rmpp_list);
+	list_add(&mp->recv_wc.recv_buf.list, &mp->recv_wc.rmpp_list);
+}
+
+/*
+ * An agent takes the MAD of @recv, a buffer of the receive ring, which
+ * stays on the QP: @to, a buffer of the same size, becomes a copy the
+ * agent owns (freed by ib_free_recv_mad()).
+ */
+static void mad_hand_over(struct ib_mad_private *to,
+			  const struct ib_mad_private *recv)
+{
+	to->wc = recv->wc;
+	to->grh = recv->grh;
+	memcpy(to->mad, recv->mad, recv->mad_size);
+	mad_init_recv_wc(to);
+}
+
+/*
+ * What a receive's MAD goes through.  True: an agent took it, in @resp
+ * (mad_hand_over()); false: @resp is the caller's to free.
+ */
 static bool mad_dispatch(struct ib_mad_port_private *pp,
 			 struct ib_mad_qp_info *qp_info,
 			 struct ib_mad_private *recv,
@@ -336,7 +424,8 @@ static bool mad_dispatch(struct ib_mad_port_private *pp,
 
 	priv = ib_mad_find_agent(pp, hdr);
 	if (priv) {
-		ib_mad_complete_recv(priv, &recv->recv_wc);
+		mad_hand_over(resp, recv);
+		ib_mad_complete_recv(priv, &resp->recv_wc);
 		return true;
 	}
 	if ((ret & IB_MAD_RESULT_SUCCESS) &&
@@ -351,8 +440,8 @@ static bool mad_dispatch(struct ib_mad_port_private *pp,
  * @cq: the port's CQ
  * @wc: the work completion
  *
- * The buffer goes to an agent, or back on the queue; a new one takes
- * the place of one given away.
+ * The MAD goes to an agent (as a copy) or is answered or dropped; the
+ * buffer goes back on the queue.
  *
  * Context: The CQ's polling work (process context).
  */
@@ -375,39 +464,26 @@ void ib_mad_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_unmap_single(pp->device, recv->mapping, mad_recv_len(recv),
 			    DMA_FROM_DEVICE);
 
-	/* an error: the QP is going down, the buffer with it */
+	/* an error: the QP is going down; the buffer stays in the ring */
 	if (wc->status != IB_WC_SUCCESS || READ_ONCE(pp->closing))
-		goto free;
+		goto done;
 	trace_ib_mad_recv_done_handler(qp_info, wc,
 				       (const struct ib_mad_hdr *)recv->mad);
 
 	recv->wc = *wc;
-	recv->recv_wc.wc = &recv->wc;
-	recv->recv_wc.mad_len = sizeof(struct ib_mad);
-	recv->recv_wc.mad_seg_size = sizeof(struct ib_mad);
-	recv->recv_wc.recv_buf.mad = (struct ib_mad *)recv->mad;
-	recv->recv_wc.recv_buf.grh = &recv->grh;
-	INIT_LIST_HEAD(&recv->recv_wc.rmpp_list);
-	list_add(&recv->recv_wc.recv_buf.list, &recv->recv_wc.rmpp_list);
-
+	mad_init_recv_wc(recv);
 	if (!mad_valid((struct ib_mad_hdr *)recv->mad, qp_info))
 		goto repost;
 	resp = ib_mad_alloc_private(recv->mad_size, GFP_KERNEL);
 	if (!resp)
 		goto repost;
-	if (mad_dispatch(pp, qp_info, recv, resp)) {
-		/* the agent has it: its place on the queue goes to @resp */
-		recv = resp;
-	} else {
+	/* an agent that took the MAD owns @resp, a copy of it */
+	if (!mad_dispatch(pp, qp_info, recv, resp))
 		kfree(resp);
-	}
 	memset(recv, 0, struct_size(recv, mad, recv->mad_size));
 	recv->mad_size = sizeof(struct ib_mad);
 repost:
-	ib_mad_post_receives(qp_info, recv);
-	goto done;
-free:
-	kfree(recv);
+	mad_post_recv(qp_info, recv);
 done:
 	if (atomic_dec_and_test(&pp->outstanding))
 		wake_up_var(&pp->outstanding);
