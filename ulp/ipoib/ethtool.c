@@ -5,6 +5,7 @@
  * width, full duplex).
  */
 
+#include <kunit/visibility.h>
 #include <linux/ethtool.h>
 
 #include "ipoib.h"
@@ -74,3 +75,4 @@ const struct ethtool_ops ipoib_ethtool_ops = {
 	.get_link		= ethtool_op_get_link,
 	.get_link_ksettings	= ipoib_get_link_ksettings,
 };
+EXPORT_SYMBOL_IF_KUNIT(ipoib_ethtool_ops);
