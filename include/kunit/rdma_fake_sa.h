@@ -410,18 +410,8 @@ static inline bool kt_bed_wait_sm(struct ib_device *dev, u16 lid, u8 sl)
  */
 static inline void kt_bed_check(struct kunit *test)
 {
-	struct ib_port_attr pa;
-
-	KUNIT_ASSERT_NOT_NULL(test, kt_bed_s.dev);
-	KUNIT_ASSERT_NOT_NULL(test, kt_bed_c.dev);
-	KUNIT_ASSERT_EQ(test, ib_query_port(kt_bed_s.dev, 1, &pa), 0);
-	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
-	KUNIT_ASSERT_EQ(test, pa.lid, (u32)kt_bed_lid_s);
-	KUNIT_ASSERT_EQ(test, ib_query_port(kt_bed_c.dev, 1, &pa), 0);
-	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
-	KUNIT_ASSERT_EQ(test, pa.lid, (u32)kt_bed_lid_c);
-	KUNIT_ASSERT_EQ(test, pa.sm_lid, (u32)kt_bed_lid_s);
-	KUNIT_ASSERT_EQ(test, pa.sm_sl, 0);
+	kt_assert_sm_bed(test, kt_bed_s.dev, kt_bed_lid_s, kt_bed_c.dev,
+			 kt_bed_lid_c);
 	KUNIT_ASSERT_TRUE(test, kt_bed_wait_sm(kt_bed_c.dev, kt_bed_lid_s, 0));
 }
 

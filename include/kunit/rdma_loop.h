@@ -167,6 +167,57 @@ static inline struct kt_vt *kt_new_vt_named(struct kunit *test, const char *name
 	return kt_new_vt_flags(test, name, 0);
 }
 
+/*
+ * A suite's loop device with a PD, for its suite_init (no test to tie
+ * them to): 0 or an error; kt_suite_vt_free() undoes what was made.
+ */
+static inline int kt_suite_vt_new(struct kt_vt *vt, const char *name)
+{
+	struct ib_device *dev = rdma_loop_add_device(name);
+	struct ib_pd *pd;
+
+	if (IS_ERR_OR_NULL(dev))
+		return dev ? PTR_ERR(dev) : -ENODEV;
+	vt->dev = dev;
+	pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	vt->pd = pd;
+	return 0;
+}
+
+/*
+ * The two ports of an SM bed as its cases expect them: S and C ACTIVE
+ * with the LIDs they had, C's SM at S's LID with SL 0.
+ */
+static inline void kt_assert_sm_bed(struct kunit *test, struct ib_device *s,
+				    u32 lid_s, struct ib_device *c, u32 lid_c)
+{
+	struct ib_port_attr pa;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, ib_query_port(s, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, lid_s);
+	KUNIT_ASSERT_EQ(test, ib_query_port(c, 1, &pa), 0);
+	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
+	KUNIT_ASSERT_EQ(test, pa.lid, lid_c);
+	KUNIT_ASSERT_EQ(test, pa.sm_lid, lid_s);
+	KUNIT_ASSERT_EQ(test, pa.sm_sl, 0);
+}
+
+/* For a suite_exit: the PD and the device of kt_suite_vt_new(), if any. */
+static inline void kt_suite_vt_free(struct kt_vt *vt)
+{
+	if (vt->pd)
+		ib_dealloc_pd(vt->pd);
+	vt->pd = NULL;
+	if (vt->dev)
+		rdma_loop_remove_device(vt->dev);
+	vt->dev = NULL;
+}
+
 /* An SGE of @len bytes at @buf through the PD's local_dma_lkey. */
 static inline struct ib_sge kt_sge_of(struct ib_pd *pd, void *buf, u32 len)
 {

@@ -259,8 +259,12 @@ static void cm_stale_connection(struct kunit *test)
 	old = cmt_connect(test, a, b, 0, 0, 0x111);
 	/* the same QP number asks again, from a new CM ID */
 	ia = cmt_req(test, a, b, CMT_SLOW, 3, 0x111);
-	/* A hears the REJ and the DREQ, in either order */
-	cmt_wait_n(test, a, 3);
+	/*
+	 * A hears the REJ and the DREQ, in either order; the new CM ID's
+	 * timewait may end (IB_CM_TIMEWAIT_EXIT) before the DREQ comes
+	 */
+	wait_event_timeout(a->wq, cmt_find(a, IB_CM_REJ_RECEIVED) &&
+			   cmt_find(a, IB_CM_DREQ_RECEIVED), CMT_WAIT);
 	ev = cmt_find(a, IB_CM_REJ_RECEIVED);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_PTR_EQ(test, ev->id, ia);

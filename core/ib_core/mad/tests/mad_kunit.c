@@ -368,38 +368,18 @@ static void mad_suite_exit(struct kunit_suite *suite)
 	struct kt_vt *vts[] = { &mad_bed.a, &mad_bed.b };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(vts); i++) {
-		if (vts[i]->pd)
-			ib_dealloc_pd(vts[i]->pd);
-		if (vts[i]->dev)
-			rdma_loop_remove_device(vts[i]->dev);
-	}
+	for (i = 0; i < ARRAY_SIZE(vts); i++)
+		kt_suite_vt_free(vts[i]);
 	memset(&mad_bed, 0, sizeof(mad_bed));
-}
-
-/* A device of the suite, with a PD */
-static int mad_new_dev(struct kt_vt *vt)
-{
-	struct ib_device *dev = rdma_loop_add_device("kumad%d");
-	struct ib_pd *pd;
-
-	if (IS_ERR_OR_NULL(dev))
-		return dev ? PTR_ERR(dev) : -ENODEV;
-	vt->dev = dev;
-	pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(pd))
-		return PTR_ERR(pd);
-	vt->pd = pd;
-	return 0;
 }
 
 /* The suite's init: A and B */
 static int mad_suite_init(struct kunit_suite *suite)
 {
-	int ret = mad_new_dev(&mad_bed.a);
+	int ret = kt_suite_vt_new(&mad_bed.a, "kumad%d");
 
 	if (!ret)
-		ret = mad_new_dev(&mad_bed.b);
+		ret = kt_suite_vt_new(&mad_bed.b, "kumad%d");
 	if (ret) {
 		mad_suite_exit(suite);
 		return ret;

@@ -453,20 +453,10 @@ static void bed_check(struct kunit *test)
 {
 	struct ib_sa_mcmember_rec grp;
 	union ib_gid mgid, named;
-	struct ib_port_attr pa;
 	u16 *pkeys = kunit_kcalloc(test, N_PKEYS, sizeof(*pkeys), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, pkeys);
-	KUNIT_ASSERT_NOT_NULL(test, bed_s.dev);
-	KUNIT_ASSERT_NOT_NULL(test, bed_c.dev);
-	KUNIT_ASSERT_EQ(test, ib_query_port(bed_s.dev, 1, &pa), 0);
-	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
-	KUNIT_ASSERT_EQ(test, pa.lid, (u32)bed_lid_s);
-	KUNIT_ASSERT_EQ(test, ib_query_port(bed_c.dev, 1, &pa), 0);
-	KUNIT_ASSERT_EQ(test, pa.state, IB_PORT_ACTIVE);
-	KUNIT_ASSERT_EQ(test, pa.lid, (u32)bed_lid_c);
-	KUNIT_ASSERT_EQ(test, pa.sm_lid, (u32)bed_lid_s);
-	KUNIT_ASSERT_EQ(test, pa.sm_sl, 0);
+	kt_assert_sm_bed(test, bed_s.dev, bed_lid_s, bed_c.dev, bed_lid_c);
 	KUNIT_ASSERT_EQ(test, mc_get_pkeys(bed_c.dev, pkeys), 0);
 	KUNIT_ASSERT_MEMEQ(test, pkeys, bed_pkeys, sizeof(bed_pkeys));
 	KUNIT_ASSERT_TRUE(test, bed_wait_sm());

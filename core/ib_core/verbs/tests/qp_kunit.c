@@ -45,37 +45,16 @@ static void qp_suite_exit(struct kunit_suite *suite)
 	struct kt_vt *vt[] = { &qp_y, &qp_x };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(vt); i++) {
-		if (vt[i]->pd)
-			ib_dealloc_pd(vt[i]->pd);
-		vt[i]->pd = NULL;
-		if (vt[i]->dev)
-			rdma_loop_remove_device(vt[i]->dev);
-		vt[i]->dev = NULL;
-	}
-}
-
-static int qp_new_vt(struct kt_vt *vt)
-{
-	struct ib_device *dev = rdma_loop_add_device("kuvb%d");
-	struct ib_pd *pd;
-
-	if (IS_ERR_OR_NULL(dev))
-		return dev ? PTR_ERR(dev) : -ENODEV;
-	vt->dev = dev;
-	pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(pd))
-		return PTR_ERR(pd);
-	vt->pd = pd;
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(vt); i++)
+		kt_suite_vt_free(vt[i]);
 }
 
 static int qp_suite_init(struct kunit_suite *suite)
 {
-	int ret = qp_new_vt(&qp_x);
+	int ret = kt_suite_vt_new(&qp_x, "kuvb%d");
 
 	if (!ret)
-		ret = qp_new_vt(&qp_y);
+		ret = kt_suite_vt_new(&qp_y, "kuvb%d");
 	if (ret) {
 		qp_suite_exit(suite);
 		return ret;

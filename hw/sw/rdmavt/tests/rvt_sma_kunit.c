@@ -580,29 +580,17 @@ static void sma_suite_exit(struct kunit_suite *suite)
 	struct kt_vt *vts[] = { &sma_bed.u, &sma_bed.p };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(vts); i++) {
-		if (vts[i]->pd)
-			ib_dealloc_pd(vts[i]->pd);
-		if (vts[i]->dev)
-			rdma_loop_remove_device(vts[i]->dev);
-	}
+	for (i = 0; i < ARRAY_SIZE(vts); i++)
+		kt_suite_vt_free(vts[i]);
 	memset(&sma_bed, 0, sizeof(sma_bed));
 }
 
 /* An unmanaged device of the suite, its PD, what its SMA says of it */
 static int sma_new_dev(struct kt_vt *vt, struct sma_state *st0)
 {
-	struct ib_device *dev = rdma_loop_add_device("kusma%d");
-	struct ib_pd *pd;
+	int ret = kt_suite_vt_new(vt, "kusma%d");
 
-	if (IS_ERR_OR_NULL(dev))
-		return dev ? PTR_ERR(dev) : -ENODEV;
-	vt->dev = dev;
-	pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(pd))
-		return PTR_ERR(pd);
-	vt->pd = pd;
-	return sma_state_read(dev, st0);
+	return ret ?: sma_state_read(vt->dev, st0);
 }
 
 /* The suite's init: U and P */
