@@ -273,7 +273,7 @@ struct mres {
 static int mc_cb(int status, struct ib_sa_multicast *mc)
 {
 	struct mres *r = mc->context;
-	int n = atomic_read(&r->calls);
+	int n = atomic_read(&r->calls), ret;
 
 	atomic_inc(&r->entered);
 	wake_up(&r->wq);
@@ -282,11 +282,16 @@ static int mc_cb(int status, struct ib_sa_multicast *mc)
 	if (n < ARRAY_SIZE(r->status))
 		r->status[n] = status;
 	r->rec = mc->rec;
+	/*
+	 * What to return is read before the count goes up: a case that
+	 * saw this call may set the next call's answer at once
+	 */
+	ret = READ_ONCE(r->ret);
 	/* the fields above are seen by whoever sees the count */
 	smp_mb__before_atomic();
 	atomic_inc(&r->calls);
 	wake_up(&r->wq);
-	return r->ret;
+	return ret;
 }
 
 static bool mres_wait(struct mres *r, int n)
