@@ -28,6 +28,8 @@
 #include <linux/if_ether.h>
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -326,6 +328,25 @@ struct net_device *fake_hca_kunit_netdev(struct kunit *test, const u8 *mac);
 /* The same net device for a suite's shared bed, and its end */
 struct net_device *fake_hca_netdev_new(const u8 *mac);
 void fake_hca_netdev_free(struct net_device *ndev);
+
+/*
+ * fake_hca_netdev_new() up and with ARP (the fake's are NOARP), for a
+ * suite's bed: 0 or an error; *@ndev is set once the device exists.
+ */
+static inline int fake_hca_netdev_new_arp(struct net_device **ndev,
+					  const u8 *mac)
+{
+	struct net_device *nd = fake_hca_netdev_new(mac);
+	int ret;
+
+	if (IS_ERR(nd))
+		return PTR_ERR(nd);
+	*ndev = nd;
+	rtnl_lock();
+	ret = dev_change_flags(nd, (nd->flags | IFF_UP) & ~IFF_NOARP, NULL);
+	rtnl_unlock();
+	return ret;
+}
 
 /*
  * ib_device_try_get() and, if it worked, ib_device_put() at once: for

@@ -1333,21 +1333,6 @@ static struct kunit_case rdma_addr_cases[] = {
 	{}
 };
 
-/* A net device of the bed, up, with ARP (the fake's are NOARP) */
-static int bed_netdev(struct net_device **ndev, const u8 *mac)
-{
-	struct net_device *nd = fake_hca_netdev_new(mac);
-	int ret;
-
-	if (IS_ERR(nd))
-		return PTR_ERR(nd);
-	*ndev = nd;
-	rtnl_lock();
-	ret = dev_change_flags(nd, (nd->flags | IFF_UP) & ~IFF_NOARP, NULL);
-	rtnl_unlock();
-	return ret;
-}
-
 /* A GID of the bed: @ip on A */
 static int bed_add_gid(const char *ip)
 {
@@ -1377,9 +1362,9 @@ static int rdma_addr_suite_init(struct kunit_suite *suite)
 
 	if (!desc)
 		return -ENOMEM;
-	ret = bed_netdev(&bed.a, mac_a);
+	ret = fake_hca_netdev_new_arp(&bed.a, mac_a);
 	if (!ret)
-		ret = bed_netdev(&bed.b, mac_b);
+		ret = fake_hca_netdev_new_arp(&bed.b, mac_b);
 	if (!ret) {
 		fake_hca_desc_init(desc, 1);
 		desc->name = "kuaddr%d";

@@ -1458,21 +1458,6 @@ static struct kunit_case rdma_cma_cases[] = {
 	{}
 };
 
-/* A net device of the bed, up, with ARP (the fake's are NOARP) */
-static int bed_netdev(struct net_device **ndev, const u8 *mac)
-{
-	struct net_device *nd = fake_hca_netdev_new(mac);
-	int ret;
-
-	if (IS_ERR(nd))
-		return PTR_ERR(nd);
-	*ndev = nd;
-	rtnl_lock();
-	ret = dev_change_flags(nd, (nd->flags | IFF_UP) & ~IFF_NOARP, NULL);
-	rtnl_unlock();
-	return ret;
-}
-
 /* The suite's exit: the HCA, then the net devices */
 static void rdma_cma_suite_exit(struct kunit_suite *suite)
 {
@@ -1488,9 +1473,9 @@ static int rdma_cma_suite_init(struct kunit_suite *suite)
 {
 	int ret;
 
-	ret = bed_netdev(&bed.a, mac_a);
+	ret = fake_hca_netdev_new_arp(&bed.a, mac_a);
 	if (!ret)
-		ret = bed_netdev(&bed.b, mac_b);
+		ret = fake_hca_netdev_new_arp(&bed.b, mac_b);
 	if (!ret)
 		ret = bed_new_hca();
 	if (ret)
