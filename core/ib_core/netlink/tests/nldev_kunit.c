@@ -448,9 +448,11 @@ static void rdma_nldev_permissions(struct kunit *test)
 	kt_req_init(r, RDMA_NLDEV_CMD_DELLINK, NLM_F_ACK);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, hca->ibdev.index);
 	KUNIT_EXPECT_EQ(test, do_unprivileged(test, r), -EPERM);
-	/* Admin-only commands not written yet keep upstream's answer. */
 	kt_req_init(r, RDMA_NLDEV_CMD_STAT_SET, NLM_F_ACK);
 	KUNIT_EXPECT_EQ(test, do_unprivileged(test, r), -EPERM);
+	kt_req_init(r, RDMA_NLDEV_CMD_STAT_DEL, NLM_F_ACK);
+	KUNIT_EXPECT_EQ(test, do_unprivileged(test, r), -EPERM);
+	/* Admin-only commands not written yet keep upstream's answer. */
 	kt_req_init(r, RDMA_NLDEV_CMD_NEWDEV, NLM_F_ACK);
 	KUNIT_EXPECT_EQ(test, do_unprivileged(test, r), -EPERM);
 
