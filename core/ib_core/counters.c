@@ -66,9 +66,9 @@
  * core frees the sets the driver's ops return), or NULL without memory
  * or counters.
  */
-struct rdma_hw_stats *rdma_alloc_hw_stats_struct(
-	const struct rdma_stat_desc *descs, int num_counters,
-	unsigned long lifespan)
+struct rdma_hw_stats *
+rdma_alloc_hw_stats_struct(const struct rdma_stat_desc *descs,
+			   int num_counters, unsigned long lifespan)
 {
 	struct rdma_hw_stats *stats;
 

@@ -1021,9 +1021,10 @@ static int port_add(struct ib_core_device *coredev, u32 port_num)
 		port->groups[attr.pkey_tbl_len ? 2 : 1] = &pma_group;
 	}
 	if (device->ops.alloc_hw_port_stats && device->ops.get_hw_stats) {
-		port->hw_stats = hw_stats_new(
-			device->ops.alloc_hw_port_stats(device, port_num),
-			port_num);
+		struct rdma_hw_stats *st;
+
+		st = device->ops.alloc_hw_port_stats(device, port_num);
+		port->hw_stats = hw_stats_new(st, port_num);
 		if (!port->hw_stats) {
 			ret = -ENOMEM;
 			goto err_put;

@@ -33,6 +33,8 @@ static inline void kt_cnt_parse(struct kunit *test, struct nlmsghdr *nlh,
 static inline bool kt_cnt_find(struct kunit *test, struct nlattr *table,
 			       const char *name, u64 *val)
 {
+	const int max = RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE;
+	const int n = RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME;
 	struct nlattr *etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE + 1];
 	struct nlattr *entry;
 	int rem;
@@ -42,14 +44,11 @@ static inline bool kt_cnt_find(struct kunit *test, struct nlattr *table,
 		KUNIT_ASSERT_EQ(test, nla_type(entry),
 				RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
 		KUNIT_ASSERT_EQ(test, 0,
-				nla_parse_nested_deprecated(etb,
-					RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE,
-					entry, NULL, NULL));
-		if (strcmp(kt_attr_str(test,
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]), name))
+				nla_parse_nested_deprecated(etb, max, entry,
+							    NULL, NULL));
+		if (strcmp(kt_attr_str(test, etb[n]), name))
 			continue;
-		*val = kt_attr_u64(test,
-			etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE]);
+		*val = kt_attr_u64(test, etb[max]);
 		return true;
 	}
 	return false;

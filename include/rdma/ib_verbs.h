@@ -533,9 +533,9 @@ struct rdma_hw_stats {
 /* The default @lifespan of rdma_alloc_hw_stats_struct(), in milliseconds. */
 #define RDMA_HW_STATS_DEFAULT_LIFESPAN 10
 
-struct rdma_hw_stats *rdma_alloc_hw_stats_struct(
-	const struct rdma_stat_desc *descs, int num_counters,
-	unsigned long lifespan);
+struct rdma_hw_stats *
+rdma_alloc_hw_stats_struct(const struct rdma_stat_desc *descs,
+			   int num_counters, unsigned long lifespan);
 void rdma_free_hw_stats_struct(struct rdma_hw_stats *stats);
 
 /* Flags of ib_device_ops.process_mad: which keys the caller checked already. */

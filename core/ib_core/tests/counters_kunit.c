@@ -18,7 +18,6 @@
 #include <kunit/rdma_counters.h>
 #include <kunit/rdma_fake_hca.h>
 #include <kunit/rdma_verbs.h>
-#include <linux/cred.h>
 #include <linux/fs.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_counter.h>
@@ -225,6 +224,7 @@ static void cnt_status(struct kunit *test, struct kt_nlc *c,
 {
 	struct nlattr **etb = kt_tb_alloc(test);
 	struct nlattr **tb = kt_tb_alloc(test);
+	const int max = RDMA_NLDEV_ATTR_MAX - 1;
 	struct kt_req *r = cnt_req(test);
 	struct nlmsghdr *reply;
 	struct nlattr *entry;
@@ -242,20 +242,21 @@ static void cnt_status(struct kunit *test, struct kt_nlc *c,
 			port);
 	KUNIT_ASSERT_NOT_NULL(test, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]);
 	nla_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], rem) {
+		const char *name;
+
 		KUNIT_ASSERT_EQ(test, 0,
-				nla_parse_nested_deprecated(etb,
-					RDMA_NLDEV_ATTR_MAX - 1, entry, NULL,
-					NULL));
+				nla_parse_nested_deprecated(etb, max, entry,
+							    NULL, NULL));
 		i = kt_attr_u32(test,
 				etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX]);
 		KUNIT_ASSERT_LT(test, i, (u32)FAKE_HCA_NUM_STATS);
 		KUNIT_EXPECT_EQ(test, i, (u32)n);
-		KUNIT_EXPECT_STREQ(test,
-			kt_attr_str(test,
-				etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]),
-			i == FAKE_HCA_STAT_RX ? "fake_rx_pkts" :
-			i == FAKE_HCA_STAT_TX ? "fake_tx_pkts" :
-			"fake_opt_drops");
+		name = kt_attr_str(test,
+				   etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME]);
+		KUNIT_EXPECT_STREQ(test, name,
+				   i == FAKE_HCA_STAT_RX ? "fake_rx_pkts" :
+				   i == FAKE_HCA_STAT_TX ? "fake_tx_pkts" :
+				   "fake_opt_drops");
 		dyn[i] = etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC] ?
 			kt_attr_u8(test,
 				   etb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC]) :
@@ -512,24 +513,6 @@ static void counters_auto_mode(struct kunit *test)
 			(u32)RDMA_COUNTER_MODE_NONE);
 }
 
-/* Send @r with CAP_NET_ADMIN lowered; the ack's error. */
-static int cnt_unprivileged(struct kunit *test, struct kt_nlc *c,
-			    struct kt_req *r)
-{
-	const struct cred *old;
-	struct cred *cred;
-	int err;
-
-	cred = prepare_creds();
-	KUNIT_ASSERT_NOT_NULL(test, cred);
-	cap_lower(cred->cap_effective, CAP_NET_ADMIN);
-	old = override_creds(cred);
-	err = kt_nlc_do(c, r, NULL);
-	revert_creds(old);
-	put_cred(cred);
-	return err;
-}
-
 static void counters_refusals(struct kunit *test)
 {
 	struct kt_nlc *c = kt_nlc_open(test);
@@ -544,10 +527,10 @@ static void counters_refusals(struct kunit *test)
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_MANUAL);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_RES_LQPN, qp->qp_num);
-	KUNIT_EXPECT_EQ(test, cnt_unprivileged(test, c, r), -EPERM);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do_unprivileged(test, r), -EPERM);
 	KUNIT_EXPECT_NULL(test, qp->counter);
 	kt_cnt_req(r, RDMA_NLDEV_CMD_STAT_DEL, dev, 1);
-	KUNIT_EXPECT_EQ(test, cnt_unprivileged(test, c, r), -EPERM);
+	KUNIT_EXPECT_EQ(test, kt_nlc_do_unprivileged(test, r), -EPERM);
 
 	/* nothing to set */
 	kt_cnt_req(r, RDMA_NLDEV_CMD_STAT_SET, dev, 1);

@@ -61,8 +61,6 @@ static const struct rdma_stat_desc rvt_hw_counter_descs[] = {
 };
 
 static_assert(ARRAY_SIZE(rvt_hw_counter_descs) == RVT_NUM_HW_COUNTERS);
-/* sq.c picks the one of the two by adding 1 for RNR */
-static_assert(RVT_CNT_RNR_RETRY_EXCEEDED == RVT_CNT_RETRY_EXCEEDED + 1);
 
 /* The sums over the CPUs of @pcpu into @val (RVT_NUM_HW_COUNTERS). */
 static void rvt_hw_sum(struct rvt_hw_counters __percpu *pcpu, u64 *val)
