@@ -105,6 +105,9 @@ int rdma_restrack_count(struct ib_device *dev, enum rdma_restrack_type type,
 
 	xa_lock(&rt->xa);
 	xas_for_each(&xas, e, U32_MAX) {
+		/* a QP being destroyed (rdma_restrack_begin_del()) */
+		if (xa_is_zero(e))
+			continue;
 		if (show_details && !xa_get_mark(&rt->xa, e->id, RESTRACK_DD))
 			continue;
 		cnt++;
