@@ -163,6 +163,11 @@ static void cnt_lifespan(struct kunit *test, struct ib_device *dev, u32 port,
 					true), 0);
 }
 
+static u64 cnt_default_ms(void)
+{
+	return jiffies_to_msecs(msecs_to_jiffies(RDMA_HW_STATS_DEFAULT_LIFESPAN));
+}
+
 static void counters_sysfs(struct kunit *test)
 {
 	struct fake_hca *hca = cnt_fake(test, true);
@@ -177,8 +182,9 @@ static void counters_sysfs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 1, "fake_rx_pkts"), 101);
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 2, "fake_tx_pkts"), 202);
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 2, "fake_opt_drops"), 0);
+	/* milliseconds, as many as the jiffies of the default make */
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 1, "lifespan"),
-			RDMA_HW_STATS_DEFAULT_LIFESPAN);
+			cnt_default_ms());
 
 	/* a long lifespan: the values read stay, whatever the driver says */
 	cnt_lifespan(test, dev, 1, "10000");
@@ -204,7 +210,7 @@ static void counters_sysfs(struct kunit *test)
 					true), -EACCES);
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 1, "lifespan"), 0);
 	KUNIT_EXPECT_EQ(test, cnt_sysfs_u64(test, dev, 0, "lifespan"),
-			RDMA_HW_STATS_DEFAULT_LIFESPAN);
+			cnt_default_ms());
 
 	/* a device without counters has no such directory */
 	hca = cnt_fake(test, false);
@@ -272,6 +278,7 @@ static int cnt_set_optional(struct kunit *test, struct kt_nlc *c,
 			    const u32 *idx, int n)
 {
 	struct kt_req *r = cnt_req(test);
+	struct nlmsghdr *reply;
 	u8 nest[64] = {};
 	struct nlattr *a;
 	int i, len = 0;
@@ -286,7 +293,7 @@ static int cnt_set_optional(struct kunit *test, struct kt_nlc *c,
 	kt_cnt_req(r, RDMA_NLDEV_CMD_STAT_SET, dev, port);
 	kt_req_put(r, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS | NLA_F_NESTED, nest,
 		   len);
-	return kt_nlc_do(c, r, NULL) ?: 0;
+	return kt_nlc_do(c, r, &reply);
 }
 
 static void counters_port_optional(struct kunit *test)
@@ -469,6 +476,7 @@ static void counters_auto_mode(struct kunit *test)
 	struct kt_vt *vt = cnt_bed(test, c);
 	struct ib_device *dev = vt->dev;
 	struct kt_req *r = cnt_req(test);
+	struct nlmsghdr *reply;
 	struct ib_qp *qp;
 	u32 mask = 0;
 
@@ -477,7 +485,12 @@ static void counters_auto_mode(struct kunit *test)
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK,
 		   RDMA_COUNTER_MASK_QP_TYPE | RDMA_COUNTER_MASK_PID);
-	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, &reply), 0);
+	/* the reply names the device and the port */
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_STAT_SET));
 	KUNIT_EXPECT_EQ(test, kt_cnt_mode(c, dev, 1, &mask),
 			(u32)RDMA_COUNTER_MODE_AUTO);
 	KUNIT_EXPECT_EQ(test, mask,
@@ -508,7 +521,7 @@ static void counters_auto_mode(struct kunit *test)
 	kt_cnt_req(r, RDMA_NLDEV_CMD_STAT_SET, dev, 1);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	kt_req_u32(r, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
-	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kt_nlc_do(c, r, &reply), 0);
 	KUNIT_EXPECT_EQ(test, kt_cnt_mode(c, dev, 1, NULL),
 			(u32)RDMA_COUNTER_MODE_NONE);
 }

@@ -152,7 +152,7 @@ struct rdma_hw_stats *rvt_counter_alloc_stats(struct rdma_counter *counter)
 	cnt->pcpu = alloc_percpu(struct rvt_hw_counters);
 	if (!cnt->pcpu)
 		goto err_cnt;
-	if (xa_alloc(&rdi->counters, &id, cnt, xa_limit_32b, GFP_KERNEL))
+	if (xa_alloc_irq(&rdi->counters, &id, cnt, xa_limit_32b, GFP_KERNEL))
 		goto err_pcpu;
 	counter->id = id;
 	return stats;
@@ -178,7 +178,7 @@ EXPORT_SYMBOL(rvt_counter_alloc_stats);
 int rvt_counter_dealloc(struct rdma_counter *counter)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(counter->device);
-	struct rvt_counter *cnt = xa_erase(&rdi->counters, counter->id);
+	struct rvt_counter *cnt = xa_erase_irq(&rdi->counters, counter->id);
 
 	if (!cnt)
 		return 0;
