@@ -154,6 +154,9 @@ extern const struct attribute_group ib_dev_attr_group;
  */
 int ib_device_register_sysfs(struct ib_device *device);
 void ib_device_unregister_sysfs(struct ib_device *device);
+/* The set behind ports/<n>/hw_counters/, or NULL. */
+struct rdma_hw_stats *ib_get_hw_stats_port(struct ib_device *ibdev,
+					   u32 port_num);
 
 /* ------------------------------------------------------------------
  * netns.c: per network namespace state of ib_core

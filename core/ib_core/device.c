@@ -164,6 +164,7 @@ static void ib_device_release(struct device *dev)
 	struct ib_device *device = container_of(dev, struct ib_device, dev);
 
 	ib_cache_release_one(device);
+	rdma_counter_release(device);
 	rdma_restrack_clean(device);
 	kfree(device->port_data);
 	mutex_destroy(&device->unregistration_lock);
@@ -1081,6 +1082,7 @@ int ib_device_alloc_port_data(struct ib_device *device)
 		struct ib_port_data *p = &device->port_data[port];
 
 		p->ib_dev = device;
+		mutex_init(&p->port_counter.lock);
 		spin_lock_init(&p->pkey_list_lock);
 		INIT_LIST_HEAD(&p->pkey_list);
 		spin_lock_init(&p->netdev_lock);
@@ -1265,6 +1267,7 @@ int ib_register_device(struct ib_device *device, const char *name,
 		goto err_index;
 	}
 
+	rdma_counter_init(device);
 	device->groups[1] = device->ops.device_group;
 	ret = ib_device_register_sysfs(device);
 	if (ret) {

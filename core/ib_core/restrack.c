@@ -105,6 +105,9 @@ int rdma_restrack_count(struct ib_device *dev, enum rdma_restrack_type type,
 
 	xa_lock(&rt->xa);
 	xas_for_each(&xas, e, U32_MAX) {
+		/* a QP being destroyed (rdma_restrack_begin_del()) */
+		if (xa_is_zero(e))
+			continue;
 		if (show_details && !xa_get_mark(&rt->xa, e->id, RESTRACK_DD))
 			continue;
 		cnt++;
@@ -127,6 +130,8 @@ static struct ib_device *res_to_dev(struct rdma_restrack_entry *res)
 		return container_of(res, struct ib_mr, res)->device;
 	case RDMA_RESTRACK_SRQ:
 		return container_of(res, struct ib_srq, res)->device;
+	case RDMA_RESTRACK_COUNTER:
+		return container_of(res, struct rdma_counter, res)->device;
 	case RDMA_RESTRACK_CM_ID:
 		/* rdma_cm adds an ID once it is attached to a device */
 		return container_of(res, struct rdma_id_private, res)->id.device;
@@ -232,6 +237,24 @@ void rdma_restrack_add(struct rdma_restrack_entry *res)
 			ret = xa_alloc_cyclic(&rt->xa, &res->id, res,
 					      xa_limit_32b, &rt->next_id,
 					      GFP_KERNEL);
+	} else if (res->type == RDMA_RESTRACK_COUNTER) {
+		struct rdma_counter *counter =
+			container_of(res, struct rdma_counter, res);
+
+		/*
+		 * A driver may have numbered the counter (a hardware counter
+		 * set); otherwise it gets the next free number from 1 on.
+		 */
+		if (counter->id) {
+			res->id = counter->id;
+			ret = xa_insert(&rt->xa, res->id, res, GFP_KERNEL);
+		} else {
+			ret = xa_alloc_cyclic(&rt->xa, &res->id, res,
+					      XA_LIMIT(1, U32_MAX),
+					      &rt->next_id, GFP_KERNEL);
+			if (ret >= 0)
+				counter->id = res->id;
+		}
 	} else {
 		ret = xa_alloc_cyclic(&rt->xa, &res->id, res, xa_limit_32b,
 				      &rt->next_id, GFP_KERNEL);
@@ -324,10 +347,6 @@ static void restrack_release(struct kref *kref)
 	struct rdma_restrack_entry *res =
 		container_of(kref, struct rdma_restrack_entry, kref);
 
-	if (res->task) {
-		put_task_struct(res->task);
-		res->task = NULL;
-	}
 	complete(&res->comp);
 }
 
@@ -335,8 +354,8 @@ static void restrack_release(struct kref *kref)
  * rdma_restrack_put - drop a reference taken by rdma_restrack_get()
  * @res: the entry
  *
- * Context: Any context; does not sleep. The last put drops the owner's task
- * reference and wakes the rdma_restrack_del() waiting for it.
+ * Context: Any context; does not sleep. The last put wakes the
+ * rdma_restrack_del() (or rdma_restrack_begin_del()) waiting for it.
  *
  * Return: 1 when this was the last reference, else 0.
  */
@@ -362,23 +381,81 @@ void rdma_restrack_del(struct rdma_restrack_entry *res)
 	struct rdma_restrack_root *rt;
 	struct ib_device *dev;
 
-	if (!res->valid) {
-		if (res->task) {
-			put_task_struct(res->task);
-			res->task = NULL;
-		}
-		return;
-	}
+	if (!res->valid)
+		goto out;
 
 	dev = res_to_dev(res);
 	if (WARN_ON(!dev))
 		return;
 	rt = &dev->res[res->type];
 	old = xa_erase(&rt->xa, res->id);
-	WARN_ON(old != res);
 	res->valid = false;
+	if (res->hidden) {
+		/* rdma_restrack_begin_del() waited for the users already */
+		res->hidden = false;
+		goto out;
+	}
+	WARN_ON(old != res);
 
 	rdma_restrack_put(res);
 	wait_for_completion(&res->comp);
+out:
+	if (res->task) {
+		put_task_struct(res->task);
+		res->task = NULL;
+	}
 }
 EXPORT_SYMBOL(rdma_restrack_del);
+
+/*
+ * rdma_restrack_begin_del - hide an object from lookups before its
+ * destruction and wait until nobody who found it uses it; its ID stays
+ * taken.  rdma_restrack_del() ends the deletion, rdma_restrack_abort_del()
+ * makes the object visible again when the destruction failed.  For the
+ * core only (QPs, whose lookups bind counters to them).
+ *
+ * Context: process context; sleeps until dumps using the entry are done.
+ */
+void rdma_restrack_begin_del(struct rdma_restrack_entry *res)
+{
+	struct rdma_restrack_entry *old;
+	struct ib_device *dev;
+
+	if (!res->valid || res->hidden)
+		return;
+	dev = res_to_dev(res);
+	if (WARN_ON(!dev))
+		return;
+	/* a zero entry keeps the ID and is skipped by every lookup */
+	old = xa_cmpxchg(&dev->res[res->type].xa, res->id, res, XA_ZERO_ENTRY,
+			 GFP_KERNEL);
+	if (WARN_ON(old != res))
+		return;
+	res->hidden = true;
+	rdma_restrack_put(res);
+	wait_for_completion(&res->comp);
+}
+
+/*
+ * rdma_restrack_abort_del - undo rdma_restrack_begin_del(): the object is
+ * found again, with one reference as after rdma_restrack_new().
+ *
+ * Context: process context; may sleep (allocates).
+ */
+void rdma_restrack_abort_del(struct rdma_restrack_entry *res)
+{
+	struct ib_device *dev;
+
+	if (!res->valid || !res->hidden)
+		return;
+	dev = res_to_dev(res);
+	if (WARN_ON(!dev))
+		return;
+	kref_init(&res->kref);
+	reinit_completion(&res->comp);
+	res->hidden = false;
+	if (xa_err(xa_store(&dev->res[res->type].xa, res->id, res,
+			    GFP_KERNEL)))
+		/* not found any more, but works: as if never tracked */
+		xa_erase(&dev->res[res->type].xa, res->id);
+}

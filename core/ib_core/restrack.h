@@ -23,6 +23,9 @@ struct rdma_restrack_root {
 int rdma_restrack_init(struct ib_device *dev);
 void rdma_restrack_clean(struct ib_device *dev);
 
+void rdma_restrack_begin_del(struct rdma_restrack_entry *res);
+void rdma_restrack_abort_del(struct rdma_restrack_entry *res);
+
 struct rdma_restrack_entry *
 rdma_restrack_get_next(struct ib_device *dev, enum rdma_restrack_type type,
 		       unsigned long *id, bool show_details);

@@ -4,6 +4,8 @@
  *
  *   node_type node_guid sys_image_guid fw_ver node_desc   (ib_dev_attr_group)
  *   <the driver's ops.device_group>
+ *   hw_counters/              the device's hardware counters, one file
+ *                             each, and lifespan (ops.alloc_hw_device_stats)
  *   ports/<n>/
  *     state lid lid_mask_count sm_lid sm_sl cap_mask rate phys_state
  *     link_layer
@@ -14,6 +16,9 @@
  *     counters/                 the PMA's PortCounters (and, where the
  *                               PMA has them, PortCountersExtended), for
  *                               devices with ops.process_mad
+ *     hw_counters/              the port's hardware counters, one file each
+ *                               (with what its per-QP counters counted),
+ *                               and lifespan (ops.alloc_hw_port_stats)
  *     <the driver's ops.port_groups>
  *
  * Lifetime: the files of a port call into the core and the driver with
@@ -35,6 +40,7 @@
 #include <rdma/ib_pma.h>
 #include <rdma/ib_sysfs.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_counter.h>
 
 #include "core_priv.h"
 
@@ -69,9 +75,10 @@ struct gid_attrs_dir {
  * @gid_attrs: the gid_attrs/ subdirectory
  * @gids: the gids/ table
  * @pkeys: the pkeys/ table
- * @groups: @gids, @pkeys and the PMA's counters/ as a NULL-terminated
- *	list
+ * @groups: @gids, @pkeys, the PMA's counters/ and hw_counters/ as a
+ *	NULL-terminated list
  * @pma_set: which counters counters/ shows (enum pma_set)
+ * @hw_stats: hw_counters/ of the port, NULL without
  */
 struct ib_port {
 	struct kobject			kobj;
@@ -81,8 +88,9 @@ struct ib_port {
 	struct gid_attrs_dir		*gid_attrs;
 	struct port_table		gids;
 	struct port_table		pkeys;
-	const struct attribute_group	*groups[4];
+	const struct attribute_group	*groups[5];
 	u8				pma_set;
+	struct hw_stats_device_data	*hw_stats;
 };
 
 static struct ib_port_attribute *to_port_attr(struct attribute *attr)
@@ -673,6 +681,223 @@ static enum pma_set pma_set_of(struct ib_device *ibdev, u32 port_num)
 }
 
 /* ------------------------------------------------------------------
+ * hw_counters/ of a device and of its ports
+ *
+ * One read-only file per counter of the driver's rdma_hw_stats and a
+ * writable lifespan (milliseconds, 0 to 10000): the values read from
+ * the driver are reused for that long.  A port's file adds what its
+ * per-QP counters counted (rdma_counter_get_hwstat_value()).
+ */
+
+/**
+ * struct hw_stats_file - one file of hw_counters/
+ * @dattr: the file of a device's directory
+ * @pattr: the file of a port's directory
+ * @index: the counter, or -1 for lifespan
+ */
+struct hw_stats_file {
+	union {
+		struct device_attribute		dattr;
+		struct ib_port_attribute	pattr;
+	};
+	int				index;
+};
+
+/**
+ * struct hw_stats_device_data - a hw_counters/ directory
+ * @group: its attribute group, named hw_counters
+ * @stats: the driver's counters, freed with the directory
+ * @port: the port, 0 for the device's directory
+ * @attrs: @files as a NULL-terminated list for @group
+ * @files: a file per counter, then lifespan
+ */
+struct hw_stats_device_data {
+	struct attribute_group		group;
+	struct rdma_hw_stats		*stats;
+	u32				port;
+	struct attribute		**attrs;
+	struct hw_stats_file		files[];
+};
+
+/* Ask the driver for fresh values unless those of @stats are recent. */
+static int hw_stats_update(struct ib_device *dev, struct rdma_hw_stats *stats,
+			   u32 port, int index)
+{
+	int ret;
+
+	lockdep_assert_held(&stats->lock);
+	if (stats->timestamp &&
+	    time_is_after_eq_jiffies(stats->timestamp + stats->lifespan))
+		return 0;
+	ret = dev->ops.get_hw_stats(dev, stats, port, index);
+	if (ret < 0)
+		return ret;
+	/* only a read of every counter makes the set recent */
+	if (ret == stats->num_counters)
+		stats->timestamp = jiffies ?: 1;
+	return 0;
+}
+
+static ssize_t hw_stats_show(struct ib_device *dev,
+			     struct hw_stats_device_data *data, int index,
+			     char *buf)
+{
+	struct rdma_hw_stats *stats = data->stats;
+	int ret = 0;
+	u64 v = 0;
+
+	mutex_lock(&stats->lock);
+	if (index < 0) {
+		v = jiffies_to_msecs(stats->lifespan);
+	} else {
+		ret = hw_stats_update(dev, stats, data->port, index);
+		v = stats->value[index];
+	}
+	mutex_unlock(&stats->lock);
+	if (ret)
+		return ret;
+	if (index >= 0 && data->port)
+		v += rdma_counter_get_hwstat_value(dev, data->port, index);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+static ssize_t hw_stats_store_lifespan(struct hw_stats_device_data *data,
+				       const char *buf, size_t count)
+{
+	unsigned int msecs;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &msecs);
+	if (ret)
+		return ret;
+	if (msecs > 10000)
+		return -EINVAL;
+	mutex_lock(&data->stats->lock);
+	data->stats->lifespan = msecs_to_jiffies(msecs);
+	mutex_unlock(&data->stats->lock);
+	return count;
+}
+
+static struct hw_stats_device_data *dev_hw_stats(struct device *device)
+{
+	return rdma_device_to_ibdev(device)->hw_stats_data;
+}
+
+static ssize_t hw_stats_dev_show(struct device *device,
+				 struct device_attribute *attr, char *buf)
+{
+	struct hw_stats_file *f = container_of(attr, struct hw_stats_file,
+					       dattr);
+
+	return hw_stats_show(rdma_device_to_ibdev(device),
+			     dev_hw_stats(device), f->index, buf);
+}
+
+static ssize_t hw_stats_dev_store(struct device *device,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return hw_stats_store_lifespan(dev_hw_stats(device), buf, count);
+}
+
+static ssize_t hw_stats_port_show(struct ib_device *ibdev, u32 port_num,
+				  struct ib_port_attribute *attr, char *buf)
+{
+	struct hw_stats_file *f = container_of(attr, struct hw_stats_file,
+					       pattr);
+
+	return hw_stats_show(ibdev, ibdev->port_data[port_num].sysfs->hw_stats,
+			     f->index, buf);
+}
+
+static ssize_t hw_stats_port_store(struct ib_device *ibdev, u32 port_num,
+				   struct ib_port_attribute *attr,
+				   const char *buf, size_t count)
+{
+	return hw_stats_store_lifespan(ibdev->port_data[port_num].sysfs->hw_stats,
+				       buf, count);
+}
+
+static void hw_stats_free(struct hw_stats_device_data *data)
+{
+	if (!data)
+		return;
+	rdma_free_hw_stats_struct(data->stats);
+	kfree(data->attrs);
+	kfree(data);
+}
+
+/*
+ * The hw_counters/ directory of @stats (taken over, freed with it, also
+ * on failure): of the device for @port 0, else of the port.
+ */
+static struct hw_stats_device_data *hw_stats_new(struct rdma_hw_stats *stats,
+						 u32 port)
+{
+	struct hw_stats_device_data *data;
+	int i, n;
+
+	if (!stats)
+		return NULL;
+	n = stats->num_counters;
+	data = kzalloc(struct_size(data, files, n + 1), GFP_KERNEL);
+	if (!data)
+		goto err;
+	data->attrs = kcalloc(n + 2, sizeof(*data->attrs), GFP_KERNEL);
+	if (!data->attrs)
+		goto err_data;
+	data->stats = stats;
+	data->port = port;
+	for (i = 0; i <= n; i++) {
+		struct hw_stats_file *f = &data->files[i];
+		struct attribute *a = port ? &f->pattr.attr : &f->dattr.attr;
+
+		f->index = i < n ? i : -1;
+		sysfs_attr_init(a);
+		a->name = i < n ? stats->descs[i].name : "lifespan";
+		a->mode = i < n ? 0444 : 0644;
+		if (port) {
+			f->pattr.show = hw_stats_port_show;
+			if (i == n)
+				f->pattr.store = hw_stats_port_store;
+		} else {
+			f->dattr.show = hw_stats_dev_show;
+			if (i == n)
+				f->dattr.store = hw_stats_dev_store;
+		}
+		data->attrs[i] = a;
+	}
+	data->group.name = "hw_counters";
+	data->group.attrs = data->attrs;
+	return data;
+
+err_data:
+	kfree(data);
+err:
+	rdma_free_hw_stats_struct(stats);
+	return NULL;
+}
+
+/**
+ * ib_get_hw_stats_port - the hardware counters of a port
+ * @ibdev: a registered device
+ * @port_num: a port number
+ *
+ * Return: the set behind ports/<n>/hw_counters/, or NULL when the port
+ * has none (or @port_num is not a port).
+ */
+struct rdma_hw_stats *ib_get_hw_stats_port(struct ib_device *ibdev,
+					   u32 port_num)
+{
+	struct ib_port *port;
+
+	if (!rdma_is_port_valid(ibdev, port_num))
+		return NULL;
+	port = ibdev->port_data[port_num].sysfs;
+	return port && port->hw_stats ? port->hw_stats->stats : NULL;
+}
+
+/* ------------------------------------------------------------------
  * Port directories
  */
 
@@ -697,6 +922,7 @@ static void port_release(struct kobject *kobj)
 
 	port_table_free(&port->gids);
 	port_table_free(&port->pkeys);
+	hw_stats_free(port->hw_stats);
 	kfree(port);
 }
 
@@ -793,6 +1019,18 @@ static int port_add(struct ib_core_device *coredev, u32 port_num)
 	if (device->ops.process_mad) {
 		port->pma_set = pma_set_of(device, port_num);
 		port->groups[attr.pkey_tbl_len ? 2 : 1] = &pma_group;
+	}
+	if (device->ops.alloc_hw_port_stats && device->ops.get_hw_stats) {
+		struct rdma_hw_stats *st;
+
+		st = device->ops.alloc_hw_port_stats(device, port_num);
+		port->hw_stats = hw_stats_new(st, port_num);
+		if (!port->hw_stats) {
+			ret = -ENOMEM;
+			goto err_put;
+		}
+		port->groups[1 + !!attr.pkey_tbl_len +
+			     !!device->ops.process_mad] = &port->hw_stats->group;
 	}
 
 	ret = kobject_add(&port->kobj, coredev->ports_kobj, "%u", port_num);
@@ -1043,8 +1281,21 @@ int ib_device_register_sysfs(struct ib_device *device)
 {
 	int ret;
 
+	unsigned int i = 1;
+
 	device->groups[0] = &ib_dev_attr_group;
-	device->groups[1] = device->ops.device_group;
+	if (device->ops.device_group)
+		device->groups[i++] = device->ops.device_group;
+	if (device->ops.alloc_hw_device_stats && device->ops.get_hw_stats) {
+		device->hw_stats_data =
+			hw_stats_new(device->ops.alloc_hw_device_stats(device),
+				     0);
+		if (!device->hw_stats_data)
+			return -ENOMEM;
+		device->hw_stats_attr_index = i;
+		device->groups[i++] = &device->hw_stats_data->group;
+	}
+	device->groups[i] = NULL;
 	device->dev.groups = device->groups;
 
 	dev_set_uevent_suppress(&device->dev, true);
@@ -1064,6 +1315,8 @@ int ib_device_register_sysfs(struct ib_device *device)
 
 out:
 	dev_set_uevent_suppress(&device->dev, false);
+	hw_stats_free(device->hw_stats_data);
+	device->hw_stats_data = NULL;
 	return ret;
 }
 
@@ -1078,4 +1331,7 @@ void ib_device_unregister_sysfs(struct ib_device *device)
 {
 	ports_del(&device->coredev);
 	device_del(&device->dev);
+	/* device_del() removed hw_counters/ and waited for its readers */
+	hw_stats_free(device->hw_stats_data);
+	device->hw_stats_data = NULL;
 }

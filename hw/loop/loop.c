@@ -299,6 +299,8 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 		rdi->driver_f.route_mad = loop_route_mad;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &ldev->port, 0, NULL);
+	/* what rdmavt's engine counts, per port and per-QP counter */
+	ib_set_device_ops(&rdi->ibdev, &rvt_hw_counter_ops);
 
 	/*
 	 * On the fabric before registration: clients that start traffic

@@ -139,6 +139,8 @@ struct fake_hca_port_desc {
  * @use_cq_dim: the device starts with adaptive CQ moderation on
  * @iwarp: an iWARP RNIC (fake_hca_desc_set_iwarp()) with the iw_* ops
  * @iw_driver_flags: ib_device.iw_driver_flags of an iWARP device
+ * @hw_stats: hardware counters (enum fake_hca_stat) on the device and
+ *	on every port, set with fake_hca_set_hw_stat()
  */
 struct fake_hca_desc {
 	const char		*name;
@@ -157,6 +159,21 @@ struct fake_hca_desc {
 	bool			use_cq_dim;
 	bool			iwarp;
 	u32			iw_driver_flags;
+	bool			hw_stats;
+};
+
+/**
+ * enum fake_hca_stat - the hardware counters of a fake with @hw_stats
+ * @FAKE_HCA_STAT_RX: "fake_rx_pkts"
+ * @FAKE_HCA_STAT_TX: "fake_tx_pkts"
+ * @FAKE_HCA_STAT_OPT: "fake_opt_drops", optional, off at first
+ * @FAKE_HCA_NUM_STATS: their number
+ */
+enum fake_hca_stat {
+	FAKE_HCA_STAT_RX,
+	FAKE_HCA_STAT_TX,
+	FAKE_HCA_STAT_OPT,
+	FAKE_HCA_NUM_STATS
 };
 
 /**
@@ -175,6 +192,8 @@ struct fake_hca_desc {
  * @FAKE_HCA_OP_GET_LINK_LAYER: ib_device_ops.get_link_layer (counted only)
  * @FAKE_HCA_OP_GET_DEV_FW_STR: ib_device_ops.get_dev_fw_str (counted only)
  * @FAKE_HCA_OP_DEALLOC_DRIVER: ib_device_ops.dealloc_driver (counted only)
+ * @FAKE_HCA_OP_GET_HW_STATS: ib_device_ops.get_hw_stats (counted only)
+ * @FAKE_HCA_OP_MODIFY_HW_STAT: ib_device_ops.modify_hw_stat (counted only)
  * @FAKE_HCA_OP_COUNT: number of counted ops, not an op
  * @FAKE_HCA_OP_ANY: for fake_hca_fail_nth(): the Nth call of any op that
  *	can fail
@@ -196,6 +215,8 @@ enum fake_hca_op {
 	FAKE_HCA_OP_GET_LINK_LAYER,
 	FAKE_HCA_OP_GET_DEV_FW_STR,
 	FAKE_HCA_OP_DEALLOC_DRIVER,
+	FAKE_HCA_OP_GET_HW_STATS,
+	FAKE_HCA_OP_MODIFY_HW_STAT,
 	FAKE_HCA_OP_COUNT,
 	FAKE_HCA_OP_ANY = FAKE_HCA_OP_COUNT,
 };
@@ -243,6 +264,8 @@ struct fake_hca {
 	bool			demo;
 	struct list_head	list;
 	struct fake_hca_iw	*iw;
+	u64			hw_stats[FAKE_HCA_MAX_PORTS + 1][FAKE_HCA_NUM_STATS];
+	bool			hw_stat_on[FAKE_HCA_MAX_PORTS + 1];
 };
 
 static inline struct fake_hca *to_fake_hca(struct ib_device *ibdev)
@@ -284,6 +307,9 @@ int fake_hca_set_port_state(struct fake_hca *hca, u32 port,
 			    enum ib_port_phys_state phys_state);
 void fake_hca_dispatch_port_event(struct fake_hca *hca, u32 port,
 				  enum ib_event_type type);
+int fake_hca_set_hw_stat(struct fake_hca *hca, u32 port,
+			 enum fake_hca_stat stat, u64 value);
+bool fake_hca_hw_stat_on(struct fake_hca *hca, u32 port);
 
 /* What the core programmed into a RoCE port */
 bool fake_hca_hw_gid(struct fake_hca *hca, u32 port, unsigned int index,

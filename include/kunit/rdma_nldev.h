@@ -200,6 +200,37 @@ static inline int kt_nlc_do(struct kt_nlc *c, struct kt_req *r, struct nlmsghdr 
 	return kt_nlc_error(c, nlh);
 }
 
+/*
+ * Send @r from a socket opened without CAP_NET_ADMIN (netlink_capable()
+ * judges the opener's credentials); the error of its ack, 1 when a reply
+ * came instead.  A refusal for lack of the capability must say so.
+ */
+static inline int kt_nlc_do_unprivileged(struct kunit *test, struct kt_req *r)
+{
+	const struct cred *old;
+	struct cred *cred;
+	struct kt_nlc *c;
+	int err;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_effective, CAP_NET_ADMIN);
+	old = override_creds(cred);
+	c = kt_nlc_open(test);
+	kt_nlc_send(c, r);
+	revert_creds(old);
+	put_cred(cred);
+
+	KUNIT_ASSERT_GT(test, kt_nlc_recv(c, KT_RXBUF_LEN), 0);
+	if (((struct nlmsghdr *)c->rx)->nlmsg_type != NLMSG_ERROR)
+		return 1;	/* a reply: the request was served */
+	err = kt_nlc_error(c, (struct nlmsghdr *)c->rx);
+	if (err == -EPERM)
+		KUNIT_EXPECT_STREQ(test, c->extack,
+				   "Operation needs CAP_NET_ADMIN");
+	return err;
+}
+
 /* Attribute tables are too big for the stack; freed with the case. */
 static inline struct nlattr **kt_tb_alloc(struct kunit *test)
 {

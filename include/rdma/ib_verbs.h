@@ -39,6 +39,7 @@
 #include <uapi/rdma/ib_user_verbs.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <rdma/rdma_counter.h>
 #include <rdma/restrack.h>
 #include <rdma/signature.h>
 
@@ -486,6 +487,57 @@ enum ib_port_speed {
 	IB_SPEED_XDR = 256,
 };
 
+/* Flags of struct rdma_stat_desc. */
+enum ib_stat_flag {
+	/* turned on and off by the user (STAT_SET, ops.modify_hw_stat) */
+	IB_STAT_FLAG_OPTIONAL = 1 << 0,
+};
+
+/**
+ * struct rdma_stat_desc - what one hardware counter is
+ * @name: its name in sysfs hw_counters/ and in nldev (static string)
+ * @flags: enum ib_stat_flag
+ * @priv: the driver's, never read by the core
+ */
+struct rdma_stat_desc {
+	const char *name;
+	unsigned int flags;
+	const void *priv;
+};
+
+/**
+ * struct rdma_hw_stats - a set of hardware counters and their last values
+ * @lock: serialises reads of the set (ops.get_hw_stats fills @value under
+ *	it), changes of @lifespan and of @is_disabled
+ * @timestamp: jiffies of the last complete read by the core
+ * @lifespan: how long, in jiffies, the core reuses @value before it asks
+ *	the driver again
+ * @descs: the counters, @num_counters entries
+ * @is_disabled: a bit per counter: an optional counter that is off
+ * @num_counters: entries of @descs and @value
+ * @value: the values the driver last wrote
+ *
+ * Allocated by the driver with rdma_alloc_hw_stats_struct() in its
+ * alloc_hw_*_stats or counter_alloc_stats op; the core frees it.
+ */
+struct rdma_hw_stats {
+	struct mutex	lock;	/* see above */
+	unsigned long	timestamp;
+	unsigned long	lifespan;
+	const struct rdma_stat_desc *descs;
+	unsigned long	*is_disabled;
+	int		num_counters;
+	u64		value[] __counted_by(num_counters);
+};
+
+/* The default @lifespan of rdma_alloc_hw_stats_struct(), in milliseconds. */
+#define RDMA_HW_STATS_DEFAULT_LIFESPAN 10
+
+struct rdma_hw_stats *
+rdma_alloc_hw_stats_struct(const struct rdma_stat_desc *descs,
+			   int num_counters, unsigned long lifespan);
+void rdma_free_hw_stats_struct(struct rdma_hw_stats *stats);
+
 /* Flags of ib_device_ops.process_mad: which keys the caller checked already. */
 enum ib_process_mad_flags {
 	IB_MAD_IGNORE_MKEY	= 1,
@@ -643,6 +695,8 @@ struct ib_port_cache {
  * @netdev: the net device bound to the port (RoCE, iWARP), RCU protected
  * @netdev_tracker: reference tracker of @netdev
  * @ndev_hash_link: entry in the core's netdev to port hash
+ * @port_counter: the port's counter mode, its per-QP counters' history and
+ *	its hardware counters (core/ib_core/counters.c)
  * @sysfs: the port's sysfs directory object
  */
 struct ib_port_data {
@@ -655,6 +709,7 @@ struct ib_port_data {
 	struct net_device __rcu		*netdev;
 	netdevice_tracker		netdev_tracker;
 	struct hlist_node		ndev_hash_link;
+	struct rdma_port_counter	port_counter;
 	struct ib_port			*sysfs;
 };
 

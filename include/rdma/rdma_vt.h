@@ -21,6 +21,8 @@
 #define RDMA_VT_H
 
 #include <linux/kref.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/rbtree.h>
 #include <linux/rculist.h>
 #include <linux/spinlock.h>
@@ -77,6 +79,71 @@ struct rvt_pma_counters {
 };
 
 /**
+ * enum rvt_hw_counter - the hardware counters of rdmavt's drivers
+ *	(RDMA statistics, sysfs hw_counters/), upstream rxe's set and names
+ * @RVT_CNT_SENT_PKTS: packets sent (sent_pkts), ACKs and retries included
+ * @RVT_CNT_RCVD_PKTS: packets received (rcvd_pkts)
+ * @RVT_CNT_DUP_REQ: duplicate requests the responder saw
+ *	(duplicate_request; wire drivers with sequence numbers)
+ * @RVT_CNT_OUT_OF_SEQ_REQ: requests out of sequence at the responder
+ *	(out_of_seq_request; wire drivers)
+ * @RVT_CNT_RCV_RNR: RNR NAKs the requester received (rcvd_rnr_err)
+ * @RVT_CNT_SND_RNR: RNR NAKs the responder sent (send_rnr_err)
+ * @RVT_CNT_RCV_SEQ_ERR: sequence error NAKs received (rcvd_seq_err; wire
+ *	drivers)
+ * @RVT_CNT_ACK_DEFERRED: ACKs whose handling was deferred (ack_deferred;
+ *	wire drivers)
+ * @RVT_CNT_RETRY_EXCEEDED: requests failed after their last retry
+ *	(retry_exceeded_err)
+ * @RVT_CNT_RNR_RETRY_EXCEEDED: requests failed after their last RNR
+ *	retry (retry_rnr_exceeded_err)
+ * @RVT_CNT_COMP_RETRY: retries after a lost answer (completer_retry_err)
+ * @RVT_CNT_SEND_ERR: packets the transport failed to send (send_err)
+ * @RVT_CNT_LINK_DOWNED: times the port's link went down (link_downed)
+ * @RVT_CNT_RDMA_SEND: SENDs completed successfully (rdma_sends)
+ * @RVT_CNT_RDMA_RECV: receives completed successfully (rdma_recvs)
+ * @RVT_NUM_HW_COUNTERS: their number
+ */
+enum rvt_hw_counter {
+	RVT_CNT_SENT_PKTS,
+	RVT_CNT_RCVD_PKTS,
+	RVT_CNT_DUP_REQ,
+	RVT_CNT_OUT_OF_SEQ_REQ,
+	RVT_CNT_RCV_RNR,
+	RVT_CNT_SND_RNR,
+	RVT_CNT_RCV_SEQ_ERR,
+	RVT_CNT_ACK_DEFERRED,
+	RVT_CNT_RETRY_EXCEEDED,
+	/* the one after: sq.c adds 1 for RNR */
+	RVT_CNT_RNR_RETRY_EXCEEDED = RVT_CNT_RETRY_EXCEEDED + 1,
+	RVT_CNT_COMP_RETRY,
+	RVT_CNT_SEND_ERR,
+	RVT_CNT_LINK_DOWNED,
+	RVT_CNT_RDMA_SEND,
+	RVT_CNT_RDMA_RECV,
+	RVT_NUM_HW_COUNTERS
+};
+
+/**
+ * struct rvt_hw_counters - one CPU's share of a set of hardware counters
+ * @c: by enum rvt_hw_counter
+ */
+struct rvt_hw_counters {
+	u64	c[RVT_NUM_HW_COUNTERS];
+};
+
+/**
+ * struct rvt_counter - rdmavt's side of a per-QP counter (rdma_counter)
+ * @pcpu: what its QPs counted, per CPU
+ *
+ * Found by the rdma_counter's ID in rvt_dev_info.counters; a bound QP
+ * points at it (rvt_qp.hw_cnt, RCU).
+ */
+struct rvt_counter {
+	struct rvt_hw_counters __percpu *pcpu;
+};
+
+/**
  * struct rvt_ibport - the rdmavt state of one port
  * @lock: protects @mcast_tree and the member lists of its groups (their
  *	writers; senders walk a group's QPs under RCU); process context
@@ -127,6 +194,8 @@ struct rvt_pma_counters {
  * @pkeys: the P_Key table when the driver gives none
  * @pma: the traffic counters, per CPU (the engine adds without a lock)
  * @pma_zero: the sum of @pma when each counter was last cleared
+ * @hw: the hardware counters of the QPs not bound to a per-QP counter,
+ *	per CPU (rvt_hw_count())
  *
  * The driver embeds one per port and hands it to rvt_init_port() before
  * rvt_register_device(), which sets the management state; it lives as
@@ -173,6 +242,7 @@ struct rvt_ibport {
 
 	struct rvt_pma_counters __percpu *pma;
 	struct rvt_pma_counters	pma_zero;
+	struct rvt_hw_counters __percpu *hw;
 };
 
 /**
@@ -364,6 +434,8 @@ struct rvt_driver_provided {
  * @n_mcast_grps_allocated: multicast groups of all ports (rdmavt's
  *	multicast counter lock, mcast.c)
  * @n_mcast_qp_attached: QP attachments of all groups (the same lock)
+ * @counters: the per-QP counters (struct rvt_counter) by their ID, which
+ *	rdmavt allocates (hw_counters.c)
  */
 struct rvt_dev_info {
 	struct ib_device		ibdev;
@@ -387,6 +459,7 @@ struct rvt_dev_info {
 	struct rvt_ibport		**ports;
 	u32				n_mcast_grps_allocated;
 	u32				n_mcast_qp_attached;
+	struct xarray			counters;
 };
 
 static inline struct rvt_dev_info *ib_to_rvt(struct ib_device *ibdev)
@@ -440,6 +513,38 @@ int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		    size_t *out_mad_size, u16 *out_mad_pkey_index);
 struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid);
+
+/* hw_counters.c: the hardware counter ops of rdmavt's drivers */
+extern const struct ib_device_ops rvt_hw_counter_ops;
+struct rdma_hw_stats *rvt_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num);
+int rvt_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index);
+struct rdma_hw_stats *rvt_counter_alloc_stats(struct rdma_counter *counter);
+int rvt_counter_dealloc(struct rdma_counter *counter);
+int rvt_counter_bind_qp(struct rdma_counter *counter, struct ib_qp *ibqp);
+int rvt_counter_unbind_qp(struct ib_qp *ibqp);
+int rvt_counter_update_stats(struct rdma_counter *counter);
+
+/**
+ * rvt_hw_count_port - add to a hardware counter of a port
+ * @ibp: the port
+ * @c: the counter
+ * @n: how much
+ *
+ * For what belongs to no QP (a link going down, a packet no QP took).
+ *
+ * Context: Any context; takes no lock.
+ */
+static inline void rvt_hw_count_port(struct rvt_ibport *ibp,
+				     enum rvt_hw_counter c, u64 n)
+{
+	struct rvt_hw_counters __percpu *hw = READ_ONCE(ibp->hw);
+
+	/* none before the device is registered */
+	if (hw)
+		this_cpu_add(hw->c[c], n);
+}
 
 /**
  * rvt_mcast_put - drop a reference from rvt_mcast_find()

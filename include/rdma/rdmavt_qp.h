@@ -195,6 +195,8 @@ struct rvt_swqe {
  * @r_aflags: RVT_R_WRID_VALID
  * @r_msn: message sequence number of the responder
  * @priv: the driver's state of the QP (driver_f.qp_priv_alloc), or NULL
+ * @hw_cnt: the per-QP counter the QP is bound to (RCU), NULL when it
+ *	counts in its port's counters (hw_counters.c)
  */
 struct rvt_qp {
 	struct ib_qp		ibqp;
@@ -255,7 +257,53 @@ struct rvt_qp {
 	u32			r_msn;
 
 	void			*priv;
+	struct rvt_counter __rcu *hw_cnt;
 };
+
+/**
+ * rvt_hw_count - add to a hardware counter of a QP
+ * @qp: the QP
+ * @c: the counter
+ * @n: how much
+ *
+ * Counts in the QP's per-QP counter if it is bound to one, else in its
+ * port's counters.  One per-CPU add, no lock: the engine's paths and the
+ * wire drivers call it where the event happens.
+ *
+ * Context: Any context.
+ */
+static inline void rvt_hw_count(struct rvt_qp *qp, enum rvt_hw_counter c,
+				u64 n)
+{
+	struct rvt_counter *cnt;
+
+	rcu_read_lock();
+	cnt = rcu_dereference(qp->hw_cnt);
+	if (cnt)
+		this_cpu_add(cnt->pcpu->c[c], n);
+	else if (qp->port_num)
+		rvt_hw_count_port(qp->rdi->ports[qp->port_num - 1], c, n);
+	rcu_read_unlock();
+}
+
+/**
+ * rvt_hw_count_send - count a SEND that completed successfully
+ * @qp: the QP
+ * @wqe: the request completing
+ * @status: its status
+ *
+ * Context: Any context.
+ */
+static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
+				     enum ib_wc_status status)
+{
+	enum ib_wr_opcode op = wqe->wr.opcode;
+
+	if (status == IB_WC_SUCCESS &&
+	    (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
+	     op == IB_WR_SEND_WITH_INV))
+		rvt_hw_count(qp, RVT_CNT_RDMA_SEND, 1);
+}
 
 /* SGEs of a receive WQE rdmavt takes (the QP's r_sg_list) */
 #define RVT_MAX_RECV_SGE	16

@@ -48,6 +48,7 @@ enum rdma_restrack_type {
 /**
  * struct rdma_restrack_entry - the tracking part of an object
  * @valid: entered in the table (between rdma_restrack_add and _del)
+ * @hidden: hidden from lookups by rdma_restrack_begin_del() (core only)
  * @no_track: never enter it (internal objects of a driver or the core)
  * @kref: users of the entry; the last put completes @comp
  * @comp: lets rdma_restrack_del() wait for the users to go
@@ -59,6 +60,7 @@ enum rdma_restrack_type {
  */
 struct rdma_restrack_entry {
 	bool			valid;
+	bool			hidden;
 	u8			no_track : 1;
 	struct kref		kref;
 	struct completion	comp;
@@ -124,6 +126,9 @@ int rdma_nl_put_driver_u32_hex(struct sk_buff *msg, const char *name,
 int rdma_nl_put_driver_u64(struct sk_buff *msg, const char *name, u64 value);
 int rdma_nl_put_driver_u64_hex(struct sk_buff *msg, const char *name,
 			       u64 value);
+/* One counter (name, value) in a STAT_HWCOUNTERS nest of a reply. */
+int rdma_nl_stat_hwcounter_entry(struct sk_buff *msg, const char *name,
+				 u64 value);
 int rdma_nl_put_driver_string(struct sk_buff *msg, const char *name,
 			      const char *str);
 

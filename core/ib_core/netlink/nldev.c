@@ -38,6 +38,15 @@
 static bool privileged_qkey;
 
 /*
+ * What RDMA_NLDEV_ATTR_STAT_HWCOUNTERS of a STAT_SET holds: the indexes
+ * of the optional counters to turn on.
+ */
+static const struct nla_policy
+stat_hwcounters_policy[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX + 1] = {
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX]	= { .type = NLA_U32 },
+};
+
+/*
  * The attributes nldev accepts, with the types of Linux 6.12.  Names are
  * one byte shorter than upstream allows: we refuse a name that would be
  * cut short instead of truncating it.  Attributes not listed here are
@@ -133,7 +142,8 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_STAT_COUNTER]		= { .type = NLA_NESTED },
 	[RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY]	= { .type = NLA_NESTED },
 	[RDMA_NLDEV_ATTR_STAT_COUNTER_ID]	= { .type = NLA_U32 },
-	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]	= { .type = NLA_NESTED },
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]	=
+		NLA_POLICY_NESTED(stat_hwcounters_policy),
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY]	= { .type = NLA_NESTED },
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = { .type = NLA_NUL_STRING },
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = { .type = NLA_U64 },
@@ -777,8 +787,14 @@ static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 		.doit = nldev_sys_set_doit,
 		.flags = RDMA_NL_ADMIN_PERM,
 	},
-	[RDMA_NLDEV_CMD_STAT_SET] = NLDEV_ADMIN_TODO,
-	[RDMA_NLDEV_CMD_STAT_DEL] = NLDEV_ADMIN_TODO,
+	[RDMA_NLDEV_CMD_STAT_SET] = {
+		.doit = nldev_stat_set_doit,
+		.flags = RDMA_NL_ADMIN_PERM,
+	},
+	[RDMA_NLDEV_CMD_STAT_DEL] = {
+		.doit = nldev_stat_del_doit,
+		.flags = RDMA_NL_ADMIN_PERM,
+	},
 	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
 		.doit = nldev_get_chardev_doit,
 	},
@@ -801,6 +817,9 @@ static const struct rdma_nl_cbs nldev_cb_table[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_CQ_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
 	[RDMA_NLDEV_CMD_RES_MR_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
 	[RDMA_NLDEV_CMD_RES_SRQ_GET_RAW] = NLDEV_RES_OBJ(RDMA_NL_ADMIN_PERM),
+	[RDMA_NLDEV_CMD_STAT_GET_STATUS] = {
+		.doit = nldev_stat_get_status_doit,
+	},
 	[RDMA_NLDEV_CMD_NEWDEV] = NLDEV_ADMIN_TODO,
 	[RDMA_NLDEV_CMD_DELDEV] = NLDEV_ADMIN_TODO,
 };

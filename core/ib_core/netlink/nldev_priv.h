@@ -70,10 +70,16 @@ int nldev_res_doit_cmd(struct sk_buff *skb, struct nlmsghdr *nlh,
 int nldev_res_dumpit_cmd(struct sk_buff *skb, struct netlink_callback *cb,
 			 const struct nldev_res_cmd *rc);
 
-/* nldev_stat.c: RDMA_NLDEV_CMD_STAT_GET. */
+/* nldev_stat.c: RDMA_NLDEV_CMD_STAT_GET, _SET, _DEL, _GET_STATUS. */
 int nldev_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			struct netlink_ext_ack *extack);
 int nldev_stat_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int nldev_stat_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			struct netlink_ext_ack *extack);
+int nldev_stat_del_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			struct netlink_ext_ack *extack);
+int nldev_stat_get_status_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack);
 
 /* nldev_chardev.c: RDMA_NLDEV_CMD_GET_CHARDEV. */
 int nldev_get_chardev_doit(struct sk_buff *skb, struct nlmsghdr *nlh,

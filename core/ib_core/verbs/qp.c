@@ -241,6 +241,14 @@ static int _ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
 		goto out;
 	}
 
+	/*
+	 * Automatic counters (upstream's rule): a QP is bound when it moves
+	 * to INIT with its port; kernel QPs are never bound automatically.
+	 */
+	if (!qp->counter && attr_mask & IB_QP_PORT &&
+	    attr_mask & IB_QP_STATE && attr->qp_state == IB_QPS_INIT)
+		rdma_counter_bind_qp_auto(qp, attr->port_num);
+
 	ret = device->ops.modify_qp(qp->real_qp, attr, attr_mask, udata);
 	if (ret)
 		goto out;
@@ -338,7 +346,8 @@ EXPORT_SYMBOL(ib_query_qp);
  * @udata: user data, NULL for kernel QPs
  *
  * Context: Process context; sleeps (freeing the rdma_rw MR pools, the driver's
- * destroy_qp op, and rdma_restrack_del() waits for netlink readers of the QP).
+ * destroy_qp op, and rdma_restrack_begin_del() waits for netlink readers of
+ * the QP).
  *
  * Return: 0, -EBUSY while the QP is still opened or attached, or the
  * driver's error.
@@ -354,13 +363,23 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	if (atomic_read(&qp->usecnt))
 		return -EBUSY;
 
+	/*
+	 * Hidden from lookups first, so that no "rdma statistic qp bind"
+	 * binds it to a counter once it was unbound here.
+	 */
+	rdma_restrack_begin_del(&qp->res);
+
 	/* the rdma_rw MR pools of a kernel QP */
 	if (!qp->uobject)
 		rdma_rw_cleanup_mrs(qp);
 
+	if (qp->counter)
+		rdma_counter_unbind_qp(qp, true);
 	ret = qp->device->ops.destroy_qp(qp, udata);
-	if (ret)
+	if (ret) {
+		rdma_restrack_abort_del(&qp->res);
 		return ret;
+	}
 
 	if (alt_path_sgid_attr)
 		rdma_put_gid_attr(alt_path_sgid_attr);

@@ -101,6 +101,7 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	}
 	/* read the request before its slot can be posted to again */
 	cqe = rvt_send_wc(qp, wqe, status, &wc);
+	rvt_hw_count_send(qp, wqe, status);
 	rvt_put_swqe(wqe);
 	next = rvt_sq_next(qp, qp->sq_tail);
 	if (qp->sq_cur == qp->sq_tail)

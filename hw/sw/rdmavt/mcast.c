@@ -345,8 +345,11 @@ static void rvt_mcast_dev(struct rvt_dev_info *dest, void *arg)
 		if (!mcast)
 			continue;
 		if (w->wire && (dest != w->sqp->rdi ||
-				i + 1 != w->sqp->port_num))
+				i + 1 != w->sqp->port_num)) {
 			rvt_count_rcv(dest->ports[i], w->wire, true);
+			rvt_hw_count_port(dest->ports[i], RVT_CNT_RCVD_PKTS,
+					  w->wire->pkts);
+		}
 		list_for_each_entry_rcu(mqp, &mcast->qp_list, list)
 			if (mqp->qp != w->sqp)
 				w->deliver(mqp->qp, w->arg);

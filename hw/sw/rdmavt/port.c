@@ -96,7 +96,7 @@ int rvt_ports_init(struct rvt_dev_info *rdi)
 		if (!ibp->pma)
 			return -ENOMEM;
 	}
-	return 0;
+	return rvt_hw_counters_init(rdi);
 }
 
 /* rvt_ports_release - free the counters of the ports rvt_ports_init() made */
@@ -110,6 +110,7 @@ void rvt_ports_release(struct rvt_dev_info *rdi)
 		free_percpu(rdi->ports[i]->pma);
 		rdi->ports[i]->pma = NULL;
 	}
+	rvt_hw_counters_release(rdi);
 }
 
 /**
@@ -205,6 +206,8 @@ u32 rvt_port_set_state(struct rvt_ibport *ibp, u8 state, u8 phys)
 	u8 old = ibp->port_state;
 
 	lockdep_assert_held(&ibp->mgmt_lock);
+	if (old != IB_PORT_DOWN && state == IB_PORT_DOWN)
+		rvt_hw_count_port(ibp, RVT_CNT_LINK_DOWNED, 1);
 	WRITE_ONCE(ibp->port_state, state);
 	WRITE_ONCE(ibp->phys_state, phys);
 	if (old != IB_PORT_ACTIVE && state == IB_PORT_ACTIVE)

@@ -159,6 +159,8 @@ enum ib_wc_status rvt_recv_complete(struct rvt_qp *qp, struct ib_wc *wc,
 	/* an invalidation is reported only when it happened */
 	if (wc->status != IB_WC_SUCCESS)
 		wc->wc_flags &= ~IB_WC_WITH_INVALIDATE;
+	else
+		rvt_hw_count(qp, RVT_CNT_RDMA_RECV, 1);
 	rvt_engine_enter();
 	rvt_cq_enter(rvt_recv_cq(qp), wc,
 		     solicited || wc->status != IB_WC_SUCCESS);

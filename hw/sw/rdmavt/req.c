@@ -175,6 +175,7 @@ enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		return RVT_DONE;
 	/* the packets of the request and of its answer, for the counters */
 	rvt_wire_of(qp, wqe, &wire[0], &wire[1]);
+	rvt_hw_count(qp, RVT_CNT_SENT_PKTS, wire[0].pkts);
 	/* the sender of a multicast datagram never hears how it fared */
 	if (rvt_datagram(qp) && rvt_route_mcast(qp, wqe, &wire[0]))
 		return RVT_DONE;
@@ -185,9 +186,14 @@ enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		return RVT_DONE;
 
 	if (rvt_reach(&d, &wire[0])) {
+		rvt_hw_count(d.dqp, RVT_CNT_RCVD_PKTS, wire[0].pkts);
 		rvt_deliver(&d);
 		ret = rvt_outcome(&d, aeth);
 		rvt_count_answer(&d, &wire[1]);
+		if (ret == RVT_RNR) {
+			rvt_hw_count(qp, RVT_CNT_RCV_RNR, 1);
+			rvt_hw_count(d.dqp, RVT_CNT_SND_RNR, 1);
+		}
 		*status = d.status;
 	} else if (!d.dqp && qp->ibqp.qp_type == IB_QPT_RC) {
 		/* nobody answers: a datagram is lost, RC sends again */

@@ -103,13 +103,17 @@ void rvt_count_answer(struct rvt_delivery *d, const struct rvt_wire *resp)
 	struct rvt_qp *qp = d->qp, *dqp = d->dqp;
 	struct rvt_wire nak;
 
-	if (qp->ibqp.qp_type != IB_QPT_RC ||
-	    (dqp->rdi == qp->rdi && dqp->port_num == qp->port_num))
+	if (qp->ibqp.qp_type != IB_QPT_RC)
 		return;
 	if (d->rnr || d->dqp_err || d->status != IB_WC_SUCCESS) {
 		rvt_wire_ack(qp, &nak);
 		resp = &nak;
 	}
+	/* the QPs' hardware counters count it even on the same port */
+	rvt_hw_count(dqp, RVT_CNT_SENT_PKTS, resp->pkts);
+	rvt_hw_count(qp, RVT_CNT_RCVD_PKTS, resp->pkts);
+	if (dqp->rdi == qp->rdi && dqp->port_num == qp->port_num)
+		return;
 	rvt_count_xmit(dqp->rdi->ports[dqp->port_num - 1], resp, false);
 	rvt_count_rcv(qp->rdi->ports[qp->port_num - 1], resp, false);
 }
@@ -269,6 +273,7 @@ bool rvt_deliver_mad(struct rvt_dev_info *rdi, u32 port, u32 dqpn,
 	/* LRH, BTH, DETH, the MAD, ICRC */
 	wire.words = (8 + 12 + 8 + len + 4) / 4;
 	rvt_count_rcv(rdi->ports[port - 1], &wire, false);
+	rvt_hw_count_port(rdi->ports[port - 1], RVT_CNT_RCVD_PKTS, 1);
 	qp = rvt_lookup_qpn(rdi, rdi->ports[port - 1], dqpn);
 	if (!qp)
 		return false;

@@ -121,6 +121,7 @@ static bool rvt_wait_again(struct rvt_qp *qp, enum rvt_exec how, u32 aeth)
 	} else if (qp->s_retry-- <= 0) {
 		return false;
 	}
+	rvt_hw_count(qp, RVT_CNT_COMP_RETRY, how == RVT_RETRY);
 	spin_lock_irqsave(&qp->s_lock, flags);
 	if (how == RVT_RNR)
 		rvt_add_rnr_timer(qp, aeth);
@@ -197,6 +198,7 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			return false;
 		status = how == RVT_RNR ? IB_WC_RNR_RETRY_EXC_ERR :
 			IB_WC_RETRY_EXC_ERR;
+		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED + (how == RVT_RNR), 1);
 	}
 	/* the next request starts with a full set of retries */
 	qp->s_rnr_retry = qp->s_rnr_retry_cnt;

@@ -328,6 +328,7 @@ struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
 	rdi->dparms.nports = nports;
 	xa_init_flags(&rdi->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&rdi->lkey_table.table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&rdi->counters, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	spin_lock_init(&rdi->n_lock);
 	return rdi;
 }

@@ -93,6 +93,10 @@ static inline bool rvt_port_active(struct rvt_dev_info *rdi, u32 port)
 	return READ_ONCE(rdi->ports[port - 1]->port_state) == IB_PORT_ACTIVE;
 }
 
+/* hw_counters.c: the ports' counters, with rvt_ports_init()/_release() */
+int rvt_hw_counters_init(struct rvt_dev_info *rdi);
+void rvt_hw_counters_release(struct rvt_dev_info *rdi);
+
 /* mcast.c */
 struct rvt_wire;
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);

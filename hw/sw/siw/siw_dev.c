@@ -176,6 +176,8 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->ibdev.iw_driver_flags = siw_port_map ? 0 : IW_F_NO_PORT_MAP;
 	ib_set_device_ops(&rdi->ibdev, &siw_dev_ops);
 	ib_set_device_ops(&rdi->ibdev, &siw_cm_ops);
+	/* rdmavt counts FPDUs as packets (siw_qp_tx.c, siw_qp_rx.c) */
+	ib_set_device_ops(&rdi->ibdev, &rvt_hw_counter_ops);
 	siw_cm_dev_init(sdev);
 	siw_set_props(sdev);
 	rdi->dparms.node = dev_to_node(&ndev->dev);

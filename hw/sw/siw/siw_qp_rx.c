@@ -467,6 +467,7 @@ static u32 siw_rx_trailer(struct siw_qp_stream *st, struct sk_buff *skb,
 			return avail;
 		}
 	}
+	rvt_hw_count(st->qp, RVT_CNT_RCVD_PKTS, 1);
 	siw_rx_fpdu_done(st);
 	if (!st->rx_first && !st->rx_dead)
 		siw_rx_first_fpdu(st);

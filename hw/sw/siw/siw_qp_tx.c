@@ -505,6 +505,7 @@ void siw_tx_work(struct work_struct *work)
 			if (ret == -EAGAIN)
 				break;
 			if (ret) {
+				rvt_hw_count(st->qp, RVT_CNT_SEND_ERR, 1);
 				st->tx_fpdu = 0;
 				st->tx_sent = 0;
 				st->tx_fin = false;
@@ -512,6 +513,7 @@ void siw_tx_work(struct work_struct *work)
 				continue;
 			}
 			WRITE_ONCE(st->tx_fpdus, st->tx_fpdus + 1);
+			rvt_hw_count(st->qp, RVT_CNT_SENT_PKTS, 1);
 			siw_tx_fpdu_done(st);
 			/*
 			 * A socket that keeps taking data would keep this

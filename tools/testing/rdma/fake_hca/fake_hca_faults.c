@@ -26,6 +26,8 @@ static const char * const fake_hca_op_names[FAKE_HCA_OP_COUNT + 1] = {
 	[FAKE_HCA_OP_GET_LINK_LAYER] = "get_link_layer",
 	[FAKE_HCA_OP_GET_DEV_FW_STR] = "get_dev_fw_str",
 	[FAKE_HCA_OP_DEALLOC_DRIVER] = "dealloc_driver",
+	[FAKE_HCA_OP_GET_HW_STATS] = "get_hw_stats",
+	[FAKE_HCA_OP_MODIFY_HW_STAT] = "modify_hw_stat",
 	[FAKE_HCA_OP_ANY] = "any",
 };
 
