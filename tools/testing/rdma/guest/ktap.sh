@@ -87,6 +87,19 @@ ktap_nap() {
 	return 0
 }
 
+# ktap_wait SECONDS COMMAND...: run COMMAND every 0.1 s until it
+# succeeds (status 0) or SECONDS pass (status 1): wait for an event
+# with a deadline, never for a fixed time.
+ktap_wait() {
+	local t=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		[ $t -gt 0 ] || return 1
+		ktap_nap 0.1
+		t=$((t - 1))
+	done
+}
+
 KTAP_NUM=0
 KTAP_PLANNED=0
 KTAP_FAILED=0

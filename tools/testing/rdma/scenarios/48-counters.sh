@@ -16,8 +16,8 @@
 CLASS=/sys/class/infiniband
 HW=$CLASS/loop0/ports/1/hw_counters
 ULPDIR=/sys/kernel/debug/rdma_test_ulp
-# how long the traffic runs between two readings, in seconds
-NAP=$(tier_pick 0.5 3)
+# how long the traffic may take to move the counters, in seconds
+DEADLINE=30
 
 # A launch of Debian's rdma costs much under TCG: values come from one
 # JSON line each, read by the shell.
@@ -61,7 +61,16 @@ ktap_test "rdma_test_ulp loads on loop0" modprobe rdma_test_ulp devices=loop0
 read -r s0 <"$HW/sent_pkts"
 j0=$(rdma statistic show link loop0/1 -j 2>&1)
 ktap_quote "$j0"
-ktap_nap "$NAP"
+# past_j0: sysfs has gone past what the tool showed in j0, for the
+# three counters compared below (the tool's next reading is no lower)
+past_j0() {
+	local c v
+	for c in sent_pkts rdma_sends rdma_recvs; do
+		read -r v <"$HW/$c"
+		[ "$v" -gt "$(json_u64 $c "$j0")" ] 2>/dev/null || return 1
+	done
+}
+ktap_wait "$DEADLINE" past_j0 || ktap_diag "no traffic counted within $DEADLINE s"
 read -r s1 <"$HW/sent_pkts"
 grew "sysfs sent_pkts grows with the ULP's traffic" "$s0" "$s1"
 j1=$(rdma statistic show link loop0/1 -j 2>&1)
@@ -94,8 +103,13 @@ case "$c0" in
 	ktap_fail "rdma statistic qp show: the counter lists the QP" \
 		"no lqpn $qpn" ;;
 esac
-ktap_nap "$NAP"
-c1=$(rdma statistic qp show link loop0/1 -j 2>&1)
+# qp_grew: the counter's sent_pkts, read again into c1, passed c0's
+qp_grew() {
+	c1=$(rdma statistic qp show link loop0/1 -j 2>&1)
+	[ "$(json_u64 sent_pkts "$c1")" -gt "$(json_u64 sent_pkts "$c0")" ] \
+		2>/dev/null
+}
+ktap_wait "$DEADLINE" qp_grew || ktap_diag "the QP counted nothing within $DEADLINE s"
 ktap_quote "$c1"
 grew "the per-QP counter counts the QP's packets" \
 	"$(json_u64 sent_pkts "$c0")" "$(json_u64 sent_pkts "$c1")"

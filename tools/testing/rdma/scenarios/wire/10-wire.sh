@@ -27,8 +27,9 @@
 . /testbed/lib/ktap.sh
 . /testbed/lib/wire.sh
 
-BURSTS=$(tier_pick 100 400)
-MIB=$(tier_pick 1 8)
+BURSTS=$(tier_pick 60 400)
+# the stream: a quick tier's 256 KiB is some 180 full frames each way
+KIB=$(tier_pick 256 8192)
 # the time a stream may take (at about 150 KiB/s under TCG, 2-3 times
 # slower on a slow host)
 STREAM_T=$(tier_pick 60 300)
@@ -103,11 +104,11 @@ await_listening() {
 	listening "$@"
 }
 
-# stream FROM: MIB MiB of random data from guest FROM to the other one.
+# stream FROM: KIB KiB of random data from guest FROM to the other one.
 stream() {
 	local from=$1 name sum ofo0 ofo1 pid rc=0
 	if [ "$WIRE_SELF" = "$from" ]; then
-		name="a TCP stream of $MIB MiB to the other guest arrives whole"
+		name="a TCP stream of $KIB KiB to the other guest arrives whole"
 		sum=$(sha256sum <$DATA | cut -d' ' -f1)
 		wire_sync "stream from $from: receiver listening" ||
 			{ ktap_fail "$name" "no sync"; return; }
@@ -121,7 +122,7 @@ stream() {
 		fi
 		return
 	fi
-	name="a TCP stream of $MIB MiB from the other guest arrives whole, nothing out of order"
+	name="a TCP stream of $KIB KiB from the other guest arrives whole, nothing out of order"
 	ofo0=$(snmp /proc/net/netstat TcpExt: TCPOFOQueue)
 	rm -f $GOT $FIFO
 	# stdin a FIFO open for writing too: it never ends, so nc sends no
@@ -166,7 +167,7 @@ for g in 1 2; do
 done
 
 kill $server
-dd if=/dev/urandom of=$DATA bs=1M count="$MIB" 2>/dev/null
+dd if=/dev/urandom of=$DATA bs=1K count="$KIB" 2>/dev/null
 stream 2
 stream 1
 rm -f $DATA
