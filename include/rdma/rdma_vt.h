@@ -349,22 +349,45 @@ struct rvt_driver_params {
  *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
  *	the engine executes them, after the requests before them
  *	completed).  The request's local SGEs are checked and referenced
- *	(@wqe->sg_list, @wqe->wr.num_sge entries); they stay so until the
- *	driver completes it with rvt_send_complete(), in order, from any
- *	context but hard interrupts.  Return 0 when the driver took it, or
- *	-EBUSY when it cannot now: the request stays first in line and the
- *	engine stops until the driver calls rvt_kick_sq().  Called in the
- *	poster's context or the QP's work item, with bottom halves off,
- *	holding no rdmavt lock: it must not sleep (hand the socket work to
- *	a thread of the driver's).  Requests the QP's error state flushes
- *	are no longer the driver's, even in flight, and their MR references
- *	go with the flush: a driver that reads a request's memory outside
- *	xmit_wqe (its transmit thread) holds references of its own for
- *	that time (rvt_get_mr() on wqe->sg_list[i].mr, with the SGEs
- *	copied), since the consumer may move the QP to the error state
- *	at any moment.  Without the hook,
- *	requests are delivered in memory to the QPs find_dev_by_lid()
- *	reaches.
+ *	(@wqe->sg_list, @wqe->wr.num_sge entries).  From this call on the
+ *	request is the driver's, in place in the send ring (between
+ *	qp->sq_tail and qp->sq_cur): it reads the request, its SGEs and
+ *	the memory they name there, from any context, without copying
+ *	the request or referencing its regions again, until it gives the
+ *	request back.  It gives it back in one of two ways only:
+ *	rvt_send_complete(), in order, with the request's status (in the
+ *	error state, IB_WC_WR_FLUSH_ERR for what it did not finish), or
+ *	by stopping in @xmit_stop.  Return 0 when the driver took it, or
+ *	-EBUSY when it cannot now: the request stays first in line and
+ *	the engine stops until the driver calls rvt_kick_sq().  Called in
+ *	the poster's context or the QP's work item, with bottom halves
+ *	off, holding no rdmavt lock: it must not sleep (hand the socket
+ *	work to a thread of the driver's).  In the error state the
+ *	engine flushes only what it did not hand over: it waits until
+ *	the driver gave back every request it holds (@xmit_flush tells
+ *	it), then flushes the rest, so completions stay in order.
+ *	Without the hook, requests are delivered in memory to the QPs
+ *	find_dev_by_lid() reaches.
+ * @xmit_flush: required with @xmit_wqe; the engine found the QP in the
+ *	error state (whoever put it there: the consumer's modify_qp, the
+ *	driver's or rdmavt's rvt_error_qp()) while the driver holds
+ *	requests: the driver gives them all back, in order, with
+ *	rvt_send_complete() (those its peer finished with their status,
+ *	the others IB_WC_WR_FLUSH_ERR), now or soon from a context of its
+ *	own.  Called again each time the engine runs in the error state
+ *	while the driver holds requests.  Called from the engine like
+ *	@xmit_wqe (the poster's context or the work item, maybe under the
+ *	poster's spin locks), holding no rdmavt lock: it must not sleep and
+ *	should only schedule the driver's work.
+ * @xmit_stop: required with @xmit_wqe; called by the engine when the QP
+ *	goes to RESET (modify_qp) or is destroyed, after the engine
+ *	stopped and before it drops the MR references of every request
+ *	posted, those the driver holds included, and forgets them.  When
+ *	it returns the driver touches none of the requests it held again
+ *	(its transmit thread and receive path included) and completes
+ *	none of them: they end without a completion, as RESET wants.
+ *	The QP's state is RESET during the call.  Process context, may
+ *	sleep; holds no rdmavt lock.
  * @qp_priv_alloc: optional; the driver's private state of a new QP
  *	(qp->priv), made after rdmavt set the QP's fields and rings, before
  *	the QP is visible.  Returns it or an ERR_PTR().  Process context.
@@ -403,6 +426,8 @@ struct rvt_driver_provided {
 						struct rvt_dev_info *prev);
 	void (*dealloc)(struct rvt_dev_info *rdi);
 	int (*xmit_wqe)(struct rvt_qp *qp, struct rvt_swqe *wqe);
+	void (*xmit_flush)(struct rvt_qp *qp);
+	void (*xmit_stop)(struct rvt_qp *qp);
 	void *(*qp_priv_alloc)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 	void (*qp_priv_free)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,

@@ -164,8 +164,10 @@ struct rvt_swqe {
  * @sq_head: next entry to post
  * @sq_tail: oldest entry not completed
  * @sq_cur: next entry the engine runs; the entries from @sq_tail up to
- *	it were handed to the driver's xmit_wqe and wait for
- *	rvt_send_complete() (without xmit_wqe it equals @sq_tail)
+ *	it were handed to the driver's xmit_wqe and are the driver's (it
+ *	reads them in place) until it gives them back with
+ *	rvt_send_complete() or in xmit_stop (without xmit_wqe it equals
+ *	@sq_tail)
  * @max_send_sge: SGEs per send
  * @max_inline: inline bytes per send
  * @s_flags: RVT_S_* flags
@@ -354,9 +356,15 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
  *
  * Transmit.  With rvt_driver_provided.xmit_wqe set, the engine hands
  * every request but REG_MR and LOCAL_INV to the driver, in order, with
- * its local SGEs checked (wqe->sg_list, walk it with rvt_restart_sge())
- * instead of delivering it in memory; the driver completes each with
- * rvt_send_complete() when its transport says it is done.  Without the
+ * its local SGEs checked and referenced (wqe->sg_list, walk it with
+ * rvt_restart_sge()) instead of delivering it in memory.  The request
+ * stays in its slot of the send ring and is the driver's from then on:
+ * the driver reads it there (rvt_get_swqe_ptr(), rvt_swqe_index() give
+ * the slot and its index, for a per-slot state of the driver's) and the
+ * engine neither changes nor flushes it, until the driver gives it back:
+ * with rvt_send_complete() when its transport says it is done, in order
+ * (in the error state: all of them, after xmit_flush), or all at once
+ * when xmit_stop returns (RESET, destroy).  Without the
  * hook (the loop driver) the engine delivers in memory.
  *
  * Receive.  A segment that arrives is placed by the driver through:
@@ -367,16 +375,24 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
  *   rvt_write_place()
  *	a tagged (RDMA WRITE) segment through an rkey;
  *   rvt_read_fetch()
- *	the bytes of an RDMA READ response from an rkey'd region.
+ *	the bytes of an RDMA READ response from an rkey'd region;
+ *   rvt_read_source()
+ *	or the checked region itself, as a walk holding its MR, for a
+ *	driver that sends from the pages.
  * Each returns the status of the check that failed, as the requester
  * would see it; nothing is placed then.
  *
  * Errors.  A transport error (connection lost, terminate received) is
  * reported with rvt_send_complete() of the failing request, if any, with
  * its status, then rvt_error_qp(): the QP goes to the error state and
- * every request still queued, in flight ones included, and every
- * receive, a half placed one included, completes as flushed.  A
- * rvt_send_complete() of a request flushed meanwhile does nothing.
+ * every receive, a half placed one included, completes as flushed.  In
+ * the error state (whoever caused it) the engine calls xmit_flush and
+ * the driver gives back the requests it holds, in order: those its peer
+ * finished with their status, the others with IB_WC_WR_FLUSH_ERR.  The
+ * engine waits for that, then flushes the requests it never handed
+ * over.  A driver that
+ * never gives them back holds the send queue's completions, not a
+ * reset or destroy: xmit_stop ends its hold there.
  */
 
 void rvt_send_complete(struct rvt_qp *qp, struct rvt_swqe *wqe,
@@ -390,6 +406,8 @@ enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				  const void *data, u32 len);
 enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				 void *buf, u32 len);
+enum ib_wc_status rvt_read_source(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				  u32 len, struct rvt_sge_state *ss);
 
 /*
  * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:
@@ -397,6 +415,45 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
  */
 #define RVT_SPECIAL_QP_INDEX(port, qpn) \
 	((1UL << 24) + 2UL * ((port) - 1) + (qpn))
+
+/**
+ * rvt_get_swqe_ptr - a slot of a QP's send ring
+ * @qp: the QP
+ * @n: the slot's index, below qp->sq_size
+ *
+ * Context: any; the caller owns the slot (a driver: a request it holds).
+ * Return: the request in slot @n.
+ */
+static inline struct rvt_swqe *rvt_get_swqe_ptr(struct rvt_qp *qp, u32 n)
+{
+	return qp->sq + (size_t)n * qp->sq_stride;
+}
+
+/**
+ * rvt_swqe_index - the index of a request in its QP's send ring
+ * @qp: the QP
+ * @wqe: a request of @qp's send ring (as xmit_wqe got it)
+ *
+ * Context: any.
+ * Return: its slot's index, below qp->sq_size.
+ */
+static inline u32 rvt_swqe_index(struct rvt_qp *qp, const struct rvt_swqe *wqe)
+{
+	return ((const void *)wqe - qp->sq) / qp->sq_stride;
+}
+
+/**
+ * rvt_sq_next_index - the slot after another in a QP's send ring
+ * @qp: the QP
+ * @n: a slot's index
+ *
+ * Context: any.
+ * Return: the index of the slot after @n (the ring wraps).
+ */
+static inline u32 rvt_sq_next_index(struct rvt_qp *qp, u32 n)
+{
+	return n + 1 == qp->sq_size ? 0 : n + 1;
+}
 
 /**
  * ibqp_to_rvtqp - the rdmavt QP of a verbs QP

@@ -5,12 +5,12 @@
  * local operation, a flush) or a wire driver learnt from its peer that
  * it is done (rvt_send_complete()).
  *
- * Why the claim under s_lock: with a wire driver two parties retire
- * requests, the driver completing what its peer acknowledged and the
- * engine flushing after an error.  Whoever takes the request off the
- * tail first completes it; the other finds it gone and does nothing, so
- * a request never completes twice and the flush needs no handshake with
- * the driver.
+ * With a wire driver two parties retire requests, each its own: the
+ * driver those the engine handed to it (sq_tail up to sq_cur), with
+ * rvt_send_complete(), and the engine the others (executed here, or
+ * flushed in the error state once the driver gave back all it held).
+ * The claim under s_lock checks which side is calling, so a driver's
+ * late or stray call (a request it does not hold) does nothing.
  */
 
 #include <rdma/rdma_vt.h>
@@ -18,6 +18,9 @@
 #include "vt.h"
 #include "sq.h"
 #include "engine.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
 
 static enum ib_wc_opcode rvt_wc_opcode(enum ib_wr_opcode op)
 {
@@ -74,7 +77,8 @@ static bool rvt_send_wc(struct rvt_qp *qp, struct rvt_swqe *wqe,
  * @wqe: the request, expected at qp->sq_tail
  * @status: its status
  * @in_flight: the caller is a wire driver: the request must be one the
- *	engine handed to it (before qp->sq_cur)
+ *	engine handed to it (before qp->sq_cur); else it must not be
+ *	(the engine retires only what it did not hand over)
  *
  * The slot goes back to the poster before the completion is entered, so
  * a consumer that polls the completion finds room to post again; a QP
@@ -87,21 +91,25 @@ static bool rvt_send_wc(struct rvt_qp *qp, struct rvt_swqe *wqe,
 bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		   enum ib_wc_status status, bool in_flight)
 {
+	bool cqe, wake, handed;
 	unsigned long flags;
-	bool cqe, wake;
 	struct ib_wc wc;
 	u32 next;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
+	handed = qp->sq_tail != qp->sq_cur;
 	if (qp->sq_tail == qp->sq_head ||
-	    rvt_sq_slot(qp, qp->sq_tail) != wqe ||
-	    (in_flight && qp->sq_tail == qp->sq_cur)) {
+	    rvt_sq_slot(qp, qp->sq_tail) != wqe || in_flight != handed) {
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		return false;
 	}
 	/* read the request before its slot can be posted to again */
 	cqe = rvt_send_wc(qp, wqe, status, &wc);
 	rvt_hw_count_send(qp, wqe, status);
+	if (in_flight)
+		trace_rvt_send_complete(qp, wqe, status, cqe);
+	else
+		trace_rvt_sq_retire(qp, wqe, status, cqe);
 	rvt_put_swqe(wqe);
 	next = rvt_sq_next(qp, qp->sq_tail);
 	if (qp->sq_cur == qp->sq_tail)
@@ -128,14 +136,18 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
  * @wqe: the request, as xmit_wqe got it; it must be the oldest request
  *	not completed yet (send queues complete in order)
  * @status: IB_WC_SUCCESS when the peer acknowledged it (or, for an
- *	unacknowledged SEND or WRITE, when the transport took it); an
- *	error status fails the request and moves the QP to the error state,
- *	which flushes the requests behind it
+ *	unacknowledged SEND or WRITE, when the transport is done with its
+ *	memory); IB_WC_WR_FLUSH_ERR for a request the driver gives back
+ *	unfinished in the error state; another error status fails the
+ *	request and moves the QP to the error state, in which the driver
+ *	gives back the rest of what it holds
  *
- * Drops the request's MR references, gives its slot back to the poster
- * and, when due (an error, or signaled), enters its completion in the
- * send CQ.  A request flushed meanwhile (the QP went to the error state
- * first) is not completed again: the call then does nothing.
+ * Gives the request back to the engine: drops its MR references, gives
+ * its slot back to the poster and, when due (an error, or signaled),
+ * enters its completion in the send CQ.  The driver reads nothing of
+ * the request after the call.  A request the driver does not hold (not
+ * handed to it, given back already, or forgotten by a RESET) is left
+ * alone: the call then does nothing.
  *
  * Context: process or softirq context with interrupts enabled (the CQ
  * handler runs with bottom halves off); may be called from within

@@ -103,6 +103,34 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 }
 EXPORT_SYMBOL(rvt_read_fetch);
 
+/**
+ * rvt_read_source - check the source of an RDMA READ response and walk it
+ * @qp: the responder QP
+ * @rkey: the steering tag of the READ request's source
+ * @vaddr: the source address
+ * @len: bytes to read, more than 0
+ * @ss: the walk to set: over the source, its MR referenced
+ *
+ * The checks of rvt_read_fetch(), for a driver that sends the response
+ * from the source's memory itself (its pages to the socket) instead of
+ * having the bytes copied out.  The driver walks @ss with
+ * rvt_ss_piece() and rvt_update_sge() (release false) and drops the
+ * reference with rvt_put_mr(@ss->sge.mr) when it no longer reads the
+ * memory; a deregistration of the MR waits for that.
+ *
+ * Context: any context but hard interrupts; no QP lock.
+ * Return: IB_WC_SUCCESS (@ss set), or IB_WC_REM_ACCESS_ERR (no
+ * reference taken).
+ */
+enum ib_wc_status rvt_read_source(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				  u32 len, struct rvt_sge_state *ss)
+{
+	if (WARN_ON_ONCE(!len))
+		return IB_WC_REM_ACCESS_ERR;
+	return rvt_resp_rkey(qp, ss, rkey, vaddr, len, IB_ACCESS_REMOTE_READ);
+}
+EXPORT_SYMBOL(rvt_read_source);
+
 /* The in-memory RDMA WRITE (also the data of WRITE_WITH_IMM) and READ. */
 void rvt_deliver_rdma(struct rvt_delivery *d)
 {

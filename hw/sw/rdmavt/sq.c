@@ -14,12 +14,19 @@
  *
  *   sq_tail  the oldest request not completed (comp.c retires it)
  *   sq_cur   the next request to run; requests between sq_tail and
- *            sq_cur were handed to a wire driver (xmit_wqe) and wait for
- *            its rvt_send_complete().  Without xmit_wqe sq_cur is sq_tail.
+ *            sq_cur were handed to a wire driver (xmit_wqe): they are the
+ *            driver's, read in place, until it gives them back with
+ *            rvt_send_complete() or in its xmit_stop.  Without xmit_wqe
+ *            sq_cur is sq_tail.
  *   sq_head  where the next post goes
  *
- * In the error state the scheduler flushes from sq_tail, in-flight
- * requests included.
+ * In the error state the scheduler flushes only what it did not hand
+ * over: while the driver holds requests (sq_tail != sq_cur) it tells
+ * the driver (xmit_flush) and waits (RVT_S_WAIT_PENDING; the driver's
+ * last give-back wakes it), then flushes from sq_tail, so completions
+ * stay in order.  RESET and
+ * destroy do not wait: rvt_sq_stop() has the driver stop (xmit_stop)
+ * and drops the references of every request itself.
  */
 
 #include <rdma/rdma_vt.h>
@@ -27,6 +34,7 @@
 #include "vt.h"
 #include "sq.h"
 #include "engine.h"
+#include "trace.h"
 
 /* s_flags private to the scheduler: a kick came while it ran */
 #define RVT_S_AGAIN	0x80000000
@@ -81,17 +89,28 @@ static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 /*
  * The request to run next, or NULL when there is none or the queue
  * waits: for a timer, or, for a request that completes here, for the
- * requests in flight before it (completions come in order).
+ * requests in flight before it (completions come in order).  *@held:
+ * in the error state, the wait is for the driver to give back what it
+ * holds.
  */
-static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state)
+static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state,
+				    bool *held)
 {
 	struct rvt_swqe *wqe = NULL;
 	unsigned long flags;
 
+	*held = false;
 	spin_lock_irqsave(&qp->s_lock, flags);
 	if (state == IB_QPS_ERR) {
-		if (qp->sq_tail != qp->sq_head)
+		/* the driver gives back what it holds first, in order */
+		if (qp->sq_tail != qp->sq_cur) {
+			*held = true;
+			qp->s_flags |= RVT_S_WAIT_PENDING;
+			trace_rvt_flush_wait(qp, qp->sq_tail, qp->sq_cur,
+					     qp->sq_head);
+		} else if (qp->sq_tail != qp->sq_head) {
 			wqe = rvt_sq_slot(qp, qp->sq_tail);
+		}
 		goto out;
 	}
 	if (qp->sq_cur == qp->sq_head ||
@@ -164,9 +183,12 @@ static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	qp->sq_cur = rvt_sq_next(qp, cur);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 
+	/* traced before: once taken, it may complete and its slot go */
+	trace_rvt_xmit_wqe(qp, wqe, 0);
 	ret = qp->rdi->driver_f.xmit_wqe(qp, wqe);
 	if (!ret)
 		return true;
+	trace_rvt_xmit_busy(qp, wqe, ret);
 	/* not taken: nobody else moves sq_cur, the engine runs here only */
 	spin_lock_irqsave(&qp->s_lock, flags);
 	qp->sq_cur = cur;
@@ -223,7 +245,7 @@ static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
 {
 	enum ib_qp_state state;
 	struct rvt_swqe *wqe;
-	bool went;
+	bool went, held;
 
 	for (;;) {
 		/* requests execute whole: at SQD nothing is in flight */
@@ -235,9 +257,13 @@ static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
 		/* SQE and the states before RTS hold the queue */
 		if (state != IB_QPS_ERR && state != IB_QPS_RTS)
 			return false;
-		wqe = rvt_sq_pick(qp, state);
-		if (!wqe)
+		wqe = rvt_sq_pick(qp, state, &held);
+		if (!wqe) {
+			/* tell the driver: the flush waits for it */
+			if (held)
+				qp->rdi->driver_f.xmit_flush(qp);
 			return false;
+		}
 
 		rvt_engine_enter();
 		went = rvt_sq_one(qp, wqe, state);
@@ -339,10 +365,13 @@ void rvt_wait_sq_idle(struct rvt_qp *qp)
 /*
  * Stop the engine and its timers for good (the state is RESET, nothing
  * starts them again) and drop the MR references of what was posted,
- * requests in flight on a wire included.
+ * requests a wire driver holds included: its xmit_stop runs first, after
+ * which it touches none of them.  Nothing here waits for the driver's
+ * transport, so RESET and destroy cannot hang on a peer.
  */
 void rvt_sq_stop(struct rvt_qp *qp)
 {
+	void (*xmit_stop)(struct rvt_qp *qp) = qp->rdi->driver_f.xmit_stop;
 	unsigned long flags;
 	u32 i;
 
@@ -350,9 +379,20 @@ void rvt_sq_stop(struct rvt_qp *qp)
 	rvt_del_timers_sync(qp);
 	/* a poster may be running the engine (rvt_kick_sq()) */
 	rvt_wait_sq_idle(qp);
+
 	/*
-	 * a timer that ran out, or a poster's engine that left requests,
-	 * may have queued the work item again
+	 * In RESET the engine hands nothing over any more: sq_cur stays.
+	 * A give-back the driver finishes meanwhile may queue the work item.
+	 */
+	if (qp->rdi->driver_f.xmit_wqe && xmit_stop) {
+		spin_lock_irqsave(&qp->s_lock, flags);
+		trace_rvt_xmit_stop(qp, qp->sq_tail, qp->sq_cur, qp->sq_head);
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		xmit_stop(qp);
+	}
+	/*
+	 * a timer that ran out, a poster's engine that left requests or
+	 * the driver's last give-back may have queued the work item again
 	 */
 	cancel_delayed_work_sync(&qp->send_work);
 

@@ -13,13 +13,13 @@
 /* The send ring entry @i of @qp. */
 static inline struct rvt_swqe *rvt_sq_slot(struct rvt_qp *qp, u32 i)
 {
-	return qp->sq + (size_t)i * qp->sq_stride;
+	return rvt_get_swqe_ptr(qp, i);
 }
 
 /* The entry after @i in the send ring of @qp. */
 static inline u32 rvt_sq_next(struct rvt_qp *qp, u32 i)
 {
-	return i + 1 == qp->sq_size ? 0 : i + 1;
+	return rvt_sq_next_index(qp, i);
 }
 
 /*

@@ -72,7 +72,9 @@
  *   RNR timer (hrtimer), retry timer      timer context: flag, reschedule
  *   a wire driver's calls into rdmavt     process or softirq context (see
  *   (rdmavt_qp.h, "the wire-driver        each function); xmit_wqe is
- *   boundary")                            called from the engine, BH off
+ *   boundary")                            called from the engine, BH off;
+ *                                         xmit_stop from RESET and
+ *                                         destroy, process context
  */
 
 #include <linux/module.h>
@@ -399,7 +401,8 @@ EXPORT_SYMBOL(rvt_dealloc_device);
  * Context: Process context; sleeps (workqueue allocation,
  * ib_register_device()). Not with the RTNL lock held.
  *
- * Return: 0 or a negative error.
+ * Return: 0 or a negative error (-EINVAL for an incomplete device: a
+ * port not initialised, xmit_wqe without xmit_stop and xmit_flush, ...).
  */
 int rvt_register_device(struct rvt_dev_info *rdi)
 {
@@ -420,6 +423,10 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	for (i = 0; i < rdi->dparms.nports; i++)
 		if (!rdi->ports[i])
 			return -EINVAL;
+	/* a driver holding requests must be able to let go of them */
+	if (rdi->driver_f.xmit_wqe &&
+	    (!rdi->driver_f.xmit_stop || !rdi->driver_f.xmit_flush))
+		return -EINVAL;
 
 	rvt_default_props(rdi);
 	ret = rvt_ports_init(rdi);

@@ -74,6 +74,7 @@ static inline struct siw_device *to_siw_dev(struct ib_device *ibdev)
 /* siw_main.c */
 extern bool siw_port_map;
 extern unsigned int siw_gso_seg_limit;
+extern bool siw_zcopy_tx;
 
 /* siw_dev.c */
 bool siw_netdev_qualified(const struct net_device *ndev);

@@ -184,6 +184,8 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.dealloc = siw_dealloc;
 	/* the data path: FPDUs on the QP's TCP stream (siw_qp*.c) */
 	rdi->driver_f.xmit_wqe = siw_xmit_wqe;
+	rdi->driver_f.xmit_flush = siw_xmit_flush;
+	rdi->driver_f.xmit_stop = siw_xmit_stop;
 	rdi->driver_f.qp_priv_alloc = siw_qp_priv_alloc;
 	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
 	/* both halves hear of a QP's state change; the CM of its destroy */

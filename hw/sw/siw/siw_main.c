@@ -25,6 +25,18 @@ MODULE_PARM_DESC(port_map,
 		 "devices made from now on take their TCP ports from the iWARP port mapper (iwpmd) (default: no, as upstream siw)");
 
 /*
+ * SEND and WRITE payload of SIW_ZCOPY_MIN bytes and more goes to TCP by
+ * page (MSG_SPLICE_PAGES); such a request completes when TCP's peer
+ * acknowledged its last byte, so TCP never retransmits a buffer the
+ * consumer got back (Documentation/hw/siw.rst).  Off: TCP copies every
+ * payload when it is handed over, and the request completes then.
+ */
+bool siw_zcopy_tx = true;
+module_param_named(zcopy_tx, siw_zcopy_tx, bool, 0644);
+MODULE_PARM_DESC(zcopy_tx,
+		 "SEND/WRITE payload of a page or more goes to TCP by page, completing when TCP's peer acknowledged it (default: yes)");
+
+/*
  * Upstream siw keeps its gso_seg_limit at 1 (try_gso, a constant, off).
  * Other than 1, connections set up from now on offer GSO in their MPA
  * frames (siw_mpa_policy.gso) and, where the peer offers it too, cut

@@ -9,12 +9,18 @@
  * Contexts:
  *
  *   xmit_wqe          the engine (poster's context or rdi->wq), BH off,
- *                     no rdmavt lock: copies the request, queues tx_work
- *   tx_work           process context (siw_tx_wq): builds FPDUs into
- *                     tx_buf and hands them to the socket without
- *                     blocking (MSG_DONTWAIT; sk_write_space requeues),
- *                     answers READ requests, sends TERMINATE, and runs
- *                     the send completions (rvt_send_complete) in order
+ *                     no rdmavt lock: marks the request held (it stays
+ *                     in rdmavt's ring, read in place), queues tx_work
+ *   tx_work           process context (siw_tx_wq): cuts FPDUs (from the
+ *                     request's pages, or built in tx_buf) and hands them
+ *                     to the socket without blocking (MSG_DONTWAIT;
+ *                     sk_write_space requeues), answers READ requests,
+ *                     sends TERMINATE, and gives requests back
+ *                     (rvt_send_complete) in order
+ *   xmit_flush        the engine, in the error state: queues tx_work,
+ *                     which gives back what siw holds
+ *   xmit_stop         process context (RESET, destroy): forgets the
+ *                     requests held; tx_work does nothing in RESET
  *   sk_data_ready     softirq, or process context from release_sock():
  *                     tcp_read_sock() with the receiver's actor, under
  *                     sk_callback_lock (read); places through rdmavt
@@ -29,12 +35,24 @@
  *   sk->sk_callback_lock (rwlock; rx reads, start/stop write with BH off)
  *     > qp->r_lock, the CQ's lock (rdmavt's, through the rvt_recv_*
  *       calls of the receiver)
- *     > st->lock (BH; the request ring, ORQ, IRQ, failure state)
- *         > the MR's refcount (rvt_get_mr/rvt_put_mr only)
+ *     > st->lock (BH; the requests held, ORQ, IRQ, failure state)
  *
- * No rdmavt function but rvt_get_mr()/rvt_put_mr() is called under
- * st->lock; rvt_send_complete() and rvt_error_qp() run from tx_work
- * only, holding nothing, so completions are in order and never race.
+ * Under st->lock only the receiver's READ response placement
+ * (rvt_copy_sge() into the READ's SGEs) and rvt_invalidate_rkey() reach
+ * rdmavt.  rvt_send_complete() runs holding no lock of siw's but the
+ * receiver's sk_callback_lock (read), from one context at a time
+ * (st->compl_busy): tx_work, or the receiver when a READ's response
+ * makes it done; completions are in order and never race.
+ * rvt_error_qp() runs from tx_work (and the CM's close).
+ *
+ * Which requests siw holds: those rdmavt handed to xmit_wqe (its sq_tail
+ * up to sq_cur), @c_head up to @q_tail here.  siw reads them in place
+ * and takes no MR reference of its own: rdmavt's stay until siw gives a
+ * request back with rvt_send_complete() (siw_qp_complete(): in order,
+ * when done; in the QP's error state, told by xmit_flush, all of them,
+ * unfinished ones flushed), or until xmit_stop, after which siw touches
+ * none of them (the receiver checks orq_count under st->lock before it
+ * places into a READ's SGEs).
  */
 
 #include <linux/delay.h>
@@ -46,6 +64,9 @@
 
 #include "siw.h"
 #include "siw_qp.h"
+
+#define CREATE_TRACE_POINTS
+#include "siw_trace.h"
 
 /* ------------------------------------------------------------------
  * Private state
@@ -69,10 +90,8 @@ void *siw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	st->qp = qp;
 	spin_lock_init(&st->lock);
 	INIT_WORK(&st->tx_work, siw_tx_work);
-	st->nsqe = qp->sq_size;
-	st->sqe_stride = struct_size_t(struct siw_sqe, sg, qp->max_send_sge);
-	st->sqes = kvcalloc(st->nsqe, st->sqe_stride, GFP_KERNEL);
-	if (!st->sqes)
+	st->wire = kvcalloc(qp->sq_size, sizeof(*st->wire), GFP_KERNEL);
+	if (!st->wire)
 		goto err_st;
 	atomic_set(&st->terms_sent, 0);
 	atomic_set(&st->terms_rcvd, 0);
@@ -107,7 +126,7 @@ void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 		sock_release(sock);
 	}
 	cancel_work_sync(&st->tx_work);
-	kvfree(st->sqes);
+	kvfree(st->wire);
 	kfree(st);
 }
 
@@ -118,7 +137,8 @@ void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
  * @attr_mask: which
  * @udata: user data (unused)
  *
- * A QP that went to ERROR lets its transmitter drop what it holds.
+ * A QP that went to ERROR has its transmitter give back the requests
+ * it holds (rdmavt's flush waits for them).
  *
  * Context: process context.
  */
@@ -134,11 +154,11 @@ void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 /**
  * siw_xmit_wqe - rdmavt's xmit_wqe hook: take a request for the wire
  * @qp: the QP
- * @wqe: the request, its SGEs checked
+ * @wqe: the request, its SGEs checked and referenced
  *
- * Copies what the transmitter needs and references the SGEs' regions
- * on its own: a flush may give the request back to rdmavt while an
- * FPDU of it is being built.
+ * The request stays where it is, in rdmavt's send ring: siw holds it
+ * until it gives it back (rdma_vt.h) and reads it there.  Only its wire
+ * state is set here.
  *
  * Context: BH off, no rdmavt lock held; does not sleep.  Takes st->lock.
  * Return: 0, or -EBUSY while no stream is bound (stream start kicks the
@@ -147,59 +167,73 @@ void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	struct siw_qp_stream *st = qp->priv;
-	struct siw_sqe *sqe;
-	u32 i;
+	u32 idx = rvt_swqe_index(qp, wqe);
 
 	spin_lock_bh(&st->lock);
-	if (!st->sock || st->dead ||
-	    siw_sqe_next(st, st->q_tail) == st->c_head) {
+	if (!st->sock || st->dead) {
 		spin_unlock_bh(&st->lock);
 		return -EBUSY;
 	}
-	sqe = siw_sqe_at(st, st->q_tail);
-	sqe->wqe = wqe;
-	/*
-	 * A READ with local invalidate is a READ on the wire; its sink's
-	 * registration (that of its first SGE, as upstream's siw and the
-	 * hardware RNICs take it) ends when the response is in
-	 * (siw_rx_fpdu_done()).
-	 */
-	sqe->opcode = wqe->wr.opcode;
-	sqe->inv_stag = 0;
-	if (sqe->opcode == IB_WR_RDMA_READ_WITH_INV) {
-		sqe->opcode = IB_WR_RDMA_READ;
-		if (wqe->wr.num_sge)
-			sqe->inv_stag = wqe->wr.sg_list[0].lkey;
+	/* holding nothing, siw starts where the engine is */
+	if (st->c_head == st->q_tail) {
+		st->c_head = idx;
+		st->t_next = idx;
+		st->q_tail = idx;
+	} else if (WARN_ON_ONCE(idx != st->q_tail)) {
+		spin_unlock_bh(&st->lock);
+		return -EBUSY;
 	}
-	sqe->send_flags = wqe->wr.send_flags;
-	sqe->length = wqe->length;
-	sqe->rkey = 0;
-	sqe->remote_addr = 0;
-	sqe->sink_stag = 0;
-	sqe->sink_to = 0;
-	if (sqe->opcode == IB_WR_RDMA_WRITE || sqe->opcode == IB_WR_RDMA_READ) {
-		sqe->rkey = wqe->rdma_wr.rkey;
-		sqe->remote_addr = wqe->rdma_wr.remote_addr;
-	} else if (sqe->opcode == IB_WR_SEND_WITH_INV) {
-		sqe->rkey = wqe->wr.ex.invalidate_rkey;
-	}
-	/* the response names our buffer as posted (upstream: SGE 0) */
-	if (sqe->opcode == IB_WR_RDMA_READ && wqe->length) {
-		sqe->sink_stag = wqe->wr.sg_list[0].lkey;
-		sqe->sink_to = wqe->wr.sg_list[0].addr;
-	}
-	sqe->num_sge = wqe->wr.num_sge;
-	for (i = 0; i < sqe->num_sge; i++) {
-		sqe->sg[i] = wqe->sg_list[i];
-		if (sqe->sg[i].mr)
-			rvt_get_mr(sqe->sg[i].mr);
-	}
-	sqe->state = SIW_SQE_QUEUED;
-	sqe->status = IB_WC_SUCCESS;
-	st->q_tail = siw_sqe_next(st, st->q_tail);
+	st->wire[idx].state = SIW_WQE_QUEUED;
+	st->wire[idx].status = IB_WC_SUCCESS;
+	st->q_tail = siw_wqe_next(st, idx);
+	trace_siw_xmit_take(qp, idx, wqe);
 	spin_unlock_bh(&st->lock);
 	queue_work(siw_tx_wq, &st->tx_work);
 	return 0;
+}
+
+/**
+ * siw_xmit_flush - rdmavt's xmit_flush hook: the QP is in the error state
+ * @qp: the QP, holding requests
+ *
+ * The transmitter gives back what siw holds (siw_tx_work()).
+ *
+ * Context: any but hard interrupts, maybe under the poster's locks; does
+ * not sleep.
+ */
+void siw_xmit_flush(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+
+	if (st)
+		queue_work(siw_tx_wq, &st->tx_work);
+}
+
+/**
+ * siw_xmit_stop - rdmavt's xmit_stop hook: let go of the requests held
+ * @qp: the QP, in RESET (modify_qp to RESET, or destroy)
+ *
+ * rdmavt drops the requests' references and forgets them when this
+ * returns: the receiver places no READ response into them any more, the
+ * transmitter (which does nothing in RESET) has stopped, and siw holds
+ * nothing.  An FPDU half sent from a request's pages is dropped: the
+ * stream of a QP in RESET carries nothing more.
+ *
+ * Context: process context, may sleep; takes st->lock.
+ */
+void siw_xmit_stop(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+
+	if (!st)
+		return;
+	spin_lock_bh(&st->lock);
+	/* the receiver checks this under st->lock before placing */
+	st->orq_count = 0;
+	spin_unlock_bh(&st->lock);
+	/* a tx_work that started before RESET ends; later ones do nothing */
+	cancel_work_sync(&st->tx_work);
+	siw_tx_forget(st);
 }
 
 /* ------------------------------------------------------------------
@@ -332,9 +366,7 @@ static void siw_qp_reset_stream(struct siw_qp_stream *st)
 {
 	int i;
 
-	st->c_head = 0;
-	st->t_next = 0;
-	st->q_tail = 0;
+	/* requests held from a stream before stay held (siw_tx_release()) */
 	st->orq_head = 0;
 	st->orq_count = 0;
 	st->irq_head = 0;
@@ -349,6 +381,7 @@ static void siw_qp_reset_stream(struct siw_qp_stream *st)
 	st->tx_fpdu = 0;
 	st->tx_sent = 0;
 	st->tx_fin = false;
+	st->tx_pages = false;
 	for (i = 0; i < RDMAP_UNTAGGED_QN_COUNT; i++) {
 		/* the first message of each queue has MSN 1 */
 		st->tx_msn[i] = 0;
@@ -438,9 +471,21 @@ err_free:
 	return ret;
 }
 
+/* A request sent by page still waits for TCP's ACK (st->lock held). */
+static bool siw_qp_ackwait(struct siw_qp_stream *st)
+{
+	u32 i;
+
+	for (i = st->c_head; i != st->t_next; i = siw_wqe_next(st, i))
+		if (st->wire[i].state == SIW_WQE_ACKWAIT)
+			return true;
+	return false;
+}
+
 /*
  * With @graceful, wait (a while) until the transmitter sent what it had
- * taken, READ responses included.
+ * taken, READ responses included, and TCP's peer acknowledged what went
+ * by page.
  */
 static void siw_qp_stream_drain(struct siw_qp_stream *st)
 {
@@ -452,7 +497,8 @@ static void siw_qp_stream_drain(struct siw_qp_stream *st)
 		spin_lock_bh(&st->lock);
 		idle = st->dead || (st->t_next == st->q_tail &&
 				    !st->irq_count && st->tx_job == SIW_TX_NONE &&
-				    st->tx_sent == st->tx_fpdu);
+				    st->tx_sent == st->tx_fpdu &&
+				    !siw_qp_ackwait(st));
 		spin_unlock_bh(&st->lock);
 		if (idle)
 			return;
@@ -466,9 +512,9 @@ static void siw_qp_stream_drain(struct siw_qp_stream *st)
  * @graceful: let the transmitter send what it took first (at most two
  *	seconds), else stop at once
  *
- * See siw_stream.h.  The requests the data path took and did not
- * complete stay in rdmavt's send queue: they complete as flushed when
- * the QP goes to the error state.
+ * See siw_stream.h.  The requests the data path holds and did not
+ * complete stay held (untouched): siw gives them back, flushed, when the
+ * QP goes to the error state, or forgets them in xmit_stop.
  *
  * Context: process context, may sleep; takes sk_callback_lock.
  * Return: the socket, or NULL if none was bound.
@@ -504,6 +550,8 @@ struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful)
 	siw_tx_release(st);
 	siw_rx_reset(st);
 	siw_qp_free_queues(st);
+	/* in the error state, what siw holds goes back now */
+	queue_work(siw_tx_wq, &st->tx_work);
 	return sock;
 }
 
@@ -538,8 +586,9 @@ u32 siw_qp_mulpdu(struct rvt_qp *qp)
  * @ibqp: the QP (a restrack reference held by the caller)
  *
  * "rdma res show qp -dd" prints them: the MPA choices of the stream
- * (once one is bound), the MULPDU its last message was cut with, and
- * the FPDUs sent and received.  Read without the stream's lock: figures
+ * (once one is bound), the MULPDU its last message was cut with, the
+ * FPDUs sent (those from the request's pages, those TCP took by page)
+ * and received.  Read without the stream's lock: figures
  * of a running QP, each consistent on its own.
  *
  * Context: process context (netlink); takes no lock.
@@ -561,6 +610,9 @@ int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u32(msg, "mpa_crc", READ_ONCE(mpa->crc)) ||
 	    rdma_nl_put_driver_u32(msg, "mulpdu", READ_ONCE(st->tx_mulpdu)) ||
 	    rdma_nl_put_driver_u64(msg, "tx_fpdus", READ_ONCE(st->tx_fpdus)) ||
+	    rdma_nl_put_driver_u64(msg, "tx_paged", READ_ONCE(st->tx_paged)) ||
+	    rdma_nl_put_driver_u64(msg, "tx_spliced",
+				   READ_ONCE(st->tx_spliced)) ||
 	    rdma_nl_put_driver_u64(msg, "rx_fpdus", READ_ONCE(st->rx_fpdus)) ||
 	    /* READs: the negotiated depths and what is in flight now */
 	    rdma_nl_put_driver_u32(msg, "ord", READ_ONCE(st->orq_size)) ||

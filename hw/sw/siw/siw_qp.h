@@ -7,6 +7,7 @@
 #ifndef SIW_QP_H
 #define SIW_QP_H
 
+#include <linux/bvec.h>
 #include <linux/net.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
@@ -15,48 +16,34 @@
 #include "siw_fpdu.h"
 #include "siw_stream.h"
 
-/* what became of a request the transmitter took (struct siw_sqe.state) */
-enum siw_sqe_state {
-	SIW_SQE_QUEUED,		/* taken by xmit_wqe, not on the wire yet */
-	SIW_SQE_SENT,		/* READ request sent, response pending */
-	SIW_SQE_DONE,		/* finished: completes with @status, in order */
+/* what became of a request siw holds (struct siw_wire.state) */
+enum siw_wqe_state {
+	SIW_WQE_QUEUED,		/* taken by xmit_wqe, not on the wire yet */
+	SIW_WQE_SENT,		/* READ request sent, response pending */
+	SIW_WQE_ACKWAIT,	/* its payload went to TCP by page: done
+				 * when TCP's peer acknowledged @end_seq
+				 */
+	SIW_WQE_DONE,		/* finished: given back with @status, in order */
 };
 
 /**
- * struct siw_sqe - a send request the data path took from rdmavt
- * @wqe: rdmavt's request; only the cookie of rvt_send_complete() (a
- *	flush may hand its slot to a new post: its fields are not read
- *	after xmit_wqe)
- * @opcode: the verbs opcode (IB_WR_RDMA_READ_WITH_INV becomes
- *	IB_WR_RDMA_READ with @inv_stag)
- * @send_flags: IB_SEND_*
- * @length: bytes of the message
- * @rkey: WRITE/READ: the peer's STag; SEND_WITH_INV: the STag to
- *	invalidate
- * @remote_addr: WRITE/READ: the peer's tagged offset
- * @sink_stag: READ: the STag the response names (our first SGE's lkey)
- * @sink_to: READ: its tagged offset
- * @inv_stag: READ with local invalidate: the lkey of the first SGE,
- *	whose registration ends with the response (0: none)
- * @num_sge: entries of @sg
- * @state: enum siw_sqe_state
- * @status: the completion status once SIW_SQE_DONE
- * @sg: the checked local SGEs, each with its own MR reference
+ * struct siw_wire - siw's wire state of one request of rdmavt's ring
+ * @state: enum siw_wqe_state
+ * @status: the completion status once SIW_WQE_DONE
+ * @end_seq: SIW_WQE_ACKWAIT: TCP's sequence number after the request's
+ *	last byte
+ *
+ * The request itself (opcode, keys, SGEs, the MR references) stays
+ * rdmavt's struct rvt_swqe, read in place while siw holds it: this
+ * array, indexed like rdmavt's send ring (rvt_swqe_index()), holds only
+ * what the wire adds.  A separate array rather than a private area in
+ * every ring slot keeps rvt_swqe the same for every driver and the
+ * state of a QP's requests in a few cache lines.
  */
-struct siw_sqe {
-	struct rvt_swqe		*wqe;
-	enum ib_wr_opcode	opcode;
-	int			send_flags;
-	u32			length;
-	u32			rkey;
-	u64			remote_addr;
-	u32			sink_stag;
-	u64			sink_to;
-	u32			inv_stag;
-	u32			num_sge;
-	u8			state;
-	u8			status;
-	struct rvt_sge		sg[];
+struct siw_wire {
+	u8	state;
+	u8	status;
+	u32	end_seq;
 };
 
 /**
@@ -77,7 +64,7 @@ struct siw_irqe {
 	u32	msn;
 };
 
-/* an ORQ entry that is no request of the ring: the RTR message's READ */
+/* an ORQ entry that is no request of rdmavt's ring: the RTR's READ */
 #define SIW_ORQ_RTR		U32_MAX
 
 /* the message the transmitter is cutting into FPDUs */
@@ -106,31 +93,40 @@ enum {
 #define SIW_TX_BUF		SZ_64K
 /* bytes the receiver copies out of an skb at once */
 #define SIW_RX_CHUNK		PAGE_SIZE
+/*
+ * pieces of an FPDU sent from the request's pages: header, trailer and
+ * the payload cut at page and SGE boundaries (an FPDU that needs more is
+ * built in tx_buf)
+ */
+#define SIW_TX_BVECS		40
+/* requests of at least this many bytes go to TCP by page (siw_tx_zcopy) */
+#define SIW_ZCOPY_MIN		PAGE_SIZE
 
 /**
  * struct siw_qp_stream - the data path of one QP (qp->priv)
  * @qp: the QP
- * @lock: protects the send request ring (@sqes, @c_head, @t_next,
- *	@q_tail and the entries' state), @orq, @irq, @dead, @sock,
- *	@term_*, @fail; a BH lock, nests nothing (no rdmavt call is made
- *	under it but rvt_get_mr()/rvt_put_mr())
+ * @lock: protects the requests held (@wire, @c_head, @t_next, @q_tail,
+ *	@compl_*),
+ *	@orq, @irq, @dead, @sock, @term_*, @fail; a BH lock, nests nothing
+ *	(no rdmavt call is made under it but rvt_copy_sge() of a READ
+ *	response and rvt_invalidate_rkey())
  * @sock: the bound socket, or NULL
  * @params: what MPA setup decided
  * @flags: SIW_ST_* bits
- * @dead: the QP failed or the stream stopped: nothing more is sent and
- *	the requests taken dropped their MR references
+ * @dead: the stream stopped: nothing more is sent or received on it;
+ *	the requests held stay held until the QP's error state gives them
+ *	back (or xmit_stop forgets them)
  * @saved_data_ready: the socket's callback before siw took it
  * @saved_write_space: same
  * @saved_state_change: same
  * @tx_work: the transmitter (siw_tx_wq): builds and sends FPDUs, runs
  *	the send completions in order; never runs twice at a time
- * @sqes: ring of the requests taken, qp->sq_size entries of @sqe_stride
- * @sqe_stride: bytes per entry
- * @nsqe: entries
- * @c_head: the oldest request not completed
+ * @wire: the wire state of rdmavt's send ring, qp->sq_size entries
+ * @c_head: the oldest request siw holds (rdmavt's sq_tail when siw
+ *	holds any); indices into rdmavt's send ring
  * @t_next: the next request to transmit
- * @q_tail: where xmit_wqe puts the next one
- * @orq: indices in @sqes of the READ requests sent, oldest first
+ * @q_tail: after the last request xmit_wqe took (rdmavt's sq_cur)
+ * @orq: indices in rdmavt's ring of the READ requests sent, oldest first
  * @orq_size: entries of @orq (the negotiated ORD)
  * @orq_head: first
  * @orq_count: in use
@@ -138,6 +134,8 @@ enum {
  * @irq_size: entries (the negotiated IRD)
  * @irq_head: first
  * @irq_count: in use
+ * @compl_busy: a context is giving requests back (siw_qp_complete())
+ * @compl_again: more became done meanwhile: that context looks again
  * @term_pending: a TERMINATE waits to be sent
  * @term_ctrl: its term_ctrl word (host order)
  * @term_hdr: the header of the segment it is about (zero-padded where
@@ -152,15 +150,32 @@ enum {
  * @terms_sent: TERMINATE messages sent (statistics, KUnit)
  * @terms_rcvd: TERMINATE messages received
  * @tx_job: the message being cut (transmitter's own, as all @tx_*)
- * @tx_idx: SIW_TX_SQE: its index in @sqes
+ * @tx_idx: SIW_TX_SQE: its index in rdmavt's ring
  * @tx_irqe: SIW_TX_RRESP: the READ request it answers
  * @tx_hdr: its header
  * @tx_len: its payload bytes
  * @tx_off: payload bytes cut so far
  * @tx_base_to: tagged: the TO of its first byte
  * @tx_ss: SIW_TX_SQE: the walk over its SGEs
+ * @tx_rss: SIW_TX_RRESP: the walk over the READ's source
+ * @tx_rmr: the source's MR while a READ response reads it (referenced),
+ *	else NULL; under @lock where others than the transmitter drop it
  * @tx_mulpdu: the MULPDU the message is cut with
- * @tx_buf: the FPDU on its way to the socket
+ * @tx_buf: the FPDU on its way to the socket, when built whole (READ
+ *	response, TERMINATE, RTR, or payload not in pages)
+ * @tx_pages: the FPDU is @tx_bvec instead: @tx_hdr, the payload where
+ *	the request's SGEs put it, @tx_trailer
+ * @tx_splice: the payload entries of @tx_bvec go by MSG_SPLICE_PAGES
+ *	(TCP references the pages instead of copying them)
+ * @tx_zc: the message's payload may go by page (siw_zcopy_tx, its size,
+ *	a route with scatter/gather; a READ response only without CRC)
+ * @tx_zc_used: an FPDU of the message went by page: the request waits
+ *	for TCP's ACK (SIW_WQE_ACKWAIT)
+ * @tx_pay_lo: @tx_pages: where the payload starts in the FPDU
+ * @tx_pay_hi: @tx_pages: where it ends
+ * @tx_nbvec: entries of @tx_bvec
+ * @tx_bvec: the pieces of the FPDU
+ * @tx_trailer: pad and CRC field of the FPDU in @tx_bvec
  * @tx_fpdu: its bytes
  * @tx_sent: bytes of it the socket took
  * @tx_fin: it ends the message of @tx_fin_job
@@ -168,6 +183,8 @@ enum {
  * @tx_fin_idx: SIW_TX_SQE: that request
  * @tx_msn: the last MSN sent per untagged queue
  * @tx_fpdus: FPDUs the socket took (statistics: "rdma res show qp -dd")
+ * @tx_paged: of those, FPDUs sent from the request's pages
+ * @tx_spliced: of those, FPDUs whose payload TCP took by page
  * @rx_phase: the receiver's own, as all @rx_*
  * @rx_dead: the receiver discards what comes (after an error)
  * @rx_first: a whole FPDU was received on the stream
@@ -199,9 +216,7 @@ struct siw_qp_stream {
 	void				(*saved_state_change)(struct sock *sk);
 	struct work_struct		tx_work;
 
-	void				*sqes;
-	u32				sqe_stride;
-	u32				nsqe;
+	struct siw_wire			*wire;
 	u32				c_head;
 	u32				t_next;
 	u32				q_tail;
@@ -213,6 +228,8 @@ struct siw_qp_stream {
 	u32				irq_size;
 	u32				irq_head;
 	u32				irq_count;
+	bool				compl_busy;
+	bool				compl_again;
 	bool				term_pending;
 	u32				term_ctrl;
 	union iwarp_hdr			term_hdr;
@@ -232,8 +249,19 @@ struct siw_qp_stream {
 	u32				tx_off;
 	u64				tx_base_to;
 	struct rvt_sge_state		tx_ss;
+	struct rvt_sge_state		tx_rss;
+	struct rvt_mregion		*tx_rmr;
 	u32				tx_mulpdu;
 	u8				*tx_buf;
+	bool				tx_pages;
+	bool				tx_splice;
+	bool				tx_zc;
+	bool				tx_zc_used;
+	u32				tx_pay_lo;
+	u32				tx_pay_hi;
+	u32				tx_nbvec;
+	struct bio_vec			tx_bvec[SIW_TX_BVECS];
+	u8				tx_trailer[MPA_CRC_SIZE + 4];
 	u32				tx_fpdu;
 	u32				tx_sent;
 	bool				tx_fin;
@@ -241,6 +269,8 @@ struct siw_qp_stream {
 	u32				tx_fin_idx;
 	u32				tx_msn[RDMAP_UNTAGGED_QN_COUNT];
 	u64				tx_fpdus;
+	u64				tx_paged;
+	u64				tx_spliced;
 
 	enum siw_rx_phase		rx_phase;
 	bool				rx_dead;
@@ -261,14 +291,37 @@ struct siw_qp_stream {
 	u64				rx_fpdus;
 };
 
-static inline struct siw_sqe *siw_sqe_at(struct siw_qp_stream *st, u32 i)
+/* The request in slot @i of rdmavt's ring (siw holds it). */
+static inline struct rvt_swqe *siw_wqe_at(struct siw_qp_stream *st, u32 i)
 {
-	return st->sqes + (size_t)i * st->sqe_stride;
+	return rvt_get_swqe_ptr(st->qp, i);
 }
 
-static inline u32 siw_sqe_next(struct siw_qp_stream *st, u32 i)
+static inline u32 siw_wqe_next(struct siw_qp_stream *st, u32 i)
 {
-	return i + 1 == st->nsqe ? 0 : i + 1;
+	return rvt_sq_next_index(st->qp, i);
+}
+
+/* A request's opcode on the wire: a READ with invalidate is a READ. */
+static inline enum ib_wr_opcode siw_wqe_opcode(const struct rvt_swqe *wqe)
+{
+	return wqe->wr.opcode == IB_WR_RDMA_READ_WITH_INV ? IB_WR_RDMA_READ :
+	       wqe->wr.opcode;
+}
+
+/*
+ * The STag and TO a READ's response names: our first SGE as posted
+ * (upstream takes SGE 0 too); the STag also ends its registration for a
+ * READ with invalidate.
+ */
+static inline u32 siw_wqe_sink_stag(const struct rvt_swqe *wqe)
+{
+	return wqe->length ? wqe->wr.sg_list[0].lkey : 0;
+}
+
+static inline u64 siw_wqe_sink_to(const struct rvt_swqe *wqe)
+{
+	return wqe->length ? wqe->wr.sg_list[0].addr : 0;
 }
 
 extern struct workqueue_struct *siw_tx_wq;
@@ -279,6 +332,8 @@ void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 		   struct ib_udata *udata);
 int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
+void siw_xmit_flush(struct rvt_qp *qp);
+void siw_xmit_stop(struct rvt_qp *qp);
 int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
 		 u32 term_ctrl, const void *bad, u32 bad_len);
@@ -288,6 +343,8 @@ u32 siw_qp_terms(struct rvt_qp *qp, bool sent);
 /* siw_qp_tx.c */
 void siw_tx_work(struct work_struct *work);
 void siw_tx_release(struct siw_qp_stream *st);
+void siw_tx_forget(struct siw_qp_stream *st);
+void siw_qp_complete(struct siw_qp_stream *st);
 
 /* siw_qp_rx.c */
 void siw_rx_reset(struct siw_qp_stream *st);

@@ -23,6 +23,7 @@
 
 #include "siw.h"
 #include "siw_qp.h"
+#include "siw_trace.h"
 
 /**
  * siw_rx_reset - the receiver's state for a new stream
@@ -63,12 +64,26 @@ static bool siw_rx_orq_rtr(struct siw_qp_stream *st)
 	return st->orq_count && st->orq[st->orq_head] == SIW_ORQ_RTR;
 }
 
-/* The oldest READ sent, or NULL (also for an RTR; st->lock held). */
-static struct siw_sqe *siw_rx_orq_head(struct siw_qp_stream *st)
+/*
+ * The oldest READ sent, or NULL (also for an RTR; st->lock held): a
+ * request siw holds in rdmavt's ring, read in place.
+ */
+static struct rvt_swqe *siw_rx_orq_head(struct siw_qp_stream *st)
 {
 	if (!st->orq_count || siw_rx_orq_rtr(st))
 		return NULL;
-	return siw_sqe_at(st, st->orq[st->orq_head]);
+	return siw_wqe_at(st, st->orq[st->orq_head]);
+}
+
+/* The READ at the ORQ's head is done with @status (st->lock held). */
+static void siw_rx_orq_done(struct siw_qp_stream *st,
+			    enum ib_wc_status status)
+{
+	u32 idx = st->orq[st->orq_head];
+
+	st->wire[idx].state = SIW_WQE_DONE;
+	st->wire[idx].status = status;
+	trace_siw_read_done(st->qp, idx, status);
 }
 
 /* The oldest READ sent has its answer: off the ORQ (st->lock held). */
@@ -86,7 +101,7 @@ static bool siw_rx_hdr_done(struct siw_qp_stream *st)
 {
 	struct siw_fpdu_info *fi = &st->rx_info;
 	struct rvt_qp *qp = st->qp;
-	struct siw_sqe *sqe;
+	struct rvt_swqe *wqe;
 	int ret;
 
 	switch (fi->opcode) {
@@ -136,31 +151,30 @@ static bool siw_rx_hdr_done(struct siw_qp_stream *st)
 			}
 			return true;
 		}
-		sqe = siw_rx_orq_head(st);
-		if (!sqe) {
+		wqe = siw_rx_orq_head(st);
+		if (!wqe) {
 			spin_unlock_bh(&st->lock);
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
 				      DDP_ETYPE_UNTAGGED_BUF,
 				      DDP_ECODE_UT_INVALID_MSN_RANGE);
 			return false;
 		}
-		if (!st->rx_rresp) {
-			st->rx_rss.sge = sqe->sg[0];
-			st->rx_rss.sg_list = sqe->sg + 1;
-			st->rx_rss.num_sge = sqe->num_sge;
-			st->rx_rss.total_len = sqe->length;
-		}
+		/* the READ's SGEs, as rdmavt checked them, in its ring */
+		if (!st->rx_rresp && wqe->wr.num_sge)
+			rvt_restart_sge(&st->rx_rss, wqe, 0);
+		else if (!st->rx_rresp)
+			memset(&st->rx_rss, 0, sizeof(st->rx_rss));
 		/* the response answers exactly the request we sent */
-		if (fi->stag != sqe->sink_stag) {
+		if (fi->stag != siw_wqe_sink_stag(wqe)) {
 			spin_unlock_bh(&st->lock);
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
 				      DDP_ETYPE_TAGGED_BUF,
 				      DDP_ECODE_T_INVALID_STAG);
 			return false;
 		}
-		if (fi->to != sqe->sink_to + st->rx_rresp ||
-		    fi->payload > sqe->length - st->rx_rresp ||
-		    (fi->last && st->rx_rresp + fi->payload != sqe->length)) {
+		if (fi->to != siw_wqe_sink_to(wqe) + st->rx_rresp ||
+		    fi->payload > wqe->length - st->rx_rresp ||
+		    (fi->last && st->rx_rresp + fi->payload != wqe->length)) {
 			spin_unlock_bh(&st->lock);
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
 				      DDP_ETYPE_TAGGED_BUF,
@@ -249,7 +263,6 @@ static void siw_rx_terminate(struct siw_qp_stream *st)
 	u8 layer = FIELD_GET(SIW_TERM_LAYER, ctrl);
 	u8 etype = FIELD_GET(SIW_TERM_ETYPE, ctrl);
 	enum ib_wc_status status = IB_WC_REM_OP_ERR;
-	struct siw_sqe *sqe;
 
 	atomic_inc(&st->terms_rcvd);
 	ibdev_dbg(st->qp->ibqp.device, "QP %u: TERMINATE %08x received\n",
@@ -261,10 +274,8 @@ static void siw_rx_terminate(struct siw_qp_stream *st)
 	spin_lock_bh(&st->lock);
 	if (siw_rx_orq_rtr(st))
 		siw_rx_orq_pop(st);
-	sqe = siw_rx_orq_head(st);
-	if (sqe) {
-		sqe->state = SIW_SQE_DONE;
-		sqe->status = status;
+	if (siw_rx_orq_head(st)) {
+		siw_rx_orq_done(st, status);
 		siw_rx_orq_pop(st);
 	}
 	spin_unlock_bh(&st->lock);
@@ -279,8 +290,9 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 	const union iwarp_hdr *h = (const void *)st->rx_hdr;
 	struct rvt_qp *qp = st->qp;
 	struct ib_wc wc = {};
-	struct siw_sqe *sqe;
+	struct rvt_swqe *wqe;
 	struct siw_irqe *e;
+	bool more;
 
 	switch (fi->opcode) {
 	case RDMAP_SEND:
@@ -337,21 +349,28 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 		if (!fi->last)
 			return;
 		spin_lock_bh(&st->lock);
-		sqe = siw_rx_orq_head(st);
-		if (sqe) {
-			sqe->state = SIW_SQE_DONE;
-			sqe->status = IB_WC_SUCCESS;
+		wqe = siw_rx_orq_head(st);
+		if (wqe) {
+			enum ib_wc_status status = IB_WC_SUCCESS;
+
 			/* RDMA_READ_WITH_INV: the sink's registration ends */
-			if (sqe->inv_stag &&
-			    rvt_invalidate_rkey(qp, sqe->inv_stag))
-				sqe->status = IB_WC_LOC_PROT_ERR;
+			if (wqe->wr.opcode == IB_WR_RDMA_READ_WITH_INV &&
+			    wqe->wr.num_sge &&
+			    rvt_invalidate_rkey(qp, siw_wqe_sink_stag(wqe)))
+				status = IB_WC_LOC_PROT_ERR;
+			siw_rx_orq_done(st, status);
 		}
 		/* an RTR's answer completes nothing */
 		if (st->orq_count)
 			siw_rx_orq_pop(st);
+		/* the transmitter is needed only if requests wait for it */
+		more = st->t_next != st->q_tail || st->irq_count;
 		spin_unlock_bh(&st->lock);
 		st->rx_rresp = 0;
-		queue_work(siw_tx_wq, &st->tx_work);
+		/* the READ's completion, here rather than after a wakeup */
+		siw_qp_complete(st);
+		if (more)
+			queue_work(siw_tx_wq, &st->tx_work);
 		return;
 	case RDMAP_TERMINATE:
 		siw_rx_terminate(st);

@@ -4,55 +4,98 @@
  * message at a time into FPDUs of at most the MULPDU of the socket's
  * MSS: a TERMINATE first, then READ responses the peer asked for, then
  * the requests xmit_wqe took, a READ request only while fewer than the
- * negotiated ORD are outstanding.  Each FPDU is built whole in tx_buf
- * (header, payload, pad, CRC32c when negotiated, else a zero CRC field)
- * and handed to the socket without blocking; sk_write_space brings the
- * work back when the socket has room again.
+ * negotiated ORD are outstanding.  The requests are read in place in
+ * rdmavt's send ring.  An FPDU of a SEND, WRITE or READ response goes
+ * to the socket as pieces (bio_vecs): its header, the payload in the
+ * registered pages the request's SGEs (or the READ's source, checked
+ * whole with rvt_read_source()) name, its pad and CRC field (CRC32c
+ * when negotiated, else zero), with no bounce copy.  Other FPDUs
+ * (TERMINATE, the RTR, payload not in pages) are built whole in
+ * tx_buf.  Everything is handed to the socket without blocking;
+ * sk_write_space brings the work back when the socket has room again.
  *
- * Completions (upstream's semantics): a SEND or WRITE completes when
- * the socket took its last FPDU, a READ when the receiver placed its
- * response; they are entered in order, from here only.
+ * Completions: a SEND or WRITE whose payload TCP copied completes when
+ * the socket took its last FPDU (upstream's semantics); one whose
+ * payload TCP took by page (MSG_SPLICE_PAGES, siw_zcopy_tx) when TCP's
+ * peer acknowledged its last byte, since TCP retransmits from the pages
+ * until then; a READ when the receiver placed its response.  They are
+ * given back to rdmavt in order, from here or from the receiver (a
+ * READ's response in), one context at a time (siw_qp_complete()).
  *
  * Locks and contexts: see siw_qp.c.
  */
 
+#include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/socket.h>
+#include <linux/uio.h>
+#include <linux/vmalloc.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "siw.h"
 #include "siw_qp.h"
 #include "siw_term.h"
+#include "siw_trace.h"
 
-/* Drop the MR references of a request taken (st->lock held). */
-static void siw_sqe_put(struct siw_sqe *sqe)
+/* Drop the source of the READ response being sent, if any. */
+static void siw_tx_put_source(struct siw_qp_stream *st)
 {
-	u32 i;
+	if (!st->tx_rmr)
+		return;
+	rvt_put_mr(st->tx_rmr);
+	st->tx_rmr = NULL;
+}
 
-	for (i = 0; i < sqe->num_sge; i++)
-		if (sqe->sg[i].mr)
-			rvt_put_mr(sqe->sg[i].mr);
-	sqe->num_sge = 0;
+/*
+ * The FPDU being pushed stops naming memory siw does not own: what the
+ * socket did not take yet of an FPDU in pages is copied into tx_buf (the
+ * stream stays framed), its end no longer marks the request, and a READ
+ * response being cut ends here (its source's reference goes).  Called
+ * before siw lets go of the requests, transmitter not running.
+ */
+static void siw_tx_detach(struct siw_qp_stream *st)
+{
+	struct iov_iter it;
+	u32 n;
+
+	if (st->tx_fin && st->tx_fin_job == SIW_TX_SQE)
+		st->tx_fin_job = SIW_TX_NONE;
+	if (st->tx_job == SIW_TX_RRESP)
+		st->tx_job = SIW_TX_NONE;
+	if (!st->tx_pages) {
+		siw_tx_put_source(st);
+		return;
+	}
+	st->tx_pages = false;
+	n = st->tx_fpdu - st->tx_sent;
+	if (!n || !st->tx_buf) {
+		st->tx_fpdu = 0;
+		st->tx_sent = 0;
+		return;
+	}
+	iov_iter_bvec(&it, ITER_SOURCE, st->tx_bvec, st->tx_nbvec,
+		      st->tx_fpdu);
+	iov_iter_advance(&it, st->tx_sent);
+	if (copy_from_iter(st->tx_buf, n, &it) != n)
+		n = 0;
+	st->tx_fpdu = n;
+	st->tx_sent = 0;
+	siw_tx_put_source(st);
 }
 
 /**
- * siw_tx_release - forget every request and READ the stream holds
- * @st: the data path; its transmitter does not run (or is the caller)
+ * siw_tx_release - forget the transmitter's state of a stream
+ * @st: the data path; its transmitter does not run
  *
- * The requests stay in rdmavt's send queue: the QP's error state
- * flushes them.
+ * The requests held stay held, untouched and not sent again: the QP's
+ * error state gives them back (flushed), xmit_stop forgets them.
  *
  * Context: process context; takes st->lock.
  */
 void siw_tx_release(struct siw_qp_stream *st)
 {
-	u32 i;
-
 	spin_lock_bh(&st->lock);
-	if (st->sqes)
-		for (i = st->c_head; i != st->q_tail; i = siw_sqe_next(st, i))
-			siw_sqe_put(siw_sqe_at(st, i));
-	st->c_head = st->q_tail;
 	st->t_next = st->q_tail;
 	st->orq_count = 0;
 	st->irq_count = 0;
@@ -60,15 +103,52 @@ void siw_tx_release(struct siw_qp_stream *st)
 	st->tx_fpdu = 0;
 	st->tx_sent = 0;
 	st->tx_fin = false;
+	st->tx_pages = false;
+	siw_tx_put_source(st);
+	spin_unlock_bh(&st->lock);
+}
+
+/* Become the one giving requests back (process context). */
+static void siw_tx_compl_enter(struct siw_qp_stream *st)
+	__acquires(&st->lock)
+{
+	spin_lock_bh(&st->lock);
+	while (st->compl_busy) {
+		spin_unlock_bh(&st->lock);
+		cond_resched();
+		spin_lock_bh(&st->lock);
+	}
+	st->compl_busy = true;
+}
+
+/**
+ * siw_tx_forget - let go of every request held, without completions
+ * @st: the data path; its transmitter does not run, its QP is in RESET
+ *
+ * For xmit_stop: rdmavt drops the requests afterwards.
+ *
+ * Context: process context; takes st->lock.
+ */
+void siw_tx_forget(struct siw_qp_stream *st)
+{
+	/* a receiver giving back a READ's completion finishes first */
+	siw_tx_compl_enter(st);
+	siw_tx_detach(st);
+	if (st->tx_job == SIW_TX_SQE)
+		st->tx_job = SIW_TX_NONE;
+	st->orq_count = 0;
+	st->c_head = st->q_tail;
+	st->t_next = st->q_tail;
+	st->compl_busy = false;
 	spin_unlock_bh(&st->lock);
 }
 
 /* The RDMAP opcode of a request. */
-static u8 siw_tx_opcode(const struct siw_sqe *sqe)
+static u8 siw_tx_opcode(const struct rvt_swqe *wqe)
 {
-	bool se = sqe->send_flags & IB_SEND_SOLICITED;
+	bool se = wqe->wr.send_flags & IB_SEND_SOLICITED;
 
-	switch (sqe->opcode) {
+	switch (siw_wqe_opcode(wqe)) {
 	case IB_WR_SEND:
 		return se ? RDMAP_SEND_SE : RDMAP_SEND;
 	case IB_WR_SEND_WITH_INV:
@@ -89,28 +169,29 @@ static __be32 siw_tx_msn(struct siw_qp_stream *st, int qn)
 /* Start the message of request @idx (st->lock held). */
 static void siw_tx_start_sqe(struct siw_qp_stream *st, u32 idx)
 {
-	struct siw_sqe *sqe = siw_sqe_at(st, idx);
+	struct rvt_swqe *wqe = siw_wqe_at(st, idx);
 	union iwarp_hdr *h = &st->tx_hdr;
-	u8 op = siw_tx_opcode(sqe);
+	u8 op = siw_tx_opcode(wqe);
 
 	siw_fpdu_init_hdr(h, op);
 	st->tx_job = SIW_TX_SQE;
 	st->tx_idx = idx;
-	st->tx_len = sqe->length;
+	st->tx_len = wqe->length;
 	st->tx_off = 0;
 	st->tx_base_to = 0;
+	st->tx_zc = false;
 	switch (op) {
 	case RDMAP_RDMA_WRITE:
-		h->rwrite.sink_stag = cpu_to_be32(sqe->rkey);
-		st->tx_base_to = sqe->remote_addr;
+		h->rwrite.sink_stag = cpu_to_be32(wqe->rdma_wr.rkey);
+		st->tx_base_to = wqe->rdma_wr.remote_addr;
 		break;
 	case RDMAP_RDMA_READ_REQ:
 		h->rreq.ddp_msn = siw_tx_msn(st, RDMAP_UNTAGGED_QN_RDMA_READ);
-		h->rreq.sink_stag = cpu_to_be32(sqe->sink_stag);
-		h->rreq.sink_to = cpu_to_be64(sqe->sink_to);
-		h->rreq.read_size = cpu_to_be32(sqe->length);
-		h->rreq.source_stag = cpu_to_be32(sqe->rkey);
-		h->rreq.source_to = cpu_to_be64(sqe->remote_addr);
+		h->rreq.sink_stag = cpu_to_be32(siw_wqe_sink_stag(wqe));
+		h->rreq.sink_to = cpu_to_be64(siw_wqe_sink_to(wqe));
+		h->rreq.read_size = cpu_to_be32(wqe->length);
+		h->rreq.source_stag = cpu_to_be32(wqe->rdma_wr.rkey);
+		h->rreq.source_to = cpu_to_be64(wqe->rdma_wr.remote_addr);
 		/* the request carries no payload */
 		st->tx_len = 0;
 		/* in the ORQ before it leaves: the response may come at once */
@@ -119,16 +200,22 @@ static void siw_tx_start_sqe(struct siw_qp_stream *st, u32 idx)
 		break;
 	case RDMAP_SEND_INVAL:
 	case RDMAP_SEND_SE_INVAL:
-		h->send_inv.inval_stag = cpu_to_be32(sqe->rkey);
+		h->send_inv.inval_stag =
+			cpu_to_be32(wqe->wr.ex.invalidate_rkey);
 		fallthrough;
 	default:
 		h->send.ddp_msn = siw_tx_msn(st, RDMAP_UNTAGGED_QN_SEND);
 		break;
 	}
-	st->tx_ss.sge = sqe->sg[0];
-	st->tx_ss.sg_list = sqe->sg + 1;
-	st->tx_ss.num_sge = sqe->num_sge;
-	st->tx_ss.total_len = sqe->length;
+	/* payload big enough to go by page, where the route allows it */
+	st->tx_zc = op != RDMAP_RDMA_READ_REQ && READ_ONCE(siw_zcopy_tx) &&
+		    wqe->length >= SIW_ZCOPY_MIN &&
+		    (st->sock->sk->sk_route_caps & NETIF_F_SG);
+	st->tx_zc_used = false;
+	if (wqe->wr.num_sge)
+		rvt_restart_sge(&st->tx_ss, wqe, 0);
+	else
+		memset(&st->tx_ss, 0, sizeof(st->tx_ss));
 }
 
 /* Start the READ response at the IRQ's head (st->lock held). */
@@ -142,9 +229,19 @@ static void siw_tx_start_rresp(struct siw_qp_stream *st)
 	siw_fpdu_init_hdr(h, RDMAP_RDMA_READ_RESP);
 	h->rresp.sink_stag = cpu_to_be32(st->tx_irqe.sink_stag);
 	st->tx_job = SIW_TX_RRESP;
+	trace_siw_rresp_start(st->qp, st->tx_irqe.msn, st->tx_irqe.len);
 	st->tx_len = st->tx_irqe.len;
 	st->tx_off = 0;
 	st->tx_base_to = st->tx_irqe.sink_to;
+	/*
+	 * By page only without CRC: the responder's memory may change
+	 * while TCP still retransmits from it (nothing tells the responder
+	 * when the READ is over), which with a CRC would fail the stream
+	 * instead of carrying the newer bytes.
+	 */
+	st->tx_zc = READ_ONCE(siw_zcopy_tx) && !st->params.mpa.crc &&
+		    st->tx_len >= SIW_ZCOPY_MIN &&
+		    (st->sock->sk->sk_route_caps & NETIF_F_SG);
 }
 
 /*
@@ -184,15 +281,17 @@ static void siw_tx_start_rtr(struct siw_qp_stream *st)
 }
 
 /*
- * May request @sqe go now (st->lock held)?  A READ needs a free ORQ
+ * May request @wqe go now (st->lock held)?  A READ needs a free ORQ
  * slot; a fenced request (IB_SEND_FENCE, a READ too) waits until every
  * READ sent before it has its response, as upstream's orq_fence.
  */
-static bool siw_tx_may_start(struct siw_qp_stream *st, struct siw_sqe *sqe)
+static bool siw_tx_may_start(struct siw_qp_stream *st,
+			     const struct rvt_swqe *wqe)
 {
-	if ((sqe->send_flags & IB_SEND_FENCE) && st->orq_count)
+	if ((wqe->wr.send_flags & IB_SEND_FENCE) && st->orq_count)
 		return false;
-	return sqe->opcode != IB_WR_RDMA_READ || st->orq_count < st->orq_size;
+	return siw_wqe_opcode(wqe) != IB_WR_RDMA_READ ||
+	       st->orq_count < st->orq_size;
 }
 
 /*
@@ -223,9 +322,9 @@ static bool siw_tx_pick(struct siw_qp_stream *st)
 	} else if (st->irq_count) {
 		siw_tx_start_rresp(st);
 	} else if (st->t_next != st->q_tail &&
-		   siw_tx_may_start(st, siw_sqe_at(st, st->t_next))) {
+		   siw_tx_may_start(st, siw_wqe_at(st, st->t_next))) {
 		siw_tx_start_sqe(st, st->t_next);
-		st->t_next = siw_sqe_next(st, st->t_next);
+		st->t_next = siw_wqe_next(st, st->t_next);
 	} else {
 		go = false;
 	}
@@ -267,8 +366,96 @@ static int siw_tx_build_term(struct siw_qp_stream *st)
 	return 0;
 }
 
+/* The page behind kernel address @p, or NULL where there is none. */
+static struct page *siw_tx_page(const void *p)
+{
+	if (is_vmalloc_addr(p))
+		return vmalloc_to_page(p);
+	if (virt_addr_valid(p))
+		return virt_to_page(p);
+	return NULL;
+}
+
 /*
- * Build the next FPDU of the current message into tx_buf.  Returns 0;
+ * Add @len bytes at @p to the FPDU's pieces, cut at page boundaries, and
+ * to its CRC.  Returns false when a piece has no page or the pieces run
+ * out; *@splice_ok goes false for a page TCP may not reference.
+ */
+static bool siw_tx_add(struct siw_qp_stream *st, const u8 *p, u32 len,
+		       u32 *crc, bool *splice_ok)
+{
+	if (crc)
+		*crc = siw_fpdu_crc_update(*crc, p, len);
+	while (len) {
+		u32 off = offset_in_page(p);
+		u32 n = min_t(u32, len, PAGE_SIZE - off);
+		struct page *pg = siw_tx_page(p);
+
+		if (!pg || st->tx_nbvec == SIW_TX_BVECS)
+			return false;
+		if (!sendpage_ok(pg))
+			*splice_ok = false;
+		bvec_set_page(&st->tx_bvec[st->tx_nbvec++], pg, n, off);
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+/*
+ * Describe the FPDU @seg of a SEND, WRITE or READ response as pieces:
+ * the header in tx_hdr, the payload where @walk (the request's SGEs, the
+ * READ's source) puts it, pad and CRC field in tx_trailer.  Returns
+ * false (the walk unmoved) when the payload is not all in pages or needs
+ * too many pieces: tx_buf takes the FPDU then.
+ */
+static bool siw_tx_map(struct siw_qp_stream *st, const struct siw_fpdu_seg *seg,
+		       struct rvt_sge_state *walk)
+{
+	bool crc_on = st->params.mpa.crc, splice_ok = true, copied = true;
+	struct rvt_sge_state ss = *walk;
+	u32 crc = SIW_FPDU_CRC_SEED, left = seg->len;
+	__le32 crc_field = 0;
+	u32 *pcrc = crc_on ? &crc : NULL;
+
+	st->tx_nbvec = 0;
+	/* header and trailer are copied by TCP whatever their pages */
+	if (!siw_tx_add(st, (const u8 *)&st->tx_hdr, seg->hdr_len, pcrc,
+			&copied))
+		return false;
+	while (left) {
+		u32 n = rvt_ss_piece(&ss, left);
+
+		/* the SGEs hold the request's length: never */
+		if (!n)
+			return false;
+		if (!siw_tx_add(st, ss.sge.vaddr, n, pcrc, &splice_ok))
+			return false;
+		rvt_update_sge(&ss, n, false);
+		left -= n;
+	}
+	memset(st->tx_trailer, 0, seg->pad);
+	if (crc_on)
+		crc_field = siw_fpdu_crc_final(siw_fpdu_crc_update(crc,
+								   st->tx_trailer,
+								   seg->pad));
+	memcpy(st->tx_trailer + seg->pad, &crc_field, MPA_CRC_SIZE);
+	if (!siw_tx_add(st, st->tx_trailer, seg->pad + MPA_CRC_SIZE, NULL,
+			&copied))
+		return false;
+	*walk = ss;
+	st->tx_pages = true;
+	st->tx_splice = st->tx_zc && splice_ok;
+	st->tx_pay_lo = seg->hdr_len;
+	st->tx_pay_hi = seg->hdr_len + seg->len;
+	if (st->tx_splice)
+		st->tx_zc_used = true;
+	return true;
+}
+
+/*
+ * Build the next FPDU of the current message: as pieces in the
+ * request's pages (siw_tx_map()), else whole into tx_buf.  Returns 0;
  * -EPROTO when a READ response cannot read its source (the caller then
  * sends a TERMINATE instead); -ERANGE or -EINVAL when the message cannot
  * be cut (a WRITE whose remote TOs would wrap, a MULPDU too small):
@@ -276,40 +463,54 @@ static int siw_tx_build_term(struct siw_qp_stream *st)
  */
 static int siw_tx_build(struct siw_qp_stream *st)
 {
+	struct rvt_sge_state *walk = &st->tx_ss;
 	bool crc = st->params.mpa.crc;
 	struct siw_fpdu_seg seg;
 	u8 *p = st->tx_buf;
 	__le32 crc_field = 0;
 	int len;
 
+	st->tx_pages = false;
 	if (st->tx_job == SIW_TX_TERM)
 		return siw_tx_build_term(st);
 	len = siw_fpdu_next_seg(&st->tx_hdr, st->tx_base_to, st->tx_len,
 				st->tx_off, st->tx_mulpdu, &seg);
 	if (len < 0)
 		return len;
+	/*
+	 * A READ response's source is checked whole, and referenced, with
+	 * its first segment; a zero-length READ (an RTR) names no memory.
+	 */
+	if (st->tx_job == SIW_TX_RRESP && seg.len) {
+		if (!st->tx_rmr) {
+			if (rvt_read_source(st->qp, st->tx_irqe.src_stag,
+					    st->tx_irqe.src_to, st->tx_len,
+					    &st->tx_rss) != IB_WC_SUCCESS)
+				return -EPROTO;
+			st->tx_rmr = st->tx_rss.sge.mr;
+		}
+		walk = &st->tx_rss;
+	}
+	if (st->tx_job != SIW_TX_RTR && seg.len && siw_tx_map(st, &seg, walk))
+		goto built;
 	memcpy(p, &st->tx_hdr, seg.hdr_len);
 	p += seg.hdr_len;
-	if (st->tx_job == SIW_TX_RRESP) {
-		/* a zero-length READ (an RTR) names no memory to check */
-		if (seg.len &&
-		    rvt_read_fetch(st->qp, st->tx_irqe.src_stag,
-				   st->tx_irqe.src_to + seg.offset, p,
-				   seg.len) != IB_WC_SUCCESS)
-			return -EPROTO;
-	} else if (seg.len) {
+	if (seg.len) {
 		u32 left = seg.len;
 		u8 *q = p;
 
-		/* the walk's regions are referenced by the request we took */
+		/*
+		 * the walk's regions are referenced by the request we hold,
+		 * or by us (a READ's source)
+		 */
 		while (left) {
-			u32 n = rvt_ss_piece(&st->tx_ss, left);
+			u32 n = rvt_ss_piece(walk, left);
 
-			/* the SGEs hold the request's length: never */
+			/* the SGEs hold the message's length: never */
 			if (WARN_ON_ONCE(!n))
 				return -EINVAL;
-			memcpy(q, st->tx_ss.sge.vaddr, n);
-			rvt_update_sge(&st->tx_ss, n, false);
+			memcpy(q, walk->sge.vaddr, n);
+			rvt_update_sge(walk, n, false);
 			q += n;
 			left -= n;
 		}
@@ -322,17 +523,54 @@ static int siw_tx_build(struct siw_qp_stream *st)
 								   st->tx_buf,
 								   p - st->tx_buf));
 	memcpy(p, &crc_field, MPA_CRC_SIZE);
+built:
 	st->tx_fpdu = seg.fpdu_len;
 	st->tx_sent = 0;
 	st->tx_off += seg.len;
 	st->tx_fin = false;
+	trace_siw_fpdu_build(st->qp, st->tx_job, st->tx_idx, seg.len,
+			     st->tx_off, st->tx_pages, st->tx_splice);
 	if (seg.last)
 		siw_tx_built_last(st);
 	return 0;
 }
 
 /*
- * Hand the rest of tx_buf to the socket.  Returns 0 when it took all,
+ * Hand the rest of the FPDU in pieces to the socket: header and trailer
+ * copied, the payload by page when tx_splice.
+ */
+static int siw_tx_push_pages(struct siw_qp_stream *st)
+{
+	struct msghdr msg = {};
+	u32 end;
+	int ret;
+
+	while (st->tx_sent < st->tx_fpdu) {
+		msg.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL;
+		end = st->tx_fpdu;
+		if (st->tx_splice) {
+			if (st->tx_sent < st->tx_pay_lo) {
+				end = st->tx_pay_lo;
+			} else if (st->tx_sent < st->tx_pay_hi) {
+				end = st->tx_pay_hi;
+				msg.msg_flags |= MSG_SPLICE_PAGES;
+			}
+		}
+		if (end < st->tx_fpdu || !st->tx_fin)
+			msg.msg_flags |= MSG_MORE;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, st->tx_bvec,
+			      st->tx_nbvec, end);
+		iov_iter_advance(&msg.msg_iter, st->tx_sent);
+		ret = sock_sendmsg(st->sock, &msg);
+		if (ret < 0)
+			return ret;
+		st->tx_sent += ret;
+	}
+	return 0;
+}
+
+/*
+ * Hand the rest of the FPDU to the socket.  Returns 0 when it took all,
  * -EAGAIN when it is full (sk_write_space requeues us), else its error.
  */
 static int siw_tx_push(struct siw_qp_stream *st)
@@ -344,6 +582,8 @@ static int siw_tx_push(struct siw_qp_stream *st)
 	struct kvec iov;
 	int ret;
 
+	if (st->tx_pages)
+		return siw_tx_push_pages(st);
 	while (st->tx_sent < st->tx_fpdu) {
 		iov.iov_base = st->tx_buf + st->tx_sent;
 		iov.iov_len = st->tx_fpdu - st->tx_sent;
@@ -355,22 +595,38 @@ static int siw_tx_push(struct siw_qp_stream *st)
 	return 0;
 }
 
-/* The FPDU in tx_buf is out: what its message's end means. */
+/* The FPDU is out: what its message's end means. */
 static void siw_tx_fpdu_done(struct siw_qp_stream *st)
 {
-	struct siw_sqe *sqe;
+	struct siw_wire *w;
 
+	trace_siw_fpdu_sent(st->qp, st->tx_fpdu, st->tx_fin);
 	if (!st->tx_fin)
 		return;
 	st->tx_fin = false;
 	switch (st->tx_fin_job) {
 	case SIW_TX_SQE:
 		spin_lock_bh(&st->lock);
-		sqe = siw_sqe_at(st, st->tx_fin_idx);
+		w = &st->wire[st->tx_fin_idx];
 		/* a READ completes with its response (maybe there already) */
-		if (sqe->state == SIW_SQE_QUEUED)
-			sqe->state = sqe->opcode == IB_WR_RDMA_READ ?
-				SIW_SQE_SENT : SIW_SQE_DONE;
+		if (w->state == SIW_WQE_QUEUED) {
+			if (siw_wqe_opcode(siw_wqe_at(st, st->tx_fin_idx)) ==
+			    IB_WR_RDMA_READ) {
+				w->state = SIW_WQE_SENT;
+			} else if (st->tx_zc_used) {
+				/* TCP holds the pages until its peer acks */
+				w->state = SIW_WQE_ACKWAIT;
+				w->end_seq = READ_ONCE(tcp_sk(st->sock->sk)->write_seq);
+			} else {
+				w->state = SIW_WQE_DONE;
+			}
+		}
+		spin_unlock_bh(&st->lock);
+		break;
+	case SIW_TX_RRESP:
+		/* the source is no longer read */
+		spin_lock_bh(&st->lock);
+		siw_tx_put_source(st);
 		spin_unlock_bh(&st->lock);
 		break;
 	case SIW_TX_TERM:
@@ -389,8 +645,8 @@ static void siw_tx_fail_sqe(struct siw_qp_stream *st)
 {
 	spin_lock_bh(&st->lock);
 	if (st->tx_job == SIW_TX_SQE) {
-		siw_sqe_at(st, st->tx_idx)->state = SIW_SQE_DONE;
-		siw_sqe_at(st, st->tx_idx)->status = IB_WC_LOC_PROT_ERR;
+		st->wire[st->tx_idx].state = SIW_WQE_DONE;
+		st->wire[st->tx_idx].status = IB_WC_LOC_PROT_ERR;
 	}
 	st->tx_job = SIW_TX_NONE;
 	spin_unlock_bh(&st->lock);
@@ -424,59 +680,145 @@ static void siw_tx_fail_rresp(struct siw_qp_stream *st)
 		    &h, sizeof(h.rreq));
 }
 
-/* Enter the completions due, in order. */
-static void siw_tx_complete(struct siw_qp_stream *st)
+/*
+ * Has TCP's peer acknowledged everything up to @w->end_seq (st->lock
+ * held)?  If not, have the socket call sk_write_space at its next ACK
+ * that frees data (tcp_check_space() looks at SOCK_NOSPACE), which
+ * brings the transmitter back.
+ */
+static bool siw_tx_acked(struct siw_qp_stream *st, struct siw_wire *w)
+{
+	struct sock *sk;
+
+	if (!st->sock)
+		return false;
+	sk = st->sock->sk;
+	if (!before(READ_ONCE(tcp_sk(sk)->snd_una), w->end_seq))
+		return true;
+	set_bit(SOCK_NOSPACE, &st->sock->flags);
+	/* an ACK between the test and the bit would not call: look again */
+	smp_mb__after_atomic();
+	return !before(READ_ONCE(tcp_sk(sk)->snd_una), w->end_seq);
+}
+
+/**
+ * siw_qp_complete - give the requests done back to rdmavt, in order
+ * @st: the data path
+ *
+ * One context at a time gives requests back (@compl_busy): a caller that
+ * finds another at it leaves the work to it (@compl_again), so the
+ * completions of the transmitter and of the receiver (a READ's response
+ * in) stay in order without a wakeup in between.
+ *
+ * Context: process or softirq context, no rdmavt lock held; takes
+ * st->lock, calls rvt_send_complete() without it.
+ */
+void siw_qp_complete(struct siw_qp_stream *st)
 {
 	enum ib_wc_status status;
 	struct rvt_swqe *wqe;
-	struct siw_sqe *sqe;
+	struct siw_wire *w;
+	u32 idx;
+
+	spin_lock_bh(&st->lock);
+	if (st->compl_busy) {
+		st->compl_again = true;
+		spin_unlock_bh(&st->lock);
+		return;
+	}
+	st->compl_busy = true;
+	do {
+		st->compl_again = false;
+		while (st->c_head != st->t_next) {
+			idx = st->c_head;
+			w = &st->wire[idx];
+			if (w->state == SIW_WQE_ACKWAIT && siw_tx_acked(st, w))
+				w->state = SIW_WQE_DONE;
+			if (w->state != SIW_WQE_DONE)
+				break;
+			wqe = siw_wqe_at(st, idx);
+			status = w->status;
+			st->c_head = siw_wqe_next(st, idx);
+			spin_unlock_bh(&st->lock);
+			trace_siw_wqe_done(st->qp, idx, status);
+			rvt_send_complete(st->qp, wqe, status);
+			spin_lock_bh(&st->lock);
+		}
+	} while (st->compl_again);
+	st->compl_busy = false;
+	spin_unlock_bh(&st->lock);
+}
+
+/*
+ * The QP is in the error state: give back every request held, in order,
+ * those done with their status, the others flushed (rdmavt flushes the
+ * rest of the send queue after them).  First the receiver stops placing
+ * READ responses into them, the FPDU on its way stops naming them and a
+ * READ response being cut ends.
+ */
+static void siw_tx_giveback(struct siw_qp_stream *st)
+{
+	enum ib_wc_status status;
+	struct rvt_swqe *wqe;
+	struct siw_wire *w;
+	u32 idx;
+
+	siw_tx_compl_enter(st);
+	siw_tx_detach(st);
+	st->orq_count = 0;
+	if (st->tx_job == SIW_TX_SQE)
+		st->tx_job = SIW_TX_NONE;
+	st->t_next = st->q_tail;
 
 	for (;;) {
-		spin_lock_bh(&st->lock);
-		if (st->dead || st->c_head == st->t_next) {
+		if (st->c_head == st->q_tail) {
+			st->compl_busy = false;
 			spin_unlock_bh(&st->lock);
 			return;
 		}
-		sqe = siw_sqe_at(st, st->c_head);
-		if (sqe->state != SIW_SQE_DONE) {
-			spin_unlock_bh(&st->lock);
-			return;
-		}
-		wqe = sqe->wqe;
-		status = sqe->status;
-		siw_sqe_put(sqe);
-		st->c_head = siw_sqe_next(st, st->c_head);
+		idx = st->c_head;
+		w = &st->wire[idx];
+		/* by page: done if TCP's peer has it all */
+		if (w->state == SIW_WQE_ACKWAIT && siw_tx_acked(st, w))
+			w->state = SIW_WQE_DONE;
+		status = w->state == SIW_WQE_DONE ? w->status :
+			 IB_WC_WR_FLUSH_ERR;
+		wqe = siw_wqe_at(st, idx);
+		st->c_head = siw_wqe_next(st, idx);
 		spin_unlock_bh(&st->lock);
-		/* a request flushed meanwhile does not complete again */
+		trace_siw_wqe_done(st->qp, idx, status);
 		rvt_send_complete(st->qp, wqe, status);
+		spin_lock_bh(&st->lock);
 	}
 }
 
 /*
- * After a failure (once its TERMINATE is out) or the QP's error state:
- * error the QP, tell the CM, drop what the stream holds.
+ * After a failure (once its TERMINATE is out): error the QP, tell the CM.
+ * In the error state (this one or the consumer's): give back what siw
+ * holds.
  */
 static void siw_tx_finish_fail(struct siw_qp_stream *st)
 {
-	bool qp_err = READ_ONCE(st->qp->state) == IB_QPS_ERR;
-	int err = 0;
+	bool fail_now = false;
+	int err;
 
 	spin_lock_bh(&st->lock);
-	if (st->dead || st->term_pending || st->tx_sent < st->tx_fpdu ||
-	    (!st->fail && !qp_err) || st->fail_done) {
-		spin_unlock_bh(&st->lock);
-		return;
-	}
-	st->fail_done = true;
 	err = st->fail;
+	if (err && !st->fail_done && !st->dead && !st->term_pending &&
+	    st->tx_sent >= st->tx_fpdu) {
+		st->fail_done = true;
+		fail_now = true;
+	}
 	spin_unlock_bh(&st->lock);
 
-	if (err) {
+	if (fail_now) {
 		rvt_error_qp(st->qp, IB_WC_WR_FLUSH_ERR);
 		if (!test_and_set_bit(SIW_ST_LOST, &st->flags))
 			siw_cm_stream_lost(st->qp, err);
+		siw_tx_release(st);
 	}
-	siw_tx_release(st);
+	if (READ_ONCE(st->qp->state) == IB_QPS_ERR)
+		siw_tx_giveback(st);
 }
 
 /* FPDUs one run of siw_tx_work() sends before it queues itself again. */
@@ -488,7 +830,7 @@ static void siw_tx_finish_fail(struct siw_qp_stream *st)
  *
  * Context: process context (siw_tx_wq); never sleeps on the socket.
  * Takes st->lock; calls rvt_send_complete(), rvt_error_qp(),
- * rvt_read_fetch() and siw_cm_stream_lost() holding no lock.
+ * rvt_read_source() and siw_cm_stream_lost() holding no lock.
  */
 void siw_tx_work(struct work_struct *work)
 {
@@ -497,6 +839,9 @@ void siw_tx_work(struct work_struct *work)
 	unsigned int burst = 0;
 	int ret;
 
+	/* xmit_stop took the requests back: nothing of them is touched */
+	if (READ_ONCE(st->qp->state) == IB_QPS_RESET)
+		return;
 	for (;;) {
 		if (READ_ONCE(st->dead))
 			break;
@@ -509,11 +854,16 @@ void siw_tx_work(struct work_struct *work)
 				st->tx_fpdu = 0;
 				st->tx_sent = 0;
 				st->tx_fin = false;
+				st->tx_pages = false;
 				siw_qp_fail(st, -EIO, false, 0, NULL, 0);
 				continue;
 			}
 			WRITE_ONCE(st->tx_fpdus, st->tx_fpdus + 1);
 			rvt_hw_count(st->qp, RVT_CNT_SENT_PKTS, 1);
+			if (st->tx_pages)
+				WRITE_ONCE(st->tx_paged, st->tx_paged + 1);
+			if (st->tx_pages && st->tx_splice)
+				WRITE_ONCE(st->tx_spliced, st->tx_spliced + 1);
 			siw_tx_fpdu_done(st);
 			/*
 			 * A socket that keeps taking data would keep this
@@ -527,7 +877,7 @@ void siw_tx_work(struct work_struct *work)
 			continue;
 		}
 		/* completions as soon as possible: consumers reuse buffers */
-		siw_tx_complete(st);
+		siw_qp_complete(st);
 		if (!siw_tx_pick(st))
 			break;
 		ret = siw_tx_build(st);
@@ -535,12 +885,13 @@ void siw_tx_work(struct work_struct *work)
 			st->tx_fpdu = 0;
 			st->tx_sent = 0;
 			st->tx_fin = false;
+			st->tx_pages = false;
 		}
 		if (ret == -EPROTO)
 			siw_tx_fail_rresp(st);
 		else if (ret)
 			siw_tx_fail_sqe(st);
 	}
-	siw_tx_complete(st);
+	siw_qp_complete(st);
 	siw_tx_finish_fail(st);
 }

@@ -15,7 +15,13 @@
  *  - the transmit hook: with xmit_wqe set the engine hands requests to
  *    the driver instead of delivering them in memory, completions come
  *    in order through rvt_send_complete(), -EBUSY holds the queue until
- *    rvt_kick_sq(), and an error flushes what was in flight.
+ *    rvt_kick_sq();
+ *  - the hold: requests handed over stay the driver's, in place, until
+ *    it gives them back.  In the error state the engine flushes only
+ *    what it did not hand over, after the driver's own completions and
+ *    flushes; RESET and destroy call xmit_stop with the references
+ *    still held, then drop them, with no completion and no wait for
+ *    the driver.
  *
  * Payloads are random and checked byte for byte.
  */
@@ -401,6 +407,11 @@ struct fake_wire {
 	int		calls;
 	int		taken;
 	bool		busy;
+	int		stops;
+	int		flushes;
+	u32		held_at_stop;
+	unsigned int	refs_at_stop;
+	struct ib_pd	*pd;
 };
 
 static int fake_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
@@ -434,9 +445,43 @@ static bool wire_count_reaches(const int *count, int n)
 	return true;
 }
 
+static unsigned int dma_refs(struct ib_pd *pd);
+
+/*
+ * xmit_stop: what the driver holds (tail up to cur) and that its MR
+ * references are still there when the driver is told to let go.
+ */
+static void fake_xmit_stop(struct rvt_qp *qp)
+{
+	struct fake_wire *w = qp->ibqp.qp_context;
+	unsigned long flags;
+
+	/* a case's peer QP has no fake_wire: it never sends */
+	if (!w)
+		return;
+	spin_lock_irqsave(&qp->s_lock, flags);
+	w->held_at_stop = (qp->sq_cur + qp->sq_size - qp->sq_tail) %
+			  qp->sq_size;
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	if (w->pd)
+		w->refs_at_stop = dma_refs(w->pd);
+	w->stops++;
+}
+
+/* xmit_flush: the engine waits for the driver in the error state */
+static void fake_xmit_flush(struct rvt_qp *qp)
+{
+	struct fake_wire *w = qp->ibqp.qp_context;
+
+	if (w)
+		WRITE_ONCE(w->flushes, w->flushes + 1);
+}
+
 static void no_xmit(void *p)
 {
 	((struct rvt_dev_info *)p)->driver_f.xmit_wqe = NULL;
+	((struct rvt_dev_info *)p)->driver_f.xmit_stop = NULL;
+	((struct rvt_dev_info *)p)->driver_f.xmit_flush = NULL;
 }
 
 /* A loop device whose requests go to fake_xmit(). */
@@ -445,6 +490,8 @@ static struct kt_vt *new_wire_vt(struct kunit *test)
 	struct kt_vt *vt = kt_new_vt_named(test, "kurwire%d");
 	struct rvt_dev_info *rdi = ib_to_rvt(vt->dev);
 
+	rdi->driver_f.xmit_stop = fake_xmit_stop;
+	rdi->driver_f.xmit_flush = fake_xmit_flush;
 	rdi->driver_f.xmit_wqe = fake_xmit;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, no_xmit, rdi),
 			0);
@@ -533,9 +580,12 @@ static void rvt_wire_xmit(struct kunit *test)
 }
 
 /*
- * A transport error (rvt_error_qp()) flushes the requests in flight on
- * the wire, in order; the driver completing one of them late changes
- * nothing.  A LOCAL_INV behind requests in flight waits for them.
+ * The error state with requests in flight on the wire: the engine tells
+ * the driver (xmit_flush) and waits for it to give back the two it holds
+ * (nothing completes before), the driver completes the first (its peer finished it) and
+ * flushes the second, then the engine flushes the LOCAL_INV it kept:
+ * completions in order, each with its status, every reference back.
+ * The driver's late call for a request it gave back does nothing.
  */
 static void rvt_wire_flush(struct kunit *test)
 {
@@ -567,19 +617,142 @@ static void rvt_wire_flush(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 
 	KUNIT_EXPECT_EQ(test, rvt_error_qp(rvt(a), IB_WC_GENERAL_ERR), 1);
+	/* the engine tells the driver, and flushes nothing yet */
+	KUNIT_EXPECT_TRUE(test, wire_count_reaches(&w->flushes, 1));
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 100));
+	/* both references of the held requests are still there */
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 3);
+	/* in order: the second cannot go back before the first */
+	rvt_send_complete(rvt(a), w->wqe[1], IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
+
+	rvt_send_complete(rvt(a), w->wqe[0], IB_WC_SUCCESS);
 	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 81);
-	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
+	rvt_send_complete(rvt(a), w->wqe[1], IB_WC_WR_FLUSH_ERR);
 	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 82);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	/* now the engine's own */
 	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 83);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 
 	rvt_send_complete(rvt(a), w->wqe[0], IB_WC_SUCCESS);
 	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
+	/* a post in the error state flushes at once, never to the driver */
+	KUNIT_ASSERT_EQ(test, post_send(a, 84, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 84);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, w->calls, 2);
 	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
+	KUNIT_EXPECT_EQ(test, w->stops, 0);
+}
+
+/*
+ * RESET with requests in flight: xmit_stop runs once, while the driver
+ * still holds both with their references; then the references go and
+ * nothing completes (RESET has no completions).  The driver's call
+ * after its stop does nothing, and the QP works again from RESET.
+ */
+static void rvt_wire_reset_in_flight(struct kunit *test)
+{
+	struct kt_vt *vt = new_wire_vt(test);
+	struct fake_wire *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RESET };
+	u8 *buf = random_buf(test, 64);
+	struct rvt_swqe *late;
+	struct ib_qp *a;
+	struct ib_sge sge;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->pd = vt->pd;
+	a = new_qp(test, vt, vt->pd, cq, NULL, w);
+	connect(test, a, a, 0, IB_QPS_RTS);
+	sge = kt_sge_of(vt->pd, buf, 64);
+	KUNIT_ASSERT_EQ(test, post_send(a, 91, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 92, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 2));
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 3);
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
+	KUNIT_EXPECT_EQ(test, w->stops, 1);
+	KUNIT_EXPECT_EQ(test, w->held_at_stop, 2);
+	KUNIT_EXPECT_EQ(test, w->refs_at_stop, 3);
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
+	late = w->wqe[0];
+	rvt_send_complete(rvt(a), late, IB_WC_SUCCESS);
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
+
+	/* back to RTS: the ring starts over, the driver gets the next one */
+	w->taken = 0;
+	connect(test, a, a, 0, IB_QPS_RTS);
+	KUNIT_ASSERT_EQ(test, post_send(a, 93, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 1));
+	KUNIT_EXPECT_EQ(test, w->wqe[0]->wr.wr_id, 93);
+	rvt_send_complete(rvt(a), w->wqe[0], IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, poll_wc(cq, &wc, WAIT_MS));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 93);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
+}
+
+/*
+ * Destroy with requests in flight (one held by the driver, one it
+ * refused with -EBUSY, one behind): it does not wait for the driver,
+ * calls xmit_stop once with the references held, and leaves none.
+ */
+static void rvt_wire_destroy_in_flight(struct kunit *test)
+{
+	struct kt_vt *vt = new_wire_vt(test);
+	struct fake_wire *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp_init_attr init = {
+		.qp_context = w,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 8,
+			.max_recv_wr = 8,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+	};
+	u8 *buf = random_buf(test, 64);
+	struct ib_qp *a;
+	struct ib_sge sge;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->pd = vt->pd;
+	a = ib_create_qp(vt->pd, &init);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	connect(test, a, a, 0, IB_QPS_RTS);
+	sge = kt_sge_of(vt->pd, buf, 64);
+	KUNIT_ASSERT_EQ(test, post_send(a, 95, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->taken, 1));
+	w->busy = true;
+	KUNIT_ASSERT_EQ(test, post_send(a, 96, &sge), 0);
+	KUNIT_ASSERT_EQ(test, post_send(a, 97, &sge), 0);
+	KUNIT_ASSERT_TRUE(test, wire_count_reaches(&w->calls, 2));
+	/* 95 held, 96 checked (referenced) but refused, 97 not checked */
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 3);
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(a), 0);
+	KUNIT_EXPECT_EQ(test, w->stops, 1);
+	KUNIT_EXPECT_EQ(test, w->held_at_stop, 1);
+	KUNIT_EXPECT_EQ(test, w->refs_at_stop, 3);
+	KUNIT_EXPECT_EQ(test, dma_refs(vt->pd), 1);
+	KUNIT_EXPECT_FALSE(test, poll_wc(cq, &wc, 50));
 }
 
 static struct kunit_case rdma_rvt_wire_cases[] = {
@@ -589,6 +762,8 @@ static struct kunit_case rdma_rvt_wire_cases[] = {
 	KUNIT_CASE(rvt_wire_tagged),
 	KUNIT_CASE(rvt_wire_xmit),
 	KUNIT_CASE(rvt_wire_flush),
+	KUNIT_CASE(rvt_wire_reset_in_flight),
+	KUNIT_CASE(rvt_wire_destroy_in_flight),
 	{}
 };
 

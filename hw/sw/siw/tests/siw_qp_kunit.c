@@ -1122,6 +1122,291 @@ static void siw_qp_fence(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, k->a.buf2, data, sizeof(data));
 }
 
+/* The FPDUs A's stream sent reach @n within 5 s. */
+static bool siwk_fpdus_reach(struct siwk_side *s, u64 n)
+{
+	struct siw_qp_stream *st = rqp(s->qp)->priv;
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (READ_ONCE(st->tx_fpdus) >= n)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+static int siwk_post(struct ib_qp *qp, enum ib_wr_opcode op, u64 id,
+		     struct ib_sge *sge, int flags)
+{
+	const struct ib_send_wr *bad;
+	struct ib_send_wr wr = {
+		.wr_id = id,
+		.opcode = op,
+		.sg_list = sge,
+		.num_sge = sge ? 1 : 0,
+		.send_flags = IB_SEND_SIGNALED | flags,
+	};
+
+	return ib_post_send(qp, &wr, &bad);
+}
+
+static unsigned int siwk_dma_refs(struct siwk *k)
+{
+	return refcount_read(&container_of(k->pd->__internal_mr, struct rvt_mr,
+					   ibmr)->mr.refcount);
+}
+
+/*
+ * The PD's MR is back to @n references within 5 s: a READ's responder
+ * drops its source's once the socket took its last segment, which may
+ * be after the requester saw the completion.
+ */
+static bool siwk_dma_refs_reach(struct siwk *k, unsigned int n)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (siwk_dma_refs(k) == n)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/*
+ * A's queue with requests siw holds in rdmavt's ring: a READ sent that
+ * B will never answer (B's stream is stopped), a SEND behind it that TCP
+ * took (done, waiting for the READ to complete first), a fenced SEND
+ * that waits for the READ; then a LOCAL_INV that rdmavt keeps behind
+ * them.  Nothing completes.  Returns with the three requests' MR
+ * references held.
+ */
+static void siwk_hold_three(struct kunit *test, struct siwk *k)
+{
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 64);
+	const struct ib_send_wr *bad;
+	struct ib_send_wr inv = {
+		.wr_id = 4,
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = k->pd->local_dma_lkey + 0x100,
+	};
+	struct socket *sock;
+
+	sock = siw_test.qp_stream_stop(rqp(k->b.qp), false);
+	KUNIT_EXPECT_PTR_EQ(test, sock, k->b.sock);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 1,
+					     &sge, k->pd->unsafe_global_rkey,
+					     k->b.buf), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post(k->a.qp, IB_WR_SEND, 2, &sge, 0), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post(k->a.qp, IB_WR_SEND, 3, &sge,
+					IB_SEND_FENCE), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->a.qp, &inv, &bad), 0);
+	/* the READ request and the first SEND are on the wire */
+	KUNIT_ASSERT_TRUE(test, siwk_fpdus_reach(&k->a, 2));
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(((struct siw_qp_stream *)
+					 rqp(k->a.qp)->priv)->tx_fpdus), 2ULL);
+	/* the PD's own, and one per request siw holds */
+	KUNIT_EXPECT_EQ(test, siwk_dma_refs(k), 4U);
+}
+
+/*
+ * ERROR with requests in flight: siw gives back the three it holds, in
+ * order, the SEND that went out with success and the others flushed;
+ * rdmavt flushes the LOCAL_INV only after them.  Every MR reference is
+ * back, and a post afterwards flushes at once.
+ */
+static void siw_qp_error_in_flight(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, false, false);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	static const struct {
+		u64 id;
+		enum ib_wc_status status;
+	} want[] = {
+		{ 1, IB_WC_WR_FLUSH_ERR },
+		{ 2, IB_WC_SUCCESS },
+		{ 3, IB_WC_WR_FLUSH_ERR },
+		{ 4, IB_WC_WR_FLUSH_ERR },
+	};
+	struct ib_wc wc;
+	int i;
+
+	siwk_hold_three(test, k);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(k->a.qp, &attr, IB_QP_STATE), 0);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, want[i].id);
+		KUNIT_EXPECT_EQ(test, wc.status, want[i].status);
+	}
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	KUNIT_EXPECT_EQ(test, siwk_dma_refs(k), 1U);
+	siwk_expect_flush(test, &k->a, k);
+	KUNIT_EXPECT_EQ(test, siwk_dma_refs(k), 1U);
+}
+
+/*
+ * Destroy, and RESET, with requests siw holds: neither waits for the
+ * peer that never answers, nothing completes, every MR reference is
+ * back.  @reset: RESET first (its stream still bound), then destroy;
+ * else the stream is stopped (the requests stay held) and the QP
+ * destroyed.
+ */
+static void siw_qp_destroy_in_flight(struct kunit *test)
+{
+	const bool *reset = test->param_value;
+	struct siwk *k = siwk_pair(test, false, false);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RESET };
+	struct socket *sock;
+	struct ib_wc wc;
+
+	siwk_hold_three(test, k);
+	if (*reset) {
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(k->a.qp, &attr, IB_QP_STATE),
+				0);
+		KUNIT_EXPECT_EQ(test, siwk_dma_refs(k), 1U);
+		KUNIT_EXPECT_EQ(test, ib_poll_cq(k->a.scq, 1, &wc), 0);
+	}
+	sock = siw_test.qp_stream_stop(rqp(k->a.qp), false);
+	KUNIT_EXPECT_PTR_EQ(test, sock, k->a.sock);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(k->a.qp), 0);
+	k->a.qp = NULL;
+	KUNIT_EXPECT_EQ(test, siwk_dma_refs(k), 1U);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+}
+
+static const bool reset_modes[] = { false, true };
+
+static void reset_desc(const bool *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *r ? "reset, then destroy" : "stream stopped, destroy");
+}
+
+KUNIT_ARRAY_PARAM(reset, reset_modes, reset_desc);
+
+static u64 siwk_spliced(struct siwk_side *s)
+{
+	return READ_ONCE(((struct siw_qp_stream *)rqp(s->qp)->priv)->tx_spliced);
+}
+
+/*
+ * Large SEND, WRITE and READ whose payload goes from the registered
+ * pages (SGEs at odd offsets across page boundaries): the data arrives
+ * byte for byte, with and without CRC, and TCP took the payload by page.
+ */
+static void siw_qp_zcopy(struct kunit *test)
+{
+	const bool *crc = test->param_value;
+	struct siwk *k = siwk_pair(test, *crc, false);
+	u32 rkey = k->pd->unsafe_global_rkey;
+	struct ib_sge ssge[3] = {
+		siwk_sge(k, k->a.buf + 100, 10000),
+		siwk_sge(k, k->a.buf + 20000, 3),
+		siwk_sge(k, k->a.buf2 + PAGE_SIZE - 1, 50000),
+	};
+	struct ib_sge rsge = siwk_sge(k, k->b.buf, BUF_LEN);
+	u32 len = 10000 + 3 + 50000;
+	u8 *want = kunit_kzalloc(test, BUF_LEN, GFP_KERNEL);
+	struct ib_sge sge;
+	u64 spliced;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	siwk_fill(k->a.buf, BUF_LEN, 11);
+	siwk_fill(k->a.buf2, BUF_LEN, 13);
+	memcpy(want, k->a.buf + 100, 10000);
+	memcpy(want + 10000, k->a.buf + 20000, 3);
+	memcpy(want + 10003, k->a.buf2 + PAGE_SIZE - 1, 50000);
+	memset(k->b.buf, 0, BUF_LEN);
+	spliced = siwk_spliced(&k->a);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 1, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 2, ssge, 3), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(k->b.buf, want, len), 0);
+	KUNIT_EXPECT_EQ(test, k->b.buf[len], 0);
+	KUNIT_EXPECT_GT(test, siwk_spliced(&k->a), spliced);
+
+	/* WRITE 64K + 1 from an odd offset, READ it back into A's buf2 */
+	spliced = siwk_spliced(&k->a);
+	memset(k->b.buf, 0, BUF_LEN);
+	memset(k->a.buf2, 0, BUF_LEN);
+	sge = siwk_sge(k, k->a.buf + 7, SZ_64K + 1);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE, 3,
+					     &sge, rkey, k->b.buf + 3), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_GT(test, siwk_spliced(&k->a), spliced);
+	sge = siwk_sge(k, k->a.buf2 + 5, SZ_64K + 1);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 4,
+					     &sge, rkey, k->b.buf + 3), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, SZ_64K + 1);
+	KUNIT_EXPECT_EQ(test, memcmp(k->b.buf + 3, k->a.buf + 7, SZ_64K + 1), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.buf2 + 5, k->a.buf + 7, SZ_64K + 1),
+			0);
+	KUNIT_EXPECT_EQ(test, k->b.buf[2], 0);
+	KUNIT_EXPECT_EQ(test, k->b.buf[SZ_64K + 4], 0);
+	KUNIT_EXPECT_EQ(test, k->a.buf2[4], 0);
+	KUNIT_EXPECT_TRUE(test, siwk_dma_refs_reach(k, 1));
+}
+
+/*
+ * A SEND whose payload TCP took by page completes only once TCP's peer
+ * acknowledged it (TCP retransmits from the consumer's pages until
+ * then): while B's socket is owned (its TCP queues what comes and acks
+ * nothing) A's SEND of two pages does not complete, and does once B's
+ * socket is released.  A small SEND, copied by TCP, completes while B is
+ * held, as upstream's do.
+ */
+static void siw_qp_zcopy_ack(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	struct ib_sge big = siwk_sge(k, k->a.buf, 2 * PAGE_SIZE);
+	struct ib_sge small = siwk_sge(k, k->a.buf2, 16);
+	struct ib_sge rsge = siwk_sge(k, k->b.buf, BUF_LEN);
+	struct ib_sge rsge2 = siwk_sge(k, k->b.buf2, BUF_LEN);
+	struct sock *bsk = k->b.sock->sk;
+	u8 *want = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	siwk_fill(k->a.buf, 2 * PAGE_SIZE, 21);
+	siwk_fill(k->a.buf2, 16, 23);
+	memcpy(want, k->a.buf, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 1, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 2, &rsge2, 1), 0);
+
+	lock_sock(bsk);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 3, &small, 1), 0);
+	KUNIT_EXPECT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 4, &big, 1), 0);
+	KUNIT_EXPECT_TRUE(test, siwk_fpdus_reach(&k->a, 2));
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	release_sock(bsk);
+
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 4);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	/* the consumer reuses its buffer: B got what was posted */
+	memset(k->a.buf, 0xee, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, memcmp(k->b.buf2, want, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_GT(test, siwk_spliced(&k->a), 0ULL);
+}
+
 static int siwk_suite_init(struct kunit_suite *suite)
 {
 	struct net_device *lo = dev_get_by_name(&init_net, "lo");
@@ -1156,6 +1441,10 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_read_with_inv),
 	KUNIT_CASE(siw_qp_rq_overrun),
 	KUNIT_CASE(siw_qp_stop_in_flight),
+	KUNIT_CASE(siw_qp_error_in_flight),
+	KUNIT_CASE_PARAM(siw_qp_destroy_in_flight, reset_gen_params),
+	KUNIT_CASE_PARAM(siw_qp_zcopy, crc_gen_params),
+	KUNIT_CASE(siw_qp_zcopy_ack),
 	KUNIT_CASE(siw_qp_refusals),
 	KUNIT_CASE(siw_qp_responder_waits),
 	KUNIT_CASE(siw_qp_initiator_sends),
