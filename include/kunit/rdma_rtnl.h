@@ -25,15 +25,16 @@ struct kt_rtnl;
 struct kt_rtnl *kt_rtnl_open(struct kunit *test, struct net *net);
 
 /*
- * "ip address add|del ADDR/PREFIXLEN dev DEV": @type RTM_NEWADDR or
- * RTM_DELADDR; IPv4 or IPv6 by the form of @addr.
+ * "ip address add|del ADDR/PREFIXLEN dev DEV" (DEV by @ifindex, so that
+ * it may be called after DEV went): @type RTM_NEWADDR or RTM_DELADDR;
+ * IPv4 or IPv6 by the form of @addr.
  */
-int kt_rtnl_addr(struct kt_rtnl *c, u16 type, struct net_device *ndev,
-		 const char *addr, u8 prefixlen);
+int kt_rtnl_addr(struct kt_rtnl *c, u16 type, int ifindex, const char *addr,
+		 u8 prefixlen);
 
 /* "ip neigh replace ADDR lladdr MAC dev DEV nud permanent" */
-int kt_rtnl_neigh(struct kt_rtnl *c, struct net_device *ndev,
-		  const char *addr, const u8 *mac);
+int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
+		  const u8 *mac);
 
 /*
  * "ip link add link LOWER name NAME type vlan id ID", then up: *@ifindex

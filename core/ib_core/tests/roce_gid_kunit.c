@@ -235,7 +235,7 @@ static void bed_expect_bare(struct kunit *test)
 
 struct addr_del {
 	struct kt_rtnl *c;
-	struct net_device *ndev;
+	int ifindex;	/* the device may be gone by then */
 	const char *ip;
 	u8 prefixlen;
 };
@@ -245,7 +245,7 @@ static void addr_del_action(void *arg)
 {
 	struct addr_del *d = arg;
 
-	kt_rtnl_addr(d->c, RTM_DELADDR, d->ndev, d->ip, d->prefixlen);
+	kt_rtnl_addr(d->c, RTM_DELADDR, d->ifindex, d->ip, d->prefixlen);
 	roce_gid_mgmt_flush();
 }
 
@@ -256,11 +256,11 @@ static void add_addr(struct kunit *test, struct kt_rtnl *c,
 	struct addr_del *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_EQ_MSG(test, kt_rtnl_addr(c, RTM_NEWADDR, ndev, ip,
-					       prefixlen), 0,
+	KUNIT_ASSERT_EQ_MSG(test, kt_rtnl_addr(c, RTM_NEWADDR, ndev->ifindex,
+					       ip, prefixlen), 0,
 			    "address %s on %s", ip, ndev->name);
 	d->c = c;
-	d->ndev = ndev;
+	d->ifindex = ndev->ifindex;
 	d->ip = ip;
 	d->prefixlen = prefixlen;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, addr_del_action,
@@ -351,8 +351,8 @@ static void roce_gid_ip_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gids_not_of_ndev(bed_dev(), ROCE_PORT, bed.n), 0);
 
 	calls = fake_hca_op_calls(bed.hca, FAKE_HCA_OP_DEL_GID);
-	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c, RTM_DELADDR, bed.n, "192.0.2.1",
-					   24), 0);
+	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c, RTM_DELADDR, bed.n->ifindex,
+					   "192.0.2.1", 24), 0);
 	roce_gid_mgmt_flush();
 	expect_ip_gid(test, bed_dev(), "192.0.2.1", bed.n, false);
 	expect_ip_gid(test, bed_dev(), "2001:db8:1::1", bed.n, true);
@@ -360,7 +360,7 @@ static void roce_gid_ip_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_hca_op_calls(bed.hca, FAKE_HCA_OP_DEL_GID),
 			calls + 2);
 
-	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c, RTM_DELADDR, bed.n,
+	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c, RTM_DELADDR, bed.n->ifindex,
 					   "2001:db8:1::1", 64), 0);
 	roce_gid_mgmt_flush();
 	expect_ip_gid(test, bed_dev(), "2001:db8:1::1", bed.n, false);
@@ -587,7 +587,7 @@ static void roce_gid_netns_move(struct kunit *test)
 	expect_defaults(test, bed.hca, bed.n, mac_n);
 	KUNIT_EXPECT_EQ(test, gids_not_of_ndev(bed_dev(), ROCE_PORT, bed.n), 0);
 
-	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c_other, RTM_NEWADDR, bed.n,
+	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c_other, RTM_NEWADDR, bed.n->ifindex,
 					   "203.0.113.1", 24), 0);
 	roce_gid_mgmt_flush();
 	expect_ip_gid(test, bed_dev(), "203.0.113.1", bed.n, true);
@@ -672,8 +672,8 @@ static void roce_gid_dmac_on_vlan(struct kunit *test)
 
 	vlan = add_vlan(test, c, bed.n, "kurgid.100", VLAN_ID, &ifindex);
 	add_addr(test, c, vlan, "198.51.100.1", 24);
-	KUNIT_ASSERT_EQ(test, kt_rtnl_neigh(c, vlan, "198.51.100.2", peer_mac),
-			0);
+	KUNIT_ASSERT_EQ(test, kt_rtnl_neigh(c, vlan->ifindex, "198.51.100.2",
+					    peer_mac), 0);
 	roce_gid_mgmt_flush();
 
 	attr = rdma_find_gid_by_port(bed_dev(), &sgid,
@@ -750,7 +750,7 @@ static void roce_gid_header_kinds(struct kunit *test)
 	struct ib_wc wc = { .wc_flags = IB_WC_GRH };
 
 	add_addr(test, c, bed.n, "2001:db8:1::1", 64);
-	KUNIT_ASSERT_EQ(test, kt_rtnl_neigh(c, bed.n, "2001:db8:1::2",
+	KUNIT_ASSERT_EQ(test, kt_rtnl_neigh(c, bed.n->ifindex, "2001:db8:1::2",
 					    peer_mac), 0);
 	roce_gid_mgmt_flush();
 

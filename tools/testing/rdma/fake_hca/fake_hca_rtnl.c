@@ -149,7 +149,7 @@ static int req_do(struct kt_rtnl *c, struct kt_rtnl_req *r)
  * kt_rtnl_addr - add or delete an IP address
  * @c: the client
  * @type: RTM_NEWADDR or RTM_DELADDR
- * @ndev: the net device
+ * @ifindex: the net device's ifindex
  * @addr: the address, dotted IPv4 or IPv6 text
  * @prefixlen: the prefix length
  *
@@ -157,12 +157,12 @@ static int req_do(struct kt_rtnl *c, struct kt_rtnl_req *r)
  *
  * Return: 0, -EINVAL for text that is no address, or rtnetlink's error.
  */
-int kt_rtnl_addr(struct kt_rtnl *c, u16 type, struct net_device *ndev,
-		 const char *addr, u8 prefixlen)
+int kt_rtnl_addr(struct kt_rtnl *c, u16 type, int ifindex, const char *addr,
+		 u8 prefixlen)
 {
 	struct ifaddrmsg ifa = {
 		.ifa_prefixlen = prefixlen,
-		.ifa_index = ndev->ifindex,
+		.ifa_index = ifindex,
 	};
 	u16 flags = type == RTM_NEWADDR ? NLM_F_CREATE | NLM_F_EXCL : 0;
 	struct kt_rtnl_req r;
@@ -189,7 +189,7 @@ EXPORT_SYMBOL_GPL(kt_rtnl_addr);
 /**
  * kt_rtnl_neigh - set a permanent neighbour
  * @c: the client
- * @ndev: the net device
+ * @ifindex: the net device's ifindex
  * @addr: the neighbour's address, IPv4 or IPv6 text
  * @mac: its MAC address
  *
@@ -197,11 +197,11 @@ EXPORT_SYMBOL_GPL(kt_rtnl_addr);
  *
  * Return: 0, -EINVAL for text that is no address, or rtnetlink's error.
  */
-int kt_rtnl_neigh(struct kt_rtnl *c, struct net_device *ndev,
-		  const char *addr, const u8 *mac)
+int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
+		  const u8 *mac)
 {
 	struct ndmsg nd = {
-		.ndm_ifindex = ndev->ifindex,
+		.ndm_ifindex = ifindex,
 		.ndm_state = NUD_PERMANENT,
 	};
 	struct kt_rtnl_req r;
