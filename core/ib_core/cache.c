@@ -101,7 +101,8 @@ struct ib_gid_table_entry {
 /**
  * struct ib_gid_table - the GID table of a port
  * @lock: serialises writers (add, delete, refresh, cleanup); they may
- *	sleep (driver calls).  Taken before @rwlock.
+ *	sleep (driver calls).  Taken before @rwlock, and after
+ *	roce_gid_mgmt.c's roce_devs_lock by the GID work items.
  * @rwlock: protects the @data_vec pointers and the entries' state.
  *	Writers hold @lock and take it for write with interrupts off;
  *	readers take it for read from any context.  The last put of a

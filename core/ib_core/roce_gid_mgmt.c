@@ -834,7 +834,15 @@ static void roce_scan(struct ib_device *device, u32 port)
  */
 void rdma_roce_rescan_device(struct ib_device *ib_dev)
 {
-	roce_scan(ib_dev, 0);
+	u32 port;
+
+	/* an InfiniBand or iWARP device does not wait on the queue */
+	rdma_for_each_port(ib_dev, port) {
+		if (rdma_protocol_roce(ib_dev, port)) {
+			roce_scan(ib_dev, 0);
+			return;
+		}
+	}
 }
 EXPORT_SYMBOL(rdma_roce_rescan_device);
 
