@@ -101,7 +101,8 @@ struct ib_gid_table_entry {
 /**
  * struct ib_gid_table - the GID table of a port
  * @lock: serialises writers (add, delete, refresh, cleanup); they may
- *	sleep (driver calls).  Taken before @rwlock.
+ *	sleep (driver calls).  Taken before @rwlock, and after
+ *	roce_gid_mgmt.c's roce_devs_lock by the GID work items.
  * @rwlock: protects the @data_vec pointers and the entries' state.
  *	Writers hold @lock and take it for write with interrupts off;
  *	readers take it for read from any context.  The last put of a
@@ -215,18 +216,6 @@ static struct ib_gid_table *port_gid_table(struct ib_device *device, u32 port)
 static bool gid_index_is_default(const struct ib_gid_table *table, u32 ix)
 {
 	return ix < BITS_PER_LONG && test_bit(ix, &table->default_gid_indices);
-}
-
-/* The RoCE versions a port speaks, as a mask of BIT(enum ib_gid_type). */
-static unsigned long roce_gid_types(struct ib_device *device, u32 port)
-{
-	unsigned long types = 0;
-
-	if (rdma_protocol_roce_eth_encap(device, port))
-		types |= BIT(IB_GID_TYPE_ROCE);
-	if (rdma_protocol_roce_udp_encap(device, port))
-		types |= BIT(IB_GID_TYPE_ROCE_UDP_ENCAP);
-	return types;
 }
 
 static void gid_change_event(struct ib_device *device, u32 port)
@@ -602,83 +591,162 @@ static int roce_gid_add_locked(struct ib_device *device, u32 port,
 }
 
 /*
- * Make a RoCE table agree with the port's net device @ndev (NULL: none).
- * Entries of any other net device go, as do default entries that are not
- * the default GID of @ndev (its MAC changed); then the missing default
- * GIDs of @ndev are added.  table->lock held.
- *
- * Only -ENOMEM is returned as an error: a GID the driver refuses (or
- * that finds no slot) is logged and left out, and the port works on
- * without it.
+ * A port's net device is now @ndev (NULL: none): delete every entry of
+ * another net device (the old one, VLANs and bonds over it), default GIDs
+ * included.  The caller then scans the port for what belongs to @ndev.
+ * table->lock held.
  */
-static int roce_sync_ndev(struct ib_device *device, u32 port,
-			  struct ib_gid_table *table, struct net_device *ndev,
-			  struct list_head *drop, bool *changed)
+static void roce_del_other_ndevs(struct ib_device *device, u32 port,
+				 struct ib_gid_table *table,
+				 struct net_device *ndev,
+				 struct list_head *drop, bool *changed)
 {
-	unsigned long types = roce_gid_types(device, port);
-	bool have_default = false;
-	union ib_gid dgid = {};
-	unsigned int type;
 	u32 ix;
-	int ret;
-
-	if (ndev) {
-		dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-		have_default = !addrconf_ifid_eui48(&dgid.raw[8], ndev);
-	}
 
 	for (ix = 0; ix < table->sz; ix++) {
 		struct ib_gid_table_entry *entry =
 			gid_table_valid_entry(table, ix);
 
-		if (!entry)
-			continue;
-		if (rcu_access_pointer(entry->attr.ndev) == ndev &&
-		    (!gid_index_is_default(table, ix) ||
-		     (have_default &&
-		      !memcmp(&entry->attr.gid, &dgid, sizeof(dgid)))))
+		if (!entry || rcu_access_pointer(entry->attr.ndev) == ndev)
 			continue;
 		gid_table_del(device, port, table, ix, drop);
 		*changed = true;
 	}
-
-	if (!have_default)
-		return 0;
-
-	for_each_set_bit(type, &types, IB_GID_TYPE_SIZE) {
-		ret = roce_gid_add_locked(device, port, table, &dgid, type,
-					  ndev, true);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret >= 0)
-			*changed = true;
-		else if (ret != -EEXIST)
-			dev_warn(&device->dev,
-				 "port %u: no default %s GID: %d\n", port,
-				 ib_cache_gid_type_str(type), ret);
-	}
-	return 0;
 }
 
-/* Install the default GIDs of a RoCE port at registration. */
-static int roce_setup_port(struct ib_device *device, u32 port)
+/* The default GID of @ndev: fe80::/64 and the modified EUI-64 of its MAC. */
+static bool make_default_gid(struct net_device *ndev, union ib_gid *gid)
 {
-	struct ib_gid_table *table = port_gid_table(device, port);
-	struct net_device *ndev;
-	bool changed = false;
-	LIST_HEAD(drop);
-	int ret;
+	memset(gid, 0, sizeof(*gid));
+	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	return !addrconf_ifid_eui48(&gid->raw[8], ndev);
+}
 
-	ndev = ib_device_get_netdev(device, port);
-	if (!ndev)
-		return 0;
+/**
+ * ib_cache_gid_set_default_gid - add or delete the default GIDs of a net
+ *	device
+ * @ib_dev: the device
+ * @port: a RoCE port
+ * @ndev: the net device (the port's own, or a bonding master above it)
+ * @gid_type_mask: BIT(enum ib_gid_type) of the types to add or delete;
+ *	types the port does not speak are ignored
+ * @mode: IB_CACHE_GID_DEFAULT_MODE_SET adds, for every type that has no
+ *	default GID of @ndev yet, the GID made from @ndev's MAC address in
+ *	a free default slot; IB_CACHE_GID_DEFAULT_MODE_DELETE deletes the
+ *	default GIDs of @ndev of those types, whatever their value
+ *
+ * A GID_CHANGE event follows any change.  A default GID that finds no
+ * free default slot (another net device's are there) is left out with a
+ * warning.
+ *
+ * Context: Process context; sleeps. Takes the port GID table's mutex and
+ * calls the driver's add_gid/del_gid under it.
+ */
+void ib_cache_gid_set_default_gid(struct ib_device *ib_dev, u32 port,
+				  struct net_device *ndev,
+				  unsigned long gid_type_mask,
+				  enum ib_cache_gid_default_mode mode)
+{
+	struct gid_key key = {
+		.ndev = ndev,
+		.is_default = true,
+		.match = GID_MATCH_TYPE | GID_MATCH_NDEV | GID_MATCH_DEFAULT,
+	};
+	struct ib_gid_table *table;
+	bool changed = false;
+	union ib_gid gid;
+	unsigned int type;
+	LIST_HEAD(drop);
+	int ix, ret;
+
+	if (!rdma_is_port_valid(ib_dev, port) ||
+	    !rdma_protocol_roce(ib_dev, port))
+		return;
+	table = port_gid_table(ib_dev, port);
+	if (!table)
+		return;
+	gid_type_mask &= roce_gid_type_mask_support(ib_dev, port);
+	if (mode == IB_CACHE_GID_DEFAULT_MODE_SET &&
+	    !make_default_gid(ndev, &gid))
+		return;
 
 	mutex_lock(&table->lock);
-	ret = roce_sync_ndev(device, port, table, ndev, &drop, &changed);
+	if (table->dead)
+		goto unlock;
+	for_each_set_bit(type, &gid_type_mask, IB_GID_TYPE_SIZE) {
+		key.gid_type = type;
+		read_lock_irq(&table->rwlock);
+		ix = gid_table_find(table, &key);
+		read_unlock_irq(&table->rwlock);
+
+		if (mode == IB_CACHE_GID_DEFAULT_MODE_DELETE) {
+			if (ix >= 0) {
+				gid_table_del(ib_dev, port, table, ix, &drop);
+				changed = true;
+			}
+			continue;
+		}
+		if (ix >= 0)
+			continue;
+		ret = roce_gid_add_locked(ib_dev, port, table, &gid, type,
+					  ndev, true);
+		if (ret >= 0)
+			changed = true;
+		else if (ret != -EEXIST)
+			ibdev_warn(ib_dev, "port %u: no default %s GID for %s: %d\n",
+				   port, ib_cache_gid_type_str(type),
+				   netdev_name(ndev), ret);
+	}
+unlock:
 	mutex_unlock(&table->lock);
 	gid_ndev_refs_drop(&drop);
-	dev_put(ndev);
-	return ret;
+	if (changed)
+		gid_change_event(ib_dev, port);
+}
+
+/**
+ * ib_cache_gid_del_all_netdev_gids - delete every GID of a net device
+ * @ib_dev: the device
+ * @port: a RoCE port
+ * @ndev: the net device
+ *
+ * Default GIDs of @ndev go too.  A GID_CHANGE event follows any change.
+ *
+ * Context: Process context; sleeps. Takes the port GID table's mutex and
+ * calls the driver's del_gid under it.
+ *
+ * Return: 0, or -EINVAL for a port that is not RoCE.
+ */
+int ib_cache_gid_del_all_netdev_gids(struct ib_device *ib_dev, u32 port,
+				     struct net_device *ndev)
+{
+	struct ib_gid_table *table;
+	bool changed = false;
+	LIST_HEAD(drop);
+	u32 ix;
+
+	if (!rdma_is_port_valid(ib_dev, port) ||
+	    !rdma_protocol_roce(ib_dev, port))
+		return -EINVAL;
+	table = port_gid_table(ib_dev, port);
+	if (!table)
+		return -EINVAL;
+
+	mutex_lock(&table->lock);
+	for (ix = 0; ix < table->sz; ix++) {
+		struct ib_gid_table_entry *entry =
+			gid_table_valid_entry(table, ix);
+
+		if (!entry || rcu_access_pointer(entry->attr.ndev) != ndev)
+			continue;
+		gid_table_del(ib_dev, port, table, ix, &drop);
+		changed = true;
+	}
+	mutex_unlock(&table->lock);
+	gid_ndev_refs_drop(&drop);
+	if (changed)
+		gid_change_event(ib_dev, port);
+	return 0;
 }
 
 static int __ib_cache_gid_add(struct ib_device *ib_dev, u32 port,
@@ -818,10 +886,12 @@ int ib_cache_gid_del(struct ib_device *ib_dev, u32 port, union ib_gid *gid,
  * @device: a registered device
  * @port: the port
  *
- * On a RoCE port, GIDs of the old net device are deleted and the default
- * GIDs of the new one (if any) installed.  On an iWARP port the table is
- * copied from the driver again with the new net device attached.  A
- * GID_CHANGE event follows any change.  May sleep.
+ * On a RoCE port, the GIDs of every other net device (the old one, VLANs
+ * and bonds over it) are deleted, and the port is scanned for the default
+ * and address GIDs of the new one and the devices over it
+ * (rdma_roce_rescan_port()).  On an iWARP port the table is copied from
+ * the driver again with the new net device attached.  A GID_CHANGE event
+ * follows any change.  May sleep; may be called with RTNL held.
  */
 void ib_cache_netdev_changed(struct ib_device *device, u32 port)
 {
@@ -829,7 +899,6 @@ void ib_cache_netdev_changed(struct ib_device *device, u32 port)
 	struct net_device *ndev;
 	bool changed = false;
 	LIST_HEAD(drop);
-	int ret = 0;
 
 	if (!rdma_is_port_valid(device, port))
 		return;
@@ -847,17 +916,15 @@ void ib_cache_netdev_changed(struct ib_device *device, u32 port)
 	ndev = ib_device_get_netdev(device, port);
 	mutex_lock(&table->lock);
 	if (!table->dead)
-		ret = roce_sync_ndev(device, port, table, ndev, &drop,
+		roce_del_other_ndevs(device, port, table, ndev, &drop,
 				     &changed);
 	mutex_unlock(&table->lock);
 	gid_ndev_refs_drop(&drop);
 	dev_put(ndev);
 
-	if (ret)
-		dev_warn(&device->dev,
-			 "port %u: default GIDs not updated: %d\n", port, ret);
 	if (changed)
 		gid_change_event(device, port);
+	rdma_roce_rescan_port(device, port);
 }
 
 /* ------------------------------------------------------------------
@@ -1618,8 +1685,8 @@ static struct ib_gid_table *gid_table_alloc(struct ib_device *device,
 
 	/* The first slots are for the default GIDs, one per RoCE version. */
 	if (rdma_protocol_roce(device, port)) {
-		u32 n = min_t(u32, hweight_long(roce_gid_types(device, port)),
-			      sz);
+		unsigned long types = roce_gid_type_mask_support(device, port);
+		u32 n = min_t(u32, hweight_long(types), sz);
 
 		table->default_gid_indices = BIT(n) - 1;
 	}
@@ -1695,18 +1762,23 @@ int ib_cache_setup_one(struct ib_device *device)
 	}
 
 	rdma_for_each_port(device, port) {
-		if (rdma_protocol_roce(device, port)) {
-			ret = roce_setup_port(device, port);
-			if (ret)
-				goto err;
-		}
 		ret = ib_cache_update(device, port, true, true);
 		if (ret)
 			goto err;
 	}
+
+	/*
+	 * RoCE ports follow the IP stack from now on; the scan adds what
+	 * was there before (default GIDs, addresses, VLANs, bonds).
+	 */
+	ret = roce_gid_mgmt_add_device(device);
+	if (ret)
+		goto err;
+	rdma_roce_rescan_device(device);
 	return 0;
 
 err:
+	roce_gid_mgmt_del_device(device);
 	cache_flush_all(device);
 	cache_free_all(device);
 	return ret;
@@ -1723,6 +1795,8 @@ err:
  */
 void ib_cache_cleanup_one(struct ib_device *device)
 {
+	/* no GID work touches the device after this */
+	roce_gid_mgmt_del_device(device);
 	if (device->port_data)
 		cache_flush_all(device);
 }

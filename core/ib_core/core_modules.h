@@ -18,6 +18,9 @@ const char *ib_cache_gid_type_str(enum ib_gid_type gid_type);
 /* Parse a GID type name as ib_cache_gid_type_str() writes it; -EINVAL. */
 int ib_cache_gid_parse_type_str(const char *buf);
 
+/* roce_gid_mgmt.c: the GID types of a port, BIT(enum ib_gid_type) each */
+unsigned long roce_gid_type_mask_support(struct ib_device *ib_dev, u32 port);
+
 /*
  * restrack.c: a tracked object's life, for objects made outside ib_core
  * (rdma_cm's ids): new, named, added when complete, deleted before free.

@@ -137,9 +137,44 @@ int ib_cache_gid_add(struct ib_device *ib_dev, u32 port, union ib_gid *gid,
 int ib_cache_gid_del(struct ib_device *ib_dev, u32 port, union ib_gid *gid,
 		     struct ib_gid_attr *attr);
 
+/*
+ * Core-managed GID tables (RoCE), for roce_gid_mgmt.c: add the default
+ * GIDs of @ndev (one per type in @gid_type_mask, made from its MAC
+ * address, in the slots reserved for them) unless that net device has
+ * them already, or delete them; delete every GID of @ndev.
+ */
+enum ib_cache_gid_default_mode {
+	IB_CACHE_GID_DEFAULT_MODE_SET,
+	IB_CACHE_GID_DEFAULT_MODE_DELETE,
+};
+
+void ib_cache_gid_set_default_gid(struct ib_device *ib_dev, u32 port,
+				  struct net_device *ndev,
+				  unsigned long gid_type_mask,
+				  enum ib_cache_gid_default_mode mode);
+int ib_cache_gid_del_all_netdev_gids(struct ib_device *ib_dev, u32 port,
+				     struct net_device *ndev);
+
 /* The cached subnet prefix of a valid port, in CPU order. */
 void ib_get_cached_subnet_prefix(struct ib_device *device, u32 port_num,
 				 u64 *sn_pfx);
+
+/* ------------------------------------------------------------------
+ * roce_gid_mgmt.c: RoCE GIDs that follow the IP stack
+ */
+int roce_gid_mgmt_init(void);
+void roce_gid_mgmt_cleanup(void);
+
+/*
+ * A device whose GID tables were set up starts (0 or -ENOMEM) and, before
+ * they are emptied, stops following net device and address events; the
+ * ports of a device that has no RoCE port never do.
+ */
+int roce_gid_mgmt_add_device(struct ib_device *device);
+void roce_gid_mgmt_del_device(struct ib_device *device);
+
+/* Wait until the GID tables show every event queued so far (suites). */
+void roce_gid_mgmt_flush(void);
 
 /* ------------------------------------------------------------------
  * sysfs.c: class device attributes and ports/

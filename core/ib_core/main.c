@@ -57,10 +57,16 @@ static int __init ib_core_init(void)
 		goto err_unreg;
 	}
 
+	ret = roce_gid_mgmt_init();
+	if (ret) {
+		pr_warn("ib_core: could not follow net devices for RoCE GIDs\n");
+		goto err_addr;
+	}
+
 	ret = class_register(&ib_class);
 	if (ret) {
 		pr_warn("ib_core: could not register the device class\n");
-		goto err_addr;
+		goto err_roce;
 	}
 
 	rdma_nl_init();
@@ -88,6 +94,8 @@ err_nldev:
 	rdma_nl_exit();
 err_class:
 	class_unregister(&ib_class);
+err_roce:
+	roce_gid_mgmt_cleanup();
 err_addr:
 	rdma_addr_cleanup();
 err_unreg:
@@ -111,6 +119,7 @@ static void __exit ib_core_exit(void)
 	rdma_netns_exit();
 	rdma_nl_exit();
 	class_unregister(&ib_class);
+	roce_gid_mgmt_cleanup();
 	rdma_addr_cleanup();
 	destroy_workqueue(ib_unreg_wq);
 	destroy_workqueue(ib_event_wq);

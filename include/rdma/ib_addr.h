@@ -11,6 +11,7 @@
 
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
+#include <linux/if_vlan.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/netdevice.h>
@@ -174,6 +175,43 @@ static inline bool rdma_is_multicast_addr(const struct in6_addr *addr)
 static inline void rdma_get_mcast_mac(const struct in6_addr *addr, u8 *mac)
 {
 	ipv6_eth_mc_map(addr, (char *)mac);
+}
+
+/**
+ * rdma_vlan_dev_vlan_id - the VLAN ID of a net device
+ * @dev: the net device
+ *
+ * Return: its VLAN ID if it is a VLAN device, 0xffff otherwise.
+ */
+static inline u16 rdma_vlan_dev_vlan_id(const struct net_device *dev)
+{
+	return is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) : 0xffff;
+}
+
+/**
+ * rdma_vlan_dev_real_dev - the device below a VLAN device
+ * @dev: the net device
+ *
+ * Return: the real device of a VLAN device, NULL for another device.
+ */
+static inline struct net_device *rdma_vlan_dev_real_dev(const struct net_device *dev)
+{
+	return is_vlan_dev(dev) ? vlan_dev_real_dev(dev) : NULL;
+}
+
+/**
+ * rdma_is_upper_dev_rcu - is a net device stacked above another?
+ * @dev: the lower net device
+ * @upper: the candidate upper device
+ *
+ * Call under rcu_read_lock().
+ *
+ * Return: true when @upper is above @dev, directly or not.
+ */
+static inline bool rdma_is_upper_dev_rcu(struct net_device *dev,
+					 struct net_device *upper)
+{
+	return netdev_has_upper_dev_all_rcu(dev, upper);
 }
 
 /*

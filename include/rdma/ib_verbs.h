@@ -2576,6 +2576,11 @@ int ib_device_set_netdev(struct ib_device *ib_dev, struct net_device *ndev,
 			 u32 port);
 struct net_device *ib_device_get_netdev(struct ib_device *ib_dev,
 					u32 port);
+/* RoCE GIDs from the IP stack (core/ib_core/roce_gid_mgmt.c) */
+void rdma_roce_rescan_device(struct ib_device *ibdev);
+void rdma_roce_rescan_port(struct ib_device *ib_dev, u32 port);
+void roce_del_all_netdev_gids(struct ib_device *ib_dev, u32 port,
+			      struct net_device *ndev);
 struct ib_device *ib_device_get_by_index(const struct net *net, u32 index);
 struct net_device *rdma_alloc_netdev(struct ib_device *device, u32 port_num,
 				     enum rdma_netdev_t type, const char *name,

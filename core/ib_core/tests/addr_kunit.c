@@ -9,13 +9,13 @@
  *
  *   A  "fkhcat%d", MAC 02:ad:d0:00:00:0a, up, ARP on
  *   B  the same with MAC 02:ad:d0:00:00:0b
- *   a fake HCA "kuaddr%d" whose RoCE v2 port 1 is bound to A, with the
- *   GIDs ::ffff:192.0.2.1 and 2001:db8:1::1 added to its table
+ *   a fake HCA "kuaddr%d" whose RoCE v2 port 1 is bound to A
  *
  * Every case that needs the network (new_ctx()) first checks that the bed
- * is bare (A and B up with ARP, without addresses or neighbours, the GIDs
- * there), then builds its network with rtnetlink, the way "ip" would,
- * through a kernel NETLINK_ROUTE socket:
+ * is bare (A and B up with ARP, without addresses or neighbours, so
+ * without the GIDs of A's addresses), then builds its network with
+ * rtnetlink, the way "ip" would, through a kernel NETLINK_ROUTE socket
+ * (the GIDs of A's addresses follow, roce_gid_mgmt.c):
  *
  *   A  192.0.2.1/24 and 2001:db8:1::1/64 (no DAD)
  *      permanent neighbours 192.0.2.2 and 2001:db8:1::2 -> PEER_MAC
@@ -422,7 +422,7 @@ static bool has_neigh(struct net_device *ndev, int family, const char *ip)
 /*
  * The bed as every case finds it: A and B up with ARP, without IPv4
  * addresses, the case's IPv6 addresses or neighbours, and the HCA's table
- * with the GIDs of A's addresses.
+ * without the GIDs of those addresses.
  */
 static void bed_expect_bare(struct kunit *test)
 {
@@ -456,14 +456,17 @@ static void bed_expect_bare(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, ipv6_chk_addr(&init_net, &a6, NULL, 0));
 	a6 = in6("2001:db8:2::1");
 	KUNIT_ASSERT_FALSE(test, ipv6_chk_addr(&init_net, &a6, NULL, 0));
+	/* the addresses of the last case went, and their GIDs with them */
+	roce_gid_mgmt_flush();
 	for (i = 0; i < ARRAY_SIZE(own); i++) {
 		gid = gid_of(own[i]);
 		attr = rdma_find_gid_by_port(&bed.hca->ibdev, &gid,
 					     IB_GID_TYPE_ROCE_UDP_ENCAP,
 					     ROCE_PORT, bed.a);
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(attr), "GID %s gone",
-				       own[i]);
-		rdma_put_gid_attr(attr);
+		if (!IS_ERR(attr))
+			rdma_put_gid_attr(attr);
+		KUNIT_ASSERT_TRUE_MSG(test, IS_ERR(attr), "GID %s left",
+				      own[i]);
 	}
 }
 
@@ -530,6 +533,8 @@ static struct addr_ctx *new_ctx(struct kunit *test)
 	rt_neigh4(ctx->rtc, ctx->b, "198.51.100.2", peer_b_mac);
 	rt_neigh6(ctx->rtc, ctx->b, "2001:db8:2::2", peer_b_mac);
 
+	/* the GIDs of A's addresses are there once the GID work ran */
+	roce_gid_mgmt_flush();
 	ctx->sgid4 = find_gid(test, ctx, "192.0.2.1");
 	ctx->sgid6 = find_gid(test, ctx, "2001:db8:1::1");
 	/* the default GID: fe80:: + EUI-64 of A's MAC */
@@ -1333,16 +1338,6 @@ static struct kunit_case rdma_addr_cases[] = {
 	{}
 };
 
-/* A GID of the bed: @ip on A */
-static int bed_add_gid(const char *ip)
-{
-	struct ib_gid_attr attr = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
-	union ib_gid gid = gid_of(ip);
-
-	RCU_INIT_POINTER(attr.ndev, bed.a);
-	return ib_cache_gid_add(&bed.hca->ibdev, ROCE_PORT, &gid, &attr);
-}
-
 /* The suite's exit: the HCA, then the net devices it was bound to */
 static void rdma_addr_suite_exit(struct kunit_suite *suite)
 {
@@ -1353,7 +1348,7 @@ static void rdma_addr_suite_exit(struct kunit_suite *suite)
 	memset(&bed, 0, sizeof(bed));
 }
 
-/* The suite's init: A and B, then the HCA bound to A with its GIDs */
+/* The suite's init: A and B, then the HCA bound to A */
 static int rdma_addr_suite_init(struct kunit_suite *suite)
 {
 	struct fake_hca_desc *desc = kzalloc(sizeof(*desc), GFP_KERNEL);
@@ -1377,10 +1372,6 @@ static int rdma_addr_suite_init(struct kunit_suite *suite)
 			bed.hca = hca;
 	}
 	kfree(desc);
-	if (!ret)
-		ret = bed_add_gid("192.0.2.1");
-	if (!ret)
-		ret = bed_add_gid("2001:db8:1::1");
 	if (ret)
 		rdma_addr_suite_exit(suite);
 	return ret;

@@ -460,31 +460,41 @@ EXPORT_SYMBOL(rdma_destroy_ah_user);
  * ib_get_rdma_header_version - IP version of a received network header
  * @hdr: the 40 bytes in front of a UD receive
  *
+ * A RoCE v2 IPv4 header fills the last 20 bytes; the first 20 are then
+ * undefined.  So a first byte that does not say IPv6 means IPv4 if the
+ * header there says so; one that says IPv6 may still be garbage in front
+ * of an IPv4 header, which must then have no options and a valid
+ * checksum.
+ *
  * Context: Any context; takes no lock and does not sleep.
  *
- * Return: 4 for an IPv4 header with a valid checksum, 6 for an IPv6
- * header, 0 otherwise.
+ * Return: 4 for an IPv4 header, 6 for an IPv6 header (or a GRH), 0 for
+ * neither.
  */
 int ib_get_rdma_header_version(const union rdma_network_hdr *hdr)
 {
 	const struct iphdr *ip4h = &hdr->roce4grh;
-	struct iphdr ip4h_checked;
 	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)&hdr->ibgrh;
+	struct iphdr ip4h_checked;
 
-	/* IPv4 sits in the last 20 bytes: check it first, fully. */
-	if (ip4h->ihl == 5 && ip4h->version == 4) {
-		memcpy(&ip4h_checked, ip4h, sizeof(ip4h_checked));
-		ip4h_checked.check = 0;
-		ip4h_checked.check = ip_fast_csum((u8 *)&ip4h_checked, 5);
-		if (ip4h->check == ip4h_checked.check)
-			return 4;
-	}
-	if (ip6h->version == 6)
+	if (ip6h->version != 6)
+		return ip4h->version == 4 ? 4 : 0;
+	if (ip4h->ihl != 5)
 		return 6;
-	return 0;
+
+	/* the header may sit in a buffer the caller cannot write */
+	memcpy(&ip4h_checked, ip4h, sizeof(ip4h_checked));
+	ip4h_checked.check = 0;
+	ip4h_checked.check = ip_fast_csum((u8 *)&ip4h_checked, 5);
+	return ip4h->check == ip4h_checked.check ? 4 : 6;
 }
 EXPORT_SYMBOL(ib_get_rdma_header_version);
 
+/*
+ * What kind of network header a receive without IB_WC_WITH_NETWORK_HDR_TYPE
+ * has: a GRH on InfiniBand; on RoCE an IPv4 header, an IPv6 header with
+ * UDP after it (RoCE v2), or a GRH (RoCE v1, whose next header is the BTH).
+ */
 static enum rdma_network_type net_type_of_grh(struct ib_device *device,
 					      u32 port_num,
 					      const struct ib_grh *grh)
@@ -497,7 +507,7 @@ static enum rdma_network_type net_type_of_grh(struct ib_device *device,
 					     grh);
 	if (version == 4)
 		return RDMA_NETWORK_IPV4;
-	if (version == 6)
+	if (grh->next_hdr == IPPROTO_UDP)
 		return RDMA_NETWORK_IPV6;
 	return RDMA_NETWORK_ROCE_V1;
 }
@@ -545,6 +555,26 @@ static enum ib_gid_type gid_type_of_net(enum rdma_network_type net_type)
 	return IB_GID_TYPE_IB;
 }
 
+/* The GID type and VLAN a received packet's local GID must have. */
+struct sgid_match {
+	enum ib_gid_type	gid_type;
+	u16			vlan_id;
+};
+
+static bool sgid_matches(const union ib_gid *gid,
+			 const struct ib_gid_attr *attr, void *context)
+{
+	const struct sgid_match *m = context;
+	u16 vlan_id;
+
+	if (attr->gid_type != m->gid_type)
+		return false;
+	/* Under the table's read lock: the entry and its ndev are stable. */
+	if (rdma_read_gid_l2_fields(attr, &vlan_id, NULL))
+		return false;
+	return vlan_id == m->vlan_id;
+}
+
 /**
  * ib_init_ah_attr_from_wc - the address vector that answers a receive
  * @device: the device
@@ -557,11 +587,20 @@ static enum ib_gid_type gid_type_of_net(enum rdma_network_type net_type)
  * The reply goes back to the sender: the received destination GID is
  * the local source GID of the answer.
  *
- * Context: Process context on RoCE when @wc carries no source MAC (the MAC is
- * then resolved with ib_resolve_eth_dmac(), which may sleep); otherwise any
- * context. Looking up the source GID takes the GID table's rwlock for read.
+ * On RoCE the local GID is the one of the packet's type whose net device
+ * is on the VLAN the packet came in on (@wc's vlan_id with
+ * IB_WC_WITH_VLAN, untagged otherwise), and the destination MAC and hop
+ * limit are resolved like those of any address vector
+ * (ib_resolve_eth_dmac(): through the neighbour table, or from a
+ * link-local GID); a source MAC in @wc is not trusted for it, as upstream.
  *
- * Return: 0 or a negative error.
+ * Context: Process context on RoCE: the MAC resolution may sleep up to a
+ * second. On InfiniBand any context. Looking up the source GID takes the
+ * GID table's rwlock for read.
+ *
+ * Return: 0 or a negative error: -EPROTOTYPE for a RoCE receive without
+ * IB_WC_GRH, -EINVAL without @grh, -ENOENT when no local GID matches,
+ * or the error of the MAC resolution.
  */
 int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 			    const struct ib_wc *wc, const struct ib_grh *grh,
@@ -577,6 +616,13 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 	ah_attr->type = rdma_ah_find_type(device, port_num);
 
 	if (rdma_protocol_roce(device, port_num)) {
+		struct sgid_match match = {
+			.vlan_id = wc->wc_flags & IB_WC_WITH_VLAN ?
+				   wc->vlan_id : 0xffff,
+		};
+
+		if (!(wc->wc_flags & IB_WC_GRH))
+			return -EPROTOTYPE;
 		/* RoCE always has a network header in front of the payload */
 		if (!grh)
 			return -EINVAL;
@@ -590,28 +636,21 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 
 		rdma_ah_set_sl(ah_attr, wc->sl);
 		rdma_ah_set_port_num(ah_attr, port_num);
-		if (wc->wc_flags & IB_WC_WITH_SMAC)
-			memcpy(ah_attr->roce.dmac, wc->smac, ETH_ALEN);
 
-		sgid_attr = rdma_find_gid_by_port(device, &dgid,
-						  gid_type_of_net(net_type),
-						  port_num, NULL);
+		match.gid_type = gid_type_of_net(net_type);
+		sgid_attr = rdma_find_gid_by_filter(device, &dgid, port_num,
+						    sgid_matches, &match);
 		if (IS_ERR(sgid_attr))
 			return PTR_ERR(sgid_attr);
 
 		flow_class = be32_to_cpu(grh->version_tclass_flow);
 		rdma_move_grh_sgid_attr(ah_attr, &sgid, flow_class & 0xFFFFF,
-					net_type == RDMA_NETWORK_IPV4 ?
-					0xFF : grh->hop_limit,
-					(flow_class >> 20) & 0xFF, sgid_attr);
-		if (!(wc->wc_flags & IB_WC_WITH_SMAC)) {
-			ret = ib_resolve_eth_dmac(device, ah_attr);
-			if (ret) {
-				rdma_destroy_ah_attr(ah_attr);
-				return ret;
-			}
-		}
-		return 0;
+					0xFF, (flow_class >> 20) & 0xFF,
+					sgid_attr);
+		ret = ib_resolve_eth_dmac(device, ah_attr);
+		if (ret)
+			rdma_destroy_ah_attr(ah_attr);
+		return ret;
 	}
 
 	rdma_ah_set_dlid(ah_attr, wc->slid);

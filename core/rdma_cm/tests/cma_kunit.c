@@ -371,6 +371,8 @@ static void bed_reset(void *arg)
 	if (!bed.hca)
 		KUNIT_EXPECT_EQ_MSG(test, bed_new_hca(), 0,
 				    "cleanup: the HCA not made again");
+	/* the GIDs A's new MAC and addresses give, for the round trip */
+	roce_gid_mgmt_flush();
 	/* taking A down flushed its neighbours: the round trip's one */
 	KUNIT_EXPECT_EQ(test, rt_try_neigh4(ctx->rtc, bed.a, "192.0.2.2",
 					    peer_mac), 0);
@@ -407,6 +409,8 @@ static struct cma_ctx *new_ctx(struct kunit *test)
 	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.2", peer_mac);
 	rt_addr4(ctx->rtc, ctx->b, "198.51.100.1");
 	rt_neigh4(ctx->rtc, ctx->b, "198.51.100.2", peer_mac);
+	/* GIDs follow addresses (roce_gid_mgmt.c): 192.0.2.1's is there */
+	roce_gid_mgmt_flush();
 	return ctx;
 }
 
