@@ -12,6 +12,7 @@
 # timeout: 300
 
 . /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
 
 CLASS=/sys/class/infiniband
 HW=$CLASS/loop0/ports/1/hw_counters
@@ -38,7 +39,7 @@ grew() {
 	fi
 }
 
-ktap_plan 18
+ktap_plan 19
 
 ktap_test "rdma_loop devices=1 loads" modprobe rdma_loop devices=1
 
@@ -138,6 +139,9 @@ ktap_refused "bind of an unknown QP" "No such QP" \
 	"No such file or directory" \
 	rdma statistic qp bind link loop0/1 lqpn 16777200
 
-rmmod rdma_test_ulp
-rmmod rdma_loop
+unload() {
+	rmmod rdma_test_ulp && rmmod rdma_loop && rmmod rdmavt &&
+		rmmod_settle ib_core
+}
+ktap_test "rdma_test_ulp, rdma_loop, rdmavt and ib_core unload" unload
 ktap_finish
