@@ -1255,6 +1255,24 @@ void rdma_put_gid_attr(const struct ib_gid_attr *attr)
 EXPORT_SYMBOL(rdma_put_gid_attr);
 
 /**
+ * ib_gid_attr_refcount - the references a GID entry has (suites)
+ * @attr: an entry the caller holds a reference on
+ *
+ * The table's own while the entry is valid, the caller's, and every
+ * other holder's: a suite proves with it that a user took and gave back
+ * exactly its own.
+ *
+ * Context: Any context.
+ * Return: the count.
+ */
+unsigned int ib_gid_attr_refcount(const struct ib_gid_attr *attr)
+{
+	return kref_read(&container_of(attr, struct ib_gid_table_entry,
+				       attr)->kref);
+}
+EXPORT_SYMBOL_IF_KUNIT(ib_gid_attr_refcount);
+
+/**
  * rdma_hold_gid_attr - take another reference on a GID entry
  * @attr: an entry the caller already holds a reference on
  *

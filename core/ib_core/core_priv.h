@@ -175,6 +175,8 @@ void roce_gid_mgmt_del_device(struct ib_device *device);
 
 /* Wait until the GID tables show every event queued so far (suites). */
 void roce_gid_mgmt_flush(void);
+/* The references of a GID entry (cache.c, suites) */
+unsigned int ib_gid_attr_refcount(const struct ib_gid_attr *attr);
 
 /* ------------------------------------------------------------------
  * sysfs.c: class device attributes and ports/

@@ -40,6 +40,69 @@ struct cma_device *cma_find_device(struct ib_device *device)
 	mutex_unlock(&cma_lock);
 	return found;
 }
+EXPORT_SYMBOL_IF_KUNIT(cma_find_device);
+
+static unsigned long cma_supported_gid_types(struct ib_device *device,
+					     u32 port)
+{
+	unsigned long mask = 0;
+
+	if (!rdma_protocol_roce(device, port))
+		return BIT(IB_GID_TYPE_IB);
+	if (rdma_protocol_roce_eth_encap(device, port))
+		mask |= BIT(IB_GID_TYPE_ROCE);
+	if (rdma_protocol_roce_udp_encap(device, port))
+		mask |= BIT(IB_GID_TYPE_ROCE_UDP_ENCAP);
+	return mask;
+}
+
+/**
+ * cma_set_default_gid_type - the RoCE GID type new ids of a port use
+ * @cma_dev: the device
+ * @port: the port
+ * @gid_type: the type
+ *
+ * Return: 0, or -EINVAL for an invalid port or a type the port lacks.
+ */
+int cma_set_default_gid_type(struct cma_device *cma_dev, u32 port,
+			     enum ib_gid_type gid_type)
+{
+	struct ib_device *device = cma_dev->device;
+
+	if (!rdma_is_port_valid(device, port))
+		return -EINVAL;
+	if (gid_type == IB_GID_TYPE_IB &&
+	    rdma_protocol_roce_eth_encap(device, port))
+		gid_type = IB_GID_TYPE_ROCE;
+	if (!(cma_supported_gid_types(device, port) & BIT(gid_type)))
+		return -EINVAL;
+	mutex_lock(&cma_lock);
+	cma_dev->default_gid_type[port - rdma_start_port(device)] = gid_type;
+	mutex_unlock(&cma_lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_set_default_gid_type);
+
+/**
+ * cma_set_default_roce_tos - the ToS of ids of a port that set none
+ * @cma_dev: the device
+ * @port: the port
+ * @tos: the ToS byte
+ *
+ * Return: 0, or -EINVAL for an invalid port.
+ */
+int cma_set_default_roce_tos(struct cma_device *cma_dev, u32 port, u8 tos)
+{
+	struct ib_device *device = cma_dev->device;
+
+	if (!rdma_is_port_valid(device, port))
+		return -EINVAL;
+	mutex_lock(&cma_lock);
+	cma_dev->default_roce_tos[port - rdma_start_port(device)] = tos;
+	mutex_unlock(&cma_lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cma_set_default_roce_tos);
 
 /**
  * cma_get_device_by_name - the cma_device of a device name (configfs)

@@ -35,11 +35,14 @@
  */
 
 #include <linux/if_arp.h>
+#include <linux/igmp.h>
+#include <linux/inetdevice.h>
 #include <linux/overflow.h>
 #include <net/if_inet6.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ip_fib.h>
+#include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/rdma_cm_ib.h>
 
@@ -620,10 +623,15 @@ static int cma_ib_fill_new_id(struct rdma_id_private *conn_id,
 	return 0;
 }
 
-/* Is @gid a GID of @port of the device (as the id's addresses say)? */
-static bool cma_ib_gid_on_port(struct rdma_id_private *id_priv,
-			       struct cma_device *cma_dev, u32 port,
-			       const union ib_gid *gid)
+/*
+ * The GID entry of @gid on @port of the device, as the id's addresses
+ * say: on RoCE of the port's default_roce_mode type on the net device the
+ * request was sent to, referenced; NULL on InfiniBand (found, nothing
+ * kept); ERR_PTR(-ENODEV) when the port does not have it.
+ */
+static const struct ib_gid_attr *
+cma_ib_gid_on_port(struct rdma_id_private *id_priv, struct cma_device *cma_dev,
+		   u32 port, const union ib_gid *gid)
 {
 	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
 	struct ib_device *device = cma_dev->device;
@@ -633,34 +641,42 @@ static bool cma_ib_gid_on_port(struct rdma_id_private *id_priv,
 	bool ib;
 
 	if (!rdma_dev_access_netns(device, dev_addr->net))
-		return false;
+		return ERR_PTR(-ENODEV);
 	ib = dev_addr->dev_type == ARPHRD_INFINIBAND;
 	if (ib != rdma_protocol_ib(device, port))
-		return false;
+		return ERR_PTR(-ENODEV);
 	if (dev_addr->dev_type == ARPHRD_ETHER &&
 	    rdma_protocol_roce(device, port)) {
 		ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
 		if (!ndev)
-			return false;
+			return ERR_PTR(-ENODEV);
 		gid_type = cma_default_gid_type(cma_dev, port);
 	}
 	attr = rdma_find_gid_by_port(device, gid, gid_type, port, ndev);
+	if (IS_ERR(attr)) {
+		dev_put(ndev);
+		return ERR_PTR(-ENODEV);
+	}
+	if (!ndev) {
+		rdma_put_gid_attr(attr);
+		return NULL;
+	}
 	dev_put(ndev);
-	if (IS_ERR(attr))
-		return false;
-	rdma_put_gid_attr(attr);
-	return true;
+	return attr;
 }
 
 /*
  * Attach a request's new id to the listener's device at the port the
- * request came in on, once its local GID is that port's.
+ * request came in on, once its local GID is that port's; on RoCE the id
+ * keeps that GID's entry (the one the REQ was sent to, by the address in
+ * its header and the net device of the GID it came in on).
  */
 static int cma_ib_attach_req(struct rdma_id_private *conn_id,
 			     struct rdma_id_private *listen_id,
 			     const struct cma_req_info *req)
 {
 	struct rdma_dev_addr *dev_addr = &conn_id->id.route.addr.dev_addr;
+	const struct ib_gid_attr *attr;
 	union ib_gid gid;
 
 	if (dev_addr->dev_type != ARPHRD_INFINIBAND &&
@@ -670,9 +686,10 @@ static int cma_ib_attach_req(struct rdma_id_private *conn_id,
 		rdma_ip2gid(cma_src_addr(conn_id), &gid);
 	else
 		rdma_addr_get_sgid(dev_addr, &gid);
-	if (!cma_ib_gid_on_port(conn_id, listen_id->cma_dev, req->port, &gid))
-		return -ENODEV;
-	return cma_attach_checked(conn_id, listen_id->cma_dev, req->port);
+	attr = cma_ib_gid_on_port(conn_id, listen_id->cma_dev, req->port, &gid);
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
+	return cma_attach_checked(conn_id, listen_id->cma_dev, req->port, attr);
 }
 
 static bool cma_ib_qp_type_ok(const struct rdma_cm_id *id,
@@ -1504,6 +1521,235 @@ out:
 }
 
 /*
+ * RoCE multicast: no SA, the group is made here.  The MGID is the
+ * group's IP address (an IPv4 group IPv4-mapped for RoCE v2, in
+ * ff0e::ffff:0:0/96 for RoCE v1), the member record is built from the
+ * port and its net device, and a full member of a RoCE v2 group joins
+ * the IP group on the net device (IGMP, MLD), so that the switch and
+ * the NIC's filter pass the group's traffic.  The event is delivered
+ * from cma_wq with the group's address vector (GRH to the MGID, the
+ * source GID entry, the group's Ethernet MAC).
+ */
+
+/* The MGID of a RoCE group, upstream's mapping (see above). */
+static void cma_roce_set_mgid(const struct sockaddr *addr, union ib_gid *mgid,
+			      enum ib_gid_type gid_type)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)addr;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)addr;
+
+	memset(mgid, 0, sizeof(*mgid));
+	if (addr->sa_family == AF_INET6) {
+		memcpy(mgid, &sin6->sin6_addr, sizeof(*mgid));
+		return;
+	}
+	if (gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP) {
+		mgid->raw[0] = 0xff;
+		mgid->raw[1] = 0x0e;
+	}
+	mgid->raw[10] = 0xff;
+	mgid->raw[11] = 0xff;
+	memcpy(&mgid->raw[12], &sin->sin_addr.s_addr, 4);
+}
+
+/* Is @addr an IP multicast group address? */
+static bool cma_roce_mc_addr(const struct sockaddr *addr)
+{
+	switch (addr->sa_family) {
+	case AF_INET:
+		return ipv4_is_multicast(((const struct sockaddr_in *)addr)->sin_addr.s_addr);
+	case AF_INET6:
+		return ipv6_addr_is_multicast(&((const struct sockaddr_in6 *)addr)->sin6_addr);
+	default:
+		return false;
+	}
+}
+
+/* Join or leave @mc's IP group on @ndev: IGMP or MLD. */
+static int cma_roce_ip_mc(struct net_device *ndev, struct cma_multicast *mc,
+			  bool join)
+{
+	const struct sockaddr *addr = (const struct sockaddr *)&mc->addr;
+	const struct in6_addr *a6 =
+		&((const struct sockaddr_in6 *)addr)->sin6_addr;
+	__be32 a4 = ((const struct sockaddr_in *)addr)->sin_addr.s_addr;
+	struct in_device *in_dev;
+	int ret = 0;
+
+	if (addr->sa_family == AF_INET6) {
+		if (!IS_ENABLED(CONFIG_IPV6))
+			return -EAFNOSUPPORT;
+		return join ? ipv6_dev_mc_inc(ndev, a6) :
+			      ipv6_dev_mc_dec(ndev, a6);
+	}
+	rtnl_lock();
+	in_dev = __in_dev_get_rtnl(ndev);
+	if (!in_dev)
+		ret = -ENODEV;
+	else if (join)
+		ip_mc_inc_group(in_dev, a4);
+	else
+		ip_mc_dec_group(in_dev, a4);
+	rtnl_unlock();
+	return ret;
+}
+
+/*
+ * The join's event, from cma_wq.  The owner's handler cannot destroy the
+ * id from here (its leave waits for this work): its return is ignored.
+ */
+static void cma_roce_mc_work(struct work_struct *work)
+{
+	struct cma_multicast *mc = container_of(work, struct cma_multicast,
+						work);
+	struct rdma_id_private *id_priv = mc->id_priv;
+	enum rdma_cm_state state;
+
+	mutex_lock(&id_priv->handler_mutex);
+	state = READ_ONCE(id_priv->state);
+	if (state != RDMA_CM_DEVICE_REMOVAL && state != RDMA_CM_DESTROYING &&
+	    cma_deliver_event(id_priv, &mc->event))
+		pr_warn_ratelimited("rdma_cm: a multicast event's handler returned non-zero: ignored\n");
+	mutex_unlock(&id_priv->handler_mutex);
+	rdma_destroy_ah_attr(&mc->event.param.ud.ah_attr);
+}
+
+/*
+ * The member record of a RoCE group and its event: MGID, port GID (the
+ * id's source address), P_Key 0xffff, the id's Q_Key, the MTU of the net
+ * device and the port, the port's current rate, the ToS of the id (or
+ * the port's default_roce_tos) as traffic class and its service level,
+ * hop limit 64 for RoCE v2 (routable) and 1 for v1.
+ */
+static int cma_roce_mc_event(struct rdma_id_private *id_priv,
+			     struct cma_multicast *mc, struct net_device *ndev)
+{
+	struct rdma_cm_event *event = &mc->event;
+	struct rdma_cm_id *id = &id_priv->id;
+	struct ib_sa_mcmember_rec rec = {};
+	struct ib_port_attr port_attr;
+	bool tos_set;
+	u8 tos;
+	int ret;
+
+	ret = ib_query_port(id->device, id->port_num, &port_attr);
+	if (ret)
+		return ret;
+	mutex_lock(&id_priv->qp_mutex);
+	tos_set = id_priv->tos_set;
+	tos = id_priv->tos;
+	mutex_unlock(&id_priv->qp_mutex);
+	if (!tos_set) {
+		mutex_lock(&cma_lock);
+		tos = cma_default_roce_tos(id_priv->cma_dev, id->port_num);
+		mutex_unlock(&cma_lock);
+	}
+
+	rec.mgid = mc->mgid;
+	rdma_ip2gid(cma_src_addr(id_priv), &rec.port_gid);
+	rec.pkey = cpu_to_be16(0xffff);
+	rec.qkey = cpu_to_be32(id_priv->qkey);
+	rec.mtu_selector = IB_SA_EQ;
+	rec.mtu = cma_roce_mtu(READ_ONCE(ndev->mtu));
+	if (port_attr.active_mtu && port_attr.active_mtu < rec.mtu)
+		rec.mtu = port_attr.active_mtu;
+	if (!rec.mtu)
+		return -EINVAL;
+	rec.rate_selector = IB_SA_EQ;
+	rec.rate = IB_RATE_PORT_CURRENT;
+	rec.traffic_class = tos;
+	rec.sl = cma_roce_tos_to_sl(ndev, tos);
+	rec.hop_limit = id_priv->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP ?
+			IPV6_DEFAULT_HOPLIMIT : 1;
+	rec.join_state = mc->join_state;
+
+	memset(event, 0, sizeof(*event));
+	ret = ib_init_ah_from_mcmember(id->device, id->port_num, &rec, ndev,
+				       id_priv->gid_type,
+				       &event->param.ud.ah_attr);
+	if (ret)
+		return ret;
+	/* a group's MAC: no neighbour to ask, nothing that sleeps */
+	ret = ib_resolve_eth_dmac(id->device, &event->param.ud.ah_attr);
+	if (ret) {
+		rdma_destroy_ah_attr(&event->param.ud.ah_attr);
+		return ret;
+	}
+	event->event = RDMA_CM_EVENT_MULTICAST_JOIN;
+	event->param.ud.private_data = mc->context;
+	event->param.ud.qp_num = 0xffffff;
+	event->param.ud.qkey = id_priv->qkey;
+	return 0;
+}
+
+static int cma_roce_join_multicast(struct rdma_id_private *id_priv,
+				   struct cma_multicast *mc)
+{
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	const struct sockaddr *addr = (const struct sockaddr *)&mc->addr;
+	struct net_device *ndev;
+	int ret;
+
+	if (!cma_roce_mc_addr(addr))
+		return -EINVAL;
+	if (mc->join_state != BIT(FULLMEMBER_JOIN) &&
+	    mc->join_state != BIT(SENDONLY_FULLMEMBER_JOIN))
+		return -EINVAL;
+	if (!dev_addr->bound_dev_if)
+		return -ENODEV;
+	ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
+	if (!ndev)
+		return -ENODEV;
+	if (!id_priv->qkey)
+		id_priv->qkey = RDMA_UDP_QKEY;
+	cma_roce_set_mgid(addr, &mc->mgid, id_priv->gid_type);
+	ret = cma_roce_mc_event(id_priv, mc, ndev);
+	if (ret)
+		goto out;
+	if (id_priv->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+	    mc->join_state == BIT(FULLMEMBER_JOIN)) {
+		ret = cma_roce_ip_mc(ndev, mc, true);
+		if (ret) {
+			rdma_destroy_ah_attr(&mc->event.param.ud.ah_attr);
+			goto out;
+		}
+		mc->ip_joined = true;
+		mc->ifindex = ndev->ifindex;
+	}
+	trace_cm_roce_mc_join(id_priv, &mc->mgid, mc->ip_joined);
+	INIT_WORK(&mc->work, cma_roce_mc_work);
+	queue_work(cma_wq, &mc->work);
+out:
+	dev_put(ndev);
+	return ret;
+}
+
+/*
+ * Leave: the event not delivered yet is cancelled (its address vector's
+ * GID reference dropped), one being delivered waited for; the IP group
+ * is left on the net device it was joined on, if that is still there
+ * (one that went took its groups with it).
+ */
+static void cma_roce_leave_multicast(struct rdma_id_private *id_priv,
+				     struct cma_multicast *mc)
+{
+	struct net_device *ndev;
+
+	cancel_work_sync(&mc->work);
+	rdma_destroy_ah_attr(&mc->event.param.ud.ah_attr);
+	if (!mc->ip_joined)
+		return;
+	ndev = dev_get_by_index(id_priv->id.route.addr.dev_addr.net,
+				mc->ifindex);
+	if (ndev) {
+		cma_roce_ip_mc(ndev, mc, false);
+		dev_put(ndev);
+	}
+	mc->ip_joined = false;
+	trace_cm_roce_mc_leave(id_priv, &mc->mgid);
+}
+
+/*
  * A join through the SA: the record starts from the IPoIB broadcast
  * group of the id's P_Key (which the port must have joined, as
  * upstream), with the group's MGID, the id's Q_Key, GID and P_Key and
@@ -1519,7 +1765,7 @@ static int cma_ib_join_multicast(struct rdma_id_private *id_priv,
 	int ret;
 
 	if (rdma_protocol_roce(id->device, id->port_num))
-		return -EOPNOTSUPP;
+		return cma_roce_join_multicast(id_priv, mc);
 	if (!rdma_cap_ib_mcast(id->device, id->port_num))
 		return -ENOSYS;
 
@@ -1561,6 +1807,10 @@ static int cma_ib_join_multicast(struct rdma_id_private *id_priv,
 static void cma_ib_leave_multicast(struct rdma_id_private *id_priv,
 				   struct cma_multicast *mc)
 {
+	if (rdma_protocol_roce(id_priv->id.device, id_priv->id.port_num)) {
+		cma_roce_leave_multicast(id_priv, mc);
+		return;
+	}
 	ib_sa_free_multicast(mc->sa_mc);
 }
 

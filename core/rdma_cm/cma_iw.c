@@ -134,7 +134,7 @@ static int cma_iw_conn_req_handler(struct iw_cm_id *cm_id,
 	if (ret)
 		goto err_conn;
 	ret = cma_attach_checked(conn_id, listen_id->cma_dev,
-				 listen_id->id.port_num);
+				 listen_id->id.port_num, NULL);
 	if (ret)
 		goto err_conn;
 	memcpy(cma_src_addr(conn_id), &laddr, sizeof(laddr));

@@ -53,6 +53,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
 #include <rdma/iw_cm.h>
 #include <rdma/rdma_cm.h>
 
@@ -168,6 +169,7 @@ void cma_dev_put(struct cma_device *cma_dev)
 	if (refcount_dec_and_test(&cma_dev->refcount))
 		complete(&cma_dev->comp);
 }
+EXPORT_SYMBOL_IF_KUNIT(cma_dev_put);
 
 /**
  * cma_attach_to_dev - tie an id to a device port
@@ -198,30 +200,64 @@ void cma_attach_to_dev(struct rdma_id_private *id_priv,
 }
 
 /**
+ * cma_bind_sgid_attr - give an id the GID entry of its source address
+ * @id_priv: the id, without one
+ * @sgid_attr: the entry, referenced; the id owns the reference from here
+ *	on (cma_release_dev() drops it), NULL for none
+ *
+ * The id's RoCE GID type becomes the entry's.
+ */
+void cma_bind_sgid_attr(struct rdma_id_private *id_priv,
+			const struct ib_gid_attr *sgid_attr)
+{
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+
+	if (!sgid_attr)
+		return;
+	WARN_ON(dev_addr->sgid_attr);
+	dev_addr->sgid_attr = sgid_attr;
+	id_priv->gid_type = sgid_attr->gid_type;
+}
+
+/**
  * cma_attach_checked - attach an id unless its device is going away
  * @id_priv: the id, not attached
  * @cma_dev: the device (the caller holds a reference)
  * @port: the port
+ * @sgid_attr: the GID entry of the id's source address on a RoCE port,
+ *	referenced, or NULL; taken over in every case (bound to the id, or
+ *	released on failure)
  *
  * Return: 0, or -ENODEV when the device is being removed.
  */
 int cma_attach_checked(struct rdma_id_private *id_priv,
-		       struct cma_device *cma_dev, u32 port)
+		       struct cma_device *cma_dev, u32 port,
+		       const struct ib_gid_attr *sgid_attr)
 {
 	int ret = 0;
 
 	mutex_lock(&cma_lock);
-	if (cma_dev->removing)
+	if (cma_dev->removing) {
 		ret = -ENODEV;
-	else
+	} else {
 		cma_attach_to_dev(id_priv, cma_dev, port);
+		cma_bind_sgid_attr(id_priv, sgid_attr);
+		sgid_attr = NULL;
+	}
 	mutex_unlock(&cma_lock);
+	if (sgid_attr)
+		rdma_put_gid_attr(sgid_attr);
 	return ret;
 }
 
-/* Undo cma_attach_to_dev(); the id's transport state is gone already. */
+/*
+ * Undo cma_attach_to_dev(); the id's transport state is gone already.
+ * The GID entry goes before the device reference: a removal waiting for
+ * that reference finds no entry of the id left in the device's cache.
+ */
 static void cma_release_dev(struct rdma_id_private *id_priv)
 {
+	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
 	struct cma_device *cma_dev = id_priv->cma_dev;
 
 	if (!cma_dev)
@@ -230,6 +266,10 @@ static void cma_release_dev(struct rdma_id_private *id_priv)
 	list_del_init(&id_priv->device_item);
 	mutex_unlock(&cma_lock);
 	rdma_restrack_del(&id_priv->res);
+	if (dev_addr->sgid_attr) {
+		rdma_put_gid_attr(dev_addr->sgid_attr);
+		dev_addr->sgid_attr = NULL;
+	}
 	id_priv->cma_dev = NULL;
 	id_priv->id.device = NULL;
 	id_priv->id.port_num = 0;

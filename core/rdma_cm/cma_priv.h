@@ -72,10 +72,18 @@
  *  - cma_device.refcount: the client's (add to remove) and one per
  *    attached id, dropped by cma_release_dev() after the id's transport
  *    is gone; no id attaches once @removing is set (cma_lock).
+ *  - id.route.addr.dev_addr.sgid_attr: on a RoCE port, the GID entry of
+ *    the id's source address (of the port's default_roce_mode type, on
+ *    the net device the address is on), referenced from the attach
+ *    (bind, address resolution, a request's new id) until
+ *    cma_release_dev(), which drops it before the device reference; the
+ *    REQ, SIDR REQ and the multicast address vectors take it from there.
+ *    Never changed while attached.
  */
 #ifndef RDMA_CMA_PRIV_H
 #define RDMA_CMA_PRIV_H
 
+#include <kunit/visibility.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -205,7 +213,8 @@ struct rdma_bind_list {
  *	(cma_lock)
  * @timeout: ack timeout for the QP
  * @min_rnr_timer: RNR NAK timer for the QP
- * @gid_type: RoCE GID type of the id's source GID
+ * @gid_type: RoCE GID type of the id's source GID (the bound GID
+ *	entry's; the port's default_roce_mode when it has none)
  * @res: restrack entry (rdma res show cm_id)
  * @ece: ECE options of the connection
  * @mc_list: multicast groups joined (under @lock)
@@ -275,6 +284,12 @@ static inline bool cma_has_cm_id(const struct rdma_id_private *id_priv)
  * @list: on the id's mc_list (id's lock)
  * @id_priv: the id
  * @sa_mc: the SA membership (InfiniBand)
+ * @work: RoCE: delivers the join's event from cma_wq
+ * @event: RoCE: that event (its AH attributes hold the source GID entry
+ *	until delivered or cancelled)
+ * @mgid: RoCE: the group's MGID
+ * @ip_joined: RoCE: the IP group joined on the net device (@ifindex)
+ * @ifindex: RoCE: the net device of the IP join
  * @context: the owner's, handed back in the events
  * @addr: the group's address as the owner gave it
  * @join_state: BIT() of the JoinState asked for
@@ -283,6 +298,11 @@ struct cma_multicast {
 	struct list_head	list;
 	struct rdma_id_private	*id_priv;
 	struct ib_sa_multicast	*sa_mc;
+	struct work_struct	work;
+	struct rdma_cm_event	event;
+	union ib_gid		mgid;
+	bool			ip_joined;
+	int			ifindex;
 	void			*context;
 	struct sockaddr_storage	addr;
 	u8			join_state;
@@ -348,7 +368,10 @@ void cma_work_queue(struct cma_work *work, enum rdma_cm_state old,
 void cma_attach_to_dev(struct rdma_id_private *id_priv,
 		       struct cma_device *cma_dev, u32 port);
 int cma_attach_checked(struct rdma_id_private *id_priv,
-		       struct cma_device *cma_dev, u32 port);
+		       struct cma_device *cma_dev, u32 port,
+		       const struct ib_gid_attr *sgid_attr);
+void cma_bind_sgid_attr(struct rdma_id_private *id_priv,
+			const struct ib_gid_attr *sgid_attr);
 void cma_dev_get(struct cma_device *cma_dev);
 void cma_dev_put(struct cma_device *cma_dev);
 int cma_net_init(void);
@@ -377,14 +400,17 @@ static inline sa_family_t cma_family(struct rdma_id_private *id_priv)
 
 /* cma_resolve.c: devices from addresses, routes */
 int cma_find_src_dev(struct rdma_id_private *id_priv,
-		     struct cma_device **cma_dev, u32 *port);
+		     struct cma_device **cma_dev, u32 *port,
+		     const struct ib_gid_attr **sgid_attr);
 int cma_acquire_dev_by_src_ip(struct rdma_id_private *id_priv);
 enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port);
 u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port);
 int cma_roce_resolve_route(struct rdma_id_private *id_priv);
+enum ib_mtu cma_roce_mtu(int mtu);
+u8 cma_roce_tos_to_sl(struct net_device *ndev, u8 tos);
 int cma_resolve_ib_dev(struct rdma_id_private *id_priv);
 
-/* cma_dev.c: devices and listeners */
+/* cma_dev.c: devices and listeners (the ports' defaults: configfs, suites) */
 struct cma_device *cma_find_device(struct ib_device *device);
 int cma_listen_on_all(struct rdma_id_private *id_priv);
 int cma_listen_on_bound_dev(struct rdma_id_private *id_priv);

@@ -15,6 +15,7 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <rdma/ib_cache.h>
 
 #include "cma_priv.h"
 
@@ -494,6 +495,7 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 {
 	struct rdma_id_private *id_priv = to_id_priv(id);
 	struct rdma_dev_addr *dev_addr = &id->route.addr.dev_addr;
+	const struct ib_gid_attr *sgid_attr = NULL;
 	struct cma_device *cma_dev = NULL;
 	u32 port = 0;
 	int ret;
@@ -515,7 +517,7 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 			ret = rdma_translate_ip(addr, dev_addr);
 		if (ret)
 			goto err_state;
-		ret = cma_find_src_dev(id_priv, &cma_dev, &port);
+		ret = cma_find_src_dev(id_priv, &cma_dev, &port, &sgid_attr);
 		if (ret)
 			goto err_state;
 	}
@@ -534,7 +536,8 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	if (ret)
 		goto err_dev;
 	if (cma_dev) {
-		ret = cma_attach_checked(id_priv, cma_dev, port);
+		ret = cma_attach_checked(id_priv, cma_dev, port, sgid_attr);
+		sgid_attr = NULL;
 		if (ret)
 			goto err_port;
 		cma_dev_put(cma_dev);
@@ -544,6 +547,8 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 err_port:
 	cma_release_port(id_priv);
 err_dev:
+	if (sgid_attr)
+		rdma_put_gid_attr(sgid_attr);
 	if (cma_dev)
 		cma_dev_put(cma_dev);
 err_state:

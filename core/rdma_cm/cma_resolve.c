@@ -7,10 +7,13 @@
  */
 
 #include <linux/if_arp.h>
+#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/slab.h>
 #include <net/addrconf.h>
+#include <net/route.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_pack.h>
 #include <rdma/rdma_cm_ib.h>
 
 #include "cma_priv.h"
@@ -19,62 +22,66 @@ enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port)
 {
 	return cma_dev->default_gid_type[port - rdma_start_port(cma_dev->device)];
 }
+EXPORT_SYMBOL_IF_KUNIT(cma_default_gid_type);
 
 u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port)
 {
 	return cma_dev->default_roce_tos[port - rdma_start_port(cma_dev->device)];
 }
+EXPORT_SYMBOL_IF_KUNIT(cma_default_roce_tos);
 
 /*
  * Whether @port of @cma_dev owns the source address that
- * rdma_translate_ip()/rdma_resolve_ip() left in @dev_addr.
+ * rdma_translate_ip()/rdma_resolve_ip() left in @dev_addr: on a RoCE port
+ * its GID entry (referenced) of the port's default_roce_mode type on the
+ * net device the address is on, on others NULL; ERR_PTR(-ENODEV) when
+ * the port does not own it.
  */
-static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
-			      struct rdma_id_private *id_priv)
+static const struct ib_gid_attr *
+cma_port_src_attr(struct cma_device *cma_dev, u32 port,
+		  struct rdma_id_private *id_priv)
 {
 	struct rdma_dev_addr *dev_addr = &id_priv->id.route.addr.dev_addr;
+	const struct ib_gid_attr *notfound = ERR_PTR(-ENODEV);
 	struct ib_device *device = cma_dev->device;
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
 	union ib_gid gid;
-	bool found = false;
+	bool found;
 
 	if (rdma_protocol_iwarp(device, port)) {
 		/* An iWARP port is its net device. */
 		ndev = ib_device_get_netdev(device, port);
 		if (!ndev)
-			return false;
+			return notfound;
 		found = ndev->ifindex == dev_addr->bound_dev_if &&
 			net_eq(dev_net(ndev), dev_addr->net);
 		dev_put(ndev);
-		return found;
+		return found ? NULL : notfound;
 	}
 	if (rdma_protocol_roce(device, port)) {
 		if (dev_addr->dev_type == ARPHRD_INFINIBAND)
-			return false;
+			return notfound;
 		ndev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
 		if (!ndev)
-			return false;
+			return notfound;
 		rdma_ip2gid(cma_src_addr(id_priv), &gid);
 		attr = rdma_find_gid_by_port(device, &gid,
 					     cma_default_gid_type(cma_dev, port),
 					     port, ndev);
 		dev_put(ndev);
-		if (IS_ERR(attr))
-			return false;
-		rdma_put_gid_attr(attr);
-		return true;
+		return IS_ERR(attr) ? notfound : attr;
 	}
 	if (dev_addr->dev_type != ARPHRD_INFINIBAND ||
 	    !rdma_protocol_ib(device, port))
-		return false;
+		return notfound;
 	/* IPoIB (and AF_IB): the port GID after the hardware address's QPN */
 	rdma_addr_get_sgid(dev_addr, &gid);
 	attr = rdma_find_gid_by_port(device, &gid, IB_GID_TYPE_IB, port, NULL);
 	if (IS_ERR(attr))
-		return false;
+		return notfound;
 	rdma_put_gid_attr(attr);
-	return true;
+	return NULL;
 }
 
 /**
@@ -82,17 +89,22 @@ static bool cma_port_owns_src(struct cma_device *cma_dev, u32 port,
  * @id_priv: the id; its dev_addr was filled by address translation
  * @cma_dev: where the device goes, referenced (cma_dev_put() it)
  * @port: where the port goes
+ * @sgid_attr: where the GID entry of the address goes on a RoCE port,
+ *	referenced (give it to cma_attach_checked() or put it), else NULL
  *
  * Return: 0; -EINVAL for an RDMA_PS_IPOIB id whose address is not on
  * IPoIB (as upstream); -ENODEV when no RDMA device of the namespace owns
  * it.
  */
 int cma_find_src_dev(struct rdma_id_private *id_priv,
-		     struct cma_device **cma_dev, u32 *port)
+		     struct cma_device **cma_dev, u32 *port,
+		     const struct ib_gid_attr **sgid_attr)
 {
+	const struct ib_gid_attr *attr;
 	struct cma_device *cur;
 	u32 p;
 
+	*sgid_attr = NULL;
 	if (id_priv->id.ps == RDMA_PS_IPOIB &&
 	    id_priv->id.route.addr.dev_addr.dev_type != ARPHRD_INFINIBAND)
 		return -EINVAL;
@@ -103,10 +115,12 @@ int cma_find_src_dev(struct rdma_id_private *id_priv,
 		    !rdma_dev_access_netns(cur->device, cma_net(id_priv)))
 			continue;
 		rdma_for_each_port(cur->device, p) {
-			if (cma_port_owns_src(cur, p, id_priv)) {
+			attr = cma_port_src_attr(cur, p, id_priv);
+			if (!IS_ERR(attr)) {
 				cma_dev_get(cur);
 				*cma_dev = cur;
 				*port = p;
+				*sgid_attr = attr;
 				mutex_unlock(&cma_lock);
 				return 0;
 			}
@@ -116,17 +130,18 @@ int cma_find_src_dev(struct rdma_id_private *id_priv,
 	return -ENODEV;
 }
 
-/* Find the source's device and attach the id to it. */
+/* Find the source's device (and GID entry) and attach the id to it. */
 int cma_acquire_dev_by_src_ip(struct rdma_id_private *id_priv)
 {
+	const struct ib_gid_attr *sgid_attr;
 	struct cma_device *cma_dev;
 	u32 port;
 	int ret;
 
-	ret = cma_find_src_dev(id_priv, &cma_dev, &port);
+	ret = cma_find_src_dev(id_priv, &cma_dev, &port, &sgid_attr);
 	if (ret)
 		return ret;
-	ret = cma_attach_checked(id_priv, cma_dev, port);
+	ret = cma_attach_checked(id_priv, cma_dev, port, sgid_attr);
 	cma_dev_put(cma_dev);
 	return ret;
 }
@@ -487,11 +502,15 @@ err_state:
 }
 EXPORT_SYMBOL(rdma_resolve_addr);
 
-/* The largest IB MTU a RoCE frame of @mtu bytes can carry. */
-static enum ib_mtu cma_roce_mtu(int mtu)
+/*
+ * The largest IB MTU whose RoCE packet fits a frame of @mtu bytes: the
+ * IP/GRH, UDP, BTH, the largest extended headers and the ICRC around it,
+ * as upstream's iboe_get_mtu().
+ */
+enum ib_mtu cma_roce_mtu(int mtu)
 {
-	/* GRH/IP, BTH, ICRC and UDP overhead */
-	mtu -= 40 + 12 + 4 + 8;
+	mtu -= IB_GRH_BYTES + IB_UDP_BYTES + IB_BTH_BYTES + IB_EXT_XRC_BYTES +
+	       IB_EXT_ATOMICETH_BYTES + IB_ICRC_BYTES;
 	if (mtu >= 4096)
 		return IB_MTU_4096;
 	if (mtu >= 2048)
@@ -505,13 +524,57 @@ static enum ib_mtu cma_roce_mtu(int mtu)
 	return 0;
 }
 
-/* Fill the RoCE fields of the route's path (and its MTU if @set_mtu). */
-static int cma_roce_fill_l2(struct rdma_id_private *id_priv, bool set_mtu)
+/*
+ * The service level of a ToS on @ndev, as upstream's: the ToS's priority
+ * (rt_tos2priority()) mapped by the VLAN's egress map, else by the net
+ * device's traffic classes; 0 without either.
+ */
+u8 cma_roce_tos_to_sl(struct net_device *ndev, u8 tos)
+{
+	u32 prio = rt_tos2priority(tos);
+
+	if (is_vlan_dev(ndev))
+		return (vlan_dev_get_egress_qos_mask(ndev, prio) &
+			VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
+	if (netdev_get_num_tc(ndev))
+		return netdev_get_prio_tc_map(ndev, prio);
+	return 0;
+}
+
+/*
+ * RoCE v2's flow label (the UDP source port's entropy): an IPv6 source's
+ * own, else a hash of the two ports, as upstream.
+ */
+static __be32 cma_roce_flow_label(struct rdma_id_private *id_priv)
+{
+	struct sockaddr_in6 *src6 = (struct sockaddr_in6 *)cma_src_addr(id_priv);
+	u32 fl = 0;
+
+	if (cma_family(id_priv) == AF_INET6)
+		fl = be32_to_cpu(src6->sin6_flowinfo) & IB_GRH_FLOWLABEL_MASK;
+	if (!fl)
+		fl = ((u32)be16_to_cpu(cma_port(cma_src_addr(id_priv))) * 31 +
+		      be16_to_cpu(cma_port(cma_dst_addr(id_priv)))) &
+		     IB_GRH_FLOWLABEL_MASK;
+	return cpu_to_be32(fl);
+}
+
+/*
+ * The Ethernet side of the route's path: the record type of the id's GID
+ * type, the MAC of the next hop (rdma_resolve_ip() found it in the
+ * neighbour table), and with @local the rest that needs the net device:
+ * the MTU (the smaller of the net device's and the port's), the service
+ * level of @tos.
+ */
+static int cma_roce_fill_l2(struct rdma_id_private *id_priv, bool local,
+			    u8 tos)
 {
 	struct rdma_route *route = &id_priv->id.route;
 	struct rdma_dev_addr *dev_addr = &route->addr.dev_addr;
 	struct sa_path_rec *rec = route->path_rec;
+	struct ib_port_attr port_attr;
 	struct net_device *ndev;
+	int ret;
 
 	if (!dev_addr->bound_dev_if)
 		return -ENODEV;
@@ -521,26 +584,44 @@ static int cma_roce_fill_l2(struct rdma_id_private *id_priv, bool set_mtu)
 	rec->rec_type = sa_conv_gid_to_pathrec_type(id_priv->gid_type);
 	rec->roce.route_resolved = true;
 	sa_path_set_dmac(rec, dev_addr->dst_dev_addr);
-	if (set_mtu)
+	ret = 0;
+	if (local) {
 		rec->mtu = cma_roce_mtu(READ_ONCE(ndev->mtu));
+		rec->sl = cma_roce_tos_to_sl(ndev, tos);
+		ret = ib_query_port(id_priv->id.device, id_priv->id.port_num,
+				    &port_attr);
+		if (!ret && port_attr.active_mtu &&
+		    port_attr.active_mtu < rec->mtu)
+			rec->mtu = port_attr.active_mtu;
+		if (!ret && !rec->mtu)
+			ret = -EINVAL;
+	}
 	dev_put(ndev);
-	return (set_mtu && !rec->mtu) ? -EINVAL : 0;
+	return ret;
 }
 
 /**
  * cma_roce_resolve_route - compute a RoCE path from the resolved address
  * @id_priv: the id, in ROUTE_QUERY
  *
- * No SA on Ethernet: the path is the GIDs (the IP addresses), the MAC of
- * the next hop and the net device's MTU.  The event follows from cma_wq.
+ * No SA on Ethernet: the path is made here.  The GIDs are the IP
+ * addresses; the destination MAC is the next hop's from the neighbour
+ * table, the hop limit the route's (1 for an AF_IB destination); the
+ * traffic class is the id's ToS (rdma_set_service_type()) or the port's
+ * default_roce_tos, its service level the priority the net device maps
+ * it to; the MTU the smaller of the net device's and the port's; the
+ * rate the port's current one; P_Key 0xffff; a RoCE v2 path gets a flow
+ * label.  The event follows from cma_wq.
  *
- * Return: 0, -ENOMEM, -ENODEV (net device gone), -EINVAL (MTU too small).
+ * Return: 0, -ENOMEM, -ENODEV (net device gone), -EINVAL (MTU too small),
+ * the errno of the port query.
  */
 int cma_roce_resolve_route(struct rdma_id_private *id_priv)
 {
 	struct rdma_route *route = &id_priv->id.route;
 	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
 	struct sa_path_rec *rec;
+	bool tos_set;
 	u8 tos;
 	int ret;
 
@@ -551,33 +632,41 @@ int cma_roce_resolve_route(struct rdma_id_private *id_priv)
 	route->path_rec = rec;
 	route->num_pri_alt_paths = 1;
 
-	ret = cma_roce_fill_l2(id_priv, true);
-	if (ret)
-		goto err_free;
-
-	mutex_lock(&cma_lock);
-	tos = id_priv->tos_set ? id_priv->tos :
-		cma_default_roce_tos(id_priv->cma_dev, id_priv->id.port_num);
-	mutex_unlock(&cma_lock);
-
-	rdma_ip2gid(cma_src_addr(id_priv), &rec->sgid);
-	rdma_ip2gid(cma_dst_addr(id_priv), &rec->dgid);
-	rec->hop_limit = route->addr.dev_addr.hoplimit;
-	rec->reversible = 1;
-	rec->pkey = cpu_to_be16(0xffff);
-	rec->mtu_selector = 2;		/* IB_SA_EQ */
-	rec->sl = tos >> 5;
-	rec->traffic_class = tos;
-	rec->rate_selector = 2;
-	rec->rate = IB_RATE_PORT_CURRENT;
-	rec->packet_life_time_selector = 2;
-	/* local ACK timeout = 2 * packet life time + ACK delay (~0) */
 	mutex_lock(&id_priv->qp_mutex);
+	tos_set = id_priv->tos_set;
+	tos = id_priv->tos;
+	/* local ACK timeout = 2 * packet life time + ACK delay (~0) */
 	if (id_priv->timeout_set && id_priv->timeout)
 		rec->packet_life_time = id_priv->timeout - 1;
 	else
 		rec->packet_life_time = CMA_IBOE_PACKET_LIFETIME;
 	mutex_unlock(&id_priv->qp_mutex);
+	if (!tos_set) {
+		mutex_lock(&cma_lock);
+		tos = cma_default_roce_tos(id_priv->cma_dev,
+					   id_priv->id.port_num);
+		mutex_unlock(&cma_lock);
+	}
+
+	ret = cma_roce_fill_l2(id_priv, true, tos);
+	if (ret)
+		goto err_free;
+
+	rdma_ip2gid(cma_src_addr(id_priv), &rec->sgid);
+	rdma_ip2gid(cma_dst_addr(id_priv), &rec->dgid);
+	if (cma_dst_addr(id_priv)->sa_family == AF_IB)
+		rec->hop_limit = 1;
+	else
+		rec->hop_limit = route->addr.dev_addr.hoplimit;
+	rec->reversible = 1;
+	rec->pkey = cpu_to_be16(0xffff);
+	rec->mtu_selector = IB_SA_EQ;
+	rec->traffic_class = tos;
+	rec->rate_selector = IB_SA_EQ;
+	rec->rate = IB_RATE_PORT_CURRENT;
+	rec->packet_life_time_selector = IB_SA_EQ;
+	if (id_priv->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP)
+		rec->flow_label = cma_roce_flow_label(id_priv);
 
 	ret = cma_queue_event(id_priv, RDMA_CM_ROUTE_QUERY,
 			      RDMA_CM_ROUTE_RESOLVED, &event);
@@ -660,7 +749,7 @@ int rdma_set_ib_path(struct rdma_cm_id *id, struct sa_path_rec *path_rec)
 	kfree(id->route.path_rec);
 	id->route.path_rec = rec;
 	if (rdma_protocol_roce(id->device, id->port_num)) {
-		ret = cma_roce_fill_l2(id_priv, false);
+		ret = cma_roce_fill_l2(id_priv, false, 0);
 		if (ret)
 			goto err_free;
 	}

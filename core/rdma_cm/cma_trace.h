@@ -248,6 +248,30 @@ TRACE_EVENT(cm_event_done,
 		      __entry->tos, rdma_show_cm_event(__entry->event),
 		      __entry->result));
 
+/* A RoCE multicast group joined (IP group too: @ip_joined) and left. */
+TRACE_EVENT(cm_roce_mc_join,
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     const union ib_gid *mgid, bool ip_joined),
+	    TP_ARGS(id_priv, mgid, ip_joined),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __array(u8, mgid, 16)
+			     __field(bool, ip_joined)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   memcpy(__entry->mgid, mgid->raw, 16);
+			   __entry->ip_joined = ip_joined;),
+	    TP_printk("cm.id=%u mgid=%pI6 ip_joined=%d", __entry->cm_id,
+		      __entry->mgid, __entry->ip_joined));
+
+TRACE_EVENT(cm_roce_mc_leave,
+	    TP_PROTO(const struct rdma_id_private *id_priv,
+		     const union ib_gid *mgid),
+	    TP_ARGS(id_priv, mgid),
+	    TP_STRUCT__entry(__field(u32, cm_id)
+			     __array(u8, mgid, 16)),
+	    TP_fast_assign(__entry->cm_id = id_priv->res.id;
+			   memcpy(__entry->mgid, mgid->raw, 16);),
+	    TP_printk("cm.id=%u mgid=%pI6", __entry->cm_id, __entry->mgid));
+
 DECLARE_EVENT_CLASS(cma_client_class,
 		    TP_PROTO(const struct ib_device *device),
 		    TP_ARGS(device),

@@ -36,6 +36,10 @@ int kt_rtnl_addr(struct kt_rtnl *c, u16 type, int ifindex, const char *addr,
 int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
 		  const u8 *mac);
 
+/* The same with a link-layer address of @len bytes (IPoIB: 20) */
+int kt_rtnl_neigh_ll(struct kt_rtnl *c, int ifindex, const char *addr,
+		     const u8 *lladdr, unsigned int len);
+
 /*
  * "ip link add link LOWER name NAME type vlan id ID", then up: *@ifindex
  * is the VLAN's.

@@ -871,6 +871,9 @@ enum ib_mr_type {
  * Addressing: global routes, address vectors
  */
 
+/* The 20 bits of a GRH's flow label */
+#define IB_GRH_FLOWLABEL_MASK	(0x000FFFFF)
+
 /**
  * struct ib_global_route - the GRH part of an address vector
  * @sgid_attr: referenced source GID entry (RoCE), or NULL

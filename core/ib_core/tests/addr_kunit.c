@@ -31,6 +31,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_rtnl.h>
 #include <linux/completion.h>
 #include <linux/etherdevice.h>
 #include <linux/if_link.h>
@@ -56,8 +57,6 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define ROCE_PORT	1
 #define DEFAULT_TTL	64
-#define RT_BUF_LEN	256
-#define RX_BUF_LEN	4096
 
 static const u8 mac_a[ETH_ALEN] = { 0x02, 0xad, 0xd0, 0x00, 0x00, 0x0a };
 static const u8 mac_b[ETH_ALEN] = { 0x02, 0xad, 0xd0, 0x00, 0x00, 0x0b };
@@ -65,133 +64,30 @@ static const u8 peer_mac[ETH_ALEN] = { 0x02, 0x5e, 0xe0, 0x00, 0x00, 0x02 };
 static const u8 peer_b_mac[ETH_ALEN] = { 0x02, 0x5e, 0xe0, 0x00, 0x00, 0xb2 };
 
 /* ------------------------------------------------------------------
- * A minimal rtnetlink client
+ * rtnetlink through <kunit/rdma_rtnl.h>, asserting in the case's name
  */
 
 struct rtc {
 	struct kunit *test;
-	struct socket *sock;
-	u8 *rx;
-	u32 seq;
+	struct kt_rtnl *k;
 };
-
-struct rtreq {
-	u8 buf[RT_BUF_LEN];
-	struct nlmsghdr *nlh;
-};
-
-static void rtc_put_file(void *file)
-{
-	fput(file);
-}
 
 static struct rtc *rtc_open(struct kunit *test)
 {
 	struct rtc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct file *file;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->rx = kunit_kzalloc(test, RX_BUF_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c->rx);
 	c->test = test;
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW,
-					       NETLINK_ROUTE, &c->sock), 0);
-	/* the file owns the socket and carries the opener's credentials */
-	file = sock_alloc_file(c->sock, 0, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rtc_put_file,
-							file), 0);
+	c->k = kt_rtnl_open(test, &init_net);
+	KUNIT_ASSERT_NOT_NULL(test, c->k);
 	return c;
-}
-
-/* Start a request whose fixed header is @hdr (@hdr_len bytes). */
-static void rtreq_init(struct rtreq *r, u16 type, u16 flags,
-		       const void *hdr, u32 hdr_len)
-{
-	memset(r->buf, 0, sizeof(r->buf));
-	r->nlh = (struct nlmsghdr *)r->buf;
-	r->nlh->nlmsg_type = type;
-	r->nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	r->nlh->nlmsg_len = NLMSG_LENGTH(hdr_len);
-	memcpy(NLMSG_DATA(r->nlh), hdr, hdr_len);
-	r->nlh->nlmsg_len = NLMSG_ALIGN(r->nlh->nlmsg_len);
-}
-
-static void rtreq_put(struct rtreq *r, u16 type, const void *data, u16 len)
-{
-	struct nlattr *nla = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
-
-	if (WARN_ON(r->nlh->nlmsg_len + nla_total_size(len) > RT_BUF_LEN))
-		return;
-	nla->nla_type = type;
-	nla->nla_len = nla_attr_size(len);
-	if (len)
-		memcpy(nla_data(nla), data, len);
-	r->nlh->nlmsg_len += nla_total_size(len);
-}
-
-static struct nlattr *rtreq_nest(struct rtreq *r, u16 type)
-{
-	struct nlattr *nest = (struct nlattr *)(r->buf + r->nlh->nlmsg_len);
-
-	rtreq_put(r, type | NLA_F_NESTED, NULL, 0);
-	return nest;
-}
-
-static void rtreq_nest_end(struct rtreq *r, struct nlattr *nest)
-{
-	nest->nla_len = r->buf + r->nlh->nlmsg_len - (u8 *)nest;
-}
-
-/*
- * Send @r and return the error of its ack (or of the exchange).  No
- * assertion: the case's end uses it as well.
- */
-static int rtc_do(struct rtc *c, struct rtreq *r)
-{
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct kvec iov = { .iov_base = r->buf, .iov_len = r->nlh->nlmsg_len };
-	struct msghdr msg = {
-		.msg_name = &kernel,
-		.msg_namelen = sizeof(kernel),
-	};
-	struct nlmsghdr *nlh = (struct nlmsghdr *)c->rx;
-	int ret;
-
-	r->nlh->nlmsg_seq = ++c->seq;
-	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	if (ret != (int)iov.iov_len)
-		return ret < 0 ? ret : -EIO;
-
-	/* rtnetlink answers before sendmsg returns */
-	memset(&msg, 0, sizeof(msg));
-	iov.iov_base = c->rx;
-	iov.iov_len = RX_BUF_LEN;
-	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, MSG_DONTWAIT);
-	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
-		return ret < 0 ? ret : -EIO;
-	if (nlh->nlmsg_type != NLMSG_ERROR || nlh->nlmsg_seq != c->seq)
-		return -EPROTO;
-	return ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
 }
 
 /* "ip address add|del ADDR/PREFIXLEN dev DEV" (@type RTM_NEWADDR|DELADDR) */
 static int rt_addr4(struct rtc *c, u16 type, struct net_device *ndev,
 		    const char *addr, u8 prefixlen)
 {
-	struct ifaddrmsg ifa = {
-		.ifa_family = AF_INET,
-		.ifa_prefixlen = prefixlen,
-		.ifa_index = ndev->ifindex,
-	};
-	struct rtreq r;
-	__be32 a = in_aton(addr);
-
-	rtreq_init(&r, type, type == RTM_NEWADDR ?
-		   NLM_F_CREATE | NLM_F_EXCL : 0, &ifa, sizeof(ifa));
-	rtreq_put(&r, IFA_LOCAL, &a, sizeof(a));
-	rtreq_put(&r, IFA_ADDRESS, &a, sizeof(a));
-	return rtc_do(c, &r);
+	return kt_rtnl_addr(c->k, type, ndev->ifindex, addr, prefixlen);
 }
 
 static void rt_add_addr4(struct rtc *c, struct net_device *ndev,
@@ -210,22 +106,11 @@ static struct in6_addr in6(const char *s)
 	return a;
 }
 
+/* The same for IPv6, without duplicate address detection */
 static int rt_addr6(struct rtc *c, u16 type, struct net_device *ndev,
 		    const char *addr, u8 prefixlen)
 {
-	struct ifaddrmsg ifa = {
-		.ifa_family = AF_INET6,
-		.ifa_prefixlen = prefixlen,
-		.ifa_flags = IFA_F_NODAD,
-		.ifa_index = ndev->ifindex,
-	};
-	struct in6_addr a = in6(addr);
-	struct rtreq r;
-
-	rtreq_init(&r, type, type == RTM_NEWADDR ?
-		   NLM_F_CREATE | NLM_F_EXCL : 0, &ifa, sizeof(ifa));
-	rtreq_put(&r, IFA_ADDRESS, &a, sizeof(a));
-	return rtc_do(c, &r);
+	return kt_rtnl_addr(c->k, type, ndev->ifindex, addr, prefixlen);
 }
 
 static void rt_add_addr6(struct rtc *c, struct net_device *ndev,
@@ -240,18 +125,13 @@ static void rt_add_addr6(struct rtc *c, struct net_device *ndev,
 static int rt_set_neigh(struct rtc *c, struct net_device *ndev, int family,
 			const void *addr, const u8 *mac)
 {
-	struct ndmsg nd = {
-		.ndm_family = family,
-		.ndm_ifindex = ndev->ifindex,
-		.ndm_state = NUD_PERMANENT,
-	};
-	struct rtreq r;
+	char ip[INET6_ADDRSTRLEN];
 
-	rtreq_init(&r, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, &nd,
-		   sizeof(nd));
-	rtreq_put(&r, NDA_DST, addr, family == AF_INET ? 4 : 16);
-	rtreq_put(&r, NDA_LLADDR, mac, ETH_ALEN);
-	return rtc_do(c, &r);
+	if (family == AF_INET)
+		snprintf(ip, sizeof(ip), "%pI4", addr);
+	else
+		snprintf(ip, sizeof(ip), "%pI6c", addr);
+	return kt_rtnl_neigh(c->k, ndev->ifindex, ip, mac);
 }
 
 static void rt_neigh4(struct rtc *c, struct net_device *ndev,
@@ -281,58 +161,34 @@ struct vlan_del {
 static void vlan_del_action(void *arg)
 {
 	struct vlan_del *d = arg;
-	struct ifinfomsg ifi = {
-		.ifi_family = AF_UNSPEC,
-		.ifi_index = d->ifindex,
-	};
-	struct rtreq r;
 
-	rtreq_init(&r, RTM_DELLINK, 0, &ifi, sizeof(ifi));
-	KUNIT_EXPECT_EQ_MSG(d->c->test, rtc_do(d->c, &r), 0,
-			    "cleanup: VLAN %d not deleted", d->ifindex);
+	KUNIT_EXPECT_EQ_MSG(d->c->test, kt_rtnl_del_link(d->c->k, d->ifindex),
+			    0, "cleanup: VLAN %d not deleted", d->ifindex);
 }
 
-/* "ip link add link LOWER name NAME type vlan id ID", then up. */
+/*
+ * "ip link add link LOWER name NAME type vlan id ID", then up; deleted at
+ * the case's end.  The device is the case's while it runs (no reference).
+ */
 static struct net_device *rt_add_vlan(struct rtc *c, struct net_device *lower,
 				      const char *name, u16 id)
 {
 	struct vlan_del *d = kunit_kzalloc(c->test, sizeof(*d), GFP_KERNEL);
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct nlattr *info, *data;
 	struct net_device *vlan;
-	u32 link = lower->ifindex;
-	struct rtreq r;
 	int ret;
 
-	rtreq_init(&r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi,
-		   sizeof(ifi));
-	rtreq_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
-	rtreq_put(&r, IFLA_LINK, &link, sizeof(link));
-	info = rtreq_nest(&r, IFLA_LINKINFO);
-	rtreq_put(&r, IFLA_INFO_KIND, "vlan", sizeof("vlan"));
-	data = rtreq_nest(&r, IFLA_INFO_DATA);
-	rtreq_put(&r, IFLA_VLAN_ID, &id, sizeof(id));
-	rtreq_nest_end(&r, data);
-	rtreq_nest_end(&r, info);
 	KUNIT_ASSERT_NOT_NULL(c->test, d);
-	KUNIT_ASSERT_EQ_MSG(c->test, rtc_do(c, &r), 0, "vlan %s", name);
-
-	/* A and B outlive the case: the VLAN goes at its end */
-	rtnl_lock();
-	vlan = __dev_get_by_name(&init_net, name);
-	if (vlan) {
+	ret = kt_rtnl_add_vlan(c->k, lower, name, id, &d->ifindex);
+	if (d->ifindex) {
 		d->c = c;
-		d->ifindex = vlan->ifindex;
-		ret = dev_change_flags(vlan, vlan->flags | IFF_UP, NULL);
-	} else {
-		ret = -ENODEV;
-	}
-	rtnl_unlock();
-	if (vlan)
 		KUNIT_ASSERT_EQ(c->test, kunit_add_action_or_reset(c->test,
 								   vlan_del_action,
 								   d), 0);
-	KUNIT_ASSERT_EQ(c->test, ret, 0);
+	}
+	KUNIT_ASSERT_EQ_MSG(c->test, ret, 0, "vlan %s", name);
+	vlan = dev_get_by_index(&init_net, d->ifindex);
+	KUNIT_ASSERT_NOT_NULL(c->test, vlan);
+	dev_put(vlan);
 	return vlan;
 }
 

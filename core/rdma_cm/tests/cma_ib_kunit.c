@@ -37,6 +37,7 @@
 #include <kunit/rdma_loop.h>
 #include <kunit/rdma_ipoib.h>
 #include <kunit/rdma_mad.h>
+#include <kunit/rdma_rtnl.h>
 #include <linux/delay.h>
 #include <linux/if_infiniband.h>
 #include <linux/inet.h>
@@ -71,8 +72,6 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define EV_MAX		32
 #define IDS_MAX		16
 #define EV_WAIT		(10 * HZ)
-#define RT_BUF_LEN	256
-#define RX_BUF_LEN	4096
 #define BASE_PORT	47100
 #define MC_LOG		64
 #define MC_GROUPS	16
@@ -223,115 +222,37 @@ static bool fmc_wait(struct fmc *sa, u8 method, const union ib_gid *mgid,
 }
 
 /* ------------------------------------------------------------------
- * rtnetlink, for addresses and neighbours
+ * rtnetlink (<kunit/rdma_rtnl.h>): addresses /24, IPoIB neighbours
  */
 
 struct rtc {
-	struct socket	*sock;
-	u8		*rx;
-	u8		buf[RT_BUF_LEN];
-	struct nlmsghdr	*nlh;
+	struct kt_rtnl	*k;
 };
-
-static void rtc_put_file(void *file)
-{
-	fput(file);
-}
 
 static struct rtc *rtc_open(struct kunit *test)
 {
 	struct rtc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct file *file;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->rx = kunit_kzalloc(test, RX_BUF_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c->rx);
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW,
-					       NETLINK_ROUTE, &c->sock), 0);
-	file = sock_alloc_file(c->sock, 0, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rtc_put_file,
-							file), 0);
+	c->k = kt_rtnl_open(test, &init_net);
+	KUNIT_ASSERT_NOT_NULL(test, c->k);
 	return c;
-}
-
-static void rtc_start(struct rtc *c, u16 type, u16 flags, const void *hdr,
-		      u32 len)
-{
-	memset(c->buf, 0, sizeof(c->buf));
-	c->nlh = (struct nlmsghdr *)c->buf;
-	c->nlh->nlmsg_type = type;
-	c->nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	c->nlh->nlmsg_len = NLMSG_ALIGN(NLMSG_LENGTH(len));
-	memcpy(NLMSG_DATA(c->nlh), hdr, len);
-}
-
-static void rtc_attr(struct rtc *c, u16 type, const void *data, u16 len)
-{
-	struct nlattr *nla = (struct nlattr *)(c->buf + c->nlh->nlmsg_len);
-
-	nla->nla_type = type;
-	nla->nla_len = nla_attr_size(len);
-	memcpy(nla_data(nla), data, len);
-	c->nlh->nlmsg_len += nla_total_size(len);
-}
-
-/* Send the request, take the answer: its error, or -EPROTO for none. */
-static int rtc_xfer(struct rtc *c)
-{
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct kvec iov = { .iov_base = c->buf, .iov_len = c->nlh->nlmsg_len };
-	struct msghdr msg = { .msg_name = &kernel,
-			      .msg_namelen = sizeof(kernel) };
-	struct nlmsghdr *ack = (struct nlmsghdr *)c->rx;
-	int ret;
-
-	c->nlh->nlmsg_seq = 1;
-	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	if (ret != iov.iov_len)
-		return ret < 0 ? ret : -EPROTO;
-	memset(&msg, 0, sizeof(msg));
-	iov.iov_base = c->rx;
-	iov.iov_len = RX_BUF_LEN;
-	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, 0);
-	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)) ||
-	    ack->nlmsg_type != NLMSG_ERROR)
-		return ret < 0 ? ret : -EPROTO;
-	return ((struct nlmsgerr *)NLMSG_DATA(ack))->error;
-}
-
-static void rtc_send(struct kunit *test, struct rtc *c, const char *what)
-{
-	KUNIT_ASSERT_EQ_MSG(test, rtc_xfer(c), 0, "%s", what);
 }
 
 static void rtc_addr4(struct kunit *test, struct rtc *c,
 		      struct net_device *ndev, const char *ip)
 {
-	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 24,
-				 .ifa_index = ndev->ifindex };
-	__be32 a = in_aton(ip);
-
-	rtc_start(c, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, &ifa,
-		  sizeof(ifa));
-	rtc_attr(c, IFA_LOCAL, &a, sizeof(a));
-	rtc_attr(c, IFA_ADDRESS, &a, sizeof(a));
-	rtc_send(test, c, "address");
+	KUNIT_ASSERT_EQ_MSG(test, kt_rtnl_addr(c->k, RTM_NEWADDR,
+					       ndev->ifindex, ip, 24), 0,
+			    "address %s", ip);
 }
 
 static void rtc_neigh4(struct kunit *test, struct rtc *c,
 		       struct net_device *ndev, const char *ip, const u8 *ha)
 {
-	struct ndmsg nd = { .ndm_family = AF_INET,
-			    .ndm_state = NUD_PERMANENT,
-			    .ndm_ifindex = ndev->ifindex };
-	__be32 a = in_aton(ip);
-
-	rtc_start(c, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, &nd,
-		  sizeof(nd));
-	rtc_attr(c, NDA_DST, &a, sizeof(a));
-	rtc_attr(c, NDA_LLADDR, ha, INFINIBAND_ALEN);
-	rtc_send(test, c, "neighbour");
+	KUNIT_ASSERT_EQ_MSG(test, kt_rtnl_neigh_ll(c->k, ndev->ifindex, ip, ha,
+						   INFINIBAND_ALEN), 0,
+			    "neighbour %s", ip);
 }
 
 /* ------------------------------------------------------------------
@@ -1978,11 +1899,10 @@ static void ipoib_expect_clean(struct kunit *test, struct net_device *nd)
 /* Remove @nd's IPv4 addresses (RTM_DELADDR), then take it down. */
 static int ipoib_reset(struct rtc *c, struct net_device *nd)
 {
-	struct ifaddrmsg ifa = { .ifa_family = AF_INET,
-				 .ifa_index = nd->ifindex };
 	struct in_device *in_dev;
 	struct in_ifaddr *a;
-	__be32 local = 0;
+	char ip[INET_ADDRSTRLEN];
+	u8 prefixlen = 0;
 	int ret, n;
 
 	for (n = 0; n < 8; n++) {
@@ -1990,15 +1910,14 @@ static int ipoib_reset(struct rtc *c, struct net_device *nd)
 		in_dev = __in_dev_get_rcu(nd);
 		a = in_dev ? rcu_dereference(in_dev->ifa_list) : NULL;
 		if (a) {
-			local = a->ifa_local;
-			ifa.ifa_prefixlen = a->ifa_prefixlen;
+			snprintf(ip, sizeof(ip), "%pI4", &a->ifa_local);
+			prefixlen = a->ifa_prefixlen;
 		}
 		rcu_read_unlock();
 		if (!a)
 			break;
-		rtc_start(c, RTM_DELADDR, 0, &ifa, sizeof(ifa));
-		rtc_attr(c, IFA_LOCAL, &local, sizeof(local));
-		ret = rtc_xfer(c);
+		ret = kt_rtnl_addr(c->k, RTM_DELADDR, nd->ifindex, ip,
+				   prefixlen);
 		if (ret)
 			return ret;
 	}

@@ -25,11 +25,13 @@
  *
  * Connecting, accepting and everything after need a peer: over iWARP
  * with iw_cm plus the fake iWARP device (rdma_cma_conn), over InfiniBand
- * on the loop fabric (rdma_cma_ib).  On RoCE, listening goes through the
- * IB CM; connecting does not yet (rdma_cm binds no source GID entry to a
- * RoCE id, which a RoCE path needs), nor multicast (no IGMP join): the
- * cases *_gap_refused check those refusals (the errno and that the id
- * stays where it was) and name the gap.
+ * on the loop fabric (rdma_cma_ib).  On RoCE the suite checks what needs
+ * none: the GID entry an id binds and gives back, the local path record
+ * field by field, configfs's default_roce_mode and default_roce_tos, and
+ * multicast without an SA (MGIDs, the IGMP and MLD joins on the net
+ * device, the event's address vector, the refusals).  The fake HCA has
+ * no GSI QP, so the IB CM refuses a RoCE REQ here
+ * (rdma_cma_roce_connect_no_gsi).
  *
  * Waits are barriers, never sleeps: address resolution calls back from
  * ib_core's ordered "ib_addr" workqueue, route events come from
@@ -44,6 +46,7 @@
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
 #include <kunit/rdma_nldev.h>
+#include <kunit/rdma_rtnl.h>
 #include <linux/etherdevice.h>
 #include <linux/inetdevice.h>
 #include <linux/inet.h>
@@ -57,6 +60,7 @@
 #include <net/netlink.h>
 #include <rdma/ib_cache.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rdma_cm_ib.h>
 #include <rdma/restrack.h>
 
 #include "../../ib_core/core_priv.h"
@@ -75,8 +79,6 @@ static unsigned int rounds(unsigned int quick, unsigned int all)
 }
 
 #define ROCE_PORT	1
-#define RT_BUF_LEN	256
-#define RX_BUF_LEN	4096
 #define EV_MAX		16
 #define EV_WAIT		(10 * HZ)
 #define TEST_PORT	48000
@@ -87,126 +89,33 @@ static const u8 mac_new[ETH_ALEN] = { 0x02, 0xad, 0xd0, 0x00, 0x01, 0x0c };
 static const u8 peer_mac[ETH_ALEN] = { 0x02, 0x5e, 0xe0, 0x00, 0x01, 0x02 };
 
 /* ------------------------------------------------------------------
- * rtnetlink, just enough for addresses and neighbours
+ * rtnetlink (<kunit/rdma_rtnl.h>): addresses /24 and neighbours
  */
 
-struct rtc {
-	struct kunit *test;
-	struct socket *sock;
-	u8 *rx;
-	u32 seq;
-	u8 buf[RT_BUF_LEN];
-	struct nlmsghdr *nlh;
-};
-
-static void rtc_put_file(void *file)
-{
-	fput(file);
-}
-
-static struct rtc *rtc_open(struct kunit *test)
-{
-	struct rtc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct file *file;
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->rx = kunit_kzalloc(test, RX_BUF_LEN, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c->rx);
-	c->test = test;
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW,
-					       NETLINK_ROUTE, &c->sock), 0);
-	file = sock_alloc_file(c->sock, 0, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rtc_put_file,
-							file), 0);
-	return c;
-}
-
-static void rtc_start(struct rtc *c, u16 type, u16 flags, const void *hdr,
-		      u32 hdr_len)
-{
-	memset(c->buf, 0, sizeof(c->buf));
-	c->nlh = (struct nlmsghdr *)c->buf;
-	c->nlh->nlmsg_type = type;
-	c->nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	c->nlh->nlmsg_len = NLMSG_ALIGN(NLMSG_LENGTH(hdr_len));
-	memcpy(NLMSG_DATA(c->nlh), hdr, hdr_len);
-}
-
-static void rtc_attr(struct rtc *c, u16 type, const void *data, u16 len)
-{
-	struct nlattr *nla = (struct nlattr *)(c->buf + c->nlh->nlmsg_len);
-
-	nla->nla_type = type;
-	nla->nla_len = nla_attr_size(len);
-	memcpy(nla_data(nla), data, len);
-	c->nlh->nlmsg_len += nla_total_size(len);
-}
-
-/* Send the request, return the error of its ack; no assertion. */
-static int rtc_try(struct rtc *c)
-{
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct kvec iov = { .iov_base = c->buf, .iov_len = c->nlh->nlmsg_len };
-	struct msghdr msg = { .msg_name = &kernel,
-			      .msg_namelen = sizeof(kernel) };
-	struct nlmsghdr *ack = (struct nlmsghdr *)c->rx;
-	int ret;
-
-	c->nlh->nlmsg_seq = ++c->seq;
-	ret = kernel_sendmsg(c->sock, &msg, &iov, 1, iov.iov_len);
-	if (ret != (int)iov.iov_len)
-		return ret < 0 ? ret : -EIO;
-	memset(&msg, 0, sizeof(msg));
-	iov.iov_base = c->rx;
-	iov.iov_len = RX_BUF_LEN;
-	ret = kernel_recvmsg(c->sock, &msg, &iov, 1, RX_BUF_LEN, MSG_DONTWAIT);
-	if (ret < (int)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
-		return ret < 0 ? ret : -EIO;
-	if (ack->nlmsg_type != NLMSG_ERROR || ack->nlmsg_seq != c->seq)
-		return -EPROTO;
-	return ((struct nlmsgerr *)NLMSG_DATA(ack))->error;
-}
-
 /* "ip address add|del IP/24 dev DEV" (@type RTM_NEWADDR or RTM_DELADDR) */
-static int rt_try_addr4(struct rtc *c, u16 type, struct net_device *ndev,
+static int rt_try_addr4(struct kt_rtnl *c, u16 type, struct net_device *ndev,
 			const char *ip)
 {
-	struct ifaddrmsg ifa = { .ifa_family = AF_INET, .ifa_prefixlen = 24,
-				 .ifa_index = ndev->ifindex };
-	__be32 a = in_aton(ip);
-
-	rtc_start(c, type, type == RTM_NEWADDR ? NLM_F_CREATE | NLM_F_EXCL : 0,
-		  &ifa, sizeof(ifa));
-	rtc_attr(c, IFA_LOCAL, &a, sizeof(a));
-	rtc_attr(c, IFA_ADDRESS, &a, sizeof(a));
-	return rtc_try(c);
+	return kt_rtnl_addr(c, type, ndev->ifindex, ip, 24);
 }
 
-static void rt_addr4(struct rtc *c, struct net_device *ndev, const char *ip)
+static void rt_addr4(struct kunit *test, struct kt_rtnl *c,
+		     struct net_device *ndev, const char *ip)
 {
-	KUNIT_ASSERT_EQ_MSG(c->test, rt_try_addr4(c, RTM_NEWADDR, ndev, ip), 0,
+	KUNIT_ASSERT_EQ_MSG(test, rt_try_addr4(c, RTM_NEWADDR, ndev, ip), 0,
 			    "%s", ip);
 }
 
-static int rt_try_neigh4(struct rtc *c, struct net_device *ndev,
+static int rt_try_neigh4(struct kt_rtnl *c, struct net_device *ndev,
 			 const char *ip, const u8 *mac)
 {
-	struct ndmsg nd = { .ndm_family = AF_INET, .ndm_state = NUD_PERMANENT,
-			    .ndm_ifindex = ndev->ifindex };
-	__be32 a = in_aton(ip);
-
-	rtc_start(c, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, &nd,
-		  sizeof(nd));
-	rtc_attr(c, NDA_DST, &a, sizeof(a));
-	rtc_attr(c, NDA_LLADDR, mac, ETH_ALEN);
-	return rtc_try(c);
+	return kt_rtnl_neigh(c, ndev->ifindex, ip, mac);
 }
 
-static void rt_neigh4(struct rtc *c, struct net_device *ndev, const char *ip,
-		      const u8 *mac)
+static void rt_neigh4(struct kunit *test, struct kt_rtnl *c,
+		      struct net_device *ndev, const char *ip, const u8 *mac)
 {
-	KUNIT_ASSERT_EQ_MSG(c->test, rt_try_neigh4(c, ndev, ip, mac), 0, "%s",
+	KUNIT_ASSERT_EQ_MSG(test, rt_try_neigh4(c, ndev, ip, mac), 0, "%s",
 			    ip);
 }
 
@@ -215,7 +124,8 @@ static void rt_neigh4(struct rtc *c, struct net_device *ndev, const char *ip,
  */
 
 struct cma_ctx {
-	struct rtc *rtc;
+	struct kunit *test;
+	struct kt_rtnl *rtc;
 	struct net_device *a;
 	struct net_device *b;
 	struct fake_hca *hca;
@@ -362,7 +272,7 @@ static void bed_expect_bare(struct kunit *test)
 static void bed_reset(void *arg)
 {
 	struct cma_ctx *ctx = arg;
-	struct kunit *test = ctx->rtc->test;
+	struct kunit *test = ctx->test;
 	int ret;
 
 	if (!ether_addr_equal(bed.a->dev_addr, mac_a))
@@ -397,7 +307,9 @@ static struct cma_ctx *new_ctx(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	bed_expect_bare(test);
-	ctx->rtc = rtc_open(test);
+	ctx->test = test;
+	ctx->rtc = kt_rtnl_open(test, &init_net);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->rtc);
 	ctx->a = bed.a;
 	ctx->b = bed.b;
 	ctx->hca = bed.hca;
@@ -405,10 +317,10 @@ static struct cma_ctx *new_ctx(struct kunit *test)
 	/* after the case's ids and devices, before its socket goes */
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, bed_reset, ctx),
 			0);
-	rt_addr4(ctx->rtc, ctx->a, "192.0.2.1");
-	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.2", peer_mac);
-	rt_addr4(ctx->rtc, ctx->b, "198.51.100.1");
-	rt_neigh4(ctx->rtc, ctx->b, "198.51.100.2", peer_mac);
+	rt_addr4(test, ctx->rtc, ctx->a, "192.0.2.1");
+	rt_neigh4(test, ctx->rtc, ctx->a, "192.0.2.2", peer_mac);
+	rt_addr4(test, ctx->rtc, ctx->b, "198.51.100.1");
+	rt_neigh4(test, ctx->rtc, ctx->b, "198.51.100.2", peer_mac);
 	/* GIDs follow addresses (roce_gid_mgmt.c): 192.0.2.1's is there */
 	roce_gid_mgmt_flush();
 	return ctx;
@@ -445,6 +357,8 @@ struct ev_log {
 	struct rdma_cm_id *id;
 	bool destroyed;			/* no event may come after this */
 	bool late_event;
+	/* the last MULTICAST_JOIN's (its sgid_attr only compared) */
+	struct rdma_ud_param ud;
 	/* the handler holds this event until @release (-1: none) */
 	int block_on;
 	struct completion blocked;
@@ -474,6 +388,8 @@ static int ev_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	}
 	log->n++;
 	ret = log->ret[event->event];
+	if (event->event == RDMA_CM_EVENT_MULTICAST_JOIN)
+		log->ud = event->param.ud;
 	spin_unlock(&log->lock);
 	if ((int)event->event == log->block_on) {
 		complete(&log->blocked);
@@ -628,6 +544,64 @@ static void bed_round_trip(struct kunit *test)
 	kfree(log);
 }
 
+/* The GID of an IPv4 address, IPv4-mapped */
+static void gid4(union ib_gid *gid, const char *ip)
+{
+	ipv6_addr_set_v4mapped(in_aton(ip), (struct in6_addr *)gid->raw);
+}
+
+/* The id's bound GID entry: @ip's GID of @type on @ndev. */
+static void expect_sgid(struct kunit *test, struct rdma_cm_id *id,
+			const char *ip, enum ib_gid_type type,
+			struct net_device *ndev)
+{
+	const struct ib_gid_attr *attr = id->route.addr.dev_addr.sgid_attr;
+	struct net_device *gid_ndev;
+	union ib_gid want;
+
+	KUNIT_ASSERT_NOT_NULL(test, attr);
+	gid4(&want, ip);
+	KUNIT_EXPECT_MEMEQ(test, attr->gid.raw, want.raw, 16);
+	KUNIT_EXPECT_EQ(test, attr->gid_type, type);
+	KUNIT_EXPECT_EQ(test, to_id_priv(id)->gid_type, type);
+	KUNIT_EXPECT_PTR_EQ(test, attr->device, id->device);
+	KUNIT_EXPECT_EQ(test, attr->port_num, id->port_num);
+	rcu_read_lock();
+	gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	KUNIT_EXPECT_PTR_EQ(test, gid_ndev, ndev);
+	rcu_read_unlock();
+}
+
+/* The references of the GID entry of @ip (type @type) on @dev's port 1 */
+static const struct ib_gid_attr *hold_gid(struct kunit *test,
+					  struct ib_device *dev,
+					  struct net_device *ndev,
+					  const char *ip,
+					  enum ib_gid_type type)
+{
+	const struct ib_gid_attr *attr;
+	union ib_gid gid;
+
+	gid4(&gid, ip);
+	attr = rdma_find_gid_by_port(dev, &gid, type, ROCE_PORT, ndev);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, attr);
+	return attr;
+}
+
+/* Does the net device's multicast list hold @mac? */
+static bool has_mc(struct net_device *ndev, const u8 *mac)
+{
+	struct netdev_hw_addr *ha;
+	bool found = false;
+
+	netif_addr_lock_bh(ndev);
+	netdev_for_each_mc_addr(ha, ndev)
+		if (ether_addr_equal(ha->addr, mac))
+			found = true;
+	netif_addr_unlock_bh(ndev);
+	return found;
+}
+
 /* ------------------------------------------------------------------
  * Cases
  */
@@ -668,19 +642,36 @@ static void rdma_cma_resolve_roce(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, dgid.raw, want.raw, 16);
 	KUNIT_EXPECT_EQ(test, st(id), RDMA_CM_ROUTE_RESOLVED);
 
+	/* the local path record, field by field */
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(rec->pkey), 0xffff);
+	KUNIT_EXPECT_EQ(test, rec->reversible, 1);
+	KUNIT_EXPECT_EQ(test, rec->hop_limit, 64);	/* the route's TTL */
+	KUNIT_EXPECT_EQ(test, rec->traffic_class, 0);
+	KUNIT_EXPECT_EQ(test, rec->sl, 0);
+	/* 1500 bytes: 1024 (the port's active MTU is 1024 too) */
+	KUNIT_EXPECT_EQ(test, rec->mtu, IB_MTU_1024);
+	KUNIT_EXPECT_EQ(test, rec->mtu_selector, IB_SA_EQ);
+	KUNIT_EXPECT_EQ(test, rec->rate, IB_RATE_PORT_CURRENT);
+	KUNIT_EXPECT_EQ(test, rec->packet_life_time, CMA_IBOE_PACKET_LIFETIME);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(rec->flow_label),
+			(ntohs(src->sin_port) * 31 + TEST_PORT) & 0xfffff);
+
+	/* the GID entry of the source address, bound to the id */
+	expect_sgid(test, id, "192.0.2.1", IB_GID_TYPE_ROCE_UDP_ENCAP, ctx->a);
+
 	/* the text helpers of RoCE */
 	KUNIT_EXPECT_STREQ(test, rdma_reject_msg(id, 28), "consumer defined");
 	KUNIT_EXPECT_EQ(test, log->n, 2);
 }
 
 /*
- * Gap: connecting on RoCE goes to the IB CM, which cannot address a RoCE
- * path without its source GID entry (rdma_cm does not bind one to the id
- * yet: upstream's cma_bind_sgid_attr()): rdma_connect() of a routed RoCE
- * id is refused with -EINVAL and the refusal leaves the id routed, with
- * no IB CM ID: a second try is refused the same way, not for its state.
+ * Connecting on RoCE goes to the IB CM with the id's GID entry; the fake
+ * HCA has no GSI QP (no verbs), so the IB CM has no port for it and
+ * refuses the REQ with -EINVAL.  The refusal leaves the id routed, with
+ * its GID entry and no IB CM ID: a second try is refused the same way,
+ * not for its state.
  */
-static void rdma_cma_roce_connect_gap_refused(struct kunit *test)
+static void rdma_cma_roce_connect_no_gsi(struct kunit *test)
 {
 	struct cma_ctx *ctx = new_ctx(test);
 	struct ev_log *log = new_id(test, IB_QPT_RC);
@@ -691,9 +682,221 @@ static void rdma_cma_roce_connect_gap_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EINVAL);
 	KUNIT_EXPECT_EQ(test, st(log->id), RDMA_CM_ROUTE_RESOLVED);
 	KUNIT_EXPECT_NULL(test, to_id_priv(log->id)->cm_id.ib);
+	KUNIT_EXPECT_NOT_NULL(test, log->id->route.addr.dev_addr.sgid_attr);
 	KUNIT_EXPECT_EQ(test, rdma_connect(log->id, &param), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_resolve_route(log->id, 1000), -EINVAL);
 	KUNIT_EXPECT_EQ(test, log->n, 2);
+}
+
+/*
+ * The id takes one reference on its source's GID entry where it attaches
+ * (bind, address resolution) and gives it back when destroyed; a bind
+ * that fails after finding the entry, and a resolution that finds no
+ * device, keep none.
+ */
+static void rdma_cma_roce_sgid_attr_refs(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	const struct ib_gid_attr *attr =
+		hold_gid(test, ctx->dev, ctx->a, "192.0.2.1",
+			 IB_GID_TYPE_ROCE_UDP_ENCAP);
+	struct ev_log *bound = new_id(test, IB_QPT_RC);
+	struct ev_log *clash = new_id(test, IB_QPT_RC);
+	struct ev_log *conn = new_id(test, IB_QPT_RC);
+	struct ev_log *nodev = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage ss;
+	unsigned int base = ib_gid_attr_refcount(attr);
+
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(bound->id, ip4(&ss, "192.0.2.1",
+							    TEST_PORT + 30)), 0);
+	KUNIT_EXPECT_PTR_EQ(test, bound->id->route.addr.dev_addr.sgid_attr,
+			    attr);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base + 1);
+	/* the port is taken: refused after the entry was found */
+	KUNIT_EXPECT_EQ(test, rdma_bind_addr(clash->id,
+					     ip4(&ss, "192.0.2.1",
+						 TEST_PORT + 30)), -EADDRINUSE);
+	KUNIT_EXPECT_NULL(test, clash->id->route.addr.dev_addr.sgid_attr);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base + 1);
+
+	resolve_to_peer(test, conn);
+	KUNIT_EXPECT_PTR_EQ(test, conn->id->route.addr.dev_addr.sgid_attr,
+			    attr);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base + 2);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(nodev->id, NULL,
+						ip4(&ss, "198.51.100.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, nodev, 1, RDMA_CM_EVENT_ADDR_ERROR, -ENODEV);
+	KUNIT_EXPECT_NULL(test, nodev->id->route.addr.dev_addr.sgid_attr);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base + 2);
+
+	kunit_release_action(test, id_destroy_action, bound);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base + 1);
+	kunit_release_action(test, id_destroy_action, conn);
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base);
+	rdma_put_gid_attr(attr);
+}
+
+static void mtu_restore(void *arg)
+{
+	struct net_device *ndev = arg;
+
+	rtnl_lock();
+	dev_set_mtu(ndev, ETH_DATA_LEN);
+	rtnl_unlock();
+}
+
+static void tos_restore(void *arg)
+{
+	struct cma_device *cma_dev = arg;
+
+	cma_set_default_roce_tos(cma_dev, ROCE_PORT, 0);
+	cma_dev_put(cma_dev);
+}
+
+/*
+ * The traffic class of a RoCE path is the id's ToS, else the port's
+ * default_roce_tos (configfs); its MTU the net device's when that is the
+ * smaller (A at 1100 bytes: 512).
+ */
+static void rdma_cma_roce_route_tos_mtu(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *own = new_id(test, IB_QPT_RC);
+	struct ev_log *dflt = new_id(test, IB_QPT_RC);
+	struct ev_log *small = new_id(test, IB_QPT_RC);
+	struct cma_device *cma_dev = cma_find_device(ctx->dev);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, cma_dev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tos_restore,
+							cma_dev), 0);
+	rdma_set_service_type(own->id, 0x60);
+	KUNIT_ASSERT_EQ(test, cma_set_default_roce_tos(cma_dev, ROCE_PORT, 32),
+			0);
+	KUNIT_EXPECT_EQ(test, cma_default_roce_tos(cma_dev, ROCE_PORT), 32);
+	resolve_to_peer(test, own);
+	resolve_to_peer(test, dflt);
+	KUNIT_EXPECT_EQ(test, own->id->route.path_rec->traffic_class, 0x60);
+	KUNIT_EXPECT_EQ(test, dflt->id->route.path_rec->traffic_class, 32);
+	/* no traffic classes on A: service level 0 */
+	KUNIT_EXPECT_EQ(test, dflt->id->route.path_rec->sl, 0);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mtu_restore,
+							ctx->a), 0);
+	rtnl_lock();
+	ret = dev_set_mtu(ctx->a, 1100);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	resolve_to_peer(test, small);
+	KUNIT_EXPECT_EQ(test, small->id->route.path_rec->mtu, IB_MTU_512);
+}
+
+static void cma_dev_put_action(void *arg)
+{
+	cma_dev_put(arg);
+}
+
+/*
+ * default_roce_mode: a port that speaks RoCE v1 and v2 (B's) binds ids to
+ * the GID of the type configfs names, v2 until told otherwise, and the
+ * path and the multicast group follow it: RoCE v1 path record, no flow
+ * label, MGID ff0e::ffff:<group>, hop limit 1, no IGMP join.  A v2-only
+ * port refuses v1.  The port's active MTU (512) bounds the path's.
+ */
+static void rdma_cma_roce_default_mode(struct kunit *test)
+{
+	static const u8 mac_v1_mc[ETH_ALEN] = { 0x33, 0x33, 0xef, 0x01, 0x01, 0x02 };
+	static const u8 mac_v2_mc[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x01, 0x02 };
+	struct cma_ctx *ctx = new_ctx(test);
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 1);
+	struct ev_log *v2, *v1, *ud;
+	struct cma_device *cma_dev, *bed_dev;
+	struct sockaddr_storage ss;
+	struct fake_hca *hca;
+	union ib_gid want;
+
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	desc->name = "kucmv%d";
+	fake_hca_desc_set_eth(desc, ROCE_PORT);
+	desc->port[0].netdev = ctx->b;
+	desc->port[0].roce_v1 = true;
+	desc->port[0].active_mtu = IB_MTU_512;
+	hca = fake_hca_kunit_create_registered(test, desc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+	roce_gid_mgmt_flush();	/* B's GIDs of both types */
+	cma_dev = cma_find_device(&hca->ibdev);
+	KUNIT_ASSERT_NOT_NULL(test, cma_dev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							cma_dev_put_action,
+							cma_dev), 0);
+	v2 = new_id(test, IB_QPT_RC);
+	v1 = new_id(test, IB_QPT_RC);
+	ud = new_id(test, IB_QPT_UD);
+
+	KUNIT_EXPECT_EQ(test, cma_default_gid_type(cma_dev, ROCE_PORT),
+			IB_GID_TYPE_ROCE_UDP_ENCAP);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(v2->id, NULL,
+						ip4(&ss, "198.51.100.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, v2, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	KUNIT_ASSERT_PTR_EQ(test, v2->id->device, &hca->ibdev);
+	expect_sgid(test, v2->id, "198.51.100.1", IB_GID_TYPE_ROCE_UDP_ENCAP,
+		    ctx->b);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(v2->id, 1000), 0);
+	expect_event(test, v2, 2, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	KUNIT_EXPECT_EQ(test, v2->id->route.path_rec->rec_type,
+			SA_PATH_REC_TYPE_ROCE_V2);
+	/* the net device allows 1024, the port 512 */
+	KUNIT_EXPECT_EQ(test, v2->id->route.path_rec->mtu, IB_MTU_512);
+
+	KUNIT_ASSERT_EQ(test, cma_set_default_gid_type(cma_dev, ROCE_PORT,
+						       IB_GID_TYPE_ROCE), 0);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(v1->id, NULL,
+						ip4(&ss, "198.51.100.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, v1, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	expect_sgid(test, v1->id, "198.51.100.1", IB_GID_TYPE_ROCE, ctx->b);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(v1->id, 1000), 0);
+	expect_event(test, v1, 2, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	KUNIT_EXPECT_EQ(test, v1->id->route.path_rec->rec_type,
+			SA_PATH_REC_TYPE_ROCE_V1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(v1->id->route.path_rec->flow_label), 0);
+	/* the v2 id keeps what it was bound to */
+	KUNIT_EXPECT_EQ(test, v2->id->route.addr.dev_addr.sgid_attr->gid_type,
+			IB_GID_TYPE_ROCE_UDP_ENCAP);
+
+	/* multicast on RoCE v1: no IP group joined */
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(ud->id, ip4(&ss, "198.51.100.1",
+							 TEST_PORT + 31)), 0);
+	KUNIT_ASSERT_EQ(test, rdma_join_multicast(ud->id,
+						  ip4(&ss, "239.1.1.2", 0),
+						  BIT(FULLMEMBER_JOIN), ud), 0);
+	expect_event(test, ud, 1, RDMA_CM_EVENT_MULTICAST_JOIN, 0);
+	memset(&want, 0, sizeof(want));
+	want.raw[0] = 0xff;
+	want.raw[1] = 0x0e;
+	want.raw[10] = 0xff;
+	want.raw[11] = 0xff;
+	want.raw[12] = 239;
+	want.raw[13] = 1;
+	want.raw[14] = 1;
+	want.raw[15] = 2;
+	KUNIT_EXPECT_MEMEQ(test, ud->ud.ah_attr.grh.dgid.raw, want.raw, 16);
+	KUNIT_EXPECT_EQ(test, ud->ud.ah_attr.grh.hop_limit, 1);
+	KUNIT_EXPECT_MEMEQ(test, ud->ud.ah_attr.roce.dmac, mac_v1_mc, ETH_ALEN);
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->b, mac_v2_mc));
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->b, mac_v1_mc));
+
+	/* the bed's port speaks v2 only */
+	bed_dev = cma_find_device(ctx->dev);
+	KUNIT_ASSERT_NOT_NULL(test, bed_dev);
+	KUNIT_EXPECT_EQ(test, cma_set_default_gid_type(bed_dev, ROCE_PORT,
+						       IB_GID_TYPE_ROCE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cma_default_gid_type(bed_dev, ROCE_PORT),
+			IB_GID_TYPE_ROCE_UDP_ENCAP);
+	cma_dev_put(bed_dev);
 }
 
 /* Address resolution that finds no RDMA device: ADDR_ERROR, then retry. */
@@ -799,28 +1002,156 @@ static void rdma_cma_roce_listen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log->n, 0);
 }
 
-/*
- * Gap: UD multicast on RoCE (the join in core/rdma_cm/cma_ib.c) is not written
- * yet.  Until it lands, rdma_join_multicast() of a bound RoCE UD
- * id refuses with -EOPNOTSUPP, joins nothing (leaving finds no group)
- * and delivers no event.
- */
-static void rdma_cma_roce_multicast_gap_refused(struct kunit *test)
+static void addr6_del(void *arg)
 {
+	struct cma_ctx *ctx = arg;
+
+	kt_rtnl_addr(ctx->rtc, RTM_DELADDR, ctx->a->ifindex, "2001:db8::1",
+		     64);
+	roce_gid_mgmt_flush();
+}
+
+/*
+ * Multicast on RoCE v2 without an SA: the MGID of an IPv4 group is
+ * IPv4-mapped, of an IPv6 group the group itself; a full member joins
+ * the IP group on the net device (IGMP, MLD: the device's multicast list
+ * holds the group's MAC) and leaves it on rdma_leave_multicast() or the
+ * id's destruction; a send-only member joins no IP group.  The event
+ * carries the group's address vector: GRH to the MGID from the id's GID
+ * entry, hop limit 64, the group's MAC, QPN 0xffffff and the Q_Key; its
+ * reference on the GID entry is gone once the group is left.
+ */
+static void rdma_cma_roce_multicast(struct kunit *test)
+{
+	static const u8 mac1[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x01, 0x01 };
+	static const u8 mac2[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x01, 0x02 };
+	static const u8 mac6[ETH_ALEN] = { 0x33, 0x33, 0x00, 0x01, 0x00, 0x02 };
+	struct cma_ctx *ctx = new_ctx(test);
+	const struct ib_gid_attr *attr =
+		hold_gid(test, ctx->dev, ctx->a, "192.0.2.1",
+			 IB_GID_TYPE_ROCE_UDP_ENCAP);
+	struct ev_log *ud = new_id(test, IB_QPT_UD);
+	struct ev_log *ud6 = new_id(test, IB_QPT_UD);
+	struct sockaddr_in6 *s6 = kunit_kzalloc(test, sizeof(*s6), GFP_KERNEL);
+	struct sockaddr_storage ss;
+	struct rdma_ah_attr *ah = &ud->ud.ah_attr;
+	unsigned int base;
+	union ib_gid want;
+	int ctx_token;
+
+	KUNIT_ASSERT_NOT_NULL(test, s6);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(ud->id, ip4(&ss, "192.0.2.1",
+							 TEST_PORT + 2)), 0);
+	KUNIT_ASSERT_PTR_EQ(test, ud->id->device, ctx->dev);
+	base = ib_gid_attr_refcount(attr);
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac1));
+
+	KUNIT_ASSERT_EQ(test, rdma_join_multicast(ud->id,
+						  ip4(&ss, "239.1.1.1", 0),
+						  BIT(FULLMEMBER_JOIN),
+						  &ctx_token), 0);
+	expect_event(test, ud, 1, RDMA_CM_EVENT_MULTICAST_JOIN, 0);
+	KUNIT_EXPECT_TRUE(test, has_mc(ctx->a, mac1));
+	KUNIT_EXPECT_EQ(test, ah->type, RDMA_AH_ATTR_TYPE_ROCE);
+	KUNIT_EXPECT_TRUE(test, ah->ah_flags & IB_AH_GRH);
+	KUNIT_EXPECT_EQ(test, ah->port_num, ROCE_PORT);
+	gid4(&want, "239.1.1.1");
+	KUNIT_EXPECT_MEMEQ(test, ah->grh.dgid.raw, want.raw, 16);
+	KUNIT_EXPECT_PTR_EQ(test, ah->grh.sgid_attr, attr);
+	KUNIT_EXPECT_EQ(test, ah->grh.hop_limit, 64);
+	KUNIT_EXPECT_EQ(test, ah->grh.traffic_class, 0);
+	KUNIT_EXPECT_MEMEQ(test, ah->roce.dmac, mac1, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, ud->ud.qp_num, 0xffffff);
+	KUNIT_EXPECT_EQ(test, ud->ud.qkey, RDMA_UDP_QKEY);
+	KUNIT_EXPECT_PTR_EQ(test, ud->ud.private_data, (const void *)&ctx_token);
+
+	/* send-only: the event, no IP group */
+	KUNIT_ASSERT_EQ(test, rdma_join_multicast(ud->id,
+						  ip4(&ss, "239.1.1.2", 0),
+						  BIT(SENDONLY_FULLMEMBER_JOIN),
+						  NULL), 0);
+	expect_event(test, ud, 2, RDMA_CM_EVENT_MULTICAST_JOIN, 0);
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac2));
+
+	/* leaving: the IP group goes, the events' GID references too */
+	rdma_leave_multicast(ud->id, ip4(&ss, "239.1.1.1", 0));
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac1));
+	rdma_leave_multicast(ud->id, ip4(&ss, "239.1.1.2", 0));
+	KUNIT_EXPECT_TRUE(test, list_empty(&to_id_priv(ud->id)->mc_list));
+	KUNIT_EXPECT_EQ(test, ib_gid_attr_refcount(attr), base);
+	rdma_put_gid_attr(attr);
+
+	/* IPv6: MLD, the group is the MGID; destroying the id leaves it */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, addr6_del, ctx),
+			0);
+	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(ctx->rtc, RTM_NEWADDR,
+					   ctx->a->ifindex, "2001:db8::1", 64),
+			0);
+	roce_gid_mgmt_flush();
+	s6->sin6_family = AF_INET6;
+	KUNIT_ASSERT_EQ(test, in6_pton("2001:db8::1", -1,
+				       s6->sin6_addr.s6_addr, -1, NULL), 1);
+	s6->sin6_port = htons(TEST_PORT + 4);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(ud6->id, (struct sockaddr *)s6),
+			0);
+	KUNIT_ASSERT_PTR_EQ(test, ud6->id->device, ctx->dev);
+	memset(s6, 0, sizeof(*s6));
+	s6->sin6_family = AF_INET6;
+	KUNIT_ASSERT_EQ(test, in6_pton("ff0e::1:2", -1, s6->sin6_addr.s6_addr,
+				       -1, NULL), 1);
+	KUNIT_ASSERT_EQ(test, rdma_join_multicast(ud6->id,
+						  (struct sockaddr *)s6,
+						  BIT(FULLMEMBER_JOIN), NULL),
+			0);
+	expect_event(test, ud6, 1, RDMA_CM_EVENT_MULTICAST_JOIN, 0);
+	KUNIT_EXPECT_MEMEQ(test, ud6->ud.ah_attr.grh.dgid.raw,
+			   s6->sin6_addr.s6_addr, 16);
+	KUNIT_EXPECT_MEMEQ(test, ud6->ud.ah_attr.roce.dmac, mac6, ETH_ALEN);
+	KUNIT_EXPECT_TRUE(test, has_mc(ctx->a, mac6));
+	kunit_release_action(test, id_destroy_action, ud6);
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac6));
+}
+
+/*
+ * Joins RoCE refuses with -EINVAL, joining nothing and telling nothing:
+ * a group address that is not multicast, the wildcard, a JoinState other
+ * than full or send-only full member, a connected id.
+ */
+static void rdma_cma_roce_multicast_refused(struct kunit *test)
+{
+	static const u8 mac1[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x01, 0x01 };
 	struct cma_ctx *ctx = new_ctx(test);
 	struct ev_log *ud = new_id(test, IB_QPT_UD);
+	struct ev_log *rc = new_id(test, IB_QPT_RC);
 	struct sockaddr_storage ss;
 
 	KUNIT_ASSERT_EQ(test, rdma_bind_addr(ud->id, ip4(&ss, "192.0.2.1",
 							 TEST_PORT + 2)), 0);
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(rc->id, ip4(&ss, "192.0.2.1",
+							 TEST_PORT + 3)), 0);
 	KUNIT_ASSERT_PTR_EQ(test, ud->id->device, ctx->dev);
 	KUNIT_EXPECT_EQ(test, rdma_join_multicast(ud->id,
-						  ip4(&ss, "239.1.1.1", 0), 1,
-						  NULL), -EOPNOTSUPP);
+						  ip4(&ss, "192.0.2.9", 0),
+						  BIT(FULLMEMBER_JOIN), NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_join_multicast(ud->id,
+						  ip4(&ss, "0.0.0.0", 0),
+						  BIT(FULLMEMBER_JOIN), NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_join_multicast(ud->id,
+						  ip4(&ss, "239.1.1.1", 0),
+						  BIT(NONMEMBER_JOIN), NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_join_multicast(rc->id,
+						  ip4(&ss, "239.1.1.1", 0),
+						  BIT(FULLMEMBER_JOIN), NULL),
+			-EINVAL);
 	KUNIT_EXPECT_TRUE(test, list_empty(&to_id_priv(ud->id)->mc_list));
+	KUNIT_EXPECT_TRUE(test, list_empty(&to_id_priv(rc->id)->mc_list));
+	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac1));
 	rdma_leave_multicast(ud->id, ip4(&ss, "239.1.1.1", 0));
 	KUNIT_EXPECT_EQ(test, st(ud->id), RDMA_CM_ADDR_BOUND);
-	KUNIT_EXPECT_EQ(test, ud->n, 0);
+	KUNIT_EXPECT_EQ(test, ud->n + rc->n, 0);
 }
 
 /* A wildcard listener covers every device, also one registered later. */
@@ -1031,7 +1362,7 @@ static void rdma_cma_removal_during_resolve(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, wait_event_timeout(log->wq,
 						   READ_ONCE(log->destroyed),
 						   EV_WAIT));
-	rt_neigh4(ctx->rtc, ctx->a, "192.0.2.3", peer_mac);
+	rt_neigh4(test, ctx->rtc, ctx->a, "192.0.2.3", peer_mac);
 	sentinel_resolve(test, false);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(log->n), 1);
 }
@@ -1439,12 +1770,16 @@ static void rdma_cma_event_names(struct kunit *test)
 
 static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_resolve_roce),
-	KUNIT_CASE(rdma_cma_roce_connect_gap_refused),
+	KUNIT_CASE(rdma_cma_roce_connect_no_gsi),
+	KUNIT_CASE(rdma_cma_roce_sgid_attr_refs),
+	KUNIT_CASE(rdma_cma_roce_route_tos_mtu),
+	KUNIT_CASE(rdma_cma_roce_default_mode),
 	KUNIT_CASE(rdma_cma_addr_error),
 	KUNIT_CASE(rdma_cma_resolve_loopback),
 	KUNIT_CASE(rdma_cma_wrong_state),
 	KUNIT_CASE(rdma_cma_roce_listen),
-	KUNIT_CASE(rdma_cma_roce_multicast_gap_refused),
+	KUNIT_CASE(rdma_cma_roce_multicast),
+	KUNIT_CASE(rdma_cma_roce_multicast_refused),
 	KUNIT_CASE(rdma_cma_listen_all_devices),
 	KUNIT_CASE(rdma_cma_device_removal),
 	KUNIT_CASE(rdma_cma_destroy_races_resolve),

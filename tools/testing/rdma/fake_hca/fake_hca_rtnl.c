@@ -187,18 +187,20 @@ int kt_rtnl_addr(struct kt_rtnl *c, u16 type, int ifindex, const char *addr,
 EXPORT_SYMBOL_GPL(kt_rtnl_addr);
 
 /**
- * kt_rtnl_neigh - set a permanent neighbour
+ * kt_rtnl_neigh_ll - set a permanent neighbour of any link layer
  * @c: the client
  * @ifindex: the net device's ifindex
  * @addr: the neighbour's address, IPv4 or IPv6 text
- * @mac: its MAC address
+ * @lladdr: its link-layer address (an IPoIB one is INFINIBAND_ALEN long)
+ * @len: the length of @lladdr
  *
  * Context: Process context; sleeps (rtnetlink takes RTNL).
  *
- * Return: 0, -EINVAL for text that is no address, or rtnetlink's error.
+ * Return: 0, -EINVAL for text that is no address or a @len over
+ * MAX_ADDR_LEN, or rtnetlink's error.
  */
-int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
-		  const u8 *mac)
+int kt_rtnl_neigh_ll(struct kt_rtnl *c, int ifindex, const char *addr,
+		     const u8 *lladdr, unsigned int len)
 {
 	struct ndmsg nd = {
 		.ndm_ifindex = ifindex,
@@ -208,6 +210,8 @@ int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
 	struct in6_addr a6;
 	__be32 a4;
 
+	if (len > MAX_ADDR_LEN)
+		return -EINVAL;
 	if (in4_pton(addr, -1, (u8 *)&a4, -1, NULL) == 1) {
 		nd.ndm_family = AF_INET;
 		req_init(&r, RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, &nd,
@@ -221,8 +225,26 @@ int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
 	} else {
 		return -EINVAL;
 	}
-	req_put(&r, NDA_LLADDR, mac, ETH_ALEN);
+	req_put(&r, NDA_LLADDR, lladdr, len);
 	return req_do(c, &r);
+}
+EXPORT_SYMBOL_GPL(kt_rtnl_neigh_ll);
+
+/**
+ * kt_rtnl_neigh - set a permanent Ethernet neighbour
+ * @c: the client
+ * @ifindex: the net device's ifindex
+ * @addr: the neighbour's address, IPv4 or IPv6 text
+ * @mac: its MAC address
+ *
+ * Context: Process context; sleeps (rtnetlink takes RTNL).
+ *
+ * Return: 0, -EINVAL for text that is no address, or rtnetlink's error.
+ */
+int kt_rtnl_neigh(struct kt_rtnl *c, int ifindex, const char *addr,
+		  const u8 *mac)
+{
+	return kt_rtnl_neigh_ll(c, ifindex, addr, mac, ETH_ALEN);
 }
 EXPORT_SYMBOL_GPL(kt_rtnl_neigh);
 
