@@ -23,6 +23,7 @@ static LIST_HEAD(listen_any_list);
  * cma_find_device - the cma_device of an ib_device
  * @device: the device
  *
+ * Context: process context; takes cma_lock.
  * Return: the cma_device, referenced (cma_dev_put() it), or NULL.
  */
 struct cma_device *cma_find_device(struct ib_device *device)
@@ -62,6 +63,7 @@ static unsigned long cma_supported_gid_types(struct ib_device *device,
  * @port: the port
  * @gid_type: the type
  *
+ * Context: process context; takes cma_lock.
  * Return: 0, or -EINVAL for an invalid port or a type the port lacks.
  */
 int cma_set_default_gid_type(struct cma_device *cma_dev, u32 port,
@@ -89,6 +91,7 @@ EXPORT_SYMBOL_IF_KUNIT(cma_set_default_gid_type);
  * @port: the port
  * @tos: the ToS byte
  *
+ * Context: process context; takes cma_lock.
  * Return: 0, or -EINVAL for an invalid port.
  */
 int cma_set_default_roce_tos(struct cma_device *cma_dev, u32 port, u8 tos)

@@ -164,6 +164,15 @@ void cma_dev_get(struct cma_device *cma_dev)
 	refcount_inc(&cma_dev->refcount);
 }
 
+/**
+ * cma_dev_put - drop a reference on a cma_device
+ * @cma_dev: the device
+ *
+ * The last one wakes the device's removal, which waits for it.
+ *
+ * Context: any.
+ * Return: nothing.
+ */
 void cma_dev_put(struct cma_device *cma_dev)
 {
 	if (refcount_dec_and_test(&cma_dev->refcount))

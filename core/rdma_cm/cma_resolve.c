@@ -18,12 +18,29 @@
 
 #include "cma_priv.h"
 
+/**
+ * cma_default_gid_type - a port's default_roce_mode
+ * @cma_dev: the device
+ * @port: a valid port of it
+ *
+ * Context: any; the caller holds cma_lock or accepts a value that a
+ * configfs write may change right after.
+ * Return: the GID type new ids of the port bind.
+ */
 enum ib_gid_type cma_default_gid_type(struct cma_device *cma_dev, u32 port)
 {
 	return cma_dev->default_gid_type[port - rdma_start_port(cma_dev->device)];
 }
 EXPORT_SYMBOL_IF_KUNIT(cma_default_gid_type);
 
+/**
+ * cma_default_roce_tos - a port's default_roce_tos
+ * @cma_dev: the device
+ * @port: a valid port of it
+ *
+ * Context: as cma_default_gid_type().
+ * Return: the ToS of ids of the port that set none.
+ */
 u8 cma_default_roce_tos(struct cma_device *cma_dev, u32 port)
 {
 	return cma_dev->default_roce_tos[port - rdma_start_port(cma_dev->device)];
