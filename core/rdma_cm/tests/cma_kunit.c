@@ -56,6 +56,7 @@
 #include <linux/delay.h>
 #include <linux/wait.h>
 #include <net/arp.h>
+#include <net/ndisc.h>
 #include <net/neighbour.h>
 #include <net/netlink.h>
 #include <rdma/ib_cache.h>
@@ -1112,6 +1113,92 @@ static void rdma_cma_roce_multicast(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, has_mc(ctx->a, mac6));
 }
 
+static void v6_reset(void *arg)
+{
+	struct cma_ctx *ctx = arg;
+
+	addr6_del(ctx);
+	neigh_ifdown(&nd_tbl, ctx->a);
+}
+
+static struct sockaddr *ip6(struct sockaddr_storage *ss, const char *ip,
+			    u16 port, u32 flowinfo)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	sin6->sin6_family = AF_INET6;
+	WARN_ON(in6_pton(ip, -1, sin6->sin6_addr.s6_addr, -1, NULL) != 1);
+	sin6->sin6_port = htons(port);
+	sin6->sin6_flowinfo = htonl(flowinfo);
+	return (struct sockaddr *)ss;
+}
+
+/*
+ * An IPv6 RoCE v2 path: the GIDs are the addresses, the source's flow
+ * label is the path's (a source without one gets the ports' hash), the
+ * hop limit the IPv6 route's; rdma_set_ib_path() instead of the route
+ * resolution fills in the Ethernet side of the path it is given.
+ */
+static void rdma_cma_roce_route_ipv6(struct kunit *test)
+{
+	struct cma_ctx *ctx = new_ctx(test);
+	struct ev_log *fl = new_id(test, IB_QPT_RC);
+	struct ev_log *set = new_id(test, IB_QPT_RC);
+	struct sockaddr_storage src, dst;
+	struct sa_path_rec *rec, given = {};
+	struct in6_addr a6;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, v6_reset, ctx),
+			0);
+	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(ctx->rtc, RTM_NEWADDR,
+					   ctx->a->ifindex, "2001:db8::1", 64),
+			0);
+	KUNIT_ASSERT_EQ(test, kt_rtnl_neigh(ctx->rtc, ctx->a->ifindex,
+					    "2001:db8::2", peer_mac), 0);
+	roce_gid_mgmt_flush();
+
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(fl->id,
+						ip6(&src, "2001:db8::1", 0,
+						    0x12345),
+						ip6(&dst, "2001:db8::2",
+						    TEST_PORT, 0), 1000), 0);
+	expect_event(test, fl, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	KUNIT_ASSERT_PTR_EQ(test, fl->id->device, ctx->dev);
+	KUNIT_ASSERT_NOT_NULL(test, fl->id->route.addr.dev_addr.sgid_attr);
+	KUNIT_ASSERT_EQ(test, in6_pton("2001:db8::1", -1, a6.s6_addr, -1,
+				       NULL), 1);
+	KUNIT_EXPECT_MEMEQ(test, fl->id->route.addr.dev_addr.sgid_attr->gid.raw,
+			   a6.s6_addr, 16);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(fl->id, 1000), 0);
+	expect_event(test, fl, 2, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	rec = fl->id->route.path_rec;
+	KUNIT_EXPECT_MEMEQ(test, rec->sgid.raw, a6.s6_addr, 16);
+	KUNIT_ASSERT_EQ(test, in6_pton("2001:db8::2", -1, a6.s6_addr, -1,
+				       NULL), 1);
+	KUNIT_EXPECT_MEMEQ(test, rec->dgid.raw, a6.s6_addr, 16);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(rec->flow_label), 0x12345);
+	KUNIT_EXPECT_EQ(test, rec->hop_limit, 64);
+	KUNIT_EXPECT_MEMEQ(test, rec->roce.dmac, peer_mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, rec->rec_type, SA_PATH_REC_TYPE_ROCE_V2);
+
+	/* a path from elsewhere: the Ethernet fields are set on it */
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(set->id, NULL,
+						ip4(&dst, "192.0.2.2",
+						    TEST_PORT), 1000), 0);
+	expect_event(test, set, 1, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	given.mtu = IB_MTU_256;
+	given.traffic_class = 7;
+	KUNIT_ASSERT_EQ(test, rdma_set_ib_path(set->id, &given), 0);
+	rec = set->id->route.path_rec;
+	KUNIT_EXPECT_EQ(test, rec->rec_type, SA_PATH_REC_TYPE_ROCE_V2);
+	KUNIT_EXPECT_TRUE(test, rec->roce.route_resolved);
+	KUNIT_EXPECT_MEMEQ(test, rec->roce.dmac, peer_mac, ETH_ALEN);
+	KUNIT_EXPECT_EQ(test, rec->mtu, IB_MTU_256);
+	KUNIT_EXPECT_EQ(test, rec->traffic_class, 7);
+	KUNIT_EXPECT_EQ(test, st(set->id), RDMA_CM_ROUTE_RESOLVED);
+}
+
 /*
  * Joins RoCE refuses with -EINVAL, joining nothing and telling nothing:
  * a group address that is not multicast, the wildcard, a JoinState other
@@ -1774,6 +1861,7 @@ static struct kunit_case rdma_cma_cases[] = {
 	KUNIT_CASE(rdma_cma_roce_sgid_attr_refs),
 	KUNIT_CASE(rdma_cma_roce_route_tos_mtu),
 	KUNIT_CASE(rdma_cma_roce_default_mode),
+	KUNIT_CASE(rdma_cma_roce_route_ipv6),
 	KUNIT_CASE(rdma_cma_addr_error),
 	KUNIT_CASE(rdma_cma_resolve_loopback),
 	KUNIT_CASE(rdma_cma_wrong_state),
