@@ -299,6 +299,10 @@ struct rvt_mcast {
  *	may set another through PortInfo)
  * @qp_types: the QP types the driver carries, BIT(IB_QPT_*); 0 for all
  *	of rdmavt's (create_qp refuses others with -EOPNOTSUPP)
+ * @roce: the ports are RoCE ports of a wire driver (soft-RoCE): address
+ *	vectors are of type RDMA_AH_ATTR_TYPE_ROCE, carry a GRH and no
+ *	LID, and rdmavt installs no management agent (process_mad,
+ *	modify_port) and needs no find_dev_by_lid
  * @managed: the ports wait for a subnet manager: they start in INIT
  *	(physical state LinkUp) with LID 0 and SM LID 0, and only
  *	SubnSet(PortInfo) gives them a LID and moves them to ARMED and
@@ -312,6 +316,7 @@ struct rvt_driver_params {
 	u32			lid[4];
 	u64			gid_prefix;
 	u32			qp_types;
+	bool			roce;
 	bool			managed;
 };
 

@@ -13,7 +13,9 @@
  */
 
 #include <linux/export.h>
+#include <linux/ip.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
 #include "mad_priv.h"
@@ -659,6 +661,20 @@ static bool mad_same_peer(struct ib_mad_send_wr_private *wr,
 	sgid_attr = wr->send_buf.ah->sgid_attr;
 	if (!sgid_attr || !recv_grh)
 		return !sgid_attr && !recv_grh;
+	/*
+	 * RoCE v2 over IPv4 puts the IPv4 header in the GRH's last 20
+	 * bytes; its destination is the IPv4-mapped GID the request came
+	 * from (an IPv6 header has its addresses where a GRH has them)
+	 */
+	if ((wc->wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) &&
+	    wc->wc->network_hdr_type == RDMA_NETWORK_IPV4) {
+		const struct iphdr *iph = (const void *)wc->recv_buf.grh + 20;
+		struct in6_addr dgid;
+
+		ipv6_addr_set_v4mapped(iph->daddr, &dgid);
+		return !memcmp(sgid_attr->gid.raw, dgid.s6_addr,
+			       sizeof(dgid));
+	}
 	return !memcmp(sgid_attr->gid.raw, wc->recv_buf.grh->dgid.raw,
 		       sizeof(union ib_gid));
 }

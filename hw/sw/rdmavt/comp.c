@@ -121,7 +121,13 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		qp->s_flags &= ~RVT_S_WAIT_PENDING;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 
-	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+	/*
+	 * A datagram a wire driver could not send (no route, no neighbour)
+	 * is lost, as a datagram may be: its request completes with the
+	 * error, the QP stays (the MAD layer's QP1 goes on serving)
+	 */
+	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR &&
+	    !(in_flight && rvt_datagram(qp)))
 		rvt_error_qp(qp, status);
 	if (cqe)
 		rvt_cq_enter(rvt_send_cq(qp), &wc, false);
@@ -140,7 +146,8 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
  *	memory); IB_WC_WR_FLUSH_ERR for a request the driver gives back
  *	unfinished in the error state; another error status fails the
  *	request and moves the QP to the error state, in which the driver
- *	gives back the rest of what it holds
+ *	gives back the rest of what it holds (a UD or GSI QP stays in its
+ *	state: the datagram is lost, the next ones may go)
  *
  * Gives the request back to the engine: drops its MR references, gives
  * its slot back to the poster and, when due (an error, or signaled),

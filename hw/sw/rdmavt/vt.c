@@ -169,6 +169,8 @@ static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  * Checks the port, the service level (0..15), the static rate, the
  * destination LID (not 0; a multicast LID only with a GRH) and the GRH's
  * source GID index, then calls the driver's driver_f.check_ah if any.
+ * On a RoCE device (dparms.roce) the address vector has no LID and must
+ * have a GRH.
  *
  * Context: Any context create_ah allows (it may be atomic without
  * RDMA_CREATE_AH_SLEEPABLE); does not sleep itself. Calls the device's
@@ -193,11 +195,17 @@ int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
 		return -EINVAL;
 	if (rate != IB_RATE_PORT_CURRENT && ib_rate_to_mbps(rate) < 0)
 		return -EINVAL;
+	if (rdi->dparms.roce) {
+		if (!grh)
+			return -EINVAL;
+		goto grh;
+	}
 	if (!dlid)
 		return -EINVAL;
 	if (dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE) &&
 	    dlid != be16_to_cpu(IB_LID_PERMISSIVE) && !grh)
 		return -EINVAL;
+grh:
 	if (grh && rdma_ah_read_grh(ah_attr)->sgid_index >= pattr.gid_tbl_len)
 		return -EINVAL;
 	if (rdi->driver_f.check_ah)
@@ -215,7 +223,9 @@ static int rvt_create_ah(struct ib_ah *ibah,
 
 	int ret;
 
-	if (init_attr->ah_attr->type != RDMA_AH_ATTR_TYPE_IB)
+	if (init_attr->ah_attr->type != (rdi->dparms.roce ?
+					  RDMA_AH_ATTR_TYPE_ROCE :
+					  RDMA_AH_ATTR_TYPE_IB))
 		return -EINVAL;
 	ret = rvt_check_ah(ibah->device, init_attr->ah_attr);
 	if (ret)
@@ -417,7 +427,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (!rdi->ibdev.node_type)
 		rdi->ibdev.node_type = RDMA_NODE_IB_CA;
 	/* LIDs address IB ports only; a wire driver finds its peers itself */
-	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA &&
+	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA && !rdi->dparms.roce &&
 	    !rdi->driver_f.find_dev_by_lid)
 		return -EINVAL;
 	for (i = 0; i < rdi->dparms.nports; i++)
@@ -432,7 +442,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	ret = rvt_ports_init(rdi);
 	if (ret)
 		return ret;
-	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA)
+	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA && !rdi->dparms.roce)
 		ib_set_device_ops(&rdi->ibdev, &rvt_ib_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
 	rdi->ibdev.phys_port_cnt = rdi->dparms.nports;

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdma_rxe: soft-RoCE on the rdmavt verbs engine.  Private declarations
+ * of the module.
+ *
+ * A device is an rdmavt device (node type CA, one Ethernet port) bound to
+ * one net device.  rdmavt owns the verbs objects, the send ring and the
+ * placement of what arrives; rxe owns the wire: packets over UDP port
+ * 4791 (RoCE v2, IPv4 or IPv6) or Ethertype 0x8915 (RoCE v1, with a
+ * GRH), chosen by the GID type of the address's source GID.
+ */
+#ifndef RXE_H
+#define RXE_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_mad.h>
+#include <rdma/rdma_vt.h>
+
+#include "rxe_hdr.h"
+
+/* the one port of a device */
+#define RXE_PORT		1
+
+/* upstream rxe's limits and attributes (rxe_param.h there) */
+#define RXE_VENDOR_ID		0xffffff
+#define RXE_MAX_QP		((1 << 20) - 16)
+#define RXE_MAX_QP_WR		BIT(20)
+#define RXE_MAX_SGE		32
+#define RXE_MAX_CQ		BIT(20)
+#define RXE_MAX_CQE		((1 << 15) - 1)
+#define RXE_MAX_PD		BIT(20)
+#define RXE_MAX_MR		((1 << 19) - 1)
+#define RXE_MAX_QP_RD_ATOM	128
+#define RXE_MAX_RES_RD_ATOM	0x3f000
+#define RXE_MAX_MCAST_GRP	8192
+#define RXE_MAX_MCAST_QP_ATTACH	56
+#define RXE_MAX_TOT_MCAST_QP_ATTACH 0x70000
+#define RXE_MAX_AH		((1 << 15) - 1)
+#define RXE_MAX_SRQ		((1 << 20) - 0x00020001)
+#define RXE_MAX_SRQ_WR		BIT(20)
+#define RXE_MAX_SRQ_SGE		27
+#define RXE_MAX_FMR_PAGE_LIST_LEN 512
+#define RXE_MAX_PKEYS		64
+#define RXE_LOCAL_CA_ACK_DELAY	15
+#define RXE_GID_TBL_LEN		1024
+#define RXE_MAX_MSG_SZ		BIT(31)
+/* headers a RoCE v2 packet may carry, taken off the MTU (upstream's) */
+#define RXE_MAX_HDR_LENGTH	80
+
+/**
+ * enum rxe_drop - why a received packet was dropped (struct rxe_dev.drops)
+ * @RXE_DROP_HDR: too short, a bad BTH, an unknown opcode, a bad length
+ * @RXE_DROP_ICRC: the ICRC did not match
+ * @RXE_DROP_QP: no QP of that number, or of another type
+ * @RXE_DROP_QKEY: the Q_Key of a datagram did not match
+ * @RXE_DROP_PKEY: the P_Key was not the default one
+ * @RXE_DROP_RQ: no receive WQE, or the QP does not receive in its state
+ * @RXE_DROP_NOMEM: no memory for a packet (receive or send)
+ * @RXE_NUM_DROPS: their number
+ */
+enum rxe_drop {
+	RXE_DROP_HDR,
+	RXE_DROP_ICRC,
+	RXE_DROP_QP,
+	RXE_DROP_QKEY,
+	RXE_DROP_PKEY,
+	RXE_DROP_RQ,
+	RXE_DROP_NOMEM,
+	RXE_NUM_DROPS
+};
+
+struct rxe_ns;
+
+/**
+ * struct rxe_dev - one soft-RoCE device
+ * @rdi: the rdmavt device, first
+ * @port: rdmavt's state of the one port
+ * @ndev: the net device the port sits on (ib_device_set_netdev() holds
+ *	it until the device is unregistered)
+ * @ns: the RoCE v2 sockets of @ndev's namespace, referenced while the
+ *	device lives (rxe_net.c)
+ * @drops: received packets dropped, by enum rxe_drop
+ * @route_err: datagrams that found no route or neighbour
+ * @pkeys: the P_Key table (upstream's 64 entries; the default P_Key
+ *	first, the rest empty)
+ */
+struct rxe_dev {
+	struct rvt_dev_info	rdi;
+	struct rvt_ibport	port;
+	struct net_device	*ndev;
+	struct rxe_ns		*ns;
+	atomic64_t		drops[RXE_NUM_DROPS];
+	atomic64_t		route_err;
+	u16			pkeys[RXE_MAX_PKEYS];
+};
+
+static inline struct rxe_dev *to_rxe_dev(struct ib_device *ibdev)
+{
+	return container_of(ib_to_rvt(ibdev), struct rxe_dev, rdi);
+}
+
+static inline void rxe_drop(struct rxe_dev *rxe, enum rxe_drop why)
+{
+	atomic64_inc(&rxe->drops[why]);
+}
+
+/**
+ * struct rxe_qp_priv - rxe's state of a QP
+ * @src_port: the UDP source port of its RoCE v2 packets
+ * @psn: the next PSN it sends (datagrams: one per packet)
+ */
+struct rxe_qp_priv {
+	u16	src_port;
+	u32	psn;
+};
+
+/**
+ * struct rxe_pkt - a packet being received, as far as it was parsed
+ * @rxe: the device it came to
+ * @skb: the packet, linear; skb->data at the BTH
+ * @nh: RXE_NH_* of its network header
+ * @nhdr: the network header: the IPv4 or IPv6 header (the UDP header
+ *	after it), or the GRH
+ * @bth: its BTH
+ * @opcode: the BTH's opcode
+ * @mask: the opcode's mask (rxe_opcode[])
+ * @qpn: the destination QP
+ * @psn: the PSN
+ * @paylen: bytes from the BTH to the end, the ICRC included
+ * @payload: the payload's first byte
+ * @plen: payload bytes, without padding
+ */
+struct rxe_pkt {
+	struct rxe_dev		*rxe;
+	struct sk_buff		*skb;
+	enum rxe_nh		nh;
+	u8			*nhdr;
+	struct rxe_bth		*bth;
+	u8			opcode;
+	u32			mask;
+	u32			qpn;
+	u32			psn;
+	u32			paylen;
+	u8			*payload;
+	u32			plen;
+};
+
+/* rxe_dev.c */
+enum ib_mtu rxe_mtu_to_enum(int mtu);
+u32 rxe_mtu(struct rxe_dev *rxe);
+bool rxe_netdev_qualified(const struct net_device *ndev);
+int rxe_device_add(const char *name, struct net_device *ndev);
+void rxe_port_event(struct rxe_dev *rxe, enum ib_event_type type);
+
+/* rxe_net.c */
+int rxe_net_init(void);
+void rxe_net_exit(void);
+int rxe_ns_get(struct rxe_dev *rxe);
+void rxe_ns_put(struct rxe_dev *rxe);
+int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
+		 const struct ib_gid_attr *sgid_attr,
+		 const struct rdma_ah_attr *av, u16 sport);
+
+/* rxe_recv.c */
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh);
+
+/* rxe_ud.c */
+int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
+void rxe_xmit_flush(struct rvt_qp *qp);
+void rxe_xmit_stop(struct rvt_qp *qp);
+void *rxe_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void rxe_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp);
+
+#endif /* RXE_H */

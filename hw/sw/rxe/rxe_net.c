@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rxe on the network: the RoCE v2 UDP sockets of each network namespace,
+ * the RoCE v1 Ethertype, and the way out for a packet built by the
+ * transport.
+ *
+ * RoCE v2: one UDP tunnel socket per address family on port 4791 in
+ * each namespace that has a soft-RoCE device, made with its first device
+ * and closed with its last (struct rxe_ns, rxe_ns_lock).  A namespace
+ * that goes away closes its sockets first; its devices, unregistered
+ * with their net devices, then find none to close.
+ *
+ * RoCE v1: a packet_type for Ethertype 0x8915, registered while the
+ * module is loaded; it hands packets to the device on the net device
+ * they came in on.
+ *
+ * Out: rxe_xmit_skb() puts the network header (GRH, or IP and UDP) in
+ * front of the transport packet, the ICRC at its end and the Ethernet
+ * header with the destination MAC the core resolved into the address
+ * vector, and queues the frame on the net device of the source GID.  A
+ * frame for the device's own MAC goes back in through netif_rx().
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/unaligned.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+#include <rdma/ib_cache.h>
+
+#include "rxe.h"
+
+/**
+ * struct rxe_ns - the RoCE v2 sockets of a network namespace
+ * @list: entry in rxe_ns_list
+ * @net: the namespace; NULL once it went away
+ * @users: devices of the namespace holding it
+ * @sk4: the IPv4 socket
+ * @sk6: the IPv6 socket (NULL when IPv6 is off)
+ *
+ * All fields under rxe_ns_lock.
+ */
+struct rxe_ns {
+	struct list_head	list;
+	struct net		*net;
+	unsigned int		users;
+	struct socket		*sk4;
+	struct socket		*sk6;
+};
+
+/* protects rxe_ns_list and every struct rxe_ns; process context */
+static DEFINE_MUTEX(rxe_ns_lock);
+static LIST_HEAD(rxe_ns_list);
+
+/* The device an skb came in on, referenced; NULL if it has none. */
+static struct rxe_dev *rxe_of_netdev(struct net_device *ndev)
+{
+	struct ib_device *ibdev;
+
+	if (is_vlan_dev(ndev))
+		ndev = vlan_dev_real_dev(ndev);
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	return ibdev ? to_rxe_dev(ibdev) : NULL;
+}
+
+/* A RoCE v2 packet: skb->data at the UDP header.  Softirq context. */
+static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct rxe_dev *rxe = rxe_of_netdev(skb->dev);
+
+	if (!rxe)
+		goto drop;
+	if (skb_linearize(skb) || skb->len < sizeof(struct udphdr) ||
+	    (skb->protocol == htons(ETH_P_IP) ?
+	     ip_hdr(skb)->ihl != 5 :
+	     ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)) {
+		rxe_drop(rxe, RXE_DROP_HDR);
+		ib_device_put(&rxe->rdi.ibdev);
+		goto drop;
+	}
+	__skb_pull(skb, sizeof(struct udphdr));
+	rxe_rcv(rxe, skb, skb->protocol == htons(ETH_P_IP) ? RXE_NH_IPV4 :
+		RXE_NH_IPV6);
+	ib_device_put(&rxe->rdi.ibdev);
+	return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+/* A RoCE v1 packet: skb->data at the GRH.  Softirq context. */
+static int rxe_v1_recv(struct sk_buff *skb, struct net_device *ndev,
+		       struct packet_type *pt, struct net_device *orig)
+{
+	struct rxe_dev *rxe;
+	struct rxe_grh *grh;
+	u32 len;
+
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	rxe = rxe_of_netdev(ndev);
+	if (!rxe)
+		goto drop;
+	if (skb_linearize(skb) || skb->len < sizeof(*grh))
+		goto bad;
+	grh = (struct rxe_grh *)skb->data;
+	len = be16_to_cpu(grh->paylen);
+	if ((be32_to_cpu(grh->vtf) >> 28) != 6 ||
+	    grh->next_hdr != RXE_GRH_NEXT_HDR ||
+	    len > skb->len - sizeof(*grh))
+		goto bad;
+	skb_reset_network_header(skb);
+	__skb_pull(skb, sizeof(*grh));
+	/* Ethernet pads short frames */
+	skb_trim(skb, len);
+	rxe_rcv(rxe, skb, RXE_NH_GRH);
+	ib_device_put(&rxe->rdi.ibdev);
+	return NET_RX_SUCCESS;
+
+bad:
+	rxe_drop(rxe, RXE_DROP_HDR);
+	ib_device_put(&rxe->rdi.ibdev);
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+static struct packet_type rxe_v1_packet_type __read_mostly = {
+	.type = cpu_to_be16(ETH_P_IBOE),
+	.func = rxe_v1_recv,
+};
+
+static struct socket *rxe_udp_socket(struct net *net, bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tnl = {
+		.encap_type = 1,
+		.encap_rcv = rxe_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.ipv6_v6only = ipv6,
+		.local_udp_port = htons(RXE_ROCE_V2_PORT),
+	};
+	struct socket *sock;
+	int ret;
+
+	ret = udp_sock_create(net, &cfg, &sock);
+	if (ret)
+		return ERR_PTR(ret);
+	setup_udp_tunnel_sock(net, sock, &tnl);
+	return sock;
+}
+
+static void rxe_ns_close(struct rxe_ns *ns)
+{
+	if (ns->sk4)
+		udp_tunnel_sock_release(ns->sk4);
+	if (ns->sk6)
+		udp_tunnel_sock_release(ns->sk6);
+	ns->sk4 = NULL;
+	ns->sk6 = NULL;
+}
+
+/**
+ * rxe_ns_get - hold the RoCE v2 sockets of a device's namespace
+ * @rxe: the device; its net device's namespace counts
+ *
+ * Makes the namespace's sockets with its first device.
+ *
+ * Context: process context; takes rxe_ns_lock, may sleep.
+ * Return: 0, -ENOMEM, or the error of making a socket (-EADDRINUSE:
+ * something else has UDP port 4791 in the namespace).
+ */
+int rxe_ns_get(struct rxe_dev *rxe)
+{
+	struct net *net = dev_net(rxe->ndev);
+	struct rxe_ns *ns;
+	int ret = 0;
+
+	mutex_lock(&rxe_ns_lock);
+	list_for_each_entry(ns, &rxe_ns_list, list)
+		if (ns->net == net)
+			goto found;
+	ns = kzalloc(sizeof(*ns), GFP_KERNEL);
+	if (!ns) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ns->net = net;
+	ns->sk4 = rxe_udp_socket(net, false);
+	if (IS_ERR(ns->sk4)) {
+		ret = PTR_ERR(ns->sk4);
+		ns->sk4 = NULL;
+		goto err;
+	}
+	if (IS_ENABLED(CONFIG_IPV6)) {
+		ns->sk6 = rxe_udp_socket(net, true);
+		/* a namespace without IPv6 has RoCE v2 over IPv4 only */
+		if (IS_ERR(ns->sk6)) {
+			ret = PTR_ERR(ns->sk6);
+			ns->sk6 = NULL;
+			if (ret != -EAFNOSUPPORT)
+				goto err;
+			ret = 0;
+		}
+	}
+	list_add(&ns->list, &rxe_ns_list);
+found:
+	ns->users++;
+	rxe->ns = ns;
+	goto out;
+err:
+	rxe_ns_close(ns);
+	kfree(ns);
+out:
+	mutex_unlock(&rxe_ns_lock);
+	return ret;
+}
+
+/**
+ * rxe_ns_put - let go of what rxe_ns_get() held
+ * @rxe: the device (holding nothing is allowed)
+ *
+ * Context: process context; takes rxe_ns_lock, may sleep (closing the
+ * sockets with the namespace's last device).
+ */
+void rxe_ns_put(struct rxe_dev *rxe)
+{
+	struct rxe_ns *ns = rxe->ns;
+
+	if (!ns)
+		return;
+	rxe->ns = NULL;
+	mutex_lock(&rxe_ns_lock);
+	if (!--ns->users) {
+		rxe_ns_close(ns);
+		list_del(&ns->list);
+		kfree(ns);
+	}
+	mutex_unlock(&rxe_ns_lock);
+}
+
+/* A namespace goes: its sockets go with it, its devices hold the rest. */
+static void __net_exit rxe_net_ns_exit(struct net *net)
+{
+	struct rxe_ns *ns;
+
+	mutex_lock(&rxe_ns_lock);
+	list_for_each_entry(ns, &rxe_ns_list, list) {
+		if (ns->net != net)
+			continue;
+		rxe_ns_close(ns);
+		ns->net = NULL;
+		break;
+	}
+	mutex_unlock(&rxe_ns_lock);
+}
+
+static struct pernet_operations rxe_net_ops = {
+	.exit = rxe_net_ns_exit,
+};
+
+/* The IPv4 and UDP headers in front of skb->data. */
+static int rxe_push_ip4(struct sk_buff *skb, struct net_device *ndev,
+			const struct ib_gid_attr *attr,
+			const struct rdma_ah_attr *av, u16 sport)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(av);
+	struct flowi4 fl = {};
+	struct udphdr *udph;
+	struct iphdr *iph;
+	struct rtable *rt;
+
+	fl.flowi4_oif = ndev->ifindex;
+	fl.saddr = *(__be32 *)&attr->gid.raw[12];
+	fl.daddr = *(__be32 *)&grh->dgid.raw[12];
+	fl.flowi4_proto = IPPROTO_UDP;
+	rt = ip_route_output_key(dev_net(ndev), &fl);
+	if (IS_ERR(rt))
+		return -EHOSTUNREACH;
+	ip_rt_put(rt);
+
+	udph = skb_push(skb, sizeof(*udph));
+	udph->source = htons(sport);
+	udph->dest = htons(RXE_ROCE_V2_PORT);
+	udph->len = htons(skb->len);
+	udph->check = 0;
+	iph = skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = grh->traffic_class;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = grh->hop_limit;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = fl.saddr;
+	iph->daddr = fl.daddr;
+	__ip_select_ident(dev_net(ndev), iph, 1);
+	ip_send_check(iph);
+	skb->protocol = htons(ETH_P_IP);
+	return 0;
+}
+
+/* The IPv6 and UDP headers in front of skb->data. */
+static int rxe_push_ip6(struct rxe_dev *rxe, struct sk_buff *skb,
+			struct net_device *ndev,
+			const struct ib_gid_attr *attr,
+			const struct rdma_ah_attr *av, u16 sport)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(av);
+	struct flowi6 fl6 = {};
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
+	struct udphdr *udph;
+
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return -EAFNOSUPPORT;
+	fl6.flowi6_oif = ndev->ifindex;
+	memcpy(&fl6.saddr, attr->gid.raw, sizeof(fl6.saddr));
+	memcpy(&fl6.daddr, grh->dgid.raw, sizeof(fl6.daddr));
+	fl6.flowi6_proto = IPPROTO_UDP;
+	dst = ip6_route_output(dev_net(ndev), NULL, &fl6);
+	if (dst->error) {
+		dst_release(dst);
+		return -EHOSTUNREACH;
+	}
+	dst_release(dst);
+
+	udph = skb_push(skb, sizeof(*udph));
+	udph->source = htons(sport);
+	udph->dest = htons(RXE_ROCE_V2_PORT);
+	udph->len = htons(skb->len);
+	udph->check = 0;
+	ip6h = skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, grh->traffic_class, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = grh->hop_limit;
+	ip6h->saddr = fl6.saddr;
+	ip6h->daddr = fl6.daddr;
+	skb->protocol = htons(ETH_P_IPV6);
+	return 0;
+}
+
+/* The RoCE v1 GRH in front of skb->data. */
+static void rxe_push_grh(struct sk_buff *skb, const struct ib_gid_attr *attr,
+			 const struct rdma_ah_attr *av)
+{
+	const struct ib_global_route *route = rdma_ah_read_grh(av);
+	struct rxe_grh *grh;
+	u32 len = skb->len;
+
+	grh = skb_push(skb, sizeof(*grh));
+	skb_reset_network_header(skb);
+	grh->vtf = htonl(6U << 28 | (u32)route->traffic_class << 20 |
+			 (route->flow_label & 0xfffff));
+	grh->paylen = htons(len);
+	grh->next_hdr = RXE_GRH_NEXT_HDR;
+	grh->hop_limit = route->hop_limit;
+	memcpy(grh->sgid, attr->gid.raw, sizeof(grh->sgid));
+	memcpy(grh->dgid, route->dgid.raw, sizeof(grh->dgid));
+	skb->protocol = htons(ETH_P_IBOE);
+}
+
+/**
+ * rxe_xmit_skb - send a transport packet
+ * @rxe: the device
+ * @skb: the packet from its BTH to its ICRC (whose four bytes are there,
+ *	to be filled), with room in front for an Ethernet header with a
+ *	VLAN tag and 48 bytes more; taken in every case
+ * @sgid_attr: the source GID: its type says RoCE v1 or v2, its address
+ *	IPv4 or IPv6, its net device where the packet leaves
+ * @av: the address vector (GRH, destination MAC)
+ * @sport: the UDP source port (RoCE v2)
+ *
+ * Context: softirq or process context with bottom halves off; takes no
+ * lock of rxe or rdmavt.
+ * Return: 0 when the frame was handed to the net device (or back in, for
+ * the device's own MAC); -EHOSTUNREACH when there is no route or no
+ * destination MAC; -ENETDOWN when the GID has no net device; another
+ * error of the net device.
+ */
+int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
+		 const struct ib_gid_attr *sgid_attr,
+		 const struct rdma_ah_attr *av, u16 sport)
+{
+	u8 *bth = skb->data;
+	u32 len = skb->len;
+	struct net_device *ndev;
+	enum rxe_nh nh;
+	int ret;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(sgid_attr);
+	if (IS_ERR(ndev)) {
+		ret = -ENETDOWN;
+		goto err;
+	}
+	if (sgid_attr->gid_type == IB_GID_TYPE_ROCE) {
+		rxe_push_grh(skb, sgid_attr, av);
+		nh = RXE_NH_GRH;
+		ret = 0;
+	} else if (ipv6_addr_v4mapped((struct in6_addr *)sgid_attr->gid.raw)) {
+		ret = rxe_push_ip4(skb, ndev, sgid_attr, av, sport);
+		nh = RXE_NH_IPV4;
+	} else {
+		ret = rxe_push_ip6(rxe, skb, ndev, sgid_attr, av, sport);
+		nh = RXE_NH_IPV6;
+	}
+	if (ret)
+		goto err;
+	put_unaligned_le32(rxe_icrc(nh, skb_network_header(skb), bth,
+				    len - RXE_ICRC_SIZE),
+			   bth + len - RXE_ICRC_SIZE);
+	if (is_zero_ether_addr(av->roce.dmac)) {
+		ret = -EHOSTUNREACH;
+		goto err;
+	}
+	skb->dev = ndev;
+	skb->priority = rdma_ah_get_sl(av);
+	ret = dev_hard_header(skb, ndev, ntohs(skb->protocol), av->roce.dmac,
+			      ndev->dev_addr, skb->len);
+	if (ret < 0)
+		goto err;
+	if (ether_addr_equal(av->roce.dmac, ndev->dev_addr)) {
+		/* to this host: in again, as the wire would bring it */
+		skb->protocol = eth_type_trans(skb, ndev);
+		netif_rx(skb);
+		ret = 0;
+	} else {
+		ret = dev_queue_xmit(skb);
+		ret = net_xmit_eval(ret) ? -ENOBUFS : 0;
+	}
+	rcu_read_unlock();
+	return ret;
+
+err:
+	rcu_read_unlock();
+	kfree_skb(skb);
+	return ret;
+}
+
+/**
+ * rxe_net_init - the module's part of the network
+ *
+ * Context: process context (module init).
+ * Return: 0 or an error of the namespace registration.
+ */
+int rxe_net_init(void)
+{
+	int ret = register_pernet_subsys(&rxe_net_ops);
+
+	if (ret)
+		return ret;
+	dev_add_pack(&rxe_v1_packet_type);
+	return 0;
+}
+
+/**
+ * rxe_net_exit - undo rxe_net_init(), after the last device went
+ *
+ * Context: process context (module exit).
+ */
+void rxe_net_exit(void)
+{
+	dev_remove_pack(&rxe_v1_packet_type);
+	unregister_pernet_subsys(&rxe_net_ops);
+	WARN_ON(!list_empty(&rxe_ns_list));
+}
