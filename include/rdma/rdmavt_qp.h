@@ -378,7 +378,9 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
  *	the bytes of an RDMA READ response from an rkey'd region;
  *   rvt_read_source()
  *	or the checked region itself, as a walk holding its MR, for a
- *	driver that sends from the pages.
+ *	driver that sends from the pages;
+ *   rvt_atomic_execute()
+ *	an atomic operation on 8 bytes of an rkey'd region.
  * Each returns the status of the check that failed, as the requester
  * would see it; nothing is placed then.
  *
@@ -408,6 +410,9 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				 void *buf, u32 len);
 enum ib_wc_status rvt_read_source(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				  u32 len, struct rvt_sge_state *ss);
+enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				     bool cmp_swap, u64 compare_add, u64 swap,
+				     u64 *orig);
 
 /*
  * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:

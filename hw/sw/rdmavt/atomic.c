@@ -8,8 +8,8 @@
  * rdmavt (and any QP) may reach under another rkey or through a DMA MR;
  * IB_ATOMIC_HCA promises atomicity among the device's own atomics only,
  * and one lock gives that whatever key names the bytes.  It is a leaf
- * lock, taken with bottom halves off (the engine), and held for the
- * read-modify-write alone.
+ * lock, taken with bottom halves off, and held for the read-modify-write
+ * alone.
  */
 
 #include <rdma/rdma_vt.h>
@@ -20,33 +20,74 @@
 /* serialises the atomic operations of every rdmavt device */
 static DEFINE_SPINLOCK(rvt_atomic_lock);
 
-void rvt_deliver_atomic(struct rvt_delivery *d)
+/**
+ * rvt_atomic_execute - a responder's atomic operation on 8 remote bytes
+ * @qp: the responder QP
+ * @rkey: the steering tag of the target
+ * @vaddr: the target's address, 8-byte aligned
+ * @cmp_swap: compare and swap (else fetch and add)
+ * @compare_add: the value compared with (compare and swap) or added
+ * @swap: the value swapped in when the compare matches
+ * @orig: where the target's original value goes
+ *
+ * Checks that @qp grants IB_ACCESS_REMOTE_ATOMIC and that @rkey names a
+ * registration of @qp's PD with remote atomic access covering the eight
+ * bytes, then does the read-modify-write under the lock every rdmavt
+ * atomic takes (IB_ATOMIC_HCA).  For a driver that carries atomics on
+ * a wire; the in-memory delivery uses it too.
+ *
+ * Context: any context but hard interrupts; no QP lock needed.
+ * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR for an address that is
+ * not 8-byte aligned; IB_WC_REM_ACCESS_ERR when a check failed.
+ * Nothing is changed unless IB_WC_SUCCESS.
+ */
+enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				     bool cmp_swap, u64 compare_add, u64 swap,
+				     u64 *orig)
 {
-	const struct ib_atomic_wr *aw = &d->wqe->atomic_wr;
 	struct rvt_sge target;
 	u64 *p, old;
 
-	if (!(READ_ONCE(d->dqp->qp_access_flags) & IB_ACCESS_REMOTE_ATOMIC) ||
-	    (aw->remote_addr & (sizeof(u64) - 1)) ||
-	    !rvt_rkey_ok(d->dqp, &target, sizeof(u64), aw->remote_addr,
-			 aw->rkey, IB_ACCESS_REMOTE_ATOMIC)) {
-		d->dqp_err = true;
-		d->status = IB_WC_REM_ACCESS_ERR;
-		return;
-	}
+	if (vaddr & (sizeof(u64) - 1))
+		return IB_WC_REM_INV_REQ_ERR;
+	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_ATOMIC) ||
+	    !rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
+			 IB_ACCESS_REMOTE_ATOMIC))
+		return IB_WC_REM_ACCESS_ERR;
 	/* aligned 8 bytes never straddle two segments */
 	p = target.vaddr;
 
-	spin_lock(&rvt_atomic_lock);
+	spin_lock_bh(&rvt_atomic_lock);
 	old = *p;
-	if (d->wqe->wr.opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
-		if (old == aw->compare_add)
-			*p = aw->swap;
+	if (cmp_swap) {
+		if (old == compare_add)
+			*p = swap;
 	} else {
-		*p = old + aw->compare_add;
+		*p = old + compare_add;
 	}
-	spin_unlock(&rvt_atomic_lock);
+	spin_unlock_bh(&rvt_atomic_lock);
 	rvt_put_mr(target.mr);
+	*orig = old;
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL(rvt_atomic_execute);
 
+void rvt_deliver_atomic(struct rvt_delivery *d)
+{
+	const struct ib_atomic_wr *aw = &d->wqe->atomic_wr;
+	enum ib_wc_status status;
+	u64 old;
+
+	/* the in-memory delivery reports a misaligned target as an access */
+	status = aw->remote_addr & (sizeof(u64) - 1) ? IB_WC_REM_ACCESS_ERR :
+		 rvt_atomic_execute(d->dqp, aw->rkey, aw->remote_addr,
+				    d->wqe->wr.opcode ==
+				    IB_WR_ATOMIC_CMP_AND_SWP,
+				    aw->compare_add, aw->swap, &old);
+	if (status != IB_WC_SUCCESS) {
+		d->dqp_err = true;
+		d->status = status;
+		return;
+	}
 	rvt_copy_sge(d->qp, &d->qp->s_sge, &old, sizeof(old), false, false);
 }

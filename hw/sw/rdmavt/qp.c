@@ -571,6 +571,8 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_event(qp->wait, !refcount_read(&qp->refcount));
 	/* a sender may have kicked the engine before it let go */
 	rvt_sq_stop(qp);
+	/* a receive WQE a wire driver took mid-message: its MR references */
+	rvt_reset_rq(qp);
 
 	/* the driver's state goes once its transmit cannot start again */
 	if (rdi->driver_f.qp_priv_free)

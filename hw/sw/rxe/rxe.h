@@ -16,6 +16,8 @@
 #include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/rdma_vt.h>
 
@@ -35,6 +37,12 @@
 #define RXE_MAX_MR		((1 << 19) - 1)
 #define RXE_MAX_QP_RD_ATOM	128
 #define RXE_MAX_RES_RD_ATOM	0x3f000
+/* PSNs a requester has unacknowledged at most */
+#define RXE_WINDOW		128
+/* a packet in so many asks for an ACK, besides a message's last */
+#define RXE_ACK_EVERY		64
+/* atomics a responder answers again without executing them again */
+#define RXE_ATOMIC_REPLAY	16
 #define RXE_MAX_MCAST_GRP	8192
 #define RXE_MAX_MCAST_QP_ATTACH	56
 #define RXE_MAX_TOT_MCAST_QP_ATTACH 0x70000
@@ -108,13 +116,98 @@ static inline void rxe_drop(struct rxe_dev *rxe, enum rxe_drop why)
 }
 
 /**
+ * struct rxe_rc_req - rxe's state of a request of an RC or UC QP, one per
+ *	send ring slot
+ * @first_psn: the PSN of its first packet (a READ: of its request, and
+ *	of its first response)
+ * @npkts: its packets (a READ: the responses it expects)
+ * @next: READ responses placed so far
+ */
+struct rxe_rc_req {
+	u32	first_psn;
+	u32	npkts;
+	u32	next;
+};
+
+/**
+ * struct rxe_rc - the connected transport's state of a QP (rxe_rc.c)
+ * @lock: protects the requester's fields, @head to @stopped (BH)
+ * @reqs: per send ring slot
+ * @head: the slot of the oldest request rxe holds
+ * @held: requests rxe holds, from @head on
+ * @tx: the slot of the oldest request not entirely sent
+ * @unsent: requests from @tx on not entirely sent
+ * @psn: the PSN of the next new request's first packet
+ * @spsn: the PSN of the next packet to send (in the request at @tx)
+ * @una: the oldest PSN the peer has not acknowledged (where a retry
+ *	starts)
+ * @retry: transport retries left for the oldest request
+ * @rnr: RNR retries left for it
+ * @rnr_wait: the timer runs for an RNR NAK, not for the ACK timeout
+ * @stopped: RESET or destroy: nothing is sent or completed any more
+ * @timer: the retry (and RNR) timer
+ * @flush: gives back what is held in the error state
+ * @epsn: the responder's expected PSN; the responder's fields, from here
+ *	on, are under the QP's r_lock
+ * @msn: the responder's message sequence number
+ * @nak_seq: a PSN sequence NAK was sent for @epsn
+ * @send_off: bytes of the SEND in progress placed so far
+ * @in_write: a WRITE is in progress
+ * @wva: its address
+ * @wrkey: its rkey
+ * @wlen: its length (the RETH's)
+ * @wdone: bytes of it placed so far
+ * @atm: the responder's replay cache of atomics: the original values of
+ *	the last RXE_ATOMIC_REPLAY executed, by PSN, answered again when a
+ *	request comes twice (an atomic must not execute twice)
+ * @atm_next: where the next atomic goes in @atm
+ */
+struct rxe_rc {
+	spinlock_t		lock;	/* see above */
+	struct rxe_rc_req	*reqs;
+	u32			head;
+	u32			held;
+	u32			tx;
+	u32			unsent;
+	u32			psn;
+	u32			spsn;
+	u32			una;
+	int			retry;
+	int			rnr;
+	bool			rnr_wait;
+	bool			stopped;
+	struct timer_list	timer;
+	struct work_struct	flush;
+
+	u32			epsn;
+	u32			msn;
+	bool			nak_seq;
+	u32			send_off;
+	bool			in_write;
+	u64			wva;
+	u32			wrkey;
+	u32			wlen;
+	u32			wdone;
+	struct rxe_atm_done {
+		u32	psn;
+		bool	valid;
+		u64	orig;
+	}			atm[RXE_ATOMIC_REPLAY];
+	u32			atm_next;
+};
+
+/**
  * struct rxe_qp_priv - rxe's state of a QP
+ * @qp: the QP
  * @src_port: the UDP source port of its RoCE v2 packets
  * @psn: the next PSN it sends (datagrams: one per packet)
+ * @rc: the connected transport's state (RC and UC QPs)
  */
 struct rxe_qp_priv {
-	u16	src_port;
-	u32	psn;
+	struct rvt_qp	*qp;
+	u16		src_port;
+	u32		psn;
+	struct rxe_rc	rc;
 };
 
 /**
@@ -174,5 +267,15 @@ void rxe_xmit_stop(struct rvt_qp *qp);
 void *rxe_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void rxe_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp);
+
+/* rxe_rc.c */
+int rxe_rc_init(struct rvt_qp *qp, struct rxe_qp_priv *priv);
+void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe);
+void rxe_rc_flush(struct rvt_qp *qp);
+void rxe_rc_stop(struct rvt_qp *qp);
+void rxe_rc_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask,
+		   struct ib_udata *udata);
+void rxe_rc_recv_req(struct rxe_pkt *pkt, struct rvt_qp *qp);
+void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp);
 
 #endif /* RXE_H */

@@ -199,8 +199,9 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	rdi->driver_f.xmit_stop = rxe_xmit_stop;
 	rdi->driver_f.qp_priv_alloc = rxe_qp_priv_alloc;
 	rdi->driver_f.qp_priv_free = rxe_qp_priv_free;
-	/* the datagram QPs first; RC and UC come with the RC engine */
-	rdi->dparms.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI);
+	rdi->driver_f.modify_qp = rxe_rc_modify;
+	rdi->dparms.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI) |
+			       BIT(IB_QPT_RC) | BIT(IB_QPT_UC);
 	/* port 1; cannot fail for index 0 of a one port device */
 	rxe->pkeys[0] = IB_DEFAULT_PKEY_FULL;
 	rvt_init_port(rdi, &rxe->port, 0, rxe->pkeys);

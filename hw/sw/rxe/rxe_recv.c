@@ -90,13 +90,27 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh)
 		goto drop;
 	}
 	rvt_hw_count(qp, RVT_CNT_RCVD_PKTS, 1);
-	if ((qp->ibqp.qp_type == IB_QPT_UD ||
-	     qp->ibqp.qp_type == IB_QPT_GSI) &&
-	    (pkt.opcode == IB_OPCODE_UD_SEND_ONLY ||
-	     pkt.opcode == IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE))
-		rxe_ud_recv(&pkt, qp);
-	else
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		if ((pkt.opcode & 0xe0) == IB_OPCODE_UD)
+			rxe_ud_recv(&pkt, qp);
+		else
+			rxe_drop(rxe, RXE_DROP_QP);
+		break;
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+		if ((pkt.opcode & 0xe0) != (qp->ibqp.qp_type == IB_QPT_RC ?
+					    IB_OPCODE_RC : IB_OPCODE_UC))
+			rxe_drop(rxe, RXE_DROP_QP);
+		else if (pkt.mask & RXE_REQ)
+			rxe_rc_recv_req(&pkt, qp);
+		else
+			rxe_rc_recv_resp(&pkt, qp);
+		break;
+	default:
 		rxe_drop(rxe, RXE_DROP_QP);
+	}
 	rvt_put_qp(qp);
 	consume_skb(skb);
 	return;

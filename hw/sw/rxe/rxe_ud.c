@@ -9,8 +9,8 @@
  * to the net device and with an error status when it could not go (no
  * route, no destination MAC, no memory, too long for the path MTU): a
  * datagram's sender learns nothing more, and every request it posted
- * completes.  rxe never holds a datagram request, so its xmit_flush and
- * xmit_stop have nothing to give back.
+ * completes.  rxe never holds a datagram request (RC and UC requests it
+ * holds are rxe_rc.c's).
  *
  * Receive: the Q_Key is checked (QP1 takes 0x80010000 only), then the
  * packet is placed through rdmavt's receive helpers into the next
@@ -42,6 +42,10 @@ void *rxe_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	/* upstream's choice, so that flows spread over ECMP paths alike */
 	priv->src_port = RXE_ROCE_V2_SPORT +
 			 (hash_32(qp->ibqp.qp_num, 14) & 0x3fff);
+	if (rxe_rc_init(qp, priv)) {
+		kfree(priv);
+		return ERR_PTR(-ENOMEM);
+	}
 	return priv;
 }
 
@@ -54,7 +58,12 @@ void *rxe_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
  */
 void rxe_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 {
-	kfree(qp->priv);
+	struct rxe_qp_priv *priv = qp->priv;
+
+	timer_shutdown_sync(&priv->rc.timer);
+	cancel_work_sync(&priv->rc.flush);
+	kfree(priv->rc.reqs);
+	kfree(priv);
 }
 
 /* Copy the request's payload from its registered memory to @to. */
@@ -164,6 +173,10 @@ int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	enum ib_wc_status status = IB_WC_LOC_QP_OP_ERR;
 
+	if (qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC) {
+		rxe_rc_xmit(qp, wqe);
+		return 0;
+	}
 	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
 		status = rxe_ud_send(qp, wqe);
 	rvt_send_complete(qp, wqe, status);
@@ -175,21 +188,24 @@ int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
  * @qp: the QP, in the error state
  *
  * rxe completes a datagram request in rxe_xmit_wqe(): it holds none.
+ * An RC QP's requests are given back by rxe_rc_flush()'s work.
  *
  * Context: as rxe_xmit_wqe().
  */
 void rxe_xmit_flush(struct rvt_qp *qp)
 {
+	rxe_rc_flush(qp);
 }
 
 /**
  * rxe_xmit_stop - stop the QP's transmit (driver_f.xmit_stop)
  * @qp: the QP, in RESET or being destroyed
  *
- * Context: process context.
+ * Context: process context; waits for the QP's timer and flush work.
  */
 void rxe_xmit_stop(struct rvt_qp *qp)
 {
+	rxe_rc_stop(qp);
 }
 
 /**

@@ -1,0 +1,1082 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The connected transports, RC and UC, over rxe's wire.
+ *
+ * Requester.  rdmavt hands each request to rxe_xmit_wqe(); rxe keeps it
+ * in place in the send ring (between sq_tail and sq_cur) with a little
+ * state per slot (struct rxe_rc_req: its first PSN, its packets) and
+ * sends its packets, cut by the path MTU, as the window lets them go:
+ * no more than RXE_WINDOW PSNs unacknowledged.  SEND and WRITE take a
+ * PSN per packet, a READ one request packet and a PSN per response
+ * packet it expects, an atomic one PSN.  The last packet of a message,
+ * and one in RXE_ACK_EVERY, asks for an ACK.  An ACK acknowledges every
+ * PSN up to its own (coalescing: one ACK may complete several requests)
+ * and opens the window; READ responses are placed into the request's
+ * local SGEs in order and the last one completes it; an atomic's
+ * acknowledgment brings the original value.  A response to a READ or
+ * atomic acknowledges what came before it.  A PSN sequence NAK sends
+ * again from its PSN; an RNR NAK waits the AETH's RNR time (rnr_retry
+ * times, 7 for ever); the retry timer sends again from the oldest
+ * unacknowledged PSN (retry_cnt times), a READ from its first response
+ * not placed yet; other NAKs fail the request with their status and the
+ * QP goes to the error state.  Requests complete in order with
+ * rvt_send_complete().  UC sends the same packets, with no window, and
+ * completes a request when they went.
+ *
+ * Responder, in the receive softirq under the QP's r_lock: the packet
+ * with the expected PSN executes; an older one is a duplicate (a SEND
+ * or WRITE asking for an ACK is acknowledged again, a READ read and
+ * answered again, an atomic answered from the replay cache of the last
+ * RXE_ATOMIC_REPLAY, never executed twice); a newer one gets one PSN
+ * sequence NAK until the expected one comes.  Placement through
+ * rdmavt's helpers: rvt_recv_begin/place/complete for SENDs (immediate,
+ * invalidate), rvt_write_place() for WRITEs, rvt_read_fetch() for READ
+ * responses, rvt_atomic_execute() for atomics.  No receive WQE: an RNR
+ * NAK with the QP's min_rnr_timer.  A length error or a misaligned
+ * atomic NAKs an invalid request, a key error a remote access error;
+ * either moves the QP to the error state.
+ *
+ * Locks: struct rxe_rc.lock (the requester's state; BH) is taken by
+ * xmit_wqe, the ACK path, the retry timer and the flush work, and is
+ * held across rvt_send_complete() (whose handlers defer posts to
+ * rdmavt's work item); the responder's state is under the QP's r_lock.
+ * Neither nests in the other.
+ */
+#include <linux/if_vlan.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/unaligned.h>
+
+#include "rxe.h"
+
+/* packets of @len bytes at @mtu: at least one */
+static u32 rxe_npkts(u32 len, u32 mtu)
+{
+	return len ? DIV_ROUND_UP(len, mtu) : 1;
+}
+
+static u32 rxe_qp_mtu(struct rvt_qp *qp)
+{
+	return ib_mtu_enum_to_int(qp->path_mtu ?: IB_MTU_256);
+}
+
+static bool rxe_is_uc(struct rvt_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UC;
+}
+
+/* A packet of @qp: headers of @opcode zeroed, @plen payload bytes. */
+static struct sk_buff *rxe_rc_skb(struct rxe_dev *rxe, struct rvt_qp *qp,
+				  u8 opcode, u32 psn, bool ackreq, u32 plen,
+				  u8 **payload)
+{
+	const struct rxe_opcode_info *info = &rxe_opcode[opcode];
+	unsigned int head = LL_RESERVED_SPACE(rxe->ndev) + VLAN_HLEN +
+			    sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+	u32 pad = -plen & 3;
+	struct rxe_bth *bth;
+	struct sk_buff *skb;
+	u32 len = info->len + plen + pad + RXE_ICRC_SIZE;
+
+	skb = alloc_skb(head + len + rxe->ndev->needed_tailroom, GFP_ATOMIC);
+	if (!skb) {
+		rxe_drop(rxe, RXE_DROP_NOMEM);
+		return NULL;
+	}
+	skb_reserve(skb, head);
+	bth = skb_put_zero(skb, len);
+	bth->opcode = opcode;
+	bth->flags = pad << RXE_BTH_PAD_SHIFT;
+	bth->pkey = htons(0xffff);
+	bth->qpn = htonl(qp->remote_qpn & RXE_BTH_QPN_MASK);
+	bth->apsn = htonl((psn & RXE_PSN_MASK) |
+			  (ackreq ? RXE_BTH_ACK_REQ : 0));
+	*payload = (u8 *)bth + info->len;
+	return skb;
+}
+
+static int rxe_rc_send_skb(struct rvt_qp *qp, struct sk_buff *skb)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	int ret;
+
+	if (!qp->ibqp.av_sgid_attr) {
+		kfree_skb(skb);
+		return -EHOSTUNREACH;
+	}
+	ret = rxe_xmit_skb(rxe, skb, qp->ibqp.av_sgid_attr,
+			   &qp->remote_ah_attr, priv->src_port);
+	rvt_hw_count(qp, ret ? RVT_CNT_SEND_ERR : RVT_CNT_SENT_PKTS, 1);
+	return ret;
+}
+
+/* ------------------------------------------------------------------
+ * Requester
+ */
+
+/* The opcode of packet @k of @n of a SEND or WRITE request. */
+static u8 rxe_rc_opcode(struct rvt_qp *qp, struct rvt_swqe *wqe, u32 k,
+			u32 n)
+{
+	bool first = !k, last = k == n - 1;
+	u8 base = rxe_is_uc(qp) ? IB_OPCODE_UC : IB_OPCODE_RC;
+	u8 op;
+
+	switch (wqe->wr.opcode) {
+	case IB_WR_SEND:
+		op = first && last ? IB_OPCODE_SEND_ONLY : first ?
+		     IB_OPCODE_SEND_FIRST : last ? IB_OPCODE_SEND_LAST :
+		     IB_OPCODE_SEND_MIDDLE;
+		break;
+	case IB_WR_SEND_WITH_IMM:
+		op = first && last ? IB_OPCODE_SEND_ONLY_WITH_IMMEDIATE :
+		     first ? IB_OPCODE_SEND_FIRST :
+		     last ? IB_OPCODE_SEND_LAST_WITH_IMMEDIATE :
+		     IB_OPCODE_SEND_MIDDLE;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		op = first && last ? IB_OPCODE_SEND_ONLY_WITH_INVALIDATE :
+		     first ? IB_OPCODE_SEND_FIRST :
+		     last ? IB_OPCODE_SEND_LAST_WITH_INVALIDATE :
+		     IB_OPCODE_SEND_MIDDLE;
+		break;
+	case IB_WR_RDMA_WRITE:
+		op = first && last ? IB_OPCODE_RDMA_WRITE_ONLY : first ?
+		     IB_OPCODE_RDMA_WRITE_FIRST : last ?
+		     IB_OPCODE_RDMA_WRITE_LAST : IB_OPCODE_RDMA_WRITE_MIDDLE;
+		break;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		op = first && last ?
+		     IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE :
+		     first ? IB_OPCODE_RDMA_WRITE_FIRST :
+		     last ? IB_OPCODE_RDMA_WRITE_LAST_WITH_IMMEDIATE :
+		     IB_OPCODE_RDMA_WRITE_MIDDLE;
+		break;
+	default:
+		return base + IB_OPCODE_RDMA_READ_REQUEST;
+	}
+	return base + op;
+}
+
+static bool rxe_wr_is_read(struct rvt_swqe *wqe)
+{
+	return wqe->wr.opcode == IB_WR_RDMA_READ;
+}
+
+static bool rxe_wr_is_atomic(struct rvt_swqe *wqe)
+{
+	return wqe->wr.opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wqe->wr.opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* A READ or an atomic: its response, not an ACK, completes it. */
+static bool rxe_wr_has_resp(struct rvt_swqe *wqe)
+{
+	return rxe_wr_is_read(wqe) || rxe_wr_is_atomic(wqe);
+}
+
+/*
+ * Send packets @from to @to - 1 of the request in slot @idx (a READ or
+ * an atomic: its one request packet).  False when a packet found no
+ * memory: the retry timer sends it again.
+ */
+static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, idx);
+	struct rxe_rc_req *r = &priv->rc.reqs[idx];
+	u32 mtu = rxe_qp_mtu(qp), k;
+
+	if (rxe_wr_is_read(wqe)) {
+		/* from the first response not placed yet */
+		u32 off = r->next * mtu;
+		struct rxe_reth *reth;
+		struct sk_buff *skb;
+		u8 *p;
+
+		skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_RDMA_READ_REQUEST,
+				 r->first_psn + r->next, true, 0, &p);
+		if (!skb)
+			return false;
+		reth = (void *)skb->data + sizeof(struct rxe_bth);
+		reth->va = cpu_to_be64(wqe->rdma_wr.remote_addr + off);
+		reth->rkey = htonl(wqe->rdma_wr.rkey);
+		reth->len = htonl(wqe->length - off);
+		rxe_rc_send_skb(qp, skb);
+		return true;
+	}
+	if (rxe_wr_is_atomic(wqe)) {
+		struct rxe_atmeth *atm;
+		struct sk_buff *skb;
+		u8 *p;
+
+		skb = rxe_rc_skb(rxe, qp, wqe->wr.opcode ==
+				 IB_WR_ATOMIC_CMP_AND_SWP ?
+				 IB_OPCODE_RC_COMPARE_SWAP :
+				 IB_OPCODE_RC_FETCH_ADD, r->first_psn, true, 0,
+				 &p);
+		if (!skb)
+			return false;
+		atm = (void *)skb->data + sizeof(struct rxe_bth);
+		atm->va = cpu_to_be64(wqe->atomic_wr.remote_addr);
+		atm->rkey = htonl(wqe->atomic_wr.rkey);
+		if (wqe->wr.opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
+			atm->swap_add = cpu_to_be64(wqe->atomic_wr.swap);
+			atm->comp = cpu_to_be64(wqe->atomic_wr.compare_add);
+		} else {
+			atm->swap_add =
+				cpu_to_be64(wqe->atomic_wr.compare_add);
+		}
+		rxe_rc_send_skb(qp, skb);
+		return true;
+	}
+	for (k = from; k < to; k++) {
+		u8 op = rxe_rc_opcode(qp, wqe, k, r->npkts);
+		const struct rxe_opcode_info *info = &rxe_opcode[op];
+		u32 off = k * mtu, n = min(mtu, wqe->length - off);
+		u32 psn = rxe_psn_add(r->first_psn, k);
+		bool last = k == r->npkts - 1;
+		struct rvt_sge_state ss;
+		struct sk_buff *skb;
+		struct rxe_bth *bth;
+		u8 *p;
+
+		if (!wqe->length)
+			n = 0;
+		/* the last of a message, and one in RXE_ACK_EVERY: an ACK */
+		skb = rxe_rc_skb(rxe, qp, op, psn, !rxe_is_uc(qp) &&
+				 (last || !(~psn & (RXE_ACK_EVERY - 1))), n,
+				 &p);
+		if (!skb)
+			return false;
+		bth = (struct rxe_bth *)skb->data;
+		if (last && (wqe->wr.send_flags & IB_SEND_SOLICITED))
+			bth->flags |= RXE_BTH_SE;
+		if (info->mask & RXE_RETH) {
+			struct rxe_reth *reth = (void *)bth +
+				rxe_hdr_off(info->mask, RXE_RETH);
+
+			reth->va = cpu_to_be64(wqe->rdma_wr.remote_addr);
+			reth->rkey = htonl(wqe->rdma_wr.rkey);
+			reth->len = htonl(wqe->length);
+		}
+		if (info->mask & RXE_IMMDT)
+			((struct rxe_immdt *)((void *)bth +
+			  rxe_hdr_off(info->mask, RXE_IMMDT)))->imm =
+				wqe->wr.ex.imm_data;
+		if (info->mask & RXE_IETH)
+			((struct rxe_ieth *)((void *)bth +
+			  rxe_hdr_off(info->mask, RXE_IETH)))->rkey =
+				htonl(wqe->wr.ex.invalidate_rkey);
+		if (n) {
+			rvt_restart_sge(&ss, wqe, off);
+			while (n) {
+				u32 c = rvt_ss_piece(&ss, n);
+
+				if (!c)
+					break;
+				memcpy(p, ss.sge.vaddr, c);
+				rvt_update_sge(&ss, c, false);
+				p += c;
+				n -= c;
+			}
+		}
+		rxe_rc_send_skb(qp, skb);
+	}
+	return true;
+}
+
+/* The retry timer: from now, unless it runs already. */
+static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	mod_timer(&priv->rc.timer, jiffies + max(delay, 1UL));
+}
+
+/* Complete the oldest held request with @status.  Under rc.lock. */
+static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	u32 idx = priv->rc.head;
+
+	/* a request that fails before all of it went */
+	if (priv->rc.unsent == priv->rc.held) {
+		priv->rc.tx = rvt_sq_next_index(qp, idx);
+		priv->rc.unsent--;
+	}
+	priv->rc.head = rvt_sq_next_index(qp, idx);
+	priv->rc.held--;
+	rvt_send_complete(qp, rvt_get_swqe_ptr(qp, idx), status);
+}
+
+/*
+ * Complete the SENDs and WRITEs whose last PSN is at or before @psn; a
+ * READ ends the run (its response completes it).  Returns whether any
+ * completed.  Under rc.lock.
+ */
+static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	bool any = false;
+
+	/* the peer has everything before @psn + 1: progress */
+	if (priv->rc.held && rxe_psn_cmp(psn, priv->rc.una) >= 0 &&
+	    rxe_psn_cmp(psn, priv->rc.spsn) < 0) {
+		priv->rc.una = rxe_psn_add(psn, 1);
+		priv->rc.retry = qp->s_retry_cnt;
+	}
+
+	while (priv->rc.held) {
+		u32 idx = priv->rc.head;
+		struct rxe_rc_req *r = &priv->rc.reqs[idx];
+
+		if (rxe_wr_has_resp(rvt_get_swqe_ptr(qp, idx)) ||
+		    rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
+				psn) > 0)
+			break;
+		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Send what the window lets go: from the request in slot rc.tx, packet
+ * rc.spsn on, while fewer than RXE_WINDOW PSNs are unacknowledged (UC:
+ * all of it).  Under rc.lock.
+ */
+static void rxe_rc_push(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rxe_rc *rc = &priv->rc;
+
+	while (rc->unsent) {
+		struct rxe_rc_req *r = &rc->reqs[rc->tx];
+		struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, rc->tx);
+		u32 k = (rc->spsn - r->first_psn) & RXE_PSN_MASK;
+		u32 out = (rc->spsn - rc->una) & RXE_PSN_MASK;
+		u32 to = r->npkts;
+
+		if (!rxe_is_uc(qp)) {
+			if (out >= RXE_WINDOW)
+				break;
+			if (!rxe_wr_has_resp(wqe))
+				to = min(to, k + RXE_WINDOW - out);
+		}
+		if (!rxe_rc_send_req(qp, rc->tx, k, to))
+			break;
+		if (to < r->npkts && !rxe_wr_has_resp(wqe)) {
+			rc->spsn = rxe_psn_add(r->first_psn, to);
+			break;
+		}
+		rc->spsn = rxe_psn_add(r->first_psn, r->npkts);
+		rc->tx = rvt_sq_next_index(qp, rc->tx);
+		rc->unsent--;
+	}
+}
+
+/* Send again everything held, from PSN @psn on.  Under rc.lock. */
+static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rxe_rc *rc = &priv->rc;
+	u32 idx = rc->head, i;
+
+	/* the request that holds @psn, and the PSN to go on from */
+	for (i = 0; i < rc->held; i++, idx = rvt_sq_next_index(qp, idx)) {
+		struct rxe_rc_req *r = &rc->reqs[idx];
+
+		if (rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
+				psn) >= 0)
+			break;
+	}
+	if (i == rc->held)
+		return;
+	rc->tx = idx;
+	rc->unsent = rc->held - i;
+	rc->spsn = rc->reqs[idx].first_psn;
+	if (rxe_psn_cmp(psn, rc->spsn) > 0)
+		rc->spsn = psn;
+	rxe_rc_push(qp);
+	rxe_rc_arm(qp, qp->timeout_jiffies);
+}
+
+static void rxe_rc_timer(struct timer_list *t)
+{
+	struct rxe_qp_priv *priv = from_timer(priv, t, rc.timer);
+	struct rvt_qp *qp = priv->qp;
+
+	spin_lock_bh(&priv->rc.lock);
+	if (!priv->rc.held || priv->rc.stopped) {
+		spin_unlock_bh(&priv->rc.lock);
+		return;
+	}
+	if (priv->rc.rnr_wait) {
+		priv->rc.rnr_wait = false;
+	} else if (priv->rc.retry-- <= 0) {
+		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
+		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
+		goto out;
+	} else {
+		rvt_hw_count(qp, RVT_CNT_COMP_RETRY, 1);
+	}
+	/* from the oldest PSN not acknowledged */
+	rxe_rc_resend(qp, priv->rc.una);
+out:
+	spin_unlock_bh(&priv->rc.lock);
+}
+
+/* Give back everything held, flushed.  Process context. */
+static void rxe_rc_flush_work(struct work_struct *w)
+{
+	struct rxe_qp_priv *priv = container_of(w, struct rxe_qp_priv,
+						rc.flush);
+
+	spin_lock_bh(&priv->rc.lock);
+	while (priv->rc.held && !priv->rc.stopped)
+		rxe_rc_complete_head(priv->qp, IB_WC_WR_FLUSH_ERR);
+	spin_unlock_bh(&priv->rc.lock);
+}
+
+/**
+ * rxe_rc_xmit - take a request of an RC or UC QP
+ * @qp: the QP
+ * @wqe: the request, in place in the send ring
+ *
+ * Context: as xmit_wqe: bottom halves off, no rdmavt lock held.
+ */
+void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	u32 idx = rvt_swqe_index(qp, wqe);
+	struct rxe_rc_req *r = &priv->rc.reqs[idx];
+
+	/* rdmavt took only what the QP type carries (no UC READ, atomic) */
+	spin_lock_bh(&priv->rc.lock);
+	r->first_psn = priv->rc.psn;
+	r->npkts = rxe_wr_is_atomic(wqe) ? 1 :
+		   rxe_npkts(wqe->length, rxe_qp_mtu(qp));
+	r->next = 0;
+	priv->rc.psn = rxe_psn_add(priv->rc.psn, r->npkts);
+	if (!priv->rc.held++) {
+		priv->rc.head = idx;
+		priv->rc.una = r->first_psn;
+		priv->rc.retry = qp->s_retry_cnt;
+		priv->rc.rnr = qp->s_rnr_retry_cnt;
+	}
+	if (!priv->rc.unsent++) {
+		priv->rc.tx = idx;
+		priv->rc.spsn = r->first_psn;
+	}
+	rxe_rc_push(qp);
+	if (rxe_is_uc(qp))
+		/* nobody acknowledges: done when it went */
+		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+	else if (!timer_pending(&priv->rc.timer))
+		rxe_rc_arm(qp, qp->timeout_jiffies);
+	spin_unlock_bh(&priv->rc.lock);
+}
+
+/*
+ * A response of PSN @psn to a READ or atomic acknowledges the requests
+ * before it: complete them.  Returns the oldest held request when it is
+ * a READ or atomic, else NULL.  Under rc.lock.
+ */
+static struct rvt_swqe *rxe_rc_resp_head(struct rvt_qp *qp, u32 psn)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_swqe *wqe;
+
+	while (priv->rc.held) {
+		wqe = rvt_get_swqe_ptr(qp, priv->rc.head);
+		if (rxe_wr_has_resp(wqe))
+			return wqe;
+		if (rxe_psn_cmp(psn, priv->rc.reqs[priv->rc.head].first_psn) < 0)
+			return NULL;
+		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+	}
+	return NULL;
+}
+
+/* A READ response for the oldest held request.  Under rc.lock. */
+static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_sge_state ss;
+	struct rvt_swqe *wqe;
+	struct rxe_rc_req *r;
+	u32 k, off, mtu = rxe_qp_mtu(qp);
+
+	wqe = rxe_rc_resp_head(qp, pkt->psn);
+	if (!wqe || !rxe_wr_is_read(wqe))
+		return;
+	r = &priv->rc.reqs[priv->rc.head];
+	k = rxe_psn_cmp(pkt->psn, r->first_psn) < 0 ? U32_MAX :
+	    (pkt->psn - r->first_psn) & RXE_PSN_MASK;
+	/* only the next one in order: a gap waits for the retry */
+	if (k != r->next || k >= r->npkts)
+		return;
+	off = k * mtu;
+	if (pkt->plen > wqe->length - off ||
+	    (k < r->npkts - 1 && pkt->plen != mtu)) {
+		rxe_rc_complete_head(qp, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	if (pkt->plen) {
+		rvt_restart_sge(&ss, wqe, off);
+		rvt_copy_sge(qp, &ss, pkt->payload, pkt->plen, false, false);
+	}
+	r->next++;
+	priv->rc.una = rxe_psn_add(pkt->psn, 1);
+	priv->rc.retry = qp->s_retry_cnt;
+	if (r->next == r->npkts)
+		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+}
+
+/* An atomic's acknowledgment: its original value.  Under rc.lock. */
+static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_sge_state ss;
+	struct rvt_swqe *wqe;
+	__be64 orig;
+	u64 val;
+
+	wqe = rxe_rc_resp_head(qp, pkt->psn);
+	if (!wqe || !rxe_wr_is_atomic(wqe) ||
+	    pkt->psn != priv->rc.reqs[priv->rc.head].first_psn)
+		return;
+	orig = get_unaligned((__be64 *)((u8 *)pkt->bth +
+					rxe_hdr_off(pkt->mask, RXE_ATMACK)));
+	val = be64_to_cpu(orig);
+	rvt_restart_sge(&ss, wqe, 0);
+	rvt_copy_sge(qp, &ss, &val, sizeof(val), false, false);
+	priv->rc.una = rxe_psn_add(pkt->psn, 1);
+	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+}
+
+/**
+ * rxe_rc_recv_resp - an ACK, NAK or READ response for a requester
+ * @pkt: the packet
+ * @qp: its QP, referenced
+ *
+ * Context: softirq context.
+ */
+void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	u32 aeth = 0, syn;
+
+	if (pkt->mask & RXE_AETH)
+		aeth = get_unaligned_be32((u8 *)pkt->bth +
+					  rxe_hdr_off(pkt->mask, RXE_AETH));
+	syn = aeth >> 24;
+
+	spin_lock_bh(&priv->rc.lock);
+	if (!priv->rc.held || priv->rc.stopped)
+		goto out;
+	if (pkt->mask & RXE_READ) {
+		if (!(pkt->mask & RXE_AETH) || !(syn & 0x60))
+			rxe_rc_read_resp(qp, pkt);
+		goto rearm;
+	}
+	if ((pkt->mask & RXE_ATMACK) && !(syn & 0x60)) {
+		rxe_rc_atomic_resp(qp, pkt);
+		goto rearm;
+	}
+	switch (syn & 0x60) {
+	case 0:		/* ACK */
+		if (rxe_rc_ack_upto(qp, pkt->psn))
+			priv->rc.retry = qp->s_retry_cnt;
+		break;
+	case 0x20:	/* RNR NAK */
+		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1));
+		if (!priv->rc.held)
+			break;
+		rvt_hw_count(qp, RVT_CNT_RCV_RNR, 1);
+		if (qp->s_rnr_retry_cnt != 7 && priv->rc.rnr-- <= 0) {
+			rvt_hw_count(qp, RVT_CNT_RNR_RETRY_EXCEEDED, 1);
+			rxe_rc_complete_head(qp, IB_WC_RNR_RETRY_EXC_ERR);
+			goto out;
+		}
+		priv->rc.rnr_wait = true;
+		rxe_rc_arm(qp, usecs_to_jiffies(rvt_aeth_to_usec(aeth)));
+		goto out;
+	default:	/* NAK */
+		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1));
+		if (!priv->rc.held)
+			break;
+		switch (syn & 0x1f) {
+		case 0:	/* PSN sequence error: back to its PSN */
+			rvt_hw_count(qp, RVT_CNT_RCV_SEQ_ERR, 1);
+			rxe_rc_resend(qp, pkt->psn);
+			goto out;
+		case 1:
+			rxe_rc_complete_head(qp, IB_WC_REM_INV_REQ_ERR);
+			goto out;
+		case 2:
+			rxe_rc_complete_head(qp, IB_WC_REM_ACCESS_ERR);
+			goto out;
+		default:
+			rxe_rc_complete_head(qp, IB_WC_REM_OP_ERR);
+			goto out;
+		}
+	}
+rearm:
+	/* the window may have opened */
+	rxe_rc_push(qp);
+	if (priv->rc.held && !priv->rc.rnr_wait)
+		rxe_rc_arm(qp, qp->timeout_jiffies);
+	else if (!priv->rc.held)
+		del_timer(&priv->rc.timer);
+out:
+	spin_unlock_bh(&priv->rc.lock);
+}
+
+/**
+ * rxe_rc_flush - give back what an RC or UC QP in the error state holds
+ * @qp: the QP
+ *
+ * Context: as xmit_flush: schedules the work that does it.
+ */
+void rxe_rc_flush(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	queue_work(system_wq, &priv->rc.flush);
+}
+
+/**
+ * rxe_rc_stop - forget what an RC or UC QP holds (RESET, destroy)
+ * @qp: the QP
+ *
+ * Context: process context; waits for the timer and the flush work.
+ */
+void rxe_rc_stop(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	spin_lock_bh(&priv->rc.lock);
+	priv->rc.stopped = true;
+	spin_unlock_bh(&priv->rc.lock);
+	timer_delete_sync(&priv->rc.timer);
+	cancel_work_sync(&priv->rc.flush);
+	spin_lock_bh(&priv->rc.lock);
+	priv->rc.held = 0;
+	priv->rc.unsent = 0;
+	priv->rc.rnr_wait = false;
+	spin_unlock_bh(&priv->rc.lock);
+}
+
+/* ------------------------------------------------------------------
+ * Responder
+ */
+
+static void rxe_rc_send_ack(struct rvt_qp *qp, u32 psn, u8 syn)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	struct sk_buff *skb;
+	u8 *p;
+
+	skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, false, 0,
+			 &p);
+	if (!skb)
+		return;
+	put_unaligned_be32((u32)syn << 24 | (priv->rc.msn & IB_MSN_MASK),
+			   skb->data + sizeof(struct rxe_bth));
+	rxe_rc_send_skb(qp, skb);
+}
+
+/* Answer a READ request of @psn: @len bytes at @va through @rkey. */
+static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
+				     u32 rkey, u32 len)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	u32 mtu = rxe_qp_mtu(qp), n = rxe_npkts(len, mtu), k;
+
+	for (k = 0; k < n; k++) {
+		u32 off = k * mtu, c = min(mtu, len - off);
+		bool first = !k, last = k == n - 1;
+		u8 op = first && last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
+			first ? IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST :
+			last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
+			IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+		const struct rxe_opcode_info *info = &rxe_opcode[op];
+		enum ib_wc_status st;
+		struct sk_buff *skb;
+		u8 *p;
+
+		if (!len)
+			c = 0;
+		skb = rxe_rc_skb(rxe, qp, op, psn + k, false, c, &p);
+		if (!skb)
+			return IB_WC_SUCCESS;	/* the requester asks again */
+		st = rvt_read_fetch(qp, rkey, va + off, p, c);
+		if (st != IB_WC_SUCCESS) {
+			kfree_skb(skb);
+			return st;
+		}
+		if (info->mask & RXE_AETH)
+			put_unaligned_be32(0x1fU << 24 |
+					   (priv->rc.msn & IB_MSN_MASK),
+					   skb->data +
+					   rxe_hdr_off(info->mask, RXE_AETH));
+		rxe_rc_send_skb(qp, skb);
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Acknowledge the atomic of @psn with its original value @orig. */
+static void rxe_rc_send_atmack(struct rvt_qp *qp, u32 psn, u64 orig)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	u32 mask = rxe_opcode[IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE].mask;
+	struct sk_buff *skb;
+	u8 *p;
+
+	skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, psn, false,
+			 0, &p);
+	if (!skb)
+		return;
+	put_unaligned_be32(0x1fU << 24 | (priv->rc.msn & IB_MSN_MASK),
+			   skb->data + rxe_hdr_off(mask, RXE_AETH));
+	put_unaligned_be64(orig, skb->data + rxe_hdr_off(mask, RXE_ATMACK));
+	rxe_rc_send_skb(qp, skb);
+}
+
+/* The replay cache's entry of the atomic of @psn, or NULL.  Under r_lock. */
+static struct rxe_atm_done *rxe_rc_atm_find(struct rxe_rc *rc, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < RXE_ATOMIC_REPLAY; i++)
+		if (rc->atm[i].valid && rc->atm[i].psn == psn)
+			return &rc->atm[i];
+	return NULL;
+}
+
+/* The responder fails the request: NAK @code, QP to the error state. */
+static void rxe_rc_nak(struct rvt_qp *qp, u32 psn, u8 code,
+		       enum ib_wc_status status)
+{
+	if (!rxe_is_uc(qp))
+		rxe_rc_send_ack(qp, psn, 0x60 | code);
+	spin_unlock_bh(&qp->r_lock);
+	rvt_error_qp(qp, status);
+	spin_lock_bh(&qp->r_lock);
+}
+
+/*
+ * Take the receive WQE of a SEND or of a WRITE's immediate, unless one is
+ * taken already (a UC message cut short leaves it).  False when there is
+ * none (RNR NAK) or its keys failed (NAK, QP to the error state): the
+ * packet ends there.  Under r_lock.
+ */
+static bool rxe_rc_take_wqe(struct rvt_qp *qp, struct rxe_pkt *pkt,
+			    bool wr_id_only)
+{
+	int ret;
+
+	if (test_bit(RVT_R_WRID_VALID, &qp->r_aflags))
+		return true;
+	ret = rvt_recv_begin(qp, wr_id_only);
+	if (ret > 0)
+		return true;
+	if (ret < 0) {
+		rxe_rc_nak(qp, pkt->psn, 3, IB_WC_REM_OP_ERR);
+		return false;
+	}
+	rvt_hw_count(qp, RVT_CNT_SND_RNR, 1);
+	if (!rxe_is_uc(qp))
+		rxe_rc_send_ack(qp, pkt->psn, 0x20 | qp->r_min_rnr_timer);
+	return false;
+}
+
+/* Execute the request @pkt, which has the expected PSN.  Under r_lock. */
+static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rxe_rc *rc = &priv->rc;
+	u32 mask = pkt->mask;
+	enum ib_wc_status st;
+	u8 *h = (u8 *)pkt->bth;
+	struct ib_wc wc = {};
+
+	if (mask & RXE_READ) {
+		struct rxe_reth *reth = (void *)h + rxe_hdr_off(mask, RXE_RETH);
+		u32 len = be32_to_cpu(reth->len);
+
+		if (!(READ_ONCE(qp->qp_access_flags) &
+		      IB_ACCESS_REMOTE_READ)) {
+			rxe_rc_nak(qp, pkt->psn, 2, IB_WC_REM_ACCESS_ERR);
+			return;
+		}
+		rc->msn++;
+		st = rxe_rc_read(qp, pkt->psn, be64_to_cpu(reth->va),
+				 be32_to_cpu(reth->rkey), len);
+		if (st != IB_WC_SUCCESS) {
+			rc->msn--;
+			rxe_rc_nak(qp, pkt->psn, 2, st);
+			return;
+		}
+		rc->epsn = rxe_psn_add(rc->epsn,
+				       rxe_npkts(len, rxe_qp_mtu(qp)));
+		return;
+	}
+	if (mask & RXE_ATOMIC) {
+		struct rxe_atmeth *atm = (void *)h + rxe_hdr_off(mask,
+								 RXE_ATMETH);
+		bool cas = pkt->bth->opcode == IB_OPCODE_RC_COMPARE_SWAP;
+		struct rxe_atm_done *done;
+		u64 orig;
+
+		/* fetch and add carries its addend in the swap field */
+		st = rvt_atomic_execute(qp, be32_to_cpu(atm->rkey),
+					be64_to_cpu(atm->va), cas,
+					be64_to_cpu(cas ? atm->comp :
+						    atm->swap_add),
+					be64_to_cpu(atm->swap_add), &orig);
+		if (st != IB_WC_SUCCESS) {
+			/* a misaligned address is an invalid request */
+			rxe_rc_nak(qp, pkt->psn,
+				   st == IB_WC_REM_INV_REQ_ERR ? 1 : 2, st);
+			return;
+		}
+		done = &rc->atm[rc->atm_next++ % RXE_ATOMIC_REPLAY];
+		*done = (struct rxe_atm_done) {
+			.psn = pkt->psn, .valid = true, .orig = orig,
+		};
+		rc->msn++;
+		rc->epsn = rxe_psn_add(rc->epsn, 1);
+		rxe_rc_send_atmack(qp, pkt->psn, orig);
+		return;
+	}
+
+	if (mask & RXE_SEND) {
+		if (mask & RXE_FIRST) {
+			/* a UC message cut short left its WQE taken */
+			if (!rxe_rc_take_wqe(qp, pkt, false))
+				return;
+			rc->send_off = 0;
+		} else if (!test_bit(RVT_R_WRID_VALID, &qp->r_aflags)) {
+			if (rxe_is_uc(qp))
+				return;
+			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			return;
+		}
+		st = rvt_recv_place(qp, rc->send_off, pkt->payload, pkt->plen);
+		if (st != IB_WC_SUCCESS) {
+			wc.status = st;
+			wc.opcode = IB_WC_RECV;
+			wc.qp = &qp->ibqp;
+			rvt_recv_complete(qp, &wc, false);
+			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			return;
+		}
+		rc->send_off += pkt->plen;
+		if (mask & RXE_LAST) {
+			wc.opcode = IB_WC_RECV;
+			wc.byte_len = rc->send_off;
+			wc.src_qp = qp->remote_qpn;
+			if (mask & RXE_IMMDT) {
+				wc.wc_flags |= IB_WC_WITH_IMM;
+				wc.ex.imm_data = get_unaligned((__be32 *)(h +
+					rxe_hdr_off(mask, RXE_IMMDT)));
+			} else if (mask & RXE_IETH) {
+				wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+				wc.ex.invalidate_rkey = get_unaligned_be32(h +
+					rxe_hdr_off(mask, RXE_IETH));
+			}
+			rvt_recv_complete(qp, &wc, pkt->bth->flags & RXE_BTH_SE);
+			rc->msn++;
+		}
+	} else {	/* WRITE */
+		if (mask & RXE_FIRST) {
+			struct rxe_reth *reth = (void *)h +
+						rxe_hdr_off(mask, RXE_RETH);
+
+			rc->wva = be64_to_cpu(reth->va);
+			rc->wrkey = be32_to_cpu(reth->rkey);
+			rc->wlen = be32_to_cpu(reth->len);
+			rc->wdone = 0;
+			rc->in_write = true;
+		} else if (!rc->in_write) {
+			if (rxe_is_uc(qp))
+				return;
+			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			return;
+		}
+		/* the immediate needs a receive WQE: first */
+		if ((mask & RXE_IMMDT) && !rxe_rc_take_wqe(qp, pkt, true))
+			return;
+		if (!(READ_ONCE(qp->qp_access_flags) &
+		      IB_ACCESS_REMOTE_WRITE) ||
+		    pkt->plen > rc->wlen - rc->wdone) {
+			st = IB_WC_REM_ACCESS_ERR;
+		} else {
+			st = rvt_write_place(qp, rc->wrkey,
+					     rc->wva + rc->wdone,
+					     pkt->payload, pkt->plen);
+		}
+		if (st != IB_WC_SUCCESS) {
+			rc->in_write = false;
+			rxe_rc_nak(qp, pkt->psn, 2, IB_WC_REM_ACCESS_ERR);
+			return;
+		}
+		rc->wdone += pkt->plen;
+		if (mask & RXE_LAST) {
+			rc->in_write = false;
+			rc->msn++;
+			if (mask & RXE_IMMDT) {
+				wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
+				wc.byte_len = rc->wdone;
+				wc.src_qp = qp->remote_qpn;
+				wc.wc_flags = IB_WC_WITH_IMM;
+				wc.ex.imm_data = get_unaligned((__be32 *)(h +
+					rxe_hdr_off(mask, RXE_IMMDT)));
+				rvt_recv_complete(qp, &wc,
+						  pkt->bth->flags & RXE_BTH_SE);
+			}
+		}
+	}
+	rc->epsn = rxe_psn_add(rc->epsn, 1);
+	if (!rxe_is_uc(qp) &&
+	    (be32_to_cpu(pkt->bth->apsn) & RXE_BTH_ACK_REQ))
+		rxe_rc_send_ack(qp, pkt->psn, 0x1f);
+}
+
+/**
+ * rxe_rc_recv_req - a request packet for an RC or UC responder
+ * @pkt: the packet
+ * @qp: its QP, referenced
+ *
+ * Context: softirq context; takes the QP's r_lock.
+ */
+void rxe_rc_recv_req(struct rxe_pkt *pkt, struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rxe_rc *rc = &priv->rc;
+	enum ib_qp_state state = READ_ONCE(qp->state);
+	int d;
+
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD) {
+		rxe_drop(pkt->rxe, RXE_DROP_RQ);
+		return;
+	}
+	spin_lock_bh(&qp->r_lock);
+	d = rxe_psn_cmp(pkt->psn, rc->epsn);
+	if (rxe_is_uc(qp)) {
+		/* UC: a lost packet loses its message; a new one resyncs */
+		if (d && !(pkt->mask & RXE_FIRST)) {
+			rc->in_write = false;
+			goto out;
+		}
+		rc->epsn = pkt->psn;
+		d = 0;
+	}
+	if (d > 0) {
+		rvt_hw_count(qp, RVT_CNT_OUT_OF_SEQ_REQ, 1);
+		if (!rc->nak_seq) {
+			rc->nak_seq = true;
+			rxe_rc_send_ack(qp, rc->epsn, 0x60);
+		}
+		goto out;
+	}
+	if (d < 0) {
+		struct rxe_reth *reth;
+
+		rvt_hw_count(qp, RVT_CNT_DUP_REQ, 1);
+		if (pkt->mask & RXE_ATOMIC) {
+			/* never again: answer what it did, if still known */
+			struct rxe_atm_done *done = rxe_rc_atm_find(rc,
+								    pkt->psn);
+
+			if (done)
+				rxe_rc_send_atmack(qp, pkt->psn, done->orig);
+		} else if (pkt->mask & RXE_READ) {
+			/* read again: the region says what it holds now */
+			reth = (void *)pkt->bth + rxe_hdr_off(pkt->mask,
+							      RXE_RETH);
+			rxe_rc_read(qp, pkt->psn, be64_to_cpu(reth->va),
+				    be32_to_cpu(reth->rkey),
+				    be32_to_cpu(reth->len));
+		} else if (be32_to_cpu(pkt->bth->apsn) & RXE_BTH_ACK_REQ) {
+			/*
+			 * Acknowledge again what came, once per ACK asked
+			 * for (not per duplicate: a retried window would
+			 * bring as many ACKs): the sender goes on.
+			 */
+			rxe_rc_send_ack(qp, rxe_psn_add(rc->epsn, -1), 0x1f);
+		}
+		goto out;
+	}
+	rc->nak_seq = false;
+	rxe_rc_execute(qp, pkt);
+out:
+	spin_unlock_bh(&qp->r_lock);
+}
+
+/**
+ * rxe_rc_init - the RC state of a new QP
+ * @qp: the QP, its rings made
+ * @priv: its rxe state
+ *
+ * Context: process context; sleeps (GFP_KERNEL).
+ * Return: 0 or -ENOMEM.
+ */
+int rxe_rc_init(struct rvt_qp *qp, struct rxe_qp_priv *priv)
+{
+	priv->qp = qp;
+	spin_lock_init(&priv->rc.lock);
+	timer_setup(&priv->rc.timer, rxe_rc_timer, 0);
+	INIT_WORK(&priv->rc.flush, rxe_rc_flush_work);
+	if (qp->ibqp.qp_type != IB_QPT_RC && qp->ibqp.qp_type != IB_QPT_UC)
+		return 0;
+	priv->rc.reqs = kcalloc(qp->sq_size, sizeof(*priv->rc.reqs),
+				GFP_KERNEL);
+	return priv->rc.reqs ? 0 : -ENOMEM;
+}
+
+/**
+ * rxe_rc_modify - a modify_qp of an RC or UC QP (driver_f.modify_qp)
+ * @qp: the QP
+ * @attr: the attributes
+ * @mask: which
+ * @udata: unused
+ *
+ * Takes the PSNs: the responder's expected one, the requester's next.
+ *
+ * Context: process context.
+ */
+void rxe_rc_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask,
+		   struct ib_udata *udata)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	if (mask & IB_QP_RQ_PSN) {
+		spin_lock_bh(&qp->r_lock);
+		priv->rc.epsn = attr->rq_psn & RXE_PSN_MASK;
+		priv->rc.nak_seq = false;
+		memset(priv->rc.atm, 0, sizeof(priv->rc.atm));
+		spin_unlock_bh(&qp->r_lock);
+	}
+	if (mask & IB_QP_SQ_PSN) {
+		spin_lock_bh(&priv->rc.lock);
+		priv->rc.psn = attr->sq_psn & RXE_PSN_MASK;
+		priv->rc.spsn = priv->rc.psn;
+		priv->psn = priv->rc.psn;
+		spin_unlock_bh(&priv->rc.lock);
+	}
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_RTS) {
+		spin_lock_bh(&priv->rc.lock);
+		priv->rc.stopped = false;
+		spin_unlock_bh(&priv->rc.lock);
+	}
+}
