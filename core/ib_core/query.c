@@ -389,3 +389,23 @@ void ib_get_device_fw_str(struct ib_device *device, char *str)
 		str[0] = '\0';
 }
 EXPORT_SYMBOL(ib_get_device_fw_str);
+
+/**
+ * ib_port_immutable_read - a port's properties fixed at registration
+ * @dev: the device
+ * @port: the port, from rdma_start_port() to rdma_end_port()
+ *
+ * What the driver's get_port_immutable reported (GID and P_Key table
+ * lengths, core capability flags, the MAD size): fixed for the device's
+ * life, so read without a lock or a call into the driver.
+ *
+ * Context: any context.
+ * Return: the port's immutable data; it lives as long as @dev.
+ */
+const struct ib_port_immutable *
+ib_port_immutable_read(struct ib_device *dev, unsigned int port)
+{
+	WARN_ON(!rdma_is_port_valid(dev, port));
+	return &dev->port_data[port].immutable;
+}
+EXPORT_SYMBOL(ib_port_immutable_read);

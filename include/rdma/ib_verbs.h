@@ -2533,6 +2533,8 @@ struct ib_device *_ib_alloc_device(size_t size);
 
 void ib_dealloc_device(struct ib_device *device);
 void ib_get_device_fw_str(struct ib_device *device, char *str);
+const struct ib_port_immutable *
+ib_port_immutable_read(struct ib_device *dev, unsigned int port);
 int ib_register_device(struct ib_device *device, const char *name,
 		       struct device *dma_device);
 void ib_unregister_device(struct ib_device *device);

@@ -173,9 +173,10 @@ static int rvt_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
  * have a GRH.
  *
  * Context: Any context create_ah allows (it may be atomic without
- * RDMA_CREATE_AH_SLEEPABLE); does not sleep itself. Calls the device's
- * query_port (rdmavt's takes the port's mgmt_lock, interrupts saved) and
- * the driver's driver_f.check_ah, which must not sleep either.
+ * RDMA_CREATE_AH_SLEEPABLE); does not sleep itself.  Reads the GID table
+ * length from the port's immutable data, never query_port (a RoCE
+ * driver's asks the net device under RTNL), and calls the driver's
+ * driver_f.check_ah, which must not sleep either.
  *
  * Return: 0 or -EINVAL (or the driver hook's error).
  */
@@ -186,10 +187,8 @@ int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
 	u8 rate = rdma_ah_get_static_rate(ah_attr);
 	u32 dlid = rdma_ah_get_dlid(ah_attr);
 	bool grh = rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH;
-	struct ib_port_attr pattr;
 
-	if (!rdma_is_port_valid(ibdev, port) ||
-	    ibdev->ops.query_port(ibdev, port, &pattr))
+	if (!rdma_is_port_valid(ibdev, port))
 		return -EINVAL;
 	if (rdma_ah_get_sl(ah_attr) > 15)
 		return -EINVAL;
@@ -206,7 +205,8 @@ int rvt_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
 	    dlid != be16_to_cpu(IB_LID_PERMISSIVE) && !grh)
 		return -EINVAL;
 grh:
-	if (grh && rdma_ah_read_grh(ah_attr)->sgid_index >= pattr.gid_tbl_len)
+	if (grh && rdma_ah_read_grh(ah_attr)->sgid_index >=
+		   ib_port_immutable_read(ibdev, port)->gid_tbl_len)
 		return -EINVAL;
 	if (rdi->driver_f.check_ah)
 		return rdi->driver_f.check_ah(ibdev, ah_attr);

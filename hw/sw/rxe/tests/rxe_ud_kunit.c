@@ -142,6 +142,9 @@ static int ku_post_recv(struct ku_qp *q, u32 len)
 	return ib_post_recv(q->qp, &wr, NULL);
 }
 
+/* held around rdma_create_ah(): the AHs are made in atomic context */
+static DEFINE_SPINLOCK(ku_ah_lock);
+
 /*
  * An AH on @pd of @from to @to's GID @what of @type, its destination MAC
  * resolved first as kernel callers do (ib_resolve_eth_dmac()).
@@ -168,8 +171,13 @@ static struct ib_ah *ku_ah_on(struct kunit *test, struct ib_pd *pd,
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sgid));
 	attr.grh.sgid_attr = sgid;
 	ret = ib_resolve_eth_dmac(from->ibdev, &attr);
-	ah = ret ? ERR_PTR(ret) :
-	     rdma_create_ah(pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	/*
+	 * Made in atomic context, as the IB CM makes its AHs (under its
+	 * MAD agent's spinlock): nothing below may sleep.
+	 */
+	spin_lock_bh(&ku_ah_lock);
+	ah = ret ? ERR_PTR(ret) : rdma_create_ah(pd, &attr, 0);
+	spin_unlock_bh(&ku_ah_lock);
 	rdma_put_gid_attr(sgid);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ah), "create_ah: %ld",
 			       PTR_ERR(ah));
