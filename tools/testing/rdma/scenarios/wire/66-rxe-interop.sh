@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Our soft-RoCE against upstream's rdma_rxe, across the wire, with either
+# stack on either guest.  Both halves of this file run at once
+# (guest/wire.sh).  Part 1: guest 1 runs our stack (rdma_rxe, rdma_cm,
+# the verbs benchmark built against our include/), guest 2 upstream's
+# (the same benchmark source built against upstream's headers).  Then
+# each guest unloads its stack completely and loads the other one in the
+# same boot (guest/stack.sh), and part 2 runs with the stacks the other
+# way round.  In each part: an rxe device on eth0 of each guest, which
+# Debian's rdma tool shows, and connections through each side's rdma_cm
+# over RoCE v2 (upstream's rxe has no other encapsulation, so our side's
+# rdma_cm must pick the UDP GID type), each moving SENDs, RDMA WRITEs and
+# READs of 8 B, 4 KiB and 64 KiB with their data checked ("verify: ok" on
+# the client, a clean end on the server): once our side passive and
+# upstream's active, once the other way.  Our IB CM meets upstream's over
+# QP1 (GSI over UDP), then the RC QPs carry the data: 4 KiB and 64 KiB
+# are cut by the path MTU (1024 on the 1500-byte wire) into FIRST,
+# MIDDLE and LAST packets and READ responses, acknowledged by coalesced
+# ACKs, every packet's ICRC checked by the receiver.
+# needs: /usr/bin/rdma
+# timeout: 600
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+. /testbed/lib/wire.sh
+
+B=/sys/kernel/debug/verbs_bench
+PORT=18535
+# LAT RATE CPU DEPTH: a few operations of each kind, not a measurement;
+# the full tier's second connection each way keeps more in flight.
+SMALL="2 4 2 2"
+DEEP="4 32 4 8"
+
+# conn NAME SERVER_GUEST [PARAMS]: the benchmark's server on
+# SERVER_GUEST, its client on the other guest, over rxe0.
+conn() {
+	local name=$1 server=$2 params=${3:-$SMALL} out rc=0
+	if ! wire_sync "$name"; then
+		ktap_fail "$name" "the other guest did not come to the connection"
+		return
+	fi
+	if [ "$WIRE_SELF" = "$server" ]; then
+		# The server's write returns once its client has gone.
+		echo "server rxe0 $PORT" >$B/run || rc=$?
+		out=$(cat $B/server_results)
+	else
+		# no wait for the server to listen: the client retries a
+		# refused connect (VB_CONNECT_RETRY_S)
+		echo "client rxe0 $WIRE_PEER_IP $PORT $params" >$B/run || rc=$?
+		out=$(cat $B/results)
+	fi
+	ktap_quote "$out"
+	if [ $rc -ne 0 ]; then
+		ktap_fail "$name" "the run failed (status $rc)"
+	elif [ "$WIRE_SELF" != "$server" ] &&
+	     ! echo "$out" | grep -q '^verify: ok'; then
+		ktap_fail "$name" "no 'verify: ok' in the results"
+	else
+		ktap_pass "$name"
+	fi
+}
+
+# load STACK: STACK's modules and the benchmark built against it.
+load() {
+	if [ "$1" = ours ]; then
+		stack_load ours rdma_rxe rdma_cm rdma_verbs_bench
+	else
+		stack_load upstream $UPSTREAM_MODULES &&
+			stack_insmod rdma_verbs_bench
+	fi
+}
+
+# part N OURS_GUEST: one part with our stack on guest OURS_GUEST.
+part() {
+	local n=$1 ours=$2 mine theirs
+	if [ "$WIRE_SELF" = "$ours" ]; then
+		mine=ours
+	else
+		mine=upstream
+	fi
+	theirs=$((3 - ours))
+	ktap_test "part $n: $mine stack loads (rdma_rxe, rdma_cm, the benchmark)" \
+		load $mine
+	ktap_test "part $n: both guests are up (sync over the wire)" \
+		wire_sync "part $n: stacks up"
+	ktap_test "part $n: rdma link add rxe0 type rxe netdev eth0" \
+		rdma link add rxe0 type rxe netdev eth0
+	ktap_has "part $n: rdma link show: rxe0/1 on eth0" \
+		"^link rxe0/1 .*netdev eth0" rdma link show
+	# Our rxe stands on rdmavt, upstream's does not.
+	if [ $mine = ours ]; then
+		ktap_test "part $n: rxe0 is our rxe (on rdmavt)" \
+			grep -q "^rdmavt " /proc/modules
+	else
+		ktap_test "part $n: rxe0 is upstream's rxe (no rdmavt)" \
+			sh -c '! grep -q "^rdmavt " /proc/modules'
+	fi
+	conn "part $n: ours passive (guest $ours), upstream active: data checked" "$ours"
+	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
+	if [ "$VARIANTS" = yes ]; then
+		conn "part $n: ours passive, upstream active, 8 in flight: data checked" \
+			"$ours" "$DEEP"
+		conn "part $n: upstream passive, ours active, 8 in flight: data checked" \
+			"$theirs" "$DEEP"
+	fi
+	wire_sync "part $n: done" || ktap_diag "the other half did not finish part $n"
+	ktap_test "part $n: rdma link delete rxe0" rdma link delete rxe0
+	ktap_test "part $n: the $mine stack unloads completely" stack_unload
+}
+
+# The quick tier (make check) runs part 1: upstream's rxe against ours
+# in each direction, one connection each, data checked.  The full tier
+# (make check-full) adds a second connection each way with eight
+# operations in flight, and part 2 (the swap).
+VARIANTS=$(tier_pick no yes)
+# Upstream's side loads only what rxe and rdma_cm need in the quick tier
+# (ib_uverbs too: upstream's rxe calls its ib_umem_get(); no siw, no
+# rdma_ucm, no umad: each module loaded and unloaded costs seconds under
+# TCG with the debug kernel), its whole stack in the full tier.
+UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_rxe" "")
+ktap_plan "$(tier_pick 10 23)"
+part 1 1
+ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
+# The swap: the other stack on each guest, in the same boot.
+[ "$VARIANTS" = yes ] && part 2 2
+ktap_finish
