@@ -53,6 +53,24 @@
 /* r_flags: IB_EVENT_COMM_EST was raised since the QP left RESET */
 #define RVT_R_COMM_EST		0x10
 
+/*
+ * What a QP state allows: ib_rvt_state_ops[state] (an enum ib_qp_state)
+ * is a mask of these.  POST: the verbs take new work requests; PROCESS:
+ * the engine runs them (NEXT_SEND: starts new send requests, not only
+ * those under way); FLUSH: they complete as flushed.
+ */
+#define RVT_POST_SEND_OK		0x01
+#define RVT_POST_RECV_OK		0x02
+#define RVT_PROCESS_RECV_OK		0x04
+#define RVT_PROCESS_SEND_OK		0x08
+#define RVT_PROCESS_NEXT_SEND_OK	0x10
+#define RVT_FLUSH_SEND			0x20
+#define RVT_FLUSH_RECV			0x40
+#define RVT_PROCESS_OR_FLUSH_SEND \
+	(RVT_PROCESS_SEND_OK | RVT_FLUSH_SEND)
+
+extern const int ib_rvt_state_ops[];
+
 /* ------------------------------------------------------------------
  * Work queue entries
  */
@@ -339,6 +357,9 @@ void rvt_get_credit(struct rvt_qp *qp, u32 aeth);
 unsigned long rvt_rnr_tbl_to_usec(u32 index);
 void rvt_kick_sq(struct rvt_qp *qp);
 void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth);
+void rvt_add_retry_timer_ext(struct rvt_qp *qp, u8 shift);
+enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t);
+void rvt_rc_error(struct rvt_qp *qp, enum ib_wc_status err);
 void rvt_stop_rc_timers(struct rvt_qp *qp);
 void rvt_del_timers_sync(struct rvt_qp *qp);
 struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi, u64 v,

@@ -738,6 +738,26 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	return 0;
 }
 
+/*
+ * What each QP state allows (rdmavt_qp.h): the verbs and the engine
+ * check these, and drivers may.
+ */
+const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {
+	[IB_QPS_RESET] = 0,
+	[IB_QPS_INIT] = RVT_POST_RECV_OK,
+	[IB_QPS_RTR] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK,
+	[IB_QPS_RTS] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK |
+		       RVT_PROCESS_NEXT_SEND_OK,
+	[IB_QPS_SQD] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK,
+	[IB_QPS_SQE] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
+	[IB_QPS_ERR] = RVT_POST_RECV_OK | RVT_FLUSH_RECV |
+		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
+};
+EXPORT_SYMBOL(ib_rvt_state_ops);
+
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
 {
@@ -746,8 +766,7 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	int ret = 0;
 
 	/* before RTS a send queue takes nothing */
-	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
-	    state == IB_QPS_RTR) {
+	if (!(ib_rvt_state_ops[state] & RVT_POST_SEND_OK)) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}

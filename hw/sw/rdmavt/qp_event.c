@@ -97,3 +97,20 @@ int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err)
 }
 EXPORT_SYMBOL(rvt_error_qp);
 
+/**
+ * rvt_rc_error - a transport error on a connected QP
+ * @qp: the QP; no QP lock held
+ * @err: the status of the requests that fail because of it
+ *
+ * rvt_error_qp() under the name upstream's RC drivers call: the QP goes
+ * to the error state and flushes; a QP on an SRQ gets
+ * IB_EVENT_QP_LAST_WQE_REACHED.
+ *
+ * Context: Any context without the QP's locks (takes them, IRQ safe).
+ */
+void rvt_rc_error(struct rvt_qp *qp, enum ib_wc_status err)
+{
+	rvt_error_qp(qp, err);
+}
+EXPORT_SYMBOL(rvt_rc_error);
+

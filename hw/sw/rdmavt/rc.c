@@ -153,8 +153,19 @@ void rvt_rc_ack(struct rvt_delivery *d)
 	spin_unlock_irqrestore(&d->qp->s_lock, flags);
 }
 
-/* The RNR NAK timer ran out: the requester tries again. */
-static enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)
+/**
+ * rvt_rc_rnr_retry - the RNR NAK timer's callback
+ * @t: the QP's s_rnr_timer
+ *
+ * The wait an RNR NAK asked for is over: the requester tries again.
+ * rdmavt sets it as the timer's function (rvt_add_rnr_timer()); it is
+ * exported for drivers that arm the timer themselves.
+ *
+ * Context: Hard interrupt (hrtimer callback) or any context; takes the
+ * QP's s_lock.
+ * Return: HRTIMER_NORESTART.
+ */
+enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)
 {
 	struct rvt_qp *qp = container_of(t, struct rvt_qp, s_rnr_timer);
 	unsigned long flags;
@@ -165,6 +176,7 @@ static enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)
 	rvt_schedule_send(qp);
 	return HRTIMER_NORESTART;
 }
+EXPORT_SYMBOL(rvt_rc_rnr_retry);
 
 /* The local ACK timeout ran out: the requester sends again. */
 static void rvt_rc_timeout(struct timer_list *t)
@@ -210,10 +222,26 @@ EXPORT_SYMBOL(rvt_add_rnr_timer);
 /* Wait the local ACK timeout before sending again (RVT_S_TIMER). */
 void rvt_add_retry_timer(struct rvt_qp *qp)
 {
+	rvt_add_retry_timer_ext(qp, 0);
+}
+
+/**
+ * rvt_add_retry_timer_ext - wait a multiple of the local ACK timeout
+ * @qp: the requester; the caller holds its s_lock
+ * @shift: the timeout is the QP's local ACK timeout shifted left by this
+ *
+ * When the timer runs out, the send engine runs again (RVT_S_TIMER is
+ * cleared) and the driver sends again what is unacknowledged.
+ *
+ * Context: Any context; the caller holds the QP's s_lock (IRQ safe).
+ */
+void rvt_add_retry_timer_ext(struct rvt_qp *qp, u8 shift)
+{
 	lockdep_assert_held(&qp->s_lock);
 	qp->s_flags |= RVT_S_TIMER;
-	mod_timer(&qp->s_timer, jiffies + qp->timeout_jiffies);
+	mod_timer(&qp->s_timer, jiffies + (qp->timeout_jiffies << shift));
 }
+EXPORT_SYMBOL(rvt_add_retry_timer_ext);
 
 /**
  * rvt_stop_rc_timers - stop the RNR and retry timers of a QP

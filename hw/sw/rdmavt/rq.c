@@ -171,8 +171,7 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 	int ret;
 
 	lockdep_assert_held(&qp->r_lock);
-	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
-	    state != IB_QPS_SQD && state != IB_QPS_SQE)
+	if (!(ib_rvt_state_ops[state] & RVT_PROCESS_RECV_OK))
 		return 0;
 
 	spin_lock_irqsave(&rq->lock, flags);
@@ -288,7 +287,8 @@ int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
 	int ret = 0;
 
-	if (ibqp->srq || READ_ONCE(qp->state) == IB_QPS_RESET) {
+	if (ibqp->srq ||
+	    !(ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_RECV_OK)) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}

@@ -275,7 +275,7 @@ log "$kunit_count KUnit module(s)"
 cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
 cp "$here/guest/ktap.sh" "$here/guest/stack.sh" "$here/guest/wire.sh" \
-	"$here/guest/nvmf.sh" \
+	"$here/guest/nvmf.sh" "$here/guest/tcm.sh" \
 	"$staging/testbed/lib/"
 mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/scenarios/wire" \
 	"$staging/testbed/bench"
@@ -433,7 +433,9 @@ hang="sysctl.kernel.hung_task_timeout_secs=${RDMA_HUNG_TASK_SECS:-180}"
 hang="$hang sysctl.kernel.hung_task_check_interval_secs=20"
 hang="$hang sysctl.kernel.hung_task_warnings=-1 watchdog_thresh=10"
 hang="$hang workqueue.watchdog_thresh=30"
-append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 $hang ${RDMA_VM_APPEND:-}"
+# Bonding is built in (kernel.config): no bond0 unless a test makes one.
+append="console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7 $hang"
+append="$append bonding.max_bonds=0 ${RDMA_VM_APPEND:-}"
 # Two sockets, not two cores: the kernel has no ACPI and finds CPUs in
 # SeaBIOS's MP table, which lists one CPU per socket.
 smp=${RDMA_VM_SMP:-2}

@@ -3,7 +3,9 @@
  * KUnit suite "rdma_rvt": the rdmavt library API on loop devices
  * (hw/loop on hw/sw/rdmavt): multicast groups through ib_attach_mcast()
  * and ib_detach_mcast() and their delivery across the loop fabric,
- * rvt_mcast_find(), the QP iterator, rvt_check_ah() and rvt_comm_est().
+ * rvt_mcast_find(), the QP iterator, rvt_check_ah(), rvt_comm_est(), the
+ * state table ib_rvt_state_ops against what the verbs accept in each
+ * state, rvt_add_retry_timer_ext() and rvt_rc_error().
  *
  * Every case creates loop devices of its own; objects are released by
  * KUnit actions in reverse order of creation.  Payloads are random and
@@ -675,6 +677,148 @@ static void rvt_comm_est_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&comm_est_events), 2);
 }
 
+/* Post one receive of @buf on @qp; its status. */
+static int try_recv(struct ib_qp *qp, struct kt_tcqe *t, void *buf)
+{
+	struct ib_sge sge = kt_sge_of(qp->pd, buf, LEN);
+	struct ib_recv_wr wr = {
+		.wr_cqe = &t->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/* Post one signalled SEND of @buf on @qp; its status. */
+static int try_send(struct ib_qp *qp, struct kt_tcqe *t, void *buf)
+{
+	struct ib_sge sge = kt_sge_of(qp->pd, buf, LEN);
+	struct ib_send_wr wr = {
+		.wr_cqe = &t->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	return ib_post_send(qp, &wr, NULL);
+}
+
+/*
+ * ib_rvt_state_ops says what each state allows, and the verbs do as it
+ * says: an RC QP put in RESET, INIT, RTR, RTS and ERR (from RESET each
+ * time) takes a receive and a send exactly where the table has
+ * RVT_POST_RECV_OK and RVT_POST_SEND_OK (-EINVAL elsewhere); the SEND
+ * of RTS arrives, ERR flushes what it took (RVT_FLUSH_SEND,
+ * RVT_FLUSH_RECV).
+ */
+static void rvt_state_ops_posts(struct kunit *test)
+{
+	static const enum ib_qp_state states[] = {
+		IB_QPS_RESET, IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS, IB_QPS_ERR,
+	};
+	struct kt_vt *vt = new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *b = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp_attr attr = {};
+	struct kt_tcqe *r, *s, *br = kt_new_tcqe(test);
+	int i, ret, want;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, port_lid(vt->dev),
+					 false), 0);
+	post_recv(test, b, br, buf, LEN);
+	KUNIT_EXPECT_EQ(test, ib_rvt_state_ops[IB_QPS_SQD] &
+			(RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK |
+			 RVT_PROCESS_NEXT_SEND_OK),
+			RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK);
+	KUNIT_EXPECT_EQ(test, ib_rvt_state_ops[IB_QPS_SQE] &
+			RVT_PROCESS_OR_FLUSH_SEND, RVT_FLUSH_SEND);
+
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		/* from RESET to the state each time: connect goes forward */
+		attr.qp_state = IB_QPS_RESET;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
+		if (states[i] == IB_QPS_ERR) {
+			attr.qp_state = IB_QPS_ERR;
+			KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr,
+							   IB_QP_STATE), 0);
+		} else if (states[i] != IB_QPS_RESET) {
+			struct rdma_loop_conn conn = {
+				.dqpn = b->qp_num,
+				.dlid = port_lid(vt->dev),
+				.rnr_retry = 7,
+			};
+
+			KUNIT_ASSERT_EQ(test,
+					rdma_loop_connect_qp(a, &conn,
+							     states[i]), 0);
+		}
+		r = kt_new_tcqe(test);
+		s = kt_new_tcqe(test);
+		ret = try_recv(a, r, buf);
+		want = ib_rvt_state_ops[states[i]] & RVT_POST_RECV_OK;
+		KUNIT_EXPECT_EQ_MSG(test, ret, want ? 0 : -EINVAL,
+				    "receive in state %d", states[i]);
+		ret = try_send(a, s, buf);
+		want = ib_rvt_state_ops[states[i]] & RVT_POST_SEND_OK;
+		KUNIT_EXPECT_EQ_MSG(test, ret, want ? 0 : -EINVAL,
+				    "send in state %d", states[i]);
+		if (states[i] == IB_QPS_RTS) {
+			KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, s));
+			KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
+			KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, br));
+			KUNIT_EXPECT_EQ(test, br->wc.status, IB_WC_SUCCESS);
+		}
+		if (states[i] == IB_QPS_ERR) {
+			/* both flushed, as the receives taken before */
+			KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, s));
+			KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_WR_FLUSH_ERR);
+			KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, r));
+			KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_WR_FLUSH_ERR);
+		}
+	}
+}
+
+/*
+ * rvt_add_retry_timer_ext() arms the retry timer for the local ACK
+ * timeout shifted left, rvt_stop_rc_timers() disarms it; rvt_rc_error()
+ * takes a connected QP to the error state.
+ */
+static void rvt_retry_timer_ext_rc_error(struct kunit *test)
+{
+	struct kt_vt *vt = new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp *a = new_qp(test, vt, IB_QPT_RC, cq, cq, NULL);
+	struct rvt_qp *ra = container_of(a, struct rvt_qp, ibqp);
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	unsigned long flags, left;
+
+	KUNIT_ASSERT_EQ(test, rc_connect(a, a->qp_num + 1, port_lid(vt->dev),
+					 true), 0);
+	KUNIT_ASSERT_GT(test, ra->timeout_jiffies, 0UL);
+	spin_lock_irqsave(&ra->s_lock, flags);
+	rvt_add_retry_timer_ext(ra, 3);
+	left = ra->s_timer.expires - jiffies;
+	KUNIT_EXPECT_TRUE(test, ra->s_flags & RVT_S_TIMER);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&ra->s_timer));
+	KUNIT_EXPECT_LE(test, left, ra->timeout_jiffies << 3);
+	KUNIT_EXPECT_GT(test, left, ra->timeout_jiffies << 2);
+	rvt_stop_rc_timers(ra);
+	KUNIT_EXPECT_FALSE(test, ra->s_flags & RVT_S_TIMER);
+	KUNIT_EXPECT_FALSE(test, timer_pending(&ra->s_timer));
+	spin_unlock_irqrestore(&ra->s_lock, flags);
+
+	rvt_rc_error(ra, IB_WC_RETRY_EXC_ERR);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a, &attr, IB_QP_STATE, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
+}
+
 static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_mcast_errors),
 	KUNIT_CASE(rvt_mcast_send),
@@ -682,6 +826,8 @@ static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_qp_iter_walk),
 	KUNIT_CASE(rvt_check_ah_rules),
 	KUNIT_CASE(rvt_comm_est_once),
+	KUNIT_CASE(rvt_state_ops_posts),
+	KUNIT_CASE(rvt_retry_timer_ext_rc_error),
 	{}
 };
 

@@ -12,6 +12,8 @@
 #     from opensm's SA (its path record, logged by the client: not the
 #     responder's MTU 1024 and packet lifetime 17), the ends on loop1
 #     and loop0;
+#   - UD: a SIDR request for the server's QP number and Q_Key, then
+#     datagrams echoed through address handles made from them;
 #   - again with the route from the local service (RDMA_NL_LS): the
 #     lsresponder answers the path query with a working record of its
 #     own, which the connection then carries;
@@ -31,11 +33,11 @@
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
+. /testbed/lib/tcm.sh
 . /testbed/lib/nvmf.sh
 
 IB=/sys/class/infiniband
 N=/sys/class/net
-D=/sys/kernel/debug/rdma_test_cm
 LSR=/testbed/bin/lsresponder
 OSM_LOG=/tmp/opensm.log
 A=10.78.0.1
@@ -47,7 +49,6 @@ NVMF_BLOCKS=$(tier_pick "4 0
 128 1024
 1024 4096")
 IMG=/tmp/nvmf-ib.img
-ZERO="ids 0 listeners 0 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
 
 # iproute2's ip (busybox's, first in PATH, has no netns or ipoib)
 ip() {
@@ -62,18 +63,6 @@ uptime_s() {
 	local u r
 	read -r u r </proc/uptime
 	s=${u%.*}
-}
-
-# wait_until SECONDS COMMAND...: COMMAND succeeds within SECONDS
-wait_until() {
-	local t=$(($1 * 10))
-	shift
-	while [ $t -gt 0 ]; do
-		"$@" 2>/dev/null && return 0
-		ktap_nap 0.1
-		t=$((t - 1))
-	done
-	return 1
 }
 
 # running PID: PID is a process that has not exited (a zombie has)
@@ -104,32 +93,7 @@ carrier() {
 	fi
 }
 
-# tcm NS|- COMMAND...: a command of rdma_test_cm, written from NS
-tcm() {
-	local ns=$1
-	shift
-	if [ "$ns" = - ]; then
-		echo "$*" >$D/cmd
-	else
-		# nsenter: the network namespace only ("ip netns exec" also
-		# mounts a sysfs of its own, without debugfs below it)
-		nsenter --net=/run/netns/"$ns" sh -c "echo $* >$D/cmd"
-	fi
-}
-log_has() { grep -qF -- "$1" $D/log; }
-log_line() { grep -F -- "$1" $D/log | tail -n 1; }
-status_is() {
-	local l v=
-	while IFS= read -r l; do
-		v="$v$l "
-	done <$D/status
-	[ "$v" = "$1" ]
-}
-tcm_fail() {
-	ktap_fail "$1" "$(tr '\n' '|' <$D/log)"
-}
-
-ktap_plan 12
+ktap_plan 13
 health_mark
 
 # 1
@@ -149,7 +113,7 @@ subnet_up() {
 	opensm -d 2 -g "$guid" -P /tmp/partitions.conf -f $OSM_LOG \
 		</dev/null >/tmp/opensm.out 2>&1 &
 	echo $! >/tmp/opensm.pid
-	wait_until 120 eval 'port_active loop0 && port_active loop1' ||
+	ktap_wait 120 eval 'port_active loop0 && port_active loop1' ||
 		return 1
 	step "case 2: ports ACTIVE"
 	# (ip -b: one process for several commands; each start of the
@@ -165,7 +129,7 @@ addr add $B/24 dev ib1
 link set lo up
 link set ib1 up
 NEOF
-		wait_until 30 carrier - ib0 && wait_until 30 carrier B ib1 &&
+		ktap_wait 30 carrier - ib0 && ktap_wait 30 carrier B ib1 &&
 		ip netns exec B ping -c 1 -W 5 $A >/dev/null
 }
 if subnet_up; then
@@ -180,29 +144,46 @@ fi
 step "case 3: sa route"
 tcm - clear
 if tcm - listen $A 7471 && tcm B connect $B $A 7471 &&
-   log_has "client connected $B:" && log_has "to $A:7471 on loop1" &&
-   log_has "server accepted $A:7471 from $B:" &&
-   log_has "client data checked" && log_has "client done" &&
-   log_has "client path sl " &&
-   ! log_has "packet_life_time 17"; then
-	ktap_diag "$(log_line 'client path')"
+   tcm_log_has "client connected $B:" && tcm_log_has "to $A:7471 on loop1" &&
+   tcm_log_has "server accepted $A:7471 from $B:" &&
+   tcm_log_has "client data checked" && tcm_log_has "client done" &&
+   tcm_log_has "client path sl " &&
+   ! tcm_log_has "packet_life_time 17"; then
+	ktap_diag "$(tcm_log_line 'client path')"
 	ktap_pass "B -> $A:7471: route from the SA, SEND, READ, WRITE of 1..65536 bytes checked, disconnected"
 else
 	tcm_fail "B -> $A:7471: route from the SA, SEND, READ, WRITE of 1..65536 bytes checked, disconnected"
 fi
 
-# 4: the same with the route from the local service
-step "case 4: ls route"
+# 4: UD through SIDR; the server answers through address handles made
+# from the datagrams; then the RC listener alone again
+step "case 4: ud"
+ib_ud() {
+	tcm - udlisten $A 7472 && tcm - clear &&
+		tcm B udconnect $B $A 7472 &&
+		tcm_log_has "server accepted ud $A:7472 from $B:" &&
+		tcm_log_has "client ud send 1024 ok" && tcm_log_has "client done" &&
+		tcm - unlisten && tcm - listen $A 7471
+}
+if ib_ud; then
+	ktap_diag "$(tcm_log_line 'client ud server qpn')"
+	ktap_pass "UD: SIDR request and reply B -> $A:7472, datagrams of 1, 64, 1024 bytes echoed and checked"
+else
+	tcm_fail "UD: SIDR request and reply B -> $A:7472, datagrams of 1, 64, 1024 bytes echoed and checked"
+fi
+
+# 5: the same with the route from the local service
+step "case 5: ls route"
 ls_route() {
 	local pid rc=1
 	: >/tmp/lsr.out
 	$LSR fabric >/tmp/lsr.out 2>&1 &
 	pid=$!
-	wait_until 5 grep -q listening /tmp/lsr.out || { kill $pid; return 1; }
+	ktap_wait 5 grep -q listening /tmp/lsr.out || { kill $pid; return 1; }
 	tcm - clear
 	tcm B connect $B $A 7471 &&
-		log_has "client done" &&
-		log_has "client path sl 0 mtu 1024 packet_life_time 17" &&
+		tcm_log_has "client done" &&
+		tcm_log_has "client path sl 0 mtu 1024 packet_life_time 17" &&
 		grep -q "^request seq .* dev loop1 port 1 " /tmp/lsr.out &&
 		rc=0
 	kill $pid
@@ -216,20 +197,20 @@ else
 	tcm_fail "again with the path from the local service (RDMA_NL_LS): its record carries the connection"
 fi
 
-# 5: churn
-step "case 5: churn"
+# 6: churn
+step "case 6: churn"
 tcm - clear
-if tcm B churn $B $A 7471 $CHURN && log_has "churn done $CHURN stops" &&
-   wait_until 20 status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
-	ktap_diag "$(log_line 'churn done')"
+if tcm B churn $B $A 7471 $CHURN && tcm_log_has "churn done $CHURN stops" &&
+   ktap_wait 20 tcm_status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
+	ktap_diag "$(tcm_log_line 'churn done')"
 	ktap_pass "churn: $CHURN clients destroyed at random points; only the listener is left"
 else
 	ktap_fail "churn: $CHURN clients destroyed at random points; only the listener is left" \
-		"$(grep -e churn -e error $D/log | tr '\n' '|') status: $(tr '\n' ' ' <$D/status)"
+		"$(grep -e churn -e error $TCM_D/log | tr '\n' '|') status: $(tr '\n' ' ' <$TCM_D/status)"
 fi
 
-# 6-9: nvme-rdma over IPoIB, all in the initial namespace
-step "case 6: nvme setup"
+# 7-10: nvme-rdma over IPoIB, all in the initial namespace
+step "case 7: nvme setup"
 # Back in one namespace, both addresses are local and the kernel would
 # route $B -> $A through lo (nvme-rdma and nvmet-rdma use the initial
 # namespace only).  The test kernel has no policy routing, so host
@@ -261,7 +242,7 @@ split_undo() {
 ib1_home() {
 	ip -n B link set ib1 netns 1 && ip netns del B &&
 		printf 'addr add %s/24 dev ib1\nlink set ib1 up\n' $B | ip -b - &&
-		wait_until 30 carrier - ib1 && split_routes &&
+		ktap_wait 30 carrier - ib1 && split_routes &&
 		ip route get $A from $B | grep -q ' dev ib1 '
 }
 nvme_target() {
@@ -279,7 +260,7 @@ ktap_test "ib1 back in the initial namespace; nvmet-rdma and nvme-rdma load; tar
 nvme_io() {
 	local n mine
 	nvmf_connect rdma $NQN $A 4420 -w $B || return 1
-	wait_until 60 nvmf_ns_ready || return 1
+	ktap_wait 60 nvmf_ns_ready || return 1
 	n=$(nvmf_ns)
 	# the host's QPs on loop1 (made through rdma_create_qp(), they are
 	# rdma_cm's in restrack, as upstream's are)
@@ -292,7 +273,7 @@ nvme_io() {
 	echo "target sums $mine"
 	[ "$mine" = "$(cat /tmp/nvmf.sums)" ]
 }
-step "case 7: nvme io"
+step "case 8: nvme io"
 ktap_test "nvme connect -a $A -w $B: blocks written with O_DIRECT read back identical on the host and in the target's device" \
 	nvme_io
 # the target's QPs on loop0 (IPoIB's and the GSI QP are there too)
@@ -300,28 +281,28 @@ target_qps() { rdma res show qp link loop0/1 | grep -q 'type RC .*comm \[rdma_cm
 nvme_down() {
 	target_qps || { rdma res show qp link loop0/1; return 1; }
 	nvme disconnect -n $NQN >/dev/null &&
-		wait_until 30 eval '! target_qps'
+		ktap_wait 30 eval '! target_qps'
 }
-step "case 8: nvme disconnect"
+step "case 9: nvme disconnect"
 ktap_test "nvme disconnect: the target's queues on loop0 are gone" nvme_down
 nvme_unload() {
 	nvmf_port_remove $NQN && nvmf_subsys_remove $NQN &&
 		losetup -d /dev/loop0 && rm -f $IMG &&
 		rmmod nvme_rdma && rmmod nvmet_rdma
 }
-step "case 9: nvme unload"
+step "case 10: nvme unload"
 ktap_test "target removed; nvme-rdma and nvmet-rdma unload" nvme_unload
 
-# 10: loop0 deleted under held connections (opensm stopped before: the
+# 11: loop0 deleted under held connections (opensm stopped before: the
 # ports stay ACTIVE, and opensm, whose port this is, took more than 30 s
 # to end on SIGTERM once its device had gone)
-step "case 10: device removal"
+step "case 11: device removal"
 osm_stop() {
 	local pid
 	read -r pid </tmp/opensm.pid
 	kill "$pid" 2>/dev/null
 	# opensm is this shell's child: a zombie once it exits
-	wait_until 30 eval '! running $pid' || {
+	ktap_wait 30 eval '! running $pid' || {
 		kill -9 "$pid"
 		echo "opensm still running 30 s after SIGTERM"
 		return 1
@@ -331,8 +312,8 @@ osm_stop() {
 removal() {
 	tcm - clear
 	tcm - hold $B $A 7471 && tcm - hold $B $A 7471 || return 1
-	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
-		echo "held: $(tr '\n' ' ' <$D/status)"
+	tcm_status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
+		echo "held: $(tr '\n' ' ' <$TCM_D/status)"
 		return 1
 	}
 	# the connections cross the fabric: their server ends on loop0
@@ -342,17 +323,17 @@ removal() {
 	}
 	osm_stop || return 1
 	rdma link delete loop0 &&
-		wait_until 30 status_is "$ZERO"
+		ktap_wait 30 tcm_status_is "$TCM_ZERO"
 }
 if removal; then
 	ktap_pass "rdma link delete loop0 under two held connections: every end freed"
 else
 	ktap_fail "rdma link delete loop0 under two held connections: every end freed" \
-		"status: $(tr '\n' ' ' <$D/status) log: $(tr '\n' '|' <$D/log)"
+		"status: $(tr '\n' ' ' <$TCM_D/status) log: $(tr '\n' '|' <$TCM_D/log)"
 fi
 
-# 11
-step "case 11: unload"
+# 12
+step "case 12: unload"
 unload_all() {
 	split_undo 2>/dev/null
 	rmmod rdma_test_cm && rmmod ib_ipoib && step "unload: ib_ipoib gone" &&
@@ -360,7 +341,7 @@ unload_all() {
 }
 ktap_test "rdma_test_cm, ib_ipoib and the whole stack unload" unload_all
 
-# 12
-step "case 12"
+# 13
+step "case 13"
 health_check
 ktap_finish

@@ -12,9 +12,14 @@
 #     the local path record (SL 0, the port's MTU 1024); the packets
 #     were UDP (the initial namespace's UDP InDatagrams grew) and Debian's
 #     "rdma statistic" counts them on both devices;
+#   - UD over RoCE v2: a UD id asks the server's QP number and Q_Key with
+#     a SIDR request (the IB CM over QP1), then sends datagrams of 1 to
+#     1024 bytes that the server echoes through an address handle made
+#     from each datagram's GRH, every payload compared;
 #   - RoCE v1: both ports' default_roce_mode set to "IB/RoCE v1" through
-#     rdma_cm's configfs, the same connection and data again, and not
-#     one UDP datagram came (Ethertype 0x8915 frames only); then v2 back;
+#     rdma_cm's configfs, the same connection, data and UD datagrams
+#     again, and not one UDP datagram came (Ethertype 0x8915 frames
+#     only); then v2 back;
 #   - tc netem on both veth ends (loss, duplication, delay with
 #     reordering): the connection and every transfer complete, checked,
 #     and "rdma statistic" counts duplicates, sequence errors or retries;
@@ -29,15 +34,14 @@
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
+. /testbed/lib/tcm.sh
 
-D=/sys/kernel/debug/rdma_test_cm
 CFS=/sys/kernel/config
 # iproute2's (busybox's has no netem)
 TC=/usr/sbin/tc
 A=10.79.0.1
 B=10.79.0.2
 CHURN=$(tier_pick 8 48)
-ZERO="ids 0 listeners 0 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
 
 # iproute2's ip (busybox's, first in PATH, has no netns)
 ip() {
@@ -46,43 +50,6 @@ ip() {
 
 step() {
 	echo "79-rxe-rdma-cm: $*" >/dev/kmsg
-}
-
-# wait_until SECONDS COMMAND...: COMMAND succeeds within SECONDS
-wait_until() {
-	local t=$(($1 * 10))
-	shift
-	while [ $t -gt 0 ]; do
-		"$@" 2>/dev/null && return 0
-		ktap_nap 0.1
-		t=$((t - 1))
-	done
-	return 1
-}
-
-# tcm NS|- COMMAND...: a command of rdma_test_cm, written from NS
-tcm() {
-	local ns=$1
-	shift
-	if [ "$ns" = - ]; then
-		echo "$*" >$D/cmd
-	else
-		# the network namespace only ("ip netns exec" also mounts a
-		# sysfs of its own, without debugfs below it)
-		nsenter --net=/run/netns/"$ns" sh -c "echo $* >$D/cmd"
-	fi
-}
-log_has() { grep -qF -- "$1" $D/log; }
-log_line() { grep -F -- "$1" $D/log | tail -n 1; }
-status_is() {
-	local l v=
-	while IFS= read -r l; do
-		v="$v$l "
-	done <$D/status
-	[ "$v" = "$1" ]
-}
-tcm_fail() {
-	ktap_fail "$1" "$(tr '\n' '|' <$D/log)"
 }
 
 # udp_in: the initial namespace's UDP InDatagrams
@@ -126,7 +93,7 @@ port_active() {
 	rdma link show "$1"/1 2>/dev/null | grep -q "state ACTIVE"
 }
 
-ktap_plan 10
+ktap_plan 11
 health_mark
 
 # 1
@@ -151,7 +118,7 @@ link set rv1 up
 NEOF
 		rdma link add rxe0 type rxe netdev rv0 &&
 		ip netns exec B rdma link add rxe1 type rxe netdev rv1 &&
-		wait_until 30 port_active rxe0 && wait_until 30 port_active rxe1 &&
+		ktap_wait 30 port_active rxe0 && ktap_wait 30 port_active rxe1 &&
 		ip netns exec B ping -c 1 -W 5 $A >/dev/null
 }
 if devices_up; then
@@ -171,10 +138,11 @@ v2_conn() {
 	u0=$(udp_in)
 	tcm B connect $B $A 7471 || return 1
 	u1=$(udp_in)
-	log_has "client connected $B:" && log_has "to $A:7471 on rxe1" &&
-		log_has "server accepted $A:7471 from $B:" &&
-		log_has "client data checked" && log_has "client done" &&
-		log_has "client path sl 0 mtu 1024 " || return 1
+	tcm_log_has "client connected $B:" &&
+		tcm_log_has "to $A:7471 on rxe1" &&
+		tcm_log_has "server accepted $A:7471 from $B:" &&
+		tcm_log_has "client data checked" && tcm_log_has "client done" &&
+		tcm_log_has "client path sl 0 mtu 1024 " || return 1
 	echo "udp in $u0 -> $u1, rxe0 sent_pkts $(stat rxe0 sent_pkts) rcvd_pkts $(stat rxe0 rcvd_pkts)"
 	[ "$u1" -gt $((u0 + 20)) ] &&
 		[ "$(stat rxe0 sent_pkts)" -gt 20 ] &&
@@ -182,38 +150,63 @@ v2_conn() {
 		[ "$(stat rxe1 sent_pkts)" -gt 20 ]
 }
 if out=$(v2_conn 2>&1); then
-	ktap_diag "$(log_line 'client path') $out"
+	ktap_diag "$(tcm_log_line 'client path') $out"
 	ktap_pass "RoCE v2: B -> $A:7471, SEND, READ, WRITE of 1..65536 bytes checked over UDP, disconnected; rdma statistic counts the packets"
 else
 	ktap_quote "$out"
 	tcm_fail "RoCE v2: B -> $A:7471, SEND, READ, WRITE of 1..65536 bytes checked over UDP, disconnected; rdma statistic counts the packets"
 fi
 
-# 4: RoCE v1
-step "case 4: roce v1"
+# 4: UD over RoCE v2, through SIDR
+step "case 4: ud v2"
+ud_conn() {
+	tcm - udlisten $A 7472 || return 1
+	tcm - clear
+	tcm B udconnect $B $A 7472 || return 1
+	tcm_log_has "server accepted ud $A:7472 from $B:" &&
+		tcm_log_has "client ud server qpn " &&
+		tcm_log_has "client ud send 1 ok" &&
+		tcm_log_has "client ud send 64 ok" &&
+		tcm_log_has "client ud send 1024 ok" && tcm_log_has "client done"
+}
+if ud_conn; then
+	ktap_diag "$(tcm_log_line 'client ud server qpn')"
+	ktap_pass "UD over RoCE v2: SIDR request and reply, datagrams of 1, 64, 1024 bytes echoed and checked"
+else
+	tcm_fail "UD over RoCE v2: SIDR request and reply, datagrams of 1, 64, 1024 bytes echoed and checked"
+fi
+
+# 5: RoCE v1
+step "case 5: roce v1"
 v1_conn() {
 	local u0 u1
 	mode "IB/RoCE v1" || return 1
 	tcm - clear
 	u0=$(udp_in)
-	tcm B connect $B $A 7471 || return 1
+	tcm B connect $B $A 7471 && tcm B udconnect $B $A 7472 || return 1
 	u1=$(udp_in)
-	log_has "to $A:7471 on rxe1" && log_has "client data checked" &&
-		log_has "client done" || return 1
+	tcm_log_has "to $A:7471 on rxe1" && tcm_log_has "client data checked" &&
+		tcm_log_has "client ud send 1024 ok" &&
+		[ "$(grep -c 'client done' $TCM_D/log)" = 2 ] || return 1
 	echo "udp in $u0 -> $u1"
 	[ "$u1" = "$u0" ]
 }
 if out=$(v1_conn 2>&1); then
-	ktap_pass "RoCE v1 (default_roce_mode of both ports): the same connection and data, not one UDP datagram"
+	ktap_pass "RoCE v1 (default_roce_mode of both ports): the same connection, data and UD datagrams, not one UDP datagram"
 else
 	ktap_quote "$out"
-	tcm_fail "RoCE v1 (default_roce_mode of both ports): the same connection and data, not one UDP datagram"
+	tcm_fail "RoCE v1 (default_roce_mode of both ports): the same connection, data and UD datagrams, not one UDP datagram"
 fi
-# 5
-ktap_test "default_roce_mode back to RoCE v2" mode "RoCE v2"
+# 6: v2 again; the UD listener and its servers go (unlisten takes every
+# listener, so the RC one comes back)
+back_to_v2() {
+	mode "RoCE v2" && tcm - unlisten && tcm - listen $A 7471 &&
+		tcm_status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
+}
+ktap_test "default_roce_mode back to RoCE v2; the UD servers freed" back_to_v2
 
-# 6: tc netem on both ends
-step "case 6: netem"
+# 7: tc netem on both ends
+step "case 7: netem"
 NETEM="loss 4% duplicate 4% delay 1ms reorder 20% 50%"
 netem_conn() {
 	local rc r0 r1
@@ -232,8 +225,8 @@ netem_conn() {
 	ip netns exec B $TC -s qdisc show dev rv1 | tr '\n' ' '
 	$TC qdisc del dev rv0 root
 	ip netns exec B $TC qdisc del dev rv1 root
-	[ $rc = 0 ] && log_has "client data checked" &&
-		log_has "client done" && [ "$r1" -gt "$r0" ]
+	[ $rc = 0 ] && tcm_log_has "client data checked" &&
+		tcm_log_has "client done" && [ "$r1" -gt "$r0" ]
 }
 if out=$(netem_conn 2>&1); then
 	ktap_diag "$out"
@@ -243,25 +236,25 @@ else
 	tcm_fail "tc netem ($NETEM) both ways: connection, SEND, READ, WRITE of 1..65536 bytes all complete and checked, the retries counted"
 fi
 
-# 7: churn
-step "case 7: churn"
+# 8: churn
+step "case 8: churn"
 tcm - clear
-if tcm B churn $B $A 7471 $CHURN && log_has "churn done $CHURN stops" &&
-   wait_until 20 status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
-	ktap_diag "$(log_line 'churn done')"
+if tcm B churn $B $A 7471 $CHURN && tcm_log_has "churn done $CHURN stops" &&
+   ktap_wait 20 tcm_status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "; then
+	ktap_diag "$(tcm_log_line 'churn done')"
 	ktap_pass "churn: $CHURN clients destroyed at random points; only the listener is left"
 else
 	ktap_fail "churn: $CHURN clients destroyed at random points; only the listener is left" \
-		"$(grep -e churn -e error $D/log | tr '\n' '|') status: $(tr '\n' ' ' <$D/status)"
+		"$(grep -e churn -e error $TCM_D/log | tr '\n' '|') status: $(tr '\n' ' ' <$TCM_D/status)"
 fi
 
-# 8: rxe0 deleted under held connections
-step "case 8: device removal"
+# 9: rxe0 deleted under held connections
+step "case 9: device removal"
 removal() {
 	tcm - clear
 	tcm B hold $B $A 7471 && tcm B hold $B $A 7471 || return 1
-	status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
-		echo "held: $(tr '\n' ' ' <$D/status)"
+	tcm_status_is "ids 5 listeners 1 connections 4 pds 4 cqs 4 qps 4 buffers 12 " || {
+		echo "held: $(tr '\n' ' ' <$TCM_D/status)"
 		return 1
 	}
 	[ "$(rdma res show qp link rxe0/1 | grep -c 'type RC ')" = 2 ] || {
@@ -269,18 +262,18 @@ removal() {
 		return 1
 	}
 	rdma link delete rxe0 &&
-		wait_until 30 status_is "$ZERO"
+		ktap_wait 30 tcm_status_is "$TCM_ZERO"
 }
 if out=$(removal 2>&1); then
 	ktap_pass "rdma link delete rxe0 under two held connections: every end freed"
 else
 	ktap_quote "$out"
 	ktap_fail "rdma link delete rxe0 under two held connections: every end freed" \
-		"status: $(tr '\n' ' ' <$D/status) log: $(tr '\n' '|' <$D/log)"
+		"status: $(tr '\n' ' ' <$TCM_D/status) log: $(tr '\n' '|' <$TCM_D/log)"
 fi
 
-# 9
-step "case 9: unload"
+# 10
+step "case 10: unload"
 unload_all() {
 	rmdir $CFS/rdma_cm/rxe0 $CFS/rdma_cm/rxe1 2>/dev/null
 	ip netns del B
@@ -288,7 +281,7 @@ unload_all() {
 }
 ktap_test "rdma_test_cm, rdma_rxe and the whole stack unload" unload_all
 
-# 10
-step "case 10"
+# 11
+step "case 11"
 health_check
 ktap_finish

@@ -21,6 +21,11 @@
  *   release               disconnect and free the held connections
  *   churn SRC DST PORT N  N clients, each destroyed at a stop picked at
  *                         random (below), without disconnecting first
+ *   udlisten ADDR PORT    a UD server: answers each SIDR request with a
+ *                         UD QP of its own, which echoes every datagram
+ *   udconnect SRC DST PORT  a UD client: resolve, ask the server's QP
+ *                         number and Q_Key with a SIDR request, send
+ *                         datagrams and check their echoes (below)
  *   clear                 empty the log
  *
  * The data path, for each size of 1, 1000, 4096 and 65536 bytes (the
@@ -41,6 +46,14 @@
  * destroyed; it ends with "churn done N stops S0 S1 ... S7" (how many
  * stopped at each) or "churn error ERRNO at STEP" when a step that is
  * waited for fails.
+ *
+ * The UD data path: datagrams of 1, 64 and 1024 bytes (1024: the
+ * smallest path MTU of RoCE on an Ethernet MTU of 1500) sent with the
+ * address handle, QP number and Q_Key that the SIDR reply brought; the
+ * server makes an address handle from each datagram's work completion
+ * and GRH (ib_create_ah_from_wc()) and sends the payload back to the
+ * sender's QP; the client compares it ("client ud send SIZE ok").  A UD
+ * id has no disconnect: a UD server's QP stays until unlisten.
  *
  * A client whose route has a path record (InfiniBand) logs it after
  * "client connected": "client path sl S mtu BYTES packet_life_time P".
@@ -68,6 +81,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rdma_cm_ib.h>
 
 #define TCM_MAGIC	0x74634d31	/* "tcM1" */
 #define TCM_BUF		65536
@@ -78,6 +92,10 @@
 #define TCM_CMD_LEN	128
 
 static const unsigned int tcm_sizes[] = { 1, 1000, 4096, TCM_BUF };
+static const unsigned int tcm_ud_sizes[] = { 1, 64, 1024 };
+
+/* Every UD receive starts with room for a GRH. */
+#define TCM_GRH		sizeof(struct ib_grh)
 
 /* What the server tells in its accept. */
 struct tcm_rep {
@@ -128,6 +146,7 @@ struct tcm_conn {
 	bool			listed;
 	bool			owned;
 	bool			quiet;	/* a churn client: events not logged */
+	bool			ud;	/* a UD id (RDMA_PS_UDP), no RC QP */
 	/* the verbs objects, for connections */
 	struct ib_device	*dev;
 	struct ib_pd		*pd;
@@ -152,6 +171,16 @@ struct tcm_conn {
 	enum ib_wc_status	send_status;
 	enum ib_wc_status	recv_status;
 	u32			recv_len;
+	/*
+	 * UD: the address handle sends go with; a server's is made from
+	 * the datagram it echoes and destroyed when the echo completed, a
+	 * client's from the SIDR reply (@ah_attr, @remote_qpn, @remote_qkey)
+	 */
+	struct ib_ah		*ah;
+	struct rdma_ah_attr	ah_attr;
+	bool			have_ah_attr;
+	u32			remote_qpn;
+	u32			remote_qkey;
 };
 
 static DEFINE_SPINLOCK(tcm_lock);
@@ -217,7 +246,7 @@ static int tcm_conn_setup(struct tcm_conn *c)
 			.max_recv_sge = 1,
 		},
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
+		.qp_type = c->ud ? IB_QPT_UD : IB_QPT_RC,
 	};
 	int ret;
 
@@ -248,6 +277,9 @@ static int tcm_conn_setup(struct tcm_conn *c)
 	ret = tcm_buf_alloc(c, &c->rbuf);
 	if (ret)
 		return ret;
+	if (c->ud)
+		return tcm_buf_alloc(c, c->role == TCM_SERVER ? &c->ebuf :
+							       &c->sbuf);
 	if (c->role == TCM_SERVER)
 		return tcm_buf_alloc(c, &c->mbuf) ?: tcm_buf_alloc(c, &c->ebuf);
 	return tcm_buf_alloc(c, &c->sbuf) ?: tcm_buf_alloc(c, &c->dbuf);
@@ -265,6 +297,14 @@ static void tcm_conn_teardown(struct tcm_conn *c)
 		ib_free_cq(c->cq);
 		c->cq = NULL;
 		atomic_dec(&tcm_objs[TCM_CQS]);
+	}
+	if (c->ah) {
+		rdma_destroy_ah(c->ah, RDMA_DESTROY_AH_SLEEPABLE);
+		c->ah = NULL;
+	}
+	if (c->have_ah_attr) {
+		rdma_destroy_ah_attr(&c->ah_attr);
+		c->have_ah_attr = false;
 	}
 	tcm_buf_free(c, &c->rbuf);
 	tcm_buf_free(c, &c->mbuf);
@@ -375,6 +415,30 @@ static int tcm_post_send(struct tcm_conn *c, enum ib_wr_opcode op,
 	return ib_post_send(c->id->qp, &wr.wr, NULL);
 }
 
+/* A datagram of @len bytes from @b to the peer @c->ah reaches. */
+static int tcm_post_ud(struct tcm_conn *c, struct tcm_buf *b, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = b->dma,
+		.length = len,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_ud_wr wr = {
+		.wr = {
+			.wr_cqe = &c->send_cqe,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.ah = c->ah,
+		.remote_qpn = c->remote_qpn,
+		.remote_qkey = c->remote_qkey,
+	};
+
+	return ib_post_send(c->id->qp, &wr.wr, NULL);
+}
+
 static void tcm_wc_error(struct tcm_conn *c, const char *what,
 			 struct ib_wc *wc)
 {
@@ -390,10 +454,49 @@ static void tcm_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (c->role == TCM_SERVER) {
 		if (wc->status != IB_WC_SUCCESS)
 			tcm_wc_error(c, "echo", wc);
+		/* the echo's address handle; the CQ runs in a work item */
+		if (c->ah) {
+			rdma_destroy_ah(c->ah, RDMA_DESTROY_AH_SLEEPABLE);
+			c->ah = NULL;
+		}
 		return;
 	}
 	c->send_status = wc->status;
 	complete(&c->send_done);
+}
+
+/*
+ * A UD server's datagram: back to its sender, through an address handle
+ * made from the work completion and the GRH in front of the payload.
+ * The CQ is polled in a work item, so the handle may be made sleeping
+ * (RoCE resolves the sender's MAC through the neighbour table).
+ */
+static void tcm_ud_echo(struct tcm_conn *c, struct ib_wc *wc)
+{
+	u32 len = wc->byte_len - TCM_GRH;
+	int ret;
+
+	if (wc->byte_len < TCM_GRH) {
+		tcm_out("server error ud datagram of %u bytes\n", wc->byte_len);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(c->dev, c->rbuf.dma, wc->byte_len,
+				   DMA_BIDIRECTIONAL);
+	memcpy(c->ebuf.va, c->rbuf.va + TCM_GRH, len);
+	ib_dma_sync_single_for_device(c->dev, c->ebuf.dma, len,
+				      DMA_BIDIRECTIONAL);
+	c->ah = ib_create_ah_from_wc(c->pd, wc, c->rbuf.va, c->id->port_num);
+	if (IS_ERR(c->ah)) {
+		ret = PTR_ERR(c->ah);
+		c->ah = NULL;
+		tcm_out("server error %d at ud address handle\n", ret);
+		return;
+	}
+	c->remote_qpn = wc->src_qp;
+	c->remote_qkey = RDMA_UDP_QKEY;
+	ret = tcm_post_recv(c) ?: tcm_post_ud(c, &c->ebuf, len);
+	if (ret)
+		tcm_out("server error %d cannot echo %u bytes\n", ret, len);
 }
 
 static void tcm_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -403,6 +506,10 @@ static void tcm_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (c->role == TCM_SERVER) {
 		if (wc->status != IB_WC_SUCCESS) {
 			tcm_wc_error(c, "recv", wc);
+			return;
+		}
+		if (c->ud) {
+			tcm_ud_echo(c, wc);
 			return;
 		}
 		/*
@@ -462,7 +569,11 @@ static int tcm_gone_in_handler(struct tcm_conn *c)
 /* CONNECT_REQUEST: @id is the new connection's. */
 static int tcm_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
-	const __be32 *magic = ev->param.conn.private_data;
+	bool ud = id->qp_type == IB_QPT_UD;
+	const __be32 *magic = ud ? ev->param.ud.private_data :
+				   ev->param.conn.private_data;
+	u8 magic_len = ud ? ev->param.ud.private_data_len :
+			    ev->param.conn.private_data_len;
 	struct rdma_conn_param param = {
 		.private_data_len = sizeof(struct tcm_rep),
 		.responder_resources = min_t(u8, 4,
@@ -476,7 +587,7 @@ static int tcm_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	int ret = -EPROTO;
 
 	atomic_inc(&tcm_objs[TCM_IDS]);
-	if (!magic || ev->param.conn.private_data_len < sizeof(*magic) ||
+	if (!magic || magic_len < sizeof(*magic) ||
 	    *magic != cpu_to_be32(TCM_MAGIC))
 		goto err_reject;
 	ret = -ENOMEM;
@@ -484,17 +595,18 @@ static int tcm_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	if (!c)
 		goto err_reject;
 	c->id = id;
+	c->ud = ud;
 	ret = tcm_conn_setup(c);
 	if (ret)
 		goto err_conn;
-	for (i = 0; i < TCM_BUF; i++)
+	for (i = 0; !ud && i < TCM_BUF; i++)
 		((u8 *)c->mbuf.va)[i] = tcm_pattern(i);
 	ret = tcm_post_recv(c);
 	if (ret)
 		goto err_conn;
 	rep.magic = cpu_to_be32(TCM_MAGIC);
 	rep.rkey = cpu_to_be32(c->pd->unsafe_global_rkey);
-	rep.addr = cpu_to_be64(c->mbuf.dma);
+	rep.addr = cpu_to_be64(ud ? 0 : c->mbuf.dma);
 	param.private_data = &rep;
 	id->context = c;
 	tcm_list_add(c, &tcm_listeners);
@@ -504,9 +616,9 @@ static int tcm_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		tcm_out("server error %d at accept\n", ret);
 		return tcm_gone_in_handler(c);
 	}
-	tcm_out("server accepted %pISpc from %pISpc on %s\n",
-		&id->route.addr.src_addr, &id->route.addr.dst_addr,
-		dev_name(&id->device->dev));
+	tcm_out("server accepted %s%pISpc from %pISpc on %s\n",
+		ud ? "ud " : "", &id->route.addr.src_addr,
+		&id->route.addr.dst_addr, dev_name(&id->device->dev));
 	return 0;
 
 err_conn:
@@ -521,11 +633,22 @@ err_reject:
 
 static void tcm_client_event(struct tcm_conn *c, struct rdma_cm_event *ev)
 {
-	const void *pd = ev->param.conn.private_data;
+	const void *pd = c->ud ? ev->param.ud.private_data :
+				 ev->param.conn.private_data;
+	u8 pd_len = c->ud ? ev->param.ud.private_data_len :
+			    ev->param.conn.private_data_len;
 
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED && pd &&
-	    ev->param.conn.private_data_len >= sizeof(c->rep))
+	    pd_len >= sizeof(c->rep))
 		memcpy(&c->rep, pd, sizeof(c->rep));
+	/* the SIDR reply: the server's QP, Q_Key and address vector */
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED && c->ud &&
+	    !c->have_ah_attr) {
+		rdma_copy_ah_attr(&c->ah_attr, &ev->param.ud.ah_attr);
+		c->have_ah_attr = true;
+		c->remote_qpn = ev->param.ud.qp_num;
+		c->remote_qkey = ev->param.ud.qkey;
+	}
 	if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
 	    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 		WRITE_ONCE(c->disconnected, true);
@@ -588,7 +711,7 @@ static int tcm_parse_addr(const char *s, u16 port, struct sockaddr_in *sin)
 	return 0;
 }
 
-static int tcm_listen(const char *addr, u16 port)
+static int tcm_listen(const char *addr, u16 port, bool ud)
 {
 	struct sockaddr_in sin;
 	struct tcm_conn *c;
@@ -600,8 +723,10 @@ static int tcm_listen(const char *addr, u16 port)
 	c = tcm_conn_alloc(TCM_LISTENER);
 	if (!c)
 		return -ENOMEM;
-	c->id = rdma_create_id(tcm_net(), tcm_handler, c, RDMA_PS_TCP,
-			       IB_QPT_RC);
+	c->ud = ud;
+	c->id = rdma_create_id(tcm_net(), tcm_handler, c,
+			       ud ? RDMA_PS_UDP : RDMA_PS_TCP,
+			       ud ? IB_QPT_UD : IB_QPT_RC);
 	if (IS_ERR(c->id)) {
 		ret = PTR_ERR(c->id);
 		goto err_free;
@@ -614,7 +739,8 @@ static int tcm_listen(const char *addr, u16 port)
 	if (ret)
 		goto err_id;
 	tcm_list_add(c, &tcm_listeners);
-	tcm_out("listener on %pISpc dev %s\n", &c->id->route.addr.src_addr,
+	tcm_out("listener%s on %pISpc dev %s\n", ud ? " ud" : "",
+		&c->id->route.addr.src_addr,
 		c->id->device ? dev_name(&c->id->device->dev) : "(any)");
 	return 0;
 
@@ -629,8 +755,8 @@ err_free:
 /* Free a connection a command owns; disconnect it first. */
 static void tcm_conn_close(struct tcm_conn *c)
 {
-	/* a client waits for its DISCONNECTED, if one is to come */
-	if (c->role != TCM_LISTENER && !rdma_disconnect(c->id) &&
+	/* a client waits for its DISCONNECTED, if one is to come (UD: none) */
+	if (c->role != TCM_LISTENER && !c->ud && !rdma_disconnect(c->id) &&
 	    c->role == TCM_CLIENT)
 		wait_event_timeout(c->waitq, READ_ONCE(c->disconnected),
 				   msecs_to_jiffies(TCM_DISC_MS));
@@ -769,12 +895,61 @@ static int tcm_data(struct tcm_conn *c, u32 len, const char **step)
 	       tcm_wait_wc(&c->send_done, &c->send_status);
 }
 
+/* One UD size: a datagram to the server and its echo back. */
+static int tcm_ud_data(struct tcm_conn *c, u32 len)
+{
+	int ret;
+
+	get_random_bytes(c->sbuf.va, len);
+	memset(c->rbuf.va, 0, len + TCM_GRH);
+	reinit_completion(&c->recv_done);
+	reinit_completion(&c->send_done);
+	ret = tcm_post_recv(c) ?:
+	      tcm_post_ud(c, &c->sbuf, len) ?:
+	      tcm_wait_wc(&c->send_done, &c->send_status) ?:
+	      tcm_wait_wc(&c->recv_done, &c->recv_status);
+	if (ret)
+		return ret;
+	if (c->recv_len != len + TCM_GRH ||
+	    memcmp(c->rbuf.va + TCM_GRH, c->sbuf.va, len))
+		return -EILSEQ;
+	tcm_out("client ud send %u ok\n", len);
+	return 0;
+}
+
+/* The UD client's part after the SIDR reply: its address handle, data. */
+static int tcm_ud_client(struct tcm_conn *c, const char **step)
+{
+	unsigned int i;
+	int ret;
+
+	*step = "ud address handle";
+	if (!c->have_ah_attr)
+		return -EPROTO;
+	c->ah = rdma_create_ah(c->pd, &c->ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	if (IS_ERR(c->ah)) {
+		ret = PTR_ERR(c->ah);
+		c->ah = NULL;
+		return ret;
+	}
+	tcm_out("client ud server qpn %u qkey 0x%x\n", c->remote_qpn,
+		c->remote_qkey);
+	*step = "ud send";
+	for (i = 0; i < ARRAY_SIZE(tcm_ud_sizes); i++) {
+		ret = tcm_ud_data(c, tcm_ud_sizes[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static s64 tcm_ms(ktime_t start)
 {
 	return ktime_ms_delta(ktime_get(), start);
 }
 
-static int tcm_client(const char *src, const char *dst, u16 port, bool hold)
+static int tcm_client(const char *src, const char *dst, u16 port, bool hold,
+		      bool ud)
 {
 	__be32 magic = cpu_to_be32(TCM_MAGIC);
 	struct rdma_conn_param param = {
@@ -798,8 +973,10 @@ static int tcm_client(const char *src, const char *dst, u16 port, bool hold)
 	c = tcm_conn_alloc(TCM_CLIENT);
 	if (!c)
 		return -ENOMEM;
-	c->id = rdma_create_id(tcm_net(), tcm_handler, c, RDMA_PS_TCP,
-			       IB_QPT_RC);
+	c->ud = ud;
+	c->id = rdma_create_id(tcm_net(), tcm_handler, c,
+			       ud ? RDMA_PS_UDP : RDMA_PS_TCP,
+			       ud ? IB_QPT_UD : IB_QPT_RC);
 	if (IS_ERR(c->id)) {
 		ret = PTR_ERR(c->id);
 		tcm_conn_free(c);
@@ -838,6 +1015,15 @@ static int tcm_client(const char *src, const char *dst, u16 port, bool hold)
 			c->id->route.path_rec->sl,
 			ib_mtu_enum_to_int(c->id->route.path_rec->mtu),
 			c->id->route.path_rec->packet_life_time);
+	if (ud) {
+		ret = tcm_ud_client(c, &step);
+		if (ret)
+			goto err;
+		c->owned = true;
+		tcm_conn_close(c);
+		tcm_out("client done after %lld ms\n", tcm_ms(start));
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(tcm_sizes); i++) {
 		ret = tcm_data(c, tcm_sizes[i], &step);
 		if (ret)
@@ -995,13 +1181,19 @@ static int tcm_command(char *buf)
 
 	if (!strcmp(argv[0], "listen") && argc == 3)
 		return kstrtou16(argv[2], 10, &port) ?:
-		       tcm_listen(argv[1], port);
+		       tcm_listen(argv[1], port, false);
+	if (!strcmp(argv[0], "udlisten") && argc == 3)
+		return kstrtou16(argv[2], 10, &port) ?:
+		       tcm_listen(argv[1], port, true);
 	if (!strcmp(argv[0], "connect") && argc == 4)
 		return kstrtou16(argv[3], 10, &port) ?:
-		       tcm_client(argv[1], argv[2], port, false);
+		       tcm_client(argv[1], argv[2], port, false, false);
+	if (!strcmp(argv[0], "udconnect") && argc == 4)
+		return kstrtou16(argv[3], 10, &port) ?:
+		       tcm_client(argv[1], argv[2], port, false, true);
 	if (!strcmp(argv[0], "hold") && argc == 4)
 		return kstrtou16(argv[3], 10, &port) ?:
-		       tcm_client(argv[1], argv[2], port, true);
+		       tcm_client(argv[1], argv[2], port, true, false);
 	if (!strcmp(argv[0], "churn") && argc == 5) {
 		unsigned int n;
 
