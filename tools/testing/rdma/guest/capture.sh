@@ -52,7 +52,7 @@ capture_start() {
 # cases: rdmacap ended cleanly (no frame dropped by the kernel), the
 # file went to ttyS2 whole.
 capture_stop() {
-	local name=$1 f=/tmp/capture-$1.pcap rc=0 err size
+	local name=$1 f=/tmp/capture-$1.pcap rc=0 err size t0 t1
 	if [ -n "$CAPTURE_PID" ]; then
 		kill -TERM "$CAPTURE_PID" 2>/dev/null
 		wait "$CAPTURE_PID" || rc=$?
@@ -74,10 +74,13 @@ capture_stop() {
 	fi
 	# fd 4 holds the port open: its settings stay while we write, and
 	# closing it waits until the last byte has left.
+	read -r t0 err </proc/uptime
 	if exec 4<>$CAPTURE_TTY && stty -F $CAPTURE_TTY raw -echo -opost &&
 	   printf 'rdma-capture %s %s %s\n' "${TESTBED_SCENARIO:-scenario}" \
 		"$name" "$size" >&4 && cat "$f" >&4; then
 		exec 4>&-
+		read -r t1 err </proc/uptime
+		ktap_diag "sent in $t0 .. $t1 s of uptime"
 		ktap_pass "capture $name: sent to the host ($size bytes)"
 	else
 		exec 4>&-

@@ -19,7 +19,8 @@
  *   -q N          at most N frames of each (source MAC, BTH opcode): a
  *                 long transfer leaves a sample of each kind of packet
  *                 in the capture, not a byte cap's worth of its first
- *                 kind (frames that are not RoCE are not counted)
+ *                 kind (frames that are not RoCE, and MADs, whose BTH
+ *                 goes to QP 1, are not counted: all are kept)
  *   -s STOPFILE   stop once STOPFILE exists (looked at every 100 ms)
  *
  * SIGINT and SIGTERM stop it too.  The pcap header is written once the
@@ -78,9 +79,10 @@ static long number(const char *s, long min, long max)
 }
 
 /*
- * roce_opcode - the BTH opcode of a RoCE frame, -1 for another frame.
+ * roce_opcode - the BTH opcode of a RoCE frame, -1 for another frame;
+ * *qpn is the BTH's destination QP.
  */
-static int roce_opcode(const uint8_t *f, size_t len)
+static int roce_opcode(const uint8_t *f, size_t len, uint32_t *qpn)
 {
 	size_t off = 12;
 	uint16_t type;
@@ -121,6 +123,7 @@ static int roce_opcode(const uint8_t *f, size_t len)
 	}
 	if (len < off + 12)
 		return -1;
+	*qpn = f[off + 5] << 16 | f[off + 6] << 8 | f[off + 7];
 	return f[off];
 }
 
@@ -290,6 +293,7 @@ int main(int argc, char **argv)
 		};
 		struct timespec ts;
 		uint8_t rec[16];
+		uint32_t qpn = 0;
 		ssize_t n;
 		int op, r;
 
@@ -311,10 +315,10 @@ int main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		seen++;
-		op = roce_opcode(buf, n > MAX_FRAME ? MAX_FRAME : n);
+		op = roce_opcode(buf, n > MAX_FRAME ? MAX_FRAME : n, &qpn);
 		if (op < 0 && roce_only)
 			continue;
-		if (op >= 0 && quota &&
+		if (op >= 0 && qpn != 1 && quota &&
 		    !quota_ok(senders, &nsenders, buf + ETH_ALEN, op, quota)) {
 			quotaed++;
 			continue;
