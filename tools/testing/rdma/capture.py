@@ -6,7 +6,7 @@ A scenario takes a capture with guest/capture.sh (rdmacap in the
 guest), which sends it to the guest's ttyS2: vm-run.sh keeps that port
 in <guest dir>/capture.log, a stream of
 
-    rdma-capture SCENARIO NAME BYTES\\n<BYTES bytes of pcap>
+    rdma-capture SCENARIO NAME BYTES\\n<BYTES bytes of pcap, gzipped>
 
 The scenario declares each capture in a header line,
 
@@ -53,6 +53,7 @@ KINDS]" checks one file by hand.
 """
 
 import argparse
+import gzip
 import os
 import re
 import struct
@@ -378,6 +379,11 @@ def split_stream(path, outdir):
         if len(body) < size:
             problems.append(f'{path}: capture {scen} {name} cut: '
                             f'{len(body)} of {size} bytes')
+        if body[:2] == b'\x1f\x8b':
+            try:
+                body = gzip.decompress(body)
+            except (OSError, EOFError) as e:
+                problems.append(f'{path}: capture {scen} {name}: {e}')
         out = os.path.join(outdir, f'capture-{scen}-{name}.pcap')
         with open(out, 'wb') as f:
             f.write(body)

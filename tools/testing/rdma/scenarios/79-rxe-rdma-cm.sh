@@ -25,7 +25,7 @@
 #     through DISCONNECTED);
 #   - everything unloads; no splat (leaks are the final kmemleak scan's).
 # The RoCE v1 connection is captured on rv0 (rdmacap, guest/capture.sh:
-# at most 3 frames of each BTH opcode from each end, every MAD) and
+# at most 8 frames of each BTH opcode from each end, every MAD) and
 # decoded on the host by Debian's tshark (capture.py): as InfiniBand over
 # Ethertype 0x8915, none malformed, every ICRC right, SEND, WRITE, READ
 # and ACK and the CM's MADs on QP1.
@@ -210,7 +210,7 @@ v1_conn() {
 	echo "udp in $u0 -> $u1"
 	[ "$u1" = "$u0" ]
 }
-capture_start v1 rv0 -r -q 3
+capture_start v1 rv0 -r -q 8
 if out=$(v1_conn 2>&1); then
 	ktap_pass "RoCE v1 (default_roce_mode of both ports): the same connection and data, not one UDP datagram"
 else

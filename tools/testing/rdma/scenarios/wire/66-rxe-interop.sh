@@ -21,11 +21,12 @@
 # ACKs, every packet's ICRC checked by the receiver.
 #
 # Guest 1 captures part 1 on eth0 (rdmacap, guest/capture.sh): RoCE
-# frames only, at most 3 of each BTH opcode from each end and every MAD,
+# frames only, at most 8 of each BTH opcode from each end and every MAD,
 # so that the 64 KiB transfers leave a sample, not a megabyte to carry
-# over the serial port.  On the host, Debian's tshark decodes both stacks' frames
-# (capture.py): as InfiniBand, none malformed, every ICRC right, SEND,
-# WRITE, READ and ACK from each end and the CM's MADs on QP1.
+# over the serial port.  On the host, Debian's tshark decodes both
+# stacks' frames (capture.py): as InfiniBand, none malformed, every ICRC
+# right, SEND, WRITE, READ and ACK from each end and the CM's MADs on
+# QP1.
 # needs: /usr/bin/rdma
 # timeout: 600
 # capture: part1 guest=1 min=20 expect=send,write,read,ack,cm from=each
@@ -107,7 +108,7 @@ part() {
 			sh -c '! grep -q "^rdmavt " /proc/modules'
 	fi
 	[ "$n" = 1 ] && [ "$WIRE_SELF" = 1 ] &&
-		capture_start part1 eth0 -r -q 3
+		capture_start part1 eth0 -r -q 8
 	conn "part $n: ours passive (guest $ours), upstream active: data checked" "$ours"
 	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
 	if [ "$VARIANTS" = yes ]; then
