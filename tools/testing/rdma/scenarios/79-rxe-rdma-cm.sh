@@ -24,18 +24,11 @@
 #     listener and the server's ends through DEVICE_REMOVAL, the clients
 #     through DISCONNECTED);
 #   - everything unloads; no splat (leaks are the final kmemleak scan's).
-# The RoCE v1 connection is captured on rv0 (rdmacap, guest/capture.sh:
-# at most 8 frames of each BTH opcode from each end, every MAD) and
-# decoded on the host by Debian's tshark (capture.py): as InfiniBand over
-# Ethertype 0x8915, none malformed, every ICRC right, SEND, WRITE, READ
-# and ACK and the CM's MADs on QP1.
 # needs: /usr/bin/ip /usr/bin/rdma /usr/sbin/tc
 # timeout: 300
-# capture: v1 min=10 expect=send,write,read,ack,cm
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
-. /testbed/lib/capture.sh
 
 D=/sys/kernel/debug/rdma_test_cm
 CFS=/sys/kernel/config
@@ -133,7 +126,7 @@ port_active() {
 	rdma link show "$1"/1 2>/dev/null | grep -q "state ACTIVE"
 }
 
-ktap_plan 13
+ktap_plan 10
 health_mark
 
 # 1
@@ -210,16 +203,12 @@ v1_conn() {
 	echo "udp in $u0 -> $u1"
 	[ "$u1" = "$u0" ]
 }
-capture_start v1 rv0 -r -q 8
 if out=$(v1_conn 2>&1); then
 	ktap_pass "RoCE v1 (default_roce_mode of both ports): the same connection and data, not one UDP datagram"
 else
 	ktap_quote "$out"
 	tcm_fail "RoCE v1 (default_roce_mode of both ports): the same connection and data, not one UDP datagram"
 fi
-# the server's end gone: its DREP is out (the capture expects it)
-wait_until 10 status_is "ids 1 listeners 1 connections 0 pds 0 cqs 0 qps 0 buffers 0 "
-capture_stop v1
 # 5
 ktap_test "default_roce_mode back to RoCE v2" mode "RoCE v2"
 
