@@ -10,6 +10,8 @@ guest's folder guest-N/; the guests share nonce and initramfs/):
                splats, the kmemleak report and the completion marker
   ktap.log     ttyS1, one KTAP document: a subtest per scenario, then
                modules_unloaded and kmemleak_clean
+  capture.log  ttyS2, the packet captures that scenarios declare and send
+               (guest/capture.sh), decoded by tshark: capture.py
   nonce        the random part of this run's completion marker
   vm.rc        exit status of QEMU under timeout(1), 124 = time limit
 
@@ -42,6 +44,8 @@ import os
 import re
 import subprocess
 import sys
+
+import capture
 
 MARK = 'rdma-testbed: '
 # The steps of check.sh that run before the guests start (the static
@@ -582,6 +586,11 @@ def vm_results(parser, gdir, label, tally, args):
         ran += kunit_results(parser, [strip_ts(l) for l in console], tally)
         ran += scenario_results(parser, os.path.join(gdir, 'ktap.log'),
                                 tally, prefix)
+        # the packet captures of its scenarios (ttyS2), through tshark
+        capture.results(gdir, os.path.join(args.dir, 'initramfs'),
+                        lambda name, st, detail:
+                        tally.add(f'Captures ({label or "VM"})', name, st,
+                                  detail))
     if not finished:
         why = {'124': f'time limit hit (vm.rc {vm_rc})',
                '?': 'the VM did not run'}.get(

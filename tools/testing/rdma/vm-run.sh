@@ -71,8 +71,9 @@
 # Output in <repo>/.testbed/: nonce (part of the completion marker); in
 # check mode, guest-N/ for each guest, in the other modes .testbed itself,
 # holds console.log (ttyS0, kernel console), ktap.log (ttyS1, KTAP of the
-# scenarios; bench.log in bench mode) and vm.rc (exit status of QEMU
-# under timeout(1): 124 = time limit).
+# scenarios; bench.log in bench mode), in check mode capture.log (ttyS2,
+# the packet captures that scenarios send: guest/capture.sh, capture.py)
+# and vm.rc (exit status of QEMU under timeout(1): 124 = time limit).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -275,7 +276,7 @@ log "$kunit_count KUnit module(s)"
 cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
 cp "$here/guest/ktap.sh" "$here/guest/stack.sh" "$here/guest/wire.sh" \
-	"$here/guest/nvmf.sh" "$here/guest/tcm.sh" \
+	"$here/guest/nvmf.sh" "$here/guest/tcm.sh" "$here/guest/capture.sh" \
 	"$staging/testbed/lib/"
 mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/scenarios/wire" \
 	"$staging/testbed/bench"
@@ -582,6 +583,14 @@ else
 		fi
 		mkdir -p "$gdir"
 		: >"$gdir/console.log"
+		# ttyS2: the packet captures that scenarios send
+		# (guest/capture.sh), checked by capture.py
+		capture=()
+		if [ "$mode" = check ]; then
+			: >"$gdir/capture.log"
+			capture=(-chardev "file,id=cap,path=$gdir/capture.log"
+				-serial chardev:cap)
+		fi
 		(
 			grc=0
 			# shellcheck disable=SC2046
@@ -591,7 +600,8 @@ else
 				-chardev "file,id=con,path=$gdir/console.log" \
 				-serial chardev:con \
 				-chardev "file,id=ktap,path=$ttys1_log" \
-				-serial chardev:ktap </dev/null || grc=$?
+				-serial chardev:ktap \
+				${capture[@]+"${capture[@]}"} </dev/null || grc=$?
 			echo "$grc" >"$gdir/vm.rc"
 			echo $(($(date +%s) - start)) >"$gdir/wall"
 			echo "vm-run: guest $g ended after $(($(date +%s) - start))s, status $grc$([ "$grc" = 124 ] && echo " (time limit $limit)")" >&2

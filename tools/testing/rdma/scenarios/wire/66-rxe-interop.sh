@@ -19,12 +19,22 @@
 # are cut by the path MTU (1024 on the 1500-byte wire) into FIRST,
 # MIDDLE and LAST packets and READ responses, acknowledged by coalesced
 # ACKs, every packet's ICRC checked by the receiver.
+#
+# Guest 1 captures part 1 on eth0 (rdmacap, guest/capture.sh): RoCE
+# frames only, at most 8 of each BTH opcode from each end and every MAD,
+# so that the 64 KiB transfers leave a sample, not a megabyte to carry
+# over the serial port.  On the host, Debian's tshark decodes both
+# stacks' frames (capture.py): as InfiniBand, none malformed, every ICRC
+# right, SEND, WRITE, READ and ACK from each end and the CM's MADs on
+# QP1.
 # needs: /usr/bin/rdma
 # timeout: 600
+# capture: part1 guest=1 min=20 expect=send,write,read,ack,cm from=each
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
+. /testbed/lib/capture.sh
 
 B=/sys/kernel/debug/verbs_bench
 PORT=18535
@@ -97,6 +107,8 @@ part() {
 		ktap_test "part $n: rxe0 is upstream's rxe (no rdmavt)" \
 			sh -c '! grep -q "^rdmavt " /proc/modules'
 	fi
+	[ "$n" = 1 ] && [ "$WIRE_SELF" = 1 ] &&
+		capture_start part1 eth0 -r -q 8
 	conn "part $n: ours passive (guest $ours), upstream active: data checked" "$ours"
 	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
 	if [ "$VARIANTS" = yes ]; then
@@ -106,6 +118,7 @@ part() {
 			"$theirs" "$DEEP"
 	fi
 	wire_sync "part $n: done" || ktap_diag "the other half did not finish part $n"
+	[ "$n" = 1 ] && [ "$WIRE_SELF" = 1 ] && capture_stop part1
 	ktap_test "part $n: rdma link delete rxe0" rdma link delete rxe0
 	ktap_test "part $n: the $mine stack unloads completely" stack_unload
 }
@@ -120,7 +133,10 @@ VARIANTS=$(tier_pick no yes)
 # rdma_ucm, no umad: each module loaded and unloaded costs seconds under
 # TCG with the debug kernel), its whole stack in the full tier.
 UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_rxe" "")
-ktap_plan "$(tier_pick 10 23)"
+# guest 1 has three cases more: the capture of part 1
+CAPTURE_CASES=0
+[ "$WIRE_SELF" = 1 ] && CAPTURE_CASES=3
+ktap_plan "$(($(tier_pick 10 23) + CAPTURE_CASES))"
 part 1 1
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
 # The swap: the other stack on each guest, in the same boot.
