@@ -743,20 +743,25 @@ static void rvt_state_ops_posts(struct kunit *test)
 		/* from RESET to the state each time: connect goes forward */
 		attr.qp_state = IB_QPS_RESET;
 		KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr, IB_QP_STATE), 0);
-		if (states[i] == IB_QPS_ERR) {
-			attr.qp_state = IB_QPS_ERR;
-			KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr,
-							   IB_QP_STATE), 0);
-		} else if (states[i] != IB_QPS_RESET) {
+		if (states[i] != IB_QPS_RESET) {
 			struct rdma_loop_conn conn = {
 				.dqpn = b->qp_num,
 				.dlid = port_lid(vt->dev),
 				.rnr_retry = 7,
 			};
 
+			/* ERR through INIT: RESET goes to INIT only */
 			KUNIT_ASSERT_EQ(test,
 					rdma_loop_connect_qp(a, &conn,
+							     states[i] ==
+							     IB_QPS_ERR ?
+							     IB_QPS_INIT :
 							     states[i]), 0);
+		}
+		if (states[i] == IB_QPS_ERR) {
+			attr.qp_state = IB_QPS_ERR;
+			KUNIT_ASSERT_EQ(test, ib_modify_qp(a, &attr,
+							   IB_QP_STATE), 0);
 		}
 		r = kt_new_tcqe(test);
 		s = kt_new_tcqe(test);
