@@ -1078,46 +1078,52 @@ static void rxe_rc_rd_atomic(struct kunit *test)
  */
 static void rxe_rc_rd_atomic_limits(struct kunit *test)
 {
-	struct ib_device_attr *dev = &ku_side[0].ibdev->attrs;
+	struct ib_device_attr *dev;
 	struct kr_opts o = kr_default;
 	struct ib_qp_init_attr init;
 	struct ib_qp_attr attr;
-	struct kr_side *a, *b, *c;
+	struct kr_side *a, *b;
 	struct ib_wc wc;
 
 	ku_bed(test);
+	dev = &ku_side[0].ibdev->attrs;
 	KUNIT_EXPECT_EQ(test, dev->max_qp_rd_atom, RXE_MAX_QP_RD_ATOM);
 	KUNIT_EXPECT_EQ(test, dev->max_qp_init_rd_atom, RXE_MAX_QP_RD_ATOM);
 	KUNIT_EXPECT_EQ(test, dev->max_res_rd_atom, RXE_MAX_RES_RD_ATOM);
-	b = kr_new(test, &ku_side[1], IB_QPT_RC);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	/* RTR refuses the responder depth, RTS the initiator depth */
 	a = kr_new(test, &ku_side[0], IB_QPT_RC);
-	KUNIT_ASSERT_NOT_NULL(test, a);
+	b = kr_new(test, &ku_side[1], IB_QPT_RC);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	/* RTR refuses the responder depth: a stays in INIT */
 	o.dest_rd_atomic = RXE_MAX_QP_RD_ATOM + 1;
 	KUNIT_EXPECT_EQ(test, kr_connect(test, a, b, &o), -EINVAL);
 	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_STATE, &init),
 			0);
 	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_INIT);
-	c = kr_new(test, &ku_side[0], IB_QPT_RC);
-	KUNIT_ASSERT_NOT_NULL(test, c);
+	/* RTS refuses the initiator depth: a stays in RTR */
 	o.dest_rd_atomic = RXE_MAX_QP_RD_ATOM;
 	o.rd_atomic = RXE_MAX_QP_RD_ATOM + 1;
-	KUNIT_EXPECT_EQ(test, kr_connect(test, c, b, &o), -EINVAL);
-	KUNIT_ASSERT_EQ(test, ib_query_qp(c->qp, &attr, IB_QP_STATE, &init),
+	KUNIT_EXPECT_EQ(test, kr_connect(test, a, b, &o), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_STATE, &init),
 			0);
 	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTR);
-
-	/* at the limits; b answers nothing: no responder resources */
-	o.rd_atomic = RXE_MAX_QP_RD_ATOM;
-	o.dest_rd_atomic = RXE_MAX_QP_RD_ATOM;
-	a = kr_new(test, &ku_side[0], IB_QPT_RC);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_EQ(test, kr_connect(test, a, b, &o), 0);
+	/* both at the limits */
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 0xfffff0;
+	attr.timeout = o.timeout;
+	attr.retry_cnt = o.retry;
+	attr.rnr_retry = o.rnr_retry;
+	attr.max_rd_atomic = RXE_MAX_QP_RD_ATOM;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->qp, &attr, IB_QP_STATE |
+					   IB_QP_SQ_PSN | IB_QP_TIMEOUT |
+					   IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+					   IB_QP_MAX_QP_RD_ATOMIC), 0);
 	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_MAX_QP_RD_ATOMIC |
 					  IB_QP_MAX_DEST_RD_ATOMIC, &init), 0);
 	KUNIT_EXPECT_EQ(test, attr.max_rd_atomic, RXE_MAX_QP_RD_ATOM);
 	KUNIT_EXPECT_EQ(test, attr.max_dest_rd_atomic, RXE_MAX_QP_RD_ATOM);
+	/* b without responder resources refuses a's READ */
+	o.rd_atomic = RXE_MAX_QP_RD_ATOM;
 	o.dest_rd_atomic = 0;
 	KUNIT_ASSERT_EQ(test, kr_connect(test, b, a, &o), 0);
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_READ, 0, 0, 64), 0);
