@@ -1208,9 +1208,10 @@ static void rxe_rc_dup_ack(struct kunit *test)
 			0);
 	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
 	spin_lock_bh(&kr_dup.lock);
-	KUNIT_EXPECT_NOT_NULL(test, kr_dup.ack);
 	kr_dup.drop = true;
 	spin_unlock_bh(&kr_dup.lock);
+	/* set once, before the WRITE completed */
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(kr_dup.ack));
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 2, IB_WR_RDMA_WRITE, 0, 0, 100),
 			0);
 	kr_expect(test, a, 2, IB_WC_RETRY_EXC_ERR, &wc);
