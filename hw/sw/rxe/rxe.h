@@ -41,8 +41,6 @@
 #define RXE_WINDOW		128
 /* a packet in so many asks for an ACK, besides a message's last */
 #define RXE_ACK_EVERY		64
-/* atomics a responder answers again without executing them again */
-#define RXE_ATOMIC_REPLAY	16
 #define RXE_MAX_MCAST_GRP	8192
 #define RXE_MAX_MCAST_QP_ATTACH	56
 #define RXE_MAX_TOT_MCAST_QP_ATTACH 0x70000
@@ -143,6 +141,9 @@ struct rxe_rc_req {
  *	starts)
  * @retry: transport retries left for the oldest request
  * @rnr: RNR retries left for it
+ * @rd_out: READs and atomics sent and not completed (from @head up to
+ *	@tx): no more than the QP's max_rd_atomic; a READ or atomic beyond
+ *	that waits, and the requests after it with it
  * @rnr_wait: the timer runs for an RNR NAK, not for the ACK timeout
  * @stopped: RESET or destroy: nothing is sent or completed any more
  * @timer: the retry (and RNR) timer
@@ -158,8 +159,10 @@ struct rxe_rc_req {
  * @wlen: its length (the RETH's)
  * @wdone: bytes of it placed so far
  * @atm: the responder's replay cache of atomics: the original values of
- *	the last RXE_ATOMIC_REPLAY executed, by PSN, answered again when a
- *	request comes twice (an atomic must not execute twice)
+ *	the last @natm executed, by PSN, answered again when a request
+ *	comes twice (an atomic must not execute twice)
+ * @natm: its entries: the QP's max_dest_rd_atomic (0: the responder
+ *	takes no READ or atomic)
  * @atm_next: where the next atomic goes in @atm
  */
 struct rxe_rc {
@@ -174,6 +177,7 @@ struct rxe_rc {
 	u32			una;
 	int			retry;
 	int			rnr;
+	u32			rd_out;
 	bool			rnr_wait;
 	bool			stopped;
 	struct timer_list	timer;
@@ -192,7 +196,8 @@ struct rxe_rc {
 		u32	psn;
 		bool	valid;
 		u64	orig;
-	}			atm[RXE_ATOMIC_REPLAY];
+	}			*atm;
+	u32			natm;
 	u32			atm_next;
 };
 
@@ -253,6 +258,8 @@ int rxe_net_init(void);
 void rxe_net_exit(void);
 int rxe_ns_get(struct rxe_dev *rxe);
 void rxe_ns_put(struct rxe_dev *rxe);
+struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
+			   struct rvt_sge_state *ss, u32 plen, bool inplace);
 int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct ib_gid_attr *sgid_attr,
 		 const struct rdma_ah_attr *av, u16 sport);

@@ -249,6 +249,7 @@ enum rxe_nh {
 	RXE_NH_GRH,	/* RoCE v1: the GRH */
 };
 
+u32 rxe_icrc_hdr(enum rxe_nh kind, const void *nh, const void *bth);
 u32 rxe_icrc(enum rxe_nh kind, const void *nh, const void *bth,
 	     unsigned int len);
 

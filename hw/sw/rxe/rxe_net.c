@@ -14,17 +14,33 @@
  * module is loaded; it hands packets to the device on the net device
  * they came in on.
  *
- * Out: rxe_xmit_skb() puts the network header (GRH, or IP and UDP) in
- * front of the transport packet, the ICRC at its end and the Ethernet
- * header with the destination MAC the core resolved into the address
- * vector, and queues the frame on the net device of the source GID.  A
- * frame for the device's own MAC goes back in through netif_rx().
+ * Out: rxe_tx_skb() makes a transport packet: its headers in the linear
+ * part, its payload referenced in place (the registered memory's pages
+ * as page fragments) when the caller allows it (a request that completes
+ * only once the peer acknowledged it, and READ responses: not UD or UC,
+ * whose requests complete when they went and whose buffers are the
+ * consumer's again then), the net device takes fragments (NETIF_F_SG)
+ * and every byte sits in a page that can be referenced (sendpage_ok():
+ * not a slab page, so not kmalloc() memory of a small size), else copied
+ * after the headers; the padding and the ICRC are then a fragment of
+ * their own (netdev_alloc_frag()).  The skb holds page references only,
+ * no MR or SGE: a request may complete and its MR be deregistered and
+ * its memory freed while the packet waits in a qdisc.  rxe_xmit_skb()
+ * puts the network header (GRH, or IP and UDP) in front of the transport
+ * packet, the ICRC at its end (computed over the linear part and the
+ * fragments) and the Ethernet header with the destination MAC the core
+ * resolved into the address vector, and queues the frame on the net
+ * device of the source GID.  A frame for the device's own MAC goes back
+ * in through netif_rx().
  */
 #include <linux/etherdevice.h>
+#include <linux/crc32.h>
+#include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <linux/vmalloc.h>
 #include <linux/unaligned.h>
 #include <net/addrconf.h>
 #include <net/ip.h>
@@ -372,12 +388,238 @@ static void rxe_push_grh(struct sk_buff *skb, const struct ib_gid_attr *attr,
 	skb->protocol = htons(ETH_P_IBOE);
 }
 
+/* ------------------------------------------------------------------
+ * Building a packet
+ */
+
+/* The page of kernel address @va a packet may reference, or NULL. */
+static struct page *rxe_tx_page(const void *va)
+{
+	struct page *page;
+
+	if (is_vmalloc_addr(va))
+		page = vmalloc_to_page(va);
+	else if (virt_addr_valid(va))
+		page = virt_to_page(va);
+	else
+		return NULL;
+	return page && sendpage_ok(page) ? page : NULL;
+}
+
+/*
+ * The page fragments @len bytes of the walk @ss need (a piece that
+ * continues the previous one in the same page shares its fragment), or
+ * 0 when a byte is in a page that cannot be referenced or more than
+ * @max would be needed.  @ss is a copy: the caller's walk stays.
+ */
+static unsigned int rxe_tx_nfrags(struct rvt_sge_state ss, u32 len,
+				  unsigned int max)
+{
+	struct page *last = NULL;
+	unsigned int n = 0, end = 0;
+
+	while (len) {
+		u32 piece = rvt_ss_piece(&ss, len), left = piece;
+		const u8 *va = ss.sge.vaddr;
+
+		if (!piece)
+			return 0;
+		while (left) {
+			unsigned int off = offset_in_page(va);
+			u32 c = min_t(u32, left, PAGE_SIZE - off);
+			struct page *page = rxe_tx_page(va);
+
+			if (!page)
+				return 0;
+			if (page != last || off != end) {
+				if (++n > max)
+					return 0;
+				last = page;
+			}
+			end = off + c;
+			va += c;
+			left -= c;
+		}
+		rvt_update_sge(&ss, piece, false);
+		len -= piece;
+	}
+	return n;
+}
+
+/* Attach @len bytes of the walk @ss to @skb as page fragments. */
+static void rxe_tx_attach(struct sk_buff *skb, struct rvt_sge_state *ss,
+			  u32 len)
+{
+	u32 total = len;
+
+	while (len) {
+		u32 piece = rvt_ss_piece(ss, len), left = piece;
+		const u8 *va = ss->sge.vaddr;
+
+		while (left) {
+			unsigned int off = offset_in_page(va);
+			u32 c = min_t(u32, left, PAGE_SIZE - off);
+			struct page *page = rxe_tx_page(va);
+			int i = skb_shinfo(skb)->nr_frags;
+
+			if (i && skb_can_coalesce(skb, i, page, off)) {
+				skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1],
+						  c);
+			} else {
+				get_page(page);
+				skb_fill_page_desc(skb, i, page, off, c);
+			}
+			va += c;
+			left -= c;
+		}
+		rvt_update_sge(ss, piece, false);
+		len -= piece;
+	}
+	skb->len += total;
+	skb->data_len += total;
+	skb->truesize += total;
+	/* the pages are the consumer's: they may change under the packet */
+	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+}
+
+/* Copy @len bytes of the walk @ss to @to. */
+static void rxe_tx_copy(u8 *to, struct rvt_sge_state *ss, u32 len)
+{
+	while (len) {
+		u32 n = rvt_ss_piece(ss, len);
+
+		if (!n)
+			return;
+		memcpy(to, ss->sge.vaddr, n);
+		rvt_update_sge(ss, n, false);
+		to += n;
+		len -= n;
+	}
+}
+
+/* Room in front of a packet for any network and link header. */
+static unsigned int rxe_tx_headroom(struct rxe_dev *rxe)
+{
+	return LL_RESERVED_SPACE(rxe->ndev) + VLAN_HLEN +
+	       sizeof(struct ipv6hdr) + sizeof(struct udphdr);
+}
+
+/**
+ * rxe_tx_skb - a transport packet with its payload
+ * @rxe: the device
+ * @hlen: header bytes, the BTH's included
+ * @ss: a walk at the payload's first byte, moved past it; NULL when
+ *	@plen is 0
+ * @plen: payload bytes, without padding
+ * @inplace: the payload's pages may be referenced: the caller does not
+ *	give the memory back to its consumer before the packet is gone or
+ *	no longer matters (an RC request, completed once acknowledged; a
+ *	READ response)
+ *
+ * The headers are zeroed, in the linear part, skb->data at the BTH; the
+ * payload, the padding to four bytes and the ICRC follow, the ICRC to be
+ * filled by rxe_xmit_skb().  The payload's pages are referenced, not
+ * copied, when @inplace and the net device takes page fragments and they fit
+ * (MAX_SKB_FRAGS, one kept for the padding and the ICRC) in pages that
+ * can be referenced; else it is copied.  The walk's MR references stay
+ * the caller's: the skb holds none.
+ *
+ * Context: softirq or process context, bottom halves off (GFP_ATOMIC).
+ * Return: the packet, or NULL when there was no memory (counted as a
+ * drop, RXE_DROP_NOMEM).
+ */
+struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
+			   struct rvt_sge_state *ss, u32 plen, bool inplace)
+{
+	unsigned int head = rxe_tx_headroom(rxe);
+	u32 trail = (-plen & 3) + RXE_ICRC_SIZE;
+	bool frags = false;
+	struct sk_buff *skb;
+	u8 *p;
+
+	if (inplace && plen && (READ_ONCE(rxe->ndev->features) & NETIF_F_SG))
+		frags = rxe_tx_nfrags(*ss, plen, MAX_SKB_FRAGS - 1) > 0;
+	if (frags) {
+		struct page *page;
+		u8 *t;
+
+		skb = alloc_skb(head + hlen, GFP_ATOMIC);
+		if (!skb)
+			goto nomem;
+		t = netdev_alloc_frag(trail);
+		if (!t) {
+			kfree_skb(skb);
+			goto nomem;
+		}
+		skb_reserve(skb, head);
+		skb_put_zero(skb, hlen);
+		rxe_tx_attach(skb, ss, plen);
+		memset(t, 0, trail);
+		page = virt_to_head_page(t);
+		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+				t - (u8 *)page_address(page), trail,
+				SKB_DATA_ALIGN(trail));
+		return skb;
+	}
+	skb = alloc_skb(head + hlen + plen + trail +
+			rxe->ndev->needed_tailroom, GFP_ATOMIC);
+	if (!skb)
+		goto nomem;
+	skb_reserve(skb, head);
+	p = skb_put_zero(skb, hlen + plen + trail);
+	if (plen)
+		rxe_tx_copy(p + hlen, ss, plen);
+	return skb;
+
+nomem:
+	rxe_drop(rxe, RXE_DROP_NOMEM);
+	return NULL;
+}
+
+/* crc32_le() of @len bytes of @skb from @off on, linear part and frags. */
+static u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
+		       unsigned int len)
+{
+	unsigned int hl = skb_headlen(skb), i;
+
+	if (off < hl) {
+		unsigned int n = min(len, hl - off);
+
+		crc = crc32_le(crc, skb->data + off, n);
+		off += n;
+		len -= n;
+	}
+	off -= hl;
+	for (i = 0; len && i < skb_shinfo(skb)->nr_frags; i++) {
+		const skb_frag_t *f = &skb_shinfo(skb)->frags[i];
+		u32 fl = skb_frag_size(f), p_off, p_len, copied;
+		struct page *page;
+		unsigned int n;
+
+		if (off >= fl) {
+			off -= fl;
+			continue;
+		}
+		n = min(len, fl - off);
+		skb_frag_foreach_page(f, skb_frag_off(f) + off, n, page,
+				      p_off, p_len, copied) {
+			u8 *va = kmap_local_page(page);
+
+			crc = crc32_le(crc, va + p_off, p_len);
+			kunmap_local(va);
+		}
+		len -= n;
+		off = 0;
+	}
+	return crc;
+}
+
 /**
  * rxe_xmit_skb - send a transport packet
  * @rxe: the device
  * @skb: the packet from its BTH to its ICRC (whose four bytes are there,
- *	to be filled), with room in front for an Ethernet header with a
- *	VLAN tag and 48 bytes more; taken in every case
+ *	to be filled), made by rxe_tx_skb(): the headers linear, the
+ *	payload linear or in page fragments; taken in every case
  * @sgid_attr: the source GID: its type says RoCE v1 or v2, its address
  *	IPv4 or IPv6, its net device where the packet leaves
  * @av: the address vector (GRH, destination MAC)
@@ -395,9 +637,11 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct rdma_ah_attr *av, u16 sport)
 {
 	u8 *bth = skb->data;
-	u32 len = skb->len;
+	u32 len = skb->len, crc;
 	struct net_device *ndev;
+	unsigned int off;
 	enum rxe_nh nh;
+	__le32 icrc;
 	int ret;
 
 	rcu_read_lock();
@@ -419,9 +663,13 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 	}
 	if (ret)
 		goto err;
-	put_unaligned_le32(rxe_icrc(nh, skb_network_header(skb), bth,
-				    len - RXE_ICRC_SIZE),
-			   bth + len - RXE_ICRC_SIZE);
+	/* the ICRC over the linear part and the fragments */
+	off = bth - skb->data;
+	crc = rxe_icrc_hdr(nh, skb_network_header(skb), bth);
+	crc = rxe_crc_skb(crc, skb, off + sizeof(struct rxe_bth),
+			  len - sizeof(struct rxe_bth) - RXE_ICRC_SIZE);
+	icrc = cpu_to_le32(~crc);
+	skb_store_bits(skb, off + len - RXE_ICRC_SIZE, &icrc, sizeof(icrc));
 	if (is_zero_ether_addr(av->roce.dmac)) {
 		ret = -EHOSTUNREACH;
 		goto err;

@@ -6,7 +6,11 @@
  * in place in the send ring (between sq_tail and sq_cur) with a little
  * state per slot (struct rxe_rc_req: its first PSN, its packets) and
  * sends its packets, cut by the path MTU, as the window lets them go:
- * no more than RXE_WINDOW PSNs unacknowledged.  SEND and WRITE take a
+ * no more than RXE_WINDOW PSNs unacknowledged, and no more than the QP's
+ * max_rd_atomic READs and atomics waiting for their responses (the next
+ * one waits, and the send queue behind it, as upstream rxe's does; with
+ * max_rd_atomic 0 a READ or atomic waits until the retry timer gives
+ * up on it).  SEND and WRITE take a
  * PSN per packet, a READ one request packet and a PSN per response
  * packet it expects, an atomic one PSN.  The last packet of a message,
  * and one in RXE_ACK_EVERY, asks for an ACK.  An ACK acknowledges every
@@ -27,14 +31,16 @@
  * with the expected PSN executes; an older one is a duplicate (a SEND
  * or WRITE asking for an ACK is acknowledged again, a READ read and
  * answered again, an atomic answered from the replay cache of the last
- * RXE_ATOMIC_REPLAY, never executed twice); a newer one gets one PSN
+ * max_dest_rd_atomic, never executed twice); a newer one gets one PSN
  * sequence NAK until the expected one comes.  Placement through
  * rdmavt's helpers: rvt_recv_begin/place/complete for SENDs (immediate,
- * invalidate), rvt_write_place() for WRITEs, rvt_read_fetch() for READ
- * responses, rvt_atomic_execute() for atomics.  No receive WQE: an RNR
- * NAK with the QP's min_rnr_timer.  A length error or a misaligned
- * atomic NAKs an invalid request, a key error a remote access error;
- * either moves the QP to the error state.
+ * invalidate), rvt_write_place() for WRITEs, rvt_rkey_ok() and the
+ * region's pages in place for READ responses (rxe_tx_skb()),
+ * rvt_atomic_execute() for atomics.  No receive WQE: an RNR NAK with the
+ * QP's min_rnr_timer.  A length error, a misaligned atomic, or a READ or
+ * atomic at a QP whose max_dest_rd_atomic is 0 (upstream rxe's "too many
+ * RDMA or atomic requests") NAKs an invalid request, a key error a remote
+ * access error; either moves the QP to the error state.
  *
  * Locks: struct rxe_rc.lock (the requester's state; BH) is taken by
  * xmit_wqe, the ACK path, the retry timer and the flush work, and is
@@ -42,9 +48,6 @@
  * rdmavt's work item); the responder's state is under the QP's r_lock.
  * Neither nests in the other.
  */
-#include <linux/if_vlan.h>
-#include <linux/ipv6.h>
-#include <linux/udp.h>
 #include <linux/unaligned.h>
 
 #include "rxe.h"
@@ -65,33 +68,30 @@ static bool rxe_is_uc(struct rvt_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_UC;
 }
 
-/* A packet of @qp: headers of @opcode zeroed, @plen payload bytes. */
+/*
+ * A packet of @qp: headers of @opcode zeroed but the BTH, @plen payload
+ * bytes from the walk @ss (rxe_tx_skb()): referenced in place for RC,
+ * whose requests complete only once acknowledged, copied for UC, whose
+ * requests complete when they went.
+ */
 static struct sk_buff *rxe_rc_skb(struct rxe_dev *rxe, struct rvt_qp *qp,
-				  u8 opcode, u32 psn, bool ackreq, u32 plen,
-				  u8 **payload)
+				  u8 opcode, u32 psn, bool ackreq,
+				  struct rvt_sge_state *ss, u32 plen)
 {
 	const struct rxe_opcode_info *info = &rxe_opcode[opcode];
-	unsigned int head = LL_RESERVED_SPACE(rxe->ndev) + VLAN_HLEN +
-			    sizeof(struct ipv6hdr) + sizeof(struct udphdr);
-	u32 pad = -plen & 3;
 	struct rxe_bth *bth;
 	struct sk_buff *skb;
-	u32 len = info->len + plen + pad + RXE_ICRC_SIZE;
 
-	skb = alloc_skb(head + len + rxe->ndev->needed_tailroom, GFP_ATOMIC);
-	if (!skb) {
-		rxe_drop(rxe, RXE_DROP_NOMEM);
+	skb = rxe_tx_skb(rxe, info->len, ss, plen, !rxe_is_uc(qp));
+	if (!skb)
 		return NULL;
-	}
-	skb_reserve(skb, head);
-	bth = skb_put_zero(skb, len);
+	bth = (struct rxe_bth *)skb->data;
 	bth->opcode = opcode;
-	bth->flags = pad << RXE_BTH_PAD_SHIFT;
+	bth->flags = (-plen & 3) << RXE_BTH_PAD_SHIFT;
 	bth->pkey = htons(0xffff);
 	bth->qpn = htonl(qp->remote_qpn & RXE_BTH_QPN_MASK);
 	bth->apsn = htonl((psn & RXE_PSN_MASK) |
 			  (ackreq ? RXE_BTH_ACK_REQ : 0));
-	*payload = (u8 *)bth + info->len;
 	return skb;
 }
 
@@ -115,48 +115,70 @@ static int rxe_rc_send_skb(struct rvt_qp *qp, struct sk_buff *skb)
  * Requester
  */
 
-/* The opcode of packet @k of @n of a SEND or WRITE request. */
+/*
+ * A packet's place in its message, the index of the opcode tables: bit 0
+ * for its first packet, bit 1 for its last (both: its only one).
+ */
+enum {
+	RXE_MIDDLE_PKT	= 0,
+	RXE_FIRST_PKT	= 1,
+	RXE_LAST_PKT	= 2,
+	RXE_ONLY_PKT	= 3,
+};
+
+static unsigned int rxe_pkt_place(u32 k, u32 n)
+{
+	return (k == 0 ? RXE_FIRST_PKT : 0) | (k == n - 1 ? RXE_LAST_PKT : 0);
+}
+
+/* The opcodes of SENDs and WRITEs by work request and place (RC's; UC's
+ * are the same plus IB_OPCODE_UC).
+ */
+static const struct {
+	bool	valid;
+	u8	op[4];
+} rxe_rc_ops[] = {
+#define RXE_OPS(wr, mid, first, last, only)				\
+	[IB_WR_##wr] = { true, {					\
+		[RXE_MIDDLE_PKT] = IB_OPCODE_##mid,			\
+		[RXE_FIRST_PKT] = IB_OPCODE_##first,			\
+		[RXE_LAST_PKT] = IB_OPCODE_##last,			\
+		[RXE_ONLY_PKT] = IB_OPCODE_##only } }
+	RXE_OPS(SEND, SEND_MIDDLE, SEND_FIRST, SEND_LAST, SEND_ONLY),
+	RXE_OPS(SEND_WITH_IMM, SEND_MIDDLE, SEND_FIRST,
+		SEND_LAST_WITH_IMMEDIATE, SEND_ONLY_WITH_IMMEDIATE),
+	RXE_OPS(SEND_WITH_INV, SEND_MIDDLE, SEND_FIRST,
+		SEND_LAST_WITH_INVALIDATE, SEND_ONLY_WITH_INVALIDATE),
+	RXE_OPS(RDMA_WRITE, RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
+		RDMA_WRITE_LAST, RDMA_WRITE_ONLY),
+	RXE_OPS(RDMA_WRITE_WITH_IMM, RDMA_WRITE_MIDDLE, RDMA_WRITE_FIRST,
+		RDMA_WRITE_LAST_WITH_IMMEDIATE,
+		RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+#undef RXE_OPS
+};
+
+/* READ responses by place */
+static const u8 rxe_read_resp_ops[4] = {
+	[RXE_MIDDLE_PKT] = IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE,
+	[RXE_FIRST_PKT] = IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST,
+	[RXE_LAST_PKT] = IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST,
+	[RXE_ONLY_PKT] = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY,
+};
+
+/*
+ * The opcode of packet @k of @n of a SEND or WRITE request (rdmavt hands
+ * rxe no other kind of request that carries payload).
+ */
 static u8 rxe_rc_opcode(struct rvt_qp *qp, struct rvt_swqe *wqe, u32 k,
 			u32 n)
 {
-	bool first = !k, last = k == n - 1;
 	u8 base = rxe_is_uc(qp) ? IB_OPCODE_UC : IB_OPCODE_RC;
-	u8 op;
+	u32 wr = wqe->wr.opcode;
 
-	switch (wqe->wr.opcode) {
-	case IB_WR_SEND:
-		op = first && last ? IB_OPCODE_SEND_ONLY : first ?
-		     IB_OPCODE_SEND_FIRST : last ? IB_OPCODE_SEND_LAST :
-		     IB_OPCODE_SEND_MIDDLE;
-		break;
-	case IB_WR_SEND_WITH_IMM:
-		op = first && last ? IB_OPCODE_SEND_ONLY_WITH_IMMEDIATE :
-		     first ? IB_OPCODE_SEND_FIRST :
-		     last ? IB_OPCODE_SEND_LAST_WITH_IMMEDIATE :
-		     IB_OPCODE_SEND_MIDDLE;
-		break;
-	case IB_WR_SEND_WITH_INV:
-		op = first && last ? IB_OPCODE_SEND_ONLY_WITH_INVALIDATE :
-		     first ? IB_OPCODE_SEND_FIRST :
-		     last ? IB_OPCODE_SEND_LAST_WITH_INVALIDATE :
-		     IB_OPCODE_SEND_MIDDLE;
-		break;
-	case IB_WR_RDMA_WRITE:
-		op = first && last ? IB_OPCODE_RDMA_WRITE_ONLY : first ?
-		     IB_OPCODE_RDMA_WRITE_FIRST : last ?
-		     IB_OPCODE_RDMA_WRITE_LAST : IB_OPCODE_RDMA_WRITE_MIDDLE;
-		break;
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		op = first && last ?
-		     IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE :
-		     first ? IB_OPCODE_RDMA_WRITE_FIRST :
-		     last ? IB_OPCODE_RDMA_WRITE_LAST_WITH_IMMEDIATE :
-		     IB_OPCODE_RDMA_WRITE_MIDDLE;
-		break;
-	default:
-		return base + IB_OPCODE_RDMA_READ_REQUEST;
-	}
-	return base + op;
+	if (WARN_ON_ONCE(wr >= ARRAY_SIZE(rxe_rc_ops) ||
+			 !rxe_rc_ops[wr].valid))
+		wr = IB_WR_SEND;
+	return base + rxe_rc_ops[wr].op[rxe_pkt_place(k, n)];
 }
 
 static bool rxe_wr_is_read(struct rvt_swqe *wqe)
@@ -194,10 +216,9 @@ static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
 		u32 off = r->next * mtu;
 		struct rxe_reth *reth;
 		struct sk_buff *skb;
-		u8 *p;
 
 		skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_RDMA_READ_REQUEST,
-				 r->first_psn + r->next, true, 0, &p);
+				 r->first_psn + r->next, true, NULL, 0);
 		if (!skb)
 			return false;
 		reth = (void *)skb->data + sizeof(struct rxe_bth);
@@ -210,13 +231,12 @@ static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
 	if (rxe_wr_is_atomic(wqe)) {
 		struct rxe_atmeth *atm;
 		struct sk_buff *skb;
-		u8 *p;
 
 		skb = rxe_rc_skb(rxe, qp, wqe->wr.opcode ==
 				 IB_WR_ATOMIC_CMP_AND_SWP ?
 				 IB_OPCODE_RC_COMPARE_SWAP :
-				 IB_OPCODE_RC_FETCH_ADD, r->first_psn, true, 0,
-				 &p);
+				 IB_OPCODE_RC_FETCH_ADD, r->first_psn, true,
+				 NULL, 0);
 		if (!skb)
 			return false;
 		atm = (void *)skb->data + sizeof(struct rxe_bth);
@@ -241,14 +261,15 @@ static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
 		struct rvt_sge_state ss;
 		struct sk_buff *skb;
 		struct rxe_bth *bth;
-		u8 *p;
 
 		if (!wqe->length)
 			n = 0;
+		else
+			rvt_restart_sge(&ss, wqe, off);
 		/* the last of a message, and one in RXE_ACK_EVERY: an ACK */
 		skb = rxe_rc_skb(rxe, qp, op, psn, !rxe_is_uc(qp) &&
-				 (last || !(~psn & (RXE_ACK_EVERY - 1))), n,
-				 &p);
+				 (last || !(~psn & (RXE_ACK_EVERY - 1))),
+				 n ? &ss : NULL, n);
 		if (!skb)
 			return false;
 		bth = (struct rxe_bth *)skb->data;
@@ -270,19 +291,6 @@ static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
 			((struct rxe_ieth *)((void *)bth +
 			  rxe_hdr_off(info->mask, RXE_IETH)))->rkey =
 				htonl(wqe->wr.ex.invalidate_rkey);
-		if (n) {
-			rvt_restart_sge(&ss, wqe, off);
-			while (n) {
-				u32 c = rvt_ss_piece(&ss, n);
-
-				if (!c)
-					break;
-				memcpy(p, ss.sge.vaddr, c);
-				rvt_update_sge(&ss, c, false);
-				p += c;
-				n -= c;
-			}
-		}
 		rxe_rc_send_skb(qp, skb);
 	}
 	return true;
@@ -301,21 +309,26 @@ static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 	u32 idx = priv->rc.head;
+	struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, idx);
 
 	/* a request that fails before all of it went */
 	if (priv->rc.unsent == priv->rc.held) {
 		priv->rc.tx = rvt_sq_next_index(qp, idx);
 		priv->rc.unsent--;
+	} else if (rxe_wr_has_resp(wqe)) {
+		priv->rc.rd_out--;
 	}
 	priv->rc.head = rvt_sq_next_index(qp, idx);
 	priv->rc.held--;
-	rvt_send_complete(qp, rvt_get_swqe_ptr(qp, idx), status);
+	rvt_send_complete(qp, wqe, status);
 }
 
 /*
  * Complete the SENDs and WRITEs whose last PSN is at or before @psn; a
- * READ ends the run (its response completes it).  Returns whether any
- * completed.  Under rc.lock.
+ * READ ends the run (its response completes it).  Returns whether @psn
+ * acknowledged anything new (the oldest unacknowledged PSN moved, or a
+ * request completed); only then is the retry counter full again.  Under
+ * rc.lock.
  */
 static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn)
 {
@@ -326,7 +339,7 @@ static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn)
 	if (priv->rc.held && rxe_psn_cmp(psn, priv->rc.una) >= 0 &&
 	    rxe_psn_cmp(psn, priv->rc.spsn) < 0) {
 		priv->rc.una = rxe_psn_add(psn, 1);
-		priv->rc.retry = qp->s_retry_cnt;
+		any = true;
 	}
 
 	while (priv->rc.held) {
@@ -340,6 +353,8 @@ static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn)
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 		any = true;
 	}
+	if (any)
+		priv->rc.retry = qp->s_retry_cnt;
 	return any;
 }
 
@@ -365,6 +380,8 @@ static void rxe_rc_push(struct rvt_qp *qp)
 				break;
 			if (!rxe_wr_has_resp(wqe))
 				to = min(to, k + RXE_WINDOW - out);
+			else if (rc->rd_out >= qp->max_rd_atomic)
+				break;	/* the initiator depth is reached */
 		}
 		if (!rxe_rc_send_req(qp, rc->tx, k, to))
 			break;
@@ -375,6 +392,8 @@ static void rxe_rc_push(struct rvt_qp *qp)
 		rc->spsn = rxe_psn_add(r->first_psn, r->npkts);
 		rc->tx = rvt_sq_next_index(qp, rc->tx);
 		rc->unsent--;
+		if (rxe_wr_has_resp(wqe))
+			rc->rd_out++;
 	}
 }
 
@@ -383,7 +402,7 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 	struct rxe_rc *rc = &priv->rc;
-	u32 idx = rc->head, i;
+	u32 idx = rc->head, i, rd = 0;
 
 	/* the request that holds @psn, and the PSN to go on from */
 	for (i = 0; i < rc->held; i++, idx = rvt_sq_next_index(qp, idx)) {
@@ -392,9 +411,12 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 		if (rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
 				psn) >= 0)
 			break;
+		rd += rxe_wr_has_resp(rvt_get_swqe_ptr(qp, idx));
 	}
 	if (i == rc->held)
 		return;
+	/* those from @idx on go again, and count again when they do */
+	rc->rd_out = rd;
 	rc->tx = idx;
 	rc->unsent = rc->held - i;
 	rc->spsn = rc->reqs[idx].first_psn;
@@ -589,8 +611,15 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 	}
 	switch (syn & 0x60) {
 	case 0:		/* ACK */
-		if (rxe_rc_ack_upto(qp, pkt->psn))
-			priv->rc.retry = qp->s_retry_cnt;
+		/*
+		 * A duplicate, of what was acknowledged before, moves
+		 * nothing: not the retry counter (upstream's completer
+		 * ignores it too), not the window, not the retry timer
+		 * (which upstream's pushes on: a stream of stale ACKs would
+		 * hold a retry off for ever).
+		 */
+		if (!rxe_rc_ack_upto(qp, pkt->psn))
+			goto out;
 		break;
 	case 0x20:	/* RNR NAK */
 		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1));
@@ -667,6 +696,7 @@ void rxe_rc_stop(struct rvt_qp *qp)
 	spin_lock_bh(&priv->rc.lock);
 	priv->rc.held = 0;
 	priv->rc.unsent = 0;
+	priv->rc.rd_out = 0;
 	priv->rc.rnr_wait = false;
 	spin_unlock_bh(&priv->rc.lock);
 }
@@ -680,10 +710,9 @@ static void rxe_rc_send_ack(struct rvt_qp *qp, u32 psn, u8 syn)
 	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
 	struct rxe_qp_priv *priv = qp->priv;
 	struct sk_buff *skb;
-	u8 *p;
 
-	skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, false, 0,
-			 &p);
+	skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, false, NULL,
+			 0);
 	if (!skb)
 		return;
 	put_unaligned_be32((u32)syn << 24 | (priv->rc.msn & IB_MSN_MASK),
@@ -691,7 +720,10 @@ static void rxe_rc_send_ack(struct rvt_qp *qp, u32 psn, u8 syn)
 	rxe_rc_send_skb(qp, skb);
 }
 
-/* Answer a READ request of @psn: @len bytes at @va through @rkey. */
+/*
+ * Answer a READ request of @psn: @len bytes at @va through @rkey, each
+ * response's payload from the region's pages (rxe_tx_skb()).
+ */
 static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 				     u32 rkey, u32 len)
 {
@@ -699,28 +731,32 @@ static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 	struct rxe_qp_priv *priv = qp->priv;
 	u32 mtu = rxe_qp_mtu(qp), n = rxe_npkts(len, mtu), k;
 
+	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_READ))
+		return IB_WC_REM_ACCESS_ERR;
 	for (k = 0; k < n; k++) {
 		u32 off = k * mtu, c = min(mtu, len - off);
-		bool first = !k, last = k == n - 1;
-		u8 op = first && last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY :
-			first ? IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST :
-			last ? IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST :
-			IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+		u8 op = rxe_read_resp_ops[rxe_pkt_place(k, n)];
 		const struct rxe_opcode_info *info = &rxe_opcode[op];
-		enum ib_wc_status st;
+		struct rvt_sge_state ss = {};
 		struct sk_buff *skb;
-		u8 *p;
 
 		if (!len)
 			c = 0;
-		skb = rxe_rc_skb(rxe, qp, op, psn + k, false, c, &p);
+		/* a zero length READ names no region (IBTA 9.4.4) */
+		if (c) {
+			if (!rvt_rkey_ok(qp, &ss.sge, c, va + off, rkey,
+					 IB_ACCESS_REMOTE_READ))
+				return IB_WC_REM_ACCESS_ERR;
+			ss.num_sge = 1;
+			ss.total_len = c;
+		}
+		skb = rxe_rc_skb(rxe, qp, op, psn + k, false, c ? &ss : NULL,
+				 c);
+		/* the skb holds the pages, not the region */
+		if (c)
+			rvt_put_mr(ss.sge.mr);
 		if (!skb)
 			return IB_WC_SUCCESS;	/* the requester asks again */
-		st = rvt_read_fetch(qp, rkey, va + off, p, c);
-		if (st != IB_WC_SUCCESS) {
-			kfree_skb(skb);
-			return st;
-		}
 		if (info->mask & RXE_AETH)
 			put_unaligned_be32(0x1fU << 24 |
 					   (priv->rc.msn & IB_MSN_MASK),
@@ -738,10 +774,9 @@ static void rxe_rc_send_atmack(struct rvt_qp *qp, u32 psn, u64 orig)
 	struct rxe_qp_priv *priv = qp->priv;
 	u32 mask = rxe_opcode[IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE].mask;
 	struct sk_buff *skb;
-	u8 *p;
 
 	skb = rxe_rc_skb(rxe, qp, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, psn, false,
-			 0, &p);
+			 NULL, 0);
 	if (!skb)
 		return;
 	put_unaligned_be32(0x1fU << 24 | (priv->rc.msn & IB_MSN_MASK),
@@ -755,7 +790,7 @@ static struct rxe_atm_done *rxe_rc_atm_find(struct rxe_rc *rc, u32 psn)
 {
 	u32 i;
 
-	for (i = 0; i < RXE_ATOMIC_REPLAY; i++)
+	for (i = 0; i < rc->natm; i++)
 		if (rc->atm[i].valid && rc->atm[i].psn == psn)
 			return &rc->atm[i];
 	return NULL;
@@ -808,6 +843,11 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	u8 *h = (u8 *)pkt->bth;
 	struct ib_wc wc = {};
 
+	/* no responder resources: upstream's "too many" invalid request */
+	if ((mask & (RXE_READ | RXE_ATOMIC)) && !rc->natm) {
+		rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
 	if (mask & RXE_READ) {
 		struct rxe_reth *reth = (void *)h + rxe_hdr_off(mask, RXE_RETH);
 		u32 len = be32_to_cpu(reth->len);
@@ -848,7 +888,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 				   st == IB_WC_REM_INV_REQ_ERR ? 1 : 2, st);
 			return;
 		}
-		done = &rc->atm[rc->atm_next++ % RXE_ATOMIC_REPLAY];
+		done = &rc->atm[rc->atm_next++ % rc->natm];
 		*done = (struct rxe_atm_done) {
 			.psn = pkt->psn, .valid = true, .orig = orig,
 		};
@@ -1051,20 +1091,49 @@ int rxe_rc_init(struct rvt_qp *qp, struct rxe_qp_priv *priv)
  * @mask: which
  * @udata: unused
  *
- * Takes the PSNs: the responder's expected one, the requester's next.
+ * Takes the PSNs: the responder's expected one, the requester's next;
+ * sizes the responder's replay cache of atomics by max_dest_rd_atomic
+ * (rdmavt refused a value above the device's max_qp_rd_atom with
+ * -EINVAL, and max_rd_atomic above max_qp_init_rd_atom).  rdmavt applied
+ * the modify before: when the new cache finds no memory, the old one
+ * stays and says so.
  *
- * Context: process context.
+ * Context: process context; sleeps (GFP_KERNEL).
  */
 void rxe_rc_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask,
 		   struct ib_udata *udata)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic != priv->rc.natm) {
+		u32 n = attr->max_dest_rd_atomic;
+		struct rxe_atm_done *atm = NULL, *old;
+
+		if (n)
+			atm = kcalloc(n, sizeof(*atm), GFP_KERNEL);
+		if (n && !atm) {
+			ibdev_warn(qp->ibqp.device,
+				   "QP %u: no memory for %u responder resources, %u kept\n",
+				   qp->ibqp.qp_num, n, priv->rc.natm);
+		} else {
+			spin_lock_bh(&qp->r_lock);
+			old = priv->rc.atm;
+			priv->rc.atm = atm;
+			priv->rc.natm = n;
+			priv->rc.atm_next = 0;
+			spin_unlock_bh(&qp->r_lock);
+			kfree(old);
+		}
+	}
+
 	if (mask & IB_QP_RQ_PSN) {
 		spin_lock_bh(&qp->r_lock);
 		priv->rc.epsn = attr->rq_psn & RXE_PSN_MASK;
 		priv->rc.nak_seq = false;
-		memset(priv->rc.atm, 0, sizeof(priv->rc.atm));
+		if (priv->rc.natm)
+			memset(priv->rc.atm, 0,
+			       priv->rc.natm * sizeof(*priv->rc.atm));
 		spin_unlock_bh(&qp->r_lock);
 	}
 	if (mask & IB_QP_SQ_PSN) {

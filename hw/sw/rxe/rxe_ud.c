@@ -4,7 +4,9 @@
  *
  * Send: rdmavt hands each request to rxe_xmit_wqe(), which reads it in
  * place, builds the one packet (BTH, DETH, ImmDt, the payload copied from
- * the request's registered memory) and sends it through rxe_xmit_skb().
+ * the request's registered memory: the request completes at once, and its
+ * buffer must not be read afterwards) and sends it through
+ * rxe_xmit_skb().
  * The request completes right there, with success when the frame went
  * to the net device and with an error status when it could not go (no
  * route, no destination MAC, no memory, too long for the path MTU): a
@@ -63,35 +65,8 @@ void rxe_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	timer_shutdown_sync(&priv->rc.timer);
 	cancel_work_sync(&priv->rc.flush);
 	kfree(priv->rc.reqs);
+	kfree(priv->rc.atm);
 	kfree(priv);
-}
-
-/* Copy the request's payload from its registered memory to @to. */
-static void rxe_copy_payload(struct rvt_swqe *wqe, u8 *to)
-{
-	struct rvt_sge_state ss;
-	u32 left = wqe->length;
-
-	if (!left)
-		return;
-	rvt_restart_sge(&ss, wqe, 0);
-	while (left) {
-		u32 n = rvt_ss_piece(&ss, left);
-
-		if (!n)
-			return;
-		memcpy(to, ss.sge.vaddr, n);
-		rvt_update_sge(&ss, n, false);
-		to += n;
-		left -= n;
-	}
-}
-
-/* Room in front of a packet for any network and link header. */
-static unsigned int rxe_headroom(struct rxe_dev *rxe)
-{
-	return LL_RESERVED_SPACE(rxe->ndev) + VLAN_HLEN +
-	       sizeof(struct ipv6hdr) + sizeof(struct udphdr);
 }
 
 static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
@@ -107,10 +82,10 @@ static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	const struct rxe_opcode_info *info = &rxe_opcode[opcode];
 	u32 pad = -wqe->length & 3;
 	u32 qkey = wqe->ud_wr.remote_qkey;
+	struct rvt_sge_state ss;
 	struct rxe_deth *deth;
 	struct rxe_bth *bth;
 	struct sk_buff *skb;
-	unsigned int len;
 	int ret;
 
 	if (wqe->wr.opcode != IB_WR_SEND && !imm)
@@ -121,15 +96,14 @@ static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	if (!ah->sgid_attr)
 		return IB_WC_LOC_QP_OP_ERR;
 
-	len = info->len + wqe->length + pad + RXE_ICRC_SIZE;
-	skb = alloc_skb(rxe_headroom(rxe) + len + rxe->ndev->needed_tailroom,
-			GFP_ATOMIC);
-	if (!skb) {
-		rxe_drop(rxe, RXE_DROP_NOMEM);
+	if (wqe->length)
+		rvt_restart_sge(&ss, wqe, 0);
+	/* copied: the request completes now, its buffer the consumer's */
+	skb = rxe_tx_skb(rxe, info->len, wqe->length ? &ss : NULL,
+			 wqe->length, false);
+	if (!skb)
 		return IB_WC_LOC_QP_OP_ERR;
-	}
-	skb_reserve(skb, rxe_headroom(rxe));
-	bth = skb_put_zero(skb, len);
+	bth = (struct rxe_bth *)skb->data;
 	bth->opcode = opcode;
 	bth->flags = pad << RXE_BTH_PAD_SHIFT;
 	if (wqe->wr.send_flags & IB_SEND_SOLICITED)
@@ -148,7 +122,6 @@ static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		((struct rxe_immdt *)((void *)bth +
 		  rxe_hdr_off(info->mask, RXE_IMMDT)))->imm =
 			wqe->wr.ex.imm_data;
-	rxe_copy_payload(wqe, (u8 *)bth + info->len);
 
 	ret = rxe_xmit_skb(rxe, skb, ah->sgid_attr, av, priv->src_port);
 	if (ret) {

@@ -92,31 +92,29 @@ const struct rxe_opcode_info rxe_opcode[256] = {
 #define RXE_ICRC_SEED	0xdebb20e3
 
 /**
- * rxe_icrc - the invariant CRC of a packet
+ * rxe_icrc_hdr - the invariant CRC of a packet's headers, to go on with
  * @kind: what @nh is
  * @nh: the network header: the IPv4 or IPv6 header followed by the UDP
  *	header (RoCE v2), or the GRH (RoCE v1)
- * @bth: the BTH, followed by the rest of the packet
- * @len: bytes from the BTH up to the ICRC, padding included
+ * @bth: the BTH
  *
  * The fields that may change on the way are taken as all ones: IPv4 TOS,
  * TTL and header checksum; IPv6 traffic class, flow label and hop limit;
  * the GRH's traffic class, flow label and hop limit; the UDP checksum;
- * the BTH's Resv8a byte (with RoCE's F and B bits).  The result is what
- * the packet carries in its last four bytes, little endian (as upstream
- * rxe puts it).
+ * the BTH's Resv8a byte (with RoCE's F and B bits).  The bytes after the
+ * BTH, up to the ICRC, go on through crc32_le() from the value returned,
+ * wherever they are (linear or in page fragments); the ICRC is the
+ * complement of the end result (rxe_icrc()).
  *
  * Context: any.
- * Return: the ICRC.
+ * Return: the CRC state after the network header and the BTH.
  */
-u32 rxe_icrc(enum rxe_nh kind, const void *nh, const void *bth,
-	     unsigned int len)
+u32 rxe_icrc_hdr(enum rxe_nh kind, const void *nh, const void *bth)
 {
 	u8 ps[sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
 	      sizeof(struct rxe_bth)];
 	struct udphdr *udph = NULL;
 	unsigned int n;
-	u32 crc;
 
 	switch (kind) {
 	case RXE_NH_IPV4: {
@@ -161,7 +159,27 @@ u32 rxe_icrc(enum rxe_nh kind, const void *nh, const void *bth,
 	ps[n + offsetof(struct rxe_bth, qpn)] = 0xff;
 	n += sizeof(struct rxe_bth);
 
-	crc = crc32_le(RXE_ICRC_SEED, ps, n);
+	return crc32_le(RXE_ICRC_SEED, ps, n);
+}
+
+/**
+ * rxe_icrc - the invariant CRC of a linear packet
+ * @kind: what @nh is
+ * @nh: the network header (rxe_icrc_hdr())
+ * @bth: the BTH, followed by the rest of the packet
+ * @len: bytes from the BTH up to the ICRC, padding included
+ *
+ * The result is what the packet carries in its last four bytes, little
+ * endian (as upstream rxe puts it).
+ *
+ * Context: any.
+ * Return: the ICRC.
+ */
+u32 rxe_icrc(enum rxe_nh kind, const void *nh, const void *bth,
+	     unsigned int len)
+{
+	u32 crc = rxe_icrc_hdr(kind, nh, bth);
+
 	crc = crc32_le(crc, (const u8 *)bth + sizeof(struct rxe_bth),
 		       len - sizeof(struct rxe_bth));
 	return ~crc;

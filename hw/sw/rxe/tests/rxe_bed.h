@@ -8,9 +8,12 @@
  * management gives both devices their GIDs of both types.
  *
  * The cable is the suites' test hook on the receive path: it can damage
- * a RoCE frame's ICRC (ku_damage) and decide the fate of each RoCE frame
+ * a RoCE frame's ICRC (ku_damage), look at each RoCE frame as its sender
+ * made it (ku_peek: linear or with page fragments; the cable takes
+ * fragments, NETIF_F_SG) and decide the fate of each RoCE frame
  * (ku_fate: pass, drop, deliver twice, or hold it back until the next
- * one has gone, which reorders the two).
+ * one has gone, which reorders the two).  A frame is linearized when it
+ * is delivered, not before: a frame held back keeps its fragments.
  *
  * The bed is made by the first case that needs it and kept until the
  * suite ends (ku_bed_free() from its suite_exit): making it costs two
@@ -53,6 +56,8 @@ struct ku_end {
 /* RoCE frames still to damage (their ICRC's last byte) */
 static atomic_t ku_damage = ATOMIC_INIT(0);
 
+#define KU_HDRS	(ETH_HLEN + sizeof(struct iphdr) + sizeof(struct udphdr))
+
 static inline bool ku_roce_frame(const struct sk_buff *skb)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
@@ -89,6 +94,10 @@ static DEFINE_SPINLOCK(ku_held_lock);
 
 static inline void ku_deliver(struct sk_buff *skb, struct net_device *peer)
 {
+	if (skb_linearize(skb)) {
+		dev_kfree_skb_any(skb);
+		return;
+	}
 	skb_scrub_packet(skb, false);
 	skb->protocol = eth_type_trans(skb, peer);
 	netif_rx(skb);
@@ -109,6 +118,14 @@ static inline void ku_release(void)
 		ku_deliver(skb, peer);
 }
 
+/*
+ * A look at each RoCE frame that goes into the cable at @from, as its
+ * sender made it (NULL: none), in the sender's context; its fate unless
+ * KU_PASS (then ku_fate's).
+ */
+static enum ku_fate (*ku_peek)(const struct sk_buff *skb,
+			       struct net_device *from);
+
 /* Set the cable's hook (NULL: none), counting frames from 1 again. */
 static inline void ku_fate_set(enum ku_fate (*fate)(unsigned int n))
 {
@@ -123,19 +140,24 @@ static netdev_tx_t ku_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct ku_end *end = netdev_priv(dev);
 	struct net_device *peer = READ_ONCE(end->peer);
 	enum ku_fate (*fate)(unsigned int n) = READ_ONCE(ku_fate);
+	enum ku_fate (*peek)(const struct sk_buff *skb,
+			     struct net_device *from) = READ_ONCE(ku_peek);
 	enum ku_fate f = KU_PASS;
 	struct sk_buff *dup;
 
+	/* the link, IP and UDP headers linear (rxe's are already) */
 	if (!peer || !(READ_ONCE(peer->flags) & IFF_UP) ||
-	    skb_linearize(skb)) {
+	    (skb->len >= KU_HDRS && !pskb_may_pull(skb, KU_HDRS))) {
 		dev_kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
 	if (ku_roce_frame(skb)) {
+		if (peek)
+			f = peek(skb, dev);
 		if (atomic_add_unless(&ku_damage, -1, 0) &&
 		    !skb_ensure_writable(skb, skb->len))
 			skb->data[skb->len - 1] ^= 0xff;
-		if (fate)
+		if (fate && f == KU_PASS)
 			f = fate(atomic_inc_return(&ku_frames));
 	}
 	switch (f) {
@@ -177,6 +199,9 @@ static void ku_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &ku_netdev_ops;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	/* page fragments: rxe sends payload in place */
+	dev->hw_features |= NETIF_F_SG;
+	dev->features |= NETIF_F_SG;
 	eth_hw_addr_random(dev);
 }
 

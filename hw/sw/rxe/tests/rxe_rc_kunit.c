@@ -7,7 +7,11 @@
  * immediate data, and atomics, every transfer complete and byte for byte
  * right (every atomic executed once) while frames are dropped, delivered
  * twice or reordered; the send window; atomics refused; an RNR NAK and
- * its retries; retries exhausted; UC.
+ * its retries; retries exhausted; UC; payload sent from the registered
+ * pages in place (page fragments the cable sees) or copied where it must
+ * be, and pages that outlive their request and their memory's owner;
+ * no more READs and atomics outstanding than max_rd_atomic, the depths
+ * checked against the device's; duplicate ACKs that move nothing.
  */
 #include "rxe_bed.h"
 
@@ -17,6 +21,13 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* the window case's WRITE: more packets than RXE_WINDOW at 1024 bytes */
 #define KR_BIG		(300 * SZ_1K)
 #define KR_WR		32
+/* SGEs of a send request: rdmavt's most (RVT_MAX_SGE) */
+#define KR_SGE		16
+/*
+ * SGEs of 8 bytes across a page boundary each: twice as many page
+ * fragments, more than an skb has room for besides the trailer's
+ */
+#define KR_MANY		(MAX_SKB_FRAGS / 2 + 1)
 
 /**
  * struct kr_side - one QP of the pair
@@ -62,7 +73,7 @@ static struct kr_side *kr_new(struct kunit *test, struct ku_side *s,
 		.qp_type = type,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.cap = { .max_send_wr = KR_WR, .max_recv_wr = KR_WR,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+			 .max_send_sge = KR_SGE, .max_recv_sge = 1 },
 	};
 	struct kr_side *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
 	struct ib_mr *mr;
@@ -98,12 +109,33 @@ static struct kr_side *kr_new(struct kunit *test, struct ku_side *s,
 	return k;
 }
 
-/* the QPs' local ACK timeout: 16 ms, unless a case wants another */
-static u8 kr_timeout = 12;
+/**
+ * struct kr_opts - what a case wants of its QP pair
+ * @retry: retry_cnt
+ * @rnr_retry: rnr_retry
+ * @timeout: the local ACK timeout, IB's exponent (12: 16 ms)
+ * @rd_atomic: max_rd_atomic, the initiator depth (RC)
+ * @dest_rd_atomic: max_dest_rd_atomic, the responder resources (RC)
+ */
+struct kr_opts {
+	u8	retry;
+	u8	rnr_retry;
+	u8	timeout;
+	u8	rd_atomic;
+	u8	dest_rd_atomic;
+};
 
-/* @k to RTS towards @peer; retries and timers as the case wants. */
-static void kr_connect(struct kunit *test, struct kr_side *k,
-		       struct kr_side *peer, u8 retry, u8 rnr_retry)
+static const struct kr_opts kr_default = {
+	.retry = 7, .rnr_retry = 7, .timeout = 12, .rd_atomic = 4,
+	.dest_rd_atomic = 4,
+};
+
+/*
+ * @k to RTS towards @peer with @o; returns 0 or the first modify_qp's
+ * error (the QP stays where that left it).
+ */
+static int kr_connect(struct kunit *test, struct kr_side *k,
+		      struct kr_side *peer, const struct kr_opts *o)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
@@ -115,52 +147,56 @@ static void kr_connect(struct kunit *test, struct kr_side *k,
 	union ib_gid dgid;
 	int index = ku_gid_index(k->side, 4, IB_GID_TYPE_ROCE_UDP_ENCAP);
 	bool rc = k->qp->qp_type == IB_QPT_RC;
+	int ret;
 
 	KUNIT_ASSERT_GE(test, index, 0);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(k->qp, &attr, IB_QP_STATE |
-					   IB_QP_PKEY_INDEX | IB_QP_PORT |
-					   IB_QP_ACCESS_FLAGS), 0);
+	ret = ib_modify_qp(k->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IB_QPS_RTR;
 	attr.path_mtu = IB_MTU_1024;
 	attr.dest_qp_num = peer->qp->qp_num;
 	/* the PSNs wrap within the first messages */
 	attr.rq_psn = 0xfffff0;
-	attr.max_dest_rd_atomic = rc ? 4 : 0;
+	attr.max_dest_rd_atomic = rc ? o->dest_rd_atomic : 0;
 	attr.min_rnr_timer = 1;		/* 0.01 ms */
 	ku_gid(peer->side, 4, &dgid);
 	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&attr.ah_attr, 1);
 	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, index, 64, 0);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(k->qp, &attr, IB_QP_STATE |
-					   IB_QP_AV | IB_QP_PATH_MTU |
-					   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-					   (rc ? IB_QP_MAX_DEST_RD_ATOMIC |
-					    IB_QP_MIN_RNR_TIMER : 0)), 0);
+	ret = ib_modify_qp(k->qp, &attr, IB_QP_STATE | IB_QP_AV |
+			   IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   (rc ? IB_QP_MAX_DEST_RD_ATOMIC |
+			    IB_QP_MIN_RNR_TIMER : 0));
+	if (ret)
+		return ret;
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IB_QPS_RTS;
 	attr.sq_psn = 0xfffff0;
-	attr.timeout = kr_timeout;
-	attr.retry_cnt = retry;
-	attr.rnr_retry = rnr_retry;
-	attr.max_rd_atomic = rc ? 4 : 0;
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(k->qp, &attr, IB_QP_STATE |
-					   IB_QP_SQ_PSN |
-					   (rc ? IB_QP_TIMEOUT |
-					    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-					    IB_QP_MAX_QP_RD_ATOMIC : 0)), 0);
+	attr.timeout = o->timeout;
+	attr.retry_cnt = o->retry;
+	attr.rnr_retry = o->rnr_retry;
+	attr.max_rd_atomic = rc ? o->rd_atomic : 0;
+	return ib_modify_qp(k->qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN |
+			    (rc ? IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+			     IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC : 0));
 }
 
-/* A connected pair, a on device 0, b on device 1. */
-static void kr_pair(struct kunit *test, enum ib_qp_type type, u8 retry,
-		    u8 rnr_retry, struct kr_side **a, struct kr_side **b)
+/* A connected pair, a on device 0, b on device 1; @o NULL: kr_default. */
+static void kr_pair(struct kunit *test, enum ib_qp_type type,
+		    const struct kr_opts *o, struct kr_side **a,
+		    struct kr_side **b)
 {
+	if (!o)
+		o = &kr_default;
 	ku_bed(test);
 	*a = kr_new(test, &ku_side[0], type);
 	*b = kr_new(test, &ku_side[1], type);
 	KUNIT_ASSERT_TRUE(test, *a && *b);
-	kr_connect(test, *a, *b, retry, rnr_retry);
-	kr_connect(test, *b, *a, retry, rnr_retry);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, *a, *b, o), 0);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, *b, *a, o), 0);
 }
 
 static int kr_post_recv(struct kr_side *k, u64 id, u32 off, u32 len)
@@ -364,7 +400,7 @@ static void rxe_rc_transfers(struct kunit *test)
 {
 	struct kr_side *a, *b;
 
-	kr_pair(test, IB_QPT_RC, 7, 7, &a, &b);
+	kr_pair(test, IB_QPT_RC, NULL, &a, &b);
 	kr_traffic(test, a, b);
 }
 
@@ -405,7 +441,7 @@ static void kr_faulty(struct kunit *test, enum ku_fate (*fate)(unsigned int))
 {
 	struct kr_side *a, *b;
 
-	kr_pair(test, IB_QPT_RC, 7, 7, &a, &b);
+	kr_pair(test, IB_QPT_RC, NULL, &a, &b);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
 							NULL), 0);
 	ku_fate_set(fate);
@@ -442,15 +478,15 @@ static void rxe_rc_window(struct kunit *test)
 	bool seen = false;
 	struct ib_wc wc;
 	int frames = 0, rounds = 0;
-
 	/*
 	 * 268 ms: a window's 128 frames under TCG take a good part of 16
 	 * ms, and retries that come faster than the responder drains the
 	 * backlog bury the ACKs under duplicates.
 	 */
-	kr_timeout = 16;
-	kr_pair(test, IB_QPT_RC, 7, 7, &a, &b);
-	kr_timeout = 12;
+	struct kr_opts o = kr_default;
+
+	o.timeout = 16;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
 	qp = ibqp_to_rvtqp(a->qp);
 	priv = qp->priv;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
@@ -499,7 +535,7 @@ static void rxe_rc_atomic_refused(struct kunit *test)
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		kr_pair(test, IB_QPT_RC, 7, 7, &a, &b);
+		kr_pair(test, IB_QPT_RC, NULL, &a, &b);
 		*(u64 *)(b->rbuf + 8) = 77;
 		sge = (struct ib_sge) {
 			.addr = (uintptr_t)a->buf,
@@ -530,7 +566,7 @@ static void rxe_rc_rnr(struct kunit *test)
 	struct kr_side *a, *b;
 	struct ib_wc wc;
 
-	kr_pair(test, IB_QPT_RC, 7, 7, &a, &b);
+	kr_pair(test, IB_QPT_RC, NULL, &a, &b);
 	kr_fill(a->buf, 64, 9);
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_SEND, 0, 0, 64), 0);
 	/* not completed while nothing receives */
@@ -545,10 +581,12 @@ static void rxe_rc_rnr(struct kunit *test)
 /* Nothing arrives: the request fails after its retries, the rest flush. */
 static void rxe_rc_retry_exceeded(struct kunit *test)
 {
+	struct kr_opts o = kr_default;
 	struct kr_side *a, *b;
 	struct ib_wc wc;
 
-	kr_pair(test, IB_QPT_RC, 2, 7, &a, &b);
+	o.retry = 2;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
 							NULL), 0);
 	ku_fate_set(kr_drop_all);
@@ -565,8 +603,619 @@ static void rxe_rc_uc(struct kunit *test)
 {
 	struct kr_side *a, *b;
 
-	kr_pair(test, IB_QPT_UC, 0, 0, &a, &b);
+	kr_pair(test, IB_QPT_UC, NULL, &a, &b);
 	kr_traffic(test, a, b);
+}
+
+/* ------------------------------------------------------------------
+ * Payload in place
+ */
+
+/*
+ * What the cable saw of the frames each side sent (kr_peek()): frames
+ * with page fragments, linear ones, fragments outside the side's buffer,
+ * fragments that are not where a payload's or a trailer's would be.
+ */
+static struct {
+	spinlock_t	lock;	/* the counts, from the senders' contexts */
+	const u8	*buf[2];
+	u32		len[2];
+	unsigned int	frag_frames[2];
+	unsigned int	linear[2];
+	unsigned int	foreign[2];
+	unsigned int	bad_trailer[2];
+} kr_seen = { .lock = __SPIN_LOCK_UNLOCKED(kr_seen.lock) };
+
+static struct page *kr_page(const void *va)
+{
+	return is_vmalloc_addr(va) ? vmalloc_to_page(va) : virt_to_page(va);
+}
+
+/* Is @page one of the pages of the @len bytes at @buf? */
+static bool kr_page_of(struct page *page, const u8 *buf, u32 len)
+{
+	u32 off;
+
+	for (off = 0; off < len; off += PAGE_SIZE)
+		if (kr_page(buf + off) == page)
+			return true;
+	return len && kr_page(buf + len - 1) == page;
+}
+
+static enum ku_fate kr_peek(const struct sk_buff *skb,
+			    struct net_device *from)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	int s = from == ku_side[1].ndev, i;
+
+	spin_lock(&kr_seen.lock);
+	if (!sh->nr_frags) {
+		kr_seen.linear[s]++;
+		goto out;
+	}
+	kr_seen.frag_frames[s]++;
+	/* the payload's pages, then the padding and the ICRC */
+	for (i = 0; i < sh->nr_frags - 1; i++)
+		if (!kr_page_of(skb_frag_page(&sh->frags[i]), kr_seen.buf[s],
+				kr_seen.len[s]))
+			kr_seen.foreign[s]++;
+	if (skb_frag_size(&sh->frags[i]) < RXE_ICRC_SIZE ||
+	    skb_frag_size(&sh->frags[i]) > RXE_ICRC_SIZE + 3)
+		kr_seen.bad_trailer[s]++;
+out:
+	spin_unlock(&kr_seen.lock);
+	return KU_PASS;
+}
+
+/* Count from zero, side 0's fragments to be in @b0, side 1's in @b1. */
+static void kr_seen_reset(const u8 *b0, u32 l0, const u8 *b1, u32 l1)
+{
+	spin_lock_bh(&kr_seen.lock);
+	memset(kr_seen.frag_frames, 0, sizeof(kr_seen.frag_frames));
+	memset(kr_seen.linear, 0, sizeof(kr_seen.linear));
+	memset(kr_seen.foreign, 0, sizeof(kr_seen.foreign));
+	memset(kr_seen.bad_trailer, 0, sizeof(kr_seen.bad_trailer));
+	kr_seen.buf[0] = b0;
+	kr_seen.len[0] = l0;
+	kr_seen.buf[1] = b1;
+	kr_seen.len[1] = l1;
+	spin_unlock_bh(&kr_seen.lock);
+}
+
+static void kr_peek_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+}
+
+/* A SEND or WRITE of @k from the @n SGEs @sg (offsets into k->buf). */
+static int kr_post_sg(struct kr_side *k, struct kr_side *peer, u64 id,
+		      enum ib_wr_opcode op, const struct ib_sge *sg, int n,
+		      u32 roff)
+{
+	struct ib_sge sge[KR_SGE];
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = id, .sg_list = sge, .num_sge = n,
+			.opcode = op },
+		.remote_addr = (uintptr_t)peer->rbuf + roff,
+		.rkey = peer->pd->unsafe_global_rkey,
+	};
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sge[i] = sg[i];
+		sge[i].addr += (uintptr_t)k->buf;
+		sge[i].lkey = k->pd->local_dma_lkey;
+	}
+	return ib_post_send(k->qp, &wr.wr, NULL);
+}
+
+/* The bytes of the @n SGEs @sg of k->buf, one after the other, to @to. */
+static u32 kr_gather(struct kr_side *k, const struct ib_sge *sg, int n,
+		     u8 *to)
+{
+	u32 len = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(to + len, k->buf + sg[i].addr, sg[i].length);
+		len += sg[i].length;
+	}
+	return len;
+}
+
+static void kr_sg_on(void *p)
+{
+	struct net_device *ndev = p;
+
+	rtnl_lock();
+	ndev->wanted_features |= NETIF_F_SG;
+	netdev_update_features(ndev);
+	rtnl_unlock();
+}
+
+/*
+ * Payload in place: a SEND of three SGEs that cross page boundaries (its
+ * packets span SGEs and pages, its length is odd: padding), a WRITE of
+ * five packets and a READ of three go out as page fragments of the
+ * sender's own buffer (a's, and b's for the READ responses) with the
+ * padding and ICRC after them, and arrive right (the receiver checks
+ * the ICRC).  Copied instead: a payload in a slab page (kmalloc()), one
+ * that would need more fragments than an skb has (SGEs across page
+ * boundaries), and everything once the net device stops taking
+ * fragments.
+ */
+static void rxe_rc_zcopy(struct kunit *test)
+{
+	static const struct ib_sge sg3[] = {
+		{ .addr = PAGE_SIZE - 100, .length = 700 },
+		{ .addr = 2 * PAGE_SIZE + 50, .length = 1500 },
+		{ .addr = 5 * PAGE_SIZE - 10, .length = 801 },
+	};
+	struct ib_sge many[KR_MANY];
+	struct kr_side *a, *b;
+	struct rxe_dev *rxb;
+	struct ib_sge sge;
+	struct ib_wc wc;
+	u64 icrc_drops;
+	u8 *want, *small;
+	u32 len, i;
+
+	/* the pieces' SGEs, three pages apart in a->buf */
+	static_assert(KR_MANY <= KR_SGE);
+	static_assert(3 * KR_MANY + 1 <= KR_BIG / PAGE_SIZE);
+	kr_pair(test, IB_QPT_RC, NULL, &a, &b);
+	rxb = to_rxe_dev(b->side->ibdev);
+	icrc_drops = atomic64_read(&rxb->drops[RXE_DROP_ICRC]);
+	want = kunit_kzalloc(test, SZ_16K, GFP_KERNEL);
+	/* a slab object: no page of its own to lend */
+	small = kunit_kmalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, want && small);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_peek_off,
+							NULL), 0);
+	kr_fill(a->buf, KR_BIG, 5);
+	kr_fill(b->rbuf, KR_BIG, 6);
+	kr_seen_reset(a->buf, KR_BIG, b->rbuf, KR_BIG);
+	WRITE_ONCE(ku_peek, kr_peek);
+
+	len = kr_gather(a, sg3, ARRAY_SIZE(sg3), want);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 1, 0, len), 0);
+	KUNIT_ASSERT_EQ(test, kr_post_sg(a, b, 1, IB_WR_SEND, sg3,
+					 ARRAY_SIZE(sg3), 0), 0);
+	sge = (struct ib_sge) { .addr = 3 * PAGE_SIZE - 7, .length = 5000 };
+	KUNIT_ASSERT_EQ(test, kr_post_sg(a, b, 2, IB_WR_RDMA_WRITE, &sge, 1,
+					 8000), 0);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 1, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, want, len);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf + 8000, a->buf + 3 * PAGE_SIZE - 7,
+			   5000);
+	/* three SEND packets, five WRITE packets (and any retry), in place */
+	KUNIT_EXPECT_GE(test, kr_seen.frag_frames[0], 8U);
+	KUNIT_EXPECT_EQ(test, kr_seen.linear[0], 0U);
+
+	/* READ 2500 bytes at an odd place of b: b's responses in place */
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 3, IB_WR_RDMA_READ, 20000,
+				      PAGE_SIZE + 1, 2500), 0);
+	kr_expect(test, a, 3, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, a->buf + 20000, b->rbuf + PAGE_SIZE + 1,
+			   2500);
+	KUNIT_EXPECT_GE(test, kr_seen.frag_frames[1], 3U);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, kr_seen.foreign[i], 0U);
+		KUNIT_EXPECT_EQ(test, kr_seen.bad_trailer[i], 0U);
+	}
+
+	/* copied: a slab object, too many pieces, no fragments at all */
+	kr_seen_reset(a->buf, KR_BIG, b->rbuf, KR_BIG);
+	memset(small, 0x5a, 256);
+	sge = (struct ib_sge) { .addr = (uintptr_t)small - (uintptr_t)a->buf,
+				.length = 200 };
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 4, 0, 200), 0);
+	KUNIT_ASSERT_EQ(test, kr_post_sg(a, b, 4, IB_WR_SEND, &sge, 1, 0), 0);
+	for (i = 0; i < ARRAY_SIZE(many); i++)
+		many[i] = (struct ib_sge) { .addr = (3 * i + 1) * PAGE_SIZE - 4,
+					    .length = 8 };
+	len = kr_gather(a, many, ARRAY_SIZE(many), want);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 5, 4096, len), 0);
+	KUNIT_ASSERT_EQ(test, kr_post_sg(a, b, 5, IB_WR_SEND, many,
+					 ARRAY_SIZE(many), 0), 0);
+	kr_expect(test, a, 4, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 5, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 4, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, small, 200);
+	kr_expect(test, b, 5, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf + 4096, want, len);
+	KUNIT_EXPECT_GE(test, kr_seen.linear[0], 2U);
+	KUNIT_EXPECT_EQ(test, kr_seen.frag_frames[0], 0U);
+
+	rtnl_lock();
+	a->side->ndev->wanted_features &= ~NETIF_F_SG;
+	netdev_update_features(a->side->ndev);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_sg_on,
+							a->side->ndev), 0);
+	KUNIT_EXPECT_FALSE(test, a->side->ndev->features & NETIF_F_SG);
+	len = kr_gather(a, sg3, ARRAY_SIZE(sg3), want);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 6, 0, len), 0);
+	KUNIT_ASSERT_EQ(test, kr_post_sg(a, b, 6, IB_WR_SEND, sg3,
+					 ARRAY_SIZE(sg3), 0), 0);
+	kr_expect(test, a, 6, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 6, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, want, len);
+	KUNIT_EXPECT_GE(test, kr_seen.linear[0], 2U + 3U);
+	KUNIT_EXPECT_EQ(test, kr_seen.frag_frames[0], 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rxb->drops[RXE_DROP_ICRC]),
+			icrc_drops);
+}
+
+/*
+ * The frame of rxe_rc_zcopy_lifetime kept back: side 0's first, which the
+ * cable "drops" after taking a reference of its own, as a qdisc would
+ * hold it.
+ */
+static struct {
+	spinlock_t	lock;	/* @skb, from the senders' contexts */
+	struct sk_buff	*skb;
+	bool		taken;
+} kr_keep = { .lock = __SPIN_LOCK_UNLOCKED(kr_keep.lock) };
+
+static enum ku_fate kr_keep_peek(const struct sk_buff *skb,
+				 struct net_device *from)
+{
+	enum ku_fate f = KU_PASS;
+
+	if (from != ku_side[0].ndev)
+		return KU_PASS;
+	spin_lock(&kr_keep.lock);
+	if (!kr_keep.taken) {
+		kr_keep.taken = true;
+		kr_keep.skb = skb_get((struct sk_buff *)skb);
+		f = KU_DROP;
+	}
+	spin_unlock(&kr_keep.lock);
+	return f;
+}
+
+static void kr_keep_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+	spin_lock_bh(&kr_keep.lock);
+	kfree_skb(kr_keep.skb);
+	kr_keep.skb = NULL;
+	spin_unlock_bh(&kr_keep.lock);
+}
+
+/*
+ * Pages outlive their request and their owner: an RC SEND from two pages
+ * of the page allocator, its first frame kept back as a qdisc would keep
+ * it (the retry goes through and is acknowledged); once the SEND
+ * completed, the pages are freed, and the kept frame still holds the
+ * bytes it was made with, in the pages it references (reading them after
+ * a free would be a use after free: KASAN).
+ */
+static void rxe_rc_zcopy_lifetime(struct kunit *test)
+{
+	struct kr_side *a, *b;
+	struct page *pages;
+	struct sk_buff *skb;
+	struct ib_sge sge;
+	struct ib_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				 .opcode = IB_WR_SEND };
+	struct ib_wc wc;
+	u8 *p, *got;
+
+	kr_pair(test, IB_QPT_RC, NULL, &a, &b);
+	got = kunit_kzalloc(test, 1000, GFP_KERNEL);
+	pages = alloc_pages(GFP_KERNEL | __GFP_COMP, 1);
+	KUNIT_ASSERT_TRUE(test, got && pages);
+	p = page_address(pages);
+	kr_fill(p, 2 * PAGE_SIZE, 7);
+	memcpy(a->buf, p + PAGE_SIZE - 500, 1000);
+	spin_lock_bh(&kr_keep.lock);
+	kr_keep.taken = false;
+	spin_unlock_bh(&kr_keep.lock);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_keep_off,
+							NULL), 0);
+	WRITE_ONCE(ku_peek, kr_keep_peek);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 1, 0, 1000), 0);
+	sge = (struct ib_sge) { .addr = (uintptr_t)p + PAGE_SIZE - 500,
+				.length = 1000,
+				.lkey = a->pd->local_dma_lkey };
+	if (ib_post_send(a->qp, &wr, NULL)) {
+		__free_pages(pages, 1);
+		KUNIT_FAIL_AND_ABORT(test, "post_send");
+	}
+	/* without a completion the request may still read them: kept */
+	if (!kr_poll(a, &wc))
+		KUNIT_FAIL_AND_ABORT(test, "no send completion");
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	kr_expect(test, b, 1, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 1000);
+	/* the owner gives the pages back; the kept frame still has them */
+	__free_pages(pages, 1);
+	spin_lock_bh(&kr_keep.lock);
+	skb = kr_keep.skb;
+	kr_keep.skb = NULL;
+	spin_unlock_bh(&kr_keep.lock);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_GT(test, skb_shinfo(skb)->nr_frags, 1);
+	/* a SEND_ONLY has the BTH alone */
+	KUNIT_EXPECT_EQ(test, skb_copy_bits(skb, KU_HDRS +
+					    sizeof(struct rxe_bth), got, 1000),
+			0);
+	KUNIT_EXPECT_MEMEQ(test, got, a->buf, 1000);
+	kfree_skb(skb);
+}
+
+/* ------------------------------------------------------------------
+ * READs and atomics outstanding
+ */
+
+/*
+ * The READ and atomic requests side 0 put on the cable and the responses
+ * that end them, by PSN, counted once each (a retry or a duplicate
+ * response again is not new): how many were outstanding, at most.
+ */
+static struct {
+	spinlock_t	lock;	/* all of it, from the senders' contexts */
+	bool		any_req, any_resp;
+	u32		req_psn;	/* the newest request's */
+	u32		resp_psn;	/* the newest ending response's */
+	unsigned int	reqs, resps, retries, max_out;
+} kr_rd = { .lock = __SPIN_LOCK_UNLOCKED(kr_rd.lock) };
+
+static enum ku_fate kr_rd_peek(const struct sk_buff *skb,
+			       struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+	bool side0 = from == ku_side[0].ndev;
+	u32 psn;
+	u8 op;
+
+	if (skb_headlen(skb) < KU_HDRS + sizeof(*bth) ||
+	    skb->protocol != htons(ETH_P_IP))
+		return KU_PASS;
+	op = bth->opcode;
+	psn = be32_to_cpu(bth->apsn) & RXE_PSN_MASK;
+	spin_lock(&kr_rd.lock);
+	if (side0 && (op == IB_OPCODE_RC_RDMA_READ_REQUEST ||
+		      op == IB_OPCODE_RC_COMPARE_SWAP ||
+		      op == IB_OPCODE_RC_FETCH_ADD)) {
+		if (kr_rd.any_req && rxe_psn_cmp(psn, kr_rd.req_psn) <= 0) {
+			kr_rd.retries++;
+		} else {
+			kr_rd.any_req = true;
+			kr_rd.req_psn = psn;
+			kr_rd.reqs++;
+		}
+	} else if (!side0 && (op == IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST ||
+			      op == IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY ||
+			      op == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE) &&
+		   (!kr_rd.any_resp || rxe_psn_cmp(psn, kr_rd.resp_psn) > 0)) {
+		kr_rd.any_resp = true;
+		kr_rd.resp_psn = psn;
+		kr_rd.resps++;
+	}
+	kr_rd.max_out = max(kr_rd.max_out, kr_rd.reqs - kr_rd.resps);
+	spin_unlock(&kr_rd.lock);
+	return KU_PASS;
+}
+
+/*
+ * max_rd_atomic 1: four READs of three packets and two FETCH_AND_ADDs
+ * posted at once go out one at a time.  While the cable drops every
+ * frame, only the first READ goes, again and again (its retries); once
+ * the cable works, each next one goes when the one before is answered,
+ * never two on the wire, and all complete with their bytes.
+ */
+static void rxe_rc_rd_atomic(struct kunit *test)
+{
+	const u32 roff = KR_BUF - 8, aoff = KR_BUF - 64;
+	struct kr_opts o = kr_default;
+	unsigned long end = jiffies + 2 * HZ;
+	unsigned int reqs = 0, retries = 0;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+	u32 i;
+
+	o.rd_atomic = 1;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	kr_fill(b->rbuf, KR_BUF, 4);
+	*(u64 *)(b->rbuf + roff) = 100;
+	spin_lock_bh(&kr_rd.lock);
+	kr_rd.any_req = false;
+	kr_rd.any_resp = false;
+	kr_rd.reqs = 0;
+	kr_rd.resps = 0;
+	kr_rd.retries = 0;
+	kr_rd.max_out = 0;
+	spin_unlock_bh(&kr_rd.lock);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_peek_off,
+							NULL), 0);
+	ku_fate_set(kr_drop_all);
+	WRITE_ONCE(ku_peek, kr_rd_peek);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, kr_post(a, b, 1 + i, IB_WR_RDMA_READ,
+					      3000 * i, 1000 * i, 3000), 0);
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, kr_atomic(a, b, 5 + i,
+						IB_WR_ATOMIC_FETCH_AND_ADD,
+						aoff + 8 * i, roff, 1, 0), 0);
+	/* the first READ's retry: time enough for the others to go */
+	do {
+		spin_lock_bh(&kr_rd.lock);
+		reqs = kr_rd.reqs;
+		retries = kr_rd.retries;
+		spin_unlock_bh(&kr_rd.lock);
+		if (!retries)
+			usleep_range(200, 400);
+	} while (!retries && time_before(jiffies, end));
+	KUNIT_EXPECT_GT(test, retries, 0U);
+	KUNIT_EXPECT_EQ(test, reqs, 1U);
+	ku_fate_set(NULL);
+	for (i = 0; i < 6; i++)
+		kr_expect(test, a, 1 + i, IB_WC_SUCCESS, &wc);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_MEMEQ(test, a->buf + 3000 * i, b->rbuf + 1000 * i,
+				   3000);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(a->buf + aoff), 100ULL);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(a->buf + aoff + 8), 101ULL);
+	WRITE_ONCE(ku_peek, NULL);
+	KUNIT_EXPECT_EQ(test, kr_rd.reqs, 6U);
+	KUNIT_EXPECT_EQ(test, kr_rd.resps, 6U);
+	KUNIT_EXPECT_EQ(test, kr_rd.max_out, 1U);
+}
+
+/*
+ * The depths against the device: modify_qp refuses max_dest_rd_atomic
+ * above max_qp_rd_atom and max_rd_atomic above max_qp_init_rd_atom
+ * (-EINVAL), takes them at the limits; a responder without resources
+ * (max_dest_rd_atomic 0) refuses a READ as an invalid request.
+ */
+static void rxe_rc_rd_atomic_limits(struct kunit *test)
+{
+	struct ib_device_attr *dev;
+	struct kr_opts o = kr_default;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	ku_bed(test);
+	dev = &ku_side[0].ibdev->attrs;
+	KUNIT_EXPECT_EQ(test, dev->max_qp_rd_atom, RXE_MAX_QP_RD_ATOM);
+	KUNIT_EXPECT_EQ(test, dev->max_qp_init_rd_atom, RXE_MAX_QP_RD_ATOM);
+	KUNIT_EXPECT_EQ(test, dev->max_res_rd_atom, RXE_MAX_RES_RD_ATOM);
+	a = kr_new(test, &ku_side[0], IB_QPT_RC);
+	b = kr_new(test, &ku_side[1], IB_QPT_RC);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	/* RTR refuses the responder depth: a stays in INIT */
+	o.dest_rd_atomic = RXE_MAX_QP_RD_ATOM + 1;
+	KUNIT_EXPECT_EQ(test, kr_connect(test, a, b, &o), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_STATE, &init),
+			0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_INIT);
+	/* RTS refuses the initiator depth: a stays in RTR */
+	o.dest_rd_atomic = RXE_MAX_QP_RD_ATOM;
+	o.rd_atomic = RXE_MAX_QP_RD_ATOM + 1;
+	KUNIT_EXPECT_EQ(test, kr_connect(test, a, b, &o), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_STATE, &init),
+			0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTR);
+	/* both at the limits */
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 0xfffff0;
+	attr.timeout = o.timeout;
+	attr.retry_cnt = o.retry;
+	attr.rnr_retry = o.rnr_retry;
+	attr.max_rd_atomic = RXE_MAX_QP_RD_ATOM;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->qp, &attr, IB_QP_STATE |
+					   IB_QP_SQ_PSN | IB_QP_TIMEOUT |
+					   IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+					   IB_QP_MAX_QP_RD_ATOMIC), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_MAX_QP_RD_ATOMIC |
+					  IB_QP_MAX_DEST_RD_ATOMIC, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.max_rd_atomic, RXE_MAX_QP_RD_ATOM);
+	KUNIT_EXPECT_EQ(test, attr.max_dest_rd_atomic, RXE_MAX_QP_RD_ATOM);
+	/* b without responder resources refuses a's READ */
+	o.rd_atomic = RXE_MAX_QP_RD_ATOM;
+	o.dest_rd_atomic = 0;
+	KUNIT_ASSERT_EQ(test, kr_connect(test, b, a, &o), 0);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_READ, 0, 0, 64), 0);
+	kr_expect(test, a, 1, IB_WC_REM_INV_REQ_ERR, &wc);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(b->qp, &attr, IB_QP_STATE, &init),
+			0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
+}
+
+/* ------------------------------------------------------------------
+ * Duplicate ACKs
+ */
+
+/*
+ * The cable of rxe_rc_dup_ack: it keeps a copy of side 1's first ACK;
+ * once told to, it drops every frame of side 0 and answers each with
+ * that old ACK again (a duplicate: it acknowledges nothing new).
+ */
+static struct {
+	spinlock_t	lock;	/* all of it, from the senders' contexts */
+	struct sk_buff	*ack;
+	bool		drop;
+	unsigned int	dropped;
+} kr_dup = { .lock = __SPIN_LOCK_UNLOCKED(kr_dup.lock) };
+
+static enum ku_fate kr_dup_peek(const struct sk_buff *skb,
+				struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+	struct sk_buff *ack = NULL;
+	enum ku_fate f = KU_PASS;
+
+	if (skb_headlen(skb) < KU_HDRS + sizeof(*bth) ||
+	    skb->protocol != htons(ETH_P_IP))
+		return KU_PASS;
+	spin_lock(&kr_dup.lock);
+	if (from == ku_side[1].ndev) {
+		if (!kr_dup.ack && bth->opcode == IB_OPCODE_RC_ACKNOWLEDGE)
+			kr_dup.ack = skb_copy(skb, GFP_ATOMIC);
+	} else if (kr_dup.drop) {
+		kr_dup.dropped++;
+		f = KU_DROP;
+		if (kr_dup.ack)
+			ack = skb_copy(kr_dup.ack, GFP_ATOMIC);
+	}
+	spin_unlock(&kr_dup.lock);
+	if (ack)
+		ku_deliver(ack, ku_side[0].ndev);
+	return f;
+}
+
+static void kr_dup_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+	spin_lock_bh(&kr_dup.lock);
+	kfree_skb(kr_dup.ack);
+	kr_dup.ack = NULL;
+	kr_dup.drop = false;
+	spin_unlock_bh(&kr_dup.lock);
+}
+
+/*
+ * Duplicate ACKs do not keep a request alive: a WRITE whose every try is
+ * lost, and answered with an old ACK each time, still fails after
+ * retry_cnt retries (three tries in all), not later and not never.
+ */
+static void rxe_rc_dup_ack(struct kunit *test)
+{
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	o.retry = 2;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	spin_lock_bh(&kr_dup.lock);
+	kr_dup.dropped = 0;
+	spin_unlock_bh(&kr_dup.lock);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_dup_off,
+							NULL), 0);
+	WRITE_ONCE(ku_peek, kr_dup_peek);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	spin_lock_bh(&kr_dup.lock);
+	kr_dup.drop = true;
+	spin_unlock_bh(&kr_dup.lock);
+	/* set once, before the WRITE completed */
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(kr_dup.ack));
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 2, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	kr_expect(test, a, 2, IB_WC_RETRY_EXC_ERR, &wc);
+	KUNIT_EXPECT_EQ(test, kr_dup.dropped, 1U + o.retry);
 }
 
 static void rxe_rc_suite_exit(struct kunit_suite *suite)
@@ -584,6 +1233,11 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_uc),
+	KUNIT_CASE(rxe_rc_zcopy),
+	KUNIT_CASE(rxe_rc_zcopy_lifetime),
+	KUNIT_CASE(rxe_rc_rd_atomic),
+	KUNIT_CASE(rxe_rc_rd_atomic_limits),
+	KUNIT_CASE(rxe_rc_dup_ack),
 	{}
 };
 
