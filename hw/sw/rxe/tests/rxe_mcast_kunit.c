@@ -557,7 +557,6 @@ static void rxe_mcast_filter(struct kunit *test)
 	}
 }
 
-
 /*
  * A datagram to the group @g over the sender's GID @what of @type
  * reaches every QP attached on the other device, with its payload, and
@@ -694,6 +693,7 @@ static struct ku_cm *ku_cm_join(struct kunit *test, struct ku_side *s,
 				struct sockaddr_in *group, u8 state)
 {
 	struct ku_cm *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	unsigned long left;
 	struct sockaddr_in src = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = in_aton(s->ip4),
@@ -716,9 +716,10 @@ static struct ku_cm *ku_cm_join(struct kunit *test, struct ku_side *s,
 	KUNIT_ASSERT_EQ(test, rdma_join_multicast(c->id,
 						  (struct sockaddr *)group,
 						  state, NULL), 0);
-	KUNIT_ASSERT_TRUE_MSG(test, wait_for_completion_timeout(&c->done,
-				msecs_to_jiffies(KU_CM_WAIT_MS)),
-			      "no join event in %d ms", KU_CM_WAIT_MS);
+	left = wait_for_completion_timeout(&c->done,
+					   msecs_to_jiffies(KU_CM_WAIT_MS));
+	KUNIT_ASSERT_NE_MSG(test, left, 0, "no join event in %d ms",
+			    KU_CM_WAIT_MS);
 	KUNIT_ASSERT_EQ(test, c->event, RDMA_CM_EVENT_MULTICAST_JOIN);
 	KUNIT_ASSERT_NOT_NULL(test, c->ah);
 	KUNIT_EXPECT_EQ(test, c->qkey, RDMA_UDP_QKEY);
@@ -784,6 +785,7 @@ static struct kunit_suite rxe_mcast_suite = {
 	.suite_exit = rxe_mcast_suite_exit,
 	.test_cases = rxe_mcast_cases,
 };
+
 kunit_test_suite(rxe_mcast_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rdma_rxe's multicast");
