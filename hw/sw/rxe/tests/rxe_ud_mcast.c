@@ -1,35 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * KUnit suite of rxe's multicast, on the bed of rxe's suites
- * (rxe_bed.h: two soft-RoCE devices on the two ends of a cable of the
- * suite's own): UD QPs attached to groups through ib_attach_mcast(), the
- * net device's multicast filter, the device's limits, and datagrams sent
- * to a group over RoCE v2 (IPv4 and IPv6 groups, the receiving host
+ * The multicast cases of the rdma_rxe_ud suite (rxe_ud_kunit.c includes
+ * this file, so that they run on its bed: making a bed costs seconds),
+ * with helpers of their own (kmc_*): UD QPs attached to groups through
+ * ib_attach_mcast(), the net device's multicast filter, the device's
+ * limits, and datagrams sent to a group over RoCE v2 (IPv4 and IPv6 groups, the receiving host
  * joined to the IP group as rdma_cm joins it) and RoCE v1, reaching
  * every attached QP and no other.  A tap on the receiving end sees the
  * destination MAC of each RoCE frame.
  */
-#include <kunit/test.h>
-#include <linux/etherdevice.h>
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
-#include <linux/rtnetlink.h>
-#include <net/addrconf.h>
 #include <net/if_inet6.h>
 #include <net/ip.h>
-#include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rdma_cm_ib.h>
 
-#include "rxe_bed.h"
-
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
-#define KU_BUF		2048
-#define KU_GRH		40
-#define KU_QKEY		0x11110000
-
-/* groups, IPv4-mapped and IPv6; the filter case's are joined by no one else */
+/* groups (IPv4-mapped, IPv6); the filter case's joined by no one else */
 #define KU_G4		"239.77.0.1"
 #define KU_G4F		"239.77.0.9"
 #define KU_G6		"ff0e::77:1"
@@ -72,7 +59,7 @@ static void ku_mac(const union ib_gid *mgid, u8 *mac)
  */
 
 /**
- * struct ku_qp - a UD QP of the suite with its CQ and buffers
+ * struct kmc_qp - a UD QP of the suite with its CQ and buffers
  * @side: its device
  * @pd: its PD
  * @cq: its CQ (send and receive), polled by the case
@@ -80,7 +67,7 @@ static void ku_mac(const union ib_gid *mgid, u8 *mac)
  * @buf: what it receives into
  * @sbuf: what it sends from
  */
-struct ku_qp {
+struct kmc_qp {
 	struct ku_side	*side;
 	struct ib_pd	*pd;
 	struct ib_cq	*cq;
@@ -89,9 +76,9 @@ struct ku_qp {
 	u8		*sbuf;
 };
 
-static void ku_qp_free(void *p)
+static void kmc_qp_free(void *p)
 {
-	struct ku_qp *q = p;
+	struct kmc_qp *q = p;
 
 	if (q->qp)
 		ib_destroy_qp(q->qp);
@@ -103,7 +90,7 @@ static void ku_qp_free(void *p)
 	kfree(q->sbuf);
 }
 
-static struct ku_qp *ku_new_qp_qkey(struct kunit *test, struct ku_side *s,
+static struct kmc_qp *kmc_new_qp_qkey(struct kunit *test, struct ku_side *s,
 				    u32 qkey)
 {
 	struct ib_qp_init_attr init = {
@@ -117,11 +104,11 @@ static struct ku_qp *ku_new_qp_qkey(struct kunit *test, struct ku_side *s,
 		.port_num = 1,
 		.qkey = qkey,
 	};
-	struct ku_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	struct kmc_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
 	q->side = s;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ku_qp_free, q),
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kmc_qp_free, q),
 			0);
 	q->buf = kzalloc(KU_BUF, GFP_KERNEL);
 	q->sbuf = kzalloc(KU_BUF, GFP_KERNEL);
@@ -151,12 +138,12 @@ static struct ku_qp *ku_new_qp_qkey(struct kunit *test, struct ku_side *s,
 	return q;
 }
 
-static struct ku_qp *ku_new_qp(struct kunit *test, struct ku_side *s)
+static struct kmc_qp *kmc_new_qp(struct kunit *test, struct ku_side *s)
 {
-	return ku_new_qp_qkey(test, s, KU_QKEY);
+	return kmc_new_qp_qkey(test, s, KU_QKEY);
 }
 
-static int ku_post_recv(struct ku_qp *q)
+static int kmc_post_recv(struct kmc_qp *q)
 {
 	struct ib_sge sge = {
 		.addr = (uintptr_t)q->buf,
@@ -169,7 +156,7 @@ static int ku_post_recv(struct ku_qp *q)
 	return ib_post_recv(q->qp, &wr, NULL);
 }
 
-static void ku_destroy_ah(void *ah)
+static void kmc_destroy_ah(void *ah)
 {
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 }
@@ -178,7 +165,7 @@ static void ku_destroy_ah(void *ah)
  * An AH of @q to the group @mgid, from @q's GID @what (4, 6) of @type,
  * its MAC resolved by the core as for any kernel caller.
  */
-static struct ib_ah *ku_mc_ah(struct kunit *test, struct ku_qp *q,
+static struct ib_ah *ku_mc_ah(struct kunit *test, struct kmc_qp *q,
 			      union ib_gid *mgid, int what,
 			      enum ib_gid_type type)
 {
@@ -202,12 +189,12 @@ static struct ib_ah *ku_mc_ah(struct kunit *test, struct ku_qp *q,
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ah), "create_ah: %ld",
 			       PTR_ERR(ah));
 	KUNIT_ASSERT_EQ(test,
-			kunit_add_action_or_reset(test, ku_destroy_ah, ah), 0);
+			kunit_add_action_or_reset(test, kmc_destroy_ah, ah), 0);
 	return ah;
 }
 
 /* Send @len bytes from @q to a group through @ah; its send completes. */
-static void ku_mc_send_qkey(struct kunit *test, struct ku_qp *q,
+static void ku_mc_send_qkey(struct kunit *test, struct kmc_qp *q,
 			    struct ib_ah *ah, u32 qkey, u32 len, u8 seed)
 {
 	struct ib_sge sge = {
@@ -244,14 +231,14 @@ static void ku_mc_send_qkey(struct kunit *test, struct ku_qp *q,
 	KUNIT_FAIL(test, "no send completion");
 }
 
-static void ku_mc_send(struct kunit *test, struct ku_qp *q, struct ib_ah *ah,
+static void ku_mc_send(struct kunit *test, struct kmc_qp *q, struct ib_ah *ah,
 		       u32 len, u8 seed)
 {
 	ku_mc_send_qkey(test, q, ah, KU_QKEY, len, seed);
 }
 
 /* The next completion of @q within a second; false if none came. */
-static bool ku_poll(struct ku_qp *q, struct ib_wc *wc)
+static bool kmc_poll(struct kmc_qp *q, struct ib_wc *wc)
 {
 	unsigned long end = jiffies + HZ;
 
@@ -264,12 +251,12 @@ static bool ku_poll(struct ku_qp *q, struct ib_wc *wc)
 }
 
 /* @r received the datagram of @len that @s sent (ku_mc_send()). */
-static void ku_got(struct kunit *test, struct ku_qp *r, struct ku_qp *s,
+static void ku_got(struct kunit *test, struct kmc_qp *r, struct kmc_qp *s,
 		   u32 len)
 {
 	struct ib_wc wc;
 
-	KUNIT_ASSERT_TRUE_MSG(test, ku_poll(r, &wc), "QP %u got nothing",
+	KUNIT_ASSERT_TRUE_MSG(test, kmc_poll(r, &wc), "QP %u got nothing",
 			      r->qp->qp_num);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -283,7 +270,7 @@ static void ku_got(struct kunit *test, struct ku_qp *r, struct ku_qp *s,
  * the datagram (the device delivers to all of a group's QPs in one go)
  * or the tap saw it: nothing is still on its way to @r.
  */
-static void ku_none(struct kunit *test, struct ku_qp *r)
+static void ku_none(struct kunit *test, struct kmc_qp *r)
 {
 	struct ib_wc wc;
 
@@ -520,7 +507,7 @@ static void rxe_mcast_filter(struct kunit *test)
 	struct ib_device_attr *attrs;
 	struct ku_att *ta, *tb;
 	struct net_device *ndev;
-	struct ku_qp *a, *b;
+	struct kmc_qp *a, *b;
 	union ib_gid mgid;
 	int i;
 
@@ -531,8 +518,8 @@ static void rxe_mcast_filter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attrs->max_mcast_qp_attach, 56);
 	KUNIT_EXPECT_EQ(test, attrs->max_total_mcast_qp_attach, 0x70000);
 
-	a = ku_new_qp(test, &ku_side[1]);
-	b = ku_new_qp(test, &ku_side[1]);
+	a = kmc_new_qp(test, &ku_side[1]);
+	b = kmc_new_qp(test, &ku_side[1]);
 	KUNIT_ASSERT_TRUE(test, a && b);
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		u8 mac[ETH_ALEN];
@@ -566,17 +553,17 @@ static void rxe_mcast_filter(struct kunit *test)
 static void ku_mc_case(struct kunit *test, const char *g, int what,
 		       enum ib_gid_type type, u16 ethertype, bool join)
 {
-	struct ku_qp *s, *a, *b, *c;
+	struct kmc_qp *s, *a, *b, *c;
 	struct ku_att *ta, *tb;
 	union ib_gid mgid;
 	struct ib_ah *ah;
 
 	ku_bed(test);
 	ku_mgid(g, &mgid);
-	s = ku_new_qp(test, &ku_side[0]);
-	a = ku_new_qp(test, &ku_side[1]);
-	b = ku_new_qp(test, &ku_side[1]);
-	c = ku_new_qp(test, &ku_side[1]);
+	s = kmc_new_qp(test, &ku_side[0]);
+	a = kmc_new_qp(test, &ku_side[1]);
+	b = kmc_new_qp(test, &ku_side[1]);
+	c = kmc_new_qp(test, &ku_side[1]);
 	KUNIT_ASSERT_TRUE(test, s && a && b && c);
 	if (join)
 		ku_ip_join(test, ku_side[1].ndev, &mgid);
@@ -585,9 +572,9 @@ static void ku_mc_case(struct kunit *test, const char *g, int what,
 	ah = ku_mc_ah(test, s, &mgid, what, type);
 	ku_tap_on(test, ku_side[1].ndev, ethertype);
 
-	KUNIT_ASSERT_EQ(test, ku_post_recv(a), 0);
-	KUNIT_ASSERT_EQ(test, ku_post_recv(b), 0);
-	KUNIT_ASSERT_EQ(test, ku_post_recv(c), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(a), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(b), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(c), 0);
 	ku_mc_send(test, s, ah, 300, 1);
 	ku_got(test, a, s, 300);
 	ku_got(test, b, s, 300);
@@ -600,8 +587,8 @@ static void ku_mc_case(struct kunit *test, const char *g, int what,
 		KUNIT_EXPECT_MEMEQ(test, a->buf + 24, mgid.raw, 16);
 
 	ku_detach(test, tb);
-	KUNIT_ASSERT_EQ(test, ku_post_recv(a), 0);
-	KUNIT_ASSERT_EQ(test, ku_post_recv(b), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(a), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(b), 0);
 	ku_mc_send(test, s, ah, 1000, 2);
 	ku_got(test, a, s, 1000);
 	ku_none(test, b);
@@ -646,7 +633,7 @@ static void rxe_mcast_v1(struct kunit *test)
  */
 struct ku_cm {
 	struct rdma_cm_id	*id;
-	struct ku_qp		*q;
+	struct kmc_qp		*q;
 	struct completion	done;
 	enum rdma_cm_event_type	event;
 	struct ib_ah		*ah;
@@ -701,7 +688,7 @@ static struct ku_cm *ku_cm_join(struct kunit *test, struct ku_side *s,
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	init_completion(&c->done);
-	c->q = ku_new_qp_qkey(test, s, RDMA_UDP_QKEY);
+	c->q = kmc_new_qp_qkey(test, s, RDMA_UDP_QKEY);
 	KUNIT_ASSERT_NOT_NULL(test, c->q);
 	c->id = rdma_create_id(dev_net(s->ndev), ku_cm_handler, c,
 			       RDMA_PS_UDP, IB_QPT_UD);
@@ -753,7 +740,7 @@ static void rxe_mcast_rdma_cm(struct kunit *test)
 	t = ku_attach(test, rx->q->qp, &rx->mgid, 0);
 	ku_tap_on(test, ku_side[1].ndev, ETH_P_IP);
 
-	KUNIT_ASSERT_EQ(test, ku_post_recv(rx->q), 0);
+	KUNIT_ASSERT_EQ(test, kmc_post_recv(rx->q), 0);
 	ku_mc_send_qkey(test, tx->q, tx->ah, tx->qkey, 500, 3);
 	ku_got(test, rx->q, tx->q, 500);
 	ku_tap_expect(test, &mgid, 1);
@@ -765,28 +752,3 @@ static void rxe_mcast_rdma_cm(struct kunit *test)
 	ku_tap_wait(test, 2);
 	ku_none(test, rx->q);
 }
-
-static void rxe_mcast_suite_exit(struct kunit_suite *suite)
-{
-	ku_bed_free();
-}
-
-static struct kunit_case rxe_mcast_cases[] = {
-	KUNIT_CASE(rxe_mcast_filter),
-	KUNIT_CASE(rxe_mcast_v4),
-	KUNIT_CASE(rxe_mcast_v6),
-	KUNIT_CASE(rxe_mcast_v1),
-	KUNIT_CASE(rxe_mcast_rdma_cm),
-	{}
-};
-
-static struct kunit_suite rxe_mcast_suite = {
-	.name = "rdma_rxe_mcast",
-	.suite_exit = rxe_mcast_suite_exit,
-	.test_cases = rxe_mcast_cases,
-};
-
-kunit_test_suite(rxe_mcast_suite);
-
-MODULE_DESCRIPTION("KUnit tests of rdma_rxe's multicast");
-MODULE_LICENSE("Dual BSD/GPL");
