@@ -91,7 +91,7 @@ static void kmc_qp_free(void *p)
 }
 
 static struct kmc_qp *kmc_new_qp_qkey(struct kunit *test, struct ku_side *s,
-				    u32 qkey)
+				      u32 qkey)
 {
 	struct ib_qp_init_attr init = {
 		.qp_type = IB_QPT_UD,
