@@ -543,6 +543,8 @@ int rvt_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		    size_t *out_mad_size, u16 *out_mad_pkey_index);
 struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid);
+int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 
 /* hw_counters.c: the hardware counter ops of rdmavt's drivers */
 extern const struct ib_device_ops rvt_hw_counter_ops;

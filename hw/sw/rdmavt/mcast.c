@@ -198,7 +198,12 @@ static int rvt_mcast_count(struct rvt_dev_info *rdi, bool new_group)
  * Attaching a QP that is already attached succeeds and takes one more
  * rvt_detach_mcast() to undo.  Limits: dparms.props.max_mcast_grp groups
  * per device, max_mcast_qp_attach QPs per group and
- * max_total_mcast_qp_attach attachments per device.
+ * max_total_mcast_qp_attach attachments per device.  Exported for
+ * drivers whose own attach_mcast op (rxe: the net device's multicast
+ * filter) wraps this one.
+ *
+ * Context: Process context; allocates with GFP_KERNEL, takes the port's
+ * lock.
  *
  * Return: 0; -EINVAL for a special QP, a QP in RESET or an MGID already
  * used with another MLID; -ENOMEM past a limit or out of memory.
@@ -251,6 +256,7 @@ out:
 	kfree(fresh);
 	return ret;
 }
+EXPORT_SYMBOL(rvt_attach_mcast);
 
 /**
  * rvt_detach_mcast - ops.detach_mcast of rdmavt devices
@@ -263,6 +269,10 @@ out:
  * destroyed).  When the QP leaves the group, returns
  * after no sender can deliver to it through the group any more.  The
  * last QP leaving frees the group once its references are dropped.
+ * Exported as rvt_attach_mcast() is.
+ *
+ * Context: Process context; sleeps (an RCU grace period, the group's
+ * references).
  *
  * Return: 0, or -EINVAL when the QP is special, or the group does not
  * exist or the QP is not attached to it.
@@ -316,6 +326,7 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(rvt_detach_mcast);
 
 struct rvt_mcast_walk {
 	struct rvt_qp		*sqp;

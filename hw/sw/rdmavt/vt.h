@@ -99,8 +99,6 @@ void rvt_hw_counters_release(struct rvt_dev_info *rdi);
 
 /* mcast.c */
 struct rvt_wire;
-int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
-int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 bool rvt_mcast_deliver(struct rvt_qp *qp, const struct rdma_ah_attr *attr,
 		       const struct rvt_wire *wire,
 		       void (*deliver)(struct rvt_qp *dqp, void *arg),

@@ -275,6 +275,12 @@ void *rxe_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void rxe_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp);
 
+/* rxe_mcast.c */
+void rxe_mcast_mac(const union ib_gid *mgid, u8 *mac);
+int rxe_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
+int rxe_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
+void rxe_mcast_recv(struct rxe_pkt *pkt);
+
 /* rxe_rc.c */
 int rxe_rc_init(struct rvt_qp *qp, struct rxe_qp_priv *priv);
 void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe);

@@ -78,6 +78,11 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh)
 		rxe_drop(rxe, RXE_DROP_PKEY);
 		goto drop;
 	}
+	if (pkt.qpn == IB_MULTICAST_QPN) {
+		rxe_mcast_recv(&pkt);
+		consume_skb(skb);
+		return;
+	}
 
 	rcu_read_lock();
 	qp = rvt_lookup_qpn(&rxe->rdi, &rxe->port, pkt.qpn);

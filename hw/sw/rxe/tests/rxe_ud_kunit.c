@@ -565,6 +565,8 @@ static void rxe_ud_mad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m[0].status, IB_WC_SUCCESS);
 }
 
+#include "rxe_ud_mcast.c"
+
 static void rxe_ud_suite_exit(struct kunit_suite *suite)
 {
 	ku_bed_free();
@@ -577,6 +579,11 @@ static struct kunit_case rxe_ud_cases[] = {
 	KUNIT_CASE(rxe_ud_drops),
 	KUNIT_CASE(rxe_ud_no_route),
 	KUNIT_CASE(rxe_ud_mad),
+	KUNIT_CASE(rxe_mcast_filter),
+	KUNIT_CASE(rxe_mcast_v4),
+	KUNIT_CASE(rxe_mcast_v6),
+	KUNIT_CASE(rxe_mcast_v1),
+	KUNIT_CASE(rxe_mcast_rdma_cm),
 	{}
 };
 
