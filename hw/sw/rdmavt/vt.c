@@ -111,6 +111,8 @@ static void rvt_default_props(struct rvt_dev_info *rdi)
 	p->max_send_sge = min_t(int, p->max_send_sge, RVT_MAX_SGE);
 	p->max_recv_sge = min_t(int, p->max_recv_sge, RVT_MAX_SGE);
 	p->max_srq_sge = min_t(int, p->max_srq_sge, RVT_MAX_SGE);
+	/* a READ scatters into its send WQE's SGEs: no more than those */
+	p->max_sge_rd = min_t(int, p->max_sge_rd, p->max_send_sge);
 	/* iWARP: no atomics, datagrams or RNR NAKs; the driver says the rest */
 	if (rdi->ibdev.node_type == RDMA_NODE_RNIC)
 		return;
