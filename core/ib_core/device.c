@@ -1029,7 +1029,12 @@ EXPORT_SYMBOL(ib_device_get_netdev);
  * @ndev: the net device
  * @driver_id: only devices of this driver, or RDMA_DRIVER_UNKNOWN for any
  *
- * Only bindings made with ib_device_set_netdev() are found.
+ * Only bindings made with ib_device_set_netdev() are found.  Unlike
+ * ib_device_try_get(), the device is found while its unregistration
+ * removes the clients, as upstream's: a driver's receive path (rxe) must
+ * go on delivering while the clients drain their connections over the
+ * wire (nvme-rdma's removal waits for its last I/O to complete); only
+ * once the registration reference is gone is it not found.
  *
  * Context: Any context; does not sleep. Takes rcu_read_lock() only.
  *
@@ -1047,7 +1052,7 @@ struct ib_device *ib_device_get_by_netdev(struct net_device *ndev,
 		if (rcu_access_pointer(cur->netdev) == ndev &&
 		    (driver_id == RDMA_DRIVER_UNKNOWN ||
 		     cur->ib_dev->ops.driver_id == driver_id) &&
-		    ib_device_try_get(cur->ib_dev)) {
+		    refcount_inc_not_zero(&cur->ib_dev->refcount)) {
 			res = cur->ib_dev;
 			break;
 		}
