@@ -685,8 +685,9 @@ static enum pma_set pma_set_of(struct ib_device *ibdev, u32 port_num)
  *
  * One read-only file per counter of the driver's rdma_hw_stats and a
  * writable lifespan (milliseconds, 0 to 10000): the values read from
- * the driver are reused for that long.  A port's file adds what its
- * per-QP counters counted (rdma_counter_get_hwstat_value()).
+ * the driver are reused for that long (0: every read asks the driver).
+ * A port's file adds what its per-QP counters counted
+ * (rdma_counter_get_hwstat_value()).
  */
 
 /**
@@ -726,7 +727,8 @@ static int hw_stats_update(struct ib_device *dev, struct rdma_hw_stats *stats,
 	int ret;
 
 	lockdep_assert_held(&stats->lock);
-	if (stats->timestamp &&
+	/* a lifespan of 0 reuses nothing, not even within a jiffy */
+	if (stats->timestamp && stats->lifespan &&
 	    time_is_after_eq_jiffies(stats->timestamp + stats->lifespan))
 		return 0;
 	ret = dev->ops.get_hw_stats(dev, stats, port, index);

@@ -145,6 +145,8 @@ struct rxe_rc_req {
  *	@tx): no more than the QP's max_rd_atomic; a READ or atomic beyond
  *	that waits, and the requests after it with it
  * @rnr_wait: the timer runs for an RNR NAK, not for the ACK timeout
+ * @implied: an implied NAK (an ACK past a READ or atomic whose response
+ *	did not come) asked again; the next one waits for a response
  * @stopped: RESET or destroy: nothing is sent or completed any more
  * @timer: the retry (and RNR) timer
  * @flush: gives back what is held in the error state
@@ -179,6 +181,7 @@ struct rxe_rc {
 	int			rnr;
 	u32			rd_out;
 	bool			rnr_wait;
+	bool			implied;
 	bool			stopped;
 	struct timer_list	timer;
 	struct work_struct	flush;

@@ -41,6 +41,8 @@ struct rxe_bth {
 #define RXE_BTH_QPN_MASK	0x00ffffff
 #define RXE_BTH_ACK_REQ		0x80000000
 #define RXE_PSN_MASK		0x00ffffff
+/* no PSN (PSNs have 24 bits) */
+#define RXE_PSN_NONE		U32_MAX
 
 /**
  * struct rxe_reth - RDMA Extended Transport Header, 16 bytes

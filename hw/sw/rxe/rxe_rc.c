@@ -22,7 +22,10 @@
  * again from its PSN; an RNR NAK waits the AETH's RNR time (rnr_retry
  * times, 7 for ever); the retry timer sends again from the oldest
  * unacknowledged PSN (retry_cnt times), a READ from its first response
- * not placed yet; other NAKs fail the request with their status and the
+ * not placed yet; an ACK past a READ or atomic whose responses did not
+ * all come is an implied NAK (a try of the retry counter) that asks
+ * again from the first one missing, once until a response comes; other
+ * NAKs fail the request with their status and the
  * QP goes to the error state.  Requests complete in order with
  * rvt_send_complete().  UC sends the same packets, with no window, and
  * completes a request when they went.
@@ -325,36 +328,52 @@ static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
 
 /*
  * Complete the SENDs and WRITEs whose last PSN is at or before @psn; a
- * READ ends the run (its response completes it).  Returns whether @psn
- * acknowledged anything new (the oldest unacknowledged PSN moved, or a
- * request completed); only then is the retry counter full again.  Under
- * rc.lock.
+ * READ or atomic ends the run (its response completes it).  Returns
+ * whether @psn acknowledged anything new (the oldest unacknowledged PSN
+ * moved, or a request completed); only then is the retry counter full
+ * again.  An acknowledgment past a READ or atomic whose responses did
+ * not all come says the responder sent them (an implied NAK): @miss is
+ * set to the first one missing, and the oldest unacknowledged PSN stays
+ * there.  Under rc.lock.
  */
-static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn)
+static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn, u32 *miss)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 	bool any = false;
+	u32 una;
 
-	/* the peer has everything before @psn + 1: progress */
-	if (priv->rc.held && rxe_psn_cmp(psn, priv->rc.una) >= 0 &&
-	    rxe_psn_cmp(psn, priv->rc.spsn) < 0) {
-		priv->rc.una = rxe_psn_add(psn, 1);
-		any = true;
-	}
-
+	*miss = RXE_PSN_NONE;
+	/* what the peer has is only what was sent */
+	if (!priv->rc.held || rxe_psn_cmp(psn, priv->rc.spsn) >= 0)
+		return false;
+	una = rxe_psn_add(psn, 1);
 	while (priv->rc.held) {
 		u32 idx = priv->rc.head;
 		struct rxe_rc_req *r = &priv->rc.reqs[idx];
 
-		if (rxe_wr_has_resp(rvt_get_swqe_ptr(qp, idx)) ||
-		    rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
+		if (rxe_wr_has_resp(rvt_get_swqe_ptr(qp, idx))) {
+			u32 first = rxe_psn_add(r->first_psn, r->next);
+
+			if (rxe_psn_cmp(first, psn) <= 0) {
+				*miss = first;
+				una = first;
+			}
+			break;
+		}
+		if (rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
 				psn) > 0)
 			break;
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 		any = true;
 	}
-	if (any)
+	if (rxe_psn_cmp(una, priv->rc.una) > 0) {
+		priv->rc.una = una;
+		any = true;
+	}
+	if (any) {
 		priv->rc.retry = qp->s_retry_cnt;
+		priv->rc.implied = false;
+	}
 	return any;
 }
 
@@ -426,6 +445,26 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 	rxe_rc_arm(qp, qp->timeout_jiffies);
 }
 
+/*
+ * An acknowledgment past a READ or atomic whose response @miss never
+ * came: ask again from there, once until a response comes (later ACKs of
+ * the same requests would each ask again).  A try of the retry counter,
+ * as upstream's completer counts it.  Under rc.lock.
+ */
+static void rxe_rc_implied_nak(struct rvt_qp *qp, u32 miss)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	if (priv->rc.retry-- <= 0) {
+		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
+		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	rvt_hw_count(qp, RVT_CNT_COMP_RETRY, 1);
+	priv->rc.implied = true;
+	rxe_rc_resend(qp, miss);
+}
+
 static void rxe_rc_timer(struct timer_list *t)
 {
 	struct rxe_qp_priv *priv = from_timer(priv, t, rc.timer);
@@ -488,6 +527,7 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		priv->rc.una = r->first_psn;
 		priv->rc.retry = qp->s_retry_cnt;
 		priv->rc.rnr = qp->s_rnr_retry_cnt;
+		priv->rc.implied = false;
 	}
 	if (!priv->rc.unsent++) {
 		priv->rc.tx = idx;
@@ -554,6 +594,7 @@ static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	r->next++;
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
 	priv->rc.retry = qp->s_retry_cnt;
+	priv->rc.implied = false;
 	if (r->next == r->npkts)
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 }
@@ -577,6 +618,7 @@ static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	rvt_restart_sge(&ss, wqe, 0);
 	rvt_copy_sge(qp, &ss, &val, sizeof(val), false, false);
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
+	priv->rc.implied = false;
 	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 }
 
@@ -590,7 +632,8 @@ static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 {
 	struct rxe_qp_priv *priv = qp->priv;
-	u32 aeth = 0, syn;
+	u32 aeth = 0, syn, miss;
+	bool any;
 
 	if (pkt->mask & RXE_AETH)
 		aeth = get_unaligned_be32((u8 *)pkt->bth +
@@ -618,11 +661,16 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 		 * (which upstream's pushes on: a stream of stale ACKs would
 		 * hold a retry off for ever).
 		 */
-		if (!rxe_rc_ack_upto(qp, pkt->psn))
+		any = rxe_rc_ack_upto(qp, pkt->psn, &miss);
+		if (miss != RXE_PSN_NONE && !priv->rc.implied) {
+			rxe_rc_implied_nak(qp, miss);
+			goto out;
+		}
+		if (!any)
 			goto out;
 		break;
 	case 0x20:	/* RNR NAK */
-		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1));
+		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1), &miss);
 		if (!priv->rc.held)
 			break;
 		rvt_hw_count(qp, RVT_CNT_RCV_RNR, 1);
@@ -635,13 +683,15 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 		rxe_rc_arm(qp, usecs_to_jiffies(rvt_aeth_to_usec(aeth)));
 		goto out;
 	default:	/* NAK */
-		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1));
+		rxe_rc_ack_upto(qp, rxe_psn_add(pkt->psn, -1), &miss);
 		if (!priv->rc.held)
 			break;
 		switch (syn & 0x1f) {
 		case 0:	/* PSN sequence error: back to its PSN */
 			rvt_hw_count(qp, RVT_CNT_RCV_SEQ_ERR, 1);
-			rxe_rc_resend(qp, pkt->psn);
+			/* or to a READ's first response missing before it */
+			rxe_rc_resend(qp, miss != RXE_PSN_NONE ? miss :
+				      pkt->psn);
 			goto out;
 		case 1:
 			rxe_rc_complete_head(qp, IB_WC_REM_INV_REQ_ERR);
@@ -698,6 +748,7 @@ void rxe_rc_stop(struct rvt_qp *qp)
 	priv->rc.unsent = 0;
 	priv->rc.rd_out = 0;
 	priv->rc.rnr_wait = false;
+	priv->rc.implied = false;
 	spin_unlock_bh(&priv->rc.lock);
 }
 

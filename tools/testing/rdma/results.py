@@ -48,6 +48,8 @@ import sys
 import capture
 
 MARK = 'rdma-testbed: '
+# where a scenario's case ends (ktap.sh's ktap_mark; names are free text)
+CASE_MARK = 'ktap-mark '
 # The steps of check.sh that run before the guests start (the static
 # checks run beside them): their time adds to the guests' in the budget.
 BEFORE_GUESTS = ('build', 'upstream-build', 'nvme-build')
@@ -324,7 +326,8 @@ def find_splats(console):
     groups = []
     covered = -1
     for i, raw in enumerate(console):
-        if i <= covered or MARK in raw or i in in_dump:
+        if i <= covered or MARK in raw or CASE_MARK in raw or \
+                i in in_dump:
             continue
         line = strip_ts(raw)
         if not SPLAT.search(line):

@@ -326,6 +326,28 @@ static inline int ku_gid_index(struct ku_side *s, int what, enum ib_gid_type typ
 	return -1;
 }
 
+/*
+ * Whether @s's GID @what of @type left its table within five seconds
+ * (the core drops a GID in a work item after its address goes).
+ */
+static inline bool ku_gid_gone(struct ku_side *s, int what,
+			       enum ib_gid_type type)
+{
+	unsigned long end = jiffies + 5 * HZ;
+	const struct ib_gid_attr *attr;
+	union ib_gid gid;
+
+	ku_gid(s, what, &gid);
+	do {
+		attr = rdma_find_gid(s->ibdev, &gid, type, NULL);
+		if (IS_ERR(attr))
+			return true;
+		rdma_put_gid_attr(attr);
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
 static inline void ku_bed_free(void)
 {
 	int i;

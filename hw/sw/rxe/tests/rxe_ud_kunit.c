@@ -81,7 +81,9 @@ static void ku_qp_free(void *p)
 	kfree(q->sbuf);
 }
 
-static struct ku_qp *ku_new_qp(struct kunit *test, struct ku_side *s)
+/* A UD QP of @s in RTS with Q_Key @qkey (its first PSNs wrap). */
+static struct ku_qp *ku_new_qp_qkey(struct kunit *test, struct ku_side *s,
+				    u32 qkey)
 {
 	struct ib_qp_init_attr init = {
 		.qp_type = IB_QPT_UD,
@@ -92,7 +94,7 @@ static struct ku_qp *ku_new_qp(struct kunit *test, struct ku_side *s)
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,
-		.qkey = KU_QKEY,
+		.qkey = qkey,
 	};
 	struct ku_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
 
@@ -127,6 +129,11 @@ static struct ku_qp *ku_new_qp(struct kunit *test, struct ku_side *s)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(q->qp, &attr, IB_QP_STATE |
 					   IB_QP_SQ_PSN), 0);
 	return q;
+}
+
+static struct ku_qp *ku_new_qp(struct kunit *test, struct ku_side *s)
+{
+	return ku_new_qp_qkey(test, s, KU_QKEY);
 }
 
 static int ku_post_recv(struct ku_qp *q, u32 len)
@@ -438,6 +445,13 @@ static void rxe_ud_no_route(struct kunit *test)
 			0);
 	KUNIT_EXPECT_TRUE(test, ku_poll(a, &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
+	/*
+	 * The GID goes after the address, in a work item: once it is gone
+	 * the address comes back (else the lookup below could find the old
+	 * entry on its way out, and an AH on it is refused).
+	 */
+	KUNIT_ASSERT_TRUE(test, ku_gid_gone(&ku_side[0], 4,
+					    IB_GID_TYPE_ROCE_UDP_ENCAP));
 	/* the address back; the route with it */
 	KUNIT_ASSERT_EQ(test, kt_rtnl_addr(c, RTM_NEWADDR, ifi,
 					   ku_side[0].ip4, 24), 0);

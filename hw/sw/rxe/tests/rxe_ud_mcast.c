@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The multicast cases of the rdma_rxe_ud suite (rxe_ud_kunit.c includes
- * this file, so that they run on its bed: making a bed costs seconds),
- * with helpers of their own (kmc_*): UD QPs attached to groups through
- * ib_attach_mcast(), the net device's multicast filter, the device's
- * limits, and datagrams sent to a group over RoCE v2 (IPv4 and IPv6 groups, the receiving host
- * joined to the IP group as rdma_cm joins it) and RoCE v1, reaching
+ * this file, so that they run on its bed and with its UD QPs: making a
+ * bed costs seconds): QPs attached to groups through ib_attach_mcast(),
+ * the net device's multicast filter, the device's limits, and datagrams
+ * sent to a group over RoCE v2 (IPv4 and IPv6 groups, the receiving
+ * host joined to the IP group as rdma_cm joins it) and RoCE v1, reaching
  * every attached QP and no other.  A tap on the receiving end sees the
  * destination MAC of each RoCE frame.
  */
@@ -55,117 +55,14 @@ static void ku_mac(const union ib_gid *mgid, u8 *mac)
 }
 
 /* ------------------------------------------------------------------
- * UD QPs
+ * Datagrams to groups (UD QPs: rxe_ud_kunit.c's struct ku_qp)
  */
-
-/**
- * struct kmc_qp - a UD QP of the suite with its CQ and buffers
- * @side: its device
- * @pd: its PD
- * @cq: its CQ (send and receive), polled by the case
- * @qp: the QP
- * @buf: what it receives into
- * @sbuf: what it sends from
- */
-struct kmc_qp {
-	struct ku_side	*side;
-	struct ib_pd	*pd;
-	struct ib_cq	*cq;
-	struct ib_qp	*qp;
-	u8		*buf;
-	u8		*sbuf;
-};
-
-static void kmc_qp_free(void *p)
-{
-	struct kmc_qp *q = p;
-
-	if (q->qp)
-		ib_destroy_qp(q->qp);
-	if (q->cq)
-		ib_free_cq(q->cq);
-	if (q->pd)
-		ib_dealloc_pd(q->pd);
-	kfree(q->buf);
-	kfree(q->sbuf);
-}
-
-static struct kmc_qp *kmc_new_qp_qkey(struct kunit *test, struct ku_side *s,
-				      u32 qkey)
-{
-	struct ib_qp_init_attr init = {
-		.qp_type = IB_QPT_UD,
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ib_qp_attr attr = {
-		.qp_state = IB_QPS_INIT,
-		.port_num = 1,
-		.qkey = qkey,
-	};
-	struct kmc_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, q);
-	q->side = s;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kmc_qp_free, q),
-			0);
-	q->buf = kzalloc(KU_BUF, GFP_KERNEL);
-	q->sbuf = kzalloc(KU_BUF, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, q->buf && q->sbuf);
-	q->pd = ib_alloc_pd(s->ibdev, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(q->pd));
-	q->cq = ib_alloc_cq(s->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
-	if (IS_ERR(q->cq))
-		q->cq = NULL;
-	KUNIT_ASSERT_NOT_NULL(test, q->cq);
-	init.send_cq = q->cq;
-	init.recv_cq = q->cq;
-	q->qp = ib_create_qp(q->pd, &init);
-	if (IS_ERR(q->qp)) {
-		KUNIT_FAIL(test, "create_qp: %ld", PTR_ERR(q->qp));
-		q->qp = NULL;
-		return NULL;
-	}
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(q->qp, &attr, IB_QP_STATE |
-					   IB_QP_PKEY_INDEX | IB_QP_PORT |
-					   IB_QP_QKEY), 0);
-	attr.qp_state = IB_QPS_RTR;
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(q->qp, &attr, IB_QP_STATE), 0);
-	attr.qp_state = IB_QPS_RTS;
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(q->qp, &attr, IB_QP_STATE |
-					   IB_QP_SQ_PSN), 0);
-	return q;
-}
-
-static struct kmc_qp *kmc_new_qp(struct kunit *test, struct ku_side *s)
-{
-	return kmc_new_qp_qkey(test, s, KU_QKEY);
-}
-
-static int kmc_post_recv(struct kmc_qp *q)
-{
-	struct ib_sge sge = {
-		.addr = (uintptr_t)q->buf,
-		.length = KU_BUF,
-		.lkey = q->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
-
-	memset(q->buf, 0, KU_BUF);
-	return ib_post_recv(q->qp, &wr, NULL);
-}
-
-static void kmc_destroy_ah(void *ah)
-{
-	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-}
 
 /*
  * An AH of @q to the group @mgid, from @q's GID @what (4, 6) of @type,
  * its MAC resolved by the core as for any kernel caller.
  */
-static struct ib_ah *ku_mc_ah(struct kunit *test, struct kmc_qp *q,
+static struct ib_ah *ku_mc_ah(struct kunit *test, struct ku_qp *q,
 			      union ib_gid *mgid, int what,
 			      enum ib_gid_type type)
 {
@@ -189,12 +86,12 @@ static struct ib_ah *ku_mc_ah(struct kunit *test, struct kmc_qp *q,
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ah), "create_ah: %ld",
 			       PTR_ERR(ah));
 	KUNIT_ASSERT_EQ(test,
-			kunit_add_action_or_reset(test, kmc_destroy_ah, ah), 0);
+			kunit_add_action_or_reset(test, ku_destroy_ah, ah), 0);
 	return ah;
 }
 
 /* Send @len bytes from @q to a group through @ah; its send completes. */
-static void ku_mc_send_qkey(struct kunit *test, struct kmc_qp *q,
+static void ku_mc_send_qkey(struct kunit *test, struct ku_qp *q,
 			    struct ib_ah *ah, u32 qkey, u32 len, u8 seed)
 {
 	struct ib_sge sge = {
@@ -231,32 +128,19 @@ static void ku_mc_send_qkey(struct kunit *test, struct kmc_qp *q,
 	KUNIT_FAIL(test, "no send completion");
 }
 
-static void ku_mc_send(struct kunit *test, struct kmc_qp *q, struct ib_ah *ah,
+static void ku_mc_send(struct kunit *test, struct ku_qp *q, struct ib_ah *ah,
 		       u32 len, u8 seed)
 {
 	ku_mc_send_qkey(test, q, ah, KU_QKEY, len, seed);
 }
 
-/* The next completion of @q within a second; false if none came. */
-static bool kmc_poll(struct kmc_qp *q, struct ib_wc *wc)
-{
-	unsigned long end = jiffies + HZ;
-
-	do {
-		if (ib_poll_cq(q->cq, 1, wc) == 1)
-			return true;
-		usleep_range(100, 200);
-	} while (time_before(jiffies, end));
-	return false;
-}
-
 /* @r received the datagram of @len that @s sent (ku_mc_send()). */
-static void ku_got(struct kunit *test, struct kmc_qp *r, struct kmc_qp *s,
+static void ku_got(struct kunit *test, struct ku_qp *r, struct ku_qp *s,
 		   u32 len)
 {
 	struct ib_wc wc;
 
-	KUNIT_ASSERT_TRUE_MSG(test, kmc_poll(r, &wc), "QP %u got nothing",
+	KUNIT_ASSERT_TRUE_MSG(test, ku_poll(r, &wc), "QP %u got nothing",
 			      r->qp->qp_num);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -270,7 +154,7 @@ static void ku_got(struct kunit *test, struct kmc_qp *r, struct kmc_qp *s,
  * the datagram (the device delivers to all of a group's QPs in one go)
  * or the tap saw it: nothing is still on its way to @r.
  */
-static void ku_none(struct kunit *test, struct kmc_qp *r)
+static void ku_none(struct kunit *test, struct ku_qp *r)
 {
 	struct ib_wc wc;
 
@@ -507,7 +391,7 @@ static void rxe_mcast_filter(struct kunit *test)
 	struct ib_device_attr *attrs;
 	struct ku_att *ta, *tb;
 	struct net_device *ndev;
-	struct kmc_qp *a, *b;
+	struct ku_qp *a, *b;
 	union ib_gid mgid;
 	int i;
 
@@ -518,8 +402,8 @@ static void rxe_mcast_filter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attrs->max_mcast_qp_attach, 56);
 	KUNIT_EXPECT_EQ(test, attrs->max_total_mcast_qp_attach, 0x70000);
 
-	a = kmc_new_qp(test, &ku_side[1]);
-	b = kmc_new_qp(test, &ku_side[1]);
+	a = ku_new_qp(test, &ku_side[1]);
+	b = ku_new_qp(test, &ku_side[1]);
 	KUNIT_ASSERT_TRUE(test, a && b);
 	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		u8 mac[ETH_ALEN];
@@ -553,17 +437,17 @@ static void rxe_mcast_filter(struct kunit *test)
 static void ku_mc_case(struct kunit *test, const char *g, int what,
 		       enum ib_gid_type type, u16 ethertype, bool join)
 {
-	struct kmc_qp *s, *a, *b, *c;
+	struct ku_qp *s, *a, *b, *c;
 	struct ku_att *ta, *tb;
 	union ib_gid mgid;
 	struct ib_ah *ah;
 
 	ku_bed(test);
 	ku_mgid(g, &mgid);
-	s = kmc_new_qp(test, &ku_side[0]);
-	a = kmc_new_qp(test, &ku_side[1]);
-	b = kmc_new_qp(test, &ku_side[1]);
-	c = kmc_new_qp(test, &ku_side[1]);
+	s = ku_new_qp(test, &ku_side[0]);
+	a = ku_new_qp(test, &ku_side[1]);
+	b = ku_new_qp(test, &ku_side[1]);
+	c = ku_new_qp(test, &ku_side[1]);
 	KUNIT_ASSERT_TRUE(test, s && a && b && c);
 	if (join)
 		ku_ip_join(test, ku_side[1].ndev, &mgid);
@@ -572,9 +456,9 @@ static void ku_mc_case(struct kunit *test, const char *g, int what,
 	ah = ku_mc_ah(test, s, &mgid, what, type);
 	ku_tap_on(test, ku_side[1].ndev, ethertype);
 
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(a), 0);
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(b), 0);
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(c), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(a, KU_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(b, KU_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(c, KU_BUF), 0);
 	ku_mc_send(test, s, ah, 300, 1);
 	ku_got(test, a, s, 300);
 	ku_got(test, b, s, 300);
@@ -587,8 +471,8 @@ static void ku_mc_case(struct kunit *test, const char *g, int what,
 		KUNIT_EXPECT_MEMEQ(test, a->buf + 24, mgid.raw, 16);
 
 	ku_detach(test, tb);
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(a), 0);
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(b), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(a, KU_BUF), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(b, KU_BUF), 0);
 	ku_mc_send(test, s, ah, 1000, 2);
 	ku_got(test, a, s, 1000);
 	ku_none(test, b);
@@ -633,7 +517,7 @@ static void rxe_mcast_v1(struct kunit *test)
  */
 struct ku_cm {
 	struct rdma_cm_id	*id;
-	struct kmc_qp		*q;
+	struct ku_qp		*q;
 	struct completion	done;
 	enum rdma_cm_event_type	event;
 	struct ib_ah		*ah;
@@ -688,7 +572,7 @@ static struct ku_cm *ku_cm_join(struct kunit *test, struct ku_side *s,
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	init_completion(&c->done);
-	c->q = kmc_new_qp_qkey(test, s, RDMA_UDP_QKEY);
+	c->q = ku_new_qp_qkey(test, s, RDMA_UDP_QKEY);
 	KUNIT_ASSERT_NOT_NULL(test, c->q);
 	c->id = rdma_create_id(dev_net(s->ndev), ku_cm_handler, c,
 			       RDMA_PS_UDP, IB_QPT_UD);
@@ -740,7 +624,7 @@ static void rxe_mcast_rdma_cm(struct kunit *test)
 	t = ku_attach(test, rx->q->qp, &rx->mgid, 0);
 	ku_tap_on(test, ku_side[1].ndev, ETH_P_IP);
 
-	KUNIT_ASSERT_EQ(test, kmc_post_recv(rx->q), 0);
+	KUNIT_ASSERT_EQ(test, ku_post_recv(rx->q, KU_BUF), 0);
 	ku_mc_send_qkey(test, tx->q, tx->ah, tx->qkey, 500, 3);
 	ku_got(test, rx->q, tx->q, 500);
 	ku_tap_expect(test, &mgid, 1);

@@ -105,8 +105,18 @@ KTAP_PLANNED=0
 KTAP_FAILED=0
 KTAP_SKIPPED=0
 
+# ktap_mark [NAME]: a line in the kernel's log where a case ends, or with
+# no NAME where the plan starts ("ktap-mark SCENARIO N NAME"), whose
+# timestamp tells case-times.py what each case took.  A write of the
+# shell's own, no process.
+ktap_mark() {
+	echo "ktap-mark ${TESTBED_SCENARIO:-scenario} $KTAP_NUM ${1:-}" \
+		>/dev/kmsg 2>/dev/null
+}
+
 ktap_plan() {
 	KTAP_PLANNED=$1
+	ktap_mark
 	echo "KTAP version 1"
 	echo "# Subtest: ${TESTBED_SCENARIO:-scenario}"
 	echo "1..$1"
@@ -118,12 +128,14 @@ ktap_diag() {
 
 ktap_pass() {
 	KTAP_NUM=$((KTAP_NUM + 1))
+	ktap_mark "$1"
 	echo "ok $KTAP_NUM $1"
 }
 
 ktap_fail() {
 	KTAP_NUM=$((KTAP_NUM + 1))
 	KTAP_FAILED=$((KTAP_FAILED + 1))
+	ktap_mark "$1"
 	[ -n "$2" ] && ktap_diag "$1: $2"
 	echo "not ok $KTAP_NUM $1"
 }
@@ -131,6 +143,7 @@ ktap_fail() {
 ktap_skip() {
 	KTAP_NUM=$((KTAP_NUM + 1))
 	KTAP_SKIPPED=$((KTAP_SKIPPED + 1))
+	ktap_mark "$1"
 	echo "ok $KTAP_NUM $1 # SKIP ${2:-}"
 }
 
