@@ -31,6 +31,9 @@
 #   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_SMP       vCPUs of each guest (default 2)
+#   RDMA_VM_TCG_THREAD  TCG's threading: multi (a host thread per vCPU)
+#                     or single (one host thread runs a guest's vCPUs in
+#                     turn); default multi
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
 #   RDMA_TIER         quick (default) or full: the strength every scenario
 #                     and KUnit suite runs at (make check / make check-full);
@@ -440,7 +443,9 @@ append="$append bonding.max_bonds=0 ${RDMA_VM_APPEND:-}"
 # Two sockets, not two cores: the kernel has no ACPI and finds CPUs in
 # SeaBIOS's MP table, which lists one CPU per socket.
 smp=${RDMA_VM_SMP:-2}
-qemu=(qemu-system-x86_64 -accel tcg -smp "$smp,sockets=$smp,cores=1,threads=1" -m 2G
+tcg_thread=${RDMA_VM_TCG_THREAD:-multi}
+case "$tcg_thread" in single | multi) ;; *) die "RDMA_VM_TCG_THREAD must be single or multi, not '$tcg_thread'" ;; esac
+qemu=(qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -smp "$smp,sockets=$smp,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")

@@ -4,9 +4,11 @@
 
 Reads the "nvmf-result ROUND COLUMN TEST METRIC VALUE" lines that
 bench/vm/32-nvmf-fio.sh prints on the host guest and prints, for each
-fio job and metric, the median over the rounds of each column (ours,
-upstream, tcp) with its spread (max - min, in percent of the median), and
-the ratios ours / upstream and ours / tcp (above 1: ours moves more).
+fio job and metric, the median over the rounds of each column (our and
+upstream's stack over siw and over rxe, the kernel's NVMe/TCP) with its
+spread (max - min, in percent of the median), and the ratios of ours to
+upstream's over the same driver and to TCP (above 1: ours moves more).
+Logs of before RoCE name the siw columns "ours" and "upstream".
 A report, never a verdict: the exit status only says whether there was
 anything to read.
 
@@ -15,7 +17,11 @@ anything to read.
 import statistics
 import sys
 
-COLUMNS = ['ours', 'upstream', 'tcp']
+COLUMNS = ['ours-siw', 'upstream-siw', 'ours-rxe', 'upstream-rxe', 'tcp']
+# the older logs' names
+ALIASES = {'ours': 'ours-siw', 'upstream': 'upstream-siw'}
+RATIOS = [('ours-siw', 'upstream-siw'), ('ours-rxe', 'upstream-rxe'),
+          ('ours-siw', 'tcp'), ('ours-rxe', 'tcp')]
 ROWS = [('randread-4k', 'iops', '4 KiB random read (IOPS)'),
         ('seqread-128k', 'bw_mbs', '128 KiB sequential read (MB/s)'),
         ('randread-4k', 'bw_mbs', '4 KiB random read (MB/s)'),
@@ -32,6 +38,7 @@ def read(paths):
                 if len(w) != 6 or w[0] != 'nvmf-result':
                     continue
                 _, rnd, col, test, metric, value = w
+                col = ALIASES.get(col, col)
                 try:
                     vals.setdefault((col, test, metric), []).append(float(value))
                 except ValueError:
@@ -55,17 +62,20 @@ def main():
     if not vals:
         print('nvmf_table: no nvmf-result lines')
         return 1
-    head = ['figure'] + COLUMNS + ['ours/upstream', 'ours/tcp']
+    cols = [c for c in COLUMNS
+            if any(k[0] == c for k in vals)]
+    ratios = [(a, b) for a, b in RATIOS if a in cols and b in cols]
+    head = ['figure'] + cols + [f'{a}/{b}' for a, b in ratios]
     rows = []
     for test, metric, label in ROWS:
         meds = {}
         row = [label]
-        for c in COLUMNS:
+        for c in cols:
             text, meds[c] = cell(vals.get((c, test, metric), []))
             row.append(text)
-        for other in ('upstream', 'tcp'):
-            if meds['ours'] and meds[other]:
-                row.append(f'{meds["ours"] / meds[other]:.2f}')
+        for a, b in ratios:
+            if meds[a] and meds[b]:
+                row.append(f'{meds[a] / meds[b]:.2f}')
             else:
                 row.append('-')
         rows.append(row)

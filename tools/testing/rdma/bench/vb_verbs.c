@@ -555,7 +555,8 @@ static int vb_rows(struct vb_run *r, const struct vb_transport *t)
 	u8 pat = 0x11;
 	int ret;
 
-	ret = t->connect(t, r, IB_POLL_DIRECT, &c, false);
+	/* without the CPU table this is the server's last connection */
+	ret = t->connect(t, r, IB_POLL_DIRECT, &c, !r->cpu);
 	if (ret) {
 		vb_out(r, "setup failed: %d\n", ret);
 		return ret;
@@ -609,10 +610,12 @@ void vb_rdma_run(struct vb_run *r, const struct vb_transport *t)
 	if (ret) {
 		r->err = ret;
 		/* a server waits for the last connection: give it one */
-		if (r->mode == VB_CLIENT)
+		if (r->mode == VB_CLIENT && r->cpu)
 			vb_cpu_row(r, t, IB_POLL_SOFTIRQ, true);
 		return;
 	}
+	if (!r->cpu)
+		return;
 	vb_background(r);
 	for (i = 0; i < ARRAY_SIZE(vb_ctxs); i++) {
 		ret = vb_cpu_row(r, t, vb_ctxs[i], i == ARRAY_SIZE(vb_ctxs) - 1);

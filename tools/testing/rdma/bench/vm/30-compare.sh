@@ -3,8 +3,8 @@
 #
 # Benchmark (make bench-compare, never make check): the verbs benchmark
 # (rdma_verbs_bench, one source built against each stack) on upstream's
-# rdma_rxe and siw over dummy interfaces, on our loop devices and our siw
-# on a dummy interface, and the same figures for kernel TCP over that
+# rdma_rxe and siw over dummy interfaces, on our loop devices and our rxe
+# and siw on dummy interfaces, and the same figures for kernel TCP over that
 # interface, several rounds
 # interleaved in one boot: each round loads one stack, runs, unloads it
 # completely and loads the other (guest/stack.sh); odd rounds start with
@@ -88,11 +88,13 @@ upstream_round() {
 	dummy_down
 }
 
-# Ours: two loop devices, and siw0 on d1 as upstream's.
+# Ours: two loop devices, and rxe0 on d0 and siw0 on d1 as upstream's.
 ours_round() {
 	local r=$1
 	stack_load ours ib_core && modprobe rdma_loop devices=2 &&
-		modprobe siw && modprobe rdma_verbs_bench && dummy_up &&
+		modprobe siw && modprobe rdma_rxe &&
+		modprobe rdma_verbs_bench && dummy_up &&
+		rdma link add rxe0 type rxe netdev d0 &&
 		rdma link add siw0 type siw netdev d1 || {
 		echo "bench-compare: round $r: our stack did not come up"
 		FAILED=$((FAILED + 1))
@@ -101,7 +103,9 @@ ours_round() {
 		return
 	}
 	run "$r" ours loop0 "pair loop0 loop1 $ARGS"
+	run "$r" ours rxe0 "pair rxe0 rxe0 $ARGS"
 	run "$r" ours siw0 "pair siw0 siw0 $ARGS"
+	rdma link delete rxe0 || FAILED=$((FAILED + 1))
 	rdma link delete siw0 || FAILED=$((FAILED + 1))
 	stack_unload || FAILED=$((FAILED + 1))
 	dummy_down

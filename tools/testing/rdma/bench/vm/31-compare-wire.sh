@@ -89,7 +89,8 @@ upstream_round() {
 
 ours_round() {
 	local r=$1
-	if stack_load ours siw rdma_cm rdma_verbs_bench; then
+	if stack_load ours siw rdma_rxe rdma_cm rdma_verbs_bench; then
+		kind "$r" ours rxe rxe0
 		kind "$r" ours siw siw0
 		echo 0 >/sys/module/siw/parameters/gso_seg_limit
 		kind "$r" ours siw siw0 siw0+gso

@@ -7,12 +7,15 @@
 # the namespace: 4 KiB random reads (IOPS) and 128 KiB sequential reads
 # (bandwidth), with O_DIRECT and libaio.  Each round runs three columns
 # in one boot:
-#   ours      our siw, rdma_cm and ib_core, with upstream's nvme-rdma and
-#             nvmet-rdma built against our include/
-#   upstream  upstream's siw and stack, with the same two modules built
-#             against upstream's headers (guest/stack.sh swaps stacks)
+#   ours-siw, ours-rxe
+#             our siw or rxe, rdma_cm and ib_core, with upstream's
+#             nvme-rdma and nvmet-rdma built against our include/
+#   upstream-siw, upstream-rxe
+#             upstream's siw or rxe and stack, with the same two modules
+#             built against upstream's headers (guest/stack.sh swaps
+#             stacks)
 #   tcp       the kernel's own NVMe/TCP on the same wire (no RDMA)
-# Odd rounds run upstream first, even rounds ours first.  The host prints
+# Odd rounds run upstream first, even rounds ours first, siw then rxe.  The host prints
 # "nvmf-result ROUND COLUMN TEST METRIC VALUE" lines; bench/nvmf_table.py
 # makes the table.
 # Parameters: bench_nvmf.rounds=N bench_nvmf.secs=S (fio's run time)
@@ -95,32 +98,35 @@ column() {
 	wire_sync "round $r $c: measured" 1200 || fail "round $r $c: no sync"
 }
 
-# rdma_column ROUND ours|upstream
+# rdma_column ROUND ours|upstream siw|rxe
 rdma_column() {
-	local r=$1 s=$2 m=nvme_rdma
+	local r=$1 s=$2 d=$3 m=nvme_rdma
 	[ "$WIRE_SELF" = 1 ] && m=nvmet_rdma
 	if [ "$s" = ours ]; then
-		stack_load ours siw "$m" || fail "round $r: our stack did not load"
+		stack_load ours "$([ "$d" = rxe ] && echo rdma_rxe || echo siw)" "$m" ||
+			fail "round $r: our stack did not load"
 	else
 		{ stack_load upstream && stack_insmod "$(echo $m | tr _ -)"; } ||
 			fail "round $r: upstream's stack did not load"
 	fi
-	rdma link add $DEV type siw netdev "$WIRE_DEV" || fail "round $r $s: rdma link add"
-	column "$r" "$s" rdma
-	wire_sync "round $r $s: done" || fail "round $r $s: no sync"
-	rdma link delete $DEV || fail "round $r $s: rdma link delete"
-	stack_unload || fail "round $r $s: the stack did not unload"
+	rdma link add $DEV type "$d" netdev "$WIRE_DEV" || fail "round $r $s $d: rdma link add"
+	column "$r" "$s-$d" rdma
+	wire_sync "round $r $s $d: done" || fail "round $r $s $d: no sync"
+	rdma link delete $DEV || fail "round $r $s $d: rdma link delete"
+	stack_unload || fail "round $r $s $d: the stack did not unload"
 }
 
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	if [ $((r % 2)) = 1 ]; then
-		rdma_column $r upstream
-		rdma_column $r ours
-	else
-		rdma_column $r ours
-		rdma_column $r upstream
-	fi
+	for d in siw rxe; do
+		if [ $((r % 2)) = 1 ]; then
+			rdma_column $r upstream $d
+			rdma_column $r ours $d
+		else
+			rdma_column $r ours $d
+			rdma_column $r upstream $d
+		fi
+	done
 	column $r tcp tcp
 	r=$((r + 1))
 done
