@@ -31,6 +31,8 @@
 #   RDMA_BENCH        benchmark scripts to run instead of bench/vm/*.sh
 #   RDMA_VM_APPEND    more kernel command line arguments
 #   RDMA_VM_SMP       vCPUs of each guest (default 2)
+#   RDMA_VM_VCPU_NICE the nice value of the QEMUs' vCPU threads (default
+#                     0: as their main loops)
 #   RDMA_VM_TCG_THREAD  TCG's threading: multi (a host thread per vCPU)
 #                     or single (one host thread runs a guest's vCPUs in
 #                     turn); default multi
@@ -445,7 +447,8 @@ append="$append bonding.max_bonds=0 ${RDMA_VM_APPEND:-}"
 smp=${RDMA_VM_SMP:-2}
 tcg_thread=${RDMA_VM_TCG_THREAD:-multi}
 case "$tcg_thread" in single | multi) ;; *) die "RDMA_VM_TCG_THREAD must be single or multi, not '$tcg_thread'" ;; esac
-qemu=(qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -smp "$smp,sockets=$smp,cores=1,threads=1" -m 2G
+# debug-threads: the vCPU threads are named "CPU n/TCG" (vcpu_nice)
+qemu=(qemu-system-x86_64 -name debug-threads=on -accel "tcg,thread=$tcg_thread" -smp "$smp,sockets=$smp,cores=1,threads=1" -m 2G
 	-nographic -no-reboot
 	-monitor none
 	-kernel "$bzimage" -initrd "$work/initramfs.cpio.gz")
@@ -556,6 +559,27 @@ wire_listening() {
 		/proc/net/tcp
 }
 
+# vcpu_nice N: the vCPU threads ("CPU n/TCG") of this run's QEMUs at
+# nice N once they exist, so that each QEMU's main loop (the wire, the
+# serial ports, the timers) runs before them when both want a core.
+vcpu_nice() {
+	local i p t c n=0
+	for i in $(seq 100); do
+		n=0
+		for p in $(pgrep -f "qemu-system-x86_64.*$work/initramfs" 2>/dev/null); do
+			for t in /proc/"$p"/task/*; do
+				read -r c <"$t/comm" 2>/dev/null || continue
+				case "$c" in
+				CPU*) renice -n "$1" -p "${t##*/}" >/dev/null 2>&1 && n=$((n + 1)) ;;
+				esac
+			done
+		done
+		[ "$n" -ge $((guests * smp)) ] && break
+		sleep 0.2
+	done
+	log "vCPU threads at nice $1: $n"
+}
+
 log "booting $krel ($mode), $guests guest(s)$([ "$wire" = none ] || echo ", wire: $wire"), limit $limit"
 start=$(date +%s)
 rc=0
@@ -627,6 +651,7 @@ else
 		tail -n +1 -F --pid="$!" "$gdir/console.log" 2>/dev/null |
 			"${filter[@]}" | sed -u "s/^/$prefix/" &
 	done
+	[ "${RDMA_VM_VCPU_NICE:-0}" = 0 ] || vcpu_nice "${RDMA_VM_VCPU_NICE}" &
 	for p in "${pids[@]}"; do
 		wait "$p" || true
 	done
