@@ -90,6 +90,10 @@ struct rxe_ns;
  *	device lives (rxe_net.c)
  * @drops: received packets dropped, by enum rxe_drop
  * @route_err: datagrams that found no route or neighbour
+ * @loop_q: packets to the device itself, waiting for @loop_work (the
+ *	queue's own lock)
+ * @loop_work: hands @loop_q's packets to the receive path, on
+ *	system_bh_wq (softirq context); disabled in rxe_dealloc()
  * @pkeys: the P_Key table (upstream's 64 entries; the default P_Key
  *	first, the rest empty)
  */
@@ -100,6 +104,8 @@ struct rxe_dev {
 	struct rxe_ns		*ns;
 	atomic64_t		drops[RXE_NUM_DROPS];
 	atomic64_t		route_err;
+	struct sk_buff_head	loop_q;
+	struct work_struct	loop_work;
 	u16			pkeys[RXE_MAX_PKEYS];
 };
 
@@ -261,6 +267,8 @@ int rxe_net_init(void);
 void rxe_net_exit(void);
 int rxe_ns_get(struct rxe_dev *rxe);
 void rxe_ns_put(struct rxe_dev *rxe);
+void rxe_loop_init(struct rxe_dev *rxe);
+void rxe_loop_stop(struct rxe_dev *rxe);
 struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
 			   struct rvt_sge_state *ss, u32 plen, bool inplace);
 int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,

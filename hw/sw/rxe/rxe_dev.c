@@ -166,13 +166,16 @@ static void rxe_set_props(struct rxe_dev *rxe, struct net_device *ndev)
 }
 
 /*
- * After every client left: let go of the namespace's sockets.  The
- * receive path finds devices through ib_device_get_by_netdev(), which
- * no longer returns this one.
+ * After every client left: stop the loopback work and let go of the
+ * namespace's sockets.  The receive path finds devices through
+ * ib_device_get_by_netdev(), which no longer returns this one.
  */
 static void rxe_dealloc(struct rvt_dev_info *rdi)
 {
-	rxe_ns_put(container_of(rdi, struct rxe_dev, rdi));
+	struct rxe_dev *rxe = container_of(rdi, struct rxe_dev, rdi);
+
+	rxe_loop_stop(rxe);
+	rxe_ns_put(rxe);
 }
 
 static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
@@ -185,6 +188,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 		return NULL;
 	rxe = container_of(rdi, struct rxe_dev, rdi);
 	rxe->ndev = ndev;
+	rxe_loop_init(rxe);
 
 	rdi->ibdev.node_type = RDMA_NODE_IB_CA;
 	rdi->ibdev.phys_port_cnt = 1;

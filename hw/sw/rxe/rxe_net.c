@@ -30,8 +30,16 @@
  * packet, the ICRC at its end (computed over the linear part and the
  * fragments) and the Ethernet header with the destination MAC the core
  * resolved into the address vector, and queues the frame on the net
- * device of the source GID.  A frame for the device's own MAC goes back
- * in through netif_rx().
+ * device of the source GID.
+ *
+ * A packet to the device's own MAC (one QP of the device talking to
+ * another, or to itself) does not go out: the IP stack would drop a
+ * datagram that comes in on an Ethernet device from one of the host's
+ * own addresses, and a dummy device drops everything.  It waits on the
+ * device's loopback queue (struct rxe_dev.loop_q) instead, whole, ICRC
+ * included, for a work item on the BH workqueue that hands it to the
+ * receive path, so that the transport is never entered again from its
+ * own sending code.
  */
 #include <linux/etherdevice.h>
 #include <linux/crc32.h>
@@ -614,6 +622,91 @@ static u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
 	return crc;
 }
 
+/* ------------------------------------------------------------------
+ * Packets to the device itself
+ */
+
+/* Packets one run of the loopback work hands over before it yields. */
+#define RXE_LOOP_BUDGET		64
+/* Packets the loopback queue holds; more are refused, as a full qdisc. */
+#define RXE_LOOP_MAX		1024
+
+/* Which network header a looped packet has: in its control buffer. */
+struct rxe_loop_cb {
+	enum rxe_nh	nh;
+};
+
+static struct rxe_loop_cb *rxe_loop_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rxe_loop_cb) > sizeof(skb->cb));
+	return (struct rxe_loop_cb *)skb->cb;
+}
+
+/* The receive path for the packets on the loopback queue.  Softirq. */
+static void rxe_loop_run(struct work_struct *work)
+{
+	struct rxe_dev *rxe = container_of(work, struct rxe_dev, loop_work);
+	struct sk_buff *skb;
+	int n;
+
+	for (n = 0; n < RXE_LOOP_BUDGET; n++) {
+		skb = skb_dequeue(&rxe->loop_q);
+		if (!skb)
+			return;
+		/* the payload may be the sender's pages: copied here */
+		if (skb_linearize(skb)) {
+			rxe_drop(rxe, RXE_DROP_NOMEM);
+			kfree_skb(skb);
+			continue;
+		}
+		__skb_pull(skb, skb_transport_offset(skb));
+		rxe_rcv(rxe, skb, rxe_loop_cb(skb)->nh);
+	}
+	queue_work(system_bh_wq, &rxe->loop_work);
+}
+
+/**
+ * rxe_loop_init - set up the device's loopback queue
+ * @rxe: the device, not registered yet
+ *
+ * Context: any context.
+ */
+void rxe_loop_init(struct rxe_dev *rxe)
+{
+	skb_queue_head_init(&rxe->loop_q);
+	INIT_WORK(&rxe->loop_work, rxe_loop_run);
+}
+
+/**
+ * rxe_loop_stop - stop the loopback work and drop what is queued
+ * @rxe: the device, with no QP left to send
+ *
+ * Context: process context; waits for a running loopback work.
+ */
+void rxe_loop_stop(struct rxe_dev *rxe)
+{
+	disable_work_sync(&rxe->loop_work);
+	skb_queue_purge(&rxe->loop_q);
+}
+
+/*
+ * Queue @skb, skb->data at its network header, for the device itself.
+ * Takes @skb.  Return: 0, or -ENOBUFS when the queue is full.
+ */
+static int rxe_loop_xmit(struct rxe_dev *rxe, struct sk_buff *skb,
+			 unsigned int bth_off, enum rxe_nh nh)
+{
+	if (skb_queue_len(&rxe->loop_q) >= RXE_LOOP_MAX) {
+		kfree_skb(skb);
+		return -ENOBUFS;
+	}
+	skb_set_transport_header(skb, bth_off);
+	rxe_loop_cb(skb)->nh = nh;
+	skb_queue_tail(&rxe->loop_q, skb);
+	queue_work(system_bh_wq, &rxe->loop_work);
+	return 0;
+}
+
 /**
  * rxe_xmit_skb - send a transport packet
  * @rxe: the device
@@ -627,10 +720,11 @@ static u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
  *
  * Context: softirq or process context with bottom halves off; takes no
  * lock of rxe or rdmavt.
- * Return: 0 when the frame was handed to the net device (or back in, for
- * the device's own MAC); -EHOSTUNREACH when there is no route or no
- * destination MAC; -ENETDOWN when the GID has no net device; another
- * error of the net device.
+ * Return: 0 when the frame was handed to the net device (or to the
+ * loopback queue, for the device's own MAC); -EHOSTUNREACH when there is
+ * no route or no destination MAC; -ENETDOWN when the GID has no net
+ * device; -ENOBUFS when the loopback queue is full; another error of the
+ * net device.
  */
 int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct ib_gid_attr *sgid_attr,
@@ -676,21 +770,17 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 	}
 	skb->dev = ndev;
 	skb->priority = rdma_ah_get_sl(av);
+	if (ether_addr_equal(av->roce.dmac, ndev->dev_addr)) {
+		rcu_read_unlock();
+		return rxe_loop_xmit(rxe, skb, off, nh);
+	}
 	ret = dev_hard_header(skb, ndev, ntohs(skb->protocol), av->roce.dmac,
 			      ndev->dev_addr, skb->len);
 	if (ret < 0)
 		goto err;
-	if (ether_addr_equal(av->roce.dmac, ndev->dev_addr)) {
-		/* to this host: in again, as the wire would bring it */
-		skb->protocol = eth_type_trans(skb, ndev);
-		netif_rx(skb);
-		ret = 0;
-	} else {
-		ret = dev_queue_xmit(skb);
-		ret = net_xmit_eval(ret) ? -ENOBUFS : 0;
-	}
+	ret = dev_queue_xmit(skb);
 	rcu_read_unlock();
-	return ret;
+	return net_xmit_eval(ret) ? -ENOBUFS : 0;
 
 err:
 	rcu_read_unlock();

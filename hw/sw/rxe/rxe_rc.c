@@ -446,6 +446,24 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 }
 
 /*
+ * Take a try of the retry counter: true and counted as a retry when one
+ * is left, else false with the oldest request completed in
+ * IB_WC_RETRY_EXC_ERR.  Under rc.lock.
+ */
+static bool rxe_rc_try(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	if (priv->rc.retry-- <= 0) {
+		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
+		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
+		return false;
+	}
+	rvt_hw_count(qp, RVT_CNT_COMP_RETRY, 1);
+	return true;
+}
+
+/*
  * An acknowledgment past a READ or atomic whose response @miss never
  * came: ask again from there, once until a response comes (later ACKs of
  * the same requests would each ask again).  A try of the retry counter,
@@ -455,12 +473,8 @@ static void rxe_rc_implied_nak(struct rvt_qp *qp, u32 miss)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 
-	if (priv->rc.retry-- <= 0) {
-		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
-		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
+	if (!rxe_rc_try(qp))
 		return;
-	}
-	rvt_hw_count(qp, RVT_CNT_COMP_RETRY, 1);
 	priv->rc.implied = true;
 	rxe_rc_resend(qp, miss);
 }
@@ -475,16 +489,11 @@ static void rxe_rc_timer(struct timer_list *t)
 		spin_unlock_bh(&priv->rc.lock);
 		return;
 	}
-	if (priv->rc.rnr_wait) {
+	/* from the oldest PSN not acknowledged: the RNR wait is no try */
+	if (priv->rc.rnr_wait)
 		priv->rc.rnr_wait = false;
-	} else if (priv->rc.retry-- <= 0) {
-		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
-		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
+	else if (!rxe_rc_try(qp))
 		goto out;
-	} else {
-		rvt_hw_count(qp, RVT_CNT_COMP_RETRY, 1);
-	}
-	/* from the oldest PSN not acknowledged */
 	rxe_rc_resend(qp, priv->rc.una);
 out:
 	spin_unlock_bh(&priv->rc.lock);

@@ -6,7 +6,7 @@
  * wrong is dropped and counted (struct rxe_dev.drops, by reason).
  *
  * Softirq context (the UDP socket's encap_rcv, the packet_type's
- * handler, netif_rx() of a frame to the device itself).
+ * handler, the loopback work of a packet to the device itself).
  */
 #include <linux/unaligned.h>
 

@@ -11,7 +11,8 @@
  * pages in place (page fragments the cable sees) or copied where it must
  * be, and pages that outlive their request and their memory's owner;
  * no more READs and atomics outstanding than max_rd_atomic, the depths
- * checked against the device's; duplicate ACKs that move nothing.
+ * checked against the device's; duplicate ACKs that move nothing; an
+ * implied NAK; two QPs of one device talking through its own address.
  */
 #include "rxe_bed.h"
 
@@ -440,6 +441,33 @@ static enum ku_fate kr_swap_pairs(unsigned int n)
 static void kr_restore(void *p)
 {
 	ku_fate_set(NULL);
+}
+
+static enum ku_fate kr_pass_all(unsigned int n)
+{
+	return KU_PASS;
+}
+
+/*
+ * Two RC QPs of one device connected to each other through its own
+ * address (the MAC the core resolves is the device's own): the same
+ * transfers and atomics complete, and no frame goes into the cable.
+ */
+static void rxe_rc_loopback(struct kunit *test)
+{
+	struct kr_side *a, *b;
+
+	ku_bed(test);
+	a = kr_new(test, &ku_side[0], IB_QPT_RC);
+	b = kr_new(test, &ku_side[0], IB_QPT_RC);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, a, b, &kr_default), 0);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, b, a, &kr_default), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	ku_fate_set(kr_pass_all);
+	kr_traffic(test, a, b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ku_frames), 0);
 }
 
 /* The same transfers while the cable drops, doubles or reorders. */
@@ -1355,6 +1383,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_rd_atomic_limits),
 	KUNIT_CASE(rxe_rc_dup_ack),
 	KUNIT_CASE(rxe_rc_implied_nak),
+	KUNIT_CASE(rxe_rc_loopback),
 	{}
 };
 
