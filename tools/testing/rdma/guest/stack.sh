@@ -26,10 +26,10 @@ STACK_UPSTREAM_DIR=/testbed/upstream
 # Load order of upstream's stack (each after the modules it needs).
 STACK_UPSTREAM_MODULES="ib_core ib_cm iw_cm rdma_cm ib_uverbs ib_umad rdma_ucm rdma_rxe siw"
 
-# (the directory first: a test costs nothing, a grep is a process, and
-# forks are slow under TCG)
+# (a loaded module has an initstate in sysfs, a built-in one none; no
+# process: forks are slow under TCG)
 stack_is_loaded() {
-	[ -d "/sys/module/$1" ] && grep -q "^$1 " /proc/modules
+	[ -e "/sys/module/$1/initstate" ]
 }
 
 # stack_current: ours, upstream or none (what /run/stack says was loaded
