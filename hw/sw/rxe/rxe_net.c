@@ -646,6 +646,7 @@ static struct rxe_loop_cb *rxe_loop_cb(struct sk_buff *skb)
 static void rxe_loop_run(struct work_struct *work)
 {
 	struct rxe_dev *rxe = container_of(work, struct rxe_dev, loop_work);
+	struct net_device *ndev;
 	struct sk_buff *skb;
 	int n;
 
@@ -653,14 +654,16 @@ static void rxe_loop_run(struct work_struct *work)
 		skb = skb_dequeue(&rxe->loop_q);
 		if (!skb)
 			return;
+		ndev = skb->dev;
 		/* the payload may be the sender's pages: copied here */
 		if (skb_linearize(skb)) {
 			rxe_drop(rxe, RXE_DROP_NOMEM);
 			kfree_skb(skb);
-			continue;
+		} else {
+			__skb_pull(skb, skb_transport_offset(skb));
+			rxe_rcv(rxe, skb, rxe_loop_cb(skb)->nh);
 		}
-		__skb_pull(skb, skb_transport_offset(skb));
-		rxe_rcv(rxe, skb, rxe_loop_cb(skb)->nh);
+		dev_put(ndev);
 	}
 	queue_work(system_bh_wq, &rxe->loop_work);
 }
@@ -685,13 +688,21 @@ void rxe_loop_init(struct rxe_dev *rxe)
  */
 void rxe_loop_stop(struct rxe_dev *rxe)
 {
+	struct sk_buff *skb;
+
 	disable_work_sync(&rxe->loop_work);
-	skb_queue_purge(&rxe->loop_q);
+	while ((skb = skb_dequeue(&rxe->loop_q))) {
+		dev_put(skb->dev);
+		kfree_skb(skb);
+	}
 }
 
 /*
  * Queue @skb, skb->data at its network header, for the device itself.
- * Takes @skb.  Return: 0, or -ENOBUFS when the queue is full.
+ * Takes @skb.  A queued packet holds a reference on skb->dev (the GID's
+ * net device, perhaps a VLAN device the receive path looks at), dropped
+ * once it has been received or purged.  Return: 0, or -ENOBUFS when the
+ * queue is full.
  */
 static int rxe_loop_xmit(struct rxe_dev *rxe, struct sk_buff *skb,
 			 unsigned int bth_off, enum rxe_nh nh)
@@ -702,6 +713,7 @@ static int rxe_loop_xmit(struct rxe_dev *rxe, struct sk_buff *skb,
 	}
 	skb_set_transport_header(skb, bth_off);
 	rxe_loop_cb(skb)->nh = nh;
+	dev_hold(skb->dev);
 	skb_queue_tail(&rxe->loop_q, skb);
 	queue_work(system_bh_wq, &rxe->loop_work);
 	return 0;

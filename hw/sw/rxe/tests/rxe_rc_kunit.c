@@ -449,25 +449,63 @@ static enum ku_fate kr_pass_all(unsigned int n)
 }
 
 /*
+ * A packet on the loopback queue holds its net device until it has been
+ * received: with the queue's work disabled, one SEND waits there and the
+ * device's count is up by one; after the work has run it is back.  The
+ * route is warm (traffic went before), so nothing else moves the count;
+ * the local ACK timeout is 4 s, so no retry adds a second packet.
+ */
+static void kr_loop_holds_ndev(struct kunit *test, struct kr_side *a,
+			       struct kr_side *b)
+{
+	struct rxe_dev *rxe = to_rxe_dev(a->side->ibdev);
+	struct net_device *ndev = a->side->ndev;
+	unsigned long end;
+	struct ib_wc wc;
+	int refs;
+
+	disable_work_sync(&rxe->loop_work);
+	refs = netdev_refcnt_read(ndev);
+	KUNIT_EXPECT_EQ(test, kr_post_recv(b, 50, 0, 8), 0);
+	KUNIT_EXPECT_EQ(test, kr_post(a, b, 50, IB_WR_SEND, 0, 0, 8), 0);
+	end = jiffies + 10 * HZ;
+	while (!skb_queue_len(&rxe->loop_q) && time_before(jiffies, end))
+		usleep_range(200, 400);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&rxe->loop_q), 1U);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), refs + 1);
+	enable_work(&rxe->loop_work);
+	queue_work(system_bh_wq, &rxe->loop_work);
+	kr_expect(test, a, 50, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 50, IB_WC_SUCCESS, &wc);
+	flush_work(&rxe->loop_work);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&rxe->loop_q), 0U);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), refs);
+}
+
+/*
  * Two RC QPs of one device connected to each other through its own
  * address (the MAC the core resolves is the device's own): the same
  * transfers and atomics complete, and no frame goes into the cable.
+ * Then a queued packet's hold on its net device.
  */
 static void rxe_rc_loopback(struct kunit *test)
 {
 	struct kr_side *a, *b;
+	struct kr_opts o = kr_default;
 
+	o.timeout = 20;		/* 4 s */
 	ku_bed(test);
 	a = kr_new(test, &ku_side[0], IB_QPT_RC);
 	b = kr_new(test, &ku_side[0], IB_QPT_RC);
 	KUNIT_ASSERT_TRUE(test, a && b);
-	KUNIT_ASSERT_EQ(test, kr_connect(test, a, b, &kr_default), 0);
-	KUNIT_ASSERT_EQ(test, kr_connect(test, b, a, &kr_default), 0);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, a, b, &o), 0);
+	KUNIT_ASSERT_EQ(test, kr_connect(test, b, a, &o), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
 							NULL), 0);
 	ku_fate_set(kr_pass_all);
 	kr_traffic(test, a, b);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ku_frames), 0);
+	kr_loop_holds_ndev(test, a, b);
 }
 
 /* The same transfers while the cable drops, doubles or reorders. */
