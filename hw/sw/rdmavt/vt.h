@@ -7,8 +7,8 @@
 
 #include <rdma/rdma_vt.h>
 
-/* SGEs per work request that rdmavt supports */
-#define RVT_MAX_SGE		16
+/* SGEs per work request that rdmavt supports (upstream rxe offers 32) */
+#define RVT_MAX_SGE		32
 #define RVT_MAX_INLINE		256
 /* bytes a UD receive reserves for the GRH */
 #define RVT_GRH_BYTES		40

@@ -227,7 +227,8 @@ struct rxe_qp_priv {
 /**
  * struct rxe_pkt - a packet being received, as far as it was parsed
  * @rxe: the device it came to
- * @skb: the packet, linear; skb->data at the BTH
+ * @skb: the packet, skb->data at the BTH; the headers up to the payload
+ *	linear, the payload linear or in page fragments (rxe_pkt_payload())
  * @nh: RXE_NH_* of its network header
  * @nhdr: the network header: the IPv4 or IPv6 header (the UDP header
  *	after it), or the GRH
@@ -237,7 +238,7 @@ struct rxe_qp_priv {
  * @qpn: the destination QP
  * @psn: the PSN
  * @paylen: bytes from the BTH to the end, the ICRC included
- * @payload: the payload's first byte
+ * @payoff: the payload's offset from skb->data
  * @plen: payload bytes, without padding
  */
 struct rxe_pkt {
@@ -251,7 +252,7 @@ struct rxe_pkt {
 	u32			qpn;
 	u32			psn;
 	u32			paylen;
-	u8			*payload;
+	u32			payoff;
 	u32			plen;
 };
 
@@ -274,9 +275,17 @@ struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
 int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct ib_gid_attr *sgid_attr,
 		 const struct rdma_ah_attr *av, u16 sport);
+u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
+		unsigned int len);
 
 /* rxe_recv.c */
-void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh);
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh,
+	     bool icrc);
+enum ib_wc_status rxe_pkt_payload(const struct rxe_pkt *pkt,
+				  enum ib_wc_status (*sink)(void *arg, u32 off,
+							    const void *data,
+							    u32 len),
+				  void *arg);
 
 /* rxe_ud.c */
 int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);

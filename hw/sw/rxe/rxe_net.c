@@ -101,7 +101,7 @@ static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 	if (!rxe)
 		goto drop;
-	if (skb_linearize(skb) || skb->len < sizeof(struct udphdr) ||
+	if (skb->len < sizeof(struct udphdr) ||
 	    (skb->protocol == htons(ETH_P_IP) ?
 	     ip_hdr(skb)->ihl != 5 :
 	     ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)) {
@@ -111,7 +111,7 @@ static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	}
 	__skb_pull(skb, sizeof(struct udphdr));
 	rxe_rcv(rxe, skb, skb->protocol == htons(ETH_P_IP) ? RXE_NH_IPV4 :
-		RXE_NH_IPV6);
+		RXE_NH_IPV6, true);
 	ib_device_put(&rxe->rdi.ibdev);
 	return 0;
 drop:
@@ -133,7 +133,7 @@ static int rxe_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 	rxe = rxe_of_netdev(ndev);
 	if (!rxe)
 		goto drop;
-	if (skb_linearize(skb) || skb->len < sizeof(*grh))
+	if (!pskb_may_pull(skb, sizeof(*grh)))
 		goto bad;
 	grh = (struct rxe_grh *)skb->data;
 	len = be16_to_cpu(grh->paylen);
@@ -144,8 +144,9 @@ static int rxe_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 	skb_reset_network_header(skb);
 	__skb_pull(skb, sizeof(*grh));
 	/* Ethernet pads short frames */
-	skb_trim(skb, len);
-	rxe_rcv(rxe, skb, RXE_NH_GRH);
+	if (pskb_trim(skb, len))
+		goto bad;
+	rxe_rcv(rxe, skb, RXE_NH_GRH, true);
 	ib_device_put(&rxe->rdi.ibdev);
 	return NET_RX_SUCCESS;
 
@@ -584,9 +585,18 @@ nomem:
 	return NULL;
 }
 
-/* crc32_le() of @len bytes of @skb from @off on, linear part and frags. */
-static u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
-		       unsigned int len)
+/**
+ * rxe_crc_skb - go on with a CRC over bytes of an skb
+ * @crc: the CRC so far (crc32_le()'s state)
+ * @skb: the packet: its linear part and page fragments (no frag list)
+ * @off: the first byte's offset from skb->data
+ * @len: how many bytes
+ *
+ * Context: any; maps the fragments' pages for a moment.
+ * Return: crc32_le() of @crc over the bytes.
+ */
+u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
+		unsigned int len)
 {
 	unsigned int hl = skb_headlen(skb), i;
 
@@ -655,14 +665,9 @@ static void rxe_loop_run(struct work_struct *work)
 		if (!skb)
 			return;
 		ndev = skb->dev;
-		/* the payload may be the sender's pages: copied here */
-		if (skb_linearize(skb)) {
-			rxe_drop(rxe, RXE_DROP_NOMEM);
-			kfree_skb(skb);
-		} else {
-			__skb_pull(skb, skb_transport_offset(skb));
-			rxe_rcv(rxe, skb, rxe_loop_cb(skb)->nh);
-		}
+		/* the headers are linear; the payload may be in fragments */
+		__skb_pull(skb, skb_transport_offset(skb));
+		rxe_rcv(rxe, skb, rxe_loop_cb(skb)->nh, false);
 		dev_put(ndev);
 	}
 	queue_work(system_bh_wq, &rxe->loop_work);
@@ -769,23 +774,24 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 	}
 	if (ret)
 		goto err;
-	/* the ICRC over the linear part and the fragments */
+	if (is_zero_ether_addr(av->roce.dmac)) {
+		ret = -EHOSTUNREACH;
+		goto err;
+	}
 	off = bth - skb->data;
+	skb->dev = ndev;
+	skb->priority = rdma_ah_get_sl(av);
+	/* no link on the way: no ICRC, as the IP loopback has no checksums */
+	if (ether_addr_equal(av->roce.dmac, ndev->dev_addr)) {
+		rcu_read_unlock();
+		return rxe_loop_xmit(rxe, skb, off, nh);
+	}
+	/* the ICRC over the linear part and the fragments */
 	crc = rxe_icrc_hdr(nh, skb_network_header(skb), bth);
 	crc = rxe_crc_skb(crc, skb, off + sizeof(struct rxe_bth),
 			  len - sizeof(struct rxe_bth) - RXE_ICRC_SIZE);
 	icrc = cpu_to_le32(~crc);
 	skb_store_bits(skb, off + len - RXE_ICRC_SIZE, &icrc, sizeof(icrc));
-	if (is_zero_ether_addr(av->roce.dmac)) {
-		ret = -EHOSTUNREACH;
-		goto err;
-	}
-	skb->dev = ndev;
-	skb->priority = rdma_ah_get_sl(av);
-	if (ether_addr_equal(av->roce.dmac, ndev->dev_addr)) {
-		rcu_read_unlock();
-		return rxe_loop_xmit(rxe, skb, off, nh);
-	}
 	ret = dev_hard_header(skb, ndev, ntohs(skb->protocol), av->roce.dmac,
 			      ndev->dev_addr, skb->len);
 	if (ret < 0)

@@ -572,6 +572,39 @@ static struct rvt_swqe *rxe_rc_resp_head(struct rvt_qp *qp, u32 psn)
 	return NULL;
 }
 
+/* rxe_pkt_payload() sinks of the receive paths */
+struct rxe_rc_sink {
+	struct rvt_qp		*qp;
+	struct rvt_sge_state	*ss;	/* READ response: the requester's */
+	u64			base;	/* SEND: offset; WRITE: address */
+	u32			rkey;	/* WRITE */
+};
+
+static enum ib_wc_status rxe_sink_sge(void *arg, u32 off, const void *data,
+				      u32 len)
+{
+	struct rxe_rc_sink *k = arg;
+
+	rvt_copy_sge(k->qp, k->ss, (void *)data, len, false, false);
+	return IB_WC_SUCCESS;
+}
+
+static enum ib_wc_status rxe_sink_recv(void *arg, u32 off, const void *data,
+				       u32 len)
+{
+	struct rxe_rc_sink *k = arg;
+
+	return rvt_recv_place(k->qp, k->base + off, data, len);
+}
+
+static enum ib_wc_status rxe_sink_write(void *arg, u32 off, const void *data,
+					u32 len)
+{
+	struct rxe_rc_sink *k = arg;
+
+	return rvt_write_place(k->qp, k->rkey, k->base + off, data, len);
+}
+
 /* A READ response for the oldest held request.  Under rc.lock. */
 static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 {
@@ -597,8 +630,10 @@ static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		return;
 	}
 	if (pkt->plen) {
+		struct rxe_rc_sink sink = { .qp = qp, .ss = &ss };
+
 		rvt_restart_sge(&ss, wqe, off);
-		rvt_copy_sge(qp, &ss, pkt->payload, pkt->plen, false, false);
+		rxe_pkt_payload(pkt, rxe_sink_sge, &sink);
 	}
 	r->next++;
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
@@ -898,6 +933,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 	struct rxe_rc *rc = &priv->rc;
+	struct rxe_rc_sink sink = { .qp = qp };
 	u32 mask = pkt->mask;
 	enum ib_wc_status st;
 	u8 *h = (u8 *)pkt->bth;
@@ -970,7 +1006,8 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
-		st = rvt_recv_place(qp, rc->send_off, pkt->payload, pkt->plen);
+		sink.base = rc->send_off;
+		st = rxe_pkt_payload(pkt, rxe_sink_recv, &sink);
 		if (st != IB_WC_SUCCESS) {
 			wc.status = st;
 			wc.opcode = IB_WC_RECV;
@@ -1020,9 +1057,9 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		    pkt->plen > rc->wlen - rc->wdone) {
 			st = IB_WC_REM_ACCESS_ERR;
 		} else {
-			st = rvt_write_place(qp, rc->wrkey,
-					     rc->wva + rc->wdone,
-					     pkt->payload, pkt->plen);
+			sink.rkey = rc->wrkey;
+			sink.base = rc->wva + rc->wdone;
+			st = rxe_pkt_payload(pkt, rxe_sink_write, &sink);
 		}
 		if (st != IB_WC_SUCCESS) {
 			rc->in_write = false;

@@ -181,6 +181,13 @@ void rxe_xmit_stop(struct rvt_qp *qp)
 	rxe_rc_stop(qp);
 }
 
+/* rxe_pkt_payload()'s sink: the payload after the 40 bytes of header */
+static enum ib_wc_status rxe_ud_sink(void *arg, u32 off, const void *data,
+				     u32 len)
+{
+	return rvt_recv_place(arg, sizeof(struct rxe_grh) + off, data, len);
+}
+
 /**
  * rxe_ud_recv - a datagram for a UD or GSI QP
  * @pkt: the packet, parsed, its ICRC checked
@@ -241,7 +248,7 @@ void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp)
 		return;
 	}
 	/* the payload first: a datagram too long leaves the header out */
-	wc.status = rvt_recv_place(qp, sizeof(nh), pkt->payload, pkt->plen);
+	wc.status = rxe_pkt_payload(pkt, rxe_ud_sink, qp);
 	if (wc.status == IB_WC_SUCCESS)
 		wc.status = rvt_recv_place(qp, 0, nh, sizeof(nh));
 	rvt_recv_complete(qp, &wc, pkt->bth->flags & RXE_BTH_SE);

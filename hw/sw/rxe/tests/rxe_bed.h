@@ -92,9 +92,16 @@ static struct sk_buff *ku_held;
 static struct net_device *ku_held_peer;
 static DEFINE_SPINLOCK(ku_held_lock);
 
+/*
+ * Into @peer as virtio-net receives a frame: its first KU_LINEAR bytes
+ * linear, the rest in page fragments (here the sender's, as it sent
+ * them), so that a payload lies partly in each.
+ */
+#define KU_LINEAR	128
+
 static inline void ku_deliver(struct sk_buff *skb, struct net_device *peer)
 {
-	if (skb_linearize(skb)) {
+	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len, KU_LINEAR))) {
 		dev_kfree_skb_any(skb);
 		return;
 	}

@@ -23,7 +23,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define KR_BIG		(300 * SZ_1K)
 #define KR_WR		32
 /* SGEs of a send request: rdmavt's most (RVT_MAX_SGE) */
-#define KR_SGE		16
+#define KR_SGE		32
 /*
  * SGEs of 8 bytes across a page boundary each: twice as many page
  * fragments, more than an skb has room for besides the trailer's
