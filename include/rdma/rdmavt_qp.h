@@ -120,12 +120,47 @@ struct rvt_srq {
 };
 
 /**
+ * struct rvt_flush_wr - an RDMA FLUSH request (IB_WR_FLUSH, IBA 1.5
+ *	annex A19) as a kernel user posts it to an rdmavt device that has
+ *	IB_DEVICE_FLUSH_GLOBAL or IB_DEVICE_FLUSH_PERSISTENT
+ * @wr: the request; no SGEs (num_sge 0)
+ * @remote_addr: the first byte of the range
+ * @length: the range's bytes (level IB_FLUSH_RANGE)
+ * @rkey: the remote key of the range or region
+ * @type: the placement type: IB_FLUSH_GLOBAL, IB_FLUSH_PERSISTENT or both
+ * @level: the selectivity level: IB_FLUSH_RANGE or IB_FLUSH_MR (the whole
+ *	region of @rkey)
+ *
+ * The kernel verbs have no request type of their own for a FLUSH (upstream
+ * rxe takes its fields from user space only); this one carries the fields
+ * of upstream rxe's user ABI.  An ATOMIC WRITE (IB_WR_ATOMIC_WRITE) is a
+ * struct ib_rdma_wr whose SGEs (or inline data) hold exactly the 8 bytes
+ * to write.
+ */
+struct rvt_flush_wr {
+	struct ib_send_wr	wr;
+	u64			remote_addr;
+	u32			length;
+	u32			rkey;
+	u8			type;
+	u8			level;
+};
+
+static inline const struct rvt_flush_wr *
+rvt_flush_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct rvt_flush_wr, wr);
+}
+
+/**
  * struct rvt_swqe - a send work request as queued
- * @wr: the request (with @rdma_wr, @atomic_wr, @ud_wr or @reg_wr by
- *	opcode); wr.sg_list points at the SGEs as posted, kept in the slot.
- *	Once the engine has checked them, wr.num_sge counts @sg_list.
+ * @wr: the request (with @rdma_wr, @atomic_wr, @flush_wr, @ud_wr or
+ *	@reg_wr by opcode); wr.sg_list points at the SGEs as posted, kept
+ *	in the slot.  Once the engine has checked them, wr.num_sge counts
+ *	@sg_list.
  * @rdma_wr: see @wr
  * @atomic_wr: see @wr
+ * @flush_wr: see @wr
  * @ud_wr: see @wr
  * @reg_wr: see @wr
  * @length: bytes of the request's data
@@ -139,6 +174,7 @@ struct rvt_swqe {
 		struct ib_send_wr	wr;
 		struct ib_rdma_wr	rdma_wr;
 		struct ib_atomic_wr	atomic_wr;
+		struct rvt_flush_wr	flush_wr;
 		struct ib_ud_wr		ud_wr;
 		struct ib_reg_wr	reg_wr;
 	};
@@ -401,7 +437,11 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
  *	or the checked region itself, as a walk holding its MR, for a
  *	driver that sends from the pages;
  *   rvt_atomic_execute()
- *	an atomic operation on 8 bytes of an rkey'd region.
+ *	an atomic operation on 8 bytes of an rkey'd region;
+ *   rvt_atomic_write()
+ *	an ATOMIC WRITE of 8 bytes into an rkey'd region;
+ *   rvt_flush_execute()
+ *	an RDMA FLUSH of an rkey'd range or region.
  * Each returns the status of the check that failed, as the requester
  * would see it; nothing is placed then.
  *
@@ -434,6 +474,10 @@ enum ib_wc_status rvt_read_source(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				     bool cmp_swap, u64 compare_add, u64 swap,
 				     u64 *orig);
+enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				   const void *val);
+enum ib_wc_status rvt_flush_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				    u32 len, u32 type, u32 level);
 
 /*
  * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:

@@ -2,7 +2,8 @@
 /*
  * The responder's atomics: CMP_AND_SWP and FETCH_AND_ADD on 8 aligned
  * bytes of an rkey'd region, the original value going back into the
- * requester's scatter list.
+ * requester's scatter list; and IBA 1.5's ATOMIC WRITE, 8 aligned bytes
+ * stored at once.
  *
  * Why one global lock: the target is plain memory that any device of
  * rdmavt (and any QP) may reach under another rkey or through a DMA MR;
@@ -12,6 +13,7 @@
  * alone.
  */
 
+#include <linux/unaligned.h>
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
@@ -71,6 +73,52 @@ enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	return IB_WC_SUCCESS;
 }
 EXPORT_SYMBOL(rvt_atomic_execute);
+
+/**
+ * rvt_atomic_write - a responder's ATOMIC WRITE of 8 remote bytes
+ * @qp: the responder QP
+ * @rkey: the steering tag of the target
+ * @vaddr: the target's address, 8-byte aligned
+ * @val: the 8 bytes, as they go into memory (any alignment)
+ *
+ * IBA 1.5's ATOMIC WRITE: the 8 bytes land at once, never torn, after
+ * everything the QP placed before them (a release store), and under the
+ * lock every rdmavt atomic takes, so that it orders with them too.  The
+ * checks are upstream rxe's, in its order: @qp must grant
+ * IB_ACCESS_REMOTE_WRITE (else an invalid request), @vaddr must be
+ * aligned, @rkey must name a registration of @qp's PD with remote write
+ * access covering the eight bytes.
+ *
+ * Context: any context but hard interrupts; no QP lock needed.
+ * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR when @qp does not grant
+ * remote writes or @vaddr is not aligned; IB_WC_REM_ACCESS_ERR when the
+ * key check failed.  Nothing is written unless IB_WC_SUCCESS.
+ */
+enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				   const void *val)
+{
+	struct rvt_sge target;
+	u64 v = get_unaligned((const u64 *)val);
+
+	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_WRITE) ||
+	    (vaddr & (sizeof(u64) - 1)))
+		return IB_WC_REM_INV_REQ_ERR;
+	if (!rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
+			 IB_ACCESS_REMOTE_WRITE))
+		return IB_WC_REM_ACCESS_ERR;
+	/* a region whose pages start off alignment: no torn store either */
+	if ((uintptr_t)target.vaddr & (sizeof(u64) - 1)) {
+		rvt_put_mr(target.mr);
+		return IB_WC_REM_INV_REQ_ERR;
+	}
+	spin_lock_bh(&rvt_atomic_lock);
+	/* after everything placed before it, as a WRITE that follows them */
+	smp_store_release((u64 *)target.vaddr, v);
+	spin_unlock_bh(&rvt_atomic_lock);
+	rvt_put_mr(target.mr);
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL(rvt_atomic_write);
 
 void rvt_deliver_atomic(struct rvt_delivery *d)
 {

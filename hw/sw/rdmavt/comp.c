@@ -39,6 +39,10 @@ static enum ib_wc_opcode rvt_wc_opcode(enum ib_wr_opcode op)
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
 		return IB_WC_REG_MR;
+	case IB_WR_FLUSH:
+		return IB_WC_FLUSH;
+	case IB_WR_ATOMIC_WRITE:
+		return IB_WC_ATOMIC_WRITE;
 	default:
 		return IB_WC_SEND;
 	}
@@ -62,9 +66,15 @@ static bool rvt_send_wc(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	wc->status = status;
 	wc->opcode = rvt_wc_opcode(op);
 	wc->qp = &qp->ibqp;
-	/* byte_len counts what came back: READ data, an atomic's value */
-	if (op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV)
+	/*
+	 * byte_len counts what came back: READ data, an atomic's value;
+	 * and as upstream rxe, an ATOMIC WRITE's 8 bytes, a FLUSH's range
+	 */
+	if (op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV ||
+	    op == IB_WR_ATOMIC_WRITE)
 		wc->byte_len = wqe->length;
+	else if (op == IB_WR_FLUSH)
+		wc->byte_len = wqe->flush_wr.length;
 	else if (op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		 op == IB_WR_ATOMIC_FETCH_AND_ADD)
 		wc->byte_len = sizeof(u64);

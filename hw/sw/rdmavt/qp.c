@@ -597,6 +597,14 @@ static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 		       op == IB_WR_REG_MR || op == IB_WR_LOCAL_INV;
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
+		/* IBA 1.5's, where the device says it carries them */
+		if (op == IB_WR_FLUSH)
+			return qp->rdi->dparms.props.device_cap_flags &
+			       (IB_DEVICE_FLUSH_GLOBAL |
+				IB_DEVICE_FLUSH_PERSISTENT);
+		if (op == IB_WR_ATOMIC_WRITE)
+			return qp->rdi->dparms.props.device_cap_flags &
+			       IB_DEVICE_ATOMIC_WRITE;
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
 		       op == IB_WR_SEND_WITH_INV || op == IB_WR_RDMA_WRITE ||
 		       op == IB_WR_RDMA_WRITE_WITH_IMM ||
@@ -639,7 +647,11 @@ static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
 	case IB_WR_RDMA_READ_WITH_INV:
+	case IB_WR_ATOMIC_WRITE:
 		wqe->rdma_wr = *rdma_wr(wr);
+		break;
+	case IB_WR_FLUSH:
+		wqe->flush_wr = *rvt_flush_wr(wr);
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -707,6 +719,11 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if ((wr->send_flags & IB_SEND_INLINE) && len > qp->max_inline)
+		return -EINVAL;
+	/* a FLUSH carries no data, an ATOMIC WRITE exactly 8 bytes */
+	if (READ_ONCE(qp->state) != IB_QPS_ERR &&
+	    ((wr->opcode == IB_WR_FLUSH && wr->num_sge) ||
+	     (wr->opcode == IB_WR_ATOMIC_WRITE && len != sizeof(u64))))
 		return -EINVAL;
 
 	/*

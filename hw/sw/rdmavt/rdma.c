@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The responder's RDMA WRITE and READ: the access the responder QP
- * grants its peer, the rkey check of the remote range (sge.c), and the
- * copy.  The in-memory delivery copies between the requester's walk and
+ * The responder's RDMA WRITE, READ and FLUSH: the access the responder
+ * QP grants its peer, the rkey check of the remote range (sge.c), and
+ * the copy (a FLUSH: the barrier).  The in-memory delivery copies between the requester's walk and
  * the rkey'd region directly; a wire driver places a tagged segment
  * (rvt_write_place()) or fetches the bytes of a READ response
  * (rvt_read_fetch()) through the same checks.
@@ -161,3 +161,66 @@ void rvt_deliver_rdma(struct rvt_delivery *d)
 		rvt_put_mr(mr);
 	}
 }
+
+/**
+ * rvt_flush_execute - a responder's RDMA FLUSH (IBA 1.5, annex A19)
+ * @qp: the responder QP
+ * @rkey: the steering tag of the range or region
+ * @vaddr: the range's first byte (level IB_FLUSH_RANGE)
+ * @len: its bytes (level IB_FLUSH_RANGE)
+ * @type: the FETH's placement type (IB_FLUSH_GLOBAL, IB_FLUSH_PERSISTENT)
+ * @level: the FETH's selectivity level (IB_FLUSH_RANGE, IB_FLUSH_MR)
+ *
+ * The checks are upstream rxe's: @qp must grant IB_ACCESS_FLUSH_GLOBAL
+ * for a global flush and IB_ACCESS_FLUSH_PERSISTENT for a persistent
+ * one (else an invalid request); @rkey must name a registration of
+ * @qp's PD with those same access flags, holding the range (level
+ * IB_FLUSH_RANGE; IB_FLUSH_MR flushes the whole region and names no
+ * range).  Global visibility: what the QP placed before is visible to
+ * every reader of the memory (a write barrier; the CPU placed it).
+ * Persistence needs persistent memory, which no rdmavt region is (a
+ * kernel region is ordinary memory; upstream rxe refuses to register
+ * user memory for persistent flushes unless it is persistent memory, and
+ * fails a persistent flush of a DMA region as a remote access error):
+ * a persistent flush of a non-empty range fails the key check.
+ *
+ * Context: any context but hard interrupts; no QP lock needed.
+ * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR when @qp lacks the flush
+ * access @type needs; IB_WC_REM_ACCESS_ERR when the key check failed or
+ * the flush is persistent.
+ */
+enum ib_wc_status rvt_flush_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
+				    u32 len, u32 type, u32 level)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	u32 qacc = READ_ONCE(qp->qp_access_flags);
+	struct rvt_mregion *mr;
+	struct rvt_sge sge;
+	int acc = 0;
+
+	if (type & IB_FLUSH_GLOBAL)
+		acc |= IB_ACCESS_FLUSH_GLOBAL;
+	if (type & IB_FLUSH_PERSISTENT)
+		acc |= IB_ACCESS_FLUSH_PERSISTENT;
+	if ((qacc & acc) != acc)
+		return IB_WC_REM_INV_REQ_ERR;
+	if (level == IB_FLUSH_MR) {
+		/* the whole region: its key, checked at its own base */
+		mr = rvt_mr_get(&rdi->lkey_table, rkey);
+		if (!mr)
+			return IB_WC_REM_ACCESS_ERR;
+		vaddr = mr->user_base;
+		len = 0;
+		rvt_put_mr(mr);
+	}
+	if (!rvt_rkey_ok(qp, &sge, len, vaddr, rkey, acc))
+		return IB_WC_REM_ACCESS_ERR;
+	rvt_put_mr(sge.mr);
+	/* nothing of ours is persistent memory: only an empty range is */
+	if ((type & IB_FLUSH_PERSISTENT) && (len || level == IB_FLUSH_MR))
+		return IB_WC_REM_ACCESS_ERR;
+	/* the bytes placed before are seen before anything after this */
+	wmb();
+	return IB_WC_SUCCESS;
+}
+EXPORT_SYMBOL(rvt_flush_execute);

@@ -134,7 +134,12 @@ static void rxe_set_props(struct rxe_dev *rxe, struct net_device *ndev)
 			      IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN |
-			      IB_DEVICE_MEM_MGT_EXTENSIONS;
+			      IB_DEVICE_MEM_MGT_EXTENSIONS |
+			      IB_DEVICE_FLUSH_GLOBAL |
+			      IB_DEVICE_FLUSH_PERSISTENT;
+	/* as upstream: an 8-byte store at once needs a 64-bit machine */
+	if (IS_ENABLED(CONFIG_64BIT))
+		p->device_cap_flags |= IB_DEVICE_ATOMIC_WRITE;
 	p->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	p->vendor_id = RXE_VENDOR_ID;
 	p->max_mr_size = ~0ULL;

@@ -103,6 +103,21 @@ struct rxe_immdt {
 } __packed;
 
 /**
+ * struct rxe_feth - FLUSH Extended Transport Header (IBA 1.5, annex
+ *	A19), 4 bytes
+ * @bits: reserved (bits 31..6), the selectivity level (5..4: 0 the
+ *	RETH's range, 1 the whole memory region) and the placement type
+ *	(3..0: bit 0 global visibility, bit 1 persistence)
+ */
+struct rxe_feth {
+	__be32	bits;
+} __packed;
+
+#define RXE_FETH_PLT_MASK	0x0000000f
+#define RXE_FETH_SEL_MASK	0x00000030
+#define RXE_FETH_SEL_SHIFT	4
+
+/**
  * struct rxe_deth - Datagram Extended Transport Header, 8 bytes
  * @qkey: queue key
  * @sqp: Resv8 (bits 31..24) and the source QP (23..0)
@@ -146,6 +161,7 @@ static_assert(offsetof(struct rxe_atmeth, comp) == 20);
 static_assert(sizeof(struct rxe_atmack) == 8);
 static_assert(sizeof(struct rxe_ieth) == 4);
 static_assert(sizeof(struct rxe_immdt) == 4);
+static_assert(sizeof(struct rxe_feth) == 4);
 static_assert(sizeof(struct rxe_deth) == 8);
 static_assert(sizeof(struct rxe_grh) == 40);
 static_assert(offsetof(struct rxe_grh, next_hdr) == 6);
@@ -180,6 +196,9 @@ enum rxe_hdr_mask {
 	RXE_LAST	= BIT(16),
 	RXE_ONLY	= RXE_FIRST | RXE_LAST,
 	RXE_COMP	= BIT(17),	/* completes a message at the responder */
+	RXE_FETH	= BIT(18),
+	RXE_FLUSH	= BIT(19),	/* RDMA FLUSH (IBA 1.5) */
+	RXE_ATOMIC_WRITE = BIT(20),	/* ATOMIC WRITE (IBA 1.5) */
 };
 
 /**
@@ -197,17 +216,17 @@ extern const struct rxe_opcode_info rxe_opcode[256];
 /**
  * rxe_hdr_off - where an extension header sits in a packet
  * @mask: the opcode's mask
- * @h: the header (one bit of RXE_RETH .. RXE_DETH)
+ * @h: the header (one bit of RXE_RETH .. RXE_DETH, or RXE_FETH)
  *
- * The IBTA order: BTH, DETH, RETH, AtomicETH, AETH, AtomicAckETH, ImmDt,
- * IETH.
+ * The IBTA order: BTH, DETH, FETH, RETH, AtomicETH, AETH, AtomicAckETH,
+ * ImmDt, IETH.
  *
  * Return: its offset from the start of the BTH.
  */
 static inline unsigned int rxe_hdr_off(u32 mask, u32 h)
 {
 	static const struct { u32 bit; u8 len; } order[] = {
-		{ RXE_DETH, 8 }, { RXE_RETH, 16 }, { RXE_ATMETH, 28 },
+		{ RXE_DETH, 8 }, { RXE_FETH, 4 }, { RXE_RETH, 16 }, { RXE_ATMETH, 28 },
 		{ RXE_AETH, 4 }, { RXE_ATMACK, 8 }, { RXE_IMMDT, 4 },
 		{ RXE_IETH, 4 },
 	};

@@ -12,7 +12,10 @@
  * max_rd_atomic 0 a READ or atomic waits until the retry timer gives
  * up on it).  SEND and WRITE take a
  * PSN per packet, a READ one request packet and a PSN per response
- * packet it expects, an atomic one PSN.  The last packet of a message,
+ * packet it expects, an atomic one PSN, as do IBA 1.5's FLUSH and ATOMIC
+ * WRITE (answered by a READ response of no payload; an ATOMIC WRITE
+ * counts against max_rd_atomic, a FLUSH does not, as upstream's
+ * requester counts them).  The last packet of a message,
  * and one in RXE_ACK_EVERY, asks for an ACK.  An ACK acknowledges every
  * PSN up to its own (coalescing: one ACK may complete several requests)
  * and opens the window; READ responses are placed into the request's
@@ -34,16 +37,19 @@
  * with the expected PSN executes; an older one is a duplicate (a SEND
  * or WRITE asking for an ACK is acknowledged again, a READ read and
  * answered again, an atomic answered from the replay cache of the last
- * max_dest_rd_atomic, never executed twice); a newer one gets one PSN
+ * max_dest_rd_atomic, never executed twice, and so are FLUSH and ATOMIC
+ * WRITE, whose PSNs the cache keeps too); a newer one gets one PSN
  * sequence NAK until the expected one comes.  Placement through
  * rdmavt's helpers: rvt_recv_begin/place/complete for SENDs (immediate,
  * invalidate), rvt_write_place() for WRITEs, rvt_rkey_ok() and the
  * region's pages in place for READ responses (rxe_tx_skb()),
- * rvt_atomic_execute() for atomics.  No receive WQE: an RNR NAK with the
- * QP's min_rnr_timer.  A length error, a misaligned atomic, or a READ or
- * atomic at a QP whose max_dest_rd_atomic is 0 (upstream rxe's "too many
- * RDMA or atomic requests") NAKs an invalid request, a key error a remote
- * access error; either moves the QP to the error state.
+ * rvt_atomic_execute() for atomics, rvt_flush_execute() and
+ * rvt_atomic_write() for FLUSH and ATOMIC WRITE.  No receive WQE: an
+ * RNR NAK with the QP's min_rnr_timer.  A length error, a misaligned
+ * atomic, or a READ, atomic or ATOMIC WRITE at a QP whose
+ * max_dest_rd_atomic is 0 (upstream rxe's "too many RDMA or atomic
+ * requests") NAKs an invalid request, a key error a remote access
+ * error; either moves the QP to the error state.
  *
  * Locks: struct rxe_rc.lock (the requester's state; BH) is taken by
  * xmit_wqe, the ACK path, the retry timer and the flush work, and is
@@ -195,10 +201,73 @@ static bool rxe_wr_is_atomic(struct rvt_swqe *wqe)
 	       wqe->wr.opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-/* A READ or an atomic: its response, not an ACK, completes it. */
+/* IBA 1.5's FLUSH and ATOMIC WRITE: one packet, answered by a READ response */
+static bool rxe_wr_is_flush_aw(struct rvt_swqe *wqe)
+{
+	return wqe->wr.opcode == IB_WR_FLUSH ||
+	       wqe->wr.opcode == IB_WR_ATOMIC_WRITE;
+}
+
+/* A READ, atomic, FLUSH or ATOMIC WRITE: its response completes it. */
 static bool rxe_wr_has_resp(struct rvt_swqe *wqe)
 {
-	return rxe_wr_is_read(wqe) || rxe_wr_is_atomic(wqe);
+	return rxe_wr_is_read(wqe) || rxe_wr_is_atomic(wqe) ||
+	       rxe_wr_is_flush_aw(wqe);
+}
+
+/*
+ * What counts against max_rd_atomic: READs and atomics, and as upstream
+ * rxe's requester counts it, an ATOMIC WRITE, not a FLUSH.
+ */
+static bool rxe_wr_rd_atomic(struct rvt_swqe *wqe)
+{
+	return rxe_wr_is_read(wqe) || rxe_wr_is_atomic(wqe) ||
+	       wqe->wr.opcode == IB_WR_ATOMIC_WRITE;
+}
+
+/*
+ * A FLUSH (FETH, RETH) or an ATOMIC WRITE (RETH, its 8 bytes from the
+ * request's SGEs) of the request in slot @idx: one packet, asking for
+ * its response.  False when it found no memory.
+ */
+static bool rxe_rc_send_flush_aw(struct rvt_qp *qp, u32 idx)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, idx);
+	struct rxe_rc_req *r = &priv->rc.reqs[idx];
+	bool flush = wqe->wr.opcode == IB_WR_FLUSH;
+	u8 op = flush ? IB_OPCODE_RC_FLUSH : IB_OPCODE_RC_ATOMIC_WRITE;
+	u32 mask = rxe_opcode[op].mask;
+	struct rvt_sge_state ss;
+	struct rxe_reth *reth;
+	struct sk_buff *skb;
+
+	if (!flush)
+		rvt_restart_sge(&ss, wqe, 0);
+	skb = rxe_rc_skb(rxe, qp, op, r->first_psn, true, flush ? NULL : &ss,
+			 flush ? 0 : sizeof(u64));
+	if (!skb)
+		return false;
+	reth = (void *)skb->data + rxe_hdr_off(mask, RXE_RETH);
+	if (flush) {
+		const struct rvt_flush_wr *fw = &wqe->flush_wr;
+		struct rxe_feth *feth = (void *)skb->data +
+					rxe_hdr_off(mask, RXE_FETH);
+
+		feth->bits = htonl((fw->level << RXE_FETH_SEL_SHIFT &
+				    RXE_FETH_SEL_MASK) |
+				   (fw->type & RXE_FETH_PLT_MASK));
+		reth->va = cpu_to_be64(fw->remote_addr);
+		reth->rkey = htonl(fw->rkey);
+		reth->len = htonl(fw->length);
+	} else {
+		reth->va = cpu_to_be64(wqe->rdma_wr.remote_addr);
+		reth->rkey = htonl(wqe->rdma_wr.rkey);
+		reth->len = htonl(sizeof(u64));
+	}
+	rxe_rc_send_skb(qp, skb);
+	return true;
 }
 
 /*
@@ -255,6 +324,8 @@ static bool rxe_rc_send_req(struct rvt_qp *qp, u32 idx, u32 from, u32 to)
 		rxe_rc_send_skb(qp, skb);
 		return true;
 	}
+	if (rxe_wr_is_flush_aw(wqe))
+		return rxe_rc_send_flush_aw(qp, idx);
 	for (k = from; k < to; k++) {
 		u8 op = rxe_rc_opcode(qp, wqe, k, r->npkts);
 		const struct rxe_opcode_info *info = &rxe_opcode[op];
@@ -318,7 +389,7 @@ static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
 	if (priv->rc.unsent == priv->rc.held) {
 		priv->rc.tx = rvt_sq_next_index(qp, idx);
 		priv->rc.unsent--;
-	} else if (rxe_wr_has_resp(wqe)) {
+	} else if (rxe_wr_rd_atomic(wqe)) {
 		priv->rc.rd_out--;
 	}
 	priv->rc.head = rvt_sq_next_index(qp, idx);
@@ -399,7 +470,8 @@ static void rxe_rc_push(struct rvt_qp *qp)
 				break;
 			if (!rxe_wr_has_resp(wqe))
 				to = min(to, k + RXE_WINDOW - out);
-			else if (rc->rd_out >= qp->max_rd_atomic)
+			else if (rxe_wr_rd_atomic(wqe) &&
+				 rc->rd_out >= qp->max_rd_atomic)
 				break;	/* the initiator depth is reached */
 		}
 		if (!rxe_rc_send_req(qp, rc->tx, k, to))
@@ -411,7 +483,7 @@ static void rxe_rc_push(struct rvt_qp *qp)
 		rc->spsn = rxe_psn_add(r->first_psn, r->npkts);
 		rc->tx = rvt_sq_next_index(qp, rc->tx);
 		rc->unsent--;
-		if (rxe_wr_has_resp(wqe))
+		if (rxe_wr_rd_atomic(wqe))
 			rc->rd_out++;
 	}
 }
@@ -430,7 +502,7 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 		if (rxe_psn_cmp(rxe_psn_add(r->first_psn, r->npkts - 1),
 				psn) >= 0)
 			break;
-		rd += rxe_wr_has_resp(rvt_get_swqe_ptr(qp, idx));
+		rd += rxe_wr_rd_atomic(rvt_get_swqe_ptr(qp, idx));
 	}
 	if (i == rc->held)
 		return;
@@ -527,7 +599,7 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	/* rdmavt took only what the QP type carries (no UC READ, atomic) */
 	spin_lock_bh(&priv->rc.lock);
 	r->first_psn = priv->rc.psn;
-	r->npkts = rxe_wr_is_atomic(wqe) ? 1 :
+	r->npkts = rxe_wr_is_atomic(wqe) || rxe_wr_is_flush_aw(wqe) ? 1 :
 		   rxe_npkts(wqe->length, rxe_qp_mtu(qp));
 	r->next = 0;
 	priv->rc.psn = rxe_psn_add(priv->rc.psn, r->npkts);
@@ -643,6 +715,33 @@ static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 }
 
+/*
+ * A READ response for a FLUSH or ATOMIC WRITE, upstream's answer to
+ * either (one packet, no payload): it completes the oldest held request
+ * when that is one of them and the PSN is its own.  False when the
+ * oldest is not one of them (a READ's response).  Under rc.lock.
+ */
+static bool rxe_rc_flush_aw_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rvt_swqe *wqe;
+
+	wqe = rxe_rc_resp_head(qp, pkt->psn);
+	if (!wqe || !rxe_wr_is_flush_aw(wqe))
+		return false;
+	if (pkt->psn != priv->rc.reqs[priv->rc.head].first_psn)
+		return true;
+	if (pkt->plen || !(pkt->mask & RXE_AETH)) {
+		rxe_rc_complete_head(qp, IB_WC_BAD_RESP_ERR);
+		return true;
+	}
+	priv->rc.una = rxe_psn_add(pkt->psn, 1);
+	priv->rc.retry = qp->s_retry_cnt;
+	priv->rc.implied = false;
+	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
+	return true;
+}
+
 /* An atomic's acknowledgment: its original value.  Under rc.lock. */
 static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 {
@@ -688,7 +787,8 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 	if (!priv->rc.held || priv->rc.stopped)
 		goto out;
 	if (pkt->mask & RXE_READ) {
-		if (!(pkt->mask & RXE_AETH) || !(syn & 0x60))
+		if ((!(pkt->mask & RXE_AETH) || !(syn & 0x60)) &&
+		    !rxe_rc_flush_aw_resp(qp, pkt))
 			rxe_rc_read_resp(qp, pkt);
 		goto rearm;
 	}
@@ -880,6 +980,26 @@ static void rxe_rc_send_atmack(struct rvt_qp *qp, u32 psn, u64 orig)
 	rxe_rc_send_skb(qp, skb);
 }
 
+/*
+ * Answer the FLUSH or ATOMIC WRITE of @psn as upstream does: a READ
+ * response of no payload, the AETH an ACK with the MSN.
+ */
+static void rxe_rc_send_empty_resp(struct rvt_qp *qp, u32 psn)
+{
+	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
+	struct rxe_qp_priv *priv = qp->priv;
+	u8 op = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+	struct sk_buff *skb;
+
+	skb = rxe_rc_skb(rxe, qp, op, psn, false, NULL, 0);
+	if (!skb)
+		return;
+	put_unaligned_be32(0x1fU << 24 | (priv->rc.msn & IB_MSN_MASK),
+			   skb->data + rxe_hdr_off(rxe_opcode[op].mask,
+						   RXE_AETH));
+	rxe_rc_send_skb(qp, skb);
+}
+
 /* The replay cache's entry of the atomic of @psn, or NULL.  Under r_lock. */
 static struct rxe_atm_done *rxe_rc_atm_find(struct rxe_rc *rc, u32 psn)
 {
@@ -928,6 +1048,58 @@ static bool rxe_rc_take_wqe(struct rvt_qp *qp, struct rxe_pkt *pkt,
 	return false;
 }
 
+/*
+ * Execute the FLUSH or ATOMIC WRITE @pkt, which has the expected PSN:
+ * rdmavt's checks and the flush or the store, then the replay cache
+ * keeps its PSN (a duplicate is answered, never executed again) and the
+ * answer goes.  Under r_lock.
+ */
+static void rxe_rc_flush_aw(struct rvt_qp *qp, struct rxe_pkt *pkt)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+	struct rxe_rc *rc = &priv->rc;
+	u32 mask = pkt->mask;
+	u8 *h = (u8 *)pkt->bth;
+	struct rxe_reth *reth = (void *)h + rxe_hdr_off(mask, RXE_RETH);
+	u32 rkey = be32_to_cpu(reth->rkey), len = be32_to_cpu(reth->len);
+	u64 va = be64_to_cpu(reth->va);
+	enum ib_wc_status st;
+
+	if (mask & RXE_FLUSH) {
+		u32 feth = get_unaligned_be32(h + rxe_hdr_off(mask, RXE_FETH));
+
+		st = rvt_flush_execute(qp, rkey, va, len,
+				       feth & RXE_FETH_PLT_MASK,
+				       (feth & RXE_FETH_SEL_MASK) >>
+				       RXE_FETH_SEL_SHIFT);
+	} else {
+		const void *val = NULL;
+		u64 buf;
+
+		/* IBA oA19-28: exactly 8 bytes, no pad */
+		if (len == sizeof(u64) && pkt->plen == sizeof(u64) &&
+		    !(pkt->bth->flags & RXE_BTH_PAD_MASK))
+			val = skb_header_pointer(pkt->skb,
+						 rxe_opcode[pkt->opcode].len,
+						 sizeof(buf), &buf);
+		st = val ? rvt_atomic_write(qp, rkey, va, val) :
+		     IB_WC_REM_INV_REQ_ERR;
+	}
+	if (st != IB_WC_SUCCESS) {
+		rxe_rc_nak(qp, pkt->psn, st == IB_WC_REM_INV_REQ_ERR ? 1 : 2,
+			   st);
+		return;
+	}
+	/* a FLUSH at a QP without responder resources is not replayed */
+	if (rc->natm)
+		rc->atm[rc->atm_next++ % rc->natm] = (struct rxe_atm_done) {
+			.psn = pkt->psn, .valid = true,
+		};
+	rc->msn++;
+	rc->epsn = rxe_psn_add(rc->epsn, 1);
+	rxe_rc_send_empty_resp(qp, pkt->psn);
+}
+
 /* Execute the request @pkt, which has the expected PSN.  Under r_lock. */
 static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 {
@@ -940,8 +1112,12 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	struct ib_wc wc = {};
 
 	/* no responder resources: upstream's "too many" invalid request */
-	if ((mask & (RXE_READ | RXE_ATOMIC)) && !rc->natm) {
+	if ((mask & (RXE_READ | RXE_ATOMIC | RXE_ATOMIC_WRITE)) && !rc->natm) {
 		rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+		return;
+	}
+	if (mask & (RXE_FLUSH | RXE_ATOMIC_WRITE)) {
+		rxe_rc_flush_aw(qp, pkt);
 		return;
 	}
 	if (mask & RXE_READ) {
@@ -1137,6 +1313,10 @@ void rxe_rc_recv_req(struct rxe_pkt *pkt, struct rvt_qp *qp)
 
 			if (done)
 				rxe_rc_send_atmack(qp, pkt->psn, done->orig);
+		} else if (pkt->mask & (RXE_FLUSH | RXE_ATOMIC_WRITE)) {
+			/* the same: answered again if known, not executed */
+			if (rxe_rc_atm_find(rc, pkt->psn))
+				rxe_rc_send_empty_resp(qp, pkt->psn);
 		} else if (pkt->mask & RXE_READ) {
 			/* read again: the region says what it holds now */
 			reth = (void *)pkt->bth + rxe_hdr_off(pkt->mask,

@@ -56,6 +56,12 @@ const struct rxe_opcode_info rxe_opcode[256] = {
 	       SND | RXE_LAST | RXE_COMP | RXE_IETH, B + 4),
 	RXE_OP(RC_SEND_ONLY_WITH_INVALIDATE,
 	       SND | RXE_ONLY | RXE_COMP | RXE_IETH, B + 4),
+	/* IBA 1.5: FLUSH has no payload, ATOMIC WRITE 8 bytes */
+	RXE_OP(RC_FLUSH, RQ | RXE_FLUSH | RXE_ONLY | RXE_FETH | RXE_RETH,
+	       B + 4 + 16),
+	RXE_OP(RC_ATOMIC_WRITE,
+	       RQ | RXE_ATOMIC_WRITE | RXE_ONLY | RXE_RETH | RXE_PAYLOAD,
+	       B + 16),
 	/* UC */
 	RXE_OP(UC_SEND_FIRST, SND | RXE_FIRST, B),
 	RXE_OP(UC_SEND_MIDDLE, SND | RXE_MIDDLE, B),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit suite of rxe's wire layer (rxe_hdr.h, rxe_wire.c): the header
- * layouts against bytes written out from the IBTA's tables, the opcode
+ * layouts (IBA 1.5's FETH, FLUSH and ATOMIC WRITE included) against bytes
+ * written out from the IBTA's tables, the opcode
  * table, PSN arithmetic across the 24-bit wrap, and the ICRC against
  * vectors computed apart from this code (zlib's CRC-32 over eight 0xff
  * bytes and the masked packet, as IBTA 7.8.1 and annex A17 define it).
@@ -74,6 +75,77 @@ static void rxe_hdr_ext(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &k, ack, sizeof(ack));
 }
 
+/*
+ * IBA 1.5: the FETH (annex A19: reserved bits 31..6, selectivity level
+ * 5..4, placement type 3..0) alone, and the headers of an RC FLUSH
+ * (BTH, FETH, RETH) and an RC ATOMIC WRITE (BTH, RETH, then the 8 bytes)
+ * built through the opcode table, as bytes from the tables.
+ */
+static void rxe_hdr_flush(struct kunit *test)
+{
+	static const u8 feth[] = { 0x00, 0x00, 0x00, 0x13 };
+	static const u8 flush[] = {
+		0x1c, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x11,
+		0x80, 0x00, 0x00, 0x05,
+		0x00, 0x00, 0x00, 0x01,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x11, 0x22, 0x33, 0x44, 0x00, 0x00, 0x10, 0x00,
+	};
+	static const u8 aw[] = {
+		0x1d, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x11,
+		0x80, 0x00, 0x00, 0x06,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x11, 0x22, 0x33, 0x44, 0x00, 0x00, 0x00, 0x08,
+	};
+	struct rxe_feth f = {
+		.bits = htonl(IB_FLUSH_MR << RXE_FETH_SEL_SHIFT |
+			      IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT),
+	};
+	u8 op[2] = { IB_OPCODE_RC_FLUSH, IB_OPCODE_RC_ATOMIC_WRITE };
+	u8 buf[32];
+	unsigned int i;
+	u32 m;
+
+	KUNIT_EXPECT_MEMEQ(test, &f, feth, sizeof(feth));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(f.bits) & RXE_FETH_PLT_MASK,
+			(u32)(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT));
+	KUNIT_EXPECT_EQ(test, (be32_to_cpu(f.bits) & RXE_FETH_SEL_MASK) >>
+			RXE_FETH_SEL_SHIFT, (u32)IB_FLUSH_MR);
+	KUNIT_EXPECT_EQ(test, rxe_opcode[IB_OPCODE_RC_FLUSH].len, 32);
+	KUNIT_EXPECT_EQ(test, rxe_opcode[IB_OPCODE_RC_ATOMIC_WRITE].len, 28);
+	for (i = 0; i < ARRAY_SIZE(op); i++) {
+		struct rxe_bth *bth = (struct rxe_bth *)buf;
+		struct rxe_reth *reth;
+
+		m = rxe_opcode[op[i]].mask;
+		KUNIT_EXPECT_TRUE(test, m & RXE_REQ);
+		KUNIT_EXPECT_FALSE(test, m & (RXE_WRITE | RXE_ATOMIC | RXE_READ |
+					      RXE_COMP));
+		memset(buf, 0, sizeof(buf));
+		*bth = (struct rxe_bth) {
+			.opcode = op[i], .pkey = htons(0xffff),
+			.qpn = htonl(0x11),
+			.apsn = htonl(RXE_BTH_ACK_REQ | (5 + i)),
+		};
+		reth = (void *)buf + rxe_hdr_off(m, RXE_RETH);
+		reth->va = cpu_to_be64(0x0102030405060708ULL);
+		reth->rkey = htonl(0x11223344);
+		if (!i) {
+			f.bits = htonl(IB_FLUSH_RANGE << RXE_FETH_SEL_SHIFT |
+				       IB_FLUSH_GLOBAL);
+			memcpy(buf + rxe_hdr_off(m, RXE_FETH), &f, sizeof(f));
+			reth->len = htonl(4096);
+			KUNIT_EXPECT_MEMEQ(test, buf, flush, sizeof(flush));
+			KUNIT_EXPECT_FALSE(test, m & RXE_PAYLOAD);
+		} else {
+			reth->len = htonl(8);
+			KUNIT_EXPECT_MEMEQ(test, buf, aw, sizeof(aw));
+			KUNIT_EXPECT_TRUE(test, m & RXE_PAYLOAD);
+			KUNIT_EXPECT_FALSE(test, m & RXE_FETH);
+		}
+	}
+}
+
 /* The opcode table: header lengths and offsets of IBTA table 38. */
 static void rxe_hdr_opcodes(struct kunit *test)
 {
@@ -99,10 +171,13 @@ static void rxe_hdr_opcodes(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(t); i++)
 		KUNIT_EXPECT_EQ_MSG(test, rxe_opcode[t[i].op].len, t[i].len,
 				    "opcode 0x%02x", t[i].op);
-	/* the RC, UC and UD opcodes of IBTA 1.2 without the extensions */
+	/*
+	 * the RC, UC and UD opcodes of IBTA 1.2 without the extensions, and
+	 * IBA 1.5's RC FLUSH and ATOMIC WRITE
+	 */
 	for (i = 0; i < 256; i++)
 		n += !!rxe_opcode[i].mask;
-	KUNIT_EXPECT_EQ(test, n, 23U + 12U + 2U);
+	KUNIT_EXPECT_EQ(test, n, 23U + 2U + 12U + 2U);
 	/* UD: DETH at 12, ImmDt after it */
 	m = rxe_opcode[IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE].mask;
 	KUNIT_EXPECT_EQ(test, rxe_hdr_off(m, RXE_DETH), 12U);
@@ -264,6 +339,7 @@ static void rxe_hdr_icrc_mask(struct kunit *test)
 static struct kunit_case rxe_hdr_cases[] = {
 	KUNIT_CASE(rxe_hdr_bth),
 	KUNIT_CASE(rxe_hdr_ext),
+	KUNIT_CASE(rxe_hdr_flush),
 	KUNIT_CASE(rxe_hdr_opcodes),
 	KUNIT_CASE(rxe_hdr_psn),
 	KUNIT_CASE(rxe_hdr_icrc_vectors),

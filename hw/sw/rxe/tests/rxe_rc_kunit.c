@@ -12,7 +12,10 @@
  * be, and pages that outlive their request and their memory's owner;
  * no more READs and atomics outstanding than max_rd_atomic, the depths
  * checked against the device's; duplicate ACKs that move nothing; an
- * implied NAK; two QPs of one device talking through its own address.
+ * implied NAK; two QPs of one device talking through its own address;
+ * IBA 1.5's FLUSH and ATOMIC WRITE in the transfers (so under drops,
+ * duplicates and reordering too), refused as upstream refuses them, and
+ * answered again but not executed again when they come late.
  */
 #include "rxe_bed.h"
 
@@ -40,6 +43,8 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
  * @rbuf: what it receives into and is written and read at
  * @atomic_mr: an MR of all memory with remote atomic access (the PD's
  *	global rkey has none)
+ * @flush_mr: an MR of all memory with remote write and both flush
+ *	accesses (IBA 1.5)
  */
 struct kr_side {
 	struct ku_side	*side;
@@ -49,6 +54,7 @@ struct kr_side {
 	u8		*buf;
 	u8		*rbuf;
 	struct ib_mr	*atomic_mr;
+	struct ib_mr	*flush_mr;
 };
 
 static void kr_free(void *p)
@@ -59,6 +65,8 @@ static void kr_free(void *p)
 		ib_destroy_qp(k->qp);
 	if (k->atomic_mr)
 		k->pd->device->ops.dereg_mr(k->atomic_mr, NULL);
+	if (k->flush_mr)
+		k->pd->device->ops.dereg_mr(k->flush_mr, NULL);
 	if (k->cq)
 		ib_free_cq(k->cq);
 	if (k->pd)
@@ -95,6 +103,15 @@ static struct kr_side *kr_new(struct kunit *test, struct ku_side *s,
 	mr->pd = k->pd;
 	mr->type = IB_MR_TYPE_DMA;
 	k->atomic_mr = mr;
+	mr = s->ibdev->ops.get_dma_mr(k->pd, IB_ACCESS_LOCAL_WRITE |
+				      IB_ACCESS_REMOTE_WRITE |
+				      IB_ACCESS_FLUSH_GLOBAL |
+				      IB_ACCESS_FLUSH_PERSISTENT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	mr->device = s->ibdev;
+	mr->pd = k->pd;
+	mr->type = IB_MR_TYPE_DMA;
+	k->flush_mr = mr;
 	k->cq = ib_alloc_cq(s->ibdev, NULL, 2 * KR_WR, 0, IB_POLL_DIRECT);
 	if (IS_ERR(k->cq))
 		k->cq = NULL;
@@ -151,6 +168,9 @@ static int kr_connect(struct kunit *test, struct kr_side *k,
 	int ret;
 
 	KUNIT_ASSERT_GE(test, index, 0);
+	if (rc)
+		attr.qp_access_flags |= IB_ACCESS_FLUSH_GLOBAL |
+					IB_ACCESS_FLUSH_PERSISTENT;
 	ret = ib_modify_qp(k->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
 			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
 	if (ret)
@@ -261,6 +281,45 @@ static int kr_atomic(struct kr_side *k, struct kr_side *peer, u64 id,
 	return ib_post_send(k->qp, &wr.wr, NULL);
 }
 
+/* A FLUSH of @k: @len bytes at @roff of @peer's rbuf under @rkey. */
+static int kr_flush(struct kr_side *k, struct kr_side *peer, u64 id,
+		    u32 roff, u32 len, u32 rkey, u8 type, u8 level)
+{
+	struct rvt_flush_wr wr = {
+		.wr = { .wr_id = id, .opcode = IB_WR_FLUSH },
+		.remote_addr = (uintptr_t)peer->rbuf + roff,
+		.length = len,
+		.rkey = rkey,
+		.type = type,
+		.level = level,
+	};
+
+	return ib_post_send(k->qp, &wr.wr, NULL);
+}
+
+/* An ATOMIC WRITE of @k: the 8 bytes at @off of buf to @roff of rbuf. */
+static int kr_atomic_write(struct kr_side *k, struct kr_side *peer, u64 id,
+			   u32 off, u32 roff, u32 rkey)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)k->buf + off,
+		.length = sizeof(u64),
+		.lkey = k->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = id,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_ATOMIC_WRITE,
+		},
+		.remote_addr = (uintptr_t)peer->rbuf + roff,
+		.rkey = rkey,
+	};
+
+	return ib_post_send(k->qp, &wr.wr, NULL);
+}
+
 /*
  * The next completion of @k within ten seconds: a deadline, not a
  * measure.  A 300-packet WRITE behind a 268 ms retry once missed a 2 s
@@ -339,9 +398,62 @@ static void kr_atomics(struct kunit *test, struct kr_side *a,
 }
 
 /*
+ * IBA 1.5's operations in one batch: a WRITE and a FLUSH (global
+ * visibility) of its range, an ATOMIC WRITE on a word then a FETCH_AND_ADD
+ * on it (its original is the ATOMIC WRITE's value: it came first and
+ * was not executed again), a second ATOMIC WRITE, and a FLUSH of the
+ * whole region.  Each completes in order with its opcode.
+ */
+static void kr_persist(struct kunit *test, struct kr_side *a,
+		       struct kr_side *b)
+{
+	const u32 roff = KR_BUF - 512, woff = KR_BUF - 128, off = KR_BUF - 256;
+	u64 *word = (u64 *)(b->rbuf + woff), *src = (u64 *)(a->buf + off);
+	u32 fkey = b->flush_mr->rkey;
+	struct ib_wc wc;
+	u64 val;
+
+	kr_fill(a->buf + off + 64, 100, 5);
+	src[0] = 0x1122334455667788ULL;
+	src[1] = 0x0102030405060708ULL;
+	src[2] = 0xeeeeeeeeeeeeeeeeULL;	/* the FETCH_AND_ADD's original */
+	*word = 1;
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 60, IB_WR_RDMA_WRITE, off + 64,
+				      roff, 100), 0);
+	KUNIT_ASSERT_EQ(test, kr_flush(a, b, 61, roff, 100, fkey,
+				       IB_FLUSH_GLOBAL, IB_FLUSH_RANGE), 0);
+	KUNIT_ASSERT_EQ(test, kr_atomic_write(a, b, 62, off, woff, fkey), 0);
+	KUNIT_ASSERT_EQ(test, kr_atomic(a, b, 63, IB_WR_ATOMIC_FETCH_AND_ADD,
+					off + 16, woff, 3, 0), 0);
+	KUNIT_ASSERT_EQ(test, kr_atomic_write(a, b, 64, off + 8, woff + 8,
+					      b->pd->unsafe_global_rkey), 0);
+	KUNIT_ASSERT_EQ(test, kr_flush(a, b, 65, 0, 0, fkey, IB_FLUSH_GLOBAL,
+				       IB_FLUSH_MR), 0);
+	kr_expect(test, a, 60, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 61, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_FLUSH);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 100U);
+	kr_expect(test, a, 62, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 8U);
+	kr_expect(test, a, 63, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 64, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_ATOMIC_WRITE);
+	kr_expect(test, a, 65, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_FLUSH);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf + roff, a->buf + off + 64, 100);
+	KUNIT_EXPECT_EQ(test, src[2], 0x1122334455667788ULL);
+	val = READ_ONCE(word[0]);
+	KUNIT_EXPECT_EQ(test, val, 0x112233445566778bULL);
+	val = READ_ONCE(word[1]);
+	KUNIT_EXPECT_EQ(test, val, 0x0102030405060708ULL);
+}
+
+/*
  * SENDs of 0 to 4 packets (one with immediate data), a WRITE of 9
  * packets, a WRITE with immediate, a READ of 9 packets back: all
- * complete in order and the bytes arrive.
+ * complete in order and the bytes arrive.  RC: atomics, and IBA 1.5's
+ * FLUSH and ATOMIC WRITE.
  */
 static void kr_traffic(struct kunit *test, struct kr_side *a,
 		       struct kr_side *b)
@@ -401,6 +513,7 @@ static void kr_traffic(struct kunit *test, struct kr_side *a,
 	KUNIT_EXPECT_MEMEQ(test, a->buf + 8192, a->buf, 8192);
 
 	kr_atomics(test, a, b);
+	kr_persist(test, a, b);
 }
 
 static void rxe_rc_transfers(struct kunit *test)
@@ -648,7 +761,209 @@ static void rxe_rc_atomic_refused(struct kunit *test)
 	}
 }
 
-/* A SEND before the receive is posted: RNR NAKs until it is. */
+/*
+ * The device offers IBA 1.5's operations; a FLUSH with data and an ATOMIC
+ * WRITE of other than 8 bytes are refused at the post.
+ */
+static void kr_refused_posts(struct kunit *test, struct kr_side *a,
+			     struct kr_side *b)
+{
+	const struct ib_send_wr *bad;
+	struct ib_sge sge;
+	u64 caps = a->side->ibdev->attrs.device_cap_flags;
+	struct rvt_flush_wr fw = {
+		.wr = { .opcode = IB_WR_FLUSH, .sg_list = &sge, .num_sge = 1 },
+		.rkey = b->flush_mr->rkey,
+		.type = IB_FLUSH_GLOBAL,
+	};
+	struct ib_rdma_wr aw = {
+		.wr = { .opcode = IB_WR_ATOMIC_WRITE, .sg_list = &sge,
+			.num_sge = 1 },
+		.remote_addr = (uintptr_t)b->rbuf,
+		.rkey = b->flush_mr->rkey,
+	};
+
+	KUNIT_EXPECT_TRUE(test, caps & IB_DEVICE_FLUSH_GLOBAL);
+	KUNIT_EXPECT_TRUE(test, caps & IB_DEVICE_FLUSH_PERSISTENT);
+	KUNIT_EXPECT_TRUE(test, caps & IB_DEVICE_ATOMIC_WRITE);
+	sge = (struct ib_sge) {
+		.addr = (uintptr_t)a->buf, .length = 4,
+		.lkey = a->pd->local_dma_lkey,
+	};
+	KUNIT_EXPECT_EQ(test, ib_post_send(a->qp, &fw.wr, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_post_send(a->qp, &aw.wr, &bad), -EINVAL);
+}
+
+/*
+ * IBA 1.5's operations refused, with upstream rxe's statuses: a FLUSH
+ * through an rkey without flush access, a persistent FLUSH (no memory
+ * of ours is persistent), an ATOMIC WRITE to a misaligned address, one
+ * through an rkey without remote write.  Nothing is written and the
+ * responder is in the error state.  Before: the device offers them, and
+ * a FLUSH with data or an ATOMIC WRITE of other than 8 bytes is refused
+ * at the post.
+ */
+static void rxe_rc_flush_refused(struct kunit *test)
+{
+	enum { GLOBAL, FLUSH, ATOMIC };
+	static const struct {
+		bool flush;
+		u8 type;
+		u32 roff;
+		int key;
+		enum ib_wc_status status;
+	} t[] = {
+		{ true, IB_FLUSH_GLOBAL, 8, GLOBAL, IB_WC_REM_ACCESS_ERR },
+		{ true, IB_FLUSH_PERSISTENT, 8, FLUSH, IB_WC_REM_ACCESS_ERR },
+		{ false, 0, 4, GLOBAL, IB_WC_REM_INV_REQ_ERR },
+		{ false, 0, 8, ATOMIC, IB_WC_REM_ACCESS_ERR },
+	};
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+	u32 i, key;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		kr_pair(test, IB_QPT_RC, NULL, &a, &b);
+		if (!i)
+			kr_refused_posts(test, a, b);
+		key = t[i].key == GLOBAL ? b->pd->unsafe_global_rkey :
+		      t[i].key == FLUSH ? b->flush_mr->rkey :
+		      b->atomic_mr->rkey;
+		*(u64 *)(b->rbuf + 8) = 77;
+		*(u64 *)a->buf = 99;
+		if (t[i].flush)
+			KUNIT_ASSERT_EQ(test, kr_flush(a, b, 1, t[i].roff, 8,
+						       key, t[i].type,
+						       IB_FLUSH_RANGE), 0);
+		else
+			KUNIT_ASSERT_EQ(test, kr_atomic_write(a, b, 1, 0,
+							      t[i].roff, key),
+					0);
+		kr_expect(test, a, 1, t[i].status, &wc);
+		KUNIT_EXPECT_EQ(test, *(u64 *)(b->rbuf + 8), 77ULL);
+		KUNIT_ASSERT_EQ(test, ib_query_qp(b->qp, &attr, IB_QP_STATE,
+						  &init), 0);
+		KUNIT_EXPECT_EQ_MSG(test, attr.qp_state, IB_QPS_ERR,
+				    "case %u", i);
+	}
+}
+
+/*
+ * The cable of rxe_rc_flush_replay: it keeps a copy of side 0's first
+ * ATOMIC WRITE and first FLUSH, and counts side 1's READ responses (the
+ * answer to either).
+ */
+static struct {
+	spinlock_t	lock;	/* all of it, from the senders' contexts */
+	struct sk_buff	*aw;
+	struct sk_buff	*flush;
+	unsigned int	resps;
+} kr_rp = { .lock = __SPIN_LOCK_UNLOCKED(kr_rp.lock) };
+
+static enum ku_fate kr_rp_peek(const struct sk_buff *skb,
+			       struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+
+	if (skb_headlen(skb) < KU_HDRS + sizeof(*bth) ||
+	    skb->protocol != htons(ETH_P_IP))
+		return KU_PASS;
+	spin_lock(&kr_rp.lock);
+	if (from == ku_side[1].ndev) {
+		if (bth->opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY)
+			kr_rp.resps++;
+	} else if (bth->opcode == IB_OPCODE_RC_ATOMIC_WRITE && !kr_rp.aw) {
+		kr_rp.aw = skb_copy(skb, GFP_ATOMIC);
+	} else if (bth->opcode == IB_OPCODE_RC_FLUSH && !kr_rp.flush) {
+		kr_rp.flush = skb_copy(skb, GFP_ATOMIC);
+	}
+	spin_unlock(&kr_rp.lock);
+	return KU_PASS;
+}
+
+static void kr_rp_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+	spin_lock_bh(&kr_rp.lock);
+	kfree_skb(kr_rp.aw);
+	kfree_skb(kr_rp.flush);
+	kr_rp.aw = NULL;
+	kr_rp.flush = NULL;
+	kr_rp.resps = 0;
+	spin_unlock_bh(&kr_rp.lock);
+}
+
+/*
+ * An ATOMIC WRITE and a FLUSH come again, late: after a FETCH_AND_ADD
+ * changed the word.  The responder answers each again from its replay
+ * cache (two more READ responses, which the requester, holding nothing,
+ * ignores) and executes neither: the word keeps the add, and both QPs
+ * stay in RTS with nothing more completed.
+ */
+static void rxe_rc_flush_replay(struct kunit *test)
+{
+	const u32 woff = 64;
+	struct kr_opts o = kr_default;
+	struct sk_buff *aw, *flush;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	struct kr_side *a, *b;
+	unsigned long end;
+	struct ib_wc wc;
+	u64 *word, val;
+
+	/* 4 s: no retry adds a frame the count does not expect */
+	o.timeout = 20;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	word = (u64 *)(b->rbuf + woff);
+	*word = 0;
+	*(u64 *)a->buf = 500;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_rp_off,
+							NULL), 0);
+	WRITE_ONCE(ku_peek, kr_rp_peek);
+	KUNIT_ASSERT_EQ(test, kr_atomic_write(a, b, 1, 0, woff,
+					      b->flush_mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, kr_flush(a, b, 2, woff, 8, b->flush_mr->rkey,
+				       IB_FLUSH_GLOBAL, IB_FLUSH_RANGE), 0);
+	KUNIT_ASSERT_EQ(test, kr_atomic(a, b, 3, IB_WR_ATOMIC_FETCH_AND_ADD,
+					8, woff, 1, 0), 0);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 3, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(a->buf + 8), 500ULL);
+	val = READ_ONCE(*word);
+	KUNIT_EXPECT_EQ(test, val, 501ULL);
+
+	spin_lock_bh(&kr_rp.lock);
+	aw = kr_rp.aw;
+	flush = kr_rp.flush;
+	kr_rp.aw = NULL;
+	kr_rp.flush = NULL;
+	spin_unlock_bh(&kr_rp.lock);
+	KUNIT_ASSERT_TRUE_MSG(test, aw && flush, "not seen: %s %s",
+			      aw ? "" : "ATOMIC WRITE", flush ? "" : "FLUSH");
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kr_rp.resps), 2U);
+	local_bh_disable();
+	ku_deliver(aw, ku_side[1].ndev);
+	ku_deliver(flush, ku_side[1].ndev);
+	local_bh_enable();
+	end = jiffies + 10 * HZ;
+	while (READ_ONCE(kr_rp.resps) < 4 && time_before(jiffies, end))
+		usleep_range(200, 400);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kr_rp.resps), 4U);
+	val = READ_ONCE(*word);
+	KUNIT_EXPECT_EQ(test, val, 501ULL);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(b->qp, &attr, IB_QP_STATE, &init),
+			0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTS);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(a->qp, &attr, IB_QP_STATE, &init),
+			0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTS);
+}
+
 static void rxe_rc_rnr(struct kunit *test)
 {
 	struct kr_side *a, *b;
@@ -1412,6 +1727,8 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_reorder),
 	KUNIT_CASE(rxe_rc_window),
 	KUNIT_CASE(rxe_rc_atomic_refused),
+	KUNIT_CASE(rxe_rc_flush_refused),
+	KUNIT_CASE(rxe_rc_flush_replay),
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_uc),
