@@ -2,10 +2,10 @@
 /*
  * The responder's RDMA WRITE, READ and FLUSH: the access the responder
  * QP grants its peer, the rkey check of the remote range (sge.c), and
- * the copy (a FLUSH: the barrier).  The in-memory delivery copies between the requester's walk and
- * the rkey'd region directly; a wire driver places a tagged segment
- * (rvt_write_place()) or fetches the bytes of a READ response
- * (rvt_read_fetch()) through the same checks.
+ * the copy (a FLUSH: the barrier).  The in-memory delivery copies
+ * between the requester's walk and the rkey'd region directly; a wire
+ * driver places a tagged segment (rvt_write_place()) or fetches the
+ * bytes of a READ response (rvt_read_fetch()) through the same checks.
  *
  * Context: any context but hard interrupts; nothing here sleeps.  The
  * checks read the responder's qp_access_flags without its state_lock: a
