@@ -17,7 +17,9 @@
 #   tcp       the kernel's own NVMe/TCP on the same wire (no RDMA)
 # Odd rounds run upstream first, even rounds ours first, siw then rxe.  The host prints
 # "nvmf-result ROUND COLUMN TEST METRIC VALUE" lines; bench/nvmf_table.py
-# makes the table.
+# makes the table.  After each RDMA column both guests print their
+# device's counters ("rdma statistic show link"): retries, sequence
+# errors and RNR NAKs say whether the wire lost anything.
 # Parameters: bench_nvmf.rounds=N bench_nvmf.secs=S (fio's run time)
 # needs: /usr/bin/rdma /usr/sbin/nvme /usr/bin/fio
 # timeout: 3000
@@ -111,6 +113,9 @@ rdma_column() {
 	fi
 	rdma link add $DEV type "$d" netdev "$WIRE_DEV" || fail "round $r $s $d: rdma link add"
 	column "$r" "$s-$d" rdma
+	# the device's counters (retries, sequence errors, RNR NAKs...)
+	echo "bench-nvmf: round $r $s-$d counters of $DEV:" \
+		$(rdma statistic show link $DEV/1 2>&1)
 	wire_sync "round $r $s $d: done" || fail "round $r $s $d: no sync"
 	rdma link delete $DEV || fail "round $r $s $d: rdma link delete"
 	stack_unload || fail "round $r $s $d: the stack did not unload"
