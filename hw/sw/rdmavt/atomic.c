@@ -39,9 +39,11 @@ static DEFINE_SPINLOCK(rvt_atomic_lock);
  * a wire; the in-memory delivery uses it too.
  *
  * Context: any context but hard interrupts; no QP lock needed.
- * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR for an address that is
- * not 8-byte aligned; IB_WC_REM_ACCESS_ERR when a check failed.
- * Nothing is changed unless IB_WC_SUCCESS.
+ * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR when @qp does not grant
+ * remote atomics or the address is not 8-byte aligned (an invalid
+ * request, as IBA's class C and upstream's drivers have it);
+ * IB_WC_REM_ACCESS_ERR when the key check failed.  Nothing is changed
+ * unless IB_WC_SUCCESS.
  */
 enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				     bool cmp_swap, u64 compare_add, u64 swap,
@@ -50,10 +52,11 @@ enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	struct rvt_sge target;
 	u64 *p, old;
 
-	if (vaddr & (sizeof(u64) - 1))
-		return IB_WC_REM_INV_REQ_ERR;
+	/* a QP without the access: an invalid request (IBA class C) */
 	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_ATOMIC) ||
-	    !rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
+	    (vaddr & (sizeof(u64) - 1)))
+		return IB_WC_REM_INV_REQ_ERR;
+	if (!rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
 			 IB_ACCESS_REMOTE_ATOMIC))
 		return IB_WC_REM_ACCESS_ERR;
 	/* aligned 8 bytes never straddle two segments */

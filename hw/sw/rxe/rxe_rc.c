@@ -927,7 +927,7 @@ static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 	u32 mtu = rxe_qp_mtu(qp), n = rxe_npkts(len, mtu), k;
 
 	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_READ))
-		return IB_WC_REM_ACCESS_ERR;
+		return IB_WC_REM_INV_REQ_ERR;
 	for (k = 0; k < n; k++) {
 		u32 off = k * mtu, c = min(mtu, len - off);
 		u8 op = rxe_read_resp_ops[rxe_pkt_place(k, n)];
@@ -1124,9 +1124,10 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		struct rxe_reth *reth = (void *)h + rxe_hdr_off(mask, RXE_RETH);
 		u32 len = be32_to_cpu(reth->len);
 
+		/* a QP without the access: an invalid request, as upstream */
 		if (!(READ_ONCE(qp->qp_access_flags) &
 		      IB_ACCESS_REMOTE_READ)) {
-			rxe_rc_nak(qp, pkt->psn, 2, IB_WC_REM_ACCESS_ERR);
+			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
 		rc->msn++;
@@ -1134,7 +1135,8 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 				 be32_to_cpu(reth->rkey), len);
 		if (st != IB_WC_SUCCESS) {
 			rc->msn--;
-			rxe_rc_nak(qp, pkt->psn, 2, st);
+			rxe_rc_nak(qp, pkt->psn,
+				   st == IB_WC_REM_INV_REQ_ERR ? 1 : 2, st);
 			return;
 		}
 		rc->epsn = rxe_psn_add(rc->epsn,
@@ -1228,16 +1230,24 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		/* the immediate needs a receive WQE: first */
 		if ((mask & RXE_IMMDT) && !rxe_rc_take_wqe(qp, pkt, true))
 			return;
+		/*
+		 * A QP without the access or more bytes than the RETH
+		 * said: an invalid request (class C), as upstream.
+		 */
 		if (!(READ_ONCE(qp->qp_access_flags) &
 		      IB_ACCESS_REMOTE_WRITE) ||
 		    pkt->plen > rc->wlen - rc->wdone) {
-			st = IB_WC_REM_ACCESS_ERR;
+			st = IB_WC_REM_INV_REQ_ERR;
 		} else {
 			sink.rkey = rc->wrkey;
 			sink.base = rc->wva + rc->wdone;
 			st = rxe_pkt_payload(pkt, rxe_sink_write, &sink);
 		}
-		if (st != IB_WC_SUCCESS) {
+		if (st == IB_WC_REM_INV_REQ_ERR) {
+			rc->in_write = false;
+			rxe_rc_nak(qp, pkt->psn, 1, st);
+			return;
+		} else if (st != IB_WC_SUCCESS) {
 			rc->in_write = false;
 			rxe_rc_nak(qp, pkt->psn, 2, IB_WC_REM_ACCESS_ERR);
 			return;

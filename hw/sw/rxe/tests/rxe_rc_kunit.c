@@ -762,6 +762,46 @@ static void rxe_rc_atomic_refused(struct kunit *test)
 }
 
 /*
+ * A responder QP that grants no remote access: a WRITE, a READ and an
+ * atomic each get an invalid-request NAK (IB_WC_REM_INV_REQ_ERR), as
+ * upstream rxe's class C, not a remote access error; nothing changes in
+ * the responder's memory and it goes to the error state.
+ */
+static void rxe_rc_qp_access_refused(struct kunit *test)
+{
+	static const enum ib_wr_opcode ops[] = {
+		IB_WR_RDMA_WRITE, IB_WR_RDMA_READ, IB_WR_ATOMIC_FETCH_AND_ADD,
+	};
+	struct ib_qp_attr attr = { .qp_access_flags = 0 };
+	struct ib_qp_init_attr init;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		kr_pair(test, IB_QPT_RC, NULL, &a, &b);
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(b->qp, &attr,
+						   IB_QP_ACCESS_FLAGS), 0);
+		memset(b->rbuf, 0, 64);
+		*(u64 *)(b->rbuf + 8) = 77;
+		kr_fill(a->buf, 64, 3);
+		if (ops[i] == IB_WR_ATOMIC_FETCH_AND_ADD)
+			KUNIT_ASSERT_EQ(test, kr_atomic(a, b, 1, ops[i], 0, 8,
+							1, 0), 0);
+		else
+			KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, ops[i], 0, 0,
+						      64), 0);
+		kr_expect(test, a, 1, IB_WC_REM_INV_REQ_ERR, &wc);
+		KUNIT_EXPECT_EQ(test, *(u64 *)(b->rbuf + 8), 77ULL);
+		KUNIT_EXPECT_NULL(test, memchr_inv(b->rbuf, 0, 8));
+		KUNIT_ASSERT_EQ(test, ib_query_qp(b->qp, &attr, IB_QP_STATE,
+						  &init), 0);
+		KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
+		attr.qp_access_flags = 0;
+	}
+}
+
+/*
  * The device offers IBA 1.5's operations; a FLUSH with data and an ATOMIC
  * WRITE of other than 8 bytes are refused at the post.
  */
@@ -1727,6 +1767,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_reorder),
 	KUNIT_CASE(rxe_rc_window),
 	KUNIT_CASE(rxe_rc_atomic_refused),
+	KUNIT_CASE(rxe_rc_qp_access_refused),
 	KUNIT_CASE(rxe_rc_flush_refused),
 	KUNIT_CASE(rxe_rc_flush_replay),
 	KUNIT_CASE(rxe_rc_rnr),
