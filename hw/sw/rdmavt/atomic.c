@@ -22,6 +22,30 @@
 /* serialises the atomic operations of every rdmavt device */
 static DEFINE_SPINLOCK(rvt_atomic_lock);
 
+/*
+ * The 8 bytes at @vaddr under @rkey for an operation that needs @acc:
+ * @qp must grant @acc and @vaddr be aligned, in the region's pages too
+ * (else an invalid request, IBA's class C); @rkey must name a
+ * registration of @qp's PD with @acc covering them (else a remote access
+ * error).  On IB_WC_SUCCESS @target holds a reference on the region.
+ */
+static enum ib_wc_status rvt_atomic_target(struct rvt_qp *qp,
+					   struct rvt_sge *target, u32 rkey,
+					   u64 vaddr, int acc)
+{
+	if (!(READ_ONCE(qp->qp_access_flags) & acc) ||
+	    (vaddr & (sizeof(u64) - 1)))
+		return IB_WC_REM_INV_REQ_ERR;
+	if (!rvt_rkey_ok(qp, target, sizeof(u64), vaddr, rkey, acc))
+		return IB_WC_REM_ACCESS_ERR;
+	/* a region whose pages start off alignment: no torn access either */
+	if ((uintptr_t)target->vaddr & (sizeof(u64) - 1)) {
+		rvt_put_mr(target->mr);
+		return IB_WC_REM_INV_REQ_ERR;
+	}
+	return IB_WC_SUCCESS;
+}
+
 /**
  * rvt_atomic_execute - a responder's atomic operation on 8 remote bytes
  * @qp: the responder QP
@@ -49,16 +73,14 @@ enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				     bool cmp_swap, u64 compare_add, u64 swap,
 				     u64 *orig)
 {
+	enum ib_wc_status st;
 	struct rvt_sge target;
 	u64 *p, old;
 
-	/* a QP without the access: an invalid request (IBA class C) */
-	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_ATOMIC) ||
-	    (vaddr & (sizeof(u64) - 1)))
-		return IB_WC_REM_INV_REQ_ERR;
-	if (!rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
-			 IB_ACCESS_REMOTE_ATOMIC))
-		return IB_WC_REM_ACCESS_ERR;
+	st = rvt_atomic_target(qp, &target, rkey, vaddr,
+			       IB_ACCESS_REMOTE_ATOMIC);
+	if (st != IB_WC_SUCCESS)
+		return st;
 	/* aligned 8 bytes never straddle two segments */
 	p = target.vaddr;
 
@@ -100,20 +122,14 @@ EXPORT_SYMBOL(rvt_atomic_execute);
 enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				   const void *val)
 {
-	struct rvt_sge target;
 	u64 v = get_unaligned((const u64 *)val);
+	enum ib_wc_status st;
+	struct rvt_sge target;
 
-	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_WRITE) ||
-	    (vaddr & (sizeof(u64) - 1)))
-		return IB_WC_REM_INV_REQ_ERR;
-	if (!rvt_rkey_ok(qp, &target, sizeof(u64), vaddr, rkey,
-			 IB_ACCESS_REMOTE_WRITE))
-		return IB_WC_REM_ACCESS_ERR;
-	/* a region whose pages start off alignment: no torn store either */
-	if ((uintptr_t)target.vaddr & (sizeof(u64) - 1)) {
-		rvt_put_mr(target.mr);
-		return IB_WC_REM_INV_REQ_ERR;
-	}
+	st = rvt_atomic_target(qp, &target, rkey, vaddr,
+			       IB_ACCESS_REMOTE_WRITE);
+	if (st != IB_WC_SUCCESS)
+		return st;
 	spin_lock_bh(&rvt_atomic_lock);
 	/* after everything placed before it, as a WRITE that follows them */
 	smp_store_release((u64 *)target.vaddr, v);

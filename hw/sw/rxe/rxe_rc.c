@@ -216,13 +216,14 @@ static bool rxe_wr_has_resp(struct rvt_swqe *wqe)
 }
 
 /*
- * What counts against max_rd_atomic: READs and atomics, and as upstream
- * rxe's requester counts it, an ATOMIC WRITE, not a FLUSH.
+ * What counts against max_rd_atomic: whatever the responder keeps in its
+ * max_dest_rd_atomic resources to answer again, so that none still
+ * unanswered is pushed out: READs, atomics, ATOMIC WRITEs and FLUSHes.
+ * Upstream's requester leaves FLUSH out.
  */
 static bool rxe_wr_rd_atomic(struct rvt_swqe *wqe)
 {
-	return rxe_wr_is_read(wqe) || rxe_wr_is_atomic(wqe) ||
-	       wqe->wr.opcode == IB_WR_ATOMIC_WRITE;
+	return rxe_wr_has_resp(wqe);
 }
 
 /*

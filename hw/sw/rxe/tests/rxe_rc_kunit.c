@@ -1425,7 +1425,9 @@ static enum ku_fate kr_rd_peek(const struct sk_buff *skb,
 	spin_lock(&kr_rd.lock);
 	if (side0 && (op == IB_OPCODE_RC_RDMA_READ_REQUEST ||
 		      op == IB_OPCODE_RC_COMPARE_SWAP ||
-		      op == IB_OPCODE_RC_FETCH_ADD)) {
+		      op == IB_OPCODE_RC_FETCH_ADD ||
+		      op == IB_OPCODE_RC_FLUSH ||
+		      op == IB_OPCODE_RC_ATOMIC_WRITE)) {
 		if (kr_rd.any_req && rxe_psn_cmp(psn, kr_rd.req_psn) <= 0) {
 			kr_rd.retries++;
 		} else {
@@ -1447,8 +1449,10 @@ static enum ku_fate kr_rd_peek(const struct sk_buff *skb,
 }
 
 /*
- * max_rd_atomic 1: four READs of three packets and two FETCH_AND_ADDs
- * posted at once go out one at a time.  While the cable drops every
+ * max_rd_atomic 1: four READs of three packets, two FETCH_AND_ADDs, a
+ * FLUSH and an ATOMIC WRITE posted at once go out one at a time (the
+ * responder keeps each to answer again: more in flight than its
+ * resources would push out one still unanswered).  While the cable drops every
  * frame, only the first READ goes, again and again (its retries); once
  * the cable works, each next one goes when the one before is answered,
  * never two on the wire, and all complete with their bytes.
@@ -1488,6 +1492,10 @@ static void rxe_rc_rd_atomic(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, kr_atomic(a, b, 5 + i,
 						IB_WR_ATOMIC_FETCH_AND_ADD,
 						aoff + 8 * i, roff, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, kr_flush(a, b, 7, 0, 64, b->flush_mr->rkey,
+				       IB_FLUSH_GLOBAL, IB_FLUSH_RANGE), 0);
+	KUNIT_ASSERT_EQ(test, kr_atomic_write(a, b, 8, aoff + 16, roff - 8,
+					      b->flush_mr->rkey), 0);
 	/* the first READ's retry: time enough for the others to go */
 	do {
 		spin_lock_bh(&kr_rd.lock);
@@ -1500,7 +1508,7 @@ static void rxe_rc_rd_atomic(struct kunit *test)
 	KUNIT_EXPECT_GT(test, retries, 0U);
 	KUNIT_EXPECT_EQ(test, reqs, 1U);
 	ku_fate_set(NULL);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 8; i++)
 		kr_expect(test, a, 1 + i, IB_WC_SUCCESS, &wc);
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_MEMEQ(test, a->buf + 3000 * i, b->rbuf + 1000 * i,
@@ -1508,8 +1516,10 @@ static void rxe_rc_rd_atomic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *(u64 *)(a->buf + aoff), 100ULL);
 	KUNIT_EXPECT_EQ(test, *(u64 *)(a->buf + aoff + 8), 101ULL);
 	WRITE_ONCE(ku_peek, NULL);
-	KUNIT_EXPECT_EQ(test, kr_rd.reqs, 6U);
-	KUNIT_EXPECT_EQ(test, kr_rd.resps, 6U);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(b->rbuf + roff - 8),
+			*(u64 *)(a->buf + aoff + 16));
+	KUNIT_EXPECT_EQ(test, kr_rd.reqs, 8U);
+	KUNIT_EXPECT_EQ(test, kr_rd.resps, 8U);
 	KUNIT_EXPECT_EQ(test, kr_rd.max_out, 1U);
 }
 
