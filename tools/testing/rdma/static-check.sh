@@ -3,7 +3,8 @@
 #
 # Static checks of the repository.
 #
-#   static-check.sh sparse      sparse over every object (make C=2)
+#   static-check.sh sparse      sparse over every object changed since
+#                               found clean (make C=1 on those, or C=2)
 #   static-check.sh checkpatch  checkpatch.pl --strict over our .c and .h
 #   static-check.sh includes    our include/rdma and uapi/rdma headers win
 #                               over the kernel's, and no object reaches a
@@ -56,15 +57,84 @@ our_sources() {
 	fi | grep -v '^\.testbed/' | sort
 }
 
+# sparse's verdict on an object depends on its source, the headers it
+# includes, its flags, the kernel tree and sparse itself: an object found
+# clean is remembered under a key of all of them (the in-repo headers
+# and the flags from kbuild's .o.cmd, the repository's path left out),
+# and a warm run checks only the objects whose key changed.  Nothing is
+# remembered from a run with findings.
+SPARSE_CACHE=${RDMA_TESTBED_CACHE:-$HOME/.cache/rdma-testbed}/sparse-clean
+
+# "KEY OBJECT" for each object of ours built (OBJECT relative to the
+# repository), on stdout.
+sparse_keys() {
+	python3 - "$repo" "$KDIR" "$(sparse --version 2>&1)" <<'EOF'
+import hashlib, os, sys
+repo, kdir, version = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3]
+for root, dirs, files in os.walk(repo):
+    dirs[:] = sorted(d for d in dirs if d not in ('.git', '.testbed'))
+    for f in sorted(files):
+        if not (f.startswith('.') and f.endswith('.o.cmd')) or \
+                f.endswith('.mod.o.cmd'):
+            continue
+        lines = open(os.path.join(root, f), errors='replace').read().split('\n')
+        h = hashlib.sha256()
+        h.update(f'{version}\n{kdir}\n'.encode())
+        deps = []
+        indeps = False
+        for line in lines:
+            if line.startswith('savedcmd_'):
+                h.update(line.replace(repo, '@').encode())
+            elif line.startswith('source_'):
+                deps.append(line.split(':=', 1)[1].strip())
+            elif line.startswith('deps_'):
+                indeps = True
+            elif indeps:
+                p = line.strip().rstrip('\\').strip()
+                if not p:
+                    indeps = False
+                elif p.startswith(repo + '/'):
+                    deps.append(p)
+        for p in sorted(set(deps)):
+            h.update(os.path.relpath(p, repo).encode() + b'\0')
+            try:
+                h.update(open(p, 'rb').read())
+            except OSError:
+                h.update(b'missing')
+        obj = os.path.relpath(os.path.join(root, f[1:-4]), repo)
+        print(h.hexdigest()[:40], obj)
+EOF
+}
+
 do_sparse() {
-	local log=$repo/.testbed/sparse.log rc=0
+	local log=$repo/.testbed/sparse.log keys=$repo/.testbed/sparse-keys
+	local rc=0 prc=0 n stale k o c=2
 	mkdir -p "$repo/.testbed"
 	command -v sparse >/dev/null || { say "sparse is not installed"; return 2; }
-	# C=2 runs sparse over every source, whether it is rebuilt or not.
+	sparse_keys >"$keys"
+	n=$(wc -l <"$keys")
+	: >"$keys.stale"
+	while read -r k o; do
+		[ -e "$SPARSE_CACHE/$k" ] || echo "$k $o" >>"$keys.stale"
+	done <"$keys"
+	stale=$(wc -l <"$keys.stale")
+	if [ "$n" -gt 0 ] && [ "$stale" -eq 0 ]; then
+		say "sparse checked no file: $n file(s) clean, all unchanged since found clean"
+		return 0
+	fi
+	# A few changed: rebuild those objects with C=1 (sparse over what is
+	# compiled).  Many, or none built: C=2, sparse over every source
+	# whether it is rebuilt or not.
+	if [ "$stale" -gt 0 ] && [ $((stale * 2)) -le "$n" ]; then
+		c=1
+		while read -r k o; do
+			rm -f "$repo/$o"
+		done <"$keys.stale"
+	fi
 	# A clean MAKEFLAGS: "make -s check" would otherwise hide the CHECK lines.
-	MAKEFLAGS='' make -j"$(nproc)" -C "$KDIR" M="$repo" C=2 CHECK=sparse \
+	MAKEFLAGS='' make -j"$(nproc)" -C "$KDIR" M="$repo" C=$c CHECK=sparse \
 		modules >"$log" 2>&1 || rc=$?
-	python3 - "$log" "$KDIR" "$repo" "$rc" <<'EOF'
+	python3 - "$log" "$KDIR" "$repo" "$rc" <<'EOF' || prc=$?
 import os, re, sys
 log, kdir, repo, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 diag = re.compile(r'^(\S+?):(\d+):(\d+): ?(.*)$')
@@ -107,6 +177,20 @@ n = findings
 print(f'static-check: sparse checked {checked} file(s), {n} finding(s) in our files')
 sys.exit(1 if n else 0)
 EOF
+	if [ $prc -eq 0 ]; then
+		mkdir -p "$SPARSE_CACHE"
+		# C=2 checked them all: each is clean now
+		if [ $c = 2 ]; then
+			cp "$keys" "$keys.stale"
+		fi
+		while read -r k o; do
+			: >"$SPARSE_CACHE/$k"
+		done <"$keys.stale"
+		if [ $c = 1 ]; then
+			say "sparse: $n file(s) clean ($stale checked, the others unchanged since found clean)"
+		fi
+	fi
+	return $prc
 }
 
 # checkpatch decides some rules by a file's place in the kernel tree (uapi
