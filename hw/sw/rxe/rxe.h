@@ -275,8 +275,8 @@ struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
 int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct ib_gid_attr *sgid_attr,
 		 const struct rdma_ah_attr *av, u16 sport);
-u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
-		unsigned int len);
+u32 rxe_icrc_skb(enum rxe_nh nh, const void *nhdr, const struct sk_buff *skb,
+		 unsigned int bth_off, unsigned int len);
 
 /* rxe_recv.c */
 void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, enum rxe_nh nh,

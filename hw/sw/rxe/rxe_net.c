@@ -585,18 +585,9 @@ nomem:
 	return NULL;
 }
 
-/**
- * rxe_crc_skb - go on with a CRC over bytes of an skb
- * @crc: the CRC so far (crc32_le()'s state)
- * @skb: the packet: its linear part and page fragments (no frag list)
- * @off: the first byte's offset from skb->data
- * @len: how many bytes
- *
- * Context: any; maps the fragments' pages for a moment.
- * Return: crc32_le() of @crc over the bytes.
- */
-u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
-		unsigned int len)
+/* crc32_le() of @len bytes of @skb from @off on, linear part and frags. */
+static u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
+		       unsigned int len)
 {
 	unsigned int hl = skb_headlen(skb), i;
 
@@ -630,6 +621,29 @@ u32 rxe_crc_skb(u32 crc, const struct sk_buff *skb, unsigned int off,
 		off = 0;
 	}
 	return crc;
+}
+
+/**
+ * rxe_icrc_skb - the invariant CRC of a packet in an skb
+ * @nh: what @nhdr is
+ * @nhdr: the network header (rxe_icrc_hdr())
+ * @skb: the packet: its linear part (the headers) and page fragments
+ * @bth_off: the BTH's offset from skb->data
+ * @len: bytes from the BTH up to the ICRC, padding included
+ *
+ * The same value as rxe_icrc() on the packet made linear.
+ *
+ * Context: any; maps the fragments' pages for a moment.
+ * Return: the ICRC.
+ */
+u32 rxe_icrc_skb(enum rxe_nh nh, const void *nhdr, const struct sk_buff *skb,
+		 unsigned int bth_off, unsigned int len)
+{
+	u32 crc = rxe_icrc_hdr(nh, nhdr, skb->data + bth_off);
+
+	crc = rxe_crc_skb(crc, skb, bth_off + sizeof(struct rxe_bth),
+			  len - sizeof(struct rxe_bth));
+	return ~crc;
 }
 
 /* ------------------------------------------------------------------
@@ -748,7 +762,7 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		 const struct rdma_ah_attr *av, u16 sport)
 {
 	u8 *bth = skb->data;
-	u32 len = skb->len, crc;
+	u32 len = skb->len;
 	struct net_device *ndev;
 	unsigned int off;
 	enum rxe_nh nh;
@@ -787,10 +801,8 @@ int rxe_xmit_skb(struct rxe_dev *rxe, struct sk_buff *skb,
 		return rxe_loop_xmit(rxe, skb, off, nh);
 	}
 	/* the ICRC over the linear part and the fragments */
-	crc = rxe_icrc_hdr(nh, skb_network_header(skb), bth);
-	crc = rxe_crc_skb(crc, skb, off + sizeof(struct rxe_bth),
-			  len - sizeof(struct rxe_bth) - RXE_ICRC_SIZE);
-	icrc = cpu_to_le32(~crc);
+	icrc = cpu_to_le32(rxe_icrc_skb(nh, skb_network_header(skb), skb, off,
+					len - RXE_ICRC_SIZE));
 	skb_store_bits(skb, off + len - RXE_ICRC_SIZE, &icrc, sizeof(icrc));
 	ret = dev_hard_header(skb, ndev, ntohs(skb->protocol), av->roce.dmac,
 			      ndev->dev_addr, skb->len);

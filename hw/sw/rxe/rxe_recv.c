@@ -56,15 +56,13 @@ static bool rxe_parse(struct rxe_pkt *pkt)
 /* Whether the ICRC @pkt carries is the one of its bytes. */
 static bool rxe_icrc_ok(const struct rxe_pkt *pkt)
 {
-	u32 len = pkt->paylen - RXE_ICRC_SIZE, crc;
+	u32 len = pkt->paylen - RXE_ICRC_SIZE;
 	const void *icrc;
 	u8 buf[RXE_ICRC_SIZE];
 
-	crc = rxe_icrc_hdr(pkt->nh, pkt->nhdr, pkt->bth);
-	crc = rxe_crc_skb(crc, pkt->skb, sizeof(struct rxe_bth),
-			  len - sizeof(struct rxe_bth));
 	icrc = skb_header_pointer(pkt->skb, len, sizeof(buf), &buf);
-	return icrc && get_unaligned_le32(icrc) == ~crc;
+	return icrc && get_unaligned_le32(icrc) ==
+		rxe_icrc_skb(pkt->nh, pkt->nhdr, pkt->skb, 0, len);
 }
 
 /**
