@@ -369,7 +369,9 @@ EXPORT_SYMBOL(iw_cm_disconnect);
  * comes from the port mapper's REMOTE_INFO when there is one.  When the
  * listener stopped listening or the handler returns non-zero, the
  * request is rejected and the id destroyed; when the id cannot be made,
- * the request is rejected through the listener's reject_id.
+ * the request is rejected through the listener's reject_id.  The new
+ * id is held across the handler: the consumer may destroy it from
+ * another task as soon as the handler took it.
  */
 void iwcm_conn_request(struct iwcm_id_private *listener,
 		       struct iw_cm_event *ev)
@@ -416,6 +418,12 @@ void iwcm_conn_request(struct iwcm_id_private *listener,
 	spin_unlock_irqrestore(&listener->lock, flags);
 
 	ret = listening ? iwcm_works_fill(priv, IWCM_PASSIVE_WORKS) : -EINVAL;
+	/*
+	 * Once the handler took the id, the consumer may destroy it from
+	 * another task before the handler returns (its own events run on
+	 * its own work): ours keeps the memory until we are done with it.
+	 */
+	iwcm_id_get(priv);
 	if (!ret) {
 		WRITE_ONCE(priv->deliverer, current);
 		ret = cm_id->cm_handler(cm_id, ev);
@@ -428,4 +436,5 @@ void iwcm_conn_request(struct iwcm_id_private *listener,
 	/* In CONN_RECV, destroy rejects the request. */
 	if (ret)
 		iw_destroy_cm_id(cm_id);
+	iwcm_id_put(priv);
 }

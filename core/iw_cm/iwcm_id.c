@@ -282,9 +282,11 @@ void iwcm_teardown(struct iwcm_id_private *priv)
  * @cm_id: the id
  *
  * Ends what the id does (see the state table in
- * Documentation/core/iwcm.rst), waits for a handler of the id that is
- * running and for a call of the id inside the driver, and gives back
- * the consumer's reference.  The memory goes once the driver has
+ * Documentation/core/iwcm.rst), waits for a handler of the id's own
+ * events that is running and for a call of the id inside the driver,
+ * and gives back the consumer's reference.  The CONNECT_REQUEST handler
+ * that brought the id runs for the listener and is not waited for; the
+ * id's memory stays until it returns.  The memory goes once the driver has
  * dropped its references too.  After this returns the consumer's
  * handler is never called for @cm_id again, and @cm_id must not be
  * used.  Must not be called from @cm_id's own handler (return non-zero

@@ -52,6 +52,8 @@ struct iwcm_fx {
 	int			ret_on[IW_CM_EVENT_CLOSE + 1];
 	/* the handler waits on this for events of type block_type */
 	int			block_type;
+	/* ... or, for this type, once it recorded the event and took the id */
+	int			block_after;
 	struct completion	entered;
 	struct completion	release;
 	/* ids the test still owns; destroyed at the end */
@@ -131,6 +133,10 @@ static int handler(struct iw_cm_id *id, struct iw_cm_event *ev)
 	if (ev->event == IW_CM_EVENT_CONNECT_REQUEST && !ret)
 		own(fx, id);
 	wake_up_all(&fx->wq);
+	if (ev->event == fx->block_after) {
+		complete(&fx->entered);
+		wait_for_completion(&fx->release);
+	}
 #ifdef CONFIG_FAULT_INJECTION
 	/* last: the delivery work's next allocation is the next request's */
 	if (ev->event == IW_CM_EVENT_CONNECT_REQUEST && fx->arm_nth) {
@@ -225,6 +231,7 @@ static int iwcm_test_init(struct kunit *test)
 	init_completion(&fx->entered);
 	init_completion(&fx->release);
 	fx->block_type = -1;
+	fx->block_after = -1;
 	fx->alive = iwcm_test.ids_alive();
 	fx->saved_pid = iwpm_test.get_user_pid();
 	fx->saved_reg = iwpm_test.get_registration(CLIENT);
@@ -255,6 +262,7 @@ static void iwcm_test_exit(struct kunit *test)
 #endif
 	/* Never block in a handler past the test. */
 	fx->block_type = -1;
+	fx->block_after = -1;
 	complete_all(&fx->release);
 	for (;;) {
 		spin_lock_irq(&fx->lock);
@@ -1167,6 +1175,44 @@ static void iwcm_destroy_waits_for_handler(struct kunit *test)
 }
 
 /*
+ * The consumer destroys a new id from another task while the
+ * CONNECT_REQUEST handler that gave it is still running (it runs on the
+ * listener's work, so the destroy does not wait for it): the request is
+ * rejected and the id torn down at once, but its memory stays until the
+ * handler returned (a make check saw iw_cm touch the freed id there).
+ */
+static void iwcm_request_id_destroyed_in_handler(struct kunit *test)
+{
+	struct iwcm_fx *fx = test->priv;
+	struct iw_cm_id *lid = listening(fx), *id;
+	struct iw_cm_event ev = {
+		.event = IW_CM_EVENT_CONNECT_REQUEST,
+		.provider_data = (void *)0x61,
+		.local_addr = *A("192.0.2.1", "5000"),
+		.remote_addr = *A("192.0.2.9", "7000"),
+	};
+	unsigned int rejects;
+	int alive;
+
+	fx->block_after = IW_CM_EVENT_CONNECT_REQUEST;
+	rejects = fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT);
+	alive = iwcm_test.ids_alive();
+	KUNIT_ASSERT_EQ(test, fake_hca_iw_event(lid, &ev), 0);
+	KUNIT_ASSERT_TRUE(test, waited(&fx->entered));
+	id = fx->recs[0].id;
+	KUNIT_ASSERT_EQ(test, iwcm_test.ids_alive(), alive + 1);
+	destroy(fx, id);
+	KUNIT_EXPECT_EQ(test, fake_hca_iw_calls(fx->hca, FAKE_HCA_IW_REJECT),
+			rejects + 1);
+	/* The handler has not returned: the id's memory is still there. */
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), alive + 1);
+	complete_all(&fx->release);
+	settle();
+	KUNIT_EXPECT_EQ(test, fx->nrecs, 1U);
+	KUNIT_EXPECT_EQ(test, iwcm_test.ids_alive(), alive);
+}
+
+/*
  * Requests the driver handed over queue behind one in the handler when
  * the listener is destroyed: they are not delivered, and each still
  * gets its answer at the driver, a reject.
@@ -1958,6 +2004,7 @@ static struct kunit_case iwcm_cases[] = {
 	KUNIT_CASE(iwcm_handler_nonzero_destroys),
 	KUNIT_CASE(iwcm_destroy_waits_for_handler),
 	KUNIT_CASE(iwcm_destroy_rejects_queued_requests),
+	KUNIT_CASE(iwcm_request_id_destroyed_in_handler),
 	KUNIT_CASE(iwcm_request_during_destroy_rejected),
 #ifdef CONFIG_FAILSLAB
 	KUNIT_CASE(iwcm_request_id_alloc_fails_rejected),
