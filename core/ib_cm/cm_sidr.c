@@ -139,11 +139,18 @@ int cm_sidr_req_handler(struct cm_work *work)
 	param->sgid_attr = priv->av.ah_attr.grh.sgid_attr;
 	work->cm_event.private_data = cm_ptr(req, CM_SIDR_REQ_PRIVATE_OFF);
 
+	/*
+	 * Held across the handler: the consumer may destroy the CM ID from
+	 * another task once the handler took it, and that destroy then
+	 * waits for us as it waits for any other event's handler.
+	 */
+	refcount_inc(&priv->refcount);
 	ret = priv->id.cm_handler(&priv->id, &work->cm_event);
 	trace_ibcm_event(&priv->id, IB_CM_SIDR_REQ_RECEIVED, ret);
 	cm_free_work(work);
 	/* the event named the listener: it goes after the handler */
 	cm_deref_id(listen);
+	cm_deref_id(priv);
 	if (ret)
 		cm_destroy_id(&priv->id, ret);
 	return 0;

@@ -7,11 +7,13 @@
  * (exact service IDs, assigned ones, ib_cm_insert_listen()), ECE and the
  * alternate path of a REQ, ib_cm_init_qp_attr() taking two real RC QPs
  * to RTS and data over them, ib_cm_notify(), CM IDs destroyed by their
- * handler's return and by the consumer in mid-exchange, and the
- * counters in sysfs.
+ * handler's return and by the consumer in mid-exchange (a SIDR REQ's
+ * while its handler runs), and the counters in sysfs.
  */
 
 #include <kunit/rdma_verbs.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 
 #include "cm_test.h"
 
@@ -446,6 +448,94 @@ static void cm_destroy_midway(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->n, 4);
 }
 
+struct cmt_destroyer {
+	struct cmt_peer		*peer;
+	struct ib_cm_id		*id;
+	bool			started;
+	bool			done;
+	wait_queue_head_t	wq;
+};
+
+static int cmt_destroy_thread(void *arg)
+{
+	struct cmt_destroyer *d = arg;
+
+	ib_destroy_cm_id(d->id);
+	WRITE_ONCE(d->done, true);
+	wake_up_all(&d->wq);
+	return 0;
+}
+
+/* KUnit action: let the handler go, then wait for the destroy */
+static void cmt_destroyer_finish(void *arg)
+{
+	struct cmt_destroyer *d = arg;
+
+	complete_all(&d->peer->release);
+	if (d->started)
+		wait_event_timeout(d->wq, READ_ONCE(d->done), CMT_WAIT);
+}
+
+/*
+ * The new CM ID of a SIDR REQ, destroyed by another task while the
+ * handler that brought it still runs (rdma_cm may do so once it let go
+ * of its handler lock): the destroy sends the SIDR REP (reject) at once
+ * but then waits for the handler, as it does for any other event's
+ * handler, so that the CM never touches a freed CM ID.  The handler
+ * holds the CM's work queue meanwhile, so A hears the REP only after.
+ */
+static void cm_sidr_destroy_in_handler(struct kunit *test)
+{
+	struct cmt_peer *a = cmt_new_peer(test), *b = cmt_new_peer(test);
+	struct ib_cm_sidr_req_param req = {};
+	struct cmt_destroyer *d;
+	struct task_struct *t;
+	struct sa_path_rec path;
+	struct ib_cm_id *ia;
+	struct cmt_ev *ev;
+	unsigned long end;
+
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->peer = b;
+	init_waitqueue_head(&d->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							cmt_destroyer_finish,
+							d), 0);
+	b->block_on = IB_CM_SIDR_REQ_RECEIVED;
+	cmt_listen(test, b, CMT_SID);
+	cmt_path(test, &path, a, b);
+	ia = cmt_new_id(test, a);
+	req.path = &path;
+	req.service_id = CMT_SID;
+	req.timeout_ms = 4000;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&b->entered,
+							    CMT_WAIT));
+	d->id = b->ev[0].id;
+	cmt_mark_gone(b, d->id);
+	t = kthread_run(cmt_destroy_thread, d, "cm_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	d->started = true;
+	/* the destroy sent the REP, then sleeps until the handler is done */
+	end = jiffies + CMT_WAIT;
+	while (!READ_ONCE(d->done) &&
+	       (cmt_counter(test, b->vt->dev, "cm_tx_msgs", "sidr_rep") < 1 ||
+		!(READ_ONCE(t->__state) & TASK_UNINTERRUPTIBLE)) &&
+	       time_before(jiffies, end))
+		usleep_range(200, 500);
+	KUNIT_EXPECT_EQ(test, cmt_counter(test, b->vt->dev, "cm_tx_msgs",
+					  "sidr_rep"), 1);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(d->done),
+			       "the destroy did not wait for the handler");
+	complete_all(&b->release);
+	KUNIT_EXPECT_GT(test, wait_event_timeout(d->wq, READ_ONCE(d->done),
+						 CMT_WAIT), 0L);
+	ev = cmt_wait(test, a, 0, IB_CM_SIDR_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, ev->sidr_status, IB_SIDR_REJECT);
+	KUNIT_EXPECT_EQ(test, b->n, 1);
+}
+
 /* Traffic before the RTU stands for it (ib_cm_notify()) */
 static void cm_notify_established(struct kunit *test)
 {
@@ -567,6 +657,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE(cm_qp_to_rts_and_data),
 	KUNIT_CASE(cm_destroy_by_handler),
 	KUNIT_CASE(cm_destroy_midway),
+	KUNIT_CASE(cm_sidr_destroy_in_handler),
 	KUNIT_CASE(cm_notify_established),
 	KUNIT_CASE(cm_ece_alt_path),
 	KUNIT_CASE(cm_refusals),

@@ -82,6 +82,10 @@ struct cmt_peer {
 	bool			drep_on_dreq;
 	/* the handler answers a REQ with an MRA (this service timeout) */
 	int			mra_on_req;
+	/* the handler, once it logged this event, waits for @release */
+	int			block_on;
+	struct completion	entered;
+	struct completion	release;
 };
 
 static inline void cmt_track(struct cmt_peer *p, struct ib_cm_id *id)
@@ -185,6 +189,10 @@ static inline int cmt_handler(struct ib_cm_id *id,
 		p->ev[p->n++] = ev;
 	spin_unlock(&p->lock);
 	wake_up_all(&p->wq);
+	if (e->event == p->block_on) {
+		complete(&p->entered);
+		wait_for_completion(&p->release);
+	}
 	return ret;
 }
 
@@ -283,6 +291,9 @@ static inline struct cmt_peer *cmt_new_peer(struct kunit *test)
 	init_waitqueue_head(&p->wq);
 	p->fail_on = -1;
 	p->mra_on_req = -1;
+	p->block_on = -1;
+	init_completion(&p->entered);
+	init_completion(&p->release);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cmt_destroy_ids,
 							p), 0);
 	return p;
