@@ -3736,6 +3736,59 @@ static inline u32 ib_inc_rkey(u32 rkey)
 	return ((rkey + 1) & mask) | (rkey & ~mask);
 }
 
+/**
+ * ib_check_mr_access - whether a device can register memory with these rights
+ * @ib_dev: the device
+ * @flags: IB_ACCESS_* flags asked for
+ *
+ * Remote write and remote atomic need local write too; only flags of
+ * IB_ACCESS_SUPPORTED are known; on-demand paging and the FLUSH types
+ * need the device's capability.
+ *
+ * Context: Any context; does not sleep.
+ *
+ * Return: 0 when @flags can be used, -EINVAL for a combination or flag
+ * no device takes, -EOPNOTSUPP for one this device lacks.
+ */
+static inline int ib_check_mr_access(struct ib_device *ib_dev,
+				     unsigned int flags)
+{
+	u64 caps = ib_dev->attrs.device_cap_flags;
+
+	if ((flags & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(flags & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if (flags & ~IB_ACCESS_SUPPORTED)
+		return -EINVAL;
+	if ((flags & IB_ACCESS_ON_DEMAND) &&
+	    !(ib_dev->attrs.kernel_cap_flags & IBK_ON_DEMAND_PAGING))
+		return -EOPNOTSUPP;
+	if ((flags & IB_ACCESS_FLUSH_GLOBAL) &&
+	    !(caps & IB_DEVICE_FLUSH_GLOBAL))
+		return -EOPNOTSUPP;
+	if ((flags & IB_ACCESS_FLUSH_PERSISTENT) &&
+	    !(caps & IB_DEVICE_FLUSH_PERSISTENT))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/**
+ * ib_access_writable - whether memory registered with @access_flags may change
+ * @access_flags: IB_ACCESS_* flags of a registration
+ *
+ * Local and remote write, remote atomics and binding a memory window
+ * (which can grant write) all need the pages pinned writable.
+ *
+ * Context: Any context; does not sleep.
+ *
+ * Return: true when the pages must be writable.
+ */
+static inline bool ib_access_writable(int access_flags)
+{
+	return access_flags & (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			       IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_MW_BIND);
+}
+
 int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
 		 unsigned int *sg_offset, unsigned int page_size);
 int ib_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,

@@ -6,7 +6,7 @@
  * and the access error that follows; SEND with invalidate; atomics on
  * an MR with and without remote atomic access; ib_map_mr_sg() stopping
  * at a gap and at a full MR; ib_advise_mr() with and without the driver
- * op.
+ * op; ib_check_mr_access() and ib_access_writable().
  */
 
 #include <kunit/test.h>
@@ -338,6 +338,59 @@ static void verbs_advise_mr(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, advised.attrs);
 }
 
+/*
+ * ib_check_mr_access() and ib_access_writable() on a device whose
+ * capabilities the case sets: every rule, with its errno.
+ */
+static void verbs_check_mr_access(struct kunit *test)
+{
+	struct ib_device *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	const unsigned int lw = IB_ACCESS_LOCAL_WRITE;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, 0), 0);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_REMOTE_READ),
+			0);
+	/* remote write and atomics need local write */
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_REMOTE_WRITE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_REMOTE_ATOMIC),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, lw |
+						 IB_ACCESS_REMOTE_WRITE |
+						 IB_ACCESS_REMOTE_ATOMIC), 0);
+	/* a bit no device knows */
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, lw | (1U << 30)),
+			-EINVAL);
+	/* capabilities the device lacks, then has */
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_ON_DEMAND),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_FLUSH_GLOBAL),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test,
+			ib_check_mr_access(dev, IB_ACCESS_FLUSH_PERSISTENT),
+			-EOPNOTSUPP);
+	dev->attrs.kernel_cap_flags = IBK_ON_DEMAND_PAGING;
+	dev->attrs.device_cap_flags = IB_DEVICE_FLUSH_GLOBAL;
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_ON_DEMAND), 0);
+	KUNIT_EXPECT_EQ(test, ib_check_mr_access(dev, IB_ACCESS_FLUSH_GLOBAL),
+			0);
+	KUNIT_EXPECT_EQ(test,
+			ib_check_mr_access(dev, IB_ACCESS_FLUSH_PERSISTENT),
+			-EOPNOTSUPP);
+	dev->attrs.device_cap_flags |= IB_DEVICE_FLUSH_PERSISTENT;
+	KUNIT_EXPECT_EQ(test,
+			ib_check_mr_access(dev, IB_ACCESS_FLUSH_PERSISTENT),
+			0);
+
+	KUNIT_EXPECT_FALSE(test, ib_access_writable(IB_ACCESS_REMOTE_READ));
+	KUNIT_EXPECT_FALSE(test, ib_access_writable(IB_ACCESS_FLUSH_GLOBAL));
+	KUNIT_EXPECT_TRUE(test, ib_access_writable(lw));
+	KUNIT_EXPECT_TRUE(test, ib_access_writable(IB_ACCESS_REMOTE_WRITE));
+	KUNIT_EXPECT_TRUE(test, ib_access_writable(IB_ACCESS_REMOTE_ATOMIC));
+	KUNIT_EXPECT_TRUE(test, ib_access_writable(IB_ACCESS_MW_BIND));
+}
+
 static struct kunit_case rdma_mr_cases[] = {
 	KUNIT_CASE(verbs_rc_write_read),
 	KUNIT_CASE(verbs_rc_atomics),
@@ -345,6 +398,7 @@ static struct kunit_case rdma_mr_cases[] = {
 	KUNIT_CASE(verbs_rc_send_inv),
 	KUNIT_CASE(verbs_map_mr_sg_gap),
 	KUNIT_CASE(verbs_advise_mr),
+	KUNIT_CASE(verbs_check_mr_access),
 	{}
 };
 
