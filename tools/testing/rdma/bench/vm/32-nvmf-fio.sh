@@ -21,6 +21,11 @@
 # device's counters ("rdma statistic show link"): retries, sequence
 # errors and RNR NAKs say whether the wire lost anything.
 # Parameters: bench_nvmf.rounds=N bench_nvmf.secs=S (fio's run time)
+# bench_nvmf.only=siw|rxe (only those RDMA columns, no tcp)
+# bench_nvmf.depth=N (the 4 KiB job's queue depth, 32 by default)
+# bench_nvmf.profile=1 (only the 4 KiB job; both guests run ftrace's
+# function profiler over the RDMA modules and nvme(t)-rdma during it
+# and print the busiest functions: "nvmf-profile" lines)
 # needs: /usr/bin/rdma /usr/sbin/nvme /usr/bin/fio
 # timeout: 3000
 
@@ -35,6 +40,9 @@ ROUNDS=$(arg rounds)
 ROUNDS=${ROUNDS:-3}
 SECS=$(arg secs)
 SECS=${SECS:-20}
+ONLY=$(arg only)
+PROFILE=$(arg profile)
+DEPTH=$(arg depth)
 NQN=nqn.2026-11.org.rdma-testbed:bench
 IMG=/tmp/nvmf.img
 DEV=nvmf0
@@ -62,8 +70,10 @@ port() {
 }
 
 # job ROUND COLUMN NAME RW BS DEPTH: one fio job on the namespace;
-# "nvmf-result" lines with its IOPS and bandwidth (fio's terse output:
-# field 7 is the read bandwidth in KiB/s, field 8 the read IOPS).
+# "nvmf-result" lines with its IOPS, bandwidth and completion latency
+# (fio's terse output: field 7 is the read bandwidth in KiB/s, field 8
+# the read IOPS, 16 the mean completion latency in us, 24 and 30 its
+# 50th and 99th percentiles as "P%=us").
 job() {
 	local out
 	out=$(fio --minimal --name="$3" --filename="/dev/$NS" --rw="$4" \
@@ -71,8 +81,44 @@ job() {
 		--time_based --runtime="$SECS" --ramp_time=2 --size=120m 2>&1) ||
 		{ fail "round $1 $2: fio $3 failed: $out"; return; }
 	echo "$out" | awk -F';' -v r="$1" -v c="$2" -v t="$3" '
-		NF > 8 { printf "nvmf-result %s %s %s iops %s\n", r, c, t, $8
-			 printf "nvmf-result %s %s %s bw_mbs %.1f\n", r, c, t, $7 / 1024 }'
+		NF > 30 { printf "nvmf-result %s %s %s iops %s\n", r, c, t, $8
+			 printf "nvmf-result %s %s %s bw_mbs %.1f\n", r, c, t, $7 / 1024
+			 sub(/.*=/, "", $24); sub(/.*=/, "", $30)
+			 printf "nvmf-lat %s %s %s clat_us mean %.0f p50 %s p99 %s\n",
+				r, c, t, $16, $24, $30 }'
+}
+
+TRACING=/sys/kernel/tracing
+# profile on|off COLUMN: ftrace's function profiler over the RDMA
+# modules; off prints the 40 functions with the most calls, summed
+# over the CPUs ("nvmf-profile COLUMN FUNCTION CALLS TOTAL_US").
+profile() {
+	local m
+	[ "$PROFILE" = 1 ] || return 0
+	[ -d $TRACING/trace_stat ] || mount -t tracefs nodev $TRACING 2>/dev/null
+	if [ "$1" = on ]; then
+		: >$TRACING/set_ftrace_filter
+		for m in rdma_rxe rdmavt siw ib_core rdma_cm iw_cm ib_cm nvme_rdma \
+			nvmet_rdma nvme_fabrics; do
+			grep -q "^$m " /proc/modules &&
+				echo ":mod:$m" >>$TRACING/set_ftrace_filter
+		done
+		echo 1 >$TRACING/function_profile_enabled
+		grep '^cpu[0-9]' /proc/stat >/tmp/nvmf-stat
+		return
+	fi
+	echo 0 >$TRACING/function_profile_enabled
+	# each CPU's share busy and in softirq meanwhile ("nvmf-cpu" lines)
+	grep '^cpu[0-9]' /proc/stat | paste -d' ' /tmp/nvmf-stat - |
+		awk -v c="$2" '{ n = NF / 2; t = 0; for (i = 2; i <= n; i++) t += $(i + n) - $i
+			idle = $(5 + n) - $5 + $(6 + n) - $6; si = $(8 + n) - $8
+			printf "nvmf-cpu %s %s busy %.0f%% softirq %.0f%%\n", c, $1,
+				100 * (t - idle) / t, 100 * si / t }'
+	cat $TRACING/trace_stat/function* 2>/dev/null | awk -v c="$2" '
+		$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9.]+$/ { n[$1] += $2; t[$1] += $3 }
+		END { for (f in n) printf "nvmf-profile %s %s %d %.0f\n", c, f, n[f], t[f] }' |
+		sort -k4,4nr | head -40
+	: >$TRACING/set_ftrace_filter
 }
 
 # column ROUND COLUMN TRTYPE: the target's port of TRTYPE (rdma or tcp),
@@ -82,8 +128,10 @@ column() {
 	wire_sync "round $r $c" || { fail "round $r $c: no sync"; return; }
 	if [ "$WIRE_SELF" = 1 ]; then
 		port "$t" || fail "round $r $c: port $t"
+		profile on
 		wire_sync "round $r $c: port" || fail "round $r $c: no sync"
 		wire_sync "round $r $c: measured" 1200 || fail "round $r $c: no sync"
+		profile off "$c"
 		port off || fail "round $r $c: port removal"
 		return
 	fi
@@ -91,8 +139,10 @@ column() {
 	if nvmf_connect "$t" $NQN "$WIRE_PEER_IP" 4420; then
 		i=0
 		while ! NS=$(nvmf_ns) && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
-		job "$r" "$c" randread-4k randread 4k 32
-		job "$r" "$c" seqread-128k read 128k 8
+		profile on
+		job "$r" "$c" randread-4k randread 4k "${DEPTH:-32}"
+		profile off "$c"
+		[ "$PROFILE" = 1 ] || job "$r" "$c" seqread-128k read 128k 8
 		nvme disconnect -n $NQN >/dev/null || fail "round $r $c: disconnect"
 	else
 		fail "round $r $c: nvme connect -t $t failed"
@@ -124,6 +174,7 @@ rdma_column() {
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	for d in siw rxe; do
+		[ -n "$ONLY" ] && [ "$ONLY" != $d ] && continue
 		if [ $((r % 2)) = 1 ]; then
 			rdma_column $r upstream $d
 			rdma_column $r ours $d
@@ -132,7 +183,7 @@ while [ $r -le "$ROUNDS" ]; do
 			rdma_column $r upstream $d
 		fi
 	done
-	column $r tcp tcp
+	[ -n "$ONLY" ] || column $r tcp tcp
 	r=$((r + 1))
 done
 wire_sync "done" || FAILED=$((FAILED + 1))
