@@ -167,6 +167,10 @@ rvt_flush_wr(const struct ib_send_wr *wr)
  * @resolved: @sg_list holds the checked SGEs, each referencing its MR
  *	until the request completes (inline data: one SGE of no MR, set at
  *	post time)
+ * @executed: a REG_MR or LOCAL_INV the engine executed when it handed
+ *	it to a wire driver that takes them (driver_f.xmit_local), ahead
+ *	of its completion; its result is @status
+ * @status: see @executed
  * @sg_list: the checked SGEs (adjacent ones merged)
  */
 struct rvt_swqe {
@@ -180,6 +184,8 @@ struct rvt_swqe {
 	};
 	u32		length;
 	bool		resolved;
+	bool		executed;
+	enum ib_wc_status status;
 	struct rvt_sge	sg_list[];
 };
 

@@ -742,6 +742,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;
+	wqe->executed = false;
 	/* the SGEs as posted follow the room for the checked ones */
 	posted = (struct ib_sge *)&wqe->sg_list[qp->max_send_sge];
 	if (is_inline)

@@ -87,19 +87,34 @@ static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 }
 
 /*
+ * Is @wqe a REG_MR or LOCAL_INV the wire driver takes once executed
+ * (driver_f.xmit_local), rather than one that waits for the requests in
+ * flight before it?  Not when fenced: that one waits for them.
+ */
+static bool rvt_local_ahead(struct rvt_qp *qp, struct rvt_swqe *wqe)
+{
+	return qp->rdi->driver_f.xmit_wqe && qp->rdi->driver_f.xmit_local &&
+	       (wqe->wr.opcode == IB_WR_REG_MR ||
+		wqe->wr.opcode == IB_WR_LOCAL_INV) &&
+	       !(wqe->wr.send_flags & IB_SEND_FENCE);
+}
+
+/*
  * The request to run next, or NULL when there is none or the queue
  * waits: for a timer, or, for a request that completes here, for the
- * requests in flight before it (completions come in order).  *@held:
+ * requests in flight before it (completions come in order; a local
+ * request the driver takes does not wait, rvt_local_ahead()).  *@held:
  * in the error state, the wait is for the driver to give back what it
  * holds.
  */
 static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state,
-				    bool *held)
+				    bool *held, bool *ahead)
 {
 	struct rvt_swqe *wqe = NULL;
 	unsigned long flags;
 
 	*held = false;
+	*ahead = false;
 	spin_lock_irqsave(&qp->s_lock, flags);
 	if (state == IB_QPS_ERR) {
 		/* the driver gives back what it holds first, in order */
@@ -118,8 +133,13 @@ static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state,
 		goto out;
 	wqe = rvt_sq_slot(qp, qp->sq_cur);
 	if (qp->sq_cur != qp->sq_tail && rvt_completes_here(qp, wqe)) {
-		qp->s_flags |= RVT_S_WAIT_PENDING;
-		wqe = NULL;
+		if (rvt_local_ahead(qp, wqe)) {
+			/* executed now, completed by the driver in order */
+			*ahead = true;
+		} else {
+			qp->s_flags |= RVT_S_WAIT_PENDING;
+			wqe = NULL;
+		}
 	}
 out:
 	spin_unlock_irqrestore(&qp->s_lock, flags);
@@ -201,7 +221,7 @@ static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
  * when it stays where it is: it waits for a timer, or the driver.
  */
 static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
-		       enum ib_qp_state state)
+		       enum ib_qp_state state, bool ahead)
 {
 	enum ib_wc_status status;
 	enum rvt_exec how;
@@ -213,6 +233,15 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	}
 	if (!rvt_completes_here(qp, wqe))
 		return rvt_sq_xmit(qp, wqe);
+	if (ahead) {
+		/* once only: the driver may have been busy the first time */
+		if (!wqe->executed) {
+			rvt_exec_wqe(qp, wqe, &wqe->status, &aeth);
+			wqe->executed = true;
+			trace_rvt_local_ahead(qp, wqe, wqe->status);
+		}
+		return rvt_sq_xmit(qp, wqe);
+	}
 
 	how = rvt_exec_wqe(qp, wqe, &status, &aeth);
 	if (how != RVT_DONE) {
@@ -245,7 +274,7 @@ static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
 {
 	enum ib_qp_state state;
 	struct rvt_swqe *wqe;
-	bool went, held;
+	bool went, held, ahead;
 
 	for (;;) {
 		/* requests execute whole: at SQD nothing is in flight */
@@ -257,7 +286,7 @@ static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
 		/* SQE and the states before RTS hold the queue */
 		if (state != IB_QPS_ERR && state != IB_QPS_RTS)
 			return false;
-		wqe = rvt_sq_pick(qp, state, &held);
+		wqe = rvt_sq_pick(qp, state, &held, &ahead);
 		if (!wqe) {
 			/* tell the driver: the flush waits for it */
 			if (held)
@@ -266,7 +295,7 @@ static bool rvt_sq_loop(struct rvt_qp *qp, unsigned int budget)
 		}
 
 		rvt_engine_enter();
-		went = rvt_sq_one(qp, wqe, state);
+		went = rvt_sq_one(qp, wqe, state, ahead);
 		rvt_engine_exit();
 		if (!went)
 			return false;

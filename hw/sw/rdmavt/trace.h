@@ -2,7 +2,8 @@
 /*
  * Tracepoints of the rdmavt send engine (system rdmavt) at its hand-offs
  * with a wire driver: a request handed to xmit_wqe (or refused with
- * -EBUSY), a request retired (completed by the driver, executed or
+ * -EBUSY), a REG_MR or LOCAL_INV executed ahead of its completion, a
+ * request retired (completed by the driver, executed or
  * flushed by the engine), the engine waiting in the error state for the
  * driver to give its requests back, and the driver's xmit_stop.  Follow
  * one QP with
@@ -46,6 +47,14 @@ DEFINE_EVENT(rvt_wqe_class, rvt_xmit_wqe,
 	     TP_ARGS(qp, wqe, ret)
 );
 DEFINE_EVENT(rvt_wqe_class, rvt_xmit_busy,
+	     TP_PROTO(struct rvt_qp *qp, struct rvt_swqe *wqe, int ret),
+	     TP_ARGS(qp, wqe, ret)
+);
+/*
+ * a REG_MR or LOCAL_INV executed ahead of the requests in flight before
+ * it (driver_f.xmit_local); ret is its status, its completion comes later
+ */
+DEFINE_EVENT(rvt_wqe_class, rvt_local_ahead,
 	     TP_PROTO(struct rvt_qp *qp, struct rvt_swqe *wqe, int ret),
 	     TP_ARGS(qp, wqe, ret)
 );

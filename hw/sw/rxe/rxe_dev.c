@@ -206,6 +206,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = rxe_dealloc;
 	rdi->driver_f.xmit_wqe = rxe_xmit_wqe;
+	rdi->driver_f.xmit_local = true;
 	rdi->driver_f.xmit_flush = rxe_xmit_flush;
 	rdi->driver_f.xmit_stop = rxe_xmit_stop;
 	rdi->driver_f.qp_priv_alloc = rxe_qp_priv_alloc;

@@ -379,23 +379,34 @@ static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
 	mod_timer(&priv->rc.timer, jiffies + max(delay, 1UL));
 }
 
-/* Complete the oldest held request with @status.  Under rc.lock. */
+/*
+ * Complete the oldest held request with @status (a REG_MR or LOCAL_INV
+ * rdmavt executed: with its own status unless @status is an error), then
+ * the executed local requests right behind it, which waited only for it.
+ * Under rc.lock.
+ */
 static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
 {
 	struct rxe_qp_priv *priv = qp->priv;
-	u32 idx = priv->rc.head;
-	struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, idx);
 
-	/* a request that fails before all of it went */
-	if (priv->rc.unsent == priv->rc.held) {
-		priv->rc.tx = rvt_sq_next_index(qp, idx);
-		priv->rc.unsent--;
-	} else if (rxe_wr_rd_atomic(wqe)) {
-		priv->rc.rd_out--;
-	}
-	priv->rc.head = rvt_sq_next_index(qp, idx);
-	priv->rc.held--;
-	rvt_send_complete(qp, wqe, status);
+	do {
+		u32 idx = priv->rc.head;
+		struct rvt_swqe *wqe = rvt_get_swqe_ptr(qp, idx);
+
+		/* a request that fails before all of it went */
+		if (priv->rc.unsent == priv->rc.held) {
+			priv->rc.tx = rvt_sq_next_index(qp, idx);
+			priv->rc.unsent--;
+		} else if (rxe_wr_rd_atomic(wqe)) {
+			priv->rc.rd_out--;
+		}
+		priv->rc.head = rvt_sq_next_index(qp, idx);
+		priv->rc.held--;
+		if (wqe->executed && status == IB_WC_SUCCESS)
+			status = wqe->status;
+		rvt_send_complete(qp, wqe, status);
+	} while (status == IB_WC_SUCCESS && priv->rc.held &&
+		 rvt_get_swqe_ptr(qp, priv->rc.head)->executed);
 }
 
 /*
@@ -465,6 +476,13 @@ static void rxe_rc_push(struct rvt_qp *qp)
 		u32 k = (rc->spsn - r->first_psn) & RXE_PSN_MASK;
 		u32 out = (rc->spsn - rc->una) & RXE_PSN_MASK;
 		u32 to = r->npkts;
+
+		if (!to) {
+			/* an executed REG_MR or LOCAL_INV: nothing to send */
+			rc->tx = rvt_sq_next_index(qp, rc->tx);
+			rc->unsent--;
+			continue;
+		}
 
 		if (!rxe_is_uc(qp)) {
 			if (out >= RXE_WINDOW)
@@ -600,8 +618,12 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	/* rdmavt took only what the QP type carries (no UC READ, atomic) */
 	spin_lock_bh(&priv->rc.lock);
 	r->first_psn = priv->rc.psn;
-	r->npkts = rxe_wr_is_atomic(wqe) || rxe_wr_is_flush_aw(wqe) ? 1 :
-		   rxe_npkts(wqe->length, rxe_qp_mtu(qp));
+	if (wqe->executed)	/* REG_MR, LOCAL_INV: done, waits its turn */
+		r->npkts = 0;
+	else if (rxe_wr_is_atomic(wqe) || rxe_wr_is_flush_aw(wqe))
+		r->npkts = 1;
+	else
+		r->npkts = rxe_npkts(wqe->length, rxe_qp_mtu(qp));
 	r->next = 0;
 	priv->rc.psn = rxe_psn_add(priv->rc.psn, r->npkts);
 	if (!priv->rc.held++) {
@@ -616,8 +638,8 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		priv->rc.spsn = r->first_psn;
 	}
 	rxe_rc_push(qp);
-	if (rxe_is_uc(qp))
-		/* nobody acknowledges: done when it went */
+	if (rxe_is_uc(qp) || (wqe->executed && priv->rc.head == idx))
+		/* nobody acknowledges, or nothing before it is left */
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 	else if (!timer_pending(&priv->rc.timer))
 		rxe_rc_arm(qp, qp->timeout_jiffies);

@@ -150,7 +150,11 @@ int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		rxe_rc_xmit(qp, wqe);
 		return 0;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
+	/* an executed REG_MR or LOCAL_INV: datagrams before it are done */
+	if (wqe->executed)
+		status = wqe->status;
+	else if (qp->ibqp.qp_type == IB_QPT_UD ||
+		 qp->ibqp.qp_type == IB_QPT_GSI)
 		status = rxe_ud_send(qp, wqe);
 	rvt_send_complete(qp, wqe, status);
 	return 0;

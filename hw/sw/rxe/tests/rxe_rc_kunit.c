@@ -15,7 +15,8 @@
  * implied NAK; two QPs of one device talking through its own address;
  * IBA 1.5's FLUSH and ATOMIC WRITE in the transfers (so under drops,
  * duplicates and reordering too), refused as upstream refuses them, and
- * answered again but not executed again when they come late.
+ * answered again but not executed again when they come late; a REG_MR
+ * taking effect before the SEND ahead of it is acknowledged.
  */
 #include "rxe_bed.h"
 
@@ -1004,6 +1005,185 @@ static void rxe_rc_flush_replay(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTS);
 }
 
+/* The cable of rxe_rc_reg_mr_ahead: side 1's ACKs kept back */
+static struct {
+	spinlock_t	lock;	/* all of it */
+	bool		keep;
+	struct sk_buff	*ack;
+	unsigned int	kept;
+} kr_ahead = { .lock = __SPIN_LOCK_UNLOCKED(kr_ahead.lock) };
+
+static enum ku_fate kr_ahead_peek(const struct sk_buff *skb,
+				  struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+	enum ku_fate f = KU_PASS;
+
+	if (from != ku_side[1].ndev || skb_headlen(skb) < KU_HDRS + sizeof(*bth) ||
+	    skb->protocol != htons(ETH_P_IP) ||
+	    bth->opcode != IB_OPCODE_RC_ACKNOWLEDGE)
+		return KU_PASS;
+	spin_lock(&kr_ahead.lock);
+	if (kr_ahead.keep) {
+		if (!kr_ahead.ack)
+			kr_ahead.ack = skb_copy(skb, GFP_ATOMIC);
+		kr_ahead.kept++;
+		f = KU_DROP;
+	}
+	spin_unlock(&kr_ahead.lock);
+	return f;
+}
+
+static void kr_ahead_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+	spin_lock_bh(&kr_ahead.lock);
+	kfree_skb(kr_ahead.ack);
+	kr_ahead.ack = NULL;
+	kr_ahead.keep = false;
+	kr_ahead.kept = 0;
+	spin_unlock_bh(&kr_ahead.lock);
+}
+
+static void kr_dereg(void *mr)
+{
+	ib_dereg_mr(mr);
+}
+
+static void kr_put_page(void *page)
+{
+	__free_page((struct page *)page);
+}
+
+/*
+ * A REG_MR behind a SEND whose ACK has not come (the cable keeps side
+ * 1's ACKs back) takes effect at once, as upstream rxe's does, instead
+ * of waiting for the SEND to be acknowledged (rdmavt's xmit_local):
+ * b's RDMA WRITE into the new registration succeeds meanwhile.  The
+ * completions stay in order: nothing completes at a until the ACK
+ * comes, then the SEND and the REG_MR.  A LOCAL_INV posted with
+ * IB_SEND_FENCE waits for the SEND before it: b's WRITE still lands.
+ */
+static void rxe_rc_reg_mr_ahead(struct kunit *test)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct kr_opts o = kr_default;
+	struct ib_reg_wr reg = {};
+	struct scatterlist sg;
+	struct kr_side *a, *b;
+	struct sk_buff *ack;
+	struct ib_mr *mr;
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {};
+	struct ib_send_wr inv = {};
+	struct ib_wc wc;
+	unsigned long end;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_put_page,
+							page), 0);
+	/* 4 s: the SEND is not sent again while its ACK is kept */
+	o.timeout = 20;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	mr = ib_alloc_mr(a->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_dereg, mr),
+			0);
+	sg_init_one(&sg, page_address(page), PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(a->pd->device, &sg, 1,
+					    DMA_FROM_DEVICE), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_ahead_off,
+							NULL), 0);
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = true;
+	spin_unlock_bh(&kr_ahead.lock);
+	WRITE_ONCE(ku_peek, kr_ahead_peek);
+
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 10, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_SEND, 0, 0, 64), 0);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.wr_id = 2;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = mr;
+	reg.key = mr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &reg.wr, NULL), 0);
+	kr_expect(test, b, 10, IB_WC_SUCCESS, &wc);
+	end = jiffies + 10 * HZ;
+	while (!READ_ONCE(kr_ahead.kept) && time_before(jiffies, end))
+		usleep_range(200, 400);
+	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
+
+	/* b writes into the registration the SEND's ACK did not release */
+	kr_fill(b->buf, 256, 7);
+	sge = (struct ib_sge) { .addr = (uintptr_t)b->buf, .length = 256,
+				.lkey = b->pd->local_dma_lkey };
+	wr.wr.wr_id = 20;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = mr->iova + 100;
+	wr.rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(b->qp, &wr.wr, NULL), 0);
+	kr_expect(test, b, 20, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(page) + 100, b->buf, 256),
+			0);
+	/* nothing of a's completes before its SEND is acknowledged */
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = false;
+	ack = kr_ahead.ack;
+	kr_ahead.ack = NULL;
+	spin_unlock_bh(&kr_ahead.lock);
+	KUNIT_ASSERT_NOT_NULL(test, ack);
+	local_bh_disable();
+	ku_deliver(ack, ku_side[0].ndev);
+	local_bh_enable();
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
+
+	/* a fenced LOCAL_INV waits for the SEND: b's WRITE still lands */
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = true;
+	kr_ahead.kept = 0;
+	spin_unlock_bh(&kr_ahead.lock);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 11, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 4, IB_WR_SEND, 0, 0, 64), 0);
+	inv.opcode = IB_WR_LOCAL_INV;
+	inv.wr_id = 5;
+	inv.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE;
+	inv.ex.invalidate_rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &inv, NULL), 0);
+	kr_expect(test, b, 11, IB_WC_SUCCESS, &wc);
+	end = jiffies + 10 * HZ;
+	while (!READ_ONCE(kr_ahead.kept) && time_before(jiffies, end))
+		usleep_range(200, 400);
+	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
+	wr.wr.wr_id = 21;
+	KUNIT_ASSERT_EQ(test, ib_post_send(b->qp, &wr.wr, NULL), 0);
+	kr_expect(test, b, 21, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = false;
+	ack = kr_ahead.ack;
+	kr_ahead.ack = NULL;
+	spin_unlock_bh(&kr_ahead.lock);
+	KUNIT_ASSERT_NOT_NULL(test, ack);
+	local_bh_disable();
+	ku_deliver(ack, ku_side[0].ndev);
+	local_bh_enable();
+	kr_expect(test, a, 4, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 5, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_LOCAL_INV);
+	/* and now the registration is gone */
+	wr.wr.wr_id = 22;
+	KUNIT_ASSERT_EQ(test, ib_post_send(b->qp, &wr.wr, NULL), 0);
+	kr_expect(test, b, 22, IB_WC_REM_ACCESS_ERR, &wc);
+}
+
 static void rxe_rc_rnr(struct kunit *test)
 {
 	struct kr_side *a, *b;
@@ -1780,6 +1960,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_qp_access_refused),
 	KUNIT_CASE(rxe_rc_flush_refused),
 	KUNIT_CASE(rxe_rc_flush_replay),
+	KUNIT_CASE(rxe_rc_reg_mr_ahead),
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_uc),
