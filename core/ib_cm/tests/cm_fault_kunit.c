@@ -377,9 +377,7 @@ static void cm_sidr_doubled(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	req.path = &path;
-	req.service_id = CMT_SID;
-	req.timeout_ms = 4000;
+	cmt_sidr_param(&req, &path);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	ev = cmt_wait(test, b, 0, IB_CM_SIDR_REQ_RECEIVED);
 	cmt_wait_counter(test, b->vt->dev, "cm_rx_duplicates", "sidr_req", 1);

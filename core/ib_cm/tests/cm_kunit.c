@@ -506,9 +506,7 @@ static void cm_sidr_destroy_in_handler(struct kunit *test)
 	cmt_listen(test, b, CMT_SID);
 	cmt_path(test, &path, a, b);
 	ia = cmt_new_id(test, a);
-	req.path = &path;
-	req.service_id = CMT_SID;
-	req.timeout_ms = 4000;
+	cmt_sidr_param(&req, &path);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_sidr_req(ia, &req), 0);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&b->entered,
 							    CMT_WAIT));

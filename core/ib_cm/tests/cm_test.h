@@ -513,6 +513,16 @@ static inline struct ib_cm_id *cmt_listen(struct kunit *test,
 /* The service of the pings of cmt_quiesce(), which no case uses */
 #define CMT_PING_SID	cpu_to_be64(0x1000000000000dadULL)
 
+/* A SIDR REQ for CMT_SID along @path, 4 s for its answer */
+static inline void cmt_sidr_param(struct ib_cm_sidr_req_param *req,
+				  struct sa_path_rec *path)
+{
+	memset(req, 0, sizeof(*req));
+	req->path = path;
+	req->service_id = CMT_SID;
+	req->timeout_ms = 4000;
+}
+
 /*
  * Connect a CM ID of @a to a listener of @b on CMT_SID, with QP numbers
  * that are not real QPs (the CM does not look): REQ, REP, RTU.  Returns

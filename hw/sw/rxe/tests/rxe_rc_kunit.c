@@ -1045,6 +1045,41 @@ static void kr_ahead_off(void *p)
 	spin_unlock_bh(&kr_ahead.lock);
 }
 
+/* Keep side 1's ACKs back from now on. */
+static void kr_ahead_keep(void)
+{
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = true;
+	kr_ahead.kept = 0;
+	spin_unlock_bh(&kr_ahead.lock);
+}
+
+/* Wait until an ACK was kept back. */
+static void kr_ahead_wait(struct kunit *test)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	while (!READ_ONCE(kr_ahead.kept) && time_before(jiffies, end))
+		usleep_range(200, 400);
+	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
+}
+
+/* Stop keeping ACKs back and deliver the first one kept to side 0. */
+static void kr_ahead_release(struct kunit *test)
+{
+	struct sk_buff *ack;
+
+	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.keep = false;
+	ack = kr_ahead.ack;
+	kr_ahead.ack = NULL;
+	spin_unlock_bh(&kr_ahead.lock);
+	KUNIT_ASSERT_NOT_NULL(test, ack);
+	local_bh_disable();
+	ku_deliver(ack, ku_side[0].ndev);
+	local_bh_enable();
+}
+
 static void kr_dereg(void *mr)
 {
 	ib_dereg_mr(mr);
@@ -1071,13 +1106,11 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	struct ib_reg_wr reg = {};
 	struct scatterlist sg;
 	struct kr_side *a, *b;
-	struct sk_buff *ack;
 	struct ib_mr *mr;
 	struct ib_sge sge;
 	struct ib_rdma_wr wr = {};
 	struct ib_send_wr inv = {};
 	struct ib_wc wc;
-	unsigned long end;
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_put_page,
@@ -1095,9 +1128,7 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_ahead_off,
 							NULL), 0);
-	spin_lock_bh(&kr_ahead.lock);
-	kr_ahead.keep = true;
-	spin_unlock_bh(&kr_ahead.lock);
+	kr_ahead_keep();
 	WRITE_ONCE(ku_peek, kr_ahead_peek);
 
 	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 10, 0, 64), 0);
@@ -1110,10 +1141,7 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
 	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &reg.wr, NULL), 0);
 	kr_expect(test, b, 10, IB_WC_SUCCESS, &wc);
-	end = jiffies + 10 * HZ;
-	while (!READ_ONCE(kr_ahead.kept) && time_before(jiffies, end))
-		usleep_range(200, 400);
-	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
+	kr_ahead_wait(test);
 
 	/* b writes into the registration the SEND's ACK did not release */
 	kr_fill(b->buf, 256, 7);
@@ -1132,24 +1160,13 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	/* nothing of a's completes before its SEND is acknowledged */
 	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
 
-	spin_lock_bh(&kr_ahead.lock);
-	kr_ahead.keep = false;
-	ack = kr_ahead.ack;
-	kr_ahead.ack = NULL;
-	spin_unlock_bh(&kr_ahead.lock);
-	KUNIT_ASSERT_NOT_NULL(test, ack);
-	local_bh_disable();
-	ku_deliver(ack, ku_side[0].ndev);
-	local_bh_enable();
+	kr_ahead_release(test);
 	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
 	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
 
 	/* a fenced LOCAL_INV waits for the SEND: b's WRITE still lands */
-	spin_lock_bh(&kr_ahead.lock);
-	kr_ahead.keep = true;
-	kr_ahead.kept = 0;
-	spin_unlock_bh(&kr_ahead.lock);
+	kr_ahead_keep();
 	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 11, 0, 64), 0);
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 4, IB_WR_SEND, 0, 0, 64), 0);
 	inv.opcode = IB_WR_LOCAL_INV;
@@ -1158,23 +1175,12 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	inv.ex.invalidate_rkey = mr->rkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &inv, NULL), 0);
 	kr_expect(test, b, 11, IB_WC_SUCCESS, &wc);
-	end = jiffies + 10 * HZ;
-	while (!READ_ONCE(kr_ahead.kept) && time_before(jiffies, end))
-		usleep_range(200, 400);
-	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
+	kr_ahead_wait(test);
 	wr.wr.wr_id = 21;
 	KUNIT_ASSERT_EQ(test, ib_post_send(b->qp, &wr.wr, NULL), 0);
 	kr_expect(test, b, 21, IB_WC_SUCCESS, &wc);
 	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
-	spin_lock_bh(&kr_ahead.lock);
-	kr_ahead.keep = false;
-	ack = kr_ahead.ack;
-	kr_ahead.ack = NULL;
-	spin_unlock_bh(&kr_ahead.lock);
-	KUNIT_ASSERT_NOT_NULL(test, ack);
-	local_bh_disable();
-	ku_deliver(ack, ku_side[0].ndev);
-	local_bh_enable();
+	kr_ahead_release(test);
 	kr_expect(test, a, 4, IB_WC_SUCCESS, &wc);
 	kr_expect(test, a, 5, IB_WC_SUCCESS, &wc);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_LOCAL_INV);
