@@ -353,7 +353,7 @@ struct rvt_driver_params {
  *	each request of the QP's send queue, in order, instead of
  *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
  *	the engine executes them, after the requests before them
- *	completed, unless @xmit_local).  The request's local SGEs are
+ *	completed; a REG_MR at once with @xmit_local).  The request's local SGEs are
  *	checked and referenced
  *	(@wqe->sg_list, @wqe->wr.num_sge entries).  From this call on the
  *	request is the driver's, in place in the send ring (between
@@ -374,15 +374,15 @@ struct rvt_driver_params {
  *	it), then flushes the rest, so completions stay in order.
  *	Without the hook, requests are delivered in memory to the QPs
  *	find_dev_by_lid() reaches.
- * @xmit_local: with @xmit_wqe; the driver takes REG_MR and LOCAL_INV
- *	too: while requests the driver holds are in flight, the engine
- *	executes such a request at once (wqe->executed, its result in
- *	wqe->status) and hands it to @xmit_wqe, and the driver completes
- *	it in order like the others (rvt_send_complete() with wqe->status
- *	once those before it completed), so that a registration does not
- *	wait for the acknowledgments of the requests before it.  One
- *	posted with IB_SEND_FENCE still waits for them, as without
- *	@xmit_local.
+ * @xmit_local: with @xmit_wqe; the driver takes REG_MR too: while
+ *	requests the driver holds are in flight, the engine executes a
+ *	REG_MR at once (wqe->executed, its result in wqe->status) and
+ *	hands it to @xmit_wqe, and the driver completes it in order like
+ *	the others (rvt_send_complete() with wqe->status once those before
+ *	it completed), so that a registration does not wait for the
+ *	acknowledgments of the requests before it.  One posted with
+ *	IB_SEND_FENCE still waits for them, and so does every LOCAL_INV
+ *	(they may still use the MR), as without @xmit_local.
  * @xmit_flush: required with @xmit_wqe; the engine found the QP in the
  *	error state (whoever put it there: the consumer's modify_qp, the
  *	driver's or rdmavt's rvt_error_qp()) while the driver holds

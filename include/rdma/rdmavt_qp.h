@@ -167,7 +167,7 @@ rvt_flush_wr(const struct ib_send_wr *wr)
  * @resolved: @sg_list holds the checked SGEs, each referencing its MR
  *	until the request completes (inline data: one SGE of no MR, set at
  *	post time)
- * @executed: a REG_MR or LOCAL_INV the engine executed when it handed
+ * @executed: a REG_MR the engine executed when it handed
  *	it to a wire driver that takes them (driver_f.xmit_local), ahead
  *	of its completion; its result is @status
  * @status: see @executed

@@ -87,15 +87,16 @@ static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 }
 
 /*
- * Is @wqe a REG_MR or LOCAL_INV the wire driver takes once executed
+ * Is @wqe a REG_MR the wire driver takes once executed
  * (driver_f.xmit_local), rather than one that waits for the requests in
- * flight before it?  Not when fenced: that one waits for them.
+ * flight before it?  Not when fenced: that one waits for them.  A
+ * LOCAL_INV always waits, as upstream rxe's does: the requests before
+ * it may still be using the MR.
  */
 static bool rvt_local_ahead(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	return qp->rdi->driver_f.xmit_wqe && qp->rdi->driver_f.xmit_local &&
-	       (wqe->wr.opcode == IB_WR_REG_MR ||
-		wqe->wr.opcode == IB_WR_LOCAL_INV) &&
+	       wqe->wr.opcode == IB_WR_REG_MR &&
 	       !(wqe->wr.send_flags & IB_SEND_FENCE);
 }
 

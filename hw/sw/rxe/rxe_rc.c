@@ -10,7 +10,8 @@
  * max_rd_atomic READs and atomics waiting for their responses (the next
  * one waits, and the send queue behind it, as upstream rxe's does; with
  * max_rd_atomic 0 a READ or atomic waits until the retry timer gives
- * up on it).  SEND and WRITE take a
+ * up on it; a request posted with IB_SEND_FENCE waits until those
+ * before it completed, as upstream's does).  SEND and WRITE take a
  * PSN per packet, a READ one request packet and a PSN per response
  * packet it expects, an atomic one PSN, as do IBA 1.5's FLUSH and ATOMIC
  * WRITE (answered by a READ response of no payload; an ATOMIC WRITE
@@ -380,7 +381,7 @@ static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
 }
 
 /*
- * Complete the oldest held request with @status (a REG_MR or LOCAL_INV
+ * Complete the oldest held request with @status (a REG_MR
  * rdmavt executed: with its own status unless @status is an error), then
  * the executed local requests right behind it, which waited only for it.
  * Under rc.lock.
@@ -478,11 +479,14 @@ static void rxe_rc_push(struct rvt_qp *qp)
 		u32 to = r->npkts;
 
 		if (!to) {
-			/* an executed REG_MR or LOCAL_INV: nothing to send */
+			/* an executed REG_MR: nothing to send */
 			rc->tx = rvt_sq_next_index(qp, rc->tx);
 			rc->unsent--;
 			continue;
 		}
+		/* fenced (IBA 10.8.3.3): after the READs and atomics before */
+		if (!k && (wqe->wr.send_flags & IB_SEND_FENCE) && rc->rd_out)
+			break;
 
 		if (!rxe_is_uc(qp)) {
 			if (out >= RXE_WINDOW)
@@ -618,7 +622,7 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	/* rdmavt took only what the QP type carries (no UC READ, atomic) */
 	spin_lock_bh(&priv->rc.lock);
 	r->first_psn = priv->rc.psn;
-	if (wqe->executed)	/* REG_MR, LOCAL_INV: done, waits its turn */
+	if (wqe->executed)	/* a REG_MR: done, waits its turn */
 		r->npkts = 0;
 	else if (rxe_wr_is_atomic(wqe) || rxe_wr_is_flush_aw(wqe))
 		r->npkts = 1;

@@ -150,7 +150,7 @@ int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		rxe_rc_xmit(qp, wqe);
 		return 0;
 	}
-	/* an executed REG_MR or LOCAL_INV: datagrams before it are done */
+	/* an executed REG_MR: the datagrams before it are done */
 	if (wqe->executed)
 		status = wqe->status;
 	else if (qp->ibqp.qp_type == IB_QPT_UD ||

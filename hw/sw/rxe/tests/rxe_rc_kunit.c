@@ -16,7 +16,7 @@
  * IBA 1.5's FLUSH and ATOMIC WRITE in the transfers (so under drops,
  * duplicates and reordering too), refused as upstream refuses them, and
  * answered again but not executed again when they come late; a REG_MR
- * taking effect before the SEND ahead of it is acknowledged.
+ * taking effect before the SEND ahead of it is acknowledged; fences.
  */
 #include "rxe_bed.h"
 
@@ -1005,10 +1005,14 @@ static void rxe_rc_flush_replay(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTS);
 }
 
-/* The cable of rxe_rc_reg_mr_ahead: side 1's ACKs kept back */
+/*
+ * The cable of rxe_rc_reg_mr_ahead and rxe_rc_fence: side 1's frames of
+ * one opcode (ACKs, READ responses) kept back, the first one copied
+ */
 static struct {
 	spinlock_t	lock;	/* all of it */
 	bool		keep;
+	u8		opcode;
 	struct sk_buff	*ack;
 	unsigned int	kept;
 } kr_ahead = { .lock = __SPIN_LOCK_UNLOCKED(kr_ahead.lock) };
@@ -1021,7 +1025,7 @@ static enum ku_fate kr_ahead_peek(const struct sk_buff *skb,
 
 	if (from != ku_side[1].ndev || skb_headlen(skb) < KU_HDRS + sizeof(*bth) ||
 	    skb->protocol != htons(ETH_P_IP) ||
-	    bth->opcode != IB_OPCODE_RC_ACKNOWLEDGE)
+	    bth->opcode != READ_ONCE(kr_ahead.opcode))
 		return KU_PASS;
 	spin_lock(&kr_ahead.lock);
 	if (kr_ahead.keep) {
@@ -1045,16 +1049,17 @@ static void kr_ahead_off(void *p)
 	spin_unlock_bh(&kr_ahead.lock);
 }
 
-/* Keep side 1's ACKs back from now on. */
-static void kr_ahead_keep(void)
+/* Keep side 1's frames of @opcode back from now on. */
+static void kr_ahead_keep(u8 opcode)
 {
 	spin_lock_bh(&kr_ahead.lock);
+	kr_ahead.opcode = opcode;
 	kr_ahead.keep = true;
 	kr_ahead.kept = 0;
 	spin_unlock_bh(&kr_ahead.lock);
 }
 
-/* Wait until an ACK was kept back. */
+/* Wait until a frame was kept back. */
 static void kr_ahead_wait(struct kunit *test)
 {
 	unsigned long end = jiffies + 10 * HZ;
@@ -1064,7 +1069,7 @@ static void kr_ahead_wait(struct kunit *test)
 	KUNIT_ASSERT_GT(test, READ_ONCE(kr_ahead.kept), 0U);
 }
 
-/* Stop keeping ACKs back and deliver the first one kept to side 0. */
+/* Stop keeping frames back and deliver the first one kept to side 0. */
 static void kr_ahead_release(struct kunit *test)
 {
 	struct sk_buff *ack;
@@ -1096,8 +1101,8 @@ static void kr_put_page(void *page)
  * of waiting for the SEND to be acknowledged (rdmavt's xmit_local):
  * b's RDMA WRITE into the new registration succeeds meanwhile.  The
  * completions stay in order: nothing completes at a until the ACK
- * comes, then the SEND and the REG_MR.  A LOCAL_INV posted with
- * IB_SEND_FENCE waits for the SEND before it: b's WRITE still lands.
+ * comes, then the SEND and the REG_MR.  A LOCAL_INV waits for the SEND
+ * before it, as upstream's does: b's WRITE still lands.
  */
 static void rxe_rc_reg_mr_ahead(struct kunit *test)
 {
@@ -1128,7 +1133,7 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_ahead_off,
 							NULL), 0);
-	kr_ahead_keep();
+	kr_ahead_keep(IB_OPCODE_RC_ACKNOWLEDGE);
 	WRITE_ONCE(ku_peek, kr_ahead_peek);
 
 	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 10, 0, 64), 0);
@@ -1165,13 +1170,13 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
 
-	/* a fenced LOCAL_INV waits for the SEND: b's WRITE still lands */
-	kr_ahead_keep();
+	/* a LOCAL_INV waits for the SEND: b's WRITE still lands */
+	kr_ahead_keep(IB_OPCODE_RC_ACKNOWLEDGE);
 	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 11, 0, 64), 0);
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 4, IB_WR_SEND, 0, 0, 64), 0);
 	inv.opcode = IB_WR_LOCAL_INV;
 	inv.wr_id = 5;
-	inv.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE;
+	inv.send_flags = IB_SEND_SIGNALED;
 	inv.ex.invalidate_rkey = mr->rkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &inv, NULL), 0);
 	kr_expect(test, b, 11, IB_WC_SUCCESS, &wc);
@@ -1188,6 +1193,58 @@ static void rxe_rc_reg_mr_ahead(struct kunit *test)
 	wr.wr.wr_id = 22;
 	KUNIT_ASSERT_EQ(test, ib_post_send(b->qp, &wr.wr, NULL), 0);
 	kr_expect(test, b, 22, IB_WC_REM_ACCESS_ERR, &wc);
+}
+
+/*
+ * IBA 10.8.3.3: a request posted with IB_SEND_FENCE goes only once the
+ * READs before it completed (the cable keeps the READ's response back
+ * meanwhile).  A fenced WRITE with immediate from the buffer the READ
+ * fills carries what the READ brought, not what was there before; an
+ * unfenced SEND behind the READ goes at once.
+ */
+static void rxe_rc_fence(struct kunit *test)
+{
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {};
+	struct ib_wc wc;
+	u8 brought[64];
+
+	/* 4 s: the READ is not sent again while its response is kept */
+	o.timeout = 20;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_ahead_off,
+							NULL), 0);
+	kr_fill(b->rbuf, 64, 3);		/* what the READ brings */
+	kr_fill(brought, 64, 3);
+	kr_fill(a->buf + 64, 64, 200);		/* what it overwrites */
+	kr_ahead_keep(IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY);
+	WRITE_ONCE(ku_peek, kr_ahead_peek);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 10, 8192, 64), 0);
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 11, 8192, 64), 0);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_READ, 64, 0, 64), 0);
+	/* not fenced: it goes while the READ's response is kept */
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 2, IB_WR_SEND, 0, 0, 16), 0);
+	kr_expect(test, b, 10, IB_WC_SUCCESS, &wc);
+	sge = (struct ib_sge) { .addr = (uintptr_t)a->buf + 64, .length = 64,
+				.lkey = a->pd->local_dma_lkey };
+	wr.wr.wr_id = 3;
+	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr.wr.send_flags = IB_SEND_FENCE;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = (uintptr_t)b->rbuf + 4096;
+	wr.rkey = b->pd->unsafe_global_rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a->qp, &wr.wr, NULL), 0);
+	kr_ahead_wait(test);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(b->cq, 1, &wc), 0);
+	kr_ahead_release(test);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 3, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 11, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, memcmp(b->rbuf + 4096, brought, 64), 0);
 }
 
 static void rxe_rc_rnr(struct kunit *test)
@@ -1967,6 +2024,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_flush_refused),
 	KUNIT_CASE(rxe_rc_flush_replay),
 	KUNIT_CASE(rxe_rc_reg_mr_ahead),
+	KUNIT_CASE(rxe_rc_fence),
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_uc),
