@@ -353,9 +353,9 @@ struct rvt_driver_params {
  *	each request of the QP's send queue, in order, instead of
  *	delivering the request in memory (REG_MR and LOCAL_INV excepted:
  *	the engine executes them, after the requests before them
- *	completed; a REG_MR at once with @xmit_local).  The request's local SGEs are
- *	checked and referenced
- *	(@wqe->sg_list, @wqe->wr.num_sge entries).  From this call on the
+ *	completed; a REG_MR at once with @xmit_local).  The request's
+ *	local SGEs are checked and referenced (@wqe->sg_list,
+ *	@wqe->wr.num_sge entries).  From this call on the
  *	request is the driver's, in place in the send ring (between
  *	qp->sq_tail and qp->sq_cur): it reads the request, its SGEs and
  *	the memory they name there, from any context, without copying

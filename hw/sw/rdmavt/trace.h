@@ -2,9 +2,9 @@
 /*
  * Tracepoints of the rdmavt send engine (system rdmavt) at its hand-offs
  * with a wire driver: a request handed to xmit_wqe (or refused with
- * -EBUSY), a REG_MR executed ahead of its completion, a
- * request retired (completed by the driver, executed or
- * flushed by the engine), the engine waiting in the error state for the
+ * -EBUSY), a REG_MR executed ahead of its completion, a request
+ * retired (completed by the driver, executed or flushed by the
+ * engine), the engine waiting in the error state for the
  * driver to give its requests back, and the driver's xmit_stop.  Follow
  * one QP with
  *   trace-cmd record -e rdmavt -e siw ...; trace-cmd report
@@ -51,8 +51,8 @@ DEFINE_EVENT(rvt_wqe_class, rvt_xmit_busy,
 	     TP_ARGS(qp, wqe, ret)
 );
 /*
- * a REG_MR executed ahead of the requests in flight before
- * it (driver_f.xmit_local); ret is its status, its completion comes later
+ * a REG_MR executed ahead of the requests in flight before it
+ * (driver_f.xmit_local); ret is its status, its completion comes later
  */
 DEFINE_EVENT(rvt_wqe_class, rvt_local_ahead,
 	     TP_PROTO(struct rvt_qp *qp, struct rvt_swqe *wqe, int ret),

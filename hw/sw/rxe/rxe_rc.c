@@ -381,10 +381,10 @@ static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
 }
 
 /*
- * Complete the oldest held request with @status (a REG_MR
- * rdmavt executed: with its own status unless @status is an error), then
- * the executed local requests right behind it, which waited only for it.
- * Under rc.lock.
+ * Complete the oldest held request with @status (a REG_MR rdmavt
+ * executed: with its own status unless @status is an error), then the
+ * executed REG_MRs right behind it, which waited only for it.  Under
+ * rc.lock.
  */
 static void rxe_rc_complete_head(struct rvt_qp *qp, enum ib_wc_status status)
 {
@@ -1038,10 +1038,16 @@ static struct rxe_atm_done *rxe_rc_atm_find(struct rxe_rc *rc, u32 psn)
 	return NULL;
 }
 
-/* The responder fails the request: NAK @code, QP to the error state. */
-static void rxe_rc_nak(struct rvt_qp *qp, u32 psn, u8 code,
-		       enum ib_wc_status status)
+/*
+ * The responder fails the request with @status: the NAK of its class
+ * (invalid request, remote access error, remote operational error), QP
+ * to the error state.
+ */
+static void rxe_rc_nak(struct rvt_qp *qp, u32 psn, enum ib_wc_status status)
 {
+	u8 code = status == IB_WC_REM_INV_REQ_ERR ? 1 :
+		  status == IB_WC_REM_ACCESS_ERR ? 2 : 3;
+
 	if (!rxe_is_uc(qp))
 		rxe_rc_send_ack(qp, psn, 0x60 | code);
 	spin_unlock_bh(&qp->r_lock);
@@ -1066,7 +1072,7 @@ static bool rxe_rc_take_wqe(struct rvt_qp *qp, struct rxe_pkt *pkt,
 	if (ret > 0)
 		return true;
 	if (ret < 0) {
-		rxe_rc_nak(qp, pkt->psn, 3, IB_WC_REM_OP_ERR);
+		rxe_rc_nak(qp, pkt->psn, IB_WC_REM_OP_ERR);
 		return false;
 	}
 	rvt_hw_count(qp, RVT_CNT_SND_RNR, 1);
@@ -1113,8 +1119,7 @@ static void rxe_rc_flush_aw(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		     IB_WC_REM_INV_REQ_ERR;
 	}
 	if (st != IB_WC_SUCCESS) {
-		rxe_rc_nak(qp, pkt->psn, st == IB_WC_REM_INV_REQ_ERR ? 1 : 2,
-			   st);
+		rxe_rc_nak(qp, pkt->psn, st);
 		return;
 	}
 	/* a FLUSH at a QP without responder resources is not replayed */
@@ -1140,7 +1145,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 
 	/* no responder resources: upstream's "too many" invalid request */
 	if ((mask & (RXE_READ | RXE_ATOMIC | RXE_ATOMIC_WRITE)) && !rc->natm) {
-		rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+		rxe_rc_nak(qp, pkt->psn, IB_WC_REM_INV_REQ_ERR);
 		return;
 	}
 	if (mask & (RXE_FLUSH | RXE_ATOMIC_WRITE)) {
@@ -1151,19 +1156,12 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		struct rxe_reth *reth = (void *)h + rxe_hdr_off(mask, RXE_RETH);
 		u32 len = be32_to_cpu(reth->len);
 
-		/* a QP without the access: an invalid request, as upstream */
-		if (!(READ_ONCE(qp->qp_access_flags) &
-		      IB_ACCESS_REMOTE_READ)) {
-			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
-			return;
-		}
 		rc->msn++;
 		st = rxe_rc_read(qp, pkt->psn, be64_to_cpu(reth->va),
 				 be32_to_cpu(reth->rkey), len);
 		if (st != IB_WC_SUCCESS) {
 			rc->msn--;
-			rxe_rc_nak(qp, pkt->psn,
-				   st == IB_WC_REM_INV_REQ_ERR ? 1 : 2, st);
+			rxe_rc_nak(qp, pkt->psn, st);
 			return;
 		}
 		rc->epsn = rxe_psn_add(rc->epsn,
@@ -1185,8 +1183,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 					be64_to_cpu(atm->swap_add), &orig);
 		if (st != IB_WC_SUCCESS) {
 			/* a misaligned address is an invalid request */
-			rxe_rc_nak(qp, pkt->psn,
-				   st == IB_WC_REM_INV_REQ_ERR ? 1 : 2, st);
+			rxe_rc_nak(qp, pkt->psn, st);
 			return;
 		}
 		done = &rc->atm[rc->atm_next++ % rc->natm];
@@ -1208,7 +1205,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		} else if (!test_bit(RVT_R_WRID_VALID, &qp->r_aflags)) {
 			if (rxe_is_uc(qp))
 				return;
-			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			rxe_rc_nak(qp, pkt->psn, IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
 		sink.base = rc->send_off;
@@ -1218,7 +1215,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 			wc.opcode = IB_WC_RECV;
 			wc.qp = &qp->ibqp;
 			rvt_recv_complete(qp, &wc, false);
-			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			rxe_rc_nak(qp, pkt->psn, IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
 		rc->send_off += pkt->plen;
@@ -1251,7 +1248,7 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		} else if (!rc->in_write) {
 			if (rxe_is_uc(qp))
 				return;
-			rxe_rc_nak(qp, pkt->psn, 1, IB_WC_REM_INV_REQ_ERR);
+			rxe_rc_nak(qp, pkt->psn, IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
 		/* the immediate needs a receive WQE: first */
@@ -1270,13 +1267,10 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 			sink.base = rc->wva + rc->wdone;
 			st = rxe_pkt_payload(pkt, rxe_sink_write, &sink);
 		}
-		if (st == IB_WC_REM_INV_REQ_ERR) {
+		if (st != IB_WC_SUCCESS) {
 			rc->in_write = false;
-			rxe_rc_nak(qp, pkt->psn, 1, st);
-			return;
-		} else if (st != IB_WC_SUCCESS) {
-			rc->in_write = false;
-			rxe_rc_nak(qp, pkt->psn, 2, IB_WC_REM_ACCESS_ERR);
+			rxe_rc_nak(qp, pkt->psn, st == IB_WC_REM_INV_REQ_ERR ?
+				   st : IB_WC_REM_ACCESS_ERR);
 			return;
 		}
 		rc->wdone += pkt->plen;
