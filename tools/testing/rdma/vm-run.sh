@@ -282,6 +282,7 @@ cp "$here/guest/init" "$staging/init"
 chmod 755 "$staging/init"
 cp "$here/guest/ktap.sh" "$here/guest/stack.sh" "$here/guest/wire.sh" \
 	"$here/guest/nvmf.sh" "$here/guest/tcm.sh" "$here/guest/capture.sh" \
+	"$here/guest/profile.sh" \
 	"$staging/testbed/lib/"
 mkdir -p "$staging/testbed/scenarios/demo" "$staging/testbed/scenarios/wire" \
 	"$staging/testbed/bench"

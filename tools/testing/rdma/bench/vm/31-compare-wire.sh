@@ -13,11 +13,15 @@
 # first, even rounds ours first.  Our soft-RoCE gets its column when it
 # exists.
 # Parameters: bench_compare.rounds=N bench_compare.args=LAT,RATE,CPU,DEPTH
+# bench_compare.only=rxe|siw|tcp (that kind only, both stacks)
+# bench_compare.profile=1 (both guests run guest/profile.sh's profiler
+# during each pair: "wire-cpu" and "wire-profile" lines)
 # needs: /usr/bin/rdma
 # timeout: 3000
 
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
+. /testbed/lib/profile.sh
 
 B=/sys/kernel/debug/verbs_bench
 PORT=18515
@@ -28,6 +32,8 @@ ROUNDS=$(arg rounds)
 ROUNDS=${ROUNDS:-3}
 ARGS=$(arg args)
 TCP_ARGS=$(echo "$ARGS" | awk 'NF == 4 { print $1, $2, $4 }')
+ONLY=$(arg only)
+PROFILE=$(arg profile)
 FAILED=0
 
 echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s), LAT RATE CPU DEPTH = ${ARGS:-defaults}"
@@ -37,12 +43,17 @@ echo "bench-compare-wire: guest $WIRE_SELF, kernel $(uname -r), $ROUNDS round(s)
 # device name by default).
 pair() {
 	local round=$1 stack=$2 dev=$3 scmd=$4 ccmd=$5 tag=${6:-$3}
+	local kind=tcp
+	case "$dev" in rxe* | siw*) kind=${dev%0} ;; esac
+	case "$ONLY" in "" | "$kind") ;; *) return ;; esac
 	wire_sync "round $round $stack $tag" || { FAILED=$((FAILED + 1)); return; }
+	[ "$PROFILE" = 1 ] && profile_on
 	if [ "$WIRE_SELF" = 1 ]; then
 		echo "$scmd" >$B/run || {
 			echo "bench-compare-wire: '$scmd' failed"
 			FAILED=$((FAILED + 1))
 		}
+		[ "$PROFILE" = 1 ] && profile_off wire "$stack-$tag"
 		sed 's/^/    /' $B/server_results
 		return
 	fi
@@ -51,6 +62,7 @@ pair() {
 		echo "bench-compare-wire: '$ccmd' failed"
 		FAILED=$((FAILED + 1))
 	}
+	[ "$PROFILE" = 1 ] && profile_off wire "$stack-$tag"
 	sed 's/^/    /' $B/results
 	grep '^vb-result ' $B/results | sed "s/^/cmp $round $stack $tag /"
 	grep -q '^verify: ok' $B/results ||
@@ -62,6 +74,7 @@ pair() {
 # address, so one kind at a time).
 kind() {
 	local r=$1 stack=$2 drv=$3 dev=$4 tag=${5:-$4}
+	case "$ONLY" in "" | "$drv") ;; *) return ;; esac
 	rdma link add "$dev" type "$drv" netdev "$WIRE_DEV" || {
 		echo "bench-compare-wire: rdma link add $dev failed"
 		FAILED=$((FAILED + 1))

@@ -25,13 +25,14 @@
 # bench_nvmf.depth=N (the 4 KiB job's queue depth, 32 by default)
 # bench_nvmf.profile=1 (only the 4 KiB job; both guests run ftrace's
 # function profiler over the RDMA modules and nvme(t)-rdma during it
-# and print the busiest functions: "nvmf-profile" lines)
+# and print the busiest functions and CPUs: guest/profile.sh)
 # needs: /usr/bin/rdma /usr/sbin/nvme /usr/bin/fio
 # timeout: 3000
 
 . /testbed/lib/stack.sh
 . /testbed/lib/wire.sh
 . /testbed/lib/nvmf.sh
+. /testbed/lib/profile.sh
 
 arg() {
 	tr ' ' '\n' </proc/cmdline | sed -n "s/^bench_nvmf\.$1=//p"
@@ -88,37 +89,15 @@ job() {
 				r, c, t, $16, $24, $30 }'
 }
 
-TRACING=/sys/kernel/tracing
-# profile on|off COLUMN: ftrace's function profiler over the RDMA
-# modules; off prints the 40 functions with the most calls, summed
-# over the CPUs ("nvmf-profile COLUMN FUNCTION CALLS TOTAL_US").
+# profile on|off COLUMN: with bench_nvmf.profile=1, profile.sh's
+# profiler ("nvmf-cpu" and "nvmf-profile" lines).
 profile() {
-	local m
 	[ "$PROFILE" = 1 ] || return 0
-	[ -d $TRACING/trace_stat ] || mount -t tracefs nodev $TRACING 2>/dev/null
 	if [ "$1" = on ]; then
-		: >$TRACING/set_ftrace_filter
-		for m in rdma_rxe rdmavt siw ib_core rdma_cm iw_cm ib_cm nvme_rdma \
-			nvmet_rdma nvme_fabrics; do
-			grep -q "^$m " /proc/modules &&
-				echo ":mod:$m" >>$TRACING/set_ftrace_filter
-		done
-		echo 1 >$TRACING/function_profile_enabled
-		grep '^cpu[0-9]' /proc/stat >/tmp/nvmf-stat
-		return
+		profile_on
+	else
+		profile_off nvmf "$2"
 	fi
-	echo 0 >$TRACING/function_profile_enabled
-	# each CPU's share busy and in softirq meanwhile ("nvmf-cpu" lines)
-	grep '^cpu[0-9]' /proc/stat | paste -d' ' /tmp/nvmf-stat - |
-		awk -v c="$2" '{ n = NF / 2; t = 0; for (i = 2; i <= n; i++) t += $(i + n) - $i
-			idle = $(5 + n) - $5 + $(6 + n) - $6; si = $(8 + n) - $8
-			printf "nvmf-cpu %s %s busy %.0f%% softirq %.0f%%\n", c, $1,
-				100 * (t - idle) / t, 100 * si / t }'
-	cat $TRACING/trace_stat/function* 2>/dev/null | awk -v c="$2" '
-		$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9.]+$/ { n[$1] += $2; t[$1] += $3 }
-		END { for (f in n) printf "nvmf-profile %s %s %d %.0f\n", c, f, n[f], t[f] }' |
-		sort -k4,4nr | head -40
-	: >$TRACING/set_ftrace_filter
 }
 
 # column ROUND COLUMN TRTYPE: the target's port of TRTYPE (rdma or tcp),
