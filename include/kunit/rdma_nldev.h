@@ -13,6 +13,7 @@
 #include <kunit/test.h>
 #include <linux/cred.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
 #include <linux/socket.h>
@@ -268,6 +269,82 @@ static inline const char *kt_attr_str(struct kunit *test, struct nlattr *a)
 	KUNIT_ASSERT_GT(test, nla_len(a), 0);
 	KUNIT_ASSERT_EQ(test, ((char *)nla_data(a))[nla_len(a) - 1], '\0');
 	return nla_data(a);
+}
+
+/* What a GET_CHARDEV reply says. */
+struct kt_chardev {
+	char name[RDMA_NLDEV_ATTR_CHARDEV_TYPE_SIZE];
+	u64 devt;
+	u64 abi;
+	u32 driver_id;	/* RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, U32_MAX if none */
+};
+
+/* no device index in the request */
+#define KT_NO_DEV	U32_MAX
+
+/*
+ * GET_CHARDEV of @type (none when NULL) on device @index, port @port
+ * (none when 0); the reply's attributes go to @out.  Returns the ack's
+ * error, its text in @c->extack.
+ */
+static inline int kt_chardev(struct kt_nlc *c, u32 index, u32 port,
+			     const char *type, struct kt_chardev *out)
+{
+	struct kunit *test = c->test;
+	struct nlattr **tb = kt_tb_alloc(test);
+	struct nlmsghdr *reply;
+	struct kt_req *r;
+	int ret;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	if (index != KT_NO_DEV)
+		kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+	if (port)
+		kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	if (type)
+		kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type);
+	ret = kt_nlc_do(c, r, &reply);
+	if (ret) {
+		KUNIT_EXPECT_NULL(test, reply);
+		return ret;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_GET_CHARDEV));
+	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
+						   nlmsg_attrdata(reply, 0),
+						   nlmsg_attrlen(reply, 0),
+						   NULL, NULL), 0);
+	strscpy(out->name, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]),
+		sizeof(out->name));
+	out->devt = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV]);
+	out->abi = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	out->driver_id = tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] ?
+		kt_attr_u32(test, tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID]) :
+		U32_MAX;
+	return 0;
+}
+
+/* The text of the file at @path (sysfs), without its newline, in @buf. */
+static inline void kt_sysfs_read(struct kunit *test, const char *path,
+				 char *buf, size_t len)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open(path, O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s: %d", path,
+			       PTR_ERR_OR_ZERO(f));
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	KUNIT_ASSERT_GT_MSG(test, n, 0, "%s", path);
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
 }
 
 #endif /* KUNIT_RDMA_NLDEV_H */

@@ -6,6 +6,8 @@
 #ifndef RDMA_IB_H
 #define RDMA_IB_H
 
+#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
@@ -101,6 +103,23 @@ static inline int ib_addr_cmp(const struct ib_addr *a1,
 			      const struct ib_addr *a2)
 {
 	return memcmp(a1, a2, sizeof(*a1));
+}
+
+/**
+ * ib_safe_file_access - whether a write() may act on a file
+ * @filp: the file
+ *
+ * The character devices of RDMA take commands through write(); a file
+ * opened by one process and handed to another with different
+ * credentials (a setuid program's stdin, for one) must not act for it.
+ *
+ * Context: process context, in the writing task.
+ * Return: true when the writer has the credentials the file was opened
+ * with.
+ */
+static inline bool ib_safe_file_access(struct file *filp)
+{
+	return filp->f_cred == current_cred();
 }
 
 #endif /* RDMA_IB_H */

@@ -1730,6 +1730,67 @@ struct ib_udata {
 };
 
 /**
+ * struct ib_rdmacg_object - what an object charged to the rdma cgroup
+ *	controller remembers
+ * @cg: the cgroup charged (kernels with CONFIG_CGROUP_RDMA)
+ */
+struct ib_rdmacg_object {
+#ifdef CONFIG_CGROUP_RDMA
+	struct rdma_cgroup	*cg;
+#endif
+};
+
+struct ib_uverbs_file;
+struct uverbs_api_object;
+
+/**
+ * struct ib_ucontext - a user process's context on a device (ib_uverbs)
+ * @device: the device
+ * @ufile: the open uverbsN it belongs to
+ * @cg_obj: its rdma cgroup charge
+ * @res: its resource tracking entry (RDMA_RESTRACK_CTX)
+ * @mmap_xa: the mmap entries drivers insert (rdma_user_mmap_entry_*)
+ *
+ * Drivers embed it in their own context (INIT_RDMA_OBJ_SIZE); ib_uverbs
+ * allocates it, and the driver's alloc_ucontext fills the rest.
+ */
+struct ib_ucontext {
+	struct ib_device		*device;
+	struct ib_uverbs_file		*ufile;
+	struct ib_rdmacg_object		cg_obj;
+	struct rdma_restrack_entry	res;
+	struct xarray			mmap_xa;
+};
+
+/**
+ * struct ib_uobject - the user side of a verbs object (ib_uverbs)
+ * @user_handle: the handle user space gave when creating it
+ * @ufile: the open uverbsN it belongs to
+ * @context: the context it was made in
+ * @object: the verbs object (struct ib_pd, ib_cq, ...)
+ * @list: in the file's list of objects
+ * @cg_obj: its rdma cgroup charge
+ * @id: its handle in the file's table
+ * @ref: references to this structure
+ * @usecnt: >0 while shared (readers), -1 while held exclusively
+ * @rcu: for freeing after a grace period
+ * @uapi_object: its type
+ */
+struct ib_uobject {
+	u64				user_handle;
+	struct ib_uverbs_file		*ufile;
+	struct ib_ucontext		*context;
+	void				*object;
+	struct list_head		list;
+	struct ib_rdmacg_object		cg_obj;
+	int				id;
+	struct kref			ref;
+	atomic_t			usecnt;
+	struct rcu_head			rcu;
+	const struct uverbs_api_object	*uapi_object;
+};
+
+/**
  * struct ib_pd - a protection domain
  * @local_dma_lkey: lkey that covers all of memory for local access
  * @flags: enum ib_pd_flags it was created with
@@ -3837,5 +3898,25 @@ rdma_block_iter_dma_address(struct ib_block_iter *biter)
 {
 	return biter->__dma_addr & ~(BIT_ULL(biter->__pg_bit) - 1);
 }
+
+void __rdma_block_iter_start(struct ib_block_iter *biter,
+			     struct scatterlist *sglist,
+			     unsigned int nents,
+			     unsigned long pgsz);
+bool __rdma_block_iter_next(struct ib_block_iter *biter);
+
+/**
+ * rdma_for_each_block - walk a DMA-mapped scatterlist in aligned blocks
+ * @sglist: the scatterlist
+ * @biter: a struct ib_block_iter, read with rdma_block_iter_dma_address()
+ * @nents: DMA-mapped entries of @sglist to walk
+ * @pgsz: the block size, a power of two the device supports
+ *
+ * Each step gives the next @pgsz-aligned block; an entry's start need not
+ * be aligned (its block then begins before it).
+ */
+#define rdma_for_each_block(sglist, biter, nents, pgsz)		\
+	for (__rdma_block_iter_start(biter, sglist, nents, pgsz);	\
+	     __rdma_block_iter_next(biter);)
 
 #endif /* IB_VERBS_H */

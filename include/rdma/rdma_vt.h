@@ -512,6 +512,17 @@ static inline struct rvt_dev_info *ib_to_rvt(struct ib_device *ibdev)
  * Objects (the CQ, QP and SRQ are in rdmavt_cq.h and rdmavt_qp.h)
  */
 
+/* The user ABI version of rdmavt's devices (ib_uverbs, abi_version). */
+#define RVT_UVERBS_ABI_VERSION	2
+
+/**
+ * struct rvt_ucontext - a user context on an rdmavt device
+ * @ibucontext: the core's part
+ */
+struct rvt_ucontext {
+	struct ib_ucontext	ibucontext;
+};
+
 /**
  * struct rvt_pd - a protection domain
  * @ibpd: the core's part

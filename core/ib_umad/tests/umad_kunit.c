@@ -274,86 +274,22 @@ static void umad_ah_bad_gid_index(struct kunit *test)
  * RDMA_NLDEV_CMD_GET_CHARDEV
  */
 
-/* What a GET_CHARDEV reply says. */
-struct ku_chardev {
-	char name[RDMA_NLDEV_ATTR_CHARDEV_TYPE_SIZE];
-	u64 devt;
-	u64 abi;
-};
-
-/* no device index in the request */
-#define KU_NO_DEV	U32_MAX
-
-/*
- * GET_CHARDEV of @type (none when NULL) on device @index, port @port
- * (none when 0); the reply's attributes go to @out.  Returns the ack's
- * error, its text in @c->extack.
- */
-static int ku_chardev(struct kt_nlc *c, u32 index, u32 port, const char *type,
-		      struct ku_chardev *out)
-{
-	struct kunit *test = c->test;
-	struct nlattr **tb = kt_tb_alloc(test);
-	struct nlmsghdr *reply;
-	struct kt_req *r;
-	int ret;
-
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	if (index != KU_NO_DEV)
-		kt_req_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, index);
-	if (port)
-		kt_req_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	if (type)
-		kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type);
-	ret = kt_nlc_do(c, r, &reply);
-	if (ret) {
-		KUNIT_EXPECT_NULL(test, reply);
-		return ret;
-	}
-	KUNIT_ASSERT_NOT_NULL(test, reply);
-	KUNIT_EXPECT_EQ(test, reply->nlmsg_type,
-			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-					 RDMA_NLDEV_CMD_GET_CHARDEV));
-	KUNIT_ASSERT_EQ(test, nla_parse_deprecated(tb, RDMA_NLDEV_ATTR_MAX - 1,
-						   nlmsg_attrdata(reply, 0),
-						   nlmsg_attrlen(reply, 0),
-						   NULL, NULL), 0);
-	strscpy(out->name, kt_attr_str(test, tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]),
-		sizeof(out->name));
-	out->devt = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV]);
-	out->abi = kt_attr_u64(test, tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
-	return 0;
-}
-
 /* /sys/class/infiniband_mad/@name/@attr without its newline, in @buf. */
 static void ku_class_attr(struct kunit *test, const char *name,
 			  const char *attr, char *buf, size_t len)
 {
 	char path[96];
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband_mad/%s/%s", name,
 		 attr);
-	f = filp_open(path, O_RDONLY, 0);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s: %d", path,
-			       PTR_ERR_OR_ZERO(f));
-	n = kernel_read(f, buf, len - 1, &pos);
-	filp_close(f, NULL);
-	KUNIT_ASSERT_GT_MSG(test, n, 0, "%s", path);
-	buf[n] = '\0';
-	if (buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
+	kt_sysfs_read(test, path, buf, len);
 }
 
 /*
  * The reply names a device of class infiniband_mad that belongs to
  * port @port of @dev, with the device number sysfs shows.
  */
-static void ku_check_class(struct kunit *test, const struct ku_chardev *cd,
+static void ku_check_class(struct kunit *test, const struct kt_chardev *cd,
 			   struct ib_device *dev, u32 port)
 {
 	dev_t devt = huge_decode_dev(cd->devt);
@@ -387,12 +323,12 @@ static void umad_chardev_umad(struct kunit *test)
 	struct kt_vt *a = kt_new_vt_named(test, "kuumad%d");
 	struct kt_vt *b = kt_new_vt_named(test, "kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
-	struct ku_chardev ca = {}, cb = {};
+	struct kt_chardev ca = {}, cb = {};
 
-	KUNIT_ASSERT_EQ(test, ku_chardev(c, a->dev->index, 1, "umad", &ca), 0);
+	KUNIT_ASSERT_EQ(test, kt_chardev(c, a->dev->index, 1, "umad", &ca), 0);
 	KUNIT_ASSERT_GE(test, ku_num(ca.name, "umad"), 0);
 	ku_check_class(test, &ca, a->dev, 1);
-	KUNIT_ASSERT_EQ(test, ku_chardev(c, b->dev->index, 1, "umad", &cb), 0);
+	KUNIT_ASSERT_EQ(test, kt_chardev(c, b->dev->index, 1, "umad", &cb), 0);
 	KUNIT_ASSERT_GE(test, ku_num(cb.name, "umad"), 0);
 	ku_check_class(test, &cb, b->dev, 1);
 	KUNIT_EXPECT_STRNEQ(test, ca.name, cb.name);
@@ -408,12 +344,12 @@ static void umad_chardev_issm(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
-	struct ku_chardev umad = {}, issm = {};
+	struct kt_chardev umad = {}, issm = {};
 	int n;
 
-	KUNIT_ASSERT_EQ(test, ku_chardev(c, vt->dev->index, 1, "umad", &umad),
+	KUNIT_ASSERT_EQ(test, kt_chardev(c, vt->dev->index, 1, "umad", &umad),
 			0);
-	KUNIT_ASSERT_EQ(test, ku_chardev(c, vt->dev->index, 1, "issm", &issm),
+	KUNIT_ASSERT_EQ(test, kt_chardev(c, vt->dev->index, 1, "issm", &issm),
 			0);
 	n = ku_num(issm.name, "issm");
 	KUNIT_ASSERT_GE(test, n, 0);
@@ -430,22 +366,22 @@ static void umad_chardev_missing_port(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
-	struct ku_chardev cd = {};
+	struct kt_chardev cd = {};
 
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0, "umad", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, 0, "umad", &cd),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "This character device needs a port index");
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0, "issm", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, 0, "issm", &cd),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "This character device needs a port index");
 	/* Without a device: neither offers a global character device. */
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "umad", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, KT_NO_DEV, 0, "umad", &cd),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "No client provides this character device");
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "issm", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, KT_NO_DEV, 0, "issm", &cd),
 			-EOPNOTSUPP);
 }
 
@@ -455,15 +391,15 @@ static void umad_chardev_bad_port(struct kunit *test)
 	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
 	u32 past = rdma_end_port(vt->dev) + 1;
-	struct ku_chardev cd = {};
+	struct kt_chardev cd = {};
 
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, past, "umad",
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, past, "umad",
 					 &cd), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such port");
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 0x7fffffff, "issm",
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, 0x7fffffff, "issm",
 					 &cd), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such port");
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 1, "umad", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, KT_NO_DEV, 1, "umad", &cd),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "A port needs its device index");
 }
@@ -473,15 +409,15 @@ static void umad_chardev_unknown_type(struct kunit *test)
 {
 	struct kt_vt *vt = kt_new_vt_named(test, "kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
-	struct ku_chardev cd = {};
+	struct kt_chardev cd = {};
 
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 1, "kunosuch",
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, 1, "kunosuch",
 					 &cd), -EOPNOTSUPP);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "No client provides this character device");
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, KU_NO_DEV, 0, "kunosuch", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, KT_NO_DEV, 0, "kunosuch", &cd),
 			-EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, vt->dev->index, 1, NULL, &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, vt->dev->index, 1, NULL, &cd),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack,
 			   "Character device type is missing");
@@ -492,10 +428,10 @@ static void umad_chardev_no_device(struct kunit *test)
 {
 	struct ib_device *dev = rdma_loop_add_device("kuumad%d");
 	struct kt_nlc *c = kt_nlc_open(test);
-	struct ku_chardev cd = {};
+	struct kt_chardev cd = {};
 	u32 index;
 
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, 0x7ffffff0, 1, "umad", &cd),
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, 0x7ffffff0, 1, "umad", &cd),
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
 
@@ -504,9 +440,9 @@ static void umad_chardev_no_device(struct kunit *test)
 							dev), 0);
 	index = dev->index;
 	/* the reply's reference to umadN does not hold the removal up */
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), 0);
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, index, 1, "umad", &cd), 0);
 	kunit_release_action(test, kt_remove_loop, dev);
-	KUNIT_EXPECT_EQ(test, ku_chardev(c, index, 1, "umad", &cd), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kt_chardev(c, index, 1, "umad", &cd), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, c->extack, "No such device");
 }
 

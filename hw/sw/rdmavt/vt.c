@@ -258,17 +258,30 @@ static int rvt_destroy_ah(struct ib_ah *ibah, u32 destroy_flags)
 	return 0;
 }
 
-static const struct ib_device_ops rvt_dev_ops = {
-	.uverbs_abi_ver = 1,
+/*
+ * A user context (ib_uverbs): rdmavt keeps nothing per context; a driver
+ * with a user ABI of its own (siw, rxe) sets alloc_ucontext first.
+ */
+static int rvt_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	return 0;
+}
 
+static void rvt_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+}
+
+static const struct ib_device_ops rvt_dev_ops = {
 	.alloc_mr = rvt_alloc_mr,
 	.attach_mcast = rvt_attach_mcast,
 	.alloc_pd = rvt_alloc_pd,
+	.alloc_ucontext = rvt_alloc_ucontext,
 	.create_ah = rvt_create_ah,
 	.create_cq = rvt_create_cq,
 	.create_qp = rvt_create_qp,
 	.create_srq = rvt_create_srq,
 	.dealloc_pd = rvt_dealloc_pd,
+	.dealloc_ucontext = rvt_dealloc_ucontext,
 	.dereg_mr = rvt_dereg_mr,
 	.destroy_ah = rvt_destroy_ah,
 	.destroy_cq = rvt_destroy_cq,
@@ -301,6 +314,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, rvt_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
 
 /* Ops of InfiniBand devices only: port management and their agents. */
@@ -447,6 +461,9 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA && !rdi->dparms.roce)
 		ib_set_device_ops(&rdi->ibdev, &rvt_ib_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
+	/* rdmavt's user ABI unless the driver has its own (siw, rxe) */
+	if (!rdi->ibdev.ops.uverbs_abi_ver)
+		rdi->ibdev.ops.uverbs_abi_ver = RVT_UVERBS_ABI_VERSION;
 	rdi->ibdev.phys_port_cnt = rdi->dparms.nports;
 	rdi->ibdev.num_comp_vectors = 1;
 	rdi->ibdev.use_cq_dim = 1;

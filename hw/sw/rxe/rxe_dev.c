@@ -115,6 +115,7 @@ static int rxe_del_gid(const struct ib_gid_attr *attr, void **context)
 static const struct ib_device_ops rxe_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = 2,	/* RXE_UVERBS_ABI_VERSION of upstream's rxe */
 	.add_gid = rxe_add_gid,
 	.attach_mcast = rxe_attach_mcast,
 	.del_gid = rxe_del_gid,

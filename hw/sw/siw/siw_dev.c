@@ -90,6 +90,7 @@ static int siw_query_gid(struct ib_device *ibdev, u32 port, int index,
 static const struct ib_device_ops siw_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_SIW,
+	.uverbs_abi_ver = 1,	/* SIW_ABI_VERSION of upstream's siw-abi.h */
 	.get_port_immutable = siw_get_port_immutable,
 	.query_gid = siw_query_gid,
 	.query_port = siw_query_port,

@@ -566,7 +566,8 @@ static enum ku_fate kr_pass_all(unsigned int n)
  * A packet on the loopback queue holds its net device until it has been
  * received: with the queue's work disabled, one SEND waits there and the
  * device's count is up by one; after the work has run it is back.  The
- * route is warm (traffic went before), so nothing else moves the count;
+ * route is warm (traffic went before) and the RCU callbacks of earlier
+ * traffic have run, so nothing else moves the count;
  * the local ACK timeout is 4 s, so no retry adds a second packet.
  */
 static void kr_loop_holds_ndev(struct kunit *test, struct kr_side *a,
@@ -579,6 +580,11 @@ static void kr_loop_holds_ndev(struct kunit *test, struct kr_side *a,
 	int refs;
 
 	disable_work_sync(&rxe->loop_work);
+	/*
+	 * References that earlier traffic leaves to RCU callbacks (a
+	 * route's dst) go first: the count moves only by the packet then.
+	 */
+	rcu_barrier();
 	refs = netdev_refcnt_read(ndev);
 	KUNIT_EXPECT_EQ(test, kr_post_recv(b, 50, 0, 8), 0);
 	KUNIT_EXPECT_EQ(test, kr_post(a, b, 50, IB_WR_SEND, 0, 0, 8), 0);
