@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What ib_core exports for the other core modules only (rdma_cm,
- * ib_umad, iw_cm, ib_cm; ib_uverbs and rdma_ucm later), not for drivers
+ * ib_umad, iw_cm, ib_cm, ib_uverbs; rdma_ucm later), not for drivers
  * or ULPs: upstream exports the same symbols and declares them in its
  * private core header.  This is the one header of ib_core that the other
  * modules' folders may include (tools/testing/rdma/static-check.sh
@@ -23,7 +23,8 @@ unsigned long roce_gid_type_mask_support(struct ib_device *ib_dev, u32 port);
 
 /*
  * restrack.c: a tracked object's life, for objects made outside ib_core
- * (rdma_cm's ids): new, named, added when complete, deleted before free.
+ * (rdma_cm's ids, ib_uverbs's contexts): new, named, added when
+ * complete, deleted before free.
  */
 void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type);

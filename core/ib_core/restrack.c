@@ -132,6 +132,8 @@ static struct ib_device *res_to_dev(struct rdma_restrack_entry *res)
 		return container_of(res, struct ib_srq, res)->device;
 	case RDMA_RESTRACK_COUNTER:
 		return container_of(res, struct rdma_counter, res)->device;
+	case RDMA_RESTRACK_CTX:
+		return container_of(res, struct ib_ucontext, res)->device;
 	case RDMA_RESTRACK_CM_ID:
 		/* rdma_cm adds an ID once it is attached to a device */
 		return container_of(res, struct rdma_id_private, res)->id.device;

@@ -3,15 +3,17 @@
  * An open /dev/infiniband/uverbsN: open, release, and write(), which
  * carries the legacy and extended commands (struct ib_uverbs_cmd_hdr,
  * IB_USER_VERBS_CMD_FLAG_EXTENDED with struct ib_uverbs_ex_cmd_hdr).
- * The headers are checked here; a command the file's device does not
- * know is refused with -EOPNOTSUPP, as upstream refuses one outside its
- * table, and a file whose device went away answers -EIO.
+ * The headers are checked here and split into the core's and the
+ * driver's buffers; a command outside the table (uverbs_cmd_device.c)
+ * is refused with -EOPNOTSUPP, as upstream refuses one, and a file
+ * whose device went away answers -EIO.
  */
 #include <kunit/visibility.h>
 #include <linux/fs.h>
 #include <linux/slab.h>
 #include <rdma/ib.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 #include <uapi/rdma/ib_user_verbs.h>
 
 #include "uverbs_priv.h"
@@ -42,15 +44,80 @@ void uverbs_file_put(struct ib_uverbs_file *file)
  * uverbs_disassociate_file - the device of an open file is going away
  * @file: the file, off the device's list, held by the caller
  *
- * The file stays open; every command fails with -EIO from now on.
+ * The file loses its context (its event file gets
+ * IB_EVENT_DEVICE_FATAL) and stays open; every command fails with -EIO
+ * from now on.
  *
- * Context: process context, the device's unregistration.
+ * Context: process context, the device's unregistration, after the
+ * file operations in flight have finished.
  */
 void uverbs_disassociate_file(struct ib_uverbs_file *file)
 {
-	mutex_lock(&file->ucontext_lock);
-	file->disassociated = true;
-	mutex_unlock(&file->ucontext_lock);
+	uverbs_destroy_ucontext(file, true);
+}
+
+/**
+ * uverbs_file_ib_dev - the device of a file's command
+ * @file: the file
+ *
+ * Context: a file operation holding the device's SRCU read side.
+ * Return: the device, or NULL once it is being unregistered.
+ */
+struct ib_device *uverbs_file_ib_dev(struct ib_uverbs_file *file)
+{
+	struct uverbs_device *udev = file->device;
+
+	return srcu_dereference(udev->ib_dev, &udev->disassociate_srcu);
+}
+
+/**
+ * uverbs_request - read a command's core request
+ * @attrs: the command
+ * @req: where to
+ * @len: the size of the request structure this kernel knows
+ *
+ * A shorter request (an older user space) is zero-filled; a longer one
+ * must have only zeroes past what this kernel knows.
+ *
+ * Context: process context, the command's task.
+ * Return: 0, -EFAULT, or -EOPNOTSUPP for non-zero bytes past @len.
+ */
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len)
+{
+	size_t in = attrs->ucore.inlen;
+
+	if (copy_from_user(req, attrs->ucore.inbuf, min(in, len)))
+		return -EFAULT;
+	if (in < len)
+		memset(req + in, 0, len - in);
+	else if (in > len &&
+		 !ib_is_buffer_cleared(attrs->ucore.inbuf + len, in - len))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/**
+ * uverbs_response - write a command's core response
+ * @attrs: the command
+ * @resp: the response
+ * @len: its size in this kernel
+ *
+ * As much as the user's buffer takes is written, and what the buffer
+ * has past it is zeroed.
+ *
+ * Context: process context, the command's task.
+ * Return: 0 or -EFAULT.
+ */
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len)
+{
+	size_t out = attrs->ucore.outlen;
+
+	if (copy_to_user(attrs->ucore.outbuf, resp, min(out, len)))
+		return -EFAULT;
+	if (out > len && clear_user(attrs->ucore.outbuf + len, out - len))
+		return -EFAULT;
+	return 0;
 }
 
 static int uverbs_open(struct inode *inode, struct file *filp)
@@ -94,6 +161,16 @@ static int uverbs_release(struct inode *inode, struct file *filp)
 {
 	struct ib_uverbs_file *file = filp->private_data;
 	struct uverbs_device *udev = file->device;
+	int idx;
+
+	/*
+	 * The context goes before the file leaves the device's list: an
+	 * unregistration that does not find the file on it must find the
+	 * context gone already, and one that does waits for ucontext_lock.
+	 */
+	idx = srcu_read_lock(&udev->disassociate_srcu);
+	uverbs_destroy_ucontext(file, false);
+	srcu_read_unlock(&udev->disassociate_srcu, idx);
 
 	mutex_lock(&udev->files_lock);
 	list_del_init(&file->list);
@@ -136,11 +213,76 @@ VISIBLE_IF_KUNIT int uverbs_check_hdr(const struct ib_uverbs_cmd_hdr *hdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_check_hdr);
 
+/* The command @command names, or an ERR_PTR(): -EINVAL, -EOPNOTSUPP. */
+static const struct uverbs_write_cmd *uverbs_lookup(u32 command)
+{
+	u32 n = command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	const struct uverbs_write_cmd *cmd;
+
+	if (command & ~(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			IB_USER_VERBS_CMD_COMMAND_MASK))
+		return ERR_PTR(-EINVAL);
+	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		if (n >= uverbs_num_write_ex_cmds)
+			return ERR_PTR(-EOPNOTSUPP);
+		cmd = &uverbs_write_ex_cmds[n];
+	} else {
+		if (n >= uverbs_num_write_cmds)
+			return ERR_PTR(-EOPNOTSUPP);
+		cmd = &uverbs_write_cmds[n];
+	}
+	return cmd->handler ? cmd : ERR_PTR(-EOPNOTSUPP);
+}
+
+/*
+ * A legacy command's buffers: the core's request from the response
+ * field on, the driver's data after it; the core's response at the
+ * response address, the driver's after it.
+ */
+static int uverbs_legacy_bufs(struct uverbs_attr_bundle *attrs,
+			      const struct uverbs_write_cmd *cmd,
+			      const struct ib_uverbs_cmd_hdr *hdr,
+			      const char __user *buf)
+{
+	size_t in = hdr->in_words * 4 - sizeof(*hdr);
+	size_t out = hdr->out_words * 4;
+	u64 response = 0;
+
+	if (in < cmd->req_size)
+		return -ENOSPC;
+	if (cmd->has_resp) {
+		if (out < cmd->resp_size)
+			return -ENOSPC;
+		if (get_user(response, (const u64 __user *)buf))
+			return -EFAULT;
+	} else {
+		out = 0;
+	}
+	if (cmd->has_udata) {
+		attrs->driver_udata.inbuf = in > cmd->req_size ?
+					    buf + cmd->req_size : NULL;
+		attrs->driver_udata.inlen = in - cmd->req_size;
+		attrs->driver_udata.outbuf = out > cmd->resp_size ?
+			u64_to_user_ptr(response + cmd->resp_size) : NULL;
+		attrs->driver_udata.outlen = out > cmd->resp_size ?
+					     out - cmd->resp_size : 0;
+		in = cmd->req_size;
+		out = min_t(size_t, out, cmd->resp_size);
+	}
+	attrs->ucore.inbuf = buf;
+	attrs->ucore.inlen = in;
+	attrs->ucore.outbuf = out ? u64_to_user_ptr(response) : NULL;
+	attrs->ucore.outlen = out;
+	return 0;
+}
+
 static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 			    size_t count, loff_t *pos)
 {
 	struct ib_uverbs_file *file = filp->private_data;
 	struct uverbs_device *udev = file->device;
+	const struct uverbs_write_cmd *cmd;
+	struct uverbs_attr_bundle attrs = {};
 	struct ib_uverbs_ex_cmd_hdr ex_hdr;
 	struct ib_uverbs_cmd_hdr hdr;
 	bool extended;
@@ -156,9 +298,9 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 		return -EINVAL;
 	if (copy_from_user(&hdr, buf, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.command & ~(IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			    IB_USER_VERBS_CMD_COMMAND_MASK))
-		return -EINVAL;
+	cmd = uverbs_lookup(hdr.command);
+	if (IS_ERR(cmd))
+		return PTR_ERR(cmd);
 	extended = hdr.command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
 	if (extended) {
 		if (count < sizeof(hdr) + sizeof(ex_hdr))
@@ -170,14 +312,22 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 	if (ret)
 		return ret;
 
+	attrs.ufile = file;
+	if (extended) {
+		/* no extended command is served yet: the lookup refused it */
+		return -EOPNOTSUPP;
+	}
+	ret = uverbs_legacy_bufs(&attrs, cmd, &hdr, buf + sizeof(hdr));
+	if (ret)
+		return ret;
+
 	idx = srcu_read_lock(&udev->disassociate_srcu);
-	if (!srcu_dereference(udev->ib_dev, &udev->disassociate_srcu) ||
-	    READ_ONCE(file->disassociated))
+	if (!uverbs_file_ib_dev(file) || READ_ONCE(file->disassociated))
 		ret = -EIO;
 	else
-		ret = -EOPNOTSUPP;	/* no command is served yet */
+		ret = cmd->handler(&attrs);
 	srcu_read_unlock(&udev->disassociate_srcu, idx);
-	return ret;
+	return ret ? ret : count;
 }
 
 const struct file_operations uverbs_fops = {

@@ -6,8 +6,10 @@
  *   uverbs_device.disassociate_srcu (read side, every file operation)
  *   uverbs_device.files_lock
  *   ib_uverbs_file.ucontext_lock
+ *   uverbs_async_file.lock (innermost, irq-safe)
  * Nothing of ib_uverbs is held while a driver's op runs, except the
- * SRCU read side and ucontext_lock around alloc_ucontext.
+ * SRCU read side, and ucontext_lock around alloc_ucontext and
+ * dealloc_ucontext.
  */
 #ifndef UVERBS_PRIV_H
 #define UVERBS_PRIV_H
@@ -17,8 +19,12 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/srcu.h>
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
+
+#include "../ib_core/core_modules.h"
 
 /* Device numbers: 231:192..223 for uverbs0..31, then a dynamic region. */
 #define UVERBS_MAJOR		231
@@ -54,6 +60,30 @@ struct uverbs_device {
 };
 
 /**
+ * struct uverbs_async_file - a context's asynchronous event file
+ * @ref: the struct file and the context each hold one
+ * @lock: protects @events, @closed and @dead (irq-safe: events come
+ *	from any context)
+ * @events: struct uverbs_async_event, oldest first
+ * @wait: readers and pollers
+ * @handler: the device's port events, while @registered
+ * @registered: @handler is registered (the context's to change)
+ * @closed: the file was closed: nothing more is queued
+ * @dead: IB_EVENT_DEVICE_FATAL was queued: nothing more is, and read()
+ *	answers -EIO once the queue is empty
+ */
+struct uverbs_async_file {
+	struct kref		ref;
+	spinlock_t		lock;		/* see @lock above */
+	struct list_head	events;
+	wait_queue_head_t	wait;
+	struct ib_event_handler	handler;
+	bool			registered;
+	bool			closed;
+	bool			dead;
+};
+
+/**
  * struct ib_uverbs_file - an open uverbsN
  * @ref: the file and whatever else holds it; the last put frees it
  * @device: its uverbsN (a reference on device->dev is held)
@@ -62,6 +92,7 @@ struct uverbs_device {
  * @ucontext: the file's context, once GET_CONTEXT made it; NULL before
  *	and after the device took it away
  * @list: in device->files while the file is open
+ * @async: the context's event file, with the context
  * @disassociated: the device went away under the file: every command
  *	fails with -EIO
  */
@@ -70,9 +101,51 @@ struct ib_uverbs_file {
 	struct uverbs_device	*device;
 	struct mutex		ucontext_lock;	/* @ucontext, @disassociated */
 	struct ib_ucontext	*ucontext;
+	struct uverbs_async_file *async;
 	struct list_head	list;
 	bool			disassociated;
 };
+
+struct uverbs_attr_bundle;
+
+/**
+ * struct uverbs_write_cmd - a command of write()
+ * @handler: runs it; the bundle has the file, the core's buffers
+ *	(ucore: the request from its response field on, the response) and
+ *	the driver's
+ * @req_size: the core's request (struct ib_uverbs_*), response field
+ *	included; driver data follows it
+ * @resp_size: the core's response; driver data follows it
+ * @has_udata: the command carries driver data
+ * @has_resp: the request starts with a response address
+ */
+struct uverbs_write_cmd {
+	int (*handler)(struct uverbs_attr_bundle *attrs);
+	u16 req_size;
+	u16 resp_size;
+	u8 has_udata:1;
+	u8 has_resp:1;
+};
+
+/* The commands of write(), by number; NULL handler: not served. */
+extern const struct uverbs_write_cmd uverbs_write_cmds[];
+extern const unsigned int uverbs_num_write_cmds;
+extern const struct uverbs_write_cmd uverbs_write_ex_cmds[];
+extern const unsigned int uverbs_num_write_ex_cmds;
+
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len);
+struct ib_device *uverbs_file_ib_dev(struct ib_uverbs_file *file);
+struct ib_ucontext *uverbs_get_ucontext(struct uverbs_attr_bundle *attrs);
+int uverbs_get_context(struct uverbs_attr_bundle *attrs);
+void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone);
+
+struct uverbs_async_file *uverbs_async_create(struct file **filp);
+void uverbs_async_put(struct uverbs_async_file *af);
+void uverbs_async_queue(struct uverbs_async_file *af, u64 element, u32 type);
+void uverbs_async_start(struct uverbs_async_file *af, struct ib_device *ib_dev);
+void uverbs_async_stop(struct uverbs_async_file *af);
 
 extern const struct file_operations uverbs_fops;
 

@@ -1730,6 +1730,75 @@ struct ib_udata {
 };
 
 /**
+ * ib_copy_from_udata - copy a driver's request from user space
+ * @dest: where to
+ * @udata: the command's driver data
+ * @len: bytes to copy; at most udata->inlen are there
+ *
+ * Context: process context of the calling task (a user copy).
+ * Return: 0, or -EFAULT when the user buffer cannot be read.
+ */
+static inline int ib_copy_from_udata(void *dest, struct ib_udata *udata,
+				     size_t len)
+{
+	return copy_from_user(dest, udata->inbuf, len) ? -EFAULT : 0;
+}
+
+/**
+ * ib_copy_to_udata - copy a driver's response to user space
+ * @udata: the command's driver data
+ * @src: what to copy
+ * @len: bytes to copy; at most udata->outlen fit
+ *
+ * Context: process context of the calling task (a user copy).
+ * Return: 0, or -EFAULT when the user buffer cannot be written.
+ */
+static inline int ib_copy_to_udata(struct ib_udata *udata, void *src,
+				   size_t len)
+{
+	return copy_to_user(udata->outbuf, src, len) ? -EFAULT : 0;
+}
+
+/**
+ * ib_is_buffer_cleared - whether user memory holds only zeroes
+ * @p: the user buffer
+ * @len: its bytes
+ *
+ * Context: process context of the calling task (a user copy); sleeps.
+ * Return: true when all @len bytes could be read and are zero.
+ */
+static inline bool ib_is_buffer_cleared(const void __user *p, size_t len)
+{
+	bool ret;
+	u8 *buf;
+
+	if (len > USHRT_MAX)
+		return false;
+	buf = memdup_user(p, len);
+	if (IS_ERR(buf))
+		return false;
+	ret = !memchr_inv(buf, 0, len);
+	kfree(buf);
+	return ret;
+}
+
+/**
+ * ib_is_udata_cleared - whether a stretch of a driver's request is zero
+ * @udata: the command's driver data
+ * @offset: where the stretch starts
+ * @len: its bytes
+ *
+ * Context: process context of the calling task (a user copy); sleeps.
+ * Return: true when the bytes are zero (a newer user space's fields the
+ * driver does not know are unset).
+ */
+static inline bool ib_is_udata_cleared(struct ib_udata *udata, size_t offset,
+				       size_t len)
+{
+	return ib_is_buffer_cleared(udata->inbuf + offset, len);
+}
+
+/**
  * struct ib_rdmacg_object - what an object charged to the rdma cgroup
  *	controller remembers
  * @cg: the cgroup charged (kernels with CONFIG_CGROUP_RDMA)
@@ -1761,6 +1830,23 @@ struct ib_ucontext {
 	struct rdma_restrack_entry	res;
 	struct xarray			mmap_xa;
 };
+
+/**
+ * rdma_udata_to_drv_context - the driver's context of a user command
+ * @udata: the command's driver data, or NULL (a kernel caller)
+ * @drv_dev_struct: the driver's context type
+ * @member: its struct ib_ucontext member
+ *
+ * ib_uverbs passes drivers the driver_udata of the command's struct
+ * uverbs_attr_bundle (<rdma/uverbs_ioctl.h>), which knows the context.
+ * Return: the driver's context, or NULL for a kernel caller.
+ */
+#define rdma_udata_to_drv_context(udata, drv_dev_struct, member)	\
+	((udata) ? container_of(container_of(udata,			\
+					     struct uverbs_attr_bundle,	\
+					     driver_udata)->context,	\
+				drv_dev_struct, member) :		\
+		   (drv_dev_struct *)NULL)
 
 /**
  * struct ib_uobject - the user side of a verbs object (ib_uverbs)

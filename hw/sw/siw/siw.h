@@ -38,6 +38,8 @@
 #define SIW_MAX_CQE		(SIW_MAX_QP_WR * 100)
 #define SIW_MAX_MR		(SIW_MAX_QP * 10)
 #define SIW_MAX_PD		SIW_MAX_QP
+/* user contexts of a device, as upstream */
+#define SIW_MAX_CONTEXT		SIW_MAX_PD
 #define SIW_MAX_SRQ		SIW_MAX_QP
 #define SIW_MAX_SRQ_WR		(SIW_MAX_QP_WR * 10)
 #define SIW_NODE_DESC		"Software iWARP stack"
@@ -50,6 +52,7 @@
  *	when the device was made (random for net devices without one);
  *	fixed for the device's life, as upstream's
  * @vendor_part_id: a number per device made since the module loaded
+ * @num_ctx: its user contexts (at most SIW_MAX_CONTEXT)
  * @cep_lock: protects @ceps; innermost (siw_cm.c)
  * @ceps: every connection endpoint of the device (struct siw_cep); each
  *	holds a reference on the device's memory until it is freed
@@ -61,6 +64,7 @@ struct siw_device {
 	struct rvt_ibport	port;
 	u8			raw_gid[ETH_ALEN];
 	u32			vendor_part_id;
+	atomic_t		num_ctx;
 	spinlock_t		cep_lock;	/* see @cep_lock above */
 	struct list_head	ceps;
 	struct xarray		conns;

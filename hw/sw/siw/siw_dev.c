@@ -7,6 +7,7 @@
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
 #include <rdma/iw_cm.h>
+#include <uapi/rdma/siw-abi.h>
 
 #include "siw.h"
 #include "siw_qp.h"
@@ -84,6 +85,39 @@ static int siw_query_gid(struct ib_device *ibdev, u32 port, int index,
 }
 
 /*
+ * A user context: libsiw learns the device's id from it (upstream's
+ * ABI); at most SIW_MAX_CONTEXT per device.
+ */
+static int siw_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	struct siw_device *sdev = to_siw_dev(uctx->device);
+	struct siw_uresp_alloc_ctx uresp = {};
+	int ret;
+
+	if (atomic_inc_return(&sdev->num_ctx) > SIW_MAX_CONTEXT) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (udata->outlen < sizeof(uresp)) {
+		ret = -EINVAL;
+		goto err;
+	}
+	uresp.dev_id = sdev->vendor_part_id;
+	ret = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+	if (ret)
+		goto err;
+	return 0;
+err:
+	atomic_dec(&sdev->num_ctx);
+	return ret;
+}
+
+static void siw_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+	atomic_dec(&to_siw_dev(uctx->device)->num_ctx);
+}
+
+/*
  * Set before rdmavt's own ops, which fill only what is still empty: the
  * port is an Ethernet one described by the net device.
  */
@@ -91,6 +125,8 @@ static const struct ib_device_ops siw_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_SIW,
 	.uverbs_abi_ver = 1,	/* SIW_ABI_VERSION of upstream's siw-abi.h */
+	.alloc_ucontext = siw_alloc_ucontext,
+	.dealloc_ucontext = siw_dealloc_ucontext,
 	.get_port_immutable = siw_get_port_immutable,
 	.query_gid = siw_query_gid,
 	.query_port = siw_query_port,

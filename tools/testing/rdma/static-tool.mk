@@ -17,7 +17,8 @@ CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
 	  -D_GNU_SOURCE -I$(REPO)/uapi
 LDFLAGS += -static
 
-$(O)/$(PROG): $(SRC)/$(PROG).c $(wildcard $(REPO)/uapi/rdma/*.h)
+$(O)/$(PROG): $(SRC)/$(PROG).c $(wildcard $(REPO)/uapi/rdma/*.h) \
+	   $(REPO)/tools/testing/rdma/tool_ktap.h
 	@mkdir -p $(O)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(SRC)/$(PROG).c
 

@@ -162,6 +162,27 @@ ktap_test() {
 	fi
 }
 
+# ktap_tool NAME TOOL [ARG...]: one case for a test tool of ours
+# (/testbed/bin/TOOL, which prints KTAP of its own): its lines become
+# diagnostic lines, and the case passes when it exits 0; a failure names
+# the tool's failed cases.
+ktap_tool() {
+	local name=$1 tool=/testbed/bin/$2 out rc
+	shift 2
+	if [ ! -x "$tool" ]; then
+		ktap_fail "$name" "no $tool: did vm-run.sh build it?"
+		return
+	fi
+	out=$("$tool" "$@" 2>&1)
+	rc=$?
+	ktap_quote "$out"
+	if [ $rc -eq 0 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "exit $rc: $(echo "$out" | grep '^not ok' | tr '\n' ';')"
+	fi
+}
+
 # ktap_has NAME PATTERN COMMAND [ARG...]: one case, passed when a line of
 # COMMAND's output (stdout and stderr) matches the extended regular
 # expression PATTERN.  The output becomes diagnostic lines.

@@ -26,6 +26,8 @@
 #include <rdma/ib_user_mad.h>
 #include <rdma/rdma_user_ioctl.h>
 
+#include "../tool_ktap.h"
+
 #define SYS_MAD		"/sys/class/infiniband_mad"
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		47
@@ -40,53 +42,10 @@
 #define GET_RESP	0x81
 #define IS_SM		0x2	/* CapabilityMask.IsSM */
 
-static int case_num, failed;
-
 /* an address no process maps, hidden from the compiler's checks */
 static void *bad_addr(void)
 {
 	return (void *)(uintptr_t)strtoul("8", NULL, 0);
-}
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	case_num++;
-	if (!ok) {
-		failed++;
-		printf("# %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-	}
-	printf("%sok %d %s\n", ok ? "" : "not ", case_num, name);
-	fflush(stdout);
-}
-
-/* errno check: rc must be -1 with errno @want */
-static void expect_err(const char *name, long rc, int want)
-{
-	int err = errno;
-
-	result(rc == -1 && err == want, name, "got %ld (%s), want %s", rc,
-	       rc == -1 ? strerror(err) : "success", strerror(want));
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
 }
 
 static long read_num(const char *fmt, const char *dev)

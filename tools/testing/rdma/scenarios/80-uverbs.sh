@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# ib_uverbs with Debian's libibverbs and its providers, unmodified: a siw
+# and an rxe device on dummy net devices and a loop device get uverbsN;
+# ibv_devices lists them with the node GUIDs sysfs has; ibv_devinfo opens
+# a context on siw (libsiw: siw's GET_CONTEXT response) and on rxe
+# (librxe) and prints what QUERY_DEVICE and QUERY_PORT answer, checked
+# against sysfs; the loop device's driver id binds no provider
+# (ibv_devinfo finds no device of that name).  tools/testing/rdma/uverbstest
+# checks the commands and the event file from user space: header
+# refusals, GET_CONTEXT and its async fd, QUERY_DEVICE and QUERY_PORT
+# against sysfs, port events when the net device goes down and up, a
+# writer with other credentials refused, and a device deleted under an
+# open context (DEVICE_FATAL, then -EIO, and a clean close).  Then a
+# device deleted while nothing holds it, and everything unloads.
+# needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# needs: /etc/libibverbs.d/siw.driver /etc/libibverbs.d/rxe.driver
+# timeout: 300
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+
+IP=/usr/bin/ip
+CLASS=/sys/class/infiniband
+VCLASS=/sys/class/infiniband_verbs
+
+# The node GUID of DEV as libibverbs prints it (sysfs has it with colons).
+guid() {
+	tr -d ':\n' <"$CLASS/$1/node_guid"
+}
+
+# uverbs_of DEV: the uverbsN whose ibdev is DEV.
+uverbs_of() {
+	local u
+	for u in "$VCLASS"/uverbs*; do
+		[ "$(cat "$u/ibdev" 2>/dev/null)" = "$1" ] && basename "$u" && return
+	done
+}
+
+ktap_plan 16
+
+setup() {
+	$IP link add ud0 type dummy && $IP link set ud0 up &&
+		$IP link add ud1 type dummy && $IP link set ud1 up &&
+		$IP addr add 10.82.0.1/24 dev ud1 &&
+		modprobe siw && modprobe rdma_rxe && modprobe rdma_loop &&
+		modprobe ib_uverbs &&
+		rdma link add uvsiw0 type siw netdev ud0 &&
+		rdma link add uvrxe0 type rxe netdev ud1 &&
+		rdma link add uvloop0 type loop netdev lo &&
+		rdma link add uvloop1 type loop netdev lo
+}
+ktap_test "siw, rxe and loop devices, ib_uverbs loaded" setup
+
+ok=1
+for d in uvsiw0 uvrxe0 uvloop0; do
+	u=$(uverbs_of $d)
+	if [ -z "$u" ] || [ ! -c "/dev/infiniband/$u" ]; then
+		ok=0
+		ktap_diag "$d: no uverbsN (${u:-none}) or no /dev/infiniband/$u"
+	fi
+done
+if [ $ok = 1 ]; then
+	ktap_pass "each device has uverbsN and its character device"
+else
+	ktap_fail "each device has uverbsN and its character device"
+fi
+u=$(uverbs_of uvsiw0)
+mode=$(stat -c %a "/dev/infiniband/$u" 2>&1)
+if [ "$mode" = 666 ]; then
+	ktap_pass "/dev/infiniband/$u has mode 666"
+else
+	ktap_fail "/dev/infiniband/$u has mode 666" "mode $mode"
+fi
+abi="$(cat $VCLASS/abi_version) $(cat $VCLASS/$u/abi_version) $(cat $VCLASS/$(uverbs_of uvrxe0)/abi_version) $(cat $VCLASS/$(uverbs_of uvloop0)/abi_version)"
+if [ "$abi" = "6 1 2 2" ]; then
+	ktap_pass "ABI versions: class 6, siw 1, rxe 2, rdmavt 2"
+else
+	ktap_fail "ABI versions: class 6, siw 1, rxe 2, rdmavt 2" "$abi"
+fi
+
+ktap_has "ibv_devices lists uvsiw0 with its node GUID" \
+	"^[[:space:]]*uvsiw0[[:space:]]+$(guid uvsiw0)\$" ibv_devices
+ktap_has "ibv_devices lists uvrxe0 with its node GUID" \
+	"^[[:space:]]*uvrxe0[[:space:]]+$(guid uvrxe0)\$" ibv_devices
+
+# ibv_devinfo on siw: libsiw's context, QUERY_DEVICE and QUERY_PORT
+out=$(ibv_devinfo -d uvsiw0 2>&1)
+rc=$?
+ktap_quote "$out"
+if [ $rc = 0 ]; then
+	ktap_pass "ibv_devinfo -d uvsiw0 opens a context"
+else
+	ktap_fail "ibv_devinfo -d uvsiw0 opens a context" "exit $rc"
+fi
+if ktap_has_line "$out" "	transport:			iWARP (1)" &&
+	ktap_has_line "$out" "	vendor_id:			0x626d74" &&
+	ktap_has_line "$out" "	phys_port_cnt:			1"; then
+	ktap_pass "uvsiw0: iWARP, siw's vendor id, one port"
+else
+	ktap_fail "uvsiw0: iWARP, siw's vendor id, one port"
+fi
+if ktap_has_line "$out" "			state:			PORT_ACTIVE (4)" &&
+	ktap_has_line "$out" "			link_layer:		Ethernet"; then
+	ktap_pass "uvsiw0 port 1: ACTIVE, Ethernet"
+else
+	ktap_fail "uvsiw0 port 1: ACTIVE, Ethernet"
+fi
+
+# ibv_devinfo -v on rxe: librxe's context, the GIDs from sysfs
+out=$(ibv_devinfo -v -d uvrxe0 2>&1)
+rc=$?
+ktap_quote "$out"
+if [ $rc = 0 ] &&
+	ktap_has_line "$out" "	transport:			InfiniBand (0)" &&
+	ktap_has_line "$out" "			link_layer:		Ethernet"; then
+	ktap_pass "ibv_devinfo -v -d uvrxe0: RoCE port"
+else
+	ktap_fail "ibv_devinfo -v -d uvrxe0: RoCE port" "exit $rc"
+fi
+if echo "$out" | grep -q "GID\[.*\]:.*::ffff:10.82.0.1, RoCE v2"; then
+	ktap_pass "uvrxe0 shows the RoCE v2 GID of 10.82.0.1"
+else
+	ktap_fail "uvrxe0 shows the RoCE v2 GID of 10.82.0.1"
+fi
+max_qp=$(echo "$out" | sed -n 's/^[[:space:]]*max_qp:[[:space:]]*//p')
+# RXE_MAX_QP, upstream rxe's limit
+if [ "$max_qp" = 1048560 ]; then
+	ktap_pass "uvrxe0: max_qp is rxe's 1048560"
+else
+	ktap_fail "uvrxe0: max_qp is rxe's 1048560" "max_qp '$max_qp'"
+fi
+
+# The loop device reports no driver id a provider matches (yet).
+ktap_has "ibv_devinfo -d uvloop0: no provider binds the loop device" \
+	"IB device 'uvloop0' wasn't found" ibv_devinfo -d uvloop0
+
+# The commands and the event file from user space (uvloop1 is deleted
+# under a context).
+ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1
+
+deleted() {
+	rdma link delete uvsiw0 && [ ! -e "$CLASS/uvsiw0" ] &&
+		[ -z "$(uverbs_of uvsiw0)" ]
+}
+ktap_test "uvsiw0 deleted: its uverbsN goes" deleted
+
+teardown() {
+	rdma link delete uvrxe0 && rdma link delete uvloop0 &&
+		$IP link del ud0 && $IP link del ud1 &&
+		rmmod ib_uverbs && rmmod siw && rmmod rdma_rxe &&
+		rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
+}
+ktap_test "everything unloads" teardown
+ktap_finish
