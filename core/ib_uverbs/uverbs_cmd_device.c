@@ -2,7 +2,7 @@
 /*
  * The device's commands of write(): QUERY_DEVICE and QUERY_PORT, and
  * the table of every write() command ib_uverbs serves (GET_CONTEXT is
- * uverbs_ucontext.c's).  A command outside the table, or with no
+ * uverbs_ucontext.c's, the PD's uverbs_cmd_pd.c's).  A command outside the table, or with no
  * handler in it, is refused with -EOPNOTSUPP.
  */
 #include <linux/minmax.h>
@@ -27,12 +27,18 @@ static u32 uverbs_port_cap_flags(const struct ib_port_attr *attr)
 	return flags;
 }
 
-/*
- * The start of a command on the file's context: the context, then the
- * request into @cmd.  Return: the context's device or an ERR_PTR().
+/**
+ * uverbs_ctx_request - the start of a command on the file's context
+ * @attrs: the command
+ * @cmd: where its request goes
+ * @len: the request's size
+ *
+ * Context: process context, a command of the file.
+ * Return: the context's device, or an ERR_PTR() of uverbs_get_ucontext()
+ * or uverbs_request().
  */
-static struct ib_device *uverbs_ctx_request(struct uverbs_attr_bundle *attrs,
-					    void *cmd, size_t len)
+struct ib_device *uverbs_ctx_request(struct uverbs_attr_bundle *attrs,
+				     void *cmd, size_t len)
 {
 	struct ib_ucontext *uctx = uverbs_get_ucontext(attrs);
 	int ret;
@@ -158,6 +164,17 @@ const struct uverbs_write_cmd uverbs_write_cmds[] = {
 		.req_size = sizeof(struct ib_uverbs_query_port),
 		.resp_size = sizeof(struct ib_uverbs_query_port_resp),
 		.has_resp = 1,
+	},
+	[IB_USER_VERBS_CMD_ALLOC_PD] = {
+		.handler = uverbs_alloc_pd,
+		.req_size = sizeof(struct ib_uverbs_alloc_pd),
+		.resp_size = sizeof(struct ib_uverbs_alloc_pd_resp),
+		.has_udata = 1,
+		.has_resp = 1,
+	},
+	[IB_USER_VERBS_CMD_DEALLOC_PD] = {
+		.handler = uverbs_dealloc_pd,
+		.req_size = sizeof(struct ib_uverbs_dealloc_pd),
 	},
 };
 

@@ -24,6 +24,8 @@ static void uverbs_file_free(struct kref *ref)
 						   ref);
 
 	put_device(&file->device->dev);
+	WARN_ON(!xa_empty(&file->objects));
+	xa_destroy(&file->objects);
 	mutex_destroy(&file->ucontext_lock);
 	kfree(file);
 }
@@ -139,6 +141,9 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	}
 	kref_init(&file->ref);
 	mutex_init(&file->ucontext_lock);
+	xa_init_flags(&file->objects, XA_FLAGS_ALLOC);
+	spin_lock_init(&file->uobjects_lock);
+	INIT_LIST_HEAD(&file->uobjects);
 	get_device(&udev->dev);
 	file->device = udev;
 

@@ -6,7 +6,8 @@
  *   uverbs_device.disassociate_srcu (read side, every file operation)
  *   uverbs_device.files_lock
  *   ib_uverbs_file.ucontext_lock
- *   uverbs_async_file.lock (innermost, irq-safe)
+ *   ib_uverbs_file.uobjects_lock, uverbs_async_file.lock (innermost;
+ *   the latter irq-safe)
  * Nothing of ib_uverbs is held while a driver's op runs, except the
  * SRCU read side, and ucontext_lock around alloc_ucontext and
  * dealloc_ucontext.
@@ -93,6 +94,10 @@ struct uverbs_async_file {
  *	and after the device took it away
  * @list: in device->files while the file is open
  * @async: the context's event file, with the context
+ * @objects: the objects by handle (uverbs_uobj.c); its own lock, RCU
+ *	readers
+ * @uobjects_lock: protects @uobjects
+ * @uobjects: the committed objects, oldest first
  * @disassociated: the device went away under the file: every command
  *	fails with -EIO
  */
@@ -103,7 +108,24 @@ struct ib_uverbs_file {
 	struct ib_ucontext	*ucontext;
 	struct uverbs_async_file *async;
 	struct list_head	list;
+	struct xarray		objects;
+	spinlock_t		uobjects_lock;	/* see @uobjects_lock above */
+	struct list_head	uobjects;
 	bool			disassociated;
+};
+
+/**
+ * struct uverbs_api_object - a type of user object
+ * @name: for messages ("PD", ...)
+ * @destroy: frees the verbs object of a struct ib_uobject; may refuse
+ *	(-EBUSY while other objects use it), else the object is gone.
+ *	@attrs is the destroying command, or for RDMA_REMOVE_CLOSE and
+ *	RDMA_REMOVE_DRIVER_REMOVE one with the file and context only
+ */
+struct uverbs_api_object {
+	const char *name;
+	int (*destroy)(struct ib_uobject *uobj, enum rdma_remove_reason why,
+		       struct uverbs_attr_bundle *attrs);
 };
 
 struct uverbs_attr_bundle;
@@ -140,6 +162,25 @@ struct ib_device *uverbs_file_ib_dev(struct ib_uverbs_file *file);
 struct ib_ucontext *uverbs_get_ucontext(struct uverbs_attr_bundle *attrs);
 int uverbs_get_context(struct uverbs_attr_bundle *attrs);
 void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone);
+
+struct ib_uobject *uverbs_uobj_create(struct uverbs_attr_bundle *attrs,
+				      const struct uverbs_api_object *type);
+void uverbs_uobj_commit(struct ib_uobject *uobj);
+void uverbs_uobj_abort(struct ib_uobject *uobj);
+struct ib_uobject *uverbs_uobj_get(struct uverbs_attr_bundle *attrs,
+				   const struct uverbs_api_object *type,
+				   u32 handle, bool exclusive);
+void uverbs_uobj_release(struct ib_uobject *uobj, bool exclusive);
+int uverbs_uobj_destroy(struct uverbs_attr_bundle *attrs,
+			struct ib_uobject *uobj);
+void uverbs_uobj_destroy_all(struct ib_uverbs_file *file,
+			     enum rdma_remove_reason why);
+
+/* the commands of write() (uverbs_cmd_*.c) */
+struct ib_device *uverbs_ctx_request(struct uverbs_attr_bundle *attrs,
+				     void *cmd, size_t len);
+int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs);
+int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs);
 
 struct uverbs_async_file *uverbs_async_create(struct file **filp);
 void uverbs_async_put(struct uverbs_async_file *af);

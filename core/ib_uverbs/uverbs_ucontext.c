@@ -158,6 +158,8 @@ void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone)
 	ib_dev = uctx->device;
 	if (device_gone)
 		uverbs_async_queue(af, 0, IB_EVENT_DEVICE_FATAL);
+	uverbs_uobj_destroy_all(file, device_gone ? RDMA_REMOVE_DRIVER_REMOVE :
+						    RDMA_REMOVE_CLOSE);
 	uverbs_async_stop(af);
 	if (device_gone && ib_dev->ops.disassociate_ucontext)
 		ib_dev->ops.disassociate_ucontext(uctx);

@@ -282,7 +282,12 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 
 	strscpy(rdi->ibdev.name, name, sizeof(rdi->ibdev.name));
 	rdi->ibdev.ops.owner = THIS_MODULE;
-	rdi->ibdev.ops.driver_id = RDMA_DRIVER_UNKNOWN;
+	/*
+	 * rdmavt's user ABI: libibverbs binds the provider of the rdmavt
+	 * InfiniBand HCAs (ipathverbs, qib's) by this id
+	 * (Documentation/hw/loop.rst, "User space").
+	 */
+	rdi->ibdev.ops.driver_id = RDMA_DRIVER_QIB;
 	rdi->ibdev.node_guid = cpu_to_be64(0x02fa4e0100000000ULL |
 					   ((u64)lid << 8));
 	strscpy(rdi->ibdev.node_desc, "rdma_loop", sizeof(rdi->ibdev.node_desc));

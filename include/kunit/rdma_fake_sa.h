@@ -77,6 +77,7 @@ static inline void kt_fsa_reply(struct kt_fake_sa *sa, const struct ib_sa_mad *r
 {
 	u8 *data = kzalloc(IB_MGMT_SA_DATA, GFP_KERNEL);
 	u16 status;
+	int ret;
 
 	if (!data)
 		return;
@@ -94,8 +95,11 @@ static inline void kt_fsa_reply(struct kt_fake_sa *sa, const struct ib_sa_mad *r
 		break;
 	}
 	spin_unlock(&sa->lock);
-	kt_ksa_reply(sa->agent, req, wc, IB_MGMT_METHOD_GET_RESP, status, data,
-		     IB_MGMT_SA_DATA);
+	ret = kt_ksa_reply(sa->agent, req, wc, IB_MGMT_METHOD_GET_RESP, status,
+			   data, IB_MGMT_SA_DATA);
+	/* nothing was sent: say why, a case waiting for the answer fails */
+	if (ret)
+		pr_warn("fake SA: the answer was not sent: %d\n", ret);
 	kfree(data);
 }
 

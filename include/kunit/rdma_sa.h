@@ -213,26 +213,29 @@ static inline bool kt_ksa_round_trip(struct kunit *test,
  * The fake SA's answer to @req (which came as @wc) on @agent: the
  * request's headers with @method and @status (host order), @len bytes
  * of @data.  The send buffer's context[0] is the address handle:
- * kt_ksa_reply_done() frees both when the send ended.
+ * kt_ksa_reply_done() frees both when the send ended.  Returns 0, or the
+ * error of the step that failed (nothing is sent then, and no send
+ * ends: a waiting case can say why instead of timing out).
  */
-static inline void kt_ksa_reply(struct ib_mad_agent *agent,
-				const struct ib_sa_mad *req,
-				const struct ib_wc *wc, u8 method, u16 status,
-				const void *data, size_t len)
+static inline int kt_ksa_reply(struct ib_mad_agent *agent,
+			       const struct ib_sa_mad *req,
+			       const struct ib_wc *wc, u8 method, u16 status,
+			       const void *data, size_t len)
 {
 	struct ib_mad_send_buf *sb;
 	struct ib_sa_mad *resp;
 	struct ib_ah *ah;
+	int ret;
 
 	ah = ib_create_ah_from_wc(agent->qp->pd, wc, NULL, 1);
 	if (IS_ERR(ah))
-		return;
+		return PTR_ERR(ah);
 	sb = ib_create_send_mad(agent, wc->src_qp, wc->pkey_index, 0,
 				IB_MGMT_SA_HDR, IB_MGMT_SA_DATA, GFP_KERNEL,
 				IB_MGMT_BASE_VERSION);
 	if (IS_ERR(sb)) {
 		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
-		return;
+		return PTR_ERR(sb);
 	}
 	resp = sb->mad;
 	*resp = *req;
@@ -242,10 +245,12 @@ static inline void kt_ksa_reply(struct ib_mad_agent *agent,
 	memcpy(resp->data, data, min(len, sizeof(resp->data)));
 	sb->ah = ah;
 	sb->context[0] = ah;
-	if (ib_post_send_mad(sb, NULL)) {
+	ret = ib_post_send_mad(sb, NULL);
+	if (ret) {
 		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 		ib_free_send_mad(sb);
 	}
+	return ret;
 }
 
 /* The send of a kt_ksa_reply() answer ended: free it. */

@@ -1813,6 +1813,22 @@ struct ib_uverbs_file;
 struct uverbs_api_object;
 
 /**
+ * enum rdma_remove_reason - why a user object is destroyed
+ * @RDMA_REMOVE_DESTROY: its destroy command (the driver may refuse)
+ * @RDMA_REMOVE_CLOSE: its file was closed or its context destroyed
+ * @RDMA_REMOVE_DRIVER_REMOVE: its device is being unregistered
+ * @RDMA_REMOVE_ABORT: the command creating it failed
+ * @RDMA_REMOVE_DRIVER_FAILURE: its device failed
+ */
+enum rdma_remove_reason {
+	RDMA_REMOVE_DESTROY,
+	RDMA_REMOVE_CLOSE,
+	RDMA_REMOVE_DRIVER_REMOVE,
+	RDMA_REMOVE_ABORT,
+	RDMA_REMOVE_DRIVER_FAILURE,
+};
+
+/**
  * struct ib_ucontext - a user process's context on a device (ib_uverbs)
  * @device: the device
  * @ufile: the open uverbsN it belongs to

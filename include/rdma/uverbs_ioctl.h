@@ -23,6 +23,7 @@
  * @context: the file's context, once the command has one
  * @uobject: the object the command creates, if any
  * @attr_present: which attributes the ioctl carried
+ * @hdr: the members above as one struct uverbs_attr_bundle_hdr
  *
  * Drivers get @driver_udata (rdma_udata_to_drv_context() finds the
  * bundle from it) or the bundle itself.

@@ -395,7 +395,11 @@ static int fill_res_pd_entry(struct sk_buff *msg, bool admin,
 			      atomic_read(&pd->usecnt), RDMA_NLDEV_ATTR_PAD) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PDN, res->id))
 		return -EMSGSIZE;
-	/* User PDs would name their context (CTXN): no uverbs yet. */
+	/* a user PD names its context (ib_uverbs) */
+	if (!rdma_is_kernel_res(res) && pd->uobject &&
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CTXN,
+			pd->uobject->context->res.id))
+		return -EMSGSIZE;
 	return fill_res_name_pid(msg, res);
 }
 

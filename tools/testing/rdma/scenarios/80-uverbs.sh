@@ -6,18 +6,22 @@
 # ibv_devices lists them with the node GUIDs sysfs has; ibv_devinfo opens
 # a context on siw (libsiw: siw's GET_CONTEXT response) and on rxe
 # (librxe) and prints what QUERY_DEVICE and QUERY_PORT answer, checked
-# against sysfs; the loop device's driver id binds no provider
-# (ibv_devinfo finds no device of that name).  tools/testing/rdma/uverbstest
+# against sysfs; the loop device's driver id (qib's) binds ipathverbs,
+# whose context shows the port's LID.  tools/testing/rdma/uverbstest
 # checks the commands and the event file from user space: header
 # refusals, GET_CONTEXT and its async fd, QUERY_DEVICE and QUERY_PORT
 # against sysfs, port events when the net device goes down and up, a
 # writer with other credentials refused, and a device deleted under an
-# open context (DEVICE_FATAL, then -EIO, and a clean close).  Then a
+# open context (DEVICE_FATAL, then -EIO, and a clean close); PDs by
+# handle (ALLOC_PD, DEALLOC_PD and its refusals, rdma res show pd), and a
+# file's close taking its PDs and context.  Then a
 # device deleted while nothing holds it, and everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
 # needs: /etc/libibverbs.d/siw.driver /etc/libibverbs.d/rxe.driver
+# needs: /etc/libibverbs.d/ipathverbs.driver
 # timeout: 300
 
 . /testbed/lib/ktap.sh
@@ -40,7 +44,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan 16
+ktap_plan 17
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -134,13 +138,31 @@ else
 	ktap_fail "uvrxe0: max_qp is rxe's 1048560" "max_qp '$max_qp'"
 fi
 
-# The loop device reports no driver id a provider matches (yet).
-ktap_has "ibv_devinfo -d uvloop0: no provider binds the loop device" \
-	"IB device 'uvloop0' wasn't found" ibv_devinfo -d uvloop0
+# The loop device reports qib's driver id: ipathverbs binds it
+# (Documentation/hw/loop.rst, "User space").
+out=$(ibv_devinfo -d uvloop0 2>&1)
+rc=$?
+ktap_quote "$out"
+lid=$(printf '%d' "$(cat $CLASS/uvloop0/ports/1/lid)")
+if [ $rc = 0 ] &&
+	ktap_has_line "$out" "	transport:			InfiniBand (0)" &&
+	ktap_has_line "$out" "			link_layer:		InfiniBand" &&
+	ktap_has_line "$out" "			port_lid:		$lid"; then
+	ktap_pass "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID"
+else
+	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID" "exit $rc, lid $lid"
+fi
 
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
 ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1
+left=$(rdma resource show pd dev uvrxe0 2>&1 | grep uverbstest)
+left="$left$(rdma resource show ctx dev uvrxe0 2>&1)"
+if [ -z "$left" ]; then
+	ktap_pass "its close took its context and its PD"
+else
+	ktap_fail "its close took its context and its PD" "$left"
+fi
 
 deleted() {
 	rdma link delete uvsiw0 && [ ! -e "$CLASS/uvsiw0" ] &&

@@ -27,7 +27,7 @@
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
-#define NCASES		29
+#define NCASES		34
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
@@ -117,21 +117,25 @@ static int wait_event_type(int fd, uint32_t want, uint64_t *element)
 	return -1;
 }
 
-/* Whether "rdma resource show ctx dev @dev" names this process. */
-static int res_ctx_has_me(const char *dev)
+/*
+ * Whether a line of "rdma resource show @kind dev @dev" names this
+ * process (and has @also in it, when given).
+ */
+static int res_has_me(const char *kind, const char *dev, const char *also)
 {
 	char cmd[128], line[256], want[64];
 	int found = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "rdma resource show ctx dev %s", dev);
+	snprintf(cmd, sizeof(cmd), "rdma resource show %s dev %s", kind, dev);
 	snprintf(want, sizeof(want), " pid %d ", (int)getpid());
 	p = popen(cmd, "r");
 	if (!p)
 		return 0;
 	while (fgets(line, sizeof(line), p)) {
 		printf("# %s", line);
-		found |= strstr(line, want) && strstr(line, "comm uverbstest");
+		found |= strstr(line, want) && strstr(line, "comm uverbstest") &&
+			 (!also || strstr(line, also));
 	}
 	pclose(p);
 	return found;
@@ -185,7 +189,8 @@ static void test_context(int fd, const char *dev, int *async)
 	result(r.num_comp_vectors == 1, "GET_CONTEXT: one completion vector",
 	       "%u", r.num_comp_vectors);
 	*async = r.async_fd;
-	result(res_ctx_has_me(dev), "rdma res show ctx: the context, our pid",
+	result(res_has_me("ctx", dev, NULL),
+	       "rdma res show ctx: the context, our pid",
 	       "");
 	expect_err("a second GET_CONTEXT: EINVAL",
 		   legacy(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g, sizeof(g), big,
@@ -271,6 +276,46 @@ static void test_events(int async, const char *netdev)
 	       "element %llu", (unsigned long long)element);
 }
 
+/* ALLOC_PD on @fd: the handle, or -1. */
+static long alloc_pd(int fd)
+{
+	struct ib_uverbs_alloc_pd_resp r = {};
+	struct ib_uverbs_alloc_pd a = {};
+
+	if (legacy(fd, IB_USER_VERBS_CMD_ALLOC_PD, &a, sizeof(a), &r,
+		   sizeof(r)) < 0)
+		return -1;
+	return r.pd_handle;
+}
+
+static long dealloc_pd(int fd, uint32_t handle)
+{
+	struct ib_uverbs_dealloc_pd d = { .pd_handle = handle };
+
+	return legacy(fd, IB_USER_VERBS_CMD_DEALLOC_PD, &d, sizeof(d), NULL,
+		      0);
+}
+
+static void test_pd(int fd, const char *dev)
+{
+	long a, b;
+
+	a = alloc_pd(fd);
+	b = alloc_pd(fd);
+	result(a >= 0 && b >= 0 && a != b, "ALLOC_PD twice: two handles",
+	       "%ld %ld", a, b);
+	result(res_has_me("pd", dev, " ctxn "),
+	       "rdma res show pd: ours, with its context",
+	       "");
+	result(dealloc_pd(fd, a) > 0, "DEALLOC_PD of the first", "%s",
+	       strerror(errno));
+	expect_err("DEALLOC_PD of it again: EINVAL", dealloc_pd(fd, a),
+		   EINVAL);
+	expect_err("DEALLOC_PD of a handle never given: EINVAL",
+		   dealloc_pd(fd, 100000), EINVAL);
+	/* the second stays: the file's close takes it */
+}
+
 /* A task with other credentials may not act on the file. */
 static void test_foreign_writer(int fd)
 {
@@ -309,7 +354,8 @@ static void test_delete(const char *dev)
 		memcpy(&r, big, sizeof(r));
 		async = r.async_fd;
 	}
-	result(async >= 0, "a context on DEV_DEL", "fd %d", fd);
+	result(async >= 0 && alloc_pd(fd) >= 0, "a context and a PD on DEV_DEL",
+	       "fd %d", fd);
 	snprintf(cmd, sizeof(cmd), "rdma link delete %s", dev);
 	result(!system(cmd), "rdma link delete DEV_DEL with the context open",
 	       "");
@@ -342,6 +388,7 @@ int main(int argc, char **argv)
 	test_context(fd, argv[1], &async);
 	test_queries(fd, argv[1]);
 	test_events(async, argv[2]);
+	test_pd(fd, argv[1]);
 	test_foreign_writer(fd);
 	close(async);
 	close(fd);
