@@ -305,6 +305,17 @@ static void umem_unaligned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, umem_pinned(), 0);
 }
 
+/* Hand-made DMA layouts of the page-size and block-walk cases. */
+/* two runs of 2 MiB, each 2 MiB aligned, not contiguous */
+static const struct umem_seg split[] = {
+	{ 0x40200000, SZ_2M }, { 0x40600000, SZ_2M },
+};
+
+/* one run of 2 MiB in two entries */
+static const struct umem_seg joined[] = {
+	{ 0x80000000, SZ_1M }, { 0x80100000, SZ_1M },
+};
+
 /*
  * ib_umem_find_best_pgsz() on hand-made umems: the page size follows the
  * agreement of IOVA and DMA address bits and the breaks in the DMA
@@ -312,14 +323,6 @@ static void umem_unaligned(struct kunit *test)
  */
 static void umem_best_pgsz(struct kunit *test)
 {
-	/* two runs of 2 MiB, each 2 MiB aligned, not contiguous */
-	static const struct umem_seg split[] = {
-		{ 0x40200000, SZ_2M }, { 0x40600000, SZ_2M },
-	};
-	/* one run of 2 MiB in two entries */
-	static const struct umem_seg joined[] = {
-		{ 0x80000000, SZ_1M }, { 0x80100000, SZ_1M },
-	};
 	/* the same, with a break in the middle (1 MiB aligned only) */
 	static const struct umem_seg broken[] = {
 		{ 0x80000000, SZ_1M }, { 0x80300000, SZ_1M },
@@ -419,12 +422,6 @@ static void umem_best_pgsz_pinned(struct kunit *test)
 /* rdma_umem_for_each_dma_block() on hand-made umems. */
 static void umem_blocks_fixture(struct kunit *test)
 {
-	static const struct umem_seg split[] = {
-		{ 0x40200000, SZ_2M }, { 0x40600000, SZ_2M },
-	};
-	static const struct umem_seg joined[] = {
-		{ 0x80000000, SZ_1M }, { 0x80100000, SZ_1M },
-	};
 	/* 0x100 into its first page, 0x3000 long: four pages */
 	static const struct umem_seg pages[] = {
 		{ 0x10000000, 2 * SZ_4K }, { 0x30000000, 2 * SZ_4K },
