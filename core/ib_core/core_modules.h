@@ -44,4 +44,42 @@ int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
 void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
 				      const struct attribute_group **groups);
 
+/*
+ * ib_uverbs's user objects that nldev reads (a user CQ names its
+ * context): upstream shares them the same way.
+ */
+struct uverbs_event_file;
+
+/**
+ * struct ib_uevent_object - a user object with asynchronous events
+ * @uobject: the object (first: its memory is the uobject's)
+ * @event_file: the async file its events go to, referenced
+ * @event_list: its events not read yet (under @event_file's lock)
+ * @events_reported: its events read
+ */
+struct ib_uevent_object {
+	struct ib_uobject		uobject;
+	struct uverbs_event_file	*event_file;
+	struct list_head		event_list;
+	u32				events_reported;
+};
+
+/**
+ * struct ib_ucq_object - a user CQ
+ * @uevent: its async events
+ * @comp_file: its completion channel, referenced; NULL without one
+ * @comp_list: its completion events not read yet (under @comp_file's
+ *	lock)
+ * @comp_events_reported: its completion events read
+ */
+struct ib_ucq_object {
+	struct ib_uevent_object		uevent;
+	struct uverbs_event_file	*comp_file;
+	struct list_head		comp_list;
+	u32				comp_events_reported;
+};
+
+/* netlink/nldev.c: the privileged Q_Key mode, for ib_uverbs' MODIFY_QP */
+bool rdma_nl_get_privileged_qkey(void);
+
 #endif /* RDMA_CORE_MODULES_H */

@@ -22,7 +22,7 @@ static int uverbs_pd_destroy(struct ib_uobject *uobj,
 	return ib_dealloc_pd_user(pd, &attrs->driver_udata);
 }
 
-static const struct uverbs_api_object uverbs_type_pd = {
+const struct uverbs_api_object uverbs_type_pd = {
 	.name = "PD",
 	.destroy = uverbs_pd_destroy,
 };
@@ -94,18 +94,7 @@ err_uobj:
 int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_dealloc_pd cmd;
-	struct ib_uobject *uobj;
-	struct ib_device *dev;
-	int ret;
 
-	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_pd, cmd.pd_handle, true);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret)
-		uverbs_uobj_release(uobj, true);
-	return ret;
+	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_pd,
+				  &cmd.pd_handle);
 }

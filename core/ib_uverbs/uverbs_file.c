@@ -122,6 +122,98 @@ int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
 	return 0;
 }
 
+/**
+ * uverbs_ctx_request - the start of a command on the file's context
+ * @attrs: the command
+ * @cmd: where its request goes
+ * @len: the request's size
+ *
+ * Context: process context, a command of the file.
+ * Return: the context's device, or an ERR_PTR() of uverbs_get_ucontext()
+ * or uverbs_request().
+ */
+struct ib_device *uverbs_ctx_request(struct uverbs_attr_bundle *attrs,
+				     void *cmd, size_t len)
+{
+	struct ib_ucontext *uctx = uverbs_get_ucontext(attrs);
+	int ret;
+
+	if (IS_ERR(uctx))
+		return ERR_CAST(uctx);
+	ret = uverbs_request(attrs, cmd, len);
+	return ret ? ERR_PTR(ret) : uctx->device;
+}
+
+/**
+ * uverbs_ctx_request_head - the fixed start of a command whose request
+ *	goes on (work requests and SGEs)
+ * @attrs: the command
+ * @cmd: where the fixed part goes
+ * @len: its size (no more than the command's req_size)
+ *
+ * Context: process context, a command of the file.
+ * Return: the context's device, or an ERR_PTR(): -EINVAL without a
+ * context, -EFAULT.
+ */
+struct ib_device *uverbs_ctx_request_head(struct uverbs_attr_bundle *attrs,
+					  void *cmd, size_t len)
+{
+	struct ib_ucontext *uctx = uverbs_get_ucontext(attrs);
+
+	if (IS_ERR(uctx))
+		return ERR_CAST(uctx);
+	if (attrs->ucore.inlen < len)
+		return ERR_PTR(-EINVAL);
+	if (copy_from_user(cmd, attrs->ucore.inbuf, len))
+		return ERR_PTR(-EFAULT);
+	return uctx->device;
+}
+
+/**
+ * uverbs_destroy_cmd - a destroying command without a response
+ * @attrs: the command
+ * @cmd: where its request goes
+ * @len: the request's size
+ * @type: the type of object it destroys
+ * @handle: the handle in @cmd, read once the request is
+ *
+ * Context: process context, a command of the file.
+ * Return: 0; -EINVAL for a handle of no object of @type; -EBUSY while
+ * another command or object uses it; or the type's error.
+ */
+int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
+		       size_t len, const struct uverbs_api_object *type,
+		       const u32 *handle)
+{
+	struct ib_uobject *uobj;
+	struct ib_device *dev;
+	int ret;
+
+	dev = uverbs_ctx_request(attrs, cmd, len);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	uobj = uverbs_uobj_get(attrs, type, *handle, true);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = uverbs_uobj_destroy(attrs, uobj);
+	if (ret)
+		uverbs_uobj_release(uobj, true);
+	return ret;
+}
+
+/**
+ * uverbs_response_length - what an extended response's response_length says
+ * @attrs: the command
+ * @len: the response's size in this kernel
+ *
+ * Context: any.
+ * Return: the bytes of the response user space gets.
+ */
+u32 uverbs_response_length(const struct uverbs_attr_bundle *attrs, size_t len)
+{
+	return min_t(size_t, attrs->ucore.outlen, len);
+}
+
 static int uverbs_open(struct inode *inode, struct file *filp)
 {
 	struct uverbs_device *udev = container_of(inode->i_cdev,
@@ -144,6 +236,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC);
 	spin_lock_init(&file->uobjects_lock);
 	INIT_LIST_HEAD(&file->uobjects);
+	INIT_LIST_HEAD(&file->comp_channels);
 	get_device(&udev->dev);
 	file->device = udev;
 
@@ -253,8 +346,16 @@ static int uverbs_legacy_bufs(struct uverbs_attr_bundle *attrs,
 	size_t out = hdr->out_words * 4;
 	u64 response = 0;
 
-	if (in < cmd->req_size)
-		return -ENOSPC;
+	if (in < cmd->req_size) {
+		/*
+		 * rdma-core v18 and v19 wrote DESTROY_CQ in 16 bytes, the
+		 * request 8 short of its struct: older kernels took it.
+		 */
+		if (hdr->command != IB_USER_VERBS_CMD_DESTROY_CQ ||
+		    in != cmd->req_size - 8)
+			return -ENOSPC;
+		in = cmd->req_size;
+	}
 	if (cmd->has_resp) {
 		if (out < cmd->resp_size)
 			return -ENOSPC;
@@ -278,6 +379,38 @@ static int uverbs_legacy_bufs(struct uverbs_attr_bundle *attrs,
 	attrs->ucore.inlen = in;
 	attrs->ucore.outbuf = out ? u64_to_user_ptr(response) : NULL;
 	attrs->ucore.outlen = out;
+	return 0;
+}
+
+/*
+ * An extended command's buffers: the core's request (in_words * 8
+ * bytes), then the driver's; the core's response at the response
+ * address, then the driver's.
+ */
+static int uverbs_ex_bufs(struct uverbs_attr_bundle *attrs,
+			  const struct uverbs_write_cmd *cmd,
+			  const struct ib_uverbs_cmd_hdr *hdr,
+			  const struct ib_uverbs_ex_cmd_hdr *ex_hdr,
+			  const char __user *buf)
+{
+	size_t in = (size_t)hdr->in_words * 8;
+	size_t out = (size_t)hdr->out_words * 8;
+	u64 response = ex_hdr->response;
+
+	if (in < cmd->req_size)
+		return -ENOSPC;
+	if (response && out < cmd->resp_size)
+		return -ENOSPC;
+	attrs->ucore.inbuf = in ? buf : NULL;
+	attrs->ucore.inlen = in;
+	attrs->ucore.outbuf = out ? u64_to_user_ptr(response) : NULL;
+	attrs->ucore.outlen = out;
+	attrs->driver_udata.inlen = (size_t)ex_hdr->provider_in_words * 8;
+	attrs->driver_udata.inbuf = attrs->driver_udata.inlen ?
+				    buf + in : NULL;
+	attrs->driver_udata.outlen = (size_t)ex_hdr->provider_out_words * 8;
+	attrs->driver_udata.outbuf = attrs->driver_udata.outlen ?
+				     u64_to_user_ptr(response + out) : NULL;
 	return 0;
 }
 
@@ -318,11 +451,11 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 		return ret;
 
 	attrs.ufile = file;
-	if (extended) {
-		/* no extended command is served yet: the lookup refused it */
-		return -EOPNOTSUPP;
-	}
-	ret = uverbs_legacy_bufs(&attrs, cmd, &hdr, buf + sizeof(hdr));
+	if (extended)
+		ret = uverbs_ex_bufs(&attrs, cmd, &hdr, &ex_hdr,
+				     buf + sizeof(hdr) + sizeof(ex_hdr));
+	else
+		ret = uverbs_legacy_bufs(&attrs, cmd, &hdr, buf + sizeof(hdr));
 	if (ret)
 		return ret;
 
@@ -335,9 +468,38 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 	return ret ? ret : count;
 }
 
+/*
+ * mmap() of the driver's memory: the page offset names an entry its user
+ * ABI handed out (struct rdma_user_mmap_entry).
+ */
+static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ib_uverbs_file *file = filp->private_data;
+	struct uverbs_device *udev = file->device;
+	struct ib_ucontext *uctx;
+	int idx, ret;
+
+	idx = srcu_read_lock(&udev->disassociate_srcu);
+	if (!uverbs_file_ib_dev(file)) {
+		ret = -EIO;
+		goto out;
+	}
+	uctx = ib_uverbs_get_ucontext_file(file);
+	if (IS_ERR(uctx)) {
+		ret = PTR_ERR(uctx);
+		goto out;
+	}
+	ret = uctx->device->ops.mmap ? uctx->device->ops.mmap(uctx, vma) :
+				       -EOPNOTSUPP;
+out:
+	srcu_read_unlock(&udev->disassociate_srcu, idx);
+	return ret;
+}
+
 const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.open = uverbs_open,
 	.release = uverbs_release,
 	.write = uverbs_write,
+	.mmap = uverbs_mmap,
 };

@@ -6,8 +6,8 @@
  *   uverbs_device.disassociate_srcu (read side, every file operation)
  *   uverbs_device.files_lock
  *   ib_uverbs_file.ucontext_lock
- *   ib_uverbs_file.uobjects_lock, uverbs_async_file.lock (innermost;
- *   the latter irq-safe)
+ *   ib_uverbs_file.uobjects_lock
+ *   uverbs_event_file.lock (innermost, irq-safe)
  * Nothing of ib_uverbs is held while a driver's op runs, except the
  * SRCU read side, and ucontext_lock around alloc_ucontext and
  * dealloc_ucontext.
@@ -61,27 +61,59 @@ struct uverbs_device {
 };
 
 /**
- * struct uverbs_async_file - a context's asynchronous event file
- * @ref: the struct file and the context each hold one
- * @lock: protects @events, @closed and @dead (irq-safe: events come
- *	from any context)
- * @events: struct uverbs_async_event, oldest first
+ * struct uverbs_event_file - an event file: a context's async file or a
+ *	completion channel
+ * @ref: the struct file holds one, and whoever queues to it: the
+ *	context (async file), each CQ of the channel, each object whose
+ *	async events go to it
+ * @lock: protects @events, the objects' lists of their events,
+ *	@closed and @dead (irq-safe: events come from any context)
+ * @events: struct uverbs_event, oldest first
  * @wait: readers and pollers
- * @handler: the device's port events, while @registered
+ * @fasync: SIGIO receivers
+ * @comp: a completion channel (else the async file)
+ * @closed: nothing more is queued: the file was closed, or (a channel)
+ *	its context is gone
+ * @dead: (async file) IB_EVENT_DEVICE_FATAL was queued: nothing more is,
+ *	and read() answers -EIO once the queue is empty
+ * @handler: (async file) the device's port events, while @registered
  * @registered: @handler is registered (the context's to change)
- * @closed: the file was closed: nothing more is queued
- * @dead: IB_EVENT_DEVICE_FATAL was queued: nothing more is, and read()
- *	answers -EIO once the queue is empty
+ * @ufile: (channel) its uverbs file, referenced
+ * @list: (channel) in @ufile's comp_channels while its fd is open
  */
-struct uverbs_async_file {
+struct uverbs_event_file {
 	struct kref		ref;
 	spinlock_t		lock;		/* see @lock above */
 	struct list_head	events;
 	wait_queue_head_t	wait;
-	struct ib_event_handler	handler;
-	bool			registered;
+	struct fasync_struct	*fasync;
+	bool			comp;
 	bool			closed;
 	bool			dead;
+	bool			registered;
+	struct ib_event_handler	handler;
+	struct ib_uverbs_file	*ufile;
+	struct list_head	list;
+};
+
+/**
+ * struct ib_uqp_object - a user QP
+ * @uevent: its async events
+ * @mcast_lock: protects @mcast_list
+ * @mcast_list: its multicast attachments (struct uverbs_mcast_entry)
+ */
+struct ib_uqp_object {
+	struct ib_uevent_object		uevent;
+	struct mutex			mcast_lock;	/* @mcast_list */
+	struct list_head		mcast_list;
+};
+
+/**
+ * struct ib_usrq_object - a user SRQ
+ * @uevent: its async events
+ */
+struct ib_usrq_object {
+	struct ib_uevent_object		uevent;
 };
 
 /**
@@ -94,9 +126,11 @@ struct uverbs_async_file {
  *	and after the device took it away
  * @list: in device->files while the file is open
  * @async: the context's event file, with the context
+ * @comp_channels: its completion channels with an open fd (struct
+ *	uverbs_event_file.list), under @uobjects_lock
  * @objects: the objects by handle (uverbs_uobj.c); its own lock, RCU
  *	readers
- * @uobjects_lock: protects @uobjects
+ * @uobjects_lock: protects @uobjects and @comp_channels
  * @uobjects: the committed objects, oldest first
  * @disassociated: the device went away under the file: every command
  *	fails with -EIO
@@ -106,7 +140,8 @@ struct ib_uverbs_file {
 	struct uverbs_device	*device;
 	struct mutex		ucontext_lock;	/* @ucontext, @disassociated */
 	struct ib_ucontext	*ucontext;
-	struct uverbs_async_file *async;
+	struct uverbs_event_file *async;
+	struct list_head	comp_channels;
 	struct list_head	list;
 	struct xarray		objects;
 	spinlock_t		uobjects_lock;	/* see @uobjects_lock above */
@@ -117,6 +152,8 @@ struct ib_uverbs_file {
 /**
  * struct uverbs_api_object - a type of user object
  * @name: for messages ("PD", ...)
+ * @obj_size: the memory of its objects (a structure that starts with
+ *	struct ib_uobject), 0 for a plain struct ib_uobject
  * @destroy: frees the verbs object of a struct ib_uobject; may refuse
  *	(-EBUSY while other objects use it), else the object is gone.
  *	@attrs is the destroying command, or for RDMA_REMOVE_CLOSE and
@@ -124,6 +161,7 @@ struct ib_uverbs_file {
  */
 struct uverbs_api_object {
 	const char *name;
+	size_t obj_size;
 	int (*destroy)(struct ib_uobject *uobj, enum rdma_remove_reason why,
 		       struct uverbs_attr_bundle *attrs);
 };
@@ -158,6 +196,7 @@ extern const unsigned int uverbs_num_write_ex_cmds;
 int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
 int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
 		    size_t len);
+u32 uverbs_response_length(const struct uverbs_attr_bundle *attrs, size_t len);
 struct ib_device *uverbs_file_ib_dev(struct ib_uverbs_file *file);
 struct ib_ucontext *uverbs_get_ucontext(struct uverbs_attr_bundle *attrs);
 int uverbs_get_context(struct uverbs_attr_bundle *attrs);
@@ -171,6 +210,7 @@ struct ib_uobject *uverbs_uobj_get(struct uverbs_attr_bundle *attrs,
 				   const struct uverbs_api_object *type,
 				   u32 handle, bool exclusive);
 void uverbs_uobj_release(struct ib_uobject *uobj, bool exclusive);
+void uverbs_uobj_put(struct ib_uobject *uobj);
 int uverbs_uobj_destroy(struct uverbs_attr_bundle *attrs,
 			struct ib_uobject *uobj);
 void uverbs_uobj_destroy_all(struct ib_uverbs_file *file,
@@ -179,14 +219,68 @@ void uverbs_uobj_destroy_all(struct ib_uverbs_file *file,
 /* the commands of write() (uverbs_cmd_*.c) */
 struct ib_device *uverbs_ctx_request(struct uverbs_attr_bundle *attrs,
 				     void *cmd, size_t len);
+struct ib_device *uverbs_ctx_request_head(struct uverbs_attr_bundle *attrs,
+					  void *cmd, size_t len);
+int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
+		       size_t len, const struct uverbs_api_object *type,
+		       const u32 *handle);
 int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs);
 int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs);
+int uverbs_reg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_create_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_poll_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_resize_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_ex_modify_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_create_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_ex_create_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_query_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_modify_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs);
+int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs);
+int uverbs_post_send(struct uverbs_attr_bundle *attrs);
+int uverbs_post_recv(struct uverbs_attr_bundle *attrs);
+int uverbs_post_srq_recv(struct uverbs_attr_bundle *attrs);
+int uverbs_create_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_create_xsrq(struct uverbs_attr_bundle *attrs);
+int uverbs_modify_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_query_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_create_ah(struct uverbs_attr_bundle *attrs);
+int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs);
+void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle);
+void uverbs_release_uevent(struct ib_uevent_object *uevent);
 
-struct uverbs_async_file *uverbs_async_create(struct file **filp);
-void uverbs_async_put(struct uverbs_async_file *af);
-void uverbs_async_queue(struct uverbs_async_file *af, u64 element, u32 type);
-void uverbs_async_start(struct uverbs_async_file *af, struct ib_device *ib_dev);
-void uverbs_async_stop(struct uverbs_async_file *af);
+/* the object types (uverbs_cmd_*.c) */
+extern const struct uverbs_api_object uverbs_type_pd;
+extern const struct uverbs_api_object uverbs_type_mr;
+extern const struct uverbs_api_object uverbs_type_cq;
+extern const struct uverbs_api_object uverbs_type_qp;
+extern const struct uverbs_api_object uverbs_type_srq;
+extern const struct uverbs_api_object uverbs_type_ah;
+
+struct uverbs_event_file *uverbs_event_file_create(struct file **filp,
+						   struct ib_uverbs_file *ufile);
+void uverbs_event_file_put(struct uverbs_event_file *ef);
+void uverbs_event_file_close(struct uverbs_event_file *ef);
+void uverbs_async_queue(struct uverbs_event_file *ef, u64 element, u32 type,
+			struct ib_uevent_object *uevent);
+void uverbs_async_start(struct uverbs_event_file *ef, struct ib_device *ib_dev);
+void uverbs_async_stop(struct uverbs_event_file *ef);
+void uverbs_comp_handler(struct ib_cq *cq, void *cq_context);
+void uverbs_events_purge(struct uverbs_event_file *ef,
+			 struct list_head *obj_list);
+struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *attrs,
+						  int fd);
+int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs);
+void uverbs_comp_channel_unlink(struct uverbs_event_file *ef);
+void uverbs_comp_channels_close(struct ib_uverbs_file *file);
 
 extern const struct file_operations uverbs_fops;
 

@@ -24,18 +24,33 @@
  */
 struct ib_ucontext *uverbs_get_ucontext(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_file *file = attrs->ufile;
-	struct ib_ucontext *uctx;
+	struct ib_ucontext *uctx = ib_uverbs_get_ucontext_file(attrs->ufile);
 
-	if (READ_ONCE(file->disassociated))
-		return ERR_PTR(-EIO);
-	/* paired with the release in uverbs_get_context() */
-	uctx = smp_load_acquire(&file->ucontext);
-	if (!uctx)
-		return ERR_PTR(-EINVAL);
-	attrs->context = uctx;
+	if (!IS_ERR(uctx))
+		attrs->context = uctx;
 	return uctx;
 }
+
+/**
+ * ib_uverbs_get_ucontext_file - the context of an open uverbsN
+ * @ufile: the file
+ *
+ * Context: process context, within an operation of the file (the
+ * device's SRCU read side held): the context stays until it ends.
+ * Return: the context; -EIO when the device went away, -EINVAL when
+ * GET_CONTEXT has not made one.
+ */
+struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile)
+{
+	struct ib_ucontext *uctx;
+
+	if (READ_ONCE(ufile->disassociated))
+		return ERR_PTR(-EIO);
+	/* paired with the release in uverbs_get_context() */
+	uctx = smp_load_acquire(&ufile->ucontext);
+	return uctx ?: ERR_PTR(-EINVAL);
+}
+EXPORT_SYMBOL(ib_uverbs_get_ucontext_file);
 
 /**
  * uverbs_get_context - GET_CONTEXT: the file's context and its event file
@@ -50,7 +65,7 @@ int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 	struct ib_uverbs_file *file = attrs->ufile;
 	struct ib_uverbs_get_context_resp resp = {};
 	struct ib_uverbs_get_context cmd;
-	struct uverbs_async_file *af;
+	struct uverbs_event_file *af;
 	struct ib_ucontext *uctx;
 	struct ib_device *ib_dev;
 	struct file *filp;
@@ -90,7 +105,7 @@ int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 		ret = fd;
 		goto err_free;
 	}
-	af = uverbs_async_create(&filp);
+	af = uverbs_event_file_create(&filp, NULL);
 	if (IS_ERR(af)) {
 		ret = PTR_ERR(af);
 		goto err_fd;
@@ -118,7 +133,7 @@ err_dealloc:
 	ib_dev->ops.dealloc_ucontext(uctx);
 err_async:
 	fput(filp);
-	uverbs_async_put(af);
+	uverbs_event_file_put(af);
 err_fd:
 	put_unused_fd(fd);
 err_free:
@@ -142,7 +157,7 @@ out_unlock:
  */
 void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone)
 {
-	struct uverbs_async_file *af;
+	struct uverbs_event_file *af;
 	struct ib_ucontext *uctx;
 	struct ib_device *ib_dev;
 
@@ -157,9 +172,10 @@ void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone)
 	}
 	ib_dev = uctx->device;
 	if (device_gone)
-		uverbs_async_queue(af, 0, IB_EVENT_DEVICE_FATAL);
+		uverbs_async_queue(af, 0, IB_EVENT_DEVICE_FATAL, NULL);
 	uverbs_uobj_destroy_all(file, device_gone ? RDMA_REMOVE_DRIVER_REMOVE :
 						    RDMA_REMOVE_CLOSE);
+	uverbs_comp_channels_close(file);
 	uverbs_async_stop(af);
 	if (device_gone && ib_dev->ops.disassociate_ucontext)
 		ib_dev->ops.disassociate_ucontext(uctx);
@@ -171,5 +187,5 @@ void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone)
 	file->ucontext = NULL;
 	file->async = NULL;
 	mutex_unlock(&file->ucontext_lock);
-	uverbs_async_put(af);
+	uverbs_event_file_put(af);
 }

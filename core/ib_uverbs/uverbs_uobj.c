@@ -34,7 +34,13 @@ static void uverbs_uobj_free(struct kref *ref)
 	kfree_rcu(container_of(ref, struct ib_uobject, ref), rcu);
 }
 
-static void uverbs_uobj_put(struct ib_uobject *uobj)
+/**
+ * uverbs_uobj_put - drop a reference on an object's memory
+ * @uobj: the object
+ *
+ * Context: any context.
+ */
+void uverbs_uobj_put(struct ib_uobject *uobj)
 {
 	kref_put(&uobj->ref, uverbs_uobj_free);
 }
@@ -56,7 +62,10 @@ struct ib_uobject *uverbs_uobj_create(struct uverbs_attr_bundle *attrs,
 	u32 id;
 	int ret;
 
-	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL);
+	/* kfree_rcu() of the uobject frees the whole object */
+	BUILD_BUG_ON(offsetof(struct ib_uevent_object, uobject));
+	BUILD_BUG_ON(offsetof(struct ib_ucq_object, uevent));
+	uobj = kzalloc(max(type->obj_size, sizeof(*uobj)), GFP_KERNEL);
 	if (!uobj)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&uobj->ref);

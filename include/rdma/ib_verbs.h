@@ -1829,6 +1829,76 @@ enum rdma_remove_reason {
 };
 
 /**
+ * struct rdma_user_mmap_entry - memory a driver offers to mmap()
+ * @ref: the context's table holds one, and each lookup
+ * @ucontext: the context it belongs to
+ * @start_pgoff: its first page offset in uverbsN
+ * @npages: its length in pages
+ * @driver_removed: the driver removed it: lookups fail
+ *
+ * Drivers embed it in their own entry; see rdma_user_mmap_entry_insert().
+ */
+struct rdma_user_mmap_entry {
+	struct kref ref;
+	struct ib_ucontext *ucontext;
+	unsigned long start_pgoff;
+	size_t npages;
+	bool driver_removed;
+};
+
+/**
+ * rdma_user_mmap_get_offset - the offset user space passes to mmap()
+ * @entry: an inserted entry
+ *
+ * Context: any.
+ * Return: the entry's offset in bytes.
+ */
+static inline u64
+rdma_user_mmap_get_offset(const struct rdma_user_mmap_entry *entry)
+{
+	return (u64)entry->start_pgoff << PAGE_SHIFT;
+}
+
+int rdma_user_mmap_entry_insert(struct ib_ucontext *ucontext,
+				struct rdma_user_mmap_entry *entry,
+				size_t length);
+int rdma_user_mmap_entry_insert_range(struct ib_ucontext *ucontext,
+				      struct rdma_user_mmap_entry *entry,
+				      size_t length, u32 min_pgoff,
+				      u32 max_pgoff);
+
+/**
+ * rdma_user_mmap_entry_insert_exact - give an entry a given page offset
+ * @ucontext: the context
+ * @entry: the driver's entry
+ * @length: bytes user space will map
+ * @pgoff: the page offset it must start at
+ *
+ * Context: process context; sleeps.
+ * Return: as rdma_user_mmap_entry_insert_range(); -ENOMEM when the
+ * offset is taken.
+ */
+static inline int
+rdma_user_mmap_entry_insert_exact(struct ib_ucontext *ucontext,
+				  struct rdma_user_mmap_entry *entry,
+				  size_t length, u32 pgoff)
+{
+	return rdma_user_mmap_entry_insert_range(ucontext, entry, length, pgoff,
+						 pgoff);
+}
+
+struct rdma_user_mmap_entry *
+rdma_user_mmap_entry_get_pgoff(struct ib_ucontext *ucontext,
+			       unsigned long pgoff);
+struct rdma_user_mmap_entry *
+rdma_user_mmap_entry_get(struct ib_ucontext *ucontext,
+			 struct vm_area_struct *vma);
+void rdma_user_mmap_entry_put(struct rdma_user_mmap_entry *entry);
+void rdma_user_mmap_entry_remove(struct rdma_user_mmap_entry *entry);
+
+struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile);
+
+/**
  * struct ib_ucontext - a user process's context on a device (ib_uverbs)
  * @device: the device
  * @ufile: the open uverbsN it belongs to
@@ -3477,6 +3547,12 @@ static inline int ib_post_srq_recv(struct ib_srq *srq,
 struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 				  struct ib_qp_init_attr *qp_init_attr,
 				  const char *caller);
+struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata,
+				struct ib_uqp_object *uobj, const char *caller);
+void ib_qp_usecnt_inc(struct ib_qp *qp);
+void ib_qp_usecnt_dec(struct ib_qp *qp);
 
 /**
  * ib_create_qp - create a kernel queue pair

@@ -308,6 +308,9 @@ struct rvt_mcast {
  *	SubnSet(PortInfo) gives them a LID and moves them to ARMED and
  *	ACTIVE.  Otherwise (unmanaged) they start as if a subnet manager had
  *	run already: ACTIVE, LID @lid[i], SM LID @lid[0]
+ * @driver_user_abi: the driver has a user ABI of its own (siw, rxe):
+ *	rdmavt's rings (uapi/rdma/rvt-abi.h) are not offered, and user CQs,
+ *	QPs and SRQs are the driver's to make
  */
 struct rvt_driver_params {
 	struct ib_device_attr	props;
@@ -318,6 +321,7 @@ struct rvt_driver_params {
 	u32			qp_types;
 	bool			roce;
 	bool			managed;
+	bool			driver_user_abi;
 };
 
 /**
@@ -533,9 +537,17 @@ struct rvt_pd {
 	bool		user;
 };
 
+/**
+ * struct rvt_ah - an address handle
+ * @ibah: the core's part
+ * @attr: the address (its GID reference is the core's, in ibah)
+ * @wqes: requests of user QPs queued with it (struct rvt_swqe.ah): a
+ *	user AH cannot be destroyed while there are some (-EBUSY)
+ */
 struct rvt_ah {
 	struct ib_ah		ibah;
 	struct rdma_ah_attr	attr;
+	atomic_t		wqes;
 };
 
 /* ------------------------------------------------------------------

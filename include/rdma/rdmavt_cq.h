@@ -8,16 +8,22 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rvt-abi.h>
 
 struct rvt_dev_info;
+struct rvt_mmap_entry;
 
 /**
  * struct rvt_cq - a completion queue
  * @ibcq: the core's part
  * @lock: protects the ring and @notify
- * @queue: ring of @size entries (one more than ibcq.cqe)
- * @head: next entry to write
- * @tail: next entry to poll
+ * @queue: ring of @size entries (one more than ibcq.cqe), NULL for a
+ *	user CQ with @uq
+ * @uq: a user CQ's ring, mapped by user space (uapi/rdma/rvt-abi.h),
+ *	or NULL; user space polls it and writes its tail
+ * @mmap: @uq's mmap entry
+ * @head: next entry to write (published in @uq's head)
+ * @tail: next entry to poll (a kernel ring's)
  * @size: entries of @queue
  * @notify: armed notification (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), 0
  * @comp_work: calls the completion handler outside the poster's context
@@ -27,6 +33,8 @@ struct rvt_cq {
 	struct ib_cq		ibcq;
 	spinlock_t		lock;	/* see above */
 	struct ib_wc		*queue;
+	struct rvt_cq_wc	*uq;
+	struct rvt_mmap_entry	*mmap;
 	u32			head;
 	u32			tail;
 	u32			size;

@@ -14,6 +14,9 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
+#include <rdma/rvt-abi.h>
+
+struct rvt_mmap_entry;
 
 /* ------------------------------------------------------------------
  * The AETH (IBTA 9.7.5.1.5): syndrome in bits 31..24, MSN in 23..0.  In
@@ -75,36 +78,40 @@ extern const int ib_rvt_state_ops[];
  * Work queue entries
  */
 
-/**
- * struct rvt_rwqe - a receive work request as queued
- * @wr_id: the consumer's ID
- * @num_sge: entries of @sg_list
- * @sg_list: the SGEs, as posted (keys are checked when one is taken)
+/*
+ * A receive work request as queued is a struct rvt_rwqe of the user ABI
+ * (<rdma/rvt-abi.h>): kernel rings and the rings user space maps have
+ * one layout.  Its SGEs are kept as posted; keys are checked when one is
+ * taken.
  */
-struct rvt_rwqe {
-	u64		wr_id;
-	u32		num_sge;
-	struct ib_sge	sg_list[];
-};
 
 /**
  * struct rvt_rq - a receive queue: a ring of struct rvt_rwqe
  * @lock: protects the ring (head, tail, entries)
  * @wqes: @size entries of @stride bytes
+ * @wq: a user QP's or SRQ's ring, mapped by user space, or NULL: its
+ *	entries are @wqes; user space posts and writes its head, the
+ *	kernel takes from @tail and publishes it there
+ * @mmap: @wq's mmap entry
+ * @scratch: a user ring's entry as taken, copied out of user space's
+ *	reach before the keys are checked (@stride bytes)
  * @size: entries (one more than the WQEs it holds)
  * @stride: bytes per entry
  * @max_sge: SGEs per entry
- * @head: next entry to post
+ * @head: next entry to post (a kernel ring's)
  * @tail: next entry to take
  */
 struct rvt_rq {
-	spinlock_t	lock;	/* see above */
-	void		*wqes;
-	u32		size;
-	u32		stride;
-	u32		max_sge;
-	u32		head;
-	u32		tail;
+	spinlock_t		lock;	/* see above */
+	void			*wqes;
+	struct rvt_rwq		*wq;
+	struct rvt_mmap_entry	*mmap;
+	struct rvt_rwqe		*scratch;
+	u32			size;
+	u32			stride;
+	u32			max_sge;
+	u32			head;
+	u32			tail;
 };
 
 /**
@@ -171,6 +178,9 @@ rvt_flush_wr(const struct ib_send_wr *wr)
  *	it to a wire driver that takes them (driver_f.xmit_local), ahead
  *	of its completion; its result is @status
  * @status: see @executed
+ * @ah: the address handle of a user QP's datagram, held (struct
+ *	rvt_ah.wqes) until the request completes: user space may destroy
+ *	it at any time; NULL otherwise (a kernel consumer keeps its AHs)
  * @sg_list: the checked SGEs (adjacent ones merged)
  */
 struct rvt_swqe {
@@ -186,6 +196,7 @@ struct rvt_swqe {
 	bool		resolved;
 	bool		executed;
 	enum ib_wc_status status;
+	struct rvt_ah	*ah;
 	struct rvt_sge	sg_list[];
 };
 

@@ -50,4 +50,18 @@ struct uverbs_attr_bundle {
 	};
 };
 
+/**
+ * ib_uverbs_get_ucontext - the context a command runs on
+ * @attrs: the command
+ *
+ * Context: process context, within the command.
+ * Return: the context, or an ERR_PTR() (-EIO when the device went away,
+ * -EINVAL when there is none).
+ */
+static inline struct ib_ucontext *
+ib_uverbs_get_ucontext(const struct uverbs_attr_bundle *attrs)
+{
+	return ib_uverbs_get_ucontext_file(attrs->ufile);
+}
+
 #endif /* RDMA_UVERBS_IOCTL_H */

@@ -32,10 +32,23 @@
 
 /*
  * Privileged Q_Key mode (RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE):
- * whether unprivileged users may use Q_Keys with the high bit set.
- * Kept and reported; the verbs that honour it are not there yet.
+ * whether unprivileged users may use Q_Keys with the high bit set
+ * (ib_uverbs' MODIFY_QP asks rdma_nl_get_privileged_qkey()).
  */
 static bool privileged_qkey;
+
+/**
+ * rdma_nl_get_privileged_qkey - may the caller set a privileged Q_Key
+ *
+ * Context: process context (the caller's capabilities are asked).
+ * Return: true when the mode lets everyone, or the caller has
+ * CAP_NET_RAW.
+ */
+bool rdma_nl_get_privileged_qkey(void)
+{
+	return READ_ONCE(privileged_qkey) || capable(CAP_NET_RAW);
+}
+EXPORT_SYMBOL(rdma_nl_get_privileged_qkey);
 
 /*
  * What RDMA_NLDEV_ATTR_STAT_HWCOUNTERS of a STAT_SET holds: the indexes

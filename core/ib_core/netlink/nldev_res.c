@@ -328,7 +328,11 @@ static int fill_res_cq_entry(struct sk_buff *msg, bool admin,
 	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, !!cq->dim) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CQN, res->id))
 		return -EMSGSIZE;
-	/* User CQs would name their context (CTXN): no uverbs yet. */
+	/* a user CQ names its context (ib_uverbs) */
+	if (!rdma_is_kernel_res(res) && cq->uobject &&
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CTXN,
+			cq->uobject->uevent.uobject.context->res.id))
+		return -EMSGSIZE;
 	if (fill_res_name_pid(msg, res))
 		return -EMSGSIZE;
 	return cq->device->ops.fill_res_cq_entry ?

@@ -28,7 +28,15 @@ static void __ib_qp_event_handler(struct ib_event *event, void *context)
 		qp->registered_event_handler(event, qp->qp_context);
 }
 
-static void ib_qp_usecnt_inc(struct ib_qp *qp)
+/**
+ * ib_qp_usecnt_inc - count a new QP in the objects it uses
+ * @qp: the QP
+ *
+ * Its PD, CQs, SRQ and RSS table cannot go while it lives.
+ *
+ * Context: any context.
+ */
+void ib_qp_usecnt_inc(struct ib_qp *qp)
 {
 	if (qp->pd)
 		atomic_inc(&qp->pd->usecnt);
@@ -41,8 +49,15 @@ static void ib_qp_usecnt_inc(struct ib_qp *qp)
 	if (qp->rwq_ind_tbl)
 		atomic_inc(&qp->rwq_ind_tbl->usecnt);
 }
+EXPORT_SYMBOL(ib_qp_usecnt_inc);
 
-static void ib_qp_usecnt_dec(struct ib_qp *qp)
+/**
+ * ib_qp_usecnt_dec - a destroyed QP no longer uses its objects
+ * @qp: the QP
+ *
+ * Context: any context.
+ */
+void ib_qp_usecnt_dec(struct ib_qp *qp)
 {
 	if (qp->rwq_ind_tbl)
 		atomic_dec(&qp->rwq_ind_tbl->usecnt);
@@ -55,10 +70,12 @@ static void ib_qp_usecnt_dec(struct ib_qp *qp)
 	if (qp->pd)
 		atomic_dec(&qp->pd->usecnt);
 }
+EXPORT_SYMBOL(ib_qp_usecnt_dec);
 
 static struct ib_qp *create_qp(struct ib_device *dev, struct ib_pd *pd,
 			       struct ib_qp_init_attr *attr,
-			       struct ib_udata *udata, const char *caller)
+			       struct ib_udata *udata,
+			       struct ib_uqp_object *uobj, const char *caller)
 {
 	struct ib_qp *qp;
 	int ret;
@@ -80,6 +97,7 @@ static struct ib_qp *create_qp(struct ib_device *dev, struct ib_pd *pd,
 	qp->registered_event_handler = attr->event_handler;
 	qp->port = attr->port_num;
 	qp->qp_context = attr->qp_context;
+	qp->uobject = uobj;
 
 	spin_lock_init(&qp->mr_lock);
 	INIT_LIST_HEAD(&qp->rdma_mrs);
@@ -154,7 +172,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	if (qp_init_attr->cap.max_rdma_ctxs)
 		rdma_rw_init_qp(device, qp_init_attr);
 
-	qp = create_qp(device, pd, qp_init_attr, NULL, caller);
+	qp = create_qp(device, pd, qp_init_attr, NULL, NULL, caller);
 	if (IS_ERR(qp))
 		return qp;
 
@@ -179,16 +197,57 @@ err_destroy:
 }
 EXPORT_SYMBOL(ib_create_qp_kernel);
 
-/* A RoCE path needs its destination MAC before the QP goes to RTR. */
-static int resolve_av_dmac(struct ib_qp *qp, struct ib_qp_attr *attr,
-			   int attr_mask)
+/**
+ * ib_create_qp_user - create a queue pair for user space
+ * @dev: the device
+ * @pd: its PD
+ * @attr: what to create; cap gets the sizes the driver gave
+ * @udata: the driver's data of the command
+ * @uobj: the user object the QP belongs to
+ * @caller: unused for user QPs (restrack names the process)
+ *
+ * The caller counts the QP in its objects (ib_qp_usecnt_inc()) once it
+ * keeps it.  XRC target QPs need an XRC domain, which none of the
+ * drivers here offers: -EOPNOTSUPP.
+ *
+ * Context: Process context; sleeps (the driver's create_qp op).
+ *
+ * Return: the QP or an ERR_PTR().
+ */
+struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata,
+				struct ib_uqp_object *uobj, const char *caller)
 {
-	if (!(attr_mask & IB_QP_STATE) || attr->qp_state != IB_QPS_RTR)
-		return 0;
+	if (attr->qp_type == IB_QPT_XRC_TGT)
+		return ERR_PTR(-EOPNOTSUPP);
+	return create_qp(dev, pd, attr, udata, uobj, NULL);
+}
+EXPORT_SYMBOL(ib_create_qp_user);
+
+/*
+ * A RoCE path needs its destination MAC.  User space gives only the
+ * GID: the path of a connected user QP is always resolved here.  Kernel
+ * ULPs (rdma_cm) bring a resolved one; one without gets it resolved on
+ * the way to RTR.
+ */
+static int resolve_av_dmac(struct ib_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata)
+{
 	if (attr->ah_attr.type != RDMA_AH_ATTR_TYPE_ROCE)
 		return 0;
-	/* user QPs bring a resolved address from user space */
-	if (qp->uobject)
+	if (udata) {
+		switch (qp->qp_type) {
+		case IB_QPT_RC:
+		case IB_QPT_UC:
+		case IB_QPT_XRC_INI:
+		case IB_QPT_XRC_TGT:
+			return ib_resolve_eth_dmac(qp->device, &attr->ah_attr);
+		default:
+			return 0;
+		}
+	}
+	if (!(attr_mask & IB_QP_STATE) || attr->qp_state != IB_QPS_RTR)
 		return 0;
 	if (is_zero_ether_addr(attr->ah_attr.roce.dmac))
 		return ib_resolve_eth_dmac(qp->device, &attr->ah_attr);
@@ -230,7 +289,7 @@ static int _ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
 	}
 
 	if (attr_mask & IB_QP_AV) {
-		ret = resolve_av_dmac(qp, attr, attr_mask);
+		ret = resolve_av_dmac(qp, attr, attr_mask, udata);
 		if (ret)
 			goto out;
 	}

@@ -169,7 +169,7 @@ static void uverbs_main_write(struct kunit *test)
 	 * looked at, as upstream (uverbs_main_hdr_sizes checks the rules)
 	 */
 	cmd.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			  IB_USER_VERBS_EX_CMD_QUERY_DEVICE;
+			  IB_USER_VERBS_EX_CMD_CREATE_WQ;
 	cmd.hdr.in_words = 1;
 	cmd.ex.cmd_hdr_reserved = 1;
 	ku_put(test, ubuf, &cmd, sizeof(cmd));

@@ -11,14 +11,91 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <rdma/rdma_vt.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "vt.h"
+
+static void rvt_free_cq_ring(struct rvt_cq *cq)
+{
+	if (cq->uq)
+		rvt_mmap_remove(cq->mmap);
+	else
+		kvfree(cq->queue);
+}
+
+/*
+ * The entry user space polls next.  It writes it: one past the ring
+ * (a broken ring) counts as everything polled.
+ */
+static u32 rvt_cq_tail(struct rvt_cq *cq)
+{
+	u32 tail;
+
+	if (!cq->uq)
+		return cq->tail;
+	/* the entries before it are free once it is read */
+	tail = smp_load_acquire(&cq->uq->tail.val);
+	return tail < cq->size ? tail : cq->head;
+}
+
+/* A completion as user space reads it (struct ib_uverbs_wc). */
+static void rvt_uverbs_wc(struct ib_uverbs_wc *u, const struct ib_wc *wc)
+{
+	*u = (struct ib_uverbs_wc) {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.ex.imm_data = (__force __u32)wc->ex.imm_data,
+		.qp_num = wc->qp->qp_num,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.slid = ib_lid_cpu16(wc->slid),
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+}
+
+/*
+ * A user CQ gets its ring in user space when the driver data has room
+ * for the offset user space maps it at (rdmavt's ABI, ipathverbs); with
+ * none (the ipath ABI 1) completions stay in the kernel and user space
+ * polls with POLL_CQ.  Devices whose driver has a user ABI of its own
+ * take no user CQ here.
+ */
+static int rvt_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
+{
+	struct rvt_dev_info *rdi = cq->rdi;
+	u64 offset;
+	void *ring;
+	int ret;
+
+	if (rdi->dparms.driver_user_abi)
+		return -EOPNOTSUPP;
+	if (udata->outlen < sizeof(offset))
+		return 0;
+	ring = rvt_mmap_alloc(udata, struct_size(cq->uq, uqueue, cq->size),
+			      &cq->mmap, &offset);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	ret = ib_copy_to_udata(udata, &offset, sizeof(offset));
+	if (ret) {
+		rvt_mmap_remove(cq->mmap);
+		return ret;
+	}
+	cq->uq = ring;
+	return 0;
+}
 
 int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct uverbs_attr_bundle *attrs)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(ibcq->device);
 	struct rvt_cq *cq = container_of(ibcq, struct rvt_cq, ibcq);
+	int ret;
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
@@ -27,22 +104,29 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (attr->comp_vector >= rdi->ibdev.num_comp_vectors)
 		return -EINVAL;
 
+	cq->rdi = rdi;
 	cq->size = attr->cqe + 1;
-	cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
-	if (!cq->queue)
-		return -ENOMEM;
+	if (attrs) {
+		ret = rvt_create_user_cq(cq, &attrs->driver_udata);
+		if (ret)
+			return ret;
+	}
+	if (!cq->uq) {
+		cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
+		if (!cq->queue)
+			return -ENOMEM;
+	}
 
 	spin_lock(&rdi->n_lock);
 	if (rdi->n_cqs >= rdi->dparms.props.max_cq) {
 		spin_unlock(&rdi->n_lock);
-		kvfree(cq->queue);
+		rvt_free_cq_ring(cq);
 		return -ENOMEM;
 	}
 	rdi->n_cqs++;
 	spin_unlock(&rdi->n_lock);
 
 	spin_lock_init(&cq->lock);
-	cq->rdi = rdi;
 	ibcq->cqe = attr->cqe;
 	return 0;
 }
@@ -54,7 +138,7 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	spin_lock(&cq->rdi->n_lock);
 	cq->rdi->n_cqs--;
 	spin_unlock(&cq->rdi->n_lock);
-	kvfree(cq->queue);
+	rvt_free_cq_ring(cq);
 	return 0;
 }
 
@@ -62,6 +146,60 @@ int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period)
 {
 	/* completions are delivered at once: moderation has nothing to do */
 	return 0;
+}
+
+/*
+ * A user CQ's new ring: the completions user space has not polled move
+ * over, and user space maps the new ring at the offset answered.
+ */
+static int rvt_resize_user_cq(struct rvt_cq *cq, int cqe,
+			      struct ib_udata *udata)
+{
+	struct rvt_mmap_entry *entry, *old_entry;
+	struct rvt_cq_wc *uq, *old;
+	unsigned long flags;
+	u32 n, i, tail;
+	u64 offset;
+	int ret;
+
+	if (!udata || udata->outlen < sizeof(offset))
+		return -EINVAL;
+	uq = rvt_mmap_alloc(udata, struct_size(uq, uqueue, cqe + 1), &entry,
+			    &offset);
+	if (IS_ERR(uq))
+		return PTR_ERR(uq);
+	ret = ib_copy_to_udata(udata, &offset, sizeof(offset));
+	if (ret)
+		goto err;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	tail = rvt_cq_tail(cq);
+	n = (cq->head + cq->size - tail) % cq->size;
+	if (n > cqe) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		ret = -EINVAL;
+		goto err;
+	}
+	for (i = 0; i < n; i++) {
+		uq->uqueue[i] = cq->uq->uqueue[tail];
+		tail = tail + 1 == cq->size ? 0 : tail + 1;
+	}
+	old = cq->uq;
+	old_entry = cq->mmap;
+	cq->uq = uq;
+	cq->mmap = entry;
+	cq->size = cqe + 1;
+	cq->head = n;
+	cq->ibcq.cqe = cqe;
+	/* the entries moved over are whole before the head says so */
+	smp_store_release(&uq->head.val, n);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	rvt_mmap_remove(old_entry);
+	return 0;
+
+err:
+	rvt_mmap_remove(entry);
+	return ret;
 }
 
 int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
@@ -72,10 +210,10 @@ int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	u32 n, i;
 	int ret = 0;
 
-	if (udata)
-		return -EOPNOTSUPP;
 	if (cqe < 1 || cqe > cq->rdi->dparms.props.max_cqe)
 		return -EINVAL;
+	if (cq->uq)
+		return rvt_resize_user_cq(cq, cqe, udata);
 	queue = kvcalloc(cqe + 1, sizeof(*queue), GFP_KERNEL);
 	if (!queue)
 		return -ENOMEM;
@@ -135,7 +273,7 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 	spin_lock_irqsave(&cq->lock, flags);
 	/* one slot stays empty, so head == tail means empty, not full */
 	next = cq->head + 1 == cq->size ? 0 : cq->head + 1;
-	if (next == cq->tail) {
+	if (next == rvt_cq_tail(cq)) {
 		spin_unlock_irqrestore(&cq->lock, flags);
 		if (cq->ibcq.event_handler) {
 			struct ib_event ev = {
@@ -148,7 +286,13 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 		}
 		return false;
 	}
-	cq->queue[cq->head] = *entry;
+	if (cq->uq) {
+		rvt_uverbs_wc(&cq->uq->uqueue[cq->head], entry);
+		/* the entry is whole before user space sees the head move */
+		smp_store_release(&cq->uq->head.val, next);
+	} else {
+		cq->queue[cq->head] = *entry;
+	}
 	cq->head = next;
 	/* an arming is good for one event: the consumer arms again */
 	if (cq->notify == IB_CQ_NEXT_COMP ||
@@ -179,6 +323,9 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	unsigned long flags;
 	int n;
 
+	/* user space polls a ring it maps itself */
+	if (cq->uq)
+		return -EINVAL;
 	/* a batch per lock section: ib_process_cq polls 16 at a time */
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num_entries && cq->tail != cq->head; n++) {
@@ -199,7 +346,8 @@ int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	/* an armed "next completion" also covers solicited ones */
 	if (cq->notify != IB_CQ_NEXT_COMP)
 		cq->notify = flags & IB_CQ_SOLICITED_MASK;
-	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->head != cq->tail)
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    cq->head != rvt_cq_tail(cq))
 		ret = 1;
 	spin_unlock_irqrestore(&cq->lock, lflags);
 	return ret;

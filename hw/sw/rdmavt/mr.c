@@ -13,6 +13,7 @@
 
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <rdma/ib_umem.h>
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
@@ -85,12 +86,74 @@ struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc)
 	return &mr->ibmr;
 }
 
+/*
+ * A user MR: the pages of [@start, @start + @length) pinned (umem), one
+ * segment per page at its kernel address.  The engine reaches them
+ * through the key checks as any other MR's; the pages stay pinned until
+ * rvt_dereg_mr() has waited for the engine's last reference.
+ */
 struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 			      u64 virt_addr, int mr_access_flags,
 			      struct ib_udata *udata)
 {
-	/* user memory comes with ib_uverbs and umem */
-	return ERR_PTR(-EOPNOTSUPP);
+	struct rvt_dev_info *rdi = ib_to_rvt(pd->device);
+	struct sg_page_iter iter;
+	struct ib_umem *umem;
+	struct rvt_mr *mr;
+	u32 i = 0;
+
+	if (!length || length > rdi->dparms.props.max_mr_size)
+		return ERR_PTR(-EINVAL);
+	umem = ib_umem_get(pd->device, start, length, mr_access_flags);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = rvt_alloc_mr_common(rdi, pd, ib_umem_num_pages(umem));
+	if (IS_ERR(mr)) {
+		ib_umem_release(umem);
+		return ERR_CAST(mr);
+	}
+	mr->umem = umem;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0) {
+		struct rvt_seg *seg = &mr->mr.map[i / RVT_SEGSZ]->segs[i % RVT_SEGSZ];
+
+		seg->vaddr = page_address(sg_page_iter_page(&iter));
+		seg->length = PAGE_SIZE;
+		i++;
+	}
+	mr->mr.user_base = virt_addr;
+	mr->mr.iova = virt_addr;
+	mr->mr.length = length;
+	mr->mr.offset = ib_umem_offset(umem);
+	mr->mr.page_shift = PAGE_SHIFT;
+	mr->mr.access_flags = mr_access_flags;
+	mr->ibmr.iova = virt_addr;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+	atomic_set(&mr->mr.lkey_invalid, 0);
+	return &mr->ibmr;
+}
+
+/*
+ * A new range makes a new MR (new keys; the old one goes when the core
+ * has moved the handle); a new PD or new rights change the MR in place.
+ */
+struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 virt_addr, int access,
+				struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct rvt_mregion *mr = &to_rvt_mr(ibmr)->mr;
+
+	if (!to_rvt_mr(ibmr)->umem)
+		return ERR_PTR(-EINVAL);
+	if (flags & IB_MR_REREG_TRANS)
+		return rvt_reg_user_mr(pd, start, length, virt_addr,
+				       (flags & IB_MR_REREG_ACCESS) ?
+				       access : mr->access_flags, udata);
+	if (flags & IB_MR_REREG_PD)
+		WRITE_ONCE(mr->pd, pd);
+	if (flags & IB_MR_REREG_ACCESS)
+		WRITE_ONCE(mr->access_flags, access);
+	return NULL;
 }
 
 struct ib_mr *rvt_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
@@ -155,6 +218,7 @@ int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		WARN_ONCE(1, "rdmavt: MR %#x is still referenced\n",
 			  mr->mr.lkey);
 	rvt_free_map(&mr->mr);
+	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;
 }

@@ -9,7 +9,9 @@
  * the send ring and s_flags, qp->r_lock the responder side.
  */
 
+#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <rdma/rdma_vt.h>
 
@@ -187,7 +189,8 @@ static void rvt_qp_init_fields(struct rvt_qp *qp, struct rvt_dev_info *rdi,
  * its checked SGEs, the SGEs as posted and the inline data: a post never
  * allocates.
  */
-static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init)
+static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
+			      struct ib_udata *udata)
 {
 	struct ib_qp_cap *cap = &init->cap;
 	int ret = -ENOMEM;
@@ -207,12 +210,25 @@ static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init)
 		goto err_sg;
 
 	if (!init->srq) {
-		ret = rvt_rq_init(&qp->rq, cap->max_recv_wr, cap->max_recv_sge);
+		if (udata)
+			ret = rvt_rq_init_user(&qp->rq, cap->max_recv_wr,
+					       cap->max_recv_sge, udata);
+		else
+			ret = rvt_rq_init(&qp->rq, cap->max_recv_wr,
+					  cap->max_recv_sge);
 		if (ret)
 			goto err_sq;
 	} else {
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
+		/* rdmavt's ABI: no receive ring to map (offset 0) */
+		if (udata && udata->outlen >= sizeof(u64)) {
+			u64 none = 0;
+
+			ret = ib_copy_to_udata(udata, &none, sizeof(none));
+			if (ret)
+				goto err_sq;
+		}
 	}
 	return 0;
 
@@ -225,7 +241,7 @@ err_sg:
 
 static void rvt_qp_free_rings(struct rvt_qp *qp)
 {
-	vfree(qp->rq.wqes);
+	rvt_rq_free(&qp->rq);
 	vfree(qp->sq);
 	kfree(qp->r_sg_list);
 }
@@ -280,13 +296,18 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
 	int ret;
 
-	if (udata)
+	/* a driver with a user ABI of its own makes its user QPs */
+	if (udata && rdi->dparms.driver_user_abi)
 		return -EOPNOTSUPP;
 	ret = rvt_qp_caps_ok(ibqp, init_attr);
 	if (ret)
 		return ret;
+	/* management QPs are the kernel's */
+	if (udata && (init_attr->qp_type == IB_QPT_SMI ||
+		      init_attr->qp_type == IB_QPT_GSI))
+		return -EINVAL;
 	rvt_qp_init_fields(qp, rdi, init_attr);
-	ret = rvt_qp_alloc_rings(qp, init_attr);
+	ret = rvt_qp_alloc_rings(qp, init_attr, udata);
 	if (ret)
 		return ret;
 	if (rdi->driver_f.qp_priv_alloc) {
@@ -669,10 +690,12 @@ static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
 /*
  * Inline data is copied at post time, behind the slot's SGEs as posted:
  * the consumer may reuse its buffers as soon as the post returns.  The
- * request gets one SGE of no MR and no key, checked already.
+ * request gets one SGE of no MR and no key, checked already.  A user
+ * QP's data was copied from user space before (@user).
  */
 static void rvt_copy_inline(struct rvt_qp *qp, struct rvt_swqe *wqe,
-			    const struct ib_send_wr *wr, struct ib_sge *posted)
+			    const struct ib_send_wr *wr, struct ib_sge *posted,
+			    const u8 *user)
 {
 	u8 *data = (u8 *)&posted[qp->max_send_sge];
 	int i;
@@ -682,13 +705,40 @@ static void rvt_copy_inline(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		.sge_length = wqe->length,
 		.length = wqe->length,
 	};
-	for (i = 0; i < wr->num_sge; i++) {
+	for (i = 0; i < wr->num_sge && !user; i++) {
 		memcpy(data, (void *)(uintptr_t)wr->sg_list[i].addr,
 		       wr->sg_list[i].length);
 		data += wr->sg_list[i].length;
 	}
+	if (user)
+		memcpy(data, user, wqe->length);
 	wqe->wr.num_sge = wqe->length ? 1 : 0;
 	wqe->resolved = true;
+}
+
+/*
+ * The inline data of a user QP's request, from user space: its SGEs
+ * hold user addresses.  Posts to a user QP come from ib_uverbs only, in
+ * the poster's process context.
+ */
+static u8 *rvt_user_inline(const struct ib_send_wr *wr, u32 len)
+{
+	u8 *data = kmalloc(len, GFP_KERNEL);
+	u32 off = 0;
+	int i;
+
+	if (!data)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < wr->num_sge; i++) {
+		if (copy_from_user(data + off,
+				   u64_to_user_ptr(wr->sg_list[i].addr),
+				   wr->sg_list[i].length)) {
+			kfree(data);
+			return ERR_PTR(-EFAULT);
+		}
+		off += wr->sg_list[i].length;
+	}
+	return data;
 }
 
 static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
@@ -699,6 +749,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	struct ib_sge *posted;
 	struct rvt_swqe *wqe;
 	unsigned long flags;
+	u8 *user = NULL;
 	u32 next, i, len = 0;
 
 	if (wr->num_sge < 0 || wr->num_sge > qp->max_send_sge)
@@ -717,7 +768,8 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 			return -EINVAL;
 	}
 	for (i = 0; i < wr->num_sge; i++)
-		len += wr->sg_list[i].length;
+		if (check_add_overflow(len, wr->sg_list[i].length, &len))
+			return -EINVAL;
 	if ((wr->send_flags & IB_SEND_INLINE) && len > qp->max_inline)
 		return -EINVAL;
 	/* a FLUSH carries no data, an ATOMIC WRITE exactly 8 bytes */
@@ -725,6 +777,12 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	    ((wr->opcode == IB_WR_FLUSH && wr->num_sge) ||
 	     (wr->opcode == IB_WR_ATOMIC_WRITE && len != sizeof(u64))))
 		return -EINVAL;
+
+	if (is_inline && len && qp->ibqp.uobject) {
+		user = rvt_user_inline(wr, len);
+		if (IS_ERR(user))
+			return PTR_ERR(user);
+	}
 
 	/*
 	 * The slot is filled under s_lock, the same section that checks for
@@ -735,10 +793,18 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	next = rvt_sq_next(qp, qp->sq_head);
 	if (next == qp->sq_tail) {
 		spin_unlock_irqrestore(&qp->s_lock, flags);
+		kfree(user);
 		return -ENOMEM;
 	}
 	wqe = rvt_sq_slot(qp, qp->sq_head);
 	rvt_copy_wr(wqe, wr, qp->ibqp.qp_type);
+	wqe->ah = NULL;
+	if (qp->ibqp.uobject && qp->ibqp.qp_type == IB_QPT_UD &&
+	    (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM) &&
+	    ud_wr(wr)->ah) {
+		wqe->ah = container_of(ud_wr(wr)->ah, struct rvt_ah, ibah);
+		atomic_inc(&wqe->ah->wqes);
+	}
 	wqe->wr.next = NULL;
 	wqe->length = len;
 	wqe->resolved = false;
@@ -746,13 +812,14 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	/* the SGEs as posted follow the room for the checked ones */
 	posted = (struct ib_sge *)&wqe->sg_list[qp->max_send_sge];
 	if (is_inline)
-		rvt_copy_inline(qp, wqe, wr, posted);
+		rvt_copy_inline(qp, wqe, wr, posted, user);
 	else
 		memcpy(posted, wr->sg_list,
 		       wr->num_sge * sizeof(struct ib_sge));
 	wqe->wr.sg_list = posted;
 	qp->sq_head = next;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
+	kfree(user);
 	return 0;
 }
 

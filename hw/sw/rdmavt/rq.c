@@ -9,6 +9,8 @@
  * ring's lock.
  */
 
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <rdma/rdma_vt.h>
 
@@ -28,6 +30,64 @@ int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge)
 	return 0;
 }
 
+/*
+ * A user QP's or SRQ's receive ring, mapped by user space (rdmavt's ABI:
+ * the offset goes to the driver data); without room for the offset, a
+ * kernel ring that user space posts to with POST_RECV.
+ */
+int rvt_rq_init_user(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
+		     struct ib_udata *udata)
+{
+	struct rvt_rwq *wq;
+	u64 offset;
+	int ret;
+
+	if (udata->outlen < sizeof(offset))
+		return rvt_rq_init(rq, max_wr, max_sge);
+	rq->size = max_wr + 1;
+	rq->max_sge = max_sge;
+	rq->stride = struct_size_t(struct rvt_rwqe, sg_list, max_sge);
+	rq->scratch = kzalloc(rq->stride, GFP_KERNEL);
+	if (!rq->scratch)
+		return -ENOMEM;
+	wq = rvt_mmap_alloc(udata, sizeof(*wq) +
+			    array_size(rq->size, rq->stride), &rq->mmap,
+			    &offset);
+	if (IS_ERR(wq)) {
+		ret = PTR_ERR(wq);
+		goto err;
+	}
+	ret = ib_copy_to_udata(udata, &offset, sizeof(offset));
+	if (ret) {
+		rvt_mmap_remove(rq->mmap);
+		goto err;
+	}
+	rq->wq = wq;
+	rq->wqes = wq->wq;
+	spin_lock_init(&rq->lock);
+	rq->head = 0;
+	rq->tail = 0;
+	return 0;
+
+err:
+	kfree(rq->scratch);
+	rq->scratch = NULL;
+	return ret;
+}
+
+/* The ring's memory goes (a user ring's with its last mapping). */
+void rvt_rq_free(struct rvt_rq *rq)
+{
+	if (rq->wq) {
+		rvt_mmap_remove(rq->mmap);
+		kfree(rq->scratch);
+	} else {
+		vfree(rq->wqes);
+	}
+	rq->wqes = NULL;
+	rq->wq = NULL;
+}
+
 static struct rvt_rwqe *rq_slot(struct rvt_rq *rq, u32 i)
 {
 	return rq->wqes + (size_t)i * rq->stride;
@@ -38,16 +98,65 @@ static u32 rq_next(struct rvt_rq *rq, u32 i)
 	return i + 1 == rq->size ? 0 : i + 1;
 }
 
+/*
+ * The next entry to post.  User space writes a user ring's: one past
+ * the ring (a broken ring) counts as nothing posted.
+ */
+static u32 rq_head(struct rvt_rq *rq)
+{
+	u32 head;
+
+	if (!rq->wq)
+		return rq->head;
+	/* the entries it covers are read after it */
+	head = smp_load_acquire(&rq->wq->head.val);
+	return head < rq->size ? head : rq->tail;
+}
+
+static void rq_set_head(struct rvt_rq *rq, u32 head)
+{
+	if (rq->wq)
+		/* the entry is whole before user space sees it posted */
+		smp_store_release(&rq->wq->head.val, head);
+	else
+		rq->head = head;
+}
+
+static void rq_set_tail(struct rvt_rq *rq, u32 tail)
+{
+	rq->tail = tail;
+	if (rq->wq)
+		/* user space reuses the entries before it once it sees it */
+		smp_store_release(&rq->wq->tail.val, tail);
+}
+
 u32 rvt_rq_count(struct rvt_rq *rq)
 {
-	return (rq->head + rq->size - rq->tail) % rq->size;
+	return (rq_head(rq) + rq->size - rq->tail) % rq->size;
+}
+
+/*
+ * The entry at the ring's tail, to take.  A user ring's is copied out of
+ * user space's reach first, its SGE count bounded: user space may
+ * change the ring at any time.
+ */
+static struct rvt_rwqe *rq_take(struct rvt_rq *rq)
+{
+	struct rvt_rwqe *wqe = rq_slot(rq, rq->tail);
+
+	if (!rq->wq)
+		return wqe;
+	memcpy(rq->scratch, wqe, rq->stride);
+	if (rq->scratch->num_sge > rq->max_sge)
+		rq->scratch->num_sge = rq->max_sge;
+	return rq->scratch;
 }
 
 static int rvt_rq_post(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 {
 	struct rvt_rwqe *wqe;
 	unsigned long flags;
-	u32 next;
+	u32 head, next;
 
 	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
 		return -EINVAL;
@@ -62,16 +171,17 @@ static int rvt_rq_post(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 	 */
 	spin_lock_irqsave(&rq->lock, flags);
 	/* one entry stays free: head == tail is an empty ring */
-	next = rq_next(rq, rq->head);
+	head = rq_head(rq);
+	next = rq_next(rq, head);
 	if (next == rq->tail) {
 		spin_unlock_irqrestore(&rq->lock, flags);
 		return -ENOMEM;
 	}
-	wqe = rq_slot(rq, rq->head);
+	wqe = rq_slot(rq, head);
 	wqe->wr_id = wr->wr_id;
 	wqe->num_sge = wr->num_sge;
 	memcpy(wqe->sg_list, wr->sg_list, wr->num_sge * sizeof(struct ib_sge));
-	rq->head = next;
+	rq_set_head(rq, next);
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return 0;
 }
@@ -102,13 +212,19 @@ static int rvt_init_sge(struct rvt_qp *qp, struct rvt_rwqe *wqe)
 		struct rvt_sge *last = j > 1 ? &ss->sg_list[j - 2] :
 				       j ? &ss->sge : NULL;
 
-		if (!wqe->sg_list[i].length)
+		struct ib_sge sge = {
+			.addr = wqe->sg_list[i].addr,
+			.length = wqe->sg_list[i].length,
+			.lkey = wqe->sg_list[i].lkey,
+		};
+
+		if (!sge.length)
 			continue;
-		ret = rvt_lkey_ok(rkt, pd, isge, last, &wqe->sg_list[i],
+		ret = rvt_lkey_ok(rkt, pd, isge, last, &sge,
 				  IB_ACCESS_LOCAL_WRITE);
 		if (ret < 0)
 			goto bad_lkey;
-		qp->r_len += wqe->sg_list[i].length;
+		qp->r_len += sge.length;
 		j += ret;
 	}
 	ss->num_sge = j;
@@ -175,7 +291,7 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 		return 0;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (rq->tail == rq->head) {
+	if (rq->tail == rq_head(rq)) {
 		spin_unlock_irqrestore(&rq->lock, flags);
 		return 0;
 	}
@@ -183,14 +299,14 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 	 * The WQE is consumed even when its keys fail: it completes in error
 	 * (IB_WC_LOC_PROT_ERR) instead of failing every message after it.
 	 */
-	wqe = rq_slot(rq, rq->tail);
+	wqe = rq_take(rq);
 	qp->r_wr_id = wqe->wr_id;
 	ret = wr_id_only ? 1 : rvt_init_sge(qp, wqe);
 	if (ret)
 		set_bit(RVT_R_WRID_VALID, &qp->r_aflags);
 	else
 		ret = -1;
-	rq->tail = rq_next(rq, rq->tail);
+	rq_set_tail(rq, rq_next(rq, rq->tail));
 	if (srq && srq->limit && rvt_rq_count(rq) < srq->limit) {
 		srq->limit = 0;		/* one event per arming */
 		limit_event = true;
@@ -253,12 +369,12 @@ void rvt_flush_rq(struct rvt_qp *qp)
 	rvt_drop_taken_rwqe(qp, &wc);
 	while (!qp->ibqp.srq) {
 		spin_lock_irqsave(&rq->lock, flags);
-		if (rq->tail == rq->head) {
+		if (rq->tail == rq_head(rq)) {
 			spin_unlock_irqrestore(&rq->lock, flags);
 			break;
 		}
-		wc.wr_id = rq_slot(rq, rq->tail)->wr_id;
-		rq->tail = rq_next(rq, rq->tail);
+		wc.wr_id = READ_ONCE(rq_slot(rq, rq->tail)->wr_id);
+		rq_set_tail(rq, rq_next(rq, rq->tail));
 		spin_unlock_irqrestore(&rq->lock, flags);
 		rvt_cq_enter(cq, &wc, true);
 	}
@@ -276,8 +392,8 @@ void rvt_reset_rq(struct rvt_qp *qp)
 	if (qp->ibqp.srq)
 		return;
 	spin_lock_irqsave(&qp->rq.lock, flags);
-	qp->rq.head = 0;
-	qp->rq.tail = 0;
+	rq_set_head(&qp->rq, 0);
+	rq_set_tail(&qp->rq, 0);
 	spin_unlock_irqrestore(&qp->rq.lock, flags);
 }
 
@@ -313,7 +429,8 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	struct ib_srq_attr *attr = &init_attr->attr;
 	int ret;
 
-	if (udata || init_attr->srq_type != IB_SRQT_BASIC)
+	if (init_attr->srq_type != IB_SRQT_BASIC ||
+	    (udata && rdi->dparms.driver_user_abi))
 		return -EOPNOTSUPP;
 	if (!attr->max_wr || attr->max_wr > rdi->dparms.props.max_srq_wr ||
 	    attr->max_sge > rdi->dparms.props.max_srq_sge ||
@@ -322,11 +439,43 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	if (!attr->max_sge)
 		attr->max_sge = 1;
 
-	ret = rvt_rq_init(&srq->rq, attr->max_wr, attr->max_sge);
+	if (udata)
+		ret = rvt_rq_init_user(&srq->rq, attr->max_wr, attr->max_sge,
+				       udata);
+	else
+		ret = rvt_rq_init(&srq->rq, attr->max_wr, attr->max_sge);
 	if (ret)
 		return ret;
 	srq->limit = attr->srq_limit;
 	return 0;
+}
+
+/*
+ * A user SRQ's new ring goes to user space: the driver data of
+ * MODIFY_SRQ holds the address where its offset is to be written.
+ */
+static void *rvt_resize_srq_user(struct rvt_rq *rq, u32 size,
+				 struct ib_udata *udata,
+				 struct rvt_mmap_entry **entry)
+{
+	struct rvt_rwq *wq;
+	u64 offset, addr;
+	int ret;
+
+	if (!udata || udata->inlen < sizeof(addr))
+		return ERR_PTR(-EINVAL);
+	ret = ib_copy_from_udata(&addr, udata, sizeof(addr));
+	if (ret)
+		return ERR_PTR(ret);
+	wq = rvt_mmap_alloc(udata, sizeof(*wq) + array_size(size, rq->stride),
+			    entry, &offset);
+	if (IS_ERR(wq))
+		return wq;
+	if (copy_to_user(u64_to_user_ptr(addr), &offset, sizeof(offset))) {
+		rvt_mmap_remove(*entry);
+		return ERR_PTR(-EFAULT);
+	}
+	return wq;
 }
 
 /*
@@ -335,11 +484,13 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
  * IB_SRQ_LIMIT in @mask the new limit is set in the same step.
  */
 static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
-			  enum ib_srq_attr_mask mask)
+			  enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(srq->ibsrq.device);
+	struct rvt_mmap_entry *entry = NULL;
 	struct rvt_rq *rq = &srq->rq;
 	u32 size = attr->max_wr + 1, n, i;
+	struct rvt_rwq *wq = NULL;
 	unsigned long flags;
 	void *wqes, *old;
 	int ret = 0;
@@ -348,9 +499,16 @@ static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
 		return -EINVAL;
 	if ((mask & IB_SRQ_LIMIT) && attr->srq_limit >= attr->max_wr)
 		return -EINVAL;
-	wqes = vzalloc(array_size(size, rq->stride));
-	if (!wqes)
-		return -ENOMEM;
+	if (rq->wq) {
+		wq = rvt_resize_srq_user(rq, size, udata, &entry);
+		if (IS_ERR(wq))
+			return PTR_ERR(wq);
+		wqes = wq->wq;
+	} else {
+		wqes = vzalloc(array_size(size, rq->stride));
+		if (!wqes)
+			return -ENOMEM;
+	}
 
 	spin_lock_irqsave(&rq->lock, flags);
 	n = rvt_rq_count(rq);
@@ -366,14 +524,22 @@ static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
 	old = rq->wqes;
 	rq->wqes = wqes;
 	rq->size = size;
-	rq->tail = 0;
-	rq->head = n;
+	if (wq) {
+		swap(rq->mmap, entry);
+		rq->wq = wq;
+	}
+	rq_set_tail(rq, 0);
+	rq_set_head(rq, n);
 	wqes = old;
 	if (mask & IB_SRQ_LIMIT)
 		srq->limit = attr->srq_limit;
 unlock:
 	spin_unlock_irqrestore(&rq->lock, flags);
-	vfree(wqes);
+	/* the ring not used: the new one on failure, else the old one */
+	if (wq)
+		rvt_mmap_remove(entry);
+	else
+		vfree(wqes);
 	return ret;
 }
 
@@ -385,7 +551,7 @@ int rvt_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	int ret = 0;
 
 	if (attr_mask & IB_SRQ_MAX_WR)
-		return rvt_resize_srq(srq, attr, attr_mask);
+		return rvt_resize_srq(srq, attr, attr_mask, udata);
 	if (attr_mask & IB_SRQ_LIMIT) {
 		spin_lock_irqsave(&srq->rq.lock, flags);
 		if (attr->srq_limit >= srq->rq.size)
@@ -409,7 +575,7 @@ int rvt_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 
 int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
-	vfree(to_rvt_srq(ibsrq)->rq.wqes);
+	rvt_rq_free(&to_rvt_srq(ibsrq)->rq);
 	return 0;
 }
 

@@ -290,13 +290,18 @@ bad:
 }
 
 /**
- * rvt_put_swqe - drop the MR references of a send request's SGEs
+ * rvt_put_swqe - drop the references of a send request: its SGEs' MRs
+ *	and a user datagram's address handle
  * @wqe: the request
  */
 void rvt_put_swqe(struct rvt_swqe *wqe)
 {
 	int i;
 
+	if (wqe->ah) {
+		atomic_dec(&wqe->ah->wqes);
+		wqe->ah = NULL;
+	}
 	if (!wqe->resolved)
 		return;
 	for (i = 0; i < wqe->wr.num_sge; i++)

@@ -239,6 +239,7 @@ static int rvt_create_ah(struct ib_ah *ibah,
 	}
 
 	ah->attr = *init_attr->ah_attr;
+	atomic_set(&ah->wqes, 0);
 	/* the core holds the AH's GID reference in ibah->sgid_attr */
 	ah->attr.grh.sgid_attr = NULL;
 	return 0;
@@ -254,6 +255,11 @@ static int rvt_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 
 static int rvt_destroy_ah(struct ib_ah *ibah, u32 destroy_flags)
 {
+	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
+
+	/* a user datagram still queued reads it: the context retries */
+	if (atomic_read(&ah->wqes))
+		return -EBUSY;
 	atomic_dec(&ib_to_rvt(ibah->device)->n_ahs);
 	return 0;
 }
@@ -280,6 +286,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.create_cq = rvt_create_cq,
 	.create_qp = rvt_create_qp,
 	.create_srq = rvt_create_srq,
+	.create_user_ah = rvt_create_ah,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
 	.dereg_mr = rvt_dereg_mr,
@@ -291,6 +298,8 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.get_dma_mr = rvt_get_dma_mr,
 	.get_port_immutable = rvt_get_port_immutable,
 	.map_mr_sg = rvt_map_mr_sg,
+	.mmap = rvt_mmap,
+	.mmap_free = rvt_mmap_free,
 	.modify_cq = rvt_modify_cq,
 	.modify_qp = rvt_modify_qp,
 	.modify_srq = rvt_modify_srq,
@@ -306,8 +315,9 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.query_qp = rvt_query_qp,
 	.query_srq = rvt_query_srq,
 	.reg_user_mr = rvt_reg_user_mr,
-	.resize_cq = rvt_resize_cq,
 	.req_notify_cq = rvt_req_notify_cq,
+	.rereg_user_mr = rvt_rereg_user_mr,
+	.resize_cq = rvt_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rvt_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),

@@ -24,6 +24,14 @@ int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period);
 int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 
+/* mmap.c */
+struct rvt_mmap_entry;
+void *rvt_mmap_alloc(struct ib_udata *udata, size_t size,
+		     struct rvt_mmap_entry **entry, u64 *offset);
+void rvt_mmap_remove(struct rvt_mmap_entry *entry);
+int rvt_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void rvt_mmap_free(struct rdma_user_mmap_entry *rdma);
+
 /* mr.c */
 struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc);
 struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
@@ -33,6 +41,9 @@ struct ib_mr *rvt_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 			   u32 max_num_sg);
 int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
+struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 virt_addr, int access,
+				struct ib_pd *pd, struct ib_udata *udata);
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
 
@@ -49,6 +60,9 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 /* rq.c */
 int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge);
+int rvt_rq_init_user(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
+		     struct ib_udata *udata);
+void rvt_rq_free(struct rvt_rq *rq);
 u32 rvt_rq_count(struct rvt_rq *rq);
 void rvt_flush_rq(struct rvt_qp *qp);
 void rvt_reset_rq(struct rvt_qp *qp);

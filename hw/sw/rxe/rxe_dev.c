@@ -204,6 +204,8 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	ib_set_device_ops(&rdi->ibdev, &rvt_hw_counter_ops);
 	rxe_set_props(rxe, ndev);
 	rdi->dparms.roce = true;
+	/* librxe maps rxe's own queues, not rdmavt's */
+	rdi->dparms.driver_user_abi = true;
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = rxe_dealloc;
 	rdi->driver_f.xmit_wqe = rxe_xmit_wqe;

@@ -230,6 +230,8 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.quiesce_qp = siw_cm_qp_quiesce;
 	/* upstream siw carries RC QPs only */
 	rdi->dparms.qp_types = BIT(IB_QPT_RC);
+	/* libsiw maps siw's own queues (siw-abi.h), not rdmavt's */
+	rdi->dparms.driver_user_abi = true;
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &sdev->port, 0, NULL);
 	return sdev;

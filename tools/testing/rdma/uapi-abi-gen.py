@@ -333,7 +333,9 @@ def classify_macros(kinc, hdr_name, hdr, guard):
         if name == guard:
             continue
         if params is None:
-            probe = "static char probe[((%s) ? 1 : 1)];" % name
+            # "* 0": an integer only (a string literal is checked for
+            # presence)
+            probe = "static char probe[((%s) * 0 + 1)];" % name
             if compiles([kinc], hdr_name, probe):
                 items.append(("macro", name, name))
             else:
@@ -342,7 +344,7 @@ def classify_macros(kinc, hdr_name, hdr, guard):
         sets = ARG_SETS.get(len(params))
         if sets:
             expr = "%s(%s)" % (name, ", ".join(sets[0]))
-            probe = "static char probe[((%s) ? 1 : 1)];" % expr
+            probe = "static char probe[((%s) * 0 + 1)];" % expr
             if compiles([kinc], hdr_name, probe):
                 for args in sets:
                     expr = "%s(%s)" % (name, ", ".join(args))

@@ -100,6 +100,19 @@ ktap_wait() {
 	done
 }
 
+# tcp_listening PORT: a socket listens on TCP port PORT (/proc/net/tcp
+# and tcp6), read by the shell itself: for ktap_wait before a client
+# starts.
+tcp_listening() {
+	local f sl la ra st rest
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		while read -r sl la ra st rest; do
+			[ "$st" = 0A ] && [ $((0x${la##*:})) = "$1" ] && return 0
+		done <$f
+	done
+	return 1
+}
+
 KTAP_NUM=0
 KTAP_PLANNED=0
 KTAP_FAILED=0

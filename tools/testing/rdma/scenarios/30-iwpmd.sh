@@ -67,16 +67,6 @@ running() {
 	read -r a b st rest 2>/dev/null </proc/"$1"/stat || return 1
 	[ "$st" != Z ]
 }
-# listening P: a socket listens on TCP port P (/proc/net/tcp, tcp6)
-listening() {
-	local f sl la ra st rest
-	for f in /proc/net/tcp /proc/net/tcp6; do
-		while read -r sl la ra st rest; do
-			[ "$st" = 0A ] && [ $((0x${la##*:})) = "$1" ] && return 0
-		done <$f
-	done
-	return 1
-}
 # port_state P: pstate = held when some process has TCP port P bound (nc
 # cannot listen on it: "Address in use"), free when nc listens on it,
 # unknown when neither shows within 20 s.
@@ -97,7 +87,7 @@ port_state() {
 			[ $pstate = held ] || ktap_quote "$(cat /tmp/nc.err)" "nc -l -p $1: "
 			return 0
 		fi
-		if listening "$1"; then
+		if tcp_listening "$1"; then
 			pstate=free
 			break
 		fi

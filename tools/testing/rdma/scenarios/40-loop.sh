@@ -45,5 +45,5 @@ if [ -d "$CLASS" ] && [ -z "$left" ]; then
 else
 	ktap_fail "no device registered after rdma_loop unloads" "$CLASS: $left"
 fi
-ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_core'
+ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_uverbs && rmmod ib_core'
 ktap_finish

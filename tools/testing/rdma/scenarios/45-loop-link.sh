@@ -228,5 +228,5 @@ if [ "$before" = yes ] && [ -d "$CLASS" ]; then
 else
 	ktap_fail "no device left" "loop0 and loop1 were not there before"
 fi
-ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_core'
+ktap_test "rdmavt and ib_core unload" sh -c 'rmmod rdmavt && rmmod ib_uverbs && rmmod ib_core'
 ktap_finish

@@ -115,7 +115,7 @@ gone_within "siw2 is gone with the module" siw2
 
 # modprobe siw brought rdmavt and ib_core in: leave nothing behind
 unload_rest() {
-	$IP link del sd0 && rmmod rdmavt && rmmod_settle ib_core
+	$IP link del sd0 && rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "sd0 deleted, rdmavt and ib_core unload" unload_rest
 ktap_finish

@@ -920,7 +920,7 @@ $IP netns del $NS
 # the rest of what modprobe loaded for them: the next scenario on this
 # guest finds no stack
 unload_rest() {
-	rmmod rdma_cm && rmmod iw_cm && rmmod ib_cm && rmmod rdmavt &&
+	rmmod rdma_cm && rmmod iw_cm && rmmod ib_cm && rmmod rdmavt && rmmod ib_uverbs &&
 		rmmod_settle ib_core
 }
 ktap_test "rmmod rdma_cm, iw_cm, ib_cm, rdmavt and ib_core" unload_rest

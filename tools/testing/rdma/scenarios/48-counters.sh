@@ -140,7 +140,7 @@ ktap_refused "bind of an unknown QP" "No such QP" \
 	rdma statistic qp bind link loop0/1 lqpn 16777200
 
 unload() {
-	rmmod rdma_test_ulp && rmmod rdma_loop && rmmod rdmavt &&
+	rmmod rdma_test_ulp && rmmod rdma_loop && rmmod rdmavt && rmmod ib_uverbs &&
 		rmmod_settle ib_core
 }
 ktap_test "rdma_test_ulp, rdma_loop, rdmavt and ib_core unload" unload

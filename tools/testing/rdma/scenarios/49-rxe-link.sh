@@ -198,7 +198,7 @@ gone_within "rxe1 is gone with the module" rxe1
 # modprobe rdma_rxe brought rdmavt and ib_core in: leave nothing behind
 unload_rest() {
 	$IP link del rb0 && $IP link del rd1 && $IP link del rd0 &&
-		rmmod rdmavt && rmmod_settle ib_core
+		rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "rb0, rd1, rd0 deleted; rdmavt, ib_core unload" unload_rest
 ktap_finish

@@ -101,7 +101,7 @@ else
 fi
 
 unload_all() {
-	rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
+	rmmod ib_umad && rmmod rdma_loop && rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 

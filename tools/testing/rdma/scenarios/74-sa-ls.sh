@@ -390,7 +390,7 @@ if [ -n "$OSM_PID" ]; then
 fi
 unload_all() {
 	rmmod rdma_test_sa && rmmod ib_umad && rmmod rdma_loop &&
-		rmmod rdmavt && rmmod_settle ib_core
+		rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "rdma_test_sa, ib_umad, rdma_loop, rdmavt and ib_core unload" unload_all
 

@@ -594,7 +594,7 @@ ktap_test "ib_ipoib again; the loop devices removed under ib0 and ib1 (up)" \
 step "case 26"
 unload_all() {
 	printf 'netns del A\nnetns del B\n' | ip -force -b -
-	rmmod ib_ipoib && rmmod ib_cm && rmmod rdmavt && rmmod_settle ib_core
+	rmmod ib_ipoib && rmmod ib_cm && rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "ib_ipoib, ib_cm, rdmavt and ib_core unload" unload_all
 

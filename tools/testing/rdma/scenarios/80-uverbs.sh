@@ -7,14 +7,22 @@
 # a context on siw (libsiw: siw's GET_CONTEXT response) and on rxe
 # (librxe) and prints what QUERY_DEVICE and QUERY_PORT answer, checked
 # against sysfs; the loop device's driver id (qib's) binds ipathverbs,
-# whose context shows the port's LID.  tools/testing/rdma/uverbstest
+# whose context shows the port's LID.  Debian's ibv_rc_pingpong (with
+# completion events and its data checked), ibv_uc_pingpong,
+# ibv_ud_pingpong and ibv_srq_pingpong run between two processes on the
+# loop device through ipathverbs and rdmavt's rings mapped into them.
+# tools/testing/rdma/uverbstest
 # checks the commands and the event file from user space: header
 # refusals, GET_CONTEXT and its async fd, QUERY_DEVICE and QUERY_PORT
 # against sysfs, port events when the net device goes down and up, a
 # writer with other credentials refused, and a device deleted under an
 # open context (DEVICE_FATAL, then -EIO, and a clean close); PDs by
-# handle (ALLOC_PD, DEALLOC_PD and its refusals, rdma res show pd), and a
-# file's close taking its PDs and context.  Then a
+# handle (ALLOC_PD, DEALLOC_PD and its refusals, rdma res show pd); on
+# the loop device, data through the commands alone (MRs, CQs with a
+# completion channel, two RC QPs connected to each other, SEND, RDMA
+# WRITE and READ posted and polled with write(), the malformed requests
+# and the refusals while objects are in use), and a file's close taking
+# its objects and context.  Then a
 # device deleted while nothing holds it, and everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
@@ -22,6 +30,8 @@
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
 # needs: /etc/libibverbs.d/siw.driver /etc/libibverbs.d/rxe.driver
 # needs: /etc/libibverbs.d/ipathverbs.driver
+# needs: /usr/bin/ibv_rc_pingpong /usr/bin/ibv_uc_pingpong
+# needs: /usr/bin/ibv_ud_pingpong /usr/bin/ibv_srq_pingpong
 # timeout: 300
 
 . /testbed/lib/ktap.sh
@@ -44,7 +54,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan 17
+ktap_plan 21
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -153,9 +163,46 @@ else
 	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID" "exit $rc, lid $lid"
 fi
 
+# Debian's pingpong programs on the loop device through ipathverbs and
+# rdmavt's rings (the CQs and receive queues mapped into the process,
+# sends through POST_SEND): a server and a client on this guest, over
+# TCP port PP_PORT, each with its own context on uvloop0.
+PP_PORT=18515
+PP_ITERS=$(tier_pick 200 5000)
+pingpong() {
+	local prog=$1 srv out rc src
+	shift
+	"$prog" -d uvloop0 -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
+		>/tmp/pp.server 2>&1 &
+	srv=$!
+	if ! ktap_wait 30 tcp_listening $PP_PORT; then
+		kill $srv 2>/dev/null
+		wait $srv
+		ktap_quote "$(cat /tmp/pp.server)" "server: "
+		return 1
+	fi
+	out=$("$prog" -d uvloop0 -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
+		localhost 2>&1)
+	rc=$?
+	wait $srv
+	src=$?
+	ktap_quote "$(cat /tmp/pp.server)" "server: "
+	ktap_quote "$out" "client: "
+	[ $rc = 0 ] && [ $src = 0 ] || return 1
+	# "N iters in S seconds": every iteration ran
+	case "$out" in *"$PP_ITERS iters in"*) return 0 ;; esac
+	return 1
+}
+ktap_test "ibv_rc_pingpong on uvloop0: events, data checked" \
+	pingpong ibv_rc_pingpong -e -c
+ktap_test "ibv_uc_pingpong on uvloop0" pingpong ibv_uc_pingpong
+ktap_test "ibv_ud_pingpong on uvloop0" pingpong ibv_ud_pingpong -s 1024
+ktap_test "ibv_srq_pingpong on uvloop0: 4 QPs on a shared receive queue" \
+	pingpong ibv_srq_pingpong -q 4
+
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
-ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1
+ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0
 left=$(rdma resource show pd dev uvrxe0 2>&1 | grep uverbstest)
 left="$left$(rdma resource show ctx dev uvrxe0 2>&1)"
 if [ -z "$left" ]; then
@@ -173,8 +220,8 @@ ktap_test "uvsiw0 deleted: its uverbsN goes" deleted
 teardown() {
 	rdma link delete uvrxe0 && rdma link delete uvloop0 &&
 		$IP link del ud0 && $IP link del ud1 &&
-		rmmod ib_uverbs && rmmod siw && rmmod rdma_rxe &&
-		rmmod rdma_loop && rmmod rdmavt && rmmod_settle ib_core
+		rmmod siw && rmmod rdma_rxe &&
+		rmmod rdma_loop && rmmod rdmavt && rmmod ib_uverbs && rmmod_settle ib_core
 }
 ktap_test "everything unloads" teardown
 ktap_finish

@@ -3,12 +3,15 @@
  * uverbstest: ib_uverbs's write() commands and its context's event file,
  * from user space, as libibverbs uses them.
  *
- *   uverbstest DEV NETDEV DEV_DEL
+ *   uverbstest DEV NETDEV DEV_DEL DEV_IB
  *
  * DEV is an RDMA device on the net device NETDEV (its port follows
  * NETDEV: set down and up here); DEV_DEL is deleted ("rdma link delete")
- * while a context of it is open.  Prints KTAP; exits 0 when every case
- * passed.
+ * while a context of it is open; DEV_IB, an InfiniBand device of
+ * rdmavt's ABI (a loop device), carries data through the commands: MRs,
+ * CQs with a completion channel, RC QPs connected to each other, work
+ * requests posted and completions polled through write().  Prints KTAP;
+ * exits 0 when every case passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,13 +24,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "../tool_ktap.h"
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
-#define NCASES		34
+#define NCASES		71
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
@@ -54,7 +58,7 @@ static int open_uverbs(const char *dev)
 /* A legacy command: header, then @req (its response field set here). */
 struct cmd_buf {
 	struct ib_uverbs_cmd_hdr hdr;
-	uint8_t req[256];
+	uint8_t req[1024];
 };
 
 /*
@@ -74,6 +78,22 @@ static long legacy(int fd, uint32_t command, void *req, size_t req_len,
 	memcpy(c.req, req, req_len);
 	if (req_len >= 8)
 		memcpy(c.req, &r, sizeof(r));
+	return write(fd, &c, sizeof(c.hdr) + req_len);
+}
+
+/* A command without a response address: @req goes as it is. */
+static long legacy_in(int fd, uint32_t command, const void *req,
+		      size_t req_len)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		uint8_t req[1024];
+	} c;
+
+	memset(&c, 0, sizeof(c));
+	c.hdr.command = command;
+	c.hdr.in_words = (sizeof(c.hdr) + req_len) / 4;
+	memcpy(c.req, req, req_len);
 	return write(fd, &c, sizeof(c.hdr) + req_len);
 }
 
@@ -127,7 +147,9 @@ static int res_has_me(const char *kind, const char *dev, const char *also)
 	int found = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "rdma resource show %s dev %s", kind, dev);
+	/* the rdma tool filters QPs by link, the others by device */
+	snprintf(cmd, sizeof(cmd), "rdma resource show %s %s %s", kind,
+		 strcmp(kind, "qp") ? "dev" : "link", dev);
 	snprintf(want, sizeof(want), " pid %d ", (int)getpid());
 	p = popen(cmd, "r");
 	if (!p)
@@ -163,8 +185,8 @@ static void test_headers(int fd)
 		   legacy(fd, 0x10000 | IB_USER_VERBS_CMD_QUERY_DEVICE, &q,
 			  sizeof(q), &qr, sizeof(qr)), EINVAL);
 	ex.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			 IB_USER_VERBS_EX_CMD_QUERY_DEVICE;
-	expect_err("extended QUERY_DEVICE (not served): EOPNOTSUPP",
+			 IB_USER_VERBS_EX_CMD_CREATE_WQ;
+	expect_err("extended CREATE_WQ (no driver here has WQs): EOPNOTSUPP",
 		   write(fd, &ex, sizeof(ex)), EOPNOTSUPP);
 }
 
@@ -316,13 +338,464 @@ static void test_pd(int fd, const char *dev)
 	/* the second stays: the file's close takes it */
 }
 
+/* The verbs constants of the kernel's API that the user ABI carries. */
+#define QPT_RC		2
+#define QPS_INIT	1
+#define QPS_RTR		2
+#define QPS_RTS		3
+#define QP_STATE	0x1
+#define QP_ACCESS	0x8
+#define QP_PKEY		0x10
+#define QP_PORT		0x20
+#define QP_AV		0x80
+#define QP_MTU		0x100
+#define QP_TIMEOUT	0x200
+#define QP_RETRY	0x400
+#define QP_RNR_RETRY	0x800
+#define QP_RQ_PSN	0x1000
+#define QP_RD_ATOMIC	0x2000
+#define QP_MIN_RNR	0x8000
+#define QP_SQ_PSN	0x10000
+#define QP_DEST_RD_ATOMIC 0x20000
+#define QP_DEST_QPN	0x100000
+#define MTU_1024	3
+#define SEND_SIGNALED	0x2
+#define WC_RECV		128
+#define WC_REM_ACCESS_ERR 10
+#define ACC_ALL		(IB_UVERBS_ACCESS_LOCAL_WRITE | \
+			 IB_UVERBS_ACCESS_REMOTE_WRITE | \
+			 IB_UVERBS_ACCESS_REMOTE_READ)
+
+/* One RC QP with its CQ on DEV_IB, and the buffer it sends from. */
+struct dp_side {
+	uint32_t cq, qp, qpn, mr, lkey, rkey;
+	uint8_t *buf;
+};
+
+static long reg_mr(int fd, uint32_t pd, void *addr, uint64_t len,
+		   uint64_t iova, uint32_t access,
+		   struct ib_uverbs_reg_mr_resp *r)
+{
+	struct ib_uverbs_reg_mr m = {
+		.start = (uintptr_t)addr, .length = len, .hca_va = iova,
+		.pd_handle = pd, .access_flags = access,
+	};
+
+	return legacy(fd, IB_USER_VERBS_CMD_REG_MR, &m, sizeof(m), r,
+		      sizeof(*r));
+}
+
+static long create_cq(int fd, uint64_t user_handle, int channel,
+		      uint32_t vector, uint32_t *handle)
+{
+	struct ib_uverbs_create_cq c = {
+		.user_handle = user_handle, .cqe = 16,
+		.comp_vector = vector, .comp_channel = channel,
+	};
+	struct ib_uverbs_create_cq_resp r = {};
+	long ret;
+
+	ret = legacy(fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
+		     sizeof(r));
+	*handle = r.cq_handle;
+	return ret;
+}
+
+static long create_qp(int fd, uint32_t pd, uint32_t cq, uint8_t type,
+		      struct ib_uverbs_create_qp_resp *r)
+{
+	struct ib_uverbs_create_qp c = {
+		.user_handle = 0x5150, .pd_handle = pd, .send_cq_handle = cq,
+		.recv_cq_handle = cq, .max_send_wr = 8, .max_recv_wr = 8,
+		.max_send_sge = 2, .max_recv_sge = 2, .qp_type = type,
+	};
+
+	return legacy(fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), r,
+		      sizeof(*r));
+}
+
+/* Move @qp through INIT, RTR and RTS towards QP @dqpn at LID @dlid. */
+static int connect_qp(int fd, uint32_t qp, uint32_t dqpn, uint16_t dlid)
+{
+	struct ib_uverbs_modify_qp m = {
+		.qp_handle = qp, .qp_state = QPS_INIT, .port_num = 1,
+		.qp_access_flags = ACC_ALL,
+		.attr_mask = QP_STATE | QP_PKEY | QP_PORT | QP_ACCESS,
+	};
+
+	if (legacy_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &m, sizeof(m)) < 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp;
+	m.qp_state = QPS_RTR;
+	m.path_mtu = MTU_1024;
+	m.dest_qp_num = dqpn;
+	m.rq_psn = 7;
+	m.max_dest_rd_atomic = 1;
+	m.min_rnr_timer = 1;
+	m.dest.dlid = dlid;
+	m.dest.port_num = 1;
+	m.attr_mask = QP_STATE | QP_AV | QP_MTU | QP_DEST_QPN | QP_RQ_PSN |
+		      QP_DEST_RD_ATOMIC | QP_MIN_RNR;
+	if (legacy_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &m, sizeof(m)) < 0)
+		return -1;
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp;
+	m.qp_state = QPS_RTS;
+	m.sq_psn = 7;
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 1;
+	m.attr_mask = QP_STATE | QP_SQ_PSN | QP_TIMEOUT | QP_RETRY |
+		      QP_RNR_RETRY | QP_RD_ATOMIC;
+	return legacy_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &m, sizeof(m)) < 0 ?
+	       -1 : 0;
+}
+
+/*
+ * A POST_SEND of one request of @wqe_size bytes (the ABI's struct, cut
+ * or zero-padded) and @sge_count SGEs (@sge, then zeroes), written
+ * exactly.
+ */
+static long post_send(int fd, uint32_t qp, uint32_t opcode, uint64_t wr_id,
+		      const struct ib_uverbs_sge *sge, uint64_t raddr,
+		      uint32_t rkey, uint32_t sge_count, uint32_t wqe_size)
+{
+	struct ib_uverbs_post_send p = {
+		.qp_handle = qp, .wr_count = 1, .sge_count = sge_count,
+		.wqe_size = wqe_size,
+	};
+	struct ib_uverbs_send_wr w = {
+		.wr_id = wr_id, .num_sge = 1, .opcode = opcode,
+		.send_flags = SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	};
+	struct ib_uverbs_post_send_resp r = {};
+	uint8_t c[512] = {};
+	size_t n = sizeof(p);
+
+	if (wqe_size > 256 || sge_count > 8)
+		return -1;
+	memcpy(c, &p, sizeof(p));
+	memcpy(c + n, &w, wqe_size < sizeof(w) ? wqe_size : sizeof(w));
+	n += wqe_size;
+	if (sge_count)
+		memcpy(c + n, sge, sizeof(*sge));
+	n += sge_count * sizeof(*sge);
+	return legacy(fd, IB_USER_VERBS_CMD_POST_SEND, c, n, &r, sizeof(r));
+}
+
+static long post_recv(int fd, uint32_t qp, uint64_t wr_id,
+		      const struct ib_uverbs_sge *sge)
+{
+	struct {
+		struct ib_uverbs_post_recv p;
+		struct ib_uverbs_recv_wr w;
+		struct ib_uverbs_sge s;
+	} c = {};
+	struct ib_uverbs_post_recv_resp r = {};
+
+	c.p.qp_handle = qp;
+	c.p.wr_count = 1;
+	c.p.sge_count = 1;
+	c.p.wqe_size = sizeof(c.w);
+	c.w.wr_id = wr_id;
+	c.w.num_sge = 1;
+	c.s = *sge;
+	return legacy(fd, IB_USER_VERBS_CMD_POST_RECV, &c, sizeof(c), &r,
+		      sizeof(r));
+}
+
+/* POLL_CQ until a completion comes, 10 s at most; 0 or -1. */
+static int poll_one(int fd, uint32_t cq, struct ib_uverbs_wc *wc)
+{
+	struct {
+		struct ib_uverbs_poll_cq_resp r;
+		struct ib_uverbs_wc wc;
+	} out;
+	struct ib_uverbs_poll_cq p = { .cq_handle = cq, .ne = 1 };
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		memset(&out, 0, sizeof(out));
+		if (legacy(fd, IB_USER_VERBS_CMD_POLL_CQ, &p, sizeof(p), &out,
+			   sizeof(out)) < 0)
+			return -1;
+		if (out.r.count == 1) {
+			*wc = out.wc;
+			return 0;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+static long destroy_cq(int fd, uint32_t cq,
+		       struct ib_uverbs_destroy_cq_resp *r)
+{
+	struct ib_uverbs_destroy_cq d = { .cq_handle = cq };
+
+	return legacy(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &d, sizeof(d), r,
+		      sizeof(*r));
+}
+
+/* Read one completion event from @channel within 10 s; 0 or -1. */
+static int comp_event(int channel, uint64_t *cq_handle)
+{
+	struct ib_uverbs_comp_event_desc ev;
+	struct pollfd p = { .fd = channel, .events = POLLIN };
+
+	if (poll(&p, 1, 10000) != 1 || !(p.revents & POLLIN))
+		return -1;
+	if (read(channel, &ev, sizeof(ev)) != sizeof(ev))
+		return -1;
+	*cq_handle = ev.cq_handle;
+	return 0;
+}
+
+/*
+ * Data through the commands on DEV_IB: two RC QPs on one port connected
+ * to each other, SEND, RDMA WRITE and READ between registered buffers.
+ */
+static void test_datapath(const char *dev)
+{
+	struct ib_uverbs_get_context g = {};
+	struct ib_uverbs_get_context_resp gr = {};
+	struct ib_uverbs_create_comp_channel cc = {};
+	struct ib_uverbs_create_comp_channel_resp ccr = {};
+	struct ib_uverbs_create_qp_resp qr = {};
+	struct ib_uverbs_destroy_cq_resp dr = {};
+	struct ib_uverbs_reg_mr_resp mr = {};
+	struct dp_side a = {}, b = {};
+	struct ib_uverbs_wc wc = {};
+	struct ib_uverbs_sge sge;
+	uint8_t big[sizeof(gr) + 64];
+	uint64_t cq_handle = 0;
+	uint32_t cq_bad, pd;
+	char path[128], buf[32];
+	uint16_t lid;
+	int fd, ok, i;
+	long pdh;
+
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/lid", dev);
+	lid = read_file(path, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 16);
+	fd = open_uverbs(dev);
+	ok = fd >= 0 && legacy(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g,
+			       sizeof(g), big, sizeof(big)) > 0;
+	memcpy(&gr, big, sizeof(gr));
+	pdh = ok ? alloc_pd(fd) : -1;
+	result(ok && pdh >= 0 && lid, "DEV_IB: a context, a PD, the port's LID",
+	       "fd %d lid %u", fd, lid);
+	pd = pdh;
+
+	a.buf = aligned_alloc(4096, 8192);
+	b.buf = aligned_alloc(4096, 8192);
+	memset(a.buf, 0xa5, 8192);
+	memset(b.buf, 0, 8192);
+
+	/* memory regions */
+	expect_err("REG_MR: start and iova at different page offsets: EINVAL",
+		   reg_mr(fd, pd, a.buf + 8, 64, 0x10000, ACC_ALL, &mr),
+		   EINVAL);
+	expect_err("REG_MR: remote write without local write: EINVAL",
+		   reg_mr(fd, pd, a.buf, 64, (uintptr_t)a.buf,
+			  IB_UVERBS_ACCESS_REMOTE_WRITE, &mr), EINVAL);
+	expect_err("REG_MR: a PD handle of none: EINVAL",
+		   reg_mr(fd, 9999, a.buf, 64, (uintptr_t)a.buf, ACC_ALL, &mr),
+		   EINVAL);
+	expect_err("REG_MR: memory not mapped: EFAULT",
+		   reg_mr(fd, pd, (void *)4096, 4096, 4096, ACC_ALL, &mr),
+		   EFAULT);
+	ok = reg_mr(fd, pd, a.buf, 8192, (uintptr_t)a.buf, ACC_ALL, &mr) > 0;
+	a.mr = mr.mr_handle;
+	a.lkey = mr.lkey;
+	a.rkey = mr.rkey;
+	/* B's at another iova than its address: keys name the iova */
+	ok = ok && reg_mr(fd, pd, b.buf, 8192, 0x7000000, ACC_ALL, &mr) > 0;
+	b.mr = mr.mr_handle;
+	b.lkey = mr.lkey;
+	b.rkey = mr.rkey;
+	result(ok && a.lkey && b.lkey && a.lkey != b.lkey,
+	       "REG_MR of two buffers: keys", "%s", strerror(errno));
+	result(res_has_me("mr", dev, NULL), "rdma res show mr: ours", "");
+
+	/* completion channel and CQs */
+	ok = legacy(fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &cc,
+		    sizeof(cc), &ccr, sizeof(ccr)) > 0;
+	result(ok && fcntl(ccr.fd, F_GETFD) == FD_CLOEXEC,
+	       "CREATE_COMP_CHANNEL: an fd, close-on-exec", "%s",
+	       strerror(errno));
+	expect_err("CREATE_CQ with a channel that is no channel: EINVAL",
+		   create_cq(fd, 1, fd, 0, &cq_bad), EINVAL);
+	expect_err("CREATE_CQ on a completion vector the device lacks: EINVAL",
+		   create_cq(fd, 1, -1, gr.num_comp_vectors, &cq_bad), EINVAL);
+	ok = create_cq(fd, 0xaaaa, ccr.fd, 0, &a.cq) > 0 &&
+	     create_cq(fd, 0xbbbb, -1, 0, &b.cq) > 0;
+	result(ok && a.cq != b.cq, "CREATE_CQ twice, one on the channel",
+	       "%s", strerror(errno));
+	result(res_has_me("cq", dev, " ctxn "),
+	       "rdma res show cq: ours, with its context", "");
+
+	/* queue pairs */
+	expect_err("CREATE_QP of an unknown type: EINVAL",
+		   create_qp(fd, pd, a.cq, 0x77, &qr), EINVAL);
+	expect_err("CREATE_QP with a CQ handle of none: EINVAL",
+		   create_qp(fd, pd, 4242, QPT_RC, &qr), EINVAL);
+	ok = create_qp(fd, pd, a.cq, QPT_RC, &qr) > 0;
+	a.qp = qr.qp_handle;
+	a.qpn = qr.qpn;
+	ok = ok && create_qp(fd, pd, b.cq, QPT_RC, &qr) > 0;
+	b.qp = qr.qp_handle;
+	b.qpn = qr.qpn;
+	result(ok && a.qpn != b.qpn && qr.max_send_wr >= 8,
+	       "CREATE_QP: two RC QPs", "%s", strerror(errno));
+	result(res_has_me("qp", dev, NULL), "rdma res show qp: ours", "");
+	result(!connect_qp(fd, a.qp, b.qpn, lid) &&
+	       !connect_qp(fd, b.qp, a.qpn, lid),
+	       "MODIFY_QP: INIT, RTR, RTS towards each other", "%s",
+	       strerror(errno));
+	{
+		struct ib_uverbs_query_qp q = {
+			.qp_handle = a.qp, .attr_mask = QP_STATE | QP_DEST_QPN,
+		};
+		struct ib_uverbs_query_qp_resp r = {};
+
+		ok = legacy(fd, IB_USER_VERBS_CMD_QUERY_QP, &q, sizeof(q), &r,
+			    sizeof(r)) > 0;
+		result(ok && r.qp_state == QPS_RTS && r.dest_qp_num == b.qpn &&
+		       r.dest.dlid == lid && r.max_send_wr >= 8,
+		       "QUERY_QP: RTS, the peer's QPN and LID", "state %u",
+		       r.qp_state);
+	}
+
+	/* SEND: A's buffer into B's */
+	sge = (struct ib_uverbs_sge){ .addr = 0x7000000, .length = 4096,
+				      .lkey = b.lkey };
+	result(post_recv(fd, b.qp, 21, &sge) > 0, "POST_RECV on B", "%s",
+	       strerror(errno));
+	sge = (struct ib_uverbs_sge){ .addr = (uintptr_t)a.buf, .length = 3000,
+				      .lkey = a.lkey };
+	{
+		struct ib_uverbs_req_notify_cq n = { .cq_handle = a.cq };
+
+		result(legacy_in(fd, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &n,
+				 sizeof(n)) > 0, "REQ_NOTIFY_CQ on A's CQ",
+		       "%s", strerror(errno));
+	}
+	result(post_send(fd, a.qp, IB_UVERBS_WR_SEND, 11, &sge, 0, 0, 1,
+			 sizeof(struct ib_uverbs_send_wr)) > 0,
+	       "POST_SEND of a SEND on A", "%s", strerror(errno));
+	ok = !poll_one(fd, a.cq, &wc);
+	result(ok && wc.wr_id == 11 && wc.status == 0 &&
+	       wc.opcode == IB_UVERBS_WC_SEND && wc.qp_num == a.qpn,
+	       "POLL_CQ: A's SEND completed", "wr_id %llu status %u opcode %u",
+	       (unsigned long long)wc.wr_id, wc.status, wc.opcode);
+	ok = !poll_one(fd, b.cq, &wc);
+	for (i = 0; i < 3000 && b.buf[i] == 0xa5; i++)
+		;
+	result(ok && wc.wr_id == 21 && wc.opcode == WC_RECV &&
+	       wc.byte_len == 3000 && wc.src_qp == a.qpn && i == 3000 &&
+	       !b.buf[3000], "B's receive: 3000 bytes, A's data",
+	       "wr_id %llu byte_len %u, %d bytes equal",
+	       (unsigned long long)wc.wr_id, wc.byte_len, i);
+	result(!comp_event(ccr.fd, &cq_handle) && cq_handle == 0xaaaa,
+	       "the channel's event names A's CQ by its user handle",
+	       "handle %#llx", (unsigned long long)cq_handle);
+
+	/* RDMA WRITE into B at its iova, then READ it back into A */
+	memset(a.buf, 0x3c, 512);
+	sge = (struct ib_uverbs_sge){ .addr = (uintptr_t)a.buf, .length = 512,
+				      .lkey = a.lkey };
+	ok = post_send(fd, a.qp, IB_UVERBS_WR_RDMA_WRITE, 12, &sge,
+		       0x7000000 + 4096, b.rkey, 1,
+		       sizeof(struct ib_uverbs_send_wr)) > 0 &&
+	     !poll_one(fd, a.cq, &wc) && !wc.status;
+	result(ok && b.buf[4096] == 0x3c && b.buf[4096 + 511] == 0x3c &&
+	       !b.buf[4096 + 512], "RDMA WRITE at B's iova", "status %u",
+	       wc.status);
+	sge = (struct ib_uverbs_sge){ .addr = (uintptr_t)a.buf + 4096,
+				      .length = 512, .lkey = a.lkey };
+	ok = post_send(fd, a.qp, IB_UVERBS_WR_RDMA_READ, 13, &sge,
+		       0x7000000 + 4096, b.rkey, 1,
+		       sizeof(struct ib_uverbs_send_wr)) > 0 &&
+	     !poll_one(fd, a.cq, &wc) && !wc.status &&
+	     wc.opcode == IB_UVERBS_WC_RDMA_READ;
+	result(ok && a.buf[4096] == 0x3c && a.buf[4096 + 511] == 0x3c,
+	       "RDMA READ back into A", "status %u opcode %u", wc.status,
+	       wc.opcode);
+	ok = post_send(fd, a.qp, IB_UVERBS_WR_RDMA_WRITE, 14, &sge,
+		       0x7000000 + 8000, b.rkey, 1,
+		       sizeof(struct ib_uverbs_send_wr)) > 0 &&
+	     !poll_one(fd, a.cq, &wc);
+	result(ok && wc.wr_id == 14 && wc.status == WC_REM_ACCESS_ERR,
+	       "RDMA WRITE past B's MR: remote access error", "status %u",
+	       wc.status);
+
+	/* malformed work requests */
+	expect_err("POST_SEND with an SGE more than sge_count: EINVAL",
+		   post_send(fd, b.qp, IB_UVERBS_WR_SEND, 1, &sge, 0, 0, 0,
+			     sizeof(struct ib_uverbs_send_wr)), EINVAL);
+	{
+		struct {
+			struct ib_uverbs_post_send p;
+			uint64_t junk;
+		} c = { .p = { .qp_handle = b.qp, .wr_count = 2,
+			       .wqe_size = sizeof(struct ib_uverbs_send_wr) } };
+		struct ib_uverbs_post_send_resp r;
+
+		expect_err("POST_SEND with requests past what it wrote: ENOSPC",
+			   legacy(fd, IB_USER_VERBS_CMD_POST_SEND, &c,
+				  sizeof(c), &r, sizeof(r)), ENOSPC);
+		c.p.wr_count = 0;
+		c.junk = 1;
+		expect_err("POST_SEND with bytes past its arrays: EOPNOTSUPP",
+			   legacy(fd, IB_USER_VERBS_CMD_POST_SEND, &c,
+				  sizeof(c), &r, sizeof(r)), EOPNOTSUPP);
+	}
+	expect_err("POST_SEND with a WQE smaller than the ABI's: EINVAL",
+		   post_send(fd, b.qp, IB_UVERBS_WR_SEND, 1, &sge, 0, 0, 1,
+			     8), EINVAL);
+	expect_err("POST_SEND of an opcode RC cannot post: EINVAL",
+		   post_send(fd, b.qp, IB_UVERBS_WR_BIND_MW, 1, &sge, 0, 0, 1,
+			     sizeof(struct ib_uverbs_send_wr)), EINVAL);
+
+	/* refusals while in use, then teardown */
+	expect_err("DESTROY_CQ of A's CQ while its QP lives: EBUSY",
+		   destroy_cq(fd, a.cq, &dr), EBUSY);
+	expect_err("DEALLOC_PD while MRs and QPs are in it: EBUSY",
+		   dealloc_pd(fd, pd), EBUSY);
+	{
+		struct ib_uverbs_destroy_qp d = { .qp_handle = a.qp };
+		struct ib_uverbs_destroy_qp_resp r = { .events_reported = 9 };
+		struct ib_uverbs_dereg_mr m = { .mr_handle = a.mr };
+
+		ok = legacy(fd, IB_USER_VERBS_CMD_DESTROY_QP, &d, sizeof(d),
+			    &r, sizeof(r)) > 0 && r.events_reported == 0;
+		ok = ok && legacy_in(fd, IB_USER_VERBS_CMD_DEREG_MR, &m,
+				     sizeof(m)) > 0;
+		result(ok, "DESTROY_QP (no async event read), DEREG_MR",
+		       "%s", strerror(errno));
+	}
+	ok = destroy_cq(fd, a.cq, &dr) > 0;
+	result(ok && dr.comp_events_reported == 1 &&
+	       dr.async_events_reported == 0,
+	       "DESTROY_CQ: one completion event read", "comp %u async %u",
+	       dr.comp_events_reported, dr.async_events_reported);
+	/* B's QP, CQ, MR and the PD go with the file */
+	result(!close(ccr.fd) && !close(fd), "the channel and the file close",
+	       "%s", strerror(errno));
+	free(a.buf);
+	free(b.buf);
+}
+
 /* A task with other credentials may not act on the file. */
 static void test_foreign_writer(int fd)
 {
 	struct ib_uverbs_query_device q = {};
 	struct ib_uverbs_query_device_resp qr;
 	pid_t pid = fork();
-	int status;
+	int status = 0;
 
 	if (pid == 0) {
 		if (setuid(65534))
@@ -375,8 +848,9 @@ int main(int argc, char **argv)
 {
 	int fd, async = -1;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s DEV NETDEV DEV_DEL\n", argv[0]);
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s DEV NETDEV DEV_DEL DEV_IB\n",
+			argv[0]);
 		return 2;
 	}
 	printf("KTAP version 1\n1..%d\n", NCASES);
@@ -393,6 +867,7 @@ int main(int argc, char **argv)
 	close(async);
 	close(fd);
 	test_delete(argv[3]);
+	test_datapath(argv[4]);
 	if (case_num != NCASES)
 		printf("# ran %d cases, planned %d\n", case_num, NCASES);
 	return failed || case_num != NCASES;

@@ -183,4 +183,4 @@ echo nop >$T/current_tracer
 echo >$T/set_ftrace_filter
 echo 1 >$T/options/overwrite
 
-rmmod rdma_verbs_bench && rmmod rdma_loop && rmmod rdmavt && rmmod ib_core
+rmmod rdma_verbs_bench && rmmod rdma_loop && rmmod rdmavt && rmmod ib_uverbs && rmmod ib_core

@@ -38,5 +38,5 @@ rdma link delete loop0
 echo "-- the ULP's devices now: $(ls /sys/kernel/debug/rdma_test_ulp/ | tr '\n' ' ')"
 echo "-- rdma dev show:"
 rdma dev show
-rmmod rdma_test_ulp rdma_loop rdmavt ib_core
+rmmod rdma_test_ulp rdma_loop rdmavt ib_uverbs ib_core
 echo "== done"

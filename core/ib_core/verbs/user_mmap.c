@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Memory a driver offers to user space through mmap() of uverbsN: an
+ * entry per object (a queue, a doorbell page), inserted into the
+ * context's table at a range of page offsets that the driver's user ABI
+ * hands out (rdma_user_mmap_get_offset()), looked up by the driver's
+ * mmap op, removed when the object goes.
+ *
+ * struct ib_ucontext.mmap_xa maps each page offset of an entry to it.
+ * An insert reserves the range first (an offset already taken makes it
+ * look further) and stores the entry only once the whole range is its,
+ * so a lookup never finds a half-inserted entry.  The entry's kref
+ * counts the table's reference and each lookup's; the last put takes
+ * the offsets back and calls the driver's mmap_free, which frees the
+ * entry (and the memory behind it, once user mappings are gone: pages
+ * mapped from vmalloc_user() memory stay referenced by the mapping).
+ *
+ * Locking: the xarray's lock (not irq-safe: process context only)
+ * protects the table and driver_removed.
+ */
+#include <linux/export.h>
+#include <linux/mm.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+/* Give back @n offsets from @start (reserved or stored); xa_lock held. */
+static void user_mmap_erase(struct xarray *xa, unsigned long start, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		__xa_erase(xa, start + i);
+}
+
+/**
+ * rdma_user_mmap_entry_insert_range - give an entry page offsets
+ * @ucontext: the context
+ * @entry: the driver's entry (embedded in its own structure)
+ * @length: bytes user space will map
+ * @min_pgoff: the lowest page offset it may have
+ * @max_pgoff: the highest page offset it may start at
+ *
+ * The entry gets the lowest free range of DIV_ROUND_UP(@length,
+ * PAGE_SIZE) offsets that starts within the bounds (an exact offset:
+ * both the same), and one reference (the table's;
+ * rdma_user_mmap_entry_remove() drops it).
+ *
+ * Context: process context; sleeps (allocation).
+ * Return: 0; -EINVAL for no length; -ENOMEM when no range is free or
+ * memory is short.
+ */
+int rdma_user_mmap_entry_insert_range(struct ib_ucontext *ucontext,
+				      struct rdma_user_mmap_entry *entry,
+				      size_t length, u32 min_pgoff,
+				      u32 max_pgoff)
+{
+	struct xarray *xa = &ucontext->mmap_xa;
+	unsigned long start = min_pgoff;
+	size_t npages = DIV_ROUND_UP(length, PAGE_SIZE);
+	u32 i;
+	int ret;
+
+	if (!length || npages > U32_MAX)
+		return -EINVAL;
+	kref_init(&entry->ref);
+	entry->ucontext = ucontext;
+	entry->driver_removed = false;
+
+	xa_lock(xa);
+	for (;;) {
+		if (start > max_pgoff || start + npages - 1 > U32_MAX) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		/* reserve each offset; one taken moves the search past it */
+		for (i = 0; i < npages; i++) {
+			ret = __xa_insert(xa, start + i, NULL, GFP_KERNEL);
+			if (ret)
+				break;
+		}
+		if (!ret)
+			break;
+		user_mmap_erase(xa, start, i);
+		if (ret != -EBUSY)
+			goto out;
+		start += i + 1;
+	}
+	entry->start_pgoff = start;
+	entry->npages = npages;
+	for (i = 0; i < npages; i++)
+		__xa_store(xa, start + i, entry, GFP_KERNEL);
+	ret = 0;
+out:
+	xa_unlock(xa);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_insert_range);
+
+/**
+ * rdma_user_mmap_entry_insert - give an entry page offsets, anywhere
+ * @ucontext: the context
+ * @entry: the driver's entry
+ * @length: bytes user space will map
+ *
+ * Context: process context; sleeps.
+ * Return: as rdma_user_mmap_entry_insert_range().
+ */
+int rdma_user_mmap_entry_insert(struct ib_ucontext *ucontext,
+				struct rdma_user_mmap_entry *entry,
+				size_t length)
+{
+	return rdma_user_mmap_entry_insert_range(ucontext, entry, length, 0,
+						 U32_MAX);
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_insert);
+
+/**
+ * rdma_user_mmap_entry_get_pgoff - the entry that starts at a page offset
+ * @ucontext: the context
+ * @pgoff: the page offset user space mapped
+ *
+ * Context: process context.
+ * Return: the entry with a reference (rdma_user_mmap_entry_put()), or
+ * NULL when none starts there or it was removed.
+ */
+struct rdma_user_mmap_entry *
+rdma_user_mmap_entry_get_pgoff(struct ib_ucontext *ucontext,
+			       unsigned long pgoff)
+{
+	struct rdma_user_mmap_entry *entry;
+
+	if (pgoff > U32_MAX)
+		return NULL;
+	xa_lock(&ucontext->mmap_xa);
+	entry = xa_load(&ucontext->mmap_xa, pgoff);
+	if (!entry || entry->start_pgoff != pgoff || entry->driver_removed ||
+	    !kref_get_unless_zero(&entry->ref))
+		entry = NULL;
+	xa_unlock(&ucontext->mmap_xa);
+	return entry;
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_get_pgoff);
+
+/**
+ * rdma_user_mmap_entry_get - the entry a mapping asks for
+ * @ucontext: the context
+ * @vma: the mapping; its length must be the entry's
+ *
+ * Context: process context (the driver's mmap op).
+ * Return: the entry with a reference, or NULL.
+ */
+struct rdma_user_mmap_entry *
+rdma_user_mmap_entry_get(struct ib_ucontext *ucontext,
+			 struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *entry;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return NULL;
+	entry = rdma_user_mmap_entry_get_pgoff(ucontext, vma->vm_pgoff);
+	if (!entry)
+		return NULL;
+	if (entry->npages * PAGE_SIZE != vma->vm_end - vma->vm_start) {
+		rdma_user_mmap_entry_put(entry);
+		return NULL;
+	}
+	return entry;
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_get);
+
+static void rdma_user_mmap_entry_free(struct kref *kref)
+{
+	struct rdma_user_mmap_entry *entry =
+		container_of(kref, struct rdma_user_mmap_entry, ref);
+	struct ib_ucontext *ucontext = entry->ucontext;
+
+	xa_lock(&ucontext->mmap_xa);
+	user_mmap_erase(&ucontext->mmap_xa, entry->start_pgoff, entry->npages);
+	xa_unlock(&ucontext->mmap_xa);
+	ucontext->device->ops.mmap_free(entry);
+}
+
+/**
+ * rdma_user_mmap_entry_put - drop a reference on an entry
+ * @entry: the entry
+ *
+ * The last one gives its offsets back and calls the driver's mmap_free.
+ *
+ * Context: process context.
+ */
+void rdma_user_mmap_entry_put(struct rdma_user_mmap_entry *entry)
+{
+	kref_put(&entry->ref, rdma_user_mmap_entry_free);
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_put);
+
+/**
+ * rdma_user_mmap_entry_remove - the driver's object goes: no new mapping
+ * @entry: the entry, or NULL
+ *
+ * Lookups no longer find it; the table's reference is dropped.
+ *
+ * Context: process context.
+ */
+void rdma_user_mmap_entry_remove(struct rdma_user_mmap_entry *entry)
+{
+	if (!entry)
+		return;
+	xa_lock(&entry->ucontext->mmap_xa);
+	entry->driver_removed = true;
+	xa_unlock(&entry->ucontext->mmap_xa);
+	kref_put(&entry->ref, rdma_user_mmap_entry_free);
+}
+EXPORT_SYMBOL(rdma_user_mmap_entry_remove);
