@@ -108,5 +108,5 @@ int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs)
 	struct ib_uverbs_destroy_ah cmd;
 
 	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_ah,
-				  &cmd.ah_handle);
+				  &cmd.ah_handle, NULL, NULL, 0);
 }

@@ -219,6 +219,14 @@ int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 	return uverbs_create_cq_common(attrs, dev, &cmd, &resp);
 }
 
+static void uverbs_cq_counts(struct ib_uobject *uobj, void *r)
+{
+	struct ib_uverbs_destroy_cq_resp *resp = r;
+
+	resp->comp_events_reported = to_ucq(uobj)->comp_events_reported;
+	resp->async_events_reported = to_ucq(uobj)->uevent.events_reported;
+}
+
 /**
  * uverbs_destroy_cq - DESTROY_CQ
  * @attrs: the command
@@ -232,30 +240,10 @@ int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_destroy_cq_resp resp = {};
 	struct ib_uverbs_destroy_cq cmd;
-	struct ib_ucq_object *ucq;
-	struct ib_uobject *uobj;
-	struct ib_device *dev;
-	int ret;
 
-	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_cq, cmd.cq_handle, true);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ucq = to_ucq(uobj);
-	/* the counts are read once the CQ and its events are gone */
-	kref_get(&uobj->ref);
-	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret) {
-		uverbs_uobj_release(uobj, true);
-	} else {
-		resp.comp_events_reported = ucq->comp_events_reported;
-		resp.async_events_reported = ucq->uevent.events_reported;
-		ret = uverbs_response(attrs, &resp, sizeof(resp));
-	}
-	uverbs_uobj_put(uobj);
-	return ret;
+	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_cq,
+				  &cmd.cq_handle, uverbs_cq_counts, &resp,
+				  sizeof(resp));
 }
 
 /* A CQ held shared for a command, or an ERR_PTR(). */

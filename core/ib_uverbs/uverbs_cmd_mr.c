@@ -234,5 +234,5 @@ int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs)
 	struct ib_uverbs_dereg_mr cmd;
 
 	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_mr,
-				  &cmd.mr_handle);
+				  &cmd.mr_handle, NULL, NULL, 0);
 }

@@ -96,5 +96,5 @@ int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs)
 	struct ib_uverbs_dealloc_pd cmd;
 
 	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_pd,
-				  &cmd.pd_handle);
+				  &cmd.pd_handle, NULL, NULL, 0);
 }

@@ -613,6 +613,13 @@ int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
+static void uverbs_qp_counts(struct ib_uobject *uobj, void *r)
+{
+	struct ib_uverbs_destroy_qp_resp *resp = r;
+
+	resp->events_reported = to_uqp(uobj)->uevent.events_reported;
+}
+
 /**
  * uverbs_destroy_qp - DESTROY_QP
  * @attrs: the command
@@ -626,27 +633,10 @@ int uverbs_destroy_qp(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_destroy_qp_resp resp = {};
 	struct ib_uverbs_destroy_qp cmd;
-	struct ib_uobject *uobj;
-	struct ib_device *dev;
-	int ret;
 
-	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, cmd.qp_handle, true);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	/* the count is read once the QP and its events are gone */
-	kref_get(&uobj->ref);
-	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret) {
-		uverbs_uobj_release(uobj, true);
-	} else {
-		resp.events_reported = to_uqp(uobj)->uevent.events_reported;
-		ret = uverbs_response(attrs, &resp, sizeof(resp));
-	}
-	uverbs_uobj_put(uobj);
-	return ret;
+	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_qp,
+				  &cmd.qp_handle, uverbs_qp_counts, &resp,
+				  sizeof(resp));
 }
 
 /**

@@ -215,6 +215,13 @@ int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
+static void uverbs_srq_counts(struct ib_uobject *uobj, void *r)
+{
+	struct ib_uverbs_destroy_srq_resp *resp = r;
+
+	resp->events_reported = to_usrq(uobj)->uevent.events_reported;
+}
+
 /**
  * uverbs_destroy_srq - DESTROY_SRQ
  * @attrs: the command
@@ -228,25 +235,8 @@ int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_destroy_srq_resp resp = {};
 	struct ib_uverbs_destroy_srq cmd;
-	struct ib_uobject *uobj;
-	struct ib_device *dev;
-	int ret;
 
-	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_srq, cmd.srq_handle, true);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	/* the count is read once the SRQ and its events are gone */
-	kref_get(&uobj->ref);
-	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret) {
-		uverbs_uobj_release(uobj, true);
-	} else {
-		resp.events_reported = to_usrq(uobj)->uevent.events_reported;
-		ret = uverbs_response(attrs, &resp, sizeof(resp));
-	}
-	uverbs_uobj_put(uobj);
-	return ret;
+	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_srq,
+				  &cmd.srq_handle, uverbs_srq_counts, &resp,
+				  sizeof(resp));
 }

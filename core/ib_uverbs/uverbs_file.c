@@ -170,20 +170,27 @@ struct ib_device *uverbs_ctx_request_head(struct uverbs_attr_bundle *attrs,
 }
 
 /**
- * uverbs_destroy_cmd - a destroying command without a response
+ * uverbs_destroy_cmd - a destroying command
  * @attrs: the command
  * @cmd: where its request goes
  * @len: the request's size
  * @type: the type of object it destroys
  * @handle: the handle in @cmd, read once the request is
+ * @counts: for a command with a response: fills @resp from the
+ *	destroyed object (its events read, counted once none can come), or
+ *	NULL
+ * @resp: the response, @resp_len bytes
+ * @resp_len: its size, 0 without one
  *
  * Context: process context, a command of the file.
  * Return: 0; -EINVAL for a handle of no object of @type; -EBUSY while
- * another command or object uses it; or the type's error.
+ * another command or object uses it; -EFAULT; or the type's error.
  */
 int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
 		       size_t len, const struct uverbs_api_object *type,
-		       const u32 *handle)
+		       const u32 *handle,
+		       void (*counts)(struct ib_uobject *uobj, void *resp),
+		       void *resp, size_t resp_len)
 {
 	struct ib_uobject *uobj;
 	struct ib_device *dev;
@@ -195,23 +202,17 @@ int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
 	uobj = uverbs_uobj_get(attrs, type, *handle, true);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
+	/* the object's memory outlives its destruction for the counts */
+	kref_get(&uobj->ref);
 	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret)
+	if (ret) {
 		uverbs_uobj_release(uobj, true);
+	} else if (counts) {
+		counts(uobj, resp);
+		ret = uverbs_response(attrs, resp, resp_len);
+	}
+	uverbs_uobj_put(uobj);
 	return ret;
-}
-
-/**
- * uverbs_response_length - what an extended response's response_length says
- * @attrs: the command
- * @len: the response's size in this kernel
- *
- * Context: any.
- * Return: the bytes of the response user space gets.
- */
-u32 uverbs_response_length(const struct uverbs_attr_bundle *attrs, size_t len)
-{
-	return min_t(size_t, attrs->ucore.outlen, len);
 }
 
 static int uverbs_open(struct inode *inode, struct file *filp)

@@ -223,7 +223,9 @@ struct ib_device *uverbs_ctx_request_head(struct uverbs_attr_bundle *attrs,
 					  void *cmd, size_t len);
 int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
 		       size_t len, const struct uverbs_api_object *type,
-		       const u32 *handle);
+		       const u32 *handle,
+		       void (*counts)(struct ib_uobject *uobj, void *resp),
+		       void *resp, size_t resp_len);
 int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs);
 int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs);
 int uverbs_reg_mr(struct uverbs_attr_bundle *attrs);

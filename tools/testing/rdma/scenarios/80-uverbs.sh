@@ -11,6 +11,8 @@
 # completion events and its data checked), ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong run between two processes on the
 # loop device through ipathverbs and rdmavt's rings mapped into them.
+# (perftest is not run here: under TCG its clock calibration fails now
+# and then, "Can't produce a report", and the test would pass by timing.)
 # tools/testing/rdma/uverbstest
 # checks the commands and the event file from user space: header
 # refusals, GET_CONTEXT and its async fd, QUERY_DEVICE and QUERY_PORT
@@ -163,17 +165,18 @@ else
 	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID" "exit $rc, lid $lid"
 fi
 
-# Debian's pingpong programs on the loop device through ipathverbs and
-# rdmavt's rings (the CQs and receive queues mapped into the process,
-# sends through POST_SEND): a server and a client on this guest, over
-# TCP port PP_PORT, each with its own context on uvloop0.
+# Debian's pingpong programs on the loop device through
+# ipathverbs and rdmavt's rings (the CQs and receive queues mapped into
+# the process, sends through POST_SEND): a server and a client on this
+# guest, over TCP port PP_PORT, each with its own context on uvloop0.
 PP_PORT=18515
 PP_ITERS=$(tier_pick 200 5000)
-pingpong() {
-	local prog=$1 srv out rc src
-	shift
-	"$prog" -d uvloop0 -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
-		>/tmp/pp.server 2>&1 &
+# peer_run PATTERN PROG ARG...: PROG ARG... as the server, then as the
+# client of it; both must end well and the client print PATTERN.
+peer_run() {
+	local pat=$1 prog=$2 srv out rc src
+	shift 2
+	"$prog" "$@" >/tmp/pp.server 2>&1 &
 	srv=$!
 	if ! ktap_wait 30 tcp_listening $PP_PORT; then
 		kill $srv 2>/dev/null
@@ -181,17 +184,22 @@ pingpong() {
 		ktap_quote "$(cat /tmp/pp.server)" "server: "
 		return 1
 	fi
-	out=$("$prog" -d uvloop0 -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
-		localhost 2>&1)
+	out=$("$prog" "$@" localhost 2>&1)
 	rc=$?
 	wait $srv
 	src=$?
 	ktap_quote "$(cat /tmp/pp.server)" "server: "
 	ktap_quote "$out" "client: "
 	[ $rc = 0 ] && [ $src = 0 ] || return 1
-	# "N iters in S seconds": every iteration ran
-	case "$out" in *"$PP_ITERS iters in"*) return 0 ;; esac
+	case "$out" in *"$pat"*) return 0 ;; esac
 	return 1
+}
+# "N iters in S seconds": every iteration ran
+pingpong() {
+	local prog=$1
+	shift
+	peer_run "$PP_ITERS iters in" "$prog" -d uvloop0 -i 1 -p $PP_PORT \
+		-n $PP_ITERS "$@"
 }
 ktap_test "ibv_rc_pingpong on uvloop0: events, data checked" \
 	pingpong ibv_rc_pingpong -e -c
@@ -199,7 +207,6 @@ ktap_test "ibv_uc_pingpong on uvloop0" pingpong ibv_uc_pingpong
 ktap_test "ibv_ud_pingpong on uvloop0" pingpong ibv_ud_pingpong -s 1024
 ktap_test "ibv_srq_pingpong on uvloop0: 4 QPs on a shared receive queue" \
 	pingpong ibv_srq_pingpong -q 4
-
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
 ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0
