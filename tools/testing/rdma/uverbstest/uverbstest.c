@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,7 @@
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
-#define NCASES		71
+#define NCASES		88
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
@@ -789,6 +790,273 @@ static void test_datapath(const char *dev)
 	free(b.buf);
 }
 
+/* rdmavt's ring ABI (uapi/rdma/rvt-abi.h) */
+#define CQ_RING(n)	(8 + sizeof(struct ib_uverbs_wc) * (n))
+#define RQ_RING(n, sge)	(8 + (16 + 16 * (sge)) * (n))
+
+/* CREATE_CQ with room for rdmavt's ring offset in the driver response */
+static long create_ring_cq(int fd, uint32_t cqe, uint32_t *handle,
+			   uint64_t *offset)
+{
+	struct ib_uverbs_create_cq c = { .cqe = cqe, .comp_channel = -1 };
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		uint64_t offset;
+	} r = {};
+	long ret;
+
+	ret = legacy(fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
+		     sizeof(r));
+	*handle = r.r.cq_handle;
+	*offset = r.offset;
+	return ret;
+}
+
+/* An RC QP on @cq whose receive ring (2 SGEs, 8 WQEs) maps at *@offset */
+static long create_ring_qp(int fd, uint32_t pd, uint32_t cq,
+			   struct ib_uverbs_create_qp_resp *resp,
+			   uint64_t *offset)
+{
+	struct ib_uverbs_create_qp c = {
+		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq,
+		.max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 2,
+		.max_recv_sge = 2, .qp_type = QPT_RC,
+	};
+	struct {
+		struct ib_uverbs_create_qp_resp r;
+		uint64_t offset;
+	} r = {};
+	long ret;
+
+	ret = legacy(fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), &r,
+		     sizeof(r));
+	*resp = r.r;
+	*offset = r.offset;
+	return ret;
+}
+
+/* Wait up to 10 s for a mapped CQ ring's head to reach @n. */
+static int ring_head_reaches(uint32_t *head, uint32_t n)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (__atomic_load_n(head, __ATOMIC_ACQUIRE) == n)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * rdmavt's rings mapped into this process: a CQ's and a receive
+ * queue's, completions and receives through them, a resized CQ's ring
+ * taking the completions not polled, an SRQ's ring resized, and indexes
+ * past the ring written by user space.
+ */
+static void test_rings(const char *dev)
+{
+	struct ib_uverbs_get_context g = {};
+	struct ib_uverbs_get_context_resp gr[2] = {};
+	struct ib_uverbs_create_qp_resp qa, qb;
+	struct ib_uverbs_reg_mr_resp mr = {};
+	struct ib_uverbs_wc *w;
+	uint32_t cq, cqa, pd, *ring, *ring2, *rq, i;
+	uint64_t off, off2, rqoff, dummy;
+	struct ib_uverbs_sge sge;
+	uint8_t *buf, *ent;
+	char path[128], lidbuf[32];
+	uint16_t lid;
+	int fd, ok;
+	long pdh;
+
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/lid", dev);
+	lid = read_file(path, lidbuf, sizeof(lidbuf)) ? 0 :
+	      strtoul(lidbuf, NULL, 16);
+	fd = open_uverbs(dev);
+	ok = fd >= 0 && legacy(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g,
+			       sizeof(g), gr, sizeof(gr)) > 0;
+	pdh = ok ? alloc_pd(fd) : -1;
+	pd = pdh;
+	buf = aligned_alloc(4096, 16384);
+	memset(buf, 0x5a, 8192);
+	memset(buf + 8192, 0, 8192);
+	ok = ok && pdh >= 0 &&
+	     reg_mr(fd, pd, buf, 16384, (uintptr_t)buf, ACC_ALL, &mr) > 0;
+	result(ok && lid, "rings: a context, a PD and an MR on DEV_IB", "%s",
+	       strerror(errno));
+
+	/* an offset of 0 is a valid answer: the context's first entry */
+	off = ~0ull;
+	ok = create_ring_cq(fd, 4, &cq, &off) > 0 && off != ~0ull;
+	result(ok, "CREATE_CQ with room for rdmavt's offset: a ring to map",
+	       "%s", strerror(errno));
+	expect_err("mmap of the ring at another length: EINVAL",
+		   (long)mmap(NULL, CQ_RING(5) + 4096, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, fd, off), EINVAL);
+	expect_err("mmap of the ring not shared: EINVAL",
+		   (long)mmap(NULL, CQ_RING(5), PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE, fd, off), EINVAL);
+	ring = mmap(NULL, CQ_RING(5), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    off);
+	result(ring != MAP_FAILED && !ring[0] && !ring[1],
+	       "mmap of the CQ's ring: empty", "%s", strerror(errno));
+	if (ring == MAP_FAILED)
+		return;
+
+	/* A (no rings) sends to B, whose receive ring is mapped */
+	ok = create_cq(fd, 1, -1, 0, &cqa) > 0 &&
+	     create_qp(fd, pd, cqa, QPT_RC, &qa) > 0 &&
+	     create_ring_qp(fd, pd, cq, &qb, &rqoff) > 0 && rqoff != off;
+	rq = ok ? mmap(NULL, RQ_RING(qb.max_recv_wr + 1, qb.max_recv_sge),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, fd, rqoff) :
+		  MAP_FAILED;
+	result(rq != MAP_FAILED && qb.max_recv_sge == 2,
+	       "CREATE_QP with room for the offset: its receive ring maps",
+	       "%s", strerror(errno));
+	if (rq == MAP_FAILED)
+		return;
+	result(!connect_qp(fd, qa.qp_handle, qb.qpn, lid) &&
+	       !connect_qp(fd, qb.qp_handle, qa.qpn, lid),
+	       "rings: two RC QPs connected", "%s", strerror(errno));
+
+	/* a receive posted into B's ring by this process */
+	ent = (uint8_t *)&rq[2];
+	memset(ent, 0, 48);
+	*(uint64_t *)ent = 31;
+	ent[8] = 1;
+	sge = (struct ib_uverbs_sge){ .addr = (uintptr_t)buf + 8192,
+				      .length = 4096, .lkey = mr.lkey };
+	memcpy(ent + 16, &sge, sizeof(sge));
+	__atomic_store_n(&rq[0], 1, __ATOMIC_RELEASE);
+	sge = (struct ib_uverbs_sge){ .addr = (uintptr_t)buf, .length = 3000,
+				      .lkey = mr.lkey };
+	ok = post_send(fd, qa.qp_handle, IB_UVERBS_WR_SEND, 11, &sge, 0, 0, 1,
+		       sizeof(struct ib_uverbs_send_wr)) > 0;
+	result(ok && ring_head_reaches(&ring[0], 1),
+	       "B's receive completes into the CQ's ring",
+	       "head %u", ring[0]);
+	w = (struct ib_uverbs_wc *)&ring[2];
+	for (i = 0; i < 3000 && buf[8192 + i] == 0x5a; i++)
+		;
+	result(w->wr_id == 31 && w->opcode == WC_RECV && w->byte_len == 3000 &&
+	       w->qp_num == qb.qpn && i == 3000 &&
+	       __atomic_load_n(&rq[1], __ATOMIC_ACQUIRE) == 1,
+	       "the ring's entry: B's receive, A's data; the RQ's tail moved",
+	       "wr_id %llu opcode %u len %u, %u bytes equal",
+	       (unsigned long long)w->wr_id, w->opcode, w->byte_len, i);
+	{
+		struct {
+			struct ib_uverbs_poll_cq_resp r;
+			struct ib_uverbs_wc wc;
+		} out;
+		struct ib_uverbs_poll_cq p = { .cq_handle = cq, .ne = 1 };
+
+		expect_err("POLL_CQ of a CQ whose ring user space polls: EINVAL",
+			   legacy(fd, IB_USER_VERBS_CMD_POLL_CQ, &p, sizeof(p),
+				  &out, sizeof(out)), EINVAL);
+	}
+
+	/* the CQ grows: the completion not polled moves to the new ring */
+	{
+		struct ib_uverbs_resize_cq r = { .cq_handle = cq, .cqe = 8 };
+		struct {
+			struct ib_uverbs_resize_cq_resp r;
+			uint64_t offset;
+		} rr = {};
+
+		ok = legacy(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &r, sizeof(r), &rr,
+			    sizeof(rr)) > 0;
+		off2 = rr.offset;
+		result(ok && rr.r.cqe == 8 && off2 && off2 != off,
+		       "RESIZE_CQ: a new ring at a new offset", "%s",
+		       strerror(errno));
+	}
+	ring2 = mmap(NULL, CQ_RING(9), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		     off2);
+	result(ring2 != MAP_FAILED && ring2[0] == 1 && ring2[1] == 0 &&
+	       !memcmp(&ring2[2], w, sizeof(*w)),
+	       "the new ring holds the completion not polled", "%s",
+	       strerror(errno));
+	if (ring2 == MAP_FAILED)
+		return;
+
+	/*
+	 * Indexes past the ring: a CQ tail reads as everything polled, an
+	 * RQ head as nothing posted (POST_RECV posts after the tail).
+	 */
+	__atomic_store_n(&ring2[1], 0xfffffff0, __ATOMIC_RELEASE);
+	__atomic_store_n(&rq[0], 0xffffffff, __ATOMIC_RELEASE);
+	{
+		struct {
+			struct ib_uverbs_post_recv p;
+			struct ib_uverbs_recv_wr w;
+			struct ib_uverbs_sge s;
+		} c = { .p = { .qp_handle = qb.qp_handle, .wr_count = 1,
+			       .sge_count = 1,
+			       .wqe_size = sizeof(struct ib_uverbs_recv_wr) },
+			.w = { .wr_id = 32, .num_sge = 1 },
+			.s = { .addr = (uintptr_t)buf + 12288, .length = 4096,
+			       .lkey = mr.lkey } };
+		struct ib_uverbs_post_recv_resp r;
+
+		ok = legacy(fd, IB_USER_VERBS_CMD_POST_RECV, &c, sizeof(c), &r,
+			    sizeof(r)) > 0 &&
+		     __atomic_load_n(&rq[0], __ATOMIC_ACQUIRE) == 2;
+		result(ok, "an RQ head past the ring: POST_RECV posts after the tail",
+		       "head %u", rq[0]);
+	}
+	ok = post_send(fd, qa.qp_handle, IB_UVERBS_WR_SEND, 12, &sge, 0, 0, 1,
+		       sizeof(struct ib_uverbs_send_wr)) > 0 &&
+	     ring_head_reaches(&ring2[0], 2);
+	w = (struct ib_uverbs_wc *)&ring2[2];
+	result(ok && w[1].wr_id == 32 && w[1].byte_len == 3000 &&
+	       buf[12288] == 0x5a,
+	       "a CQ tail past the ring: the next completion still comes",
+	       "head %u wr_id %llu", ring2[0],
+	       (unsigned long long)w[1].wr_id);
+
+	/* an SRQ's ring, resized: the new offset goes where it was asked */
+	{
+		struct ib_uverbs_create_srq c = { .pd_handle = pd, .max_wr = 4,
+						  .max_sge = 1 };
+		struct {
+			struct ib_uverbs_create_srq_resp r;
+			uint64_t offset;
+		} r = {};
+		struct {
+			struct ib_uverbs_modify_srq m;
+			uint64_t offset_addr;
+		} m = { .m = { .attr_mask = 1, .max_wr = 8 } };
+		uint32_t *srq = MAP_FAILED;
+
+		ok = legacy(fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c), &r,
+			    sizeof(r)) > 0;
+		if (ok)
+			srq = mmap(NULL, RQ_RING(5, 1), PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, r.offset);
+		result(srq != MAP_FAILED, "CREATE_SRQ: its ring maps", "%s",
+		       strerror(errno));
+		dummy = ~0ull;
+		m.m.srq_handle = r.r.srq_handle;
+		m.offset_addr = (uintptr_t)&dummy;
+		ok = legacy_in(fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &m,
+			       sizeof(m)) > 0 && dummy != ~0ull &&
+		     dummy != r.offset;
+		srq = ok ? mmap(NULL, RQ_RING(9, 1), PROT_READ | PROT_WRITE,
+				MAP_SHARED, fd, dummy) : MAP_FAILED;
+		result(srq != MAP_FAILED,
+		       "MODIFY_SRQ resizes: the new ring's offset where asked, it maps",
+		       "offset %#llx: %s", (unsigned long long)dummy,
+		       strerror(errno));
+	}
+	/* the mappings outlive the close; the objects go with it */
+	result(!close(gr[0].async_fd) && !close(fd),
+	       "rings: the files close with the rings mapped", "%s",
+	       strerror(errno));
+	free(buf);
+}
+
 /* A task with other credentials may not act on the file. */
 static void test_foreign_writer(int fd)
 {
@@ -868,6 +1136,7 @@ int main(int argc, char **argv)
 	close(fd);
 	test_delete(argv[3]);
 	test_datapath(argv[4]);
+	test_rings(argv[4]);
 	if (case_num != NCASES)
 		printf("# ran %d cases, planned %d\n", case_num, NCASES);
 	return failed || case_num != NCASES;
