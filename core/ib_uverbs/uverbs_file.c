@@ -170,6 +170,19 @@ struct ib_device *uverbs_ctx_request_head(struct uverbs_attr_bundle *attrs,
 }
 
 /**
+ * uverbs_response_length - what an extended response's response_length says
+ * @attrs: the command
+ * @len: the response's size in this kernel
+ *
+ * Context: any.
+ * Return: the bytes of the response user space gets.
+ */
+u32 uverbs_response_length(const struct uverbs_attr_bundle *attrs, size_t len)
+{
+	return min_t(size_t, attrs->ucore.outlen, len);
+}
+
+/**
  * uverbs_destroy_cmd - a destroying command
  * @attrs: the command
  * @cmd: where its request goes
