@@ -263,7 +263,7 @@ static void uverbs_wc(struct ib_device *dev, const struct ib_wc *wc,
 	u->opcode = wc->opcode;
 	u->vendor_err = wc->vendor_err;
 	u->byte_len = wc->byte_len;
-	u->ex.imm_data = (__force __u32)wc->ex.imm_data;
+	u->ex.imm_data = wc->ex.imm_data;
 	u->qp_num = wc->qp->qp_num;
 	u->src_qp = wc->src_qp;
 	u->wc_flags = wc->wc_flags;

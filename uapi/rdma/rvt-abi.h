@@ -44,11 +44,20 @@ struct rvt_rwqe {
 	struct rvt_wqe_sge sg_list[];
 };
 
-/* a receive queue's ring */
+/*
+ * A receive queue's ring.  Its entries are as long as the queue's SGE
+ * count makes them: the kernel addresses them by that stride, as bytes
+ * (an array of a structure that ends in a flexible array is no C array
+ * it could index).
+ */
 struct rvt_rwq {
 	RDMA_ATOMIC_UAPI(__u32, head);
 	RDMA_ATOMIC_UAPI(__u32, tail);
+#ifdef __KERNEL__
+	__u8 wq[] __attribute__((aligned(8)));
+#else
 	struct rvt_rwqe wq[];
+#endif
 };
 
 #endif /* RVT_ABI_USER_H */

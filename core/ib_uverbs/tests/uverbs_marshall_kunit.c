@@ -69,8 +69,8 @@ static void marshall_path_ib(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid(&back)), 0x0042);
 	KUNIT_EXPECT_EQ(test, sa_path_get_raw_traffic(&back), 1);
 	KUNIT_EXPECT_EQ(test, memcmp(back.dgid.raw, p.dgid.raw, 16), 0);
-	KUNIT_EXPECT_EQ(test, back.flow_label, p.flow_label);
-	KUNIT_EXPECT_EQ(test, back.pkey, p.pkey);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.flow_label), 0x54321);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(back.pkey), 0x8001);
 	KUNIT_EXPECT_EQ(test, back.rate, p.rate);
 	KUNIT_EXPECT_EQ(test, back.preference, 1);
 }
@@ -95,8 +95,8 @@ static void marshall_path_opa(struct kunit *test)
 
 	memset(&u, 0xcc, sizeof(u));
 	ib_copy_path_rec_to_user(&u, &opa);
-	KUNIT_EXPECT_EQ(test, u.slid, 0);
-	KUNIT_EXPECT_EQ(test, u.dlid, 0);
+	KUNIT_EXPECT_EQ(test, ntohs(u.slid), 0);
+	KUNIT_EXPECT_EQ(test, ntohs(u.dlid), 0);
 	KUNIT_EXPECT_EQ(test, opa_get_lid_from_gid((union ib_gid *)u.sgid),
 			0x12345);
 	KUNIT_EXPECT_EQ(test, opa_get_lid_from_gid((union ib_gid *)u.dgid),

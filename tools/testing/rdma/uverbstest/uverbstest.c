@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,7 +33,7 @@
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
-#define NCASES		88
+#define NCASES		90
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
@@ -1086,8 +1087,10 @@ static void test_delete(const char *dev)
 	struct ib_uverbs_async_event_desc ev;
 	uint8_t big[sizeof(r) + 16];
 	uint64_t element = 1;
+	int fd, async = -1, chan = -1, status = 0, i;
+	pid_t reader = -1;
 	char cmd[128];
-	int fd, async = -1;
+	uint32_t cq;
 
 	fd = open_uverbs(dev);
 	if (fd >= 0 && legacy(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g, sizeof(g),
@@ -1097,6 +1100,25 @@ static void test_delete(const char *dev)
 	}
 	result(async >= 0 && alloc_pd(fd) >= 0, "a context and a PD on DEV_DEL",
 	       "fd %d", fd);
+	/* a child blocked reading a completion channel of the context */
+	{
+		struct ib_uverbs_create_comp_channel cc = {};
+		struct ib_uverbs_create_comp_channel_resp ccr = {};
+
+		chan = legacy(fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &cc,
+			      sizeof(cc), &ccr, sizeof(ccr)) > 0 ? (int)ccr.fd :
+								   -1;
+		reader = chan >= 0 && create_cq(fd, 7, chan, 0, &cq) > 0 ?
+			 fork() : -1;
+		if (reader == 0) {
+			struct ib_uverbs_comp_event_desc cev;
+
+			_exit(read(chan, &cev, sizeof(cev)) == -1 &&
+			      errno == EIO ? 0 : 1);
+		}
+	}
+	result(reader > 0, "a CQ on a completion channel, a reader blocked on it",
+	       "%s", strerror(errno));
 	snprintf(cmd, sizeof(cmd), "rdma link delete %s", dev);
 	result(!system(cmd), "rdma link delete DEV_DEL with the context open",
 	       "");
@@ -1108,8 +1130,18 @@ static void test_delete(const char *dev)
 	expect_err("a command on the file: EIO",
 		   legacy(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &q, sizeof(q),
 			  &qr, sizeof(qr)), EIO);
-	result(!close(async) && !close(fd), "both files close", "%s",
-	       strerror(errno));
+	/* the blocked reader wakes up with EIO, within 10 s */
+	for (i = 0; i < 1000 && reader > 0 &&
+	     waitpid(reader, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (i == 1000)
+		kill(reader, SIGKILL);
+	result(reader > 0 && i < 1000 && WIFEXITED(status) &&
+	       !WEXITSTATUS(status),
+	       "the completion channel's blocked reader wakes up: EIO",
+	       "status %#x after %d polls", status, i);
+	result(!close(chan) && !close(async) && !close(fd),
+	       "the files close", "%s", strerror(errno));
 }
 
 int main(int argc, char **argv)
