@@ -378,8 +378,12 @@ static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		rvt_hw_count(qp, RVT_CNT_RDMA_SEND, 1);
 }
 
-/* SGEs of a receive WQE rdmavt takes (the QP's r_sg_list) */
-#define RVT_MAX_RECV_SGE	16
+/*
+ * SGEs of a receive WQE rdmavt takes (the QP's r_sg_list): as many as a
+ * receive queue or SRQ may have (the device's max_recv_sge and
+ * max_srq_sge are at most RVT_MAX_SGE, vt.h)
+ */
+#define RVT_MAX_RECV_SGE	32
 
 /**
  * struct rvt_qp_iter - a walk over the QPs of a device

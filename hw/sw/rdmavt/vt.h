@@ -9,6 +9,8 @@
 
 /* SGEs per work request that rdmavt supports (upstream rxe offers 32) */
 #define RVT_MAX_SGE		32
+/* a receive WQE of as many SGEs fits the responder's list */
+static_assert(RVT_MAX_RECV_SGE >= RVT_MAX_SGE);
 #define RVT_MAX_INLINE		256
 /* bytes a UD receive reserves for the GRH */
 #define RVT_GRH_BYTES		40
