@@ -103,12 +103,11 @@ int rvt_rq_init_drv(struct rvt_dev_info *rdi, struct rvt_rq *rq, u32 max_wr,
  */
 void rvt_rq_free(struct rvt_rq *rq)
 {
-	if (rq->drv_ring || rq->wq) {
+	if (rq->wq)
 		rvt_mmap_remove(rq->mmap);
-		kfree(rq->scratch);
-	} else {
+	else if (!rq->drv_ring)
 		vfree(rq->wqes);
-	}
+	kfree(rq->scratch);
 	rq->scratch = NULL;
 	rq->mmap = NULL;
 	rq->drv_ring = NULL;
