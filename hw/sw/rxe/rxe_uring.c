@@ -102,14 +102,17 @@ static void *rxe_uring_slot(struct rxe_uring *r, u32 i)
 	return r->buf->data + ((size_t)(i & r->mask) << r->shift);
 }
 
-/* The other side's index, read before the slots it covers (acquire). */
+/* User space's producer index of a work queue, masked. */
 static u32 rxe_uring_producer(struct rxe_uring *r)
 {
+	/* acquire: the entries it covers are read after it */
 	return smp_load_acquire(&r->buf->producer_index) & r->mask;
 }
 
+/* User space's consumer index of a CQ, masked. */
 static u32 rxe_uring_consumer(struct rxe_uring *r)
 {
+	/* acquire: the slots before it were read and may be written */
 	return smp_load_acquire(&r->buf->consumer_index) & r->mask;
 }
 
@@ -401,6 +404,7 @@ static int rxe_resize_user_cq(struct rvt_cq *cq, u32 cqe,
 		memcpy(rxe_uring_slot(r, i), rxe_uring_slot(old, cons + i),
 		       sizeof(struct ib_uverbs_wc));
 	r->index = cnt;
+	/* the entries moved over are whole before user space sees them */
 	smp_store_release(&r->buf->producer_index, cnt);
 	cq->drv_ring = r;
 	cq->ibcq.cqe = n;
@@ -559,7 +563,7 @@ static void rxe_user_sq_retired(struct rvt_qp *qp)
 
 	lockdep_assert_held(&qp->s_lock);
 	u->sq.index = (u->sq.index + 1) & u->sq.mask;
-	/* the request was read (copied) long before; the slot is free */
+	/* release: the entry was copied long before; the slot is free */
 	smp_store_release(&u->sq.buf->consumer_index, u->sq.index);
 }
 
@@ -577,6 +581,7 @@ static void rxe_user_sq_reset(struct rvt_qp *qp)
 	spin_lock_irqsave(&qp->s_lock, flags);
 	held = (qp->sq_head + qp->sq_size - qp->sq_tail) % qp->sq_size;
 	u->sq.index = (u->taken - held) & u->sq.mask;
+	/* release: the slots before it were copied and are free */
 	smp_store_release(&u->sq.buf->consumer_index, u->sq.index);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	mutex_unlock(&u->lock);
@@ -723,6 +728,7 @@ static int rxe_resize_user_srq(struct rvt_srq *srq, u32 max_wr,
 	for (i = 0; i < cnt; i++)
 		memcpy(rxe_uring_slot(&r, i),
 		       rxe_uring_slot(&u->rq, u->rq.index + i), u->slot_len);
+	/* the entries moved over are whole before user space sees them */
 	smp_store_release(&r.buf->producer_index, cnt);
 	swap(u->rq, r);
 	srq->rq.size = n + 1;

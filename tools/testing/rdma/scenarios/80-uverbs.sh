@@ -238,7 +238,7 @@ ktap_test "ibv_srq_pingpong on uvrxe0: 4 QPs on a shared receive queue" \
 
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
-ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0
+ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0 uvrxe0
 left=$(rdma resource show pd dev uvrxe0 2>&1 | grep uverbstest)
 left="$left$(rdma resource show ctx dev uvrxe0 2>&1)"
 if [ -z "$left" ]; then
