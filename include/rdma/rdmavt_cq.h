@@ -16,7 +16,9 @@ struct rvt_mmap_entry;
 /**
  * struct rvt_cq - a completion queue
  * @ibcq: the core's part
- * @lock: protects the ring and @notify
+ * @lock: protects the ring and @notify (IRQ safe); a driver's ring
+ *	(@drv_ring) too: its push and empty hooks run under it, its resize
+ *	takes it
  * @queue: ring of @size entries (one more than ibcq.cqe), NULL for a
  *	user CQ with @uq
  * @uq: a user CQ's ring, mapped by user space (uapi/rdma/rvt-abi.h),

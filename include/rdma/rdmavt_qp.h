@@ -87,7 +87,9 @@ extern const int ib_rvt_state_ops[];
 
 /**
  * struct rvt_rq - a receive queue: a ring of struct rvt_rwqe
- * @lock: protects the ring (head, tail, entries)
+ * @lock: protects the ring (head, tail, entries; IRQ safe); a
+ *	driver's ring (@drv_ring) too: its take and count hooks run under
+ *	it, an SRQ's resize takes it
  * @wqes: @size entries of @stride bytes
  * @wq: a user QP's or SRQ's ring, mapped by user space, or NULL: its
  *	entries are @wqes; user space posts and writes its head, the
@@ -240,7 +242,9 @@ struct rvt_swqe {
  * @r_flags: RVT_R_* flags, under @state_lock
  *
  * @s_lock: protects the send ring (@sq_head, @sq_tail), @s_flags,
- *	@s_lsn and the timers' arming.  IRQ safe.
+ *	@s_lsn and the timers' arming, and the freeing of a driver's user
+ *	send ring's slots (driver_f.user_sq_retired runs under it).  IRQ
+ *	safe.
  * @sq: the send ring, @sq_size entries of @sq_stride bytes
  * @sq_size: entries of @sq
  * @sq_stride: bytes per entry

@@ -139,8 +139,9 @@ static void rxe_uring_send_opcodes(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, rwr.ah_num, 9);
 			KUNIT_EXPECT_PTR_EQ(test, rwr.ud_wr.ah, NULL);
 			if (map[i].op == IB_WR_SEND_WITH_IMM)
-				KUNIT_EXPECT_EQ(test, rwr.wr.ex.imm_data,
-						w->wr.ex.imm_data);
+				KUNIT_EXPECT_EQ(test,
+						(__force u32)rwr.wr.ex.imm_data,
+						(__force u32)w->wr.ex.imm_data);
 			break;
 		case IB_WR_ATOMIC_CMP_AND_SWP:
 		case IB_WR_ATOMIC_FETCH_AND_ADD:
@@ -157,8 +158,9 @@ static void rxe_uring_send_opcodes(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, rwr.rdma_wr.remote_addr, 0x8000);
 			KUNIT_EXPECT_EQ(test, rwr.rdma_wr.rkey, 0x88);
 			if (map[i].op == IB_WR_RDMA_WRITE_WITH_IMM)
-				KUNIT_EXPECT_EQ(test, rwr.wr.ex.imm_data,
-						w->wr.ex.imm_data);
+				KUNIT_EXPECT_EQ(test,
+						(__force u32)rwr.wr.ex.imm_data,
+						(__force u32)w->wr.ex.imm_data);
 			break;
 		}
 	}
@@ -396,7 +398,7 @@ static void rxe_uring_cq_entries(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, u->qp_num, 0x33);
 		KUNIT_EXPECT_EQ(test, u->src_qp, 0x44);
 		KUNIT_EXPECT_EQ(test, u->wc_flags, IB_WC_WITH_IMM);
-		KUNIT_EXPECT_EQ(test, u->ex.imm_data,
+		KUNIT_EXPECT_EQ(test, (__force u32)u->ex.imm_data,
 				(__force u32)cpu_to_be32(0x01020304));
 	}
 

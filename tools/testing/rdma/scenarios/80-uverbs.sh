@@ -24,7 +24,10 @@
 # completion channel, two RC QPs connected to each other, SEND, RDMA
 # WRITE and READ posted and polled with write(), the malformed requests
 # and the refusals while objects are in use), and a file's close taking
-# its objects and context.  Then a
+# its objects and context; on the rxe device, rxe's queues mapped and
+# written by hand as librxe would, and as a broken process might
+# (malformed send entries, SGE counts and indices past the queues,
+# resizes under pending entries, a UD entry naming no AH).  Then a
 # device deleted while nothing holds it, and everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
@@ -207,7 +210,11 @@ ktap_test "ibv_srq_pingpong on uvloop0: 4 QPs on a shared receive queue" \
 # On the rxe device through librxe and rxe's queues (completion, send,
 # receive and shared receive queues mapped into the process, sends by
 # the doorbell), over RoCE v2 with the GID of ud1's address: both
-# processes on uvrxe0, so every packet takes rxe's loopback.
+# processes on uvrxe0, so every packet takes rxe's loopback.  An
+# iteration costs rxe several times the loop device's (packets, ACKs,
+# the loopback's softirq; 8 to 30 ms under TCG with the debug kernel):
+# the full tier runs 1000 of them.
+PP_ITERS=$(tier_pick 200 1000)
 # rxe_gid: the index of the RoCE v2 GID of 10.82.0.1 on uvrxe0
 rxe_gid() {
 	local i g t
