@@ -568,8 +568,10 @@ static void rxe_user_sq_retired(struct rvt_qp *qp)
 }
 
 /*
- * RESET forgot the requests rdmavt held: their slots are free.  What a
- * doorbell posted after rdmavt's reset is still there and retires.
+ * RESET empties the send queue: the requests rdmavt held are forgotten
+ * and their slots free, and so are the entries not taken yet (as
+ * upstream drains them).  What a doorbell posted after rdmavt's reset
+ * is still there and retires.
  */
 static void rxe_user_sq_reset(struct rvt_qp *qp)
 {
@@ -578,6 +580,7 @@ static void rxe_user_sq_reset(struct rvt_qp *qp)
 	u32 held;
 
 	mutex_lock(&u->lock);
+	u->taken = rxe_uring_producer(&u->sq);
 	spin_lock_irqsave(&qp->s_lock, flags);
 	held = (qp->sq_head + qp->sq_size - qp->sq_tail) % qp->sq_size;
 	u->sq.index = (u->taken - held) & u->sq.mask;
@@ -606,8 +609,9 @@ static u32 rxe_user_rq_count(struct rvt_rq *rq)
  * @mask: which
  * @udata: the driver data, or NULL
  *
- * A user QP that went to RESET frees the slots of the requests RESET
- * forgot; then the connected transport takes its attributes.
+ * A user QP that went to RESET frees the slots of its send queue (the
+ * receive queue rdmavt emptied); then the connected transport takes its
+ * attributes.
  *
  * Context: process context, may sleep.
  */
