@@ -35,8 +35,14 @@
 struct ib_class_port_info;
 struct ib_pma_portcounters;
 struct ib_pma_portcounters_ext;
+struct rvt_ah;
+struct rvt_cq;
 struct rvt_dev_info;
+struct rvt_mmap_entry;
 struct rvt_qp;
+struct rvt_rq;
+struct rvt_rwqe;
+struct rvt_srq;
 struct rvt_swqe;
 
 /* P_Key entries of a port whose driver gives rdmavt no table of its own */
@@ -435,6 +441,96 @@ struct rvt_driver_params {
  *	be looked up any more and before it waits for the QP's references
  *	to go: the driver drops the references it and its connection
  *	manager hold (iw_cm's included).  Process context, may sleep.
+ *
+ * A driver with a user ABI of its own (dparms.driver_user_abi) supplies
+ * the rings user space maps with the hooks below; rdmavt keeps the
+ * engine (completions, posting, receive WQEs taken for the responder,
+ * flushes, SRQ limits) and calls them where its own rings would be.
+ * What user space writes into a ring is never trusted: the driver
+ * bounds every index it reads and copies an entry out of user space's
+ * reach before anything of it is used.  Without @create_user_cq,
+ * @create_user_qp or @create_user_srq those user objects are refused
+ * with -EOPNOTSUPP (siw).
+ *
+ * @create_user_cq: the ring of a new user CQ of ibcq.cqe entries at
+ *	least: the driver makes it (rvt_mmap_alloc()), may raise
+ *	cq->ibcq.cqe to what the ring holds, sets cq->drv_ring and answers
+ *	the command's driver data.  Returns 0 or a negative error.  Process
+ *	context, may sleep.
+ * @resize_user_cq: with @create_user_cq; a new ring of @cqe entries at
+ *	least (already checked against the device's max_cqe): the driver
+ *	answers the driver data, then under cq->lock (IRQ safe) moves the
+ *	completions not polled (-EINVAL when they do not fit) and sets
+ *	cq->drv_ring and cq->ibcq.cqe, and removes the old ring.  Process
+ *	context, may sleep.
+ * @destroy_user_cq: with @create_user_cq; the CQ goes: the driver
+ *	removes its ring (rvt_mmap_remove()).  Process context.
+ * @user_cq_push: with @create_user_cq; write @wc at the ring's producer
+ *	index and publish it.  Returns false when the ring is full (the
+ *	completion is lost, rdmavt raises IB_EVENT_CQ_ERR).  Called under
+ *	cq->lock (IRQ safe), in any context the engine completes from:
+ *	must not sleep.
+ * @user_cq_empty: with @create_user_cq; has user space polled every
+ *	completion of the ring (IB_CQ_REPORT_MISSED_EVENTS)?  Under
+ *	cq->lock, must not sleep.
+ * @create_user_qp: the rings of a new user QP, after rdmavt checked
+ *	@init's capabilities and before it sizes its own send ring: the
+ *	driver makes its send ring and, without an SRQ, its receive ring,
+ *	may raise @init->cap (max_send_wr, max_send_sge, max_inline_data
+ *	up to RVT_MAX_INLINE, max_recv_wr) to what they hold, sets
+ *	qp->drv_sq and qp->rq.drv_ring, and answers the driver data.
+ *	rdmavt's send ring then holds max_send_wr requests, so a driver
+ *	whose ring holds no more never finds it full.  Returns 0 or a
+ *	negative error.  Process context, may sleep.
+ * @destroy_user_qp: with @create_user_qp; the QP goes (or its creation
+ *	failed after @create_user_qp): the driver removes its rings.
+ *	Process context.
+ * @user_sq_doorbell: with @create_user_qp; user space rang the doorbell
+ *	(POST_SEND with no request) of a QP that may send: the driver
+ *	takes the requests it has not taken yet from its send ring, copied
+ *	out of user space's reach, and hands each to rvt_post_ring_wr(),
+ *	in order, until the ring has no more or the call answers -ENOMEM
+ *	(rdmavt's ring is full; the rest waits for the next doorbell).  It
+ *	must not free a ring slot (advance its consumer index) for them:
+ *	@user_sq_retired does.  rdmavt runs the engine after it.  Returns
+ *	0 or the error the POST_SEND answers.  Process context (the
+ *	poster's), holding no rdmavt lock; may sleep.
+ * @user_sq_retired: with @create_user_qp; the oldest request of the
+ *	QP's send queue retired (completed or flushed; requests retire in
+ *	the order they were posted): the driver frees its ring slot.
+ *	Requests a RESET forgot do not retire: the driver's
+ *	@modify_qp frees their slots (the count still in rdmavt's ring
+ *	is qp->sq_head - qp->sq_tail modulo qp->sq_size, read under
+ *	qp->s_lock).  Called under qp->s_lock (IRQ safe), in any context:
+ *	must not sleep.
+ * @user_rq_take: with @create_user_qp or @create_user_srq; take the
+ *	oldest request of a user receive ring (rq->drv_ring, a QP's or an
+ *	SRQ's) into @wqe: its wr_id, its SGEs and their count (at most
+ *	rq->max_sge: @wqe has room for no more), copied out of user
+ *	space's reach before rdmavt checks their keys, and free its slot.
+ *	Returns false when the ring holds none.  Called under rq->lock (IRQ
+ *	safe), in any context: must not sleep.
+ * @user_rq_count: with @user_rq_take; the requests a user receive ring
+ *	holds (the SRQ limit).  Under rq->lock, must not sleep.
+ * @create_user_srq: the ring of a new user SRQ of @attr->max_wr
+ *	requests of @attr->max_sge SGEs (checked against the device): the
+ *	driver makes it, may raise @attr->max_wr to what it holds, sets
+ *	srq->rq.drv_ring and answers the driver data.  Process context,
+ *	may sleep.
+ * @resize_user_srq: with @create_user_srq; a new ring of @max_wr
+ *	requests at least (checked): the driver makes it and tells user
+ *	space where (the command's driver data), then under srq->rq.lock
+ *	(IRQ safe) moves the requests not taken (-EINVAL when they do not
+ *	fit), sets srq->rq.drv_ring and srq->rq.size, and removes the old
+ *	ring.  Process context, may sleep.
+ * @destroy_user_srq: with @create_user_srq; the SRQ goes (or its
+ *	creation failed after @create_user_srq): the driver removes its
+ *	ring.  Process context.
+ * @create_user_ah: optional; answers the driver data of a new user AH.
+ *	On a device with driver_user_abi every user AH has a number
+ *	(ah->num, from 1) by which the driver's send requests name it
+ *	(struct rvt_ring_wr).  Process context; returns 0 or a negative
+ *	error.
  */
 struct rvt_driver_provided {
 	struct rvt_dev_info *(*find_dev_by_lid)(struct rvt_dev_info *rdi,
@@ -455,6 +551,26 @@ struct rvt_driver_provided {
 	void (*quiesce_qp)(struct rvt_qp *qp);
 	bool (*route_mad)(struct rvt_dev_info *rdi, u32 port, u32 qpn,
 			  u32 slid, u32 dlid, void *mad, u32 len);
+
+	int (*create_user_cq)(struct rvt_cq *cq, struct ib_udata *udata);
+	int (*resize_user_cq)(struct rvt_cq *cq, u32 cqe,
+			      struct ib_udata *udata);
+	void (*destroy_user_cq)(struct rvt_cq *cq);
+	bool (*user_cq_push)(struct rvt_cq *cq, const struct ib_wc *wc);
+	bool (*user_cq_empty)(struct rvt_cq *cq);
+	int (*create_user_qp)(struct rvt_qp *qp, struct ib_qp_init_attr *init,
+			      struct ib_udata *udata);
+	void (*destroy_user_qp)(struct rvt_qp *qp);
+	int (*user_sq_doorbell)(struct rvt_qp *qp);
+	void (*user_sq_retired)(struct rvt_qp *qp);
+	bool (*user_rq_take)(struct rvt_rq *rq, struct rvt_rwqe *wqe);
+	u32 (*user_rq_count)(struct rvt_rq *rq);
+	int (*create_user_srq)(struct rvt_srq *srq, struct ib_srq_attr *attr,
+			       struct ib_udata *udata);
+	int (*resize_user_srq)(struct rvt_srq *srq, u32 max_wr,
+			       struct ib_udata *udata);
+	void (*destroy_user_srq)(struct rvt_srq *srq);
+	int (*create_user_ah)(struct rvt_ah *ah, struct ib_udata *udata);
 };
 
 /**
@@ -481,6 +597,9 @@ struct rvt_driver_provided {
  * @n_mcast_qp_attached: QP attachments of all groups (the same lock)
  * @counters: the per-QP counters (struct rvt_counter) by their ID, which
  *	rdmavt allocates (hw_counters.c)
+ * @ah_table: the user AHs of a device with driver_user_abi by their
+ *	number (struct rvt_ah.num); its lock (IRQ safe) also covers taking
+ *	an AH for a request (rvt_ah.wqes) and the check at its destruction
  */
 struct rvt_dev_info {
 	struct ib_device		ibdev;
@@ -505,6 +624,7 @@ struct rvt_dev_info {
 	u32				n_mcast_grps_allocated;
 	u32				n_mcast_qp_attached;
 	struct xarray			counters;
+	struct xarray			ah_table;
 };
 
 static inline struct rvt_dev_info *ib_to_rvt(struct ib_device *ibdev)
@@ -543,11 +663,14 @@ struct rvt_pd {
  * @attr: the address (its GID reference is the core's, in ibah)
  * @wqes: requests of user QPs queued with it (struct rvt_swqe.ah): a
  *	user AH cannot be destroyed while there are some (-EBUSY)
+ * @num: a user AH's number in rvt_dev_info.ah_table (driver_user_abi),
+ *	or 0
  */
 struct rvt_ah {
 	struct ib_ah		ibah;
 	struct rdma_ah_attr	attr;
 	atomic_t		wqes;
+	u32			num;
 };
 
 /* ------------------------------------------------------------------
@@ -579,6 +702,9 @@ struct rvt_mcast *rvt_mcast_find(struct rvt_ibport *ibp, union ib_gid *mgid,
 				 u16 lid);
 int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+void *rvt_mmap_alloc(struct ib_udata *udata, size_t size,
+		     struct rvt_mmap_entry **entry, u64 *offset);
+void rvt_mmap_remove(struct rvt_mmap_entry *entry);
 
 /* hw_counters.c: the hardware counter ops of rdmavt's drivers */
 extern const struct ib_device_ops rvt_hw_counter_ops;

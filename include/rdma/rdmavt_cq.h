@@ -16,12 +16,17 @@ struct rvt_mmap_entry;
 /**
  * struct rvt_cq - a completion queue
  * @ibcq: the core's part
- * @lock: protects the ring and @notify
+ * @lock: protects the ring and @notify (IRQ safe); a driver's ring
+ *	(@drv_ring) too: its push and empty hooks run under it, its resize
+ *	takes it
  * @queue: ring of @size entries (one more than ibcq.cqe), NULL for a
  *	user CQ with @uq
  * @uq: a user CQ's ring, mapped by user space (uapi/rdma/rvt-abi.h),
  *	or NULL; user space polls it and writes its tail
  * @mmap: @uq's mmap entry
+ * @drv_ring: a user CQ's ring in its driver's format (driver_user_abi:
+ *	driver_f.create_user_cq), or NULL; the driver's hooks write and
+ *	read it under @lock
  * @head: next entry to write (published in @uq's head)
  * @tail: next entry to poll (a kernel ring's)
  * @size: entries of @queue
@@ -35,6 +40,7 @@ struct rvt_cq {
 	struct ib_wc		*queue;
 	struct rvt_cq_wc	*uq;
 	struct rvt_mmap_entry	*mmap;
+	void			*drv_ring;
 	u32			head;
 	u32			tail;
 	u32			size;
@@ -44,5 +50,6 @@ struct rvt_cq {
 };
 
 bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited);
+void rvt_uverbs_wc(struct ib_uverbs_wc *u, const struct ib_wc *wc);
 
 #endif /* RDMAVT_CQ_H */

@@ -87,12 +87,19 @@ extern const int ib_rvt_state_ops[];
 
 /**
  * struct rvt_rq - a receive queue: a ring of struct rvt_rwqe
- * @lock: protects the ring (head, tail, entries)
+ * @lock: protects the ring (head, tail, entries; IRQ safe); a
+ *	driver's ring (@drv_ring) too: its take and count hooks run under
+ *	it, an SRQ's resize takes it
  * @wqes: @size entries of @stride bytes
  * @wq: a user QP's or SRQ's ring, mapped by user space, or NULL: its
  *	entries are @wqes; user space posts and writes its head, the
  *	kernel takes from @tail and publishes it there
  * @mmap: @wq's mmap entry
+ * @drv_ring: a user QP's or SRQ's ring in its driver's format
+ *	(driver_user_abi), or NULL: the driver's hooks take its entries
+ *	(driver_f.user_rq_take, into @scratch) and count them, under @lock;
+ *	@wqes, @wq, @head and @tail are unused
+ * @rdi: the device, for @drv_ring's hooks
  * @scratch: a user ring's entry as taken, copied out of user space's
  *	reach before the keys are checked (@stride bytes)
  * @size: entries (one more than the WQEs it holds)
@@ -106,6 +113,8 @@ struct rvt_rq {
 	void			*wqes;
 	struct rvt_rwq		*wq;
 	struct rvt_mmap_entry	*mmap;
+	void			*drv_ring;
+	struct rvt_dev_info	*rdi;
 	struct rvt_rwqe		*scratch;
 	u32			size;
 	u32			stride;
@@ -181,6 +190,10 @@ rvt_flush_wr(const struct ib_send_wr *wr)
  * @ah: the address handle of a user QP's datagram, held (struct
  *	rvt_ah.wqes) until the request completes: user space may destroy
  *	it at any time; NULL otherwise (a kernel consumer keeps its AHs)
+ * @refused: a malformed request of a driver's user ring
+ *	(rvt_post_ring_wr()): it does not run; it completes with @status
+ *	once the requests before it completed, and the QP goes to the
+ *	error state
  * @sg_list: the checked SGEs (adjacent ones merged)
  */
 struct rvt_swqe {
@@ -195,6 +208,7 @@ struct rvt_swqe {
 	u32		length;
 	bool		resolved;
 	bool		executed;
+	bool		refused;
 	enum ib_wc_status status;
 	struct rvt_ah	*ah;
 	struct rvt_sge	sg_list[];
@@ -228,7 +242,9 @@ struct rvt_swqe {
  * @r_flags: RVT_R_* flags, under @state_lock
  *
  * @s_lock: protects the send ring (@sq_head, @sq_tail), @s_flags,
- *	@s_lsn and the timers' arming.  IRQ safe.
+ *	@s_lsn and the timers' arming, and the freeing of a driver's user
+ *	send ring's slots (driver_f.user_sq_retired runs under it).  IRQ
+ *	safe.
  * @sq: the send ring, @sq_size entries of @sq_stride bytes
  * @sq_size: entries of @sq
  * @sq_stride: bytes per entry
@@ -241,6 +257,10 @@ struct rvt_swqe {
  *	@sq_tail)
  * @max_send_sge: SGEs per send
  * @max_inline: inline bytes per send
+ * @drv_sq: a user QP's send ring in its driver's format
+ *	(driver_user_abi: driver_f.create_user_qp), or NULL: the QP's
+ *	requests come from it alone, through the doorbell
+ *	(driver_f.user_sq_doorbell, rvt_post_ring_wr())
  * @s_flags: RVT_S_* flags
  * @s_lsn: limit sequence number: the last SSN the responder's credits
  *	cover
@@ -307,6 +327,7 @@ struct rvt_qp {
 	u32			sq_cur;
 	u32			max_send_sge;
 	u32			max_inline;
+	void			*drv_sq;
 	u32			s_flags;
 	u32			s_lsn;
 	struct hrtimer		s_rnr_timer;
@@ -378,8 +399,46 @@ static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		rvt_hw_count(qp, RVT_CNT_RDMA_SEND, 1);
 }
 
-/* SGEs of a receive WQE rdmavt takes (the QP's r_sg_list) */
-#define RVT_MAX_RECV_SGE	16
+/* inline bytes a send request may carry at most (max_inline_data) */
+#define RVT_MAX_INLINE		256
+
+/**
+ * struct rvt_ring_wr - a send request a driver took from a user QP's
+ *	send ring in its own format, for rvt_post_ring_wr()
+ * @wr: the request, with @rdma_wr, @atomic_wr, @flush_wr or @ud_wr by
+ *	opcode and QP type as a kernel consumer posts it (rdmavt checks
+ *	it as it checks those).  The SGEs (wr.sg_list, in the driver's
+ *	memory until the call returns) name registered memory by user
+ *	address and lkey; with IB_SEND_INLINE they point at a kernel copy
+ *	of the inline data instead.  A datagram's ud_wr.ah is left NULL:
+ *	@ah_num names the AH
+ * @rdma_wr: see @wr
+ * @atomic_wr: see @wr
+ * @flush_wr: see @wr
+ * @ud_wr: see @wr
+ * @ah_num: a datagram's user AH (struct rvt_ah.num, of the QP's PD)
+ * @status: IB_WC_SUCCESS; or the status of a malformed request, which
+ *	completes with it without running (wr.wr_id, wr.opcode and
+ *	wr.send_flags still count)
+ */
+struct rvt_ring_wr {
+	union {
+		struct ib_send_wr	wr;
+		struct ib_rdma_wr	rdma_wr;
+		struct ib_atomic_wr	atomic_wr;
+		struct rvt_flush_wr	flush_wr;
+		struct ib_ud_wr		ud_wr;
+	};
+	u32			ah_num;
+	enum ib_wc_status	status;
+};
+
+/*
+ * SGEs of a receive WQE rdmavt takes (the QP's r_sg_list): as many as a
+ * receive queue or SRQ may have (the device's max_recv_sge and
+ * max_srq_sge are at most RVT_MAX_SGE, vt.h)
+ */
+#define RVT_MAX_RECV_SGE	32
 
 /**
  * struct rvt_qp_iter - a walk over the QPs of a device
@@ -477,6 +536,7 @@ void rvt_qp_iter(struct rvt_dev_info *rdi, u64 v,
 
 void rvt_send_complete(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		       enum ib_wc_status status);
+int rvt_post_ring_wr(struct rvt_qp *qp, struct rvt_ring_wr *rwr);
 int rvt_recv_begin(struct rvt_qp *qp, bool wr_id_only);
 enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
 				 const void *data, u32 len);

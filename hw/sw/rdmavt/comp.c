@@ -125,6 +125,9 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	if (qp->sq_cur == qp->sq_tail)
 		qp->sq_cur = next;
 	qp->sq_tail = next;
+	/* a driver's user ring frees the request's slot in step */
+	if (qp->drv_sq)
+		qp->rdi->driver_f.user_sq_retired(qp);
 	/* a local request waited for the requests in flight before it */
 	wake = (qp->s_flags & RVT_S_WAIT_PENDING) && next == qp->sq_cur;
 	if (wake)

@@ -17,7 +17,9 @@
 
 static void rvt_free_cq_ring(struct rvt_cq *cq)
 {
-	if (cq->uq)
+	if (cq->drv_ring)
+		cq->rdi->driver_f.destroy_user_cq(cq);
+	else if (cq->uq)
 		rvt_mmap_remove(cq->mmap);
 	else
 		kvfree(cq->queue);
@@ -38,8 +40,17 @@ static u32 rvt_cq_tail(struct rvt_cq *cq)
 	return tail < cq->size ? tail : cq->head;
 }
 
-/* A completion as user space reads it (struct ib_uverbs_wc). */
-static void rvt_uverbs_wc(struct ib_uverbs_wc *u, const struct ib_wc *wc)
+/**
+ * rvt_uverbs_wc - a completion as user space reads it
+ * @u: where it goes (a user CQ's ring)
+ * @wc: the completion
+ *
+ * For rdmavt's rings and a driver's (driver_f.user_cq_push): both
+ * ABIs put struct ib_uverbs_wc in their rings.
+ *
+ * Context: any.
+ */
+void rvt_uverbs_wc(struct ib_uverbs_wc *u, const struct ib_wc *wc)
 {
 	*u = (struct ib_uverbs_wc) {
 		.wr_id = wc->wr_id,
@@ -58,13 +69,14 @@ static void rvt_uverbs_wc(struct ib_uverbs_wc *u, const struct ib_wc *wc)
 		.port_num = wc->port_num,
 	};
 }
+EXPORT_SYMBOL(rvt_uverbs_wc);
 
 /*
  * A user CQ gets its ring in user space when the driver data has room
  * for the offset user space maps it at (rdmavt's ABI, ipathverbs); with
  * none (the ipath ABI 1) completions stay in the kernel and user space
- * polls with POLL_CQ.  Devices whose driver has a user ABI of its own
- * take no user CQ here.
+ * polls with POLL_CQ.  A driver with a user ABI of its own makes its
+ * ring (create_user_cq), or takes no user CQ.
  */
 static int rvt_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
 {
@@ -73,8 +85,15 @@ static int rvt_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
 	void *ring;
 	int ret;
 
-	if (rdi->dparms.driver_user_abi)
-		return -EOPNOTSUPP;
+	if (rdi->dparms.driver_user_abi) {
+		if (!rdi->driver_f.create_user_cq)
+			return -EOPNOTSUPP;
+		ret = rdi->driver_f.create_user_cq(cq, udata);
+		/* a driver that made none has nothing to take completions */
+		if (!ret && WARN_ON_ONCE(!cq->drv_ring))
+			ret = -EINVAL;
+		return ret;
+	}
 	if (udata->outlen < sizeof(offset))
 		return 0;
 	ring = rvt_mmap_alloc(udata, struct_size(cq->uq, uqueue, cq->size),
@@ -106,12 +125,15 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	cq->rdi = rdi;
 	cq->size = attr->cqe + 1;
+	/* a driver's ring may hold more */
+	ibcq->cqe = attr->cqe;
+	spin_lock_init(&cq->lock);
 	if (attrs) {
 		ret = rvt_create_user_cq(cq, &attrs->driver_udata);
 		if (ret)
 			return ret;
 	}
-	if (!cq->uq) {
+	if (!cq->uq && !cq->drv_ring) {
 		cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
 		if (!cq->queue)
 			return -ENOMEM;
@@ -125,9 +147,6 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	}
 	rdi->n_cqs++;
 	spin_unlock(&rdi->n_lock);
-
-	spin_lock_init(&cq->lock);
-	ibcq->cqe = attr->cqe;
 	return 0;
 }
 
@@ -212,6 +231,8 @@ int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 
 	if (cqe < 1 || cqe > cq->rdi->dparms.props.max_cqe)
 		return -EINVAL;
+	if (cq->drv_ring)
+		return cq->rdi->driver_f.resize_user_cq(cq, cqe, udata);
 	if (cq->uq)
 		return rvt_resize_user_cq(cq, cqe, udata);
 	queue = kvcalloc(cqe + 1, sizeof(*queue), GFP_KERNEL);
@@ -262,18 +283,23 @@ unlock:
  */
 bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 {
-	bool notify = false;
+	bool notify = false, full;
 	unsigned long flags;
-	u32 next;
+	u32 next = 0;
 
 	/*
 	 * IRQ safe: completions come from the poster's context (whatever
 	 * it is), the engine's work item and a wire driver's softirq.
 	 */
 	spin_lock_irqsave(&cq->lock, flags);
-	/* one slot stays empty, so head == tail means empty, not full */
-	next = cq->head + 1 == cq->size ? 0 : cq->head + 1;
-	if (next == rvt_cq_tail(cq)) {
+	if (cq->drv_ring) {
+		full = !cq->rdi->driver_f.user_cq_push(cq, entry);
+	} else {
+		/* one slot stays empty: head == tail is empty, not full */
+		next = cq->head + 1 == cq->size ? 0 : cq->head + 1;
+		full = next == rvt_cq_tail(cq);
+	}
+	if (full) {
 		spin_unlock_irqrestore(&cq->lock, flags);
 		if (cq->ibcq.event_handler) {
 			struct ib_event ev = {
@@ -286,14 +312,16 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 		}
 		return false;
 	}
+	/* a driver's ring: its hook wrote and published the entry */
 	if (cq->uq) {
 		rvt_uverbs_wc(&cq->uq->uqueue[cq->head], entry);
 		/* the entry is whole before user space sees the head move */
 		smp_store_release(&cq->uq->head.val, next);
-	} else {
+		cq->head = next;
+	} else if (!cq->drv_ring) {
 		cq->queue[cq->head] = *entry;
+		cq->head = next;
 	}
-	cq->head = next;
 	/* an arming is good for one event: the consumer arms again */
 	if (cq->notify == IB_CQ_NEXT_COMP ||
 	    (cq->notify == IB_CQ_SOLICITED &&
@@ -324,7 +352,7 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	int n;
 
 	/* user space polls a ring it maps itself */
-	if (cq->uq)
+	if (cq->uq || cq->drv_ring)
 		return -EINVAL;
 	/* a batch per lock section: ib_process_cq polls 16 at a time */
 	spin_lock_irqsave(&cq->lock, flags);
@@ -347,7 +375,8 @@ int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	if (cq->notify != IB_CQ_NEXT_COMP)
 		cq->notify = flags & IB_CQ_SOLICITED_MASK;
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
-	    cq->head != rvt_cq_tail(cq))
+	    (cq->drv_ring ? !cq->rdi->driver_f.user_cq_empty(cq) :
+	     cq->head != rvt_cq_tail(cq)))
 		ret = 1;
 	spin_unlock_irqrestore(&cq->lock, lflags);
 	return ret;

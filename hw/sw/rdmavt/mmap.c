@@ -28,10 +28,23 @@ struct rvt_mmap_entry {
 	void *buf;
 };
 
-/*
- * A zeroed ring of @size bytes for a user object of @udata's context;
- * *@offset is what user space passes to mmap().  Returns the ring, or
- * an ERR_PTR() (-ENOMEM).
+/**
+ * rvt_mmap_alloc - memory for a ring user space maps
+ * @udata: the driver data of the command creating the object (its
+ *	context owns the mapping)
+ * @size: bytes
+ * @entry: where the entry goes; rvt_mmap_remove() takes it away
+ * @offset: where the offset user space passes to mmap() goes
+ *
+ * The memory comes from vmalloc_user(), zeroed; mmap() of the context's
+ * uverbsN at *@offset for @size bytes (rounded up to pages) maps it
+ * (rdmavt's mmap op).  rdmavt's own rings come from here, and so may a
+ * driver's (driver_user_abi): the kernel reaches the memory by its
+ * kernel address in any context.
+ *
+ * Context: process context, may sleep.
+ * Return: the memory, or an ERR_PTR() (-ENOMEM, or the mmap table's
+ * error).
  */
 void *rvt_mmap_alloc(struct ib_udata *udata, size_t size,
 		     struct rvt_mmap_entry **entry, u64 *offset)
@@ -60,13 +73,24 @@ void *rvt_mmap_alloc(struct ib_udata *udata, size_t size,
 	*offset = rdma_user_mmap_get_offset(&e->rdma);
 	return e->buf;
 }
+EXPORT_SYMBOL(rvt_mmap_alloc);
 
-/* The object goes: no new mapping; the memory goes with the last user. */
+/**
+ * rvt_mmap_remove - the object of a ring went
+ * @entry: the ring's entry from rvt_mmap_alloc(), or NULL
+ *
+ * No new mapping finds it; the memory is freed with the last mapping
+ * (pages user space still maps stay with the mapping until it unmaps
+ * them), so the caller must not touch it after this.
+ *
+ * Context: process context.
+ */
 void rvt_mmap_remove(struct rvt_mmap_entry *entry)
 {
 	if (entry)
 		rdma_user_mmap_entry_remove(&entry->rdma);
 }
+EXPORT_SYMBOL(rvt_mmap_remove);
 
 int rvt_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {

@@ -210,7 +210,11 @@ static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 		goto err_sg;
 
 	if (!init->srq) {
-		if (udata)
+		if (qp->rq.drv_ring)
+			ret = rvt_rq_init_drv(qp->rdi, &qp->rq,
+					      cap->max_recv_wr,
+					      cap->max_recv_sge);
+		else if (udata)
 			ret = rvt_rq_init_user(&qp->rq, cap->max_recv_wr,
 					       cap->max_recv_sge, udata);
 		else
@@ -222,7 +226,7 @@ static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
 		/* rdmavt's ABI: no receive ring to map (offset 0) */
-		if (udata && udata->outlen >= sizeof(u64)) {
+		if (udata && !qp->drv_sq && udata->outlen >= sizeof(u64)) {
 			u64 none = 0;
 
 			ret = ib_copy_to_udata(udata, &none, sizeof(none));
@@ -244,6 +248,44 @@ static void rvt_qp_free_rings(struct rvt_qp *qp)
 	rvt_rq_free(&qp->rq);
 	vfree(qp->sq);
 	kfree(qp->r_sg_list);
+}
+
+/* The driver's rings of a user QP go (driver_user_abi). */
+static void rvt_qp_free_drv_rings(struct rvt_qp *qp)
+{
+	if (!qp->drv_sq)
+		return;
+	qp->rdi->driver_f.destroy_user_qp(qp);
+	qp->drv_sq = NULL;
+}
+
+/*
+ * A user QP of a driver with a user ABI of its own: the driver makes its
+ * rings and may raise the capabilities to what they hold, before rdmavt
+ * sizes its own send ring by them.  A receive ring of the driver's is
+ * its whole receive queue (the QP has no SRQ then).
+ */
+static int rvt_qp_drv_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
+			    struct ib_udata *udata)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	struct ib_qp_cap *cap = &init->cap;
+	int ret;
+
+	qp->rdi = rdi;
+	ret = rdi->driver_f.create_user_qp(qp, init, udata);
+	if (ret)
+		return ret;
+	/* what the driver raised must still fit the engine and the device */
+	if (WARN_ON_ONCE(!qp->drv_sq || !init->srq != !!qp->rq.drv_ring ||
+			 cap->max_send_sge > rdi->dparms.props.max_send_sge ||
+			 cap->max_inline_data > RVT_MAX_INLINE ||
+			 cap->max_recv_sge > rdi->dparms.props.max_recv_sge)) {
+		if (qp->drv_sq)
+			rvt_qp_free_drv_rings(qp);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Count the QP against the device's limit; -ENOMEM past it. */
@@ -296,8 +338,9 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
 	int ret;
 
-	/* a driver with a user ABI of its own makes its user QPs */
-	if (udata && rdi->dparms.driver_user_abi)
+	/* a driver with a user ABI of its own makes the rings of its own */
+	if (udata && rdi->dparms.driver_user_abi &&
+	    !rdi->driver_f.create_user_qp)
 		return -EOPNOTSUPP;
 	ret = rvt_qp_caps_ok(ibqp, init_attr);
 	if (ret)
@@ -306,10 +349,15 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	if (udata && (init_attr->qp_type == IB_QPT_SMI ||
 		      init_attr->qp_type == IB_QPT_GSI))
 		return -EINVAL;
+	if (udata && rdi->dparms.driver_user_abi) {
+		ret = rvt_qp_drv_rings(qp, init_attr, udata);
+		if (ret)
+			return ret;
+	}
 	rvt_qp_init_fields(qp, rdi, init_attr);
 	ret = rvt_qp_alloc_rings(qp, init_attr, udata);
 	if (ret)
-		return ret;
+		goto err_drv;
 	if (rdi->driver_f.qp_priv_alloc) {
 		qp->priv = rdi->driver_f.qp_priv_alloc(rdi, qp);
 		if (IS_ERR(qp->priv)) {
@@ -333,7 +381,10 @@ err_priv:
 		rdi->driver_f.qp_priv_free(rdi, qp);
 	qp->priv = NULL;
 err_rings:
+	rvt_qp_free_drv_rings(qp);
 	rvt_qp_free_rings(qp);
+err_drv:
+	rvt_qp_free_drv_rings(qp);
 	return ret;
 }
 
@@ -600,6 +651,7 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		rdi->driver_f.qp_priv_free(rdi, qp);
 	qp->priv = NULL;
 	rvt_qp_count(rdi, -1);
+	rvt_qp_free_drv_rings(qp);
 	rvt_qp_free_rings(qp);
 	return 0;
 }
@@ -741,7 +793,12 @@ static u8 *rvt_user_inline(const struct ib_send_wr *wr, u32 len)
 	return data;
 }
 
-static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
+/*
+ * Queue @wr.  @user_addrs: inline data is at user addresses (a user
+ * QP's request through POST_SEND); else at kernel ones.
+ */
+static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr,
+			     bool user_addrs)
 {
 	bool is_inline = wr->send_flags & IB_SEND_INLINE &&
 			 wr->opcode != IB_WR_RDMA_READ &&
@@ -778,7 +835,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	     (wr->opcode == IB_WR_ATOMIC_WRITE && len != sizeof(u64))))
 		return -EINVAL;
 
-	if (is_inline && len && qp->ibqp.uobject) {
+	if (is_inline && len && user_addrs) {
 		user = rvt_user_inline(wr, len);
 		if (IS_ERR(user))
 			return PTR_ERR(user);
@@ -809,6 +866,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	wqe->length = len;
 	wqe->resolved = false;
 	wqe->executed = false;
+	wqe->refused = false;
 	/* the SGEs as posted follow the room for the checked ones */
 	posted = (struct ib_sge *)&wqe->sg_list[qp->max_send_sge];
 	if (is_inline)
@@ -822,6 +880,89 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr)
 	kfree(user);
 	return 0;
 }
+
+/*
+ * Queue a malformed request of a driver's user ring: it keeps its ID,
+ * opcode and flags (for its completion) and completes with @status
+ * without running (rvt_swqe.refused).
+ */
+static int rvt_post_refused(struct rvt_qp *qp, const struct ib_send_wr *wr,
+			    enum ib_wc_status status)
+{
+	struct rvt_swqe *wqe;
+	unsigned long flags;
+	u32 next;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	next = rvt_sq_next(qp, qp->sq_head);
+	if (next == qp->sq_tail) {
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		return -ENOMEM;
+	}
+	wqe = rvt_sq_slot(qp, qp->sq_head);
+	/* the request's union, whatever its type, and nothing after it */
+	memset(wqe, 0, offsetof(struct rvt_swqe, length));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->ah = NULL;
+	wqe->length = 0;
+	wqe->resolved = false;
+	wqe->executed = false;
+	wqe->refused = true;
+	wqe->status = status;
+	qp->sq_head = next;
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return 0;
+}
+
+/**
+ * rvt_post_ring_wr - queue a request a driver took from a user send ring
+ * @qp: a user QP with a driver's send ring (qp->drv_sq)
+ * @rwr: the request (see struct rvt_ring_wr); rdmavt copies what it
+ *	keeps, so it may be reused when this returns
+ *
+ * The driver's doorbell (driver_f.user_sq_doorbell) calls this for each
+ * request it takes, in order.  rdmavt checks the request as it checks a
+ * kernel consumer's (opcode for the QP type, SGE count, inline length,
+ * the AH of a datagram: by @rwr->ah_num, a user AH of the QP's PD,
+ * held until the request completes), and a request that fails a check
+ * is queued anyway, to complete with IB_WC_LOC_QP_OP_ERR (or
+ * @rwr->status when the driver already found it malformed) once the
+ * requests before it completed: the QP then goes to the error state,
+ * as when a hardware queue reads a bad entry.  The engine runs what was
+ * queued when the doorbell returns.
+ *
+ * Context: process context (the doorbell), no rdmavt lock held; takes
+ * qp->s_lock and the device's AH table lock.
+ * Return: 0 when the request was queued (to run or to complete in
+ * error); -ENOMEM when rdmavt's send ring is full (nothing queued).
+ */
+int rvt_post_ring_wr(struct rvt_qp *qp, struct rvt_ring_wr *rwr)
+{
+	enum ib_wc_status status = rwr->status;
+	struct rvt_ah *ah = NULL;
+	int ret;
+
+	if (status == IB_WC_SUCCESS && qp->ibqp.qp_type == IB_QPT_UD) {
+		ah = rvt_user_ah_get(qp, rwr->ah_num);
+		rwr->ud_wr.ah = ah ? &ah->ibah : NULL;
+		if (!ah && READ_ONCE(qp->state) != IB_QPS_ERR)
+			status = IB_WC_LOC_QP_OP_ERR;
+	}
+	if (status == IB_WC_SUCCESS) {
+		ret = rvt_post_one_send(qp, &rwr->wr, false);
+		if (ret != -EINVAL)
+			goto out;
+		status = IB_WC_LOC_QP_OP_ERR;
+	}
+	ret = rvt_post_refused(qp, &rwr->wr, status);
+out:
+	if (ah)
+		rvt_user_ah_put(ah);
+	return ret;
+}
+EXPORT_SYMBOL(rvt_post_ring_wr);
 
 /*
  * What each QP state allows (rdmavt_qp.h): the verbs and the engine
@@ -856,11 +997,25 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return -EINVAL;
 	}
 	/*
+	 * A driver's user send ring: user space posts into it and rings the
+	 * doorbell (no request); requests through the kernel would take
+	 * slots the driver's ring does not count.
+	 */
+	if (qp->drv_sq) {
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+		ret = qp->rdi->driver_f.user_sq_doorbell(qp);
+		rvt_kick_sq(qp);
+		return ret;
+	}
+	/*
 	 * The whole chain goes on the ring before the engine runs: one kick
 	 * per post call, and a chain executes back to back in this context.
 	 */
 	for (; wr; wr = wr->next) {
-		ret = rvt_post_one_send(qp, wr);
+		ret = rvt_post_one_send(qp, wr, !!ibqp->uobject);
 		if (ret) {
 			*bad_wr = wr;
 			break;

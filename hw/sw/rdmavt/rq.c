@@ -4,9 +4,10 @@
  * receive WQE for the responder (rvt_get_rwqe()), flushing, and the SRQ
  * verbs.
  *
- * Locks: rq->lock protects a ring.  The responder side of a QP (its
- * r_sge, r_wr_id, r_len, r_msn) is under qp->r_lock, taken before the
- * ring's lock.
+ * Locks: rq->lock protects a ring (a driver's ring too: its hooks
+ * driver_f.user_rq_take and user_rq_count run under it).  The responder
+ * side of a QP (its r_sge, r_wr_id, r_len, r_msn) is under qp->r_lock,
+ * taken before the ring's lock.
  */
 
 #include <linux/slab.h>
@@ -75,15 +76,41 @@ err:
 	return ret;
 }
 
-/* The ring's memory goes (a user ring's with its last mapping). */
+/*
+ * A user QP's or SRQ's receive ring in its driver's format (the driver
+ * made it and set rq->drv_ring): rdmavt keeps the lock, the sizes for
+ * queries and the entry taken.  @max_wr is what the driver's ring holds.
+ */
+int rvt_rq_init_drv(struct rvt_dev_info *rdi, struct rvt_rq *rq, u32 max_wr,
+		    u32 max_sge)
+{
+	rq->rdi = rdi;
+	rq->size = max_wr + 1;
+	rq->max_sge = max_sge;
+	rq->stride = struct_size_t(struct rvt_rwqe, sg_list, max_sge);
+	rq->scratch = kzalloc(rq->stride, GFP_KERNEL);
+	if (!rq->scratch)
+		return -ENOMEM;
+	spin_lock_init(&rq->lock);
+	rq->head = 0;
+	rq->tail = 0;
+	return 0;
+}
+
+/*
+ * The ring's memory goes (a user ring's with its last mapping; a
+ * driver's ring is the driver's to remove).
+ */
 void rvt_rq_free(struct rvt_rq *rq)
 {
-	if (rq->wq) {
+	if (rq->wq)
 		rvt_mmap_remove(rq->mmap);
-		kfree(rq->scratch);
-	} else {
+	else if (!rq->drv_ring)
 		vfree(rq->wqes);
-	}
+	kfree(rq->scratch);
+	rq->scratch = NULL;
+	rq->mmap = NULL;
+	rq->drv_ring = NULL;
 	rq->wqes = NULL;
 	rq->wq = NULL;
 }
@@ -130,26 +157,43 @@ static void rq_set_tail(struct rvt_rq *rq, u32 tail)
 		smp_store_release(&rq->wq->tail.val, tail);
 }
 
+/* The requests a ring holds; a driver's ring counts them under rq->lock. */
 u32 rvt_rq_count(struct rvt_rq *rq)
 {
+	if (rq->drv_ring)
+		return rq->rdi->driver_f.user_rq_count(rq);
 	return (rq_head(rq) + rq->size - rq->tail) % rq->size;
 }
 
 /*
- * The entry at the ring's tail, to take.  A user ring's is copied out of
- * user space's reach first, its SGE count bounded: user space may
- * change the ring at any time.
+ * Take the entry at the ring's tail and free its slot; NULL when the
+ * ring is empty.  A user ring's entry is copied out of user space's
+ * reach first, its SGE count bounded: user space may change the ring at
+ * any time.  A driver's ring: its hook does both.  Under rq->lock.
  */
 static struct rvt_rwqe *rq_take(struct rvt_rq *rq)
 {
-	struct rvt_rwqe *wqe = rq_slot(rq, rq->tail);
+	struct rvt_rwqe *wqe;
 
-	if (!rq->wq)
-		return wqe;
-	memcpy(rq->scratch, wqe, rq->stride);
-	if (rq->scratch->num_sge > rq->max_sge)
-		rq->scratch->num_sge = rq->max_sge;
-	return rq->scratch;
+	if (rq->drv_ring) {
+		if (!rq->rdi->driver_f.user_rq_take(rq, rq->scratch))
+			return NULL;
+		/* the hook bounds it; what reaches the keys fits r_sg_list */
+		if (WARN_ON_ONCE(rq->scratch->num_sge > rq->max_sge))
+			rq->scratch->num_sge = rq->max_sge;
+		return rq->scratch;
+	}
+	if (rq->tail == rq_head(rq))
+		return NULL;
+	wqe = rq_slot(rq, rq->tail);
+	if (rq->wq) {
+		memcpy(rq->scratch, wqe, rq->stride);
+		if (rq->scratch->num_sge > rq->max_sge)
+			rq->scratch->num_sge = rq->max_sge;
+		wqe = rq->scratch;
+	}
+	rq_set_tail(rq, rq_next(rq, rq->tail));
+	return wqe;
 }
 
 static int rvt_rq_post(struct rvt_rq *rq, const struct ib_recv_wr *wr)
@@ -159,6 +203,9 @@ static int rvt_rq_post(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 	u32 head, next;
 
 	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
+		return -EINVAL;
+	/* user space posts to a driver's ring itself, without the kernel */
+	if (rq->drv_ring)
 		return -EINVAL;
 
 	/*
@@ -291,22 +338,21 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 		return 0;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	if (rq->tail == rq_head(rq)) {
-		spin_unlock_irqrestore(&rq->lock, flags);
-		return 0;
-	}
 	/*
 	 * The WQE is consumed even when its keys fail: it completes in error
 	 * (IB_WC_LOC_PROT_ERR) instead of failing every message after it.
 	 */
 	wqe = rq_take(rq);
+	if (!wqe) {
+		spin_unlock_irqrestore(&rq->lock, flags);
+		return 0;
+	}
 	qp->r_wr_id = wqe->wr_id;
 	ret = wr_id_only ? 1 : rvt_init_sge(qp, wqe);
 	if (ret)
 		set_bit(RVT_R_WRID_VALID, &qp->r_aflags);
 	else
 		ret = -1;
-	rq_set_tail(rq, rq_next(rq, rq->tail));
 	if (srq && srq->limit && rvt_rq_count(rq) < srq->limit) {
 		srq->limit = 0;		/* one event per arming */
 		limit_event = true;
@@ -362,19 +408,25 @@ void rvt_flush_rq(struct rvt_qp *qp)
 		.qp = &qp->ibqp,
 	};
 	struct rvt_rq *rq = &qp->rq;
+	struct rvt_rwqe *wqe;
 	unsigned long flags;
+	u32 n;
 
-	/* one at a time: completions go out without the ring's lock */
+	/*
+	 * One at a time: completions go out without the ring's lock.  No
+	 * more than the ring holds: user space may post to a user ring
+	 * meanwhile, and must not keep this going.
+	 */
 	spin_lock_bh(&qp->r_lock);
 	rvt_drop_taken_rwqe(qp, &wc);
-	while (!qp->ibqp.srq) {
+	for (n = 0; !qp->ibqp.srq && n < rq->size; n++) {
 		spin_lock_irqsave(&rq->lock, flags);
-		if (rq->tail == rq_head(rq)) {
+		wqe = rq_take(rq);
+		if (!wqe) {
 			spin_unlock_irqrestore(&rq->lock, flags);
 			break;
 		}
-		wc.wr_id = READ_ONCE(rq_slot(rq, rq->tail)->wr_id);
-		rq_set_tail(rq, rq_next(rq, rq->tail));
+		wc.wr_id = READ_ONCE(wqe->wr_id);
 		spin_unlock_irqrestore(&rq->lock, flags);
 		rvt_cq_enter(cq, &wc, true);
 	}
@@ -384,17 +436,25 @@ void rvt_flush_rq(struct rvt_qp *qp)
 /* Forget the WQEs of the QP's own receive queue (to RESET). */
 void rvt_reset_rq(struct rvt_qp *qp)
 {
+	struct rvt_rq *rq = &qp->rq;
 	unsigned long flags;
+	u32 n;
 
 	spin_lock_bh(&qp->r_lock);
 	rvt_drop_taken_rwqe(qp, NULL);
 	spin_unlock_bh(&qp->r_lock);
 	if (qp->ibqp.srq)
 		return;
-	spin_lock_irqsave(&qp->rq.lock, flags);
-	rq_set_head(&qp->rq, 0);
-	rq_set_tail(&qp->rq, 0);
-	spin_unlock_irqrestore(&qp->rq.lock, flags);
+	spin_lock_irqsave(&rq->lock, flags);
+	if (rq->drv_ring) {
+		/* the driver's slots are freed by taking what they hold */
+		for (n = 0; n < rq->size && rq_take(rq); n++)
+			;
+	} else {
+		rq_set_head(rq, 0);
+		rq_set_tail(rq, 0);
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
 int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
@@ -403,7 +463,7 @@ int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
 	int ret = 0;
 
-	if (ibqp->srq ||
+	if (ibqp->srq || qp->rq.drv_ring ||
 	    !(ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_RECV_OK)) {
 		*bad_wr = wr;
 		return -EINVAL;
@@ -421,6 +481,25 @@ int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return ret;
 }
 
+/* A user SRQ whose ring is its driver's (driver_user_abi). */
+static int rvt_create_drv_srq(struct rvt_dev_info *rdi, struct rvt_srq *srq,
+			      struct ib_srq_attr *attr, struct ib_udata *udata)
+{
+	int ret;
+
+	ret = rdi->driver_f.create_user_srq(srq, attr, udata);
+	if (ret)
+		return ret;
+	if (WARN_ON_ONCE(!srq->rq.drv_ring))
+		return -EINVAL;
+	ret = rvt_rq_init_drv(rdi, &srq->rq, attr->max_wr, attr->max_sge);
+	if (ret) {
+		rdi->driver_f.destroy_user_srq(srq);
+		srq->rq.drv_ring = NULL;
+	}
+	return ret;
+}
+
 int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 		   struct ib_udata *udata)
 {
@@ -430,7 +509,8 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	int ret;
 
 	if (init_attr->srq_type != IB_SRQT_BASIC ||
-	    (udata && rdi->dparms.driver_user_abi))
+	    (udata && rdi->dparms.driver_user_abi &&
+	     !rdi->driver_f.create_user_srq))
 		return -EOPNOTSUPP;
 	if (!attr->max_wr || attr->max_wr > rdi->dparms.props.max_srq_wr ||
 	    attr->max_sge > rdi->dparms.props.max_srq_sge ||
@@ -439,7 +519,9 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	if (!attr->max_sge)
 		attr->max_sge = 1;
 
-	if (udata)
+	if (udata && rdi->dparms.driver_user_abi)
+		ret = rvt_create_drv_srq(rdi, srq, attr, udata);
+	else if (udata)
 		ret = rvt_rq_init_user(&srq->rq, attr->max_wr, attr->max_sge,
 				       udata);
 	else
@@ -499,6 +581,16 @@ static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
 		return -EINVAL;
 	if ((mask & IB_SRQ_LIMIT) && attr->srq_limit >= attr->max_wr)
 		return -EINVAL;
+	if (rq->drv_ring) {
+		/* the driver moves the requests over under rq->lock */
+		ret = rdi->driver_f.resize_user_srq(srq, attr->max_wr, udata);
+		if (!ret && (mask & IB_SRQ_LIMIT)) {
+			spin_lock_irqsave(&rq->lock, flags);
+			srq->limit = attr->srq_limit;
+			spin_unlock_irqrestore(&rq->lock, flags);
+		}
+		return ret;
+	}
 	if (rq->wq) {
 		wq = rvt_resize_srq_user(rq, size, udata, &entry);
 		if (IS_ERR(wq))
@@ -575,7 +667,11 @@ int rvt_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 
 int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
-	rvt_rq_free(&to_rvt_srq(ibsrq)->rq);
+	struct rvt_srq *srq = to_rvt_srq(ibsrq);
+
+	if (srq->rq.drv_ring)
+		srq->rq.rdi->driver_f.destroy_user_srq(srq);
+	rvt_rq_free(&srq->rq);
 	return 0;
 }
 

@@ -78,10 +78,13 @@ static void rvt_sq_drained(struct rvt_qp *qp)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
-/* Does @wqe complete here rather than on the wire? */
+/*
+ * Does @wqe complete here rather than on the wire?  A refused request
+ * (rvt_post_ring_wr()) does, as a local one: after those before it.
+ */
 static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
-	return !qp->rdi->driver_f.xmit_wqe ||
+	return !qp->rdi->driver_f.xmit_wqe || wqe->refused ||
 	       wqe->wr.opcode == IB_WR_REG_MR ||
 	       wqe->wr.opcode == IB_WR_LOCAL_INV;
 }
@@ -96,7 +99,7 @@ static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 static bool rvt_local_ahead(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	return qp->rdi->driver_f.xmit_wqe && qp->rdi->driver_f.xmit_local &&
-	       wqe->wr.opcode == IB_WR_REG_MR &&
+	       wqe->wr.opcode == IB_WR_REG_MR && !wqe->refused &&
 	       !(wqe->wr.send_flags & IB_SEND_FENCE);
 }
 
@@ -230,6 +233,11 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 
 	if (state == IB_QPS_ERR) {
 		rvt_sq_retire(qp, wqe, IB_WC_WR_FLUSH_ERR, false);
+		return true;
+	}
+	/* malformed: it completes in error without running */
+	if (wqe->refused) {
+		rvt_sq_retire(qp, wqe, wqe->status, false);
 		return true;
 	}
 	if (!rvt_completes_here(qp, wqe))

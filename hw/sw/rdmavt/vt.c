@@ -41,7 +41,18 @@
  *                                           an MR's completion (last put)
  *   qp->state_lock (IRQ safe; the state)    nests nothing of rdmavt
  *   rdi->qp_table's xa_lock (IRQ safe)      nests nothing of rdmavt
+ *   rdi->ah_table's xa_lock (IRQ safe; a    nests nothing of rdmavt
+ *   user AH's number and its hold)
  *   rvt_atomic_lock (atomic.c)              innermost, BH off
+ *
+ * A driver's user rings (driver_user_abi) are reached through its hooks
+ * under the lock of what they stand for: a CQ's (user_cq_push,
+ * user_cq_empty) under cq->lock, a receive ring's (user_rq_take,
+ * user_rq_count) under rq->lock, a send ring's slots freed
+ * (user_sq_retired) under qp->s_lock; the hooks take no rdmavt lock.
+ * The doorbell (user_sq_doorbell) runs with no rdmavt lock held, and
+ * what it takes to serialise itself nests outside qp->s_lock and the
+ * AH table's lock (rvt_post_ring_wr()).
  *
  * The QP locks never nest in one another, not even across two QPs: the
  * engine owns a QP's send side by RVT_S_BUSY in s_flags, not by holding
@@ -216,6 +227,66 @@ grh:
 }
 EXPORT_SYMBOL(rvt_check_ah);
 
+/*
+ * A user AH of a driver with a user ABI of its own gets a number, by
+ * which the requests of the driver's send rings name it
+ * (rvt_post_ring_wr()); the driver answers it (create_user_ah).
+ */
+static int rvt_number_user_ah(struct rvt_dev_info *rdi, struct rvt_ah *ah,
+			      u32 flags, struct ib_udata *udata)
+{
+	gfp_t gfp = flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL : GFP_ATOMIC;
+	int ret;
+
+	ret = xa_alloc_irq(&rdi->ah_table, &ah->num, ah, xa_limit_32b, gfp);
+	if (ret)
+		return ret;
+	if (rdi->driver_f.create_user_ah) {
+		ret = rdi->driver_f.create_user_ah(ah, udata);
+		if (ret) {
+			xa_erase_irq(&rdi->ah_table, ah->num);
+			ah->num = 0;
+		}
+	}
+	return ret;
+}
+
+/**
+ * rvt_user_ah_get - hold a user AH named by its number for a request
+ * @qp: the QP posting; the AH must be of its PD
+ * @num: the AH's number (struct rvt_ah.num)
+ *
+ * The hold (rvt_ah.wqes) keeps the AH from being destroyed; the check
+ * and the hold are one step under the AH table's lock, as are
+ * rvt_destroy_ah()'s check and removal.
+ *
+ * Context: any; takes the AH table's lock (IRQ safe).
+ * Return: the AH, held (rvt_user_ah_put()), or NULL.
+ */
+struct rvt_ah *rvt_user_ah_get(struct rvt_qp *qp, u32 num)
+{
+	struct rvt_dev_info *rdi = qp->rdi;
+	unsigned long flags;
+	struct rvt_ah *ah;
+
+	if (!num)
+		return NULL;
+	xa_lock_irqsave(&rdi->ah_table, flags);
+	ah = xa_load(&rdi->ah_table, num);
+	if (ah && ah->ibah.pd == qp->ibqp.pd)
+		atomic_inc(&ah->wqes);
+	else
+		ah = NULL;
+	xa_unlock_irqrestore(&rdi->ah_table, flags);
+	return ah;
+}
+
+/* Drop the hold of rvt_user_ah_get(). */
+void rvt_user_ah_put(struct rvt_ah *ah)
+{
+	atomic_dec(&ah->wqes);
+}
+
 static int rvt_create_ah(struct ib_ah *ibah,
 			 struct rdma_ah_init_attr *init_attr,
 			 struct ib_udata *udata)
@@ -242,7 +313,12 @@ static int rvt_create_ah(struct ib_ah *ibah,
 	atomic_set(&ah->wqes, 0);
 	/* the core holds the AH's GID reference in ibah->sgid_attr */
 	ah->attr.grh.sgid_attr = NULL;
-	return 0;
+	if (udata && rdi->dparms.driver_user_abi) {
+		ret = rvt_number_user_ah(rdi, ah, init_attr->flags, udata);
+		if (ret)
+			atomic_dec(&rdi->n_ahs);
+	}
+	return ret;
 }
 
 static int rvt_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
@@ -256,11 +332,23 @@ static int rvt_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 static int rvt_destroy_ah(struct ib_ah *ibah, u32 destroy_flags)
 {
 	struct rvt_ah *ah = container_of(ibah, struct rvt_ah, ibah);
+	struct rvt_dev_info *rdi = ib_to_rvt(ibah->device);
+	unsigned long flags;
 
-	/* a user datagram still queued reads it: the context retries */
-	if (atomic_read(&ah->wqes))
+	/*
+	 * A user datagram still queued reads it: the context retries.  A
+	 * numbered one leaves the table in the step that checks, so that
+	 * no request takes it after the check.
+	 */
+	xa_lock_irqsave(&rdi->ah_table, flags);
+	if (atomic_read(&ah->wqes)) {
+		xa_unlock_irqrestore(&rdi->ah_table, flags);
 		return -EBUSY;
-	atomic_dec(&ib_to_rvt(ibah->device)->n_ahs);
+	}
+	if (ah->num)
+		__xa_erase(&rdi->ah_table, ah->num);
+	xa_unlock_irqrestore(&rdi->ah_table, flags);
+	atomic_dec(&rdi->n_ahs);
 	return 0;
 }
 
@@ -367,6 +455,7 @@ struct rvt_dev_info *rvt_alloc_device(size_t size, int nports)
 	xa_init_flags(&rdi->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&rdi->lkey_table.table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&rdi->counters, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&rdi->ah_table, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	spin_lock_init(&rdi->n_lock);
 	return rdi;
 }
@@ -383,6 +472,7 @@ static void rvt_release(struct rvt_dev_info *rdi)
 	WARN_ON(!xa_empty(&rdi->lkey_table.table));
 	xa_destroy(&rdi->qp_table);
 	xa_destroy(&rdi->lkey_table.table);
+	xa_destroy(&rdi->ah_table);
 	WARN_ON(rdi->n_mcast_grps_allocated);
 	rvt_ports_release(rdi);
 	kfree(rdi->ports);

@@ -9,7 +9,8 @@
 
 /* SGEs per work request that rdmavt supports (upstream rxe offers 32) */
 #define RVT_MAX_SGE		32
-#define RVT_MAX_INLINE		256
+/* a receive WQE of as many SGEs fits the responder's list */
+static_assert(RVT_MAX_RECV_SGE >= RVT_MAX_SGE);
 /* bytes a UD receive reserves for the GRH */
 #define RVT_GRH_BYTES		40
 /* GRH next header: an IBA transport header follows */
@@ -25,12 +26,12 @@ int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period);
 int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 
 /* mmap.c */
-struct rvt_mmap_entry;
-void *rvt_mmap_alloc(struct ib_udata *udata, size_t size,
-		     struct rvt_mmap_entry **entry, u64 *offset);
-void rvt_mmap_remove(struct rvt_mmap_entry *entry);
 int rvt_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void rvt_mmap_free(struct rdma_user_mmap_entry *rdma);
+
+/* vt.c: the user AHs that a driver's send rings name by number */
+struct rvt_ah *rvt_user_ah_get(struct rvt_qp *qp, u32 num);
+void rvt_user_ah_put(struct rvt_ah *ah);
 
 /* mr.c */
 struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc);
@@ -62,6 +63,8 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge);
 int rvt_rq_init_user(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
 		     struct ib_udata *udata);
+int rvt_rq_init_drv(struct rvt_dev_info *rdi, struct rvt_rq *rq, u32 max_wr,
+		    u32 max_sge);
 void rvt_rq_free(struct rvt_rq *rq);
 u32 rvt_rq_count(struct rvt_rq *rq);
 void rvt_flush_rq(struct rvt_qp *qp);

@@ -18,8 +18,10 @@
 #include <linux/netdevice.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <linux/idr.h>
 #include <rdma/ib_mad.h>
 #include <rdma/rdma_vt.h>
+#include <rdma/rdma_user_rxe.h>
 
 #include "rxe_hdr.h"
 
@@ -55,6 +57,11 @@
 #define RXE_MAX_MSG_SZ		BIT(31)
 /* headers a RoCE v2 packet may carry, taken off the MTU (upstream's) */
 #define RXE_MAX_HDR_LENGTH	80
+/* the user ABI: its version, SRQ numbers (upstream's), queue entries */
+#define RXE_UVERBS_ABI_VERSION	2
+#define RXE_MIN_SRQ_NUM		0x00020001
+#define RXE_MAX_SRQ_NUM		0x00040000
+#define RXE_MAX_RING_SLOTS	BIT(21)
 
 /**
  * enum rxe_drop - why a received packet was dropped (struct rxe_dev.drops)
@@ -96,6 +103,7 @@ struct rxe_ns;
  *	system_bh_wq (softirq context); disabled in rxe_dealloc()
  * @pkeys: the P_Key table (upstream's 64 entries; the default P_Key
  *	first, the rest empty)
+ * @srq_ida: the numbers of user SRQs (rxe_create_srq_resp.srq_num)
  */
 struct rxe_dev {
 	struct rvt_dev_info	rdi;
@@ -107,6 +115,7 @@ struct rxe_dev {
 	struct sk_buff_head	loop_q;
 	struct work_struct	loop_work;
 	u16			pkeys[RXE_MAX_PKEYS];
+	struct ida		srq_ida;
 };
 
 static inline struct rxe_dev *to_rxe_dev(struct ib_device *ibdev)
@@ -256,6 +265,27 @@ struct rxe_pkt {
 	u32			plen;
 };
 
+/**
+ * struct rxe_uring - a queue of rxe's user ABI, mapped into a process
+ *	(rxe_uring.c)
+ * @buf: the queue: struct rxe_queue_buf, then the slots
+ * @mmap: its mmap entry (rvt_mmap_alloc())
+ * @mi: where user space maps it, as the driver data answers it
+ * @mask: slots - 1: every index is masked with it (the kernel's copy;
+ *	the queue's head has one for user space)
+ * @shift: log2 of a slot's bytes (the kernel's copy)
+ * @index: the index the kernel owns, its own copy: a CQ's producer
+ *	index, a work queue's consumer index
+ */
+struct rxe_uring {
+	struct rxe_queue_buf	*buf;
+	struct rvt_mmap_entry	*mmap;
+	struct mminfo		mi;
+	u32			mask;
+	u32			shift;
+	u32			index;
+};
+
 /* rxe_dev.c */
 enum ib_mtu rxe_mtu_to_enum(int mtu);
 u32 rxe_mtu(struct rxe_dev *rxe);
@@ -300,6 +330,17 @@ void rxe_mcast_mac(const union ib_gid *mgid, u8 *mac);
 int rxe_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
 int rxe_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
 void rxe_mcast_recv(struct rxe_pkt *pkt);
+
+/* rxe_uring.c */
+void rxe_uring_hooks(struct rvt_dev_info *rdi);
+void rxe_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask,
+		   struct ib_udata *udata);
+bool rxe_uring_cq_push(struct rxe_uring *r, const struct ib_wc *wc);
+bool rxe_uring_recv_take(struct rxe_uring *r, u32 max_sge,
+			 struct rvt_rwqe *wqe);
+void rxe_uring_send_wr(const struct rxe_send_wqe *w, u32 max_sge,
+		       u32 max_inline, struct rvt_ring_wr *rwr,
+		       struct ib_sge *sges);
 
 /* rxe_rc.c */
 int rxe_rc_init(struct rvt_qp *qp, struct rxe_qp_priv *priv);

@@ -115,7 +115,7 @@ static int rxe_del_gid(const struct ib_gid_attr *attr, void **context)
 static const struct ib_device_ops rxe_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_RXE,
-	.uverbs_abi_ver = 2,	/* RXE_UVERBS_ABI_VERSION of upstream's rxe */
+	.uverbs_abi_ver = RXE_UVERBS_ABI_VERSION,
 	.add_gid = rxe_add_gid,
 	.attach_mcast = rxe_attach_mcast,
 	.del_gid = rxe_del_gid,
@@ -182,6 +182,7 @@ static void rxe_dealloc(struct rvt_dev_info *rdi)
 
 	rxe_loop_stop(rxe);
 	rxe_ns_put(rxe);
+	ida_destroy(&rxe->srq_ida);
 }
 
 static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
@@ -195,6 +196,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	rxe = container_of(rdi, struct rxe_dev, rdi);
 	rxe->ndev = ndev;
 	rxe_loop_init(rxe);
+	ida_init(&rxe->srq_ida);
 
 	rdi->ibdev.node_type = RDMA_NODE_IB_CA;
 	rdi->ibdev.phys_port_cnt = 1;
@@ -205,7 +207,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	rxe_set_props(rxe, ndev);
 	rdi->dparms.roce = true;
 	/* librxe maps rxe's own queues, not rdmavt's */
-	rdi->dparms.driver_user_abi = true;
+	rxe_uring_hooks(rdi);
 	rdi->dparms.node = dev_to_node(&ndev->dev);
 	rdi->driver_f.dealloc = rxe_dealloc;
 	rdi->driver_f.xmit_wqe = rxe_xmit_wqe;
@@ -214,7 +216,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	rdi->driver_f.xmit_stop = rxe_xmit_stop;
 	rdi->driver_f.qp_priv_alloc = rxe_qp_priv_alloc;
 	rdi->driver_f.qp_priv_free = rxe_qp_priv_free;
-	rdi->driver_f.modify_qp = rxe_rc_modify;
+	rdi->driver_f.modify_qp = rxe_modify_qp;
 	rdi->dparms.qp_types = BIT(IB_QPT_UD) | BIT(IB_QPT_GSI) |
 			       BIT(IB_QPT_RC) | BIT(IB_QPT_UC);
 	/* port 1; cannot fail for index 0 of a one port device */

@@ -13,5 +13,8 @@
 
 const struct rxe_test_ops rxe_test = {
 	.device_add = rxe_device_add,
+	.uring_cq_push = rxe_uring_cq_push,
+	.uring_recv_take = rxe_uring_recv_take,
+	.uring_send_wr = rxe_uring_send_wr,
 };
 EXPORT_SYMBOL_IF_KUNIT(rxe_test);

@@ -5,7 +5,8 @@
  * and ib_detach_mcast() and their delivery across the loop fabric,
  * rvt_mcast_find(), the QP iterator, rvt_check_ah(), rvt_comm_est(), the
  * state table ib_rvt_state_ops against what the verbs accept in each
- * state, rvt_add_retry_timer_ext() and rvt_rc_error().
+ * state, rvt_add_retry_timer_ext() and rvt_rc_error(), a receive WQE
+ * of the most SGEs a QP may have.
  *
  * Every case creates loop devices of its own; objects are released by
  * KUnit actions in reverse order of creation.  Payloads are random and
@@ -824,6 +825,76 @@ static void rvt_retry_timer_ext_rc_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_ERR);
 }
 
+/*
+ * A receive WQE of the device's max_recv_sge (32) SGEs, none adjacent
+ * to the one before (no merging): a SEND scatters into all of them.
+ * The responder's list of checked SGEs (r_sg_list) must hold them all
+ * (it held 16 once: KASAN saw the responder write past it).
+ */
+static void rvt_recv_max_sge(struct kunit *test)
+{
+	struct kt_vt *vt = new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct ib_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 4,
+			.max_recv_wr = 4,
+			.max_send_sge = 1,
+			.max_recv_sge = vt->dev->attrs.max_recv_sge,
+		},
+		.port_num = 1,
+	};
+	struct kt_tcqe *r = kt_new_tcqe(test), *s = kt_new_tcqe(test);
+	u32 n = init.cap.max_recv_sge, i, len = n * 8;
+	struct ib_recv_wr rwr = { .wr_cqe = &r->cqe, .num_sge = n };
+	struct ib_send_wr swr = {
+		.wr_cqe = &s->cqe,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_sge *sges, sge;
+	struct ib_qp *a, *b;
+	u8 *sbuf, *rbuf;
+
+	KUNIT_ASSERT_EQ(test, n, 32);
+	a = kt_new_test_qp(test, vt, &init);
+	b = kt_new_test_qp(test, vt, &init);
+	sbuf = kunit_kzalloc(test, len, GFP_KERNEL);
+	rbuf = kunit_kzalloc(test, 2 * len, GFP_KERNEL);
+	sges = kunit_kcalloc(test, n, sizeof(*sges), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sbuf);
+	KUNIT_ASSERT_NOT_NULL(test, rbuf);
+	KUNIT_ASSERT_NOT_NULL(test, sges);
+	KUNIT_ASSERT_EQ(test, rc_connect(a, b->qp_num, port_lid(vt->dev),
+					 true), 0);
+	KUNIT_ASSERT_EQ(test, rc_connect(b, a->qp_num, port_lid(vt->dev),
+					 false), 0);
+
+	/* every other 8 bytes of rbuf */
+	for (i = 0; i < n; i++)
+		sges[i] = kt_sge_of(b->pd, rbuf + 16 * i, 8);
+	rwr.sg_list = sges;
+	KUNIT_ASSERT_EQ(test, ib_post_recv(b, &rwr, NULL), 0);
+	get_random_bytes(sbuf, len);
+	sge = kt_sge_of(a->pd, sbuf, len);
+	swr.sg_list = &sge;
+	KUNIT_ASSERT_EQ(test, ib_post_send(a, &swr, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, s));
+	KUNIT_ASSERT_TRUE(test, kt_tcqe_wait(cq, r));
+	KUNIT_EXPECT_EQ(test, s->wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->wc.byte_len, len);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, memcmp(rbuf + 16 * i, sbuf + 8 * i, 8), 0);
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(rbuf + 16 * i + 8, 0, 8));
+	}
+}
+
 static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_mcast_errors),
 	KUNIT_CASE(rvt_mcast_send),
@@ -833,6 +904,7 @@ static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_comm_est_once),
 	KUNIT_CASE(rvt_state_ops_posts),
 	KUNIT_CASE(rvt_retry_timer_ext_rc_error),
+	KUNIT_CASE(rvt_recv_max_sge),
 	{}
 };
 

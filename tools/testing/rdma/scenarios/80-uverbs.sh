@@ -10,7 +10,9 @@
 # whose context shows the port's LID.  Debian's ibv_rc_pingpong (with
 # completion events and its data checked), ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong run between two processes on the
-# loop device through ipathverbs and rdmavt's rings mapped into them.
+# loop device through ipathverbs and rdmavt's rings mapped into them,
+# and on the rxe device through librxe and rxe's queues (over RoCE v2,
+# the GID of the net device's address).
 # (perftest is not run here: under TCG its clock calibration fails now
 # and then, "Can't produce a report", and the test would pass by timing.)
 # tools/testing/rdma/uverbstest
@@ -24,7 +26,10 @@
 # completion channel, two RC QPs connected to each other, SEND, RDMA
 # WRITE and READ posted and polled with write(), the malformed requests
 # and the refusals while objects are in use), and a file's close taking
-# its objects and context.  Then a
+# its objects and context; on the rxe device, rxe's queues mapped and
+# written by hand as librxe would, and as a broken process might
+# (malformed send entries, SGE counts and indices past the queues,
+# resizes under pending entries, a UD entry naming no AH).  Then a
 # device deleted while nothing holds it, and everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
@@ -56,7 +61,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan 21
+ktap_plan 26
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -165,18 +170,18 @@ else
 	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID" "exit $rc, lid $lid"
 fi
 
-# Debian's pingpong programs on the loop device through
-# ipathverbs and rdmavt's rings (the CQs and receive queues mapped into
-# the process, sends through POST_SEND): a server and a client on this
-# guest, over TCP port PP_PORT, each with its own context on uvloop0.
+# Debian's pingpong programs: a server and a client on this guest, over
+# TCP port PP_PORT, each with its own context on the device.  On the
+# loop device through ipathverbs and rdmavt's rings (the CQs and receive
+# queues mapped into the process, sends through POST_SEND).
 PP_PORT=18515
 PP_ITERS=$(tier_pick 200 5000)
-# peer_run PATTERN PROG ARG...: PROG ARG... as the server, then as the
-# client of it; both must end well and the client print PATTERN.
-peer_run() {
-	local pat=$1 prog=$2 srv out rc src
+# pingpong PROG DEV [ARGS]: PROG's server and client on DEV, with ARGS
+pingpong() {
+	local prog=$1 dev=$2 srv out rc src
 	shift 2
-	"$prog" "$@" >/tmp/pp.server 2>&1 &
+	"$prog" -d "$dev" -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
+		>/tmp/pp.server 2>&1 &
 	srv=$!
 	if ! ktap_wait 30 tcp_listening $PP_PORT; then
 		kill $srv 2>/dev/null
@@ -184,32 +189,65 @@ peer_run() {
 		ktap_quote "$(cat /tmp/pp.server)" "server: "
 		return 1
 	fi
-	out=$("$prog" "$@" localhost 2>&1)
+	out=$("$prog" -d "$dev" -i 1 -p $PP_PORT -n $PP_ITERS "$@" \
+		localhost 2>&1)
 	rc=$?
 	wait $srv
 	src=$?
 	ktap_quote "$(cat /tmp/pp.server)" "server: "
 	ktap_quote "$out" "client: "
 	[ $rc = 0 ] && [ $src = 0 ] || return 1
-	case "$out" in *"$pat"*) return 0 ;; esac
+	# "N iters in S seconds": every iteration ran
+	case "$out" in *"$PP_ITERS iters in"*) return 0 ;; esac
 	return 1
 }
-# "N iters in S seconds": every iteration ran
-pingpong() {
-	local prog=$1
-	shift
-	peer_run "$PP_ITERS iters in" "$prog" -d uvloop0 -i 1 -p $PP_PORT \
-		-n $PP_ITERS "$@"
-}
 ktap_test "ibv_rc_pingpong on uvloop0: events, data checked" \
-	pingpong ibv_rc_pingpong -e -c
-ktap_test "ibv_uc_pingpong on uvloop0" pingpong ibv_uc_pingpong
-ktap_test "ibv_ud_pingpong on uvloop0" pingpong ibv_ud_pingpong -s 1024
+	pingpong ibv_rc_pingpong uvloop0 -e -c
+ktap_test "ibv_uc_pingpong on uvloop0" pingpong ibv_uc_pingpong uvloop0
+ktap_test "ibv_ud_pingpong on uvloop0" \
+	pingpong ibv_ud_pingpong uvloop0 -s 1024
 ktap_test "ibv_srq_pingpong on uvloop0: 4 QPs on a shared receive queue" \
-	pingpong ibv_srq_pingpong -q 4
+	pingpong ibv_srq_pingpong uvloop0 -q 4
+
+# On the rxe device through librxe and rxe's queues (completion, send,
+# receive and shared receive queues mapped into the process, sends by
+# the doorbell), over RoCE v2 with the GID of ud1's address: both
+# processes on uvrxe0, so every packet takes rxe's loopback.  An
+# iteration costs rxe several times the loop device's (packets, ACKs,
+# the loopback's softirq; 8 to 30 ms under TCG with the debug kernel):
+# the full tier runs 1000 of them.
+PP_ITERS=$(tier_pick 200 1000)
+# rxe_gid: the index of the RoCE v2 GID of 10.82.0.1 on uvrxe0
+rxe_gid() {
+	local i g t
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		g=
+		read -r g <"$CLASS/uvrxe0/ports/1/gids/$i" 2>/dev/null
+		[ "$g" = 0000:0000:0000:0000:0000:ffff:0a52:0001 ] || continue
+		t=
+		read -r t <"$CLASS/uvrxe0/ports/1/gid_attrs/types/$i" \
+			2>/dev/null
+		[ "$t" = "RoCE v2" ] && echo "$i" && return 0
+	done
+	return 1
+}
+gidx=$(rxe_gid)
+ktap_diag "uvrxe0: the RoCE v2 GID of 10.82.0.1 is index ${gidx:-none}"
+ktap_test "ibv_rc_pingpong on uvrxe0: events, data checked" \
+	pingpong ibv_rc_pingpong uvrxe0 -g "${gidx:-0}" -e -c
+# 16 bytes: what a send entry of one SGE has room for, inline
+ktap_test "ibv_rc_pingpong on uvrxe0: 16 bytes inline, data checked" \
+	pingpong ibv_rc_pingpong uvrxe0 -g "${gidx:-0}" -s 16 -c
+ktap_test "ibv_uc_pingpong on uvrxe0" \
+	pingpong ibv_uc_pingpong uvrxe0 -g "${gidx:-0}"
+ktap_test "ibv_ud_pingpong on uvrxe0" \
+	pingpong ibv_ud_pingpong uvrxe0 -g "${gidx:-0}" -s 512
+ktap_test "ibv_srq_pingpong on uvrxe0: 4 QPs on a shared receive queue" \
+	pingpong ibv_srq_pingpong uvrxe0 -g "${gidx:-0}" -q 4
+
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
-ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0
+ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0 uvrxe0
 left=$(rdma resource show pd dev uvrxe0 2>&1 | grep uverbstest)
 left="$left$(rdma resource show ctx dev uvrxe0 2>&1)"
 if [ -z "$left" ]; then

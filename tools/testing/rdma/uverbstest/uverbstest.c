@@ -3,15 +3,18 @@
  * uverbstest: ib_uverbs's write() commands and its context's event file,
  * from user space, as libibverbs uses them.
  *
- *   uverbstest DEV NETDEV DEV_DEL DEV_IB
+ *   uverbstest DEV NETDEV DEV_DEL DEV_IB [DEV_RXE]
  *
  * DEV is an RDMA device on the net device NETDEV (its port follows
  * NETDEV: set down and up here); DEV_DEL is deleted ("rdma link delete")
  * while a context of it is open; DEV_IB, an InfiniBand device of
  * rdmavt's ABI (a loop device), carries data through the commands: MRs,
  * CQs with a completion channel, RC QPs connected to each other, work
- * requests posted and completions polled through write().  Prints KTAP;
- * exits 0 when every case passed.
+ * requests posted and completions polled through write().  DEV_RXE, an
+ * rxe device, carries data through rxe's user ABI as librxe drives it:
+ * its completion, send, receive and shared receive queues mapped here,
+ * entries written and read here, the doorbell, and entries and indices
+ * no sane librxe writes.  Prints KTAP; exits 0 when every case passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,12 +31,15 @@
 
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_rxe.h>
 
 #include "../tool_ktap.h"
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		90
+/* the cases of DEV_RXE */
+#define NCASES_RXE	20
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
@@ -1058,6 +1064,614 @@ static void test_rings(const char *dev)
 	free(buf);
 }
 
+/* ------------------------------------------------------------------
+ * rxe's user ABI on DEV_RXE: the queues librxe maps, written and read
+ * here as librxe does, and as a broken or hostile process might.
+ */
+
+#define QPT_UD		4
+#define QPS_RESET	0
+#define QPS_ERR		6
+#define QP_QKEY		0x40
+#define WC_LOC_LEN_ERR	1
+#define WC_LOC_QP_OP_ERR 2
+#define WC_FLUSH_ERR	5
+#define SEND_INLINE	0x8
+#define RXE_QKEY	0x11110000
+
+/* A queue mapped into this process, as librxe maps it. */
+struct rxe_map {
+	struct rxe_queue_buf *q;
+	size_t size;
+};
+
+static int rxe_map(int fd, const struct mminfo *mi, struct rxe_map *m)
+{
+	void *p = mmap(NULL, mi->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       mi->offset);
+
+	if (!mi->size || p == MAP_FAILED)
+		return -1;
+	m->q = p;
+	m->size = mi->size;
+	return 0;
+}
+
+static void rxe_unmap(struct rxe_map *m)
+{
+	if (m->q)
+		munmap(m->q, m->size);
+	m->q = NULL;
+}
+
+static void *rxe_slot(struct rxe_map *m, uint32_t i)
+{
+	return m->q->data + ((size_t)(i & m->q->index_mask) <<
+			     m->q->log2_elem_size);
+}
+
+/* The entry at the producer index, zeroed (the caller fills it in). */
+static void *rxe_producer_slot(struct rxe_map *m)
+{
+	void *e = rxe_slot(m, m->q->producer_index);
+
+	memset(e, 0, (size_t)1 << m->q->log2_elem_size);
+	return e;
+}
+
+/* Publish the entry at the producer index (@extra: bits past the mask). */
+static void rxe_produce(struct rxe_map *m, uint32_t extra)
+{
+	uint32_t p = (m->q->producer_index + 1) & m->q->index_mask;
+
+	__atomic_store_n(&m->q->producer_index, p | extra, __ATOMIC_RELEASE);
+}
+
+/* The next completion of a CQ's queue within 10 s; 0 or -1. */
+static int rxe_poll(struct rxe_map *cq, struct ib_uverbs_wc *wc)
+{
+	uint32_t c;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		c = cq->q->consumer_index;
+		if (__atomic_load_n(&cq->q->producer_index, __ATOMIC_ACQUIRE) !=
+		    c) {
+			memcpy(wc, rxe_slot(cq, c), sizeof(*wc));
+			__atomic_store_n(&cq->q->consumer_index,
+					 (c + 1) & cq->q->index_mask,
+					 __ATOMIC_RELEASE);
+			return 0;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* The doorbell: POST_SEND with no request, as librxe rings it. */
+static long rxe_doorbell(int fd, uint32_t qp)
+{
+	struct ib_uverbs_post_send p = {
+		.qp_handle = qp, .wqe_size = sizeof(struct ib_uverbs_send_wr),
+	};
+	struct ib_uverbs_post_send_resp r = {};
+
+	return legacy(fd, IB_USER_VERBS_CMD_POST_SEND, &p, sizeof(p), &r,
+		      sizeof(r));
+}
+
+/* A send entry of one SGE (or none) at the producer index. */
+static struct rxe_send_wqe *rxe_send_entry(struct rxe_map *sq, uint32_t op,
+					   uint64_t wr_id, uint32_t flags,
+					   const struct rxe_sge *sge)
+{
+	struct rxe_send_wqe *w = rxe_producer_slot(sq);
+
+	w->wr.wr_id = wr_id;
+	w->wr.opcode = op;
+	w->wr.send_flags = flags;
+	if (sge) {
+		w->dma.num_sge = 1;
+		w->dma.length = sge->length;
+		w->dma.sge[0] = *sge;
+	}
+	return w;
+}
+
+/* A receive entry of one SGE at the producer index, published. */
+static void rxe_recv_entry(struct rxe_map *rq, uint64_t wr_id,
+			   const struct rxe_sge *sge, uint32_t num_sge,
+			   uint32_t extra)
+{
+	struct rxe_recv_wqe *w = rxe_producer_slot(rq);
+
+	w->wr_id = wr_id;
+	w->dma.num_sge = num_sge;
+	w->dma.length = sge->length;
+	w->dma.sge[0] = *sge;
+	rxe_produce(rq, extra);
+}
+
+/* The index and bytes of DEV's first RoCE v2 GID of an IPv4 address. */
+static int rxe_gid(const char *dev, uint8_t *gid)
+{
+	char path[128], buf[64];
+	unsigned int w[8];
+	int i, j;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path),
+			 SYS_IB "/%s/ports/1/gid_attrs/types/%d", dev, i);
+		if (read_file(path, buf, sizeof(buf)) || strcmp(buf, "RoCE v2"))
+			continue;
+		snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/gids/%d",
+			 dev, i);
+		if (read_file(path, buf, sizeof(buf)) ||
+		    strncmp(buf, "0000:0000:0000:0000:0000:ffff:", 30) ||
+		    sscanf(buf, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
+			   &w[3], &w[4], &w[5], &w[6], &w[7]) != 8)
+			continue;
+		for (j = 0; j < 8; j++) {
+			gid[2 * j] = w[j] >> 8;
+			gid[2 * j + 1] = w[j];
+		}
+		return i;
+	}
+	return -1;
+}
+
+/* The queue pair of the rxe cases and what it maps. */
+struct rxe_side {
+	int fd;
+	uint32_t pd, cq, qp, qpn, lkey, rkey, ah;
+	struct rxe_map cqm, sqm, rqm;
+	uint8_t *buf;
+	uint8_t gid[16];
+	int gidx;
+};
+
+static long rxe_create_cq(struct rxe_side *s, uint32_t cqe,
+			  struct ib_uverbs_create_cq_resp *r,
+			  struct rxe_create_cq_resp *d, size_t resp_len)
+{
+	struct ib_uverbs_create_cq c = { .user_handle = 7, .cqe = cqe,
+					 .comp_channel = -1 };
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		struct rxe_create_cq_resp d;
+	} out = {};
+	long ret;
+
+	ret = legacy(s->fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &out,
+		     resp_len);
+	*r = out.r;
+	*d = out.d;
+	return ret;
+}
+
+static long rxe_create_qp(struct rxe_side *s, uint8_t type,
+			  struct ib_uverbs_create_qp_resp *r,
+			  struct rxe_create_qp_resp *d)
+{
+	struct ib_uverbs_create_qp c = {
+		.user_handle = 0x5151, .pd_handle = s->pd,
+		.send_cq_handle = s->cq, .recv_cq_handle = s->cq,
+		.max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 2,
+		.max_recv_sge = 2, .qp_type = type,
+	};
+	struct {
+		struct ib_uverbs_create_qp_resp r;
+		struct rxe_create_qp_resp d;
+	} out = {};
+	long ret;
+
+	ret = legacy(s->fd, IB_USER_VERBS_CMD_CREATE_QP, &c, sizeof(c), &out,
+		     sizeof(out));
+	*r = out.r;
+	*d = out.d;
+	return ret;
+}
+
+static long rxe_modify(struct rxe_side *s, struct ib_uverbs_modify_qp *m)
+{
+	m->qp_handle = s->qp;
+	return legacy_in(s->fd, IB_USER_VERBS_CMD_MODIFY_QP, m, sizeof(*m));
+}
+
+/* RC: RESET (when asked), INIT, RTR, RTS towards itself over RoCE v2. */
+static int rxe_connect_self(struct rxe_side *s, int reset)
+{
+	struct ib_uverbs_modify_qp m = { .qp_state = QPS_RESET,
+					 .attr_mask = QP_STATE };
+
+	if (reset && rxe_modify(s, &m) < 0)
+		return -1;
+	m = (struct ib_uverbs_modify_qp){
+		.qp_state = QPS_INIT, .port_num = 1, .qp_access_flags = ACC_ALL,
+		.attr_mask = QP_STATE | QP_PKEY | QP_PORT | QP_ACCESS,
+	};
+	if (rxe_modify(s, &m) < 0)
+		return -1;
+	m = (struct ib_uverbs_modify_qp){
+		.qp_state = QPS_RTR, .path_mtu = MTU_1024,
+		.dest_qp_num = s->qpn, .rq_psn = 9, .max_dest_rd_atomic = 1,
+		.min_rnr_timer = 1,
+		.attr_mask = QP_STATE | QP_AV | QP_MTU | QP_DEST_QPN |
+			     QP_RQ_PSN | QP_DEST_RD_ATOMIC | QP_MIN_RNR,
+	};
+	memcpy(m.dest.dgid, s->gid, 16);
+	m.dest.sgid_index = s->gidx;
+	m.dest.hop_limit = 64;
+	m.dest.is_global = 1;
+	m.dest.port_num = 1;
+	if (rxe_modify(s, &m) < 0)
+		return -1;
+	m = (struct ib_uverbs_modify_qp){
+		.qp_state = QPS_RTS, .sq_psn = 9, .timeout = 14, .retry_cnt = 7,
+		.rnr_retry = 7, .max_rd_atomic = 1,
+		.attr_mask = QP_STATE | QP_SQ_PSN | QP_TIMEOUT | QP_RETRY |
+			     QP_RNR_RETRY | QP_RD_ATOMIC,
+	};
+	return rxe_modify(s, &m) < 0 ? -1 : 0;
+}
+
+static uint32_t rxe_qp_state(struct rxe_side *s)
+{
+	struct ib_uverbs_query_qp q = { .qp_handle = s->qp,
+					.attr_mask = QP_STATE };
+	struct ib_uverbs_query_qp_resp r = {};
+
+	if (legacy(s->fd, IB_USER_VERBS_CMD_QUERY_QP, &q, sizeof(q), &r,
+		   sizeof(r)) < 0)
+		return 0xff;
+	return r.qp_state;
+}
+
+/*
+ * A SEND of @len bytes from the start of the buffer into its second
+ * half, through the queues; 0 when both completions came, in order,
+ * successful, and the bytes arrived.
+ */
+static int rxe_send_self(struct rxe_side *s, uint32_t len, uint64_t id)
+{
+	struct rxe_sge rs = { .addr = (uintptr_t)s->buf + 4096,
+			      .length = 4096, .lkey = s->lkey };
+	struct rxe_sge ss = { .addr = (uintptr_t)s->buf, .length = len,
+			      .lkey = s->lkey };
+	struct ib_uverbs_wc wc[2];
+
+	memset(s->buf, (int)id, len);
+	memset(s->buf + 4096, 0, 4096);
+	rxe_recv_entry(&s->rqm, id + 1, &rs, 1, 0);
+	rxe_send_entry(&s->sqm, IB_UVERBS_WR_SEND, id, SEND_SIGNALED, &ss);
+	rxe_produce(&s->sqm, 0);
+	if (rxe_doorbell(s->fd, s->qp) < 0 || rxe_poll(&s->cqm, &wc[0]) ||
+	    rxe_poll(&s->cqm, &wc[1]))
+		return -1;
+	return wc[0].wr_id == id && !wc[0].status &&
+	       wc[0].opcode == IB_UVERBS_WC_SEND && wc[1].wr_id == id + 1 &&
+	       !wc[1].status && wc[1].opcode == WC_RECV &&
+	       wc[1].byte_len == len && wc[1].qp_num == s->qpn &&
+	       !memcmp(s->buf, s->buf + 4096, len) ? 0 : -1;
+}
+
+/*
+ * One malformed send entry (@w filled in by the caller at the producer
+ * index) and a good SEND behind it: the bad one completes with @status,
+ * the QP goes to the error state, the SEND and a receive posted before
+ * are flushed; then RESET and a new connection make the QP work again.
+ */
+static int rxe_bad_entry(struct rxe_side *s, uint32_t status)
+{
+	struct rxe_sge rs = { .addr = (uintptr_t)s->buf + 4096,
+			      .length = 4096, .lkey = s->lkey };
+	struct rxe_sge ss = { .addr = (uintptr_t)s->buf, .length = 8,
+			      .lkey = s->lkey };
+	struct ib_uverbs_wc wc[4];
+	int i, ok;
+
+	rxe_recv_entry(&s->rqm, 71, &rs, 1, 0);
+	rxe_produce(&s->sqm, 0);
+	rxe_send_entry(&s->sqm, IB_UVERBS_WR_SEND, 72, SEND_SIGNALED, &ss);
+	rxe_produce(&s->sqm, 0);
+	if (rxe_doorbell(s->fd, s->qp) < 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (rxe_poll(&s->cqm, &wc[i]))
+			return -1;
+	/* the receive is flushed when the QP fails: first or last */
+	ok = rxe_qp_state(s) == QPS_ERR;
+	for (i = 0; i < 3 && wc[i].wr_id != 70; i++)
+		;
+	ok = ok && i < 3 && wc[i].status == status;
+	for (i = 0; i < 3 && wc[i].wr_id != 72; i++)
+		;
+	ok = ok && i < 3 && wc[i].status == WC_FLUSH_ERR;
+	for (i = 0; i < 3 && wc[i].wr_id != 71; i++)
+		;
+	ok = ok && i < 3 && wc[i].status == WC_FLUSH_ERR;
+	/* every slot free again, and the QP back to work after RESET */
+	ok = ok && s->sqm.q->consumer_index ==
+		   (s->sqm.q->producer_index & s->sqm.q->index_mask);
+	return ok && !rxe_connect_self(s, 1) && !rxe_send_self(s, 64, 80) ?
+	       0 : -1;
+}
+
+static void test_rxe(const char *dev)
+{
+	struct ib_uverbs_get_context g = {};
+	struct ib_uverbs_get_context_resp gr[2] = {};
+	struct ib_uverbs_create_cq_resp cr;
+	struct rxe_create_cq_resp cd;
+	struct ib_uverbs_create_qp_resp qr;
+	struct rxe_create_qp_resp qd;
+	struct ib_uverbs_reg_mr_resp mr = {};
+	struct rxe_side s = {};
+	struct rxe_send_wqe *w;
+	struct ib_uverbs_wc wc;
+	struct rxe_sge sge;
+	long pdh;
+	int ok, i;
+
+	s.gidx = rxe_gid(dev, s.gid);
+	s.fd = open_uverbs(dev);
+	ok = s.fd >= 0 && legacy(s.fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g,
+				 sizeof(g), gr, sizeof(gr)) > 0;
+	pdh = ok ? alloc_pd(s.fd) : -1;
+	s.pd = pdh;
+	s.buf = aligned_alloc(4096, 8192);
+	ok = ok && pdh >= 0 && s.gidx >= 0 && s.buf &&
+	     reg_mr(s.fd, s.pd, s.buf, 8192, (uintptr_t)s.buf, ACC_ALL,
+		    &mr) > 0;
+	s.lkey = mr.lkey;
+	s.rkey = mr.rkey;
+	result(ok, "DEV_RXE: a context, a PD, an MR, a RoCE v2 GID",
+	       "gid index %d: %s", s.gidx, strerror(errno));
+
+	/* completion queue */
+	expect_err("rxe CREATE_CQ without room for rxe's answer: EINVAL",
+		   rxe_create_cq(&s, 16, &cr, &cd, sizeof(cr)), EINVAL);
+	ok = rxe_create_cq(&s, 16, &cr, &cd, sizeof(cr) + sizeof(cd)) > 0 &&
+	     !rxe_map(s.fd, &cd.mi, &s.cqm);
+	s.cq = cr.cq_handle;
+	result(ok && cr.cqe == 31 && s.cqm.q->index_mask == 31 &&
+	       (1u << s.cqm.q->log2_elem_size) >= sizeof(wc) &&
+	       cd.mi.size >= sizeof(*s.cqm.q) + 32 * sizeof(wc),
+	       "rxe CREATE_CQ of 16: 31 entries, its queue mapped",
+	       "cqe %u mask %u size %u", cr.cqe,
+	       ok ? s.cqm.q->index_mask : 0, cd.mi.size);
+
+	/* queue pair: RC towards itself */
+	ok = rxe_create_qp(&s, QPT_RC, &qr, &qd) > 0 &&
+	     !rxe_map(s.fd, &qd.sq_mi, &s.sqm) &&
+	     !rxe_map(s.fd, &qd.rq_mi, &s.rqm);
+	s.qp = qr.qp_handle;
+	s.qpn = qr.qpn;
+	result(ok && qr.max_send_wr == 15 && qr.max_recv_wr == 15 &&
+	       qr.max_send_sge == 2 && qr.max_inline_data == 32 &&
+	       s.sqm.q->index_mask == 15 && s.rqm.q->index_mask == 15 &&
+	       (1u << s.sqm.q->log2_elem_size) >=
+	       sizeof(struct rxe_send_wqe) + 32,
+	       "rxe CREATE_QP: send and receive queues of 15 mapped",
+	       "wr %u/%u sge %u inline %u", qr.max_send_wr, qr.max_recv_wr,
+	       qr.max_send_sge, qr.max_inline_data);
+	result(!rxe_connect_self(&s, 0), "MODIFY_QP: RTS towards itself",
+	       "%s", strerror(errno));
+
+	/* data through the queues */
+	result(!rxe_send_self(&s, 3000, 10),
+	       "a SEND by the doorbell: both completions in the CQ's queue",
+	       "");
+	result(s.sqm.q->consumer_index == 1 && s.rqm.q->consumer_index == 1,
+	       "its send and receive slots freed (consumer indices 1)",
+	       "sq %u rq %u", s.sqm.q->consumer_index,
+	       s.rqm.q->consumer_index);
+	memset(s.buf + 6000, 0, 64);
+	w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_RDMA_WRITE, 20,
+			   SEND_SIGNALED | SEND_INLINE, NULL);
+	w->wr.wr.rdma.remote_addr = (uintptr_t)s.buf + 6000;
+	w->wr.wr.rdma.rkey = s.rkey;
+	w->dma.length = 30;
+	memset(w->dma.inline_data, 0x6b, 30);
+	rxe_produce(&s.sqm, 0);
+	ok = rxe_doorbell(s.fd, s.qp) > 0 && !rxe_poll(&s.cqm, &wc) &&
+	     wc.wr_id == 20 && !wc.status;
+	/* the entry was copied: changing it afterwards changes nothing */
+	memset(w->dma.inline_data, 0, 30);
+	for (i = 0; i < 30 && s.buf[6000 + i] == 0x6b; i++)
+		;
+	result(ok && i == 30 && !s.buf[6030],
+	       "an inline RDMA WRITE: the bytes of the entry", "%d bytes",
+	       i);
+
+	/* untrusted entries and indices */
+	sge = (struct rxe_sge){ .addr = (uintptr_t)s.buf + 4096,
+				.length = 4096, .lkey = s.lkey };
+	rxe_recv_entry(&s.rqm, 31, &sge, 1000, 0);
+	sge = (struct rxe_sge){ .addr = (uintptr_t)s.buf, .length = 500,
+				.lkey = s.lkey };
+	rxe_send_entry(&s.sqm, IB_UVERBS_WR_SEND, 30, SEND_SIGNALED, &sge);
+	rxe_produce(&s.sqm, 0);
+	ok = rxe_doorbell(s.fd, s.qp) > 0 && !rxe_poll(&s.cqm, &wc) &&
+	     !wc.status && !rxe_poll(&s.cqm, &wc);
+	result(ok && wc.wr_id == 31 && !wc.status && wc.byte_len == 500,
+	       "a receive entry claiming 1000 SGEs takes its queue's 2",
+	       "wr_id %llu status %u", (unsigned long long)wc.wr_id,
+	       wc.status);
+	rxe_recv_entry(&s.rqm, 41, &sge, 1, 0xfff00000);
+	rxe_send_entry(&s.sqm, IB_UVERBS_WR_SEND, 40, SEND_SIGNALED, &sge);
+	rxe_produce(&s.sqm, 0xfff00000);
+	ok = rxe_doorbell(s.fd, s.qp) > 0 && !rxe_poll(&s.cqm, &wc) &&
+	     wc.wr_id == 40 && !wc.status && !rxe_poll(&s.cqm, &wc) &&
+	     wc.wr_id == 41 && !wc.status;
+	result(ok && s.sqm.q->consumer_index ==
+	       (s.sqm.q->producer_index & 15),
+	       "producer indices past the queues count modulo their size",
+	       "sq %u/%#x", s.sqm.q->consumer_index,
+	       s.sqm.q->producer_index);
+	s.sqm.q->producer_index &= 15;
+	s.rqm.q->producer_index &= 15;
+
+	rxe_send_entry(&s.sqm, IB_UVERBS_WR_BIND_MW, 70, SEND_SIGNALED, NULL);
+	result(!rxe_bad_entry(&s, WC_LOC_QP_OP_ERR),
+	       "an entry of BIND_MW: LOC_QP_OP_ERR, the QP in error, then RESET",
+	       "");
+	w = rxe_send_entry(&s.sqm, 0x12345, 70, 0, NULL);
+	result(!rxe_bad_entry(&s, WC_LOC_QP_OP_ERR),
+	       "an entry of an opcode that does not exist: LOC_QP_OP_ERR", "");
+	w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_SEND, 70, 0, &sge);
+	w->dma.num_sge = 100000;
+	result(!rxe_bad_entry(&s, WC_LOC_QP_OP_ERR),
+	       "an entry of 100000 SGEs: LOC_QP_OP_ERR", "");
+	w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_SEND, 70, SEND_INLINE, NULL);
+	w->dma.length = 1 << 20;
+	result(!rxe_bad_entry(&s, WC_LOC_LEN_ERR),
+	       "an entry of 1 MiB inline: LOC_LEN_ERR", "");
+
+	/* a CQ resized with two completions not polled */
+	{
+		struct ib_uverbs_resize_cq c = { .cq_handle = s.cq,
+						 .cqe = 100 };
+		struct {
+			struct ib_uverbs_resize_cq_resp r;
+			struct rxe_resize_cq_resp d;
+		} out = {};
+		struct rxe_map old = s.cqm;
+
+		ok = !rxe_send_self(&s, 16, 90);
+		/* put the two completions back: not polled */
+		s.cqm.q->consumer_index = (s.cqm.q->consumer_index - 2) & 31;
+		ok = ok && legacy(s.fd, IB_USER_VERBS_CMD_RESIZE_CQ, &c,
+				  sizeof(c), &out, sizeof(out)) > 0;
+		ok = ok && !rxe_map(s.fd, &out.d.mi, &s.cqm);
+		rxe_unmap(&old);
+		ok = ok && out.r.cqe == 127 && s.cqm.q->index_mask == 127 &&
+		     s.cqm.q->producer_index == 2 &&
+		     !rxe_poll(&s.cqm, &wc) && wc.wr_id == 90 &&
+		     !rxe_poll(&s.cqm, &wc) && wc.wr_id == 91;
+		result(ok && !rxe_send_self(&s, 16, 92),
+		       "RESIZE_CQ to 127: the two not polled move over",
+		       "cqe %u", out.r.cqe);
+	}
+
+	/* UD: an AH by number */
+	{
+		struct ib_uverbs_create_ah c = { .user_handle = 3,
+						 .pd_handle = s.pd };
+		struct {
+			struct ib_uverbs_create_ah_resp r;
+			struct rxe_create_ah_resp d;
+		} out = {};
+		struct ib_uverbs_modify_qp m = {
+			.qp_state = QPS_INIT, .port_num = 1, .qkey = RXE_QKEY,
+			.attr_mask = QP_STATE | QP_PKEY | QP_PORT | QP_QKEY,
+		};
+		struct rxe_side u = s;
+
+		memcpy(c.attr.grh.dgid, s.gid, 16);
+		c.attr.grh.sgid_index = s.gidx;
+		c.attr.grh.hop_limit = 64;
+		c.attr.is_global = 1;
+		c.attr.port_num = 1;
+		ok = legacy(s.fd, IB_USER_VERBS_CMD_CREATE_AH, &c, sizeof(c),
+			    &out, sizeof(out)) > 0 && out.d.ah_num;
+		ok = ok && rxe_create_qp(&u, QPT_UD, &qr, &qd) > 0 &&
+		     !rxe_map(s.fd, &qd.sq_mi, &u.sqm) &&
+		     !rxe_map(s.fd, &qd.rq_mi, &u.rqm);
+		u.qp = qr.qp_handle;
+		u.qpn = qr.qpn;
+		ok = ok && rxe_modify(&u, &m) > 0;
+		m = (struct ib_uverbs_modify_qp){ .qp_state = QPS_RTR,
+						  .attr_mask = QP_STATE };
+		ok = ok && rxe_modify(&u, &m) > 0;
+		m = (struct ib_uverbs_modify_qp){
+			.qp_state = QPS_RTS, .sq_psn = 1,
+			.attr_mask = QP_STATE | QP_SQ_PSN,
+		};
+		ok = ok && rxe_modify(&u, &m) > 0;
+		sge = (struct rxe_sge){ .addr = (uintptr_t)s.buf + 4096,
+					.length = 4096, .lkey = s.lkey };
+		rxe_recv_entry(&u.rqm, 51, &sge, 1, 0);
+		sge = (struct rxe_sge){ .addr = (uintptr_t)s.buf,
+					.length = 200, .lkey = s.lkey };
+		w = rxe_send_entry(&u.sqm, IB_UVERBS_WR_SEND, 50,
+				   SEND_SIGNALED, &sge);
+		w->wr.wr.ud.remote_qpn = u.qpn;
+		w->wr.wr.ud.remote_qkey = RXE_QKEY;
+		w->wr.wr.ud.ah_num = out.d.ah_num;
+		rxe_produce(&u.sqm, 0);
+		ok = ok && rxe_doorbell(s.fd, u.qp) > 0 &&
+		     !rxe_poll(&s.cqm, &wc) && wc.wr_id == 50 && !wc.status &&
+		     !rxe_poll(&s.cqm, &wc) && wc.wr_id == 51 && !wc.status &&
+		     wc.byte_len == 240 && wc.src_qp == u.qpn;
+		result(ok, "CREATE_AH answers a number; a UD SEND naming it arrives",
+		       "ah_num %u status %u", out.d.ah_num, wc.status);
+		w = rxe_send_entry(&u.sqm, IB_UVERBS_WR_SEND, 60,
+				   SEND_SIGNALED, &sge);
+		w->wr.wr.ud.ah_num = out.d.ah_num + 1000;
+		rxe_produce(&u.sqm, 0);
+		ok = rxe_doorbell(s.fd, u.qp) > 0 && !rxe_poll(&s.cqm, &wc);
+		result(ok && wc.wr_id == 60 && wc.status == WC_LOC_QP_OP_ERR &&
+		       rxe_qp_state(&u) == QPS_ERR,
+		       "a UD entry naming no AH of the PD: LOC_QP_OP_ERR",
+		       "status %u", wc.status);
+		rxe_unmap(&u.sqm);
+		rxe_unmap(&u.rqm);
+	}
+
+	/* SRQ: created, an entry posted, resized under it */
+	{
+		struct ib_uverbs_create_srq c = { .user_handle = 4,
+						  .pd_handle = s.pd,
+						  .max_wr = 8, .max_sge = 1 };
+		struct {
+			struct ib_uverbs_create_srq_resp r;
+			struct rxe_create_srq_resp d;
+		} out = {};
+		struct {
+			struct ib_uverbs_modify_srq m;
+			struct rxe_modify_srq_cmd d;
+		} mc = {};
+		struct mminfo mi = {};
+		struct rxe_map srq = {};
+		struct rxe_recv_wqe *e;
+
+		ok = legacy(s.fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c),
+			    &out, sizeof(out)) > 0 &&
+		     !rxe_map(s.fd, &out.d.mi, &srq);
+		result(ok && out.r.max_wr == 15 && srq.q->index_mask == 15 &&
+		       out.d.srq_num >= 0x20001,
+		       "rxe CREATE_SRQ: 15 entries mapped, an SRQ number",
+		       "max_wr %u srq_num %#x", out.r.max_wr, out.d.srq_num);
+		sge = (struct rxe_sge){ .addr = 0x1234, .length = 8,
+					.lkey = s.lkey };
+		if (ok)
+			rxe_recv_entry(&srq, 61, &sge, 1, 0);
+		mc.m.srq_handle = out.r.srq_handle;
+		mc.m.attr_mask = 1;	/* IB_SRQ_MAX_WR */
+		mc.m.max_wr = 40;
+		mc.d.mmap_info_addr = (uintptr_t)&mi;
+		ok = ok && legacy_in(s.fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &mc,
+				     sizeof(mc)) > 0;
+		rxe_unmap(&srq);
+		ok = ok && !rxe_map(s.fd, &mi, &srq);
+		e = ok ? rxe_slot(&srq, 0) : NULL;
+		result(ok && srq.q->index_mask == 63 &&
+		       srq.q->producer_index == 1 && !srq.q->consumer_index &&
+		       e->wr_id == 61 && e->dma.sge[0].addr == 0x1234,
+		       "MODIFY_SRQ to 40: a queue of 63, the entry moved over",
+		       "mask %u", ok ? srq.q->index_mask : 0);
+		rxe_unmap(&srq);
+	}
+
+	rxe_unmap(&s.cqm);
+	rxe_unmap(&s.sqm);
+	rxe_unmap(&s.rqm);
+	result(!close(s.fd), "DEV_RXE: the file closes, taking it all", "%s",
+	       strerror(errno));
+	free(s.buf);
+}
+
 /* A task with other credentials may not act on the file. */
 static void test_foreign_writer(int fd)
 {
@@ -1146,14 +1760,15 @@ static void test_delete(const char *dev)
 
 int main(int argc, char **argv)
 {
-	int fd, async = -1;
+	int fd, async = -1, ncases = NCASES + (argc == 6 ? NCASES_RXE : 0);
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s DEV NETDEV DEV_DEL DEV_IB\n",
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr,
+			"usage: %s DEV NETDEV DEV_DEL DEV_IB [DEV_RXE]\n",
 			argv[0]);
 		return 2;
 	}
-	printf("KTAP version 1\n1..%d\n", NCASES);
+	printf("KTAP version 1\n1..%d\n", ncases);
 	fd = open_uverbs(argv[1]);
 	result(fd >= 0, "open DEV's uverbsN", "%s", strerror(errno));
 	if (fd < 0)
@@ -1169,7 +1784,9 @@ int main(int argc, char **argv)
 	test_delete(argv[3]);
 	test_datapath(argv[4]);
 	test_rings(argv[4]);
-	if (case_num != NCASES)
-		printf("# ran %d cases, planned %d\n", case_num, NCASES);
-	return failed || case_num != NCASES;
+	if (argc == 6)
+		test_rxe(argv[5]);
+	if (case_num != ncases)
+		printf("# ran %d cases, planned %d\n", case_num, ncases);
+	return failed || case_num != ncases;
 }
