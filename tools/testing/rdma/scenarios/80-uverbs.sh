@@ -175,7 +175,7 @@ fi
 # loop device through ipathverbs and rdmavt's rings (the CQs and receive
 # queues mapped into the process, sends through POST_SEND).
 PP_PORT=18515
-PP_ITERS=$(tier_pick 200 5000)
+PP_ITERS=$(tier_pick 100 5000)
 # pingpong PROG DEV [ARGS]: PROG's server and client on DEV, with ARGS
 pingpong() {
 	local prog=$1 dev=$2 srv out rc src
@@ -216,7 +216,7 @@ ktap_test "ibv_srq_pingpong on uvloop0: 4 QPs on a shared receive queue" \
 # iteration costs rxe several times the loop device's (packets, ACKs,
 # the loopback's softirq; 8 to 30 ms under TCG with the debug kernel):
 # the full tier runs 1000 of them.
-PP_ITERS=$(tier_pick 200 1000)
+PP_ITERS=$(tier_pick 50 1000)
 # rxe_gid: the index of the RoCE v2 GID of 10.82.0.1 on uvrxe0
 rxe_gid() {
 	local i g t
