@@ -26,10 +26,10 @@ IP=/usr/bin/ip
 # calls per run: the full tier (make check-full) makes 150000 on the loop
 # device as root and 100000 as nobody, the quick tier a random sample
 # with a fresh seed each run (about a thousand calls a second under TCG)
-ROOT_CALLS=$(tier_pick 8000 150000)
-USER_CALLS=$(tier_pick 4000 100000)
-OTHER_CALLS=$(tier_pick 2000 30000)
-GONE_CALLS=$(tier_pick 3000 30000)
+ROOT_CALLS=$(tier_pick 4000 150000)
+USER_CALLS=$(tier_pick 2000 100000)
+OTHER_CALLS=$(tier_pick 1000 30000)
+GONE_CALLS=$(tier_pick 2000 30000)
 
 seed=$(sed -n 's/.*uverbsfuzz\.seed=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$seed" ] || seed=$(($(date +%s) % 1000000))
