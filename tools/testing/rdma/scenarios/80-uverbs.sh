@@ -61,7 +61,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan 26
+ktap_plan $(tier_pick 22 26)
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -235,15 +235,20 @@ gidx=$(rxe_gid)
 ktap_diag "uvrxe0: the RoCE v2 GID of 10.82.0.1 is index ${gidx:-none}"
 ktap_test "ibv_rc_pingpong on uvrxe0: events, data checked" \
 	pingpong ibv_rc_pingpong uvrxe0 -g "${gidx:-0}" -e -c
-# 16 bytes: what a send entry of one SGE has room for, inline
-ktap_test "ibv_rc_pingpong on uvrxe0: 16 bytes inline, data checked" \
-	pingpong ibv_rc_pingpong uvrxe0 -g "${gidx:-0}" -s 16 -c
-ktap_test "ibv_uc_pingpong on uvrxe0" \
-	pingpong ibv_uc_pingpong uvrxe0 -g "${gidx:-0}"
-ktap_test "ibv_ud_pingpong on uvrxe0" \
-	pingpong ibv_ud_pingpong uvrxe0 -g "${gidx:-0}" -s 512
-ktap_test "ibv_srq_pingpong on uvrxe0: 4 QPs on a shared receive queue" \
-	pingpong ibv_srq_pingpong uvrxe0 -g "${gidx:-0}" -q 4
+# The quick tier runs the rc pingpong above on rxe (uverbstest's rxe
+# cases cover UD, inline data and the SRQ ring through the commands);
+# the full tier also the programs of the other transports on it.
+if [ "${RDMA_TIER:-quick}" = full ]; then
+	# 16 bytes: what a send entry of one SGE has room for, inline
+	ktap_test "ibv_rc_pingpong on uvrxe0: 16 bytes inline, data checked" \
+		pingpong ibv_rc_pingpong uvrxe0 -g "${gidx:-0}" -s 16 -c
+	ktap_test "ibv_uc_pingpong on uvrxe0" \
+		pingpong ibv_uc_pingpong uvrxe0 -g "${gidx:-0}"
+	ktap_test "ibv_ud_pingpong on uvrxe0" \
+		pingpong ibv_ud_pingpong uvrxe0 -g "${gidx:-0}" -s 512
+	ktap_test "ibv_srq_pingpong on uvrxe0: 4 QPs on a shared receive queue" \
+		pingpong ibv_srq_pingpong uvrxe0 -g "${gidx:-0}" -q 4
+fi
 
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
