@@ -37,6 +37,10 @@
 #                     or single (one host thread runs a guest's vCPUs in
 #                     turn); default multi
 #   RDMA_VM_VERBOSE=1 echo the whole console while a check run goes
+#   RDMA_VM_LOCK      a file every run takes an exclusive flock(1) on
+#                     first, so that runs from several worktrees of one
+#                     machine take turns (default /tmp/rdma-vm.lock;
+#                     "none": no lock)
 #   RDMA_TIER         quick (default) or full: the strength every scenario
 #                     and KUnit suite runs at (make check / make check-full);
 #                     scenarios read it as $RDMA_TIER (ktap.sh: tier_pick),
@@ -79,6 +83,12 @@
 # scenarios; bench.log in bench mode), in check mode capture.log (ttyS2,
 # the packet captures that scenarios send: guest/capture.sh, capture.py)
 # and vm.rc (exit status of QEMU under timeout(1): 124 = time limit).
+
+# One VM run at a time per machine (RDMA_VM_LOCK above): the guests need
+# both cores, and the wire's bridge has one name.
+if [ "${RDMA_VM_LOCK:=/tmp/rdma-vm.lock}" != none ] && [ -z "$RDMA_VM_LOCK_HELD" ]; then
+	exec env RDMA_VM_LOCK_HELD=1 flock "$RDMA_VM_LOCK" "$0" "$@"
+fi
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
