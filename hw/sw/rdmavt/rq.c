@@ -17,18 +17,33 @@
 
 #include "vt.h"
 
-int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge)
+/*
+ * The sizes and the empty state every ring starts with: @max_wr entries
+ * of @max_sge SGEs; with @scratch, the copy rdmavt takes an entry of a
+ * ring user space writes into before it looks at it.
+ */
+static int rvt_rq_setup(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
+			bool scratch)
 {
 	rq->size = max_wr + 1;
 	rq->max_sge = max_sge;
 	rq->stride = struct_size_t(struct rvt_rwqe, sg_list, max_sge);
-	rq->wqes = vzalloc(array_size(rq->size, rq->stride));
-	if (!rq->wqes)
-		return -ENOMEM;
+	if (scratch) {
+		rq->scratch = kzalloc(rq->stride, GFP_KERNEL);
+		if (!rq->scratch)
+			return -ENOMEM;
+	}
 	spin_lock_init(&rq->lock);
 	rq->head = 0;
 	rq->tail = 0;
 	return 0;
+}
+
+int rvt_rq_init(struct rvt_rq *rq, u32 max_wr, u32 max_sge)
+{
+	rvt_rq_setup(rq, max_wr, max_sge, false);
+	rq->wqes = vzalloc(array_size(rq->size, rq->stride));
+	return rq->wqes ? 0 : -ENOMEM;
 }
 
 /*
@@ -45,12 +60,9 @@ int rvt_rq_init_user(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
 
 	if (udata->outlen < sizeof(offset))
 		return rvt_rq_init(rq, max_wr, max_sge);
-	rq->size = max_wr + 1;
-	rq->max_sge = max_sge;
-	rq->stride = struct_size_t(struct rvt_rwqe, sg_list, max_sge);
-	rq->scratch = kzalloc(rq->stride, GFP_KERNEL);
-	if (!rq->scratch)
-		return -ENOMEM;
+	ret = rvt_rq_setup(rq, max_wr, max_sge, true);
+	if (ret)
+		return ret;
 	wq = rvt_mmap_alloc(udata, sizeof(*wq) +
 			    array_size(rq->size, rq->stride), &rq->mmap,
 			    &offset);
@@ -65,9 +77,6 @@ int rvt_rq_init_user(struct rvt_rq *rq, u32 max_wr, u32 max_sge,
 	}
 	rq->wq = wq;
 	rq->wqes = wq->wq;
-	spin_lock_init(&rq->lock);
-	rq->head = 0;
-	rq->tail = 0;
 	return 0;
 
 err:
@@ -85,16 +94,7 @@ int rvt_rq_init_drv(struct rvt_dev_info *rdi, struct rvt_rq *rq, u32 max_wr,
 		    u32 max_sge)
 {
 	rq->rdi = rdi;
-	rq->size = max_wr + 1;
-	rq->max_sge = max_sge;
-	rq->stride = struct_size_t(struct rvt_rwqe, sg_list, max_sge);
-	rq->scratch = kzalloc(rq->stride, GFP_KERNEL);
-	if (!rq->scratch)
-		return -ENOMEM;
-	spin_lock_init(&rq->lock);
-	rq->head = 0;
-	rq->tail = 0;
-	return 0;
+	return rvt_rq_setup(rq, max_wr, max_sge, true);
 }
 
 /*

@@ -116,6 +116,22 @@ static u32 rxe_uring_consumer(struct rxe_uring *r)
 	return smp_load_acquire(&r->buf->consumer_index) & r->mask;
 }
 
+/*
+ * Copy @cnt entries of @len bytes from @from, the first at index
+ * @first, to the start of the new queue @to, and publish them.
+ */
+static void rxe_uring_move(struct rxe_uring *to, struct rxe_uring *from,
+			   u32 first, u32 cnt, size_t len)
+{
+	u32 i;
+
+	for (i = 0; i < cnt; i++)
+		memcpy(rxe_uring_slot(to, i), rxe_uring_slot(from, first + i),
+		       len);
+	/* the entries moved over are whole before user space sees them */
+	smp_store_release(&to->buf->producer_index, cnt);
+}
+
 /* ------------------------------------------------------------------
  * Entries: pure functions over copies (the suite rdma_rxe_uring calls
  * them through rxe_test_ops)
@@ -326,42 +342,58 @@ static size_t rxe_send_wqe_size(u32 room)
  * Completion queues
  */
 
-static int rxe_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
+/* What CREATE_CQ and RESIZE_CQ answer: where to map the queue. */
+static_assert(sizeof(struct rxe_create_cq_resp) == sizeof(struct mminfo));
+static_assert(sizeof(struct rxe_resize_cq_resp) == sizeof(struct mminfo));
+
+static void rxe_uring_put(struct rxe_uring *r)
 {
-	struct rxe_create_cq_resp resp = {};
+	rxe_uring_free(r);
+	kfree(r);
+}
+
+/*
+ * A CQ's queue of *@n completions at least (*@n becomes what it holds),
+ * its place answered in @udata.
+ */
+static struct rxe_uring *rxe_user_cq_ring(struct ib_udata *udata, u32 *n)
+{
 	struct rxe_uring *r;
-	u32 n = cq->ibcq.cqe;
 	int ret;
 
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
+	if (!udata || udata->outlen < sizeof(struct mminfo))
+		return ERR_PTR(-EINVAL);
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
-		return -ENOMEM;
-	ret = rxe_uring_init(r, udata, &n, sizeof(struct ib_uverbs_wc));
-	if (ret)
-		goto err_free;
-	resp.mi = r->mi;
-	ret = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (ret)
-		goto err_ring;
+		return ERR_PTR(-ENOMEM);
+	ret = rxe_uring_init(r, udata, n, sizeof(struct ib_uverbs_wc));
+	if (ret) {
+		kfree(r);
+		return ERR_PTR(ret);
+	}
+	ret = ib_copy_to_udata(udata, &r->mi, sizeof(r->mi));
+	if (ret) {
+		rxe_uring_put(r);
+		return ERR_PTR(ret);
+	}
+	return r;
+}
+
+static int rxe_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
+{
+	u32 n = cq->ibcq.cqe;
+	struct rxe_uring *r = rxe_user_cq_ring(udata, &n);
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
 	cq->ibcq.cqe = n;
 	cq->drv_ring = r;
 	return 0;
-
-err_ring:
-	rxe_uring_free(r);
-err_free:
-	kfree(r);
-	return ret;
 }
 
 static void rxe_destroy_user_cq(struct rvt_cq *cq)
 {
-	struct rxe_uring *r = cq->drv_ring;
-
-	rxe_uring_free(r);
-	kfree(r);
+	rxe_uring_put(cq->drv_ring);
 	cq->drv_ring = NULL;
 }
 
@@ -372,24 +404,13 @@ static void rxe_destroy_user_cq(struct rvt_cq *cq)
 static int rxe_resize_user_cq(struct rvt_cq *cq, u32 cqe,
 			      struct ib_udata *udata)
 {
-	struct rxe_resize_cq_resp resp = {};
 	struct rxe_uring *r, *old;
 	unsigned long flags;
-	u32 n = cqe, cnt, cons, i;
-	int ret;
+	u32 n = cqe, cnt, cons;
 
-	if (!udata || udata->outlen < sizeof(resp))
-		return -EINVAL;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
-	ret = rxe_uring_init(r, udata, &n, sizeof(struct ib_uverbs_wc));
-	if (ret)
-		goto err_free;
-	resp.mi = r->mi;
-	ret = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (ret)
-		goto err_ring;
+	r = rxe_user_cq_ring(udata, &n);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
 
 	spin_lock_irqsave(&cq->lock, flags);
 	old = cq->drv_ring;
@@ -397,27 +418,16 @@ static int rxe_resize_user_cq(struct rvt_cq *cq, u32 cqe,
 	cnt = (old->index - cons) & old->mask;
 	if (cnt > n) {
 		spin_unlock_irqrestore(&cq->lock, flags);
-		ret = -EINVAL;
-		goto err_ring;
+		rxe_uring_put(r);
+		return -EINVAL;
 	}
-	for (i = 0; i < cnt; i++)
-		memcpy(rxe_uring_slot(r, i), rxe_uring_slot(old, cons + i),
-		       sizeof(struct ib_uverbs_wc));
+	rxe_uring_move(r, old, cons, cnt, sizeof(struct ib_uverbs_wc));
 	r->index = cnt;
-	/* the entries moved over are whole before user space sees them */
-	smp_store_release(&r->buf->producer_index, cnt);
 	cq->drv_ring = r;
 	cq->ibcq.cqe = n;
 	spin_unlock_irqrestore(&cq->lock, flags);
-	rxe_uring_free(old);
-	kfree(old);
+	rxe_uring_put(old);
 	return 0;
-
-err_ring:
-	rxe_uring_free(r);
-err_free:
-	kfree(r);
-	return ret;
 }
 
 static bool rxe_user_cq_push(struct rvt_cq *cq, const struct ib_wc *wc)
@@ -705,7 +715,7 @@ static int rxe_resize_user_srq(struct rvt_srq *srq, u32 max_wr,
 	struct rxe_modify_srq_cmd cmd;
 	struct rxe_uring r = {};
 	unsigned long flags;
-	u32 n = max_wr, cnt, i;
+	u32 n = max_wr, cnt;
 	int ret;
 
 	if (!udata || udata->inlen < sizeof(cmd))
@@ -729,11 +739,7 @@ static int rxe_resize_user_srq(struct rvt_srq *srq, u32 max_wr,
 		ret = -EINVAL;
 		goto out;
 	}
-	for (i = 0; i < cnt; i++)
-		memcpy(rxe_uring_slot(&r, i),
-		       rxe_uring_slot(&u->rq, u->rq.index + i), u->slot_len);
-	/* the entries moved over are whole before user space sees them */
-	smp_store_release(&r.buf->producer_index, cnt);
+	rxe_uring_move(&r, &u->rq, u->rq.index, cnt, u->slot_len);
 	swap(u->rq, r);
 	srq->rq.size = n + 1;
 	spin_unlock_irqrestore(&srq->rq.lock, flags);
