@@ -457,7 +457,8 @@ struct rvt_driver_params {
  *	cq->ibcq.cqe to what the ring holds, sets cq->drv_ring and answers
  *	the command's driver data.  Returns 0 or a negative error.  Process
  *	context, may sleep.
- * @resize_user_cq: with @create_user_cq; a new ring of @cqe entries at
+ * @resize_user_cq: optional, with @create_user_cq (without it a user
+ *	CQ is not resized: -EOPNOTSUPP); a new ring of @cqe entries at
  *	least (already checked against the device's max_cqe): the driver
  *	answers the driver data, then under cq->lock (IRQ safe) moves the
  *	completions not polled (-EINVAL when they do not fit) and sets
@@ -473,6 +474,13 @@ struct rvt_driver_params {
  * @user_cq_empty: with @create_user_cq; has user space polled every
  *	completion of the ring (IB_CQ_REPORT_MISSED_EVENTS)?  Under
  *	cq->lock, must not sleep.
+ * @user_cq_notify: optional, with @create_user_cq; for a driver whose
+ *	user space arms its CQs by writing into the mapped ring rather
+ *	than with REQ_NOTIFY_CQ (siw): was the CQ armed for the completion
+ *	just pushed (@solicited: its request asked for a solicited event)?
+ *	The driver disarms it when it answers true, and rdmavt calls the
+ *	completion handler, as for an arming of its own.  Under cq->lock,
+ *	must not sleep.
  * @create_user_qp: the rings of a new user QP, after rdmavt checked
  *	@init's capabilities and before it sizes its own send ring: the
  *	driver makes its send ring and, without an SRQ, its receive ring,
@@ -517,7 +525,8 @@ struct rvt_driver_params {
  *	driver makes it, may raise @attr->max_wr to what it holds, sets
  *	srq->rq.drv_ring and answers the driver data.  Process context,
  *	may sleep.
- * @resize_user_srq: with @create_user_srq; a new ring of @max_wr
+ * @resize_user_srq: optional, with @create_user_srq (without it a user
+ *	SRQ's max_wr is not changed: -EOPNOTSUPP); a new ring of @max_wr
  *	requests at least (checked): the driver makes it and tells user
  *	space where (the command's driver data), then under srq->rq.lock
  *	(IRQ safe) moves the requests not taken (-EINVAL when they do not
@@ -526,6 +535,11 @@ struct rvt_driver_params {
  * @destroy_user_srq: with @create_user_srq; the SRQ goes (or its
  *	creation failed after @create_user_srq): the driver removes its
  *	ring.  Process context.
+ * @create_user_mr: optional; answers the driver data of a new user MR
+ *	(REG_MR), and may set the key byte (the low 8 bits) of its keys,
+ *	mr->mr.lkey, mr->ibmr.lkey and mr->ibmr.rkey alike, before the
+ *	keys are published.  Returns 0 or a negative error (the MR then
+ *	goes).  Process context, may sleep.
  * @create_user_ah: optional; answers the driver data of a new user AH.
  *	On a device with driver_user_abi every user AH has a number
  *	(ah->num, from 1) by which the driver's send requests name it
@@ -558,6 +572,7 @@ struct rvt_driver_provided {
 	void (*destroy_user_cq)(struct rvt_cq *cq);
 	bool (*user_cq_push)(struct rvt_cq *cq, const struct ib_wc *wc);
 	bool (*user_cq_empty)(struct rvt_cq *cq);
+	bool (*user_cq_notify)(struct rvt_cq *cq, bool solicited);
 	int (*create_user_qp)(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 			      struct ib_udata *udata);
 	void (*destroy_user_qp)(struct rvt_qp *qp);
@@ -570,6 +585,7 @@ struct rvt_driver_provided {
 	int (*resize_user_srq)(struct rvt_srq *srq, u32 max_wr,
 			       struct ib_udata *udata);
 	void (*destroy_user_srq)(struct rvt_srq *srq);
+	int (*create_user_mr)(struct rvt_mr *mr, struct ib_udata *udata);
 	int (*create_user_ah)(struct rvt_ah *ah, struct ib_udata *udata);
 };
 

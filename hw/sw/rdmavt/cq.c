@@ -232,7 +232,9 @@ int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	if (cqe < 1 || cqe > cq->rdi->dparms.props.max_cqe)
 		return -EINVAL;
 	if (cq->drv_ring)
-		return cq->rdi->driver_f.resize_user_cq(cq, cqe, udata);
+		return cq->rdi->driver_f.resize_user_cq ?
+		       cq->rdi->driver_f.resize_user_cq(cq, cqe, udata) :
+		       -EOPNOTSUPP;
 	if (cq->uq)
 		return rvt_resize_user_cq(cq, cqe, udata);
 	queue = kvcalloc(cqe + 1, sizeof(*queue), GFP_KERNEL);
@@ -329,6 +331,10 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 		cq->notify = 0;
 		notify = true;
 	}
+	/* an arming user space wrote into its ring (driver_user_abi) */
+	if (cq->drv_ring && cq->rdi->driver_f.user_cq_notify &&
+	    cq->rdi->driver_f.user_cq_notify(cq, solicited))
+		notify = true;
 	spin_unlock_irqrestore(&cq->lock, flags);
 
 	/*

@@ -86,15 +86,28 @@ struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc)
 	return &mr->ibmr;
 }
 
+/* @mr leaves the key table; it goes once the engine let go of it. */
+static void rvt_mr_free(struct rvt_dev_info *rdi, struct rvt_mr *mr)
+{
+	xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
+	rvt_put_mr(&mr->mr);
+	/* a reference the engine never dropped would hang us: say so */
+	while (!wait_for_completion_timeout(&mr->mr.comp, 10 * HZ))
+		WARN_ONCE(1, "rdmavt: MR %#x is still referenced\n",
+			  mr->mr.lkey);
+	rvt_free_map(&mr->mr);
+	ib_umem_release(mr->umem);
+	kfree(mr);
+}
+
 /*
  * A user MR: the pages of [@start, @start + @length) pinned (umem), one
  * segment per page at its kernel address.  The engine reaches them
  * through the key checks as any other MR's; the pages stay pinned until
  * rvt_dereg_mr() has waited for the engine's last reference.
  */
-struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
-			      u64 virt_addr, int mr_access_flags,
-			      struct ib_udata *udata)
+static struct rvt_mr *rvt_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				  u64 virt_addr, int mr_access_flags)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(pd->device);
 	struct sg_page_iter iter;
@@ -129,6 +142,28 @@ struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->ibmr.iova = virt_addr;
 	mr->ibmr.length = length;
 	mr->ibmr.page_size = PAGE_SIZE;
+	return mr;
+}
+
+struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+			      u64 virt_addr, int mr_access_flags,
+			      struct ib_udata *udata)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(pd->device);
+	struct rvt_mr *mr;
+	int ret;
+
+	mr = rvt_user_mr(pd, start, length, virt_addr, mr_access_flags);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	/* the driver's answer, and maybe its key byte, before any lookup */
+	if (udata && rdi->driver_f.create_user_mr) {
+		ret = rdi->driver_f.create_user_mr(mr, udata);
+		if (ret) {
+			rvt_mr_free(rdi, mr);
+			return ERR_PTR(ret);
+		}
+	}
 	atomic_set(&mr->mr.lkey_invalid, 0);
 	return &mr->ibmr;
 }
@@ -142,13 +177,19 @@ struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				struct ib_pd *pd, struct ib_udata *udata)
 {
 	struct rvt_mregion *mr = &to_rvt_mr(ibmr)->mr;
+	struct rvt_mr *nmr;
 
 	if (!to_rvt_mr(ibmr)->umem)
 		return ERR_PTR(-EINVAL);
-	if (flags & IB_MR_REREG_TRANS)
-		return rvt_reg_user_mr(pd, start, length, virt_addr,
-				       (flags & IB_MR_REREG_ACCESS) ?
-				       access : mr->access_flags, udata);
+	if (flags & IB_MR_REREG_TRANS) {
+		nmr = rvt_user_mr(pd, start, length, virt_addr,
+				  (flags & IB_MR_REREG_ACCESS) ?
+				  access : mr->access_flags);
+		if (IS_ERR(nmr))
+			return ERR_CAST(nmr);
+		atomic_set(&nmr->mr.lkey_invalid, 0);
+		return &nmr->ibmr;
+	}
 	if (flags & IB_MR_REREG_PD)
 		WRITE_ONCE(mr->pd, pd);
 	if (flags & IB_MR_REREG_ACCESS)
@@ -208,18 +249,7 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(ibmr->device);
-	struct rvt_mr *mr = to_rvt_mr(ibmr);
-
-	xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
-	rvt_put_mr(&mr->mr);
-	/* a reference the engine never dropped would hang us: say so */
-	while (!wait_for_completion_timeout(&mr->mr.comp, 10 * HZ))
-		WARN_ONCE(1, "rdmavt: MR %#x is still referenced\n",
-			  mr->mr.lkey);
-	rvt_free_map(&mr->mr);
-	ib_umem_release(mr->umem);
-	kfree(mr);
+	rvt_mr_free(ib_to_rvt(ibmr->device), to_rvt_mr(ibmr));
 	return 0;
 }
 

@@ -305,8 +305,10 @@ static int rvt_qp_count(struct rvt_dev_info *rdi, int delta)
 /*
  * Give the QP its number: the SMI and GSI QPs are one of each per port
  * (numbers 0 and 1), the others get the next free number from 2 on.
+ * The number is reserved (lookups find nothing there) until
+ * rvt_qp_publish(): the driver may answer it while it makes its rings.
  */
-static int rvt_qp_insert(struct rvt_qp *qp, enum ib_qp_type type)
+static int rvt_qp_reserve(struct rvt_qp *qp, enum ib_qp_type type)
 {
 	struct rvt_dev_info *rdi = qp->rdi;
 	u32 qpn;
@@ -316,11 +318,11 @@ static int rvt_qp_insert(struct rvt_qp *qp, enum ib_qp_type type)
 		qpn = type == IB_QPT_GSI ? 1 : 0;
 		ret = xa_insert_irq(&rdi->qp_table,
 				    RVT_SPECIAL_QP_INDEX(qp->port_num, qpn),
-				    qp, GFP_KERNEL);
+				    NULL, GFP_KERNEL);
 		if (ret == -EBUSY)
 			ret = -EEXIST;
 	} else {
-		ret = xa_alloc_cyclic_irq(&rdi->qp_table, &qpn, qp,
+		ret = xa_alloc_cyclic_irq(&rdi->qp_table, &qpn, NULL,
 					  XA_LIMIT(2, IB_QPN_MASK),
 					  &rdi->next_qpn, GFP_KERNEL);
 		if (ret > 0)
@@ -329,6 +331,20 @@ static int rvt_qp_insert(struct rvt_qp *qp, enum ib_qp_type type)
 	if (!ret)
 		qp->ibqp.qp_num = qpn;
 	return ret;
+}
+
+static unsigned long rvt_qp_index(struct rvt_qp *qp)
+{
+	return qp->ibqp.qp_num <= 1 ?
+	       RVT_SPECIAL_QP_INDEX(qp->port_num, qp->ibqp.qp_num) :
+	       qp->ibqp.qp_num;
+}
+
+/* The QP, whole, can be looked up by its number. */
+static void rvt_qp_publish(struct rvt_qp *qp)
+{
+	/* the slot exists (reserved): storing allocates nothing */
+	xa_store_irq(&qp->rdi->qp_table, rvt_qp_index(qp), qp, GFP_KERNEL);
 }
 
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
@@ -349,10 +365,15 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	if (udata && (init_attr->qp_type == IB_QPT_SMI ||
 		      init_attr->qp_type == IB_QPT_GSI))
 		return -EINVAL;
+	qp->rdi = rdi;
+	qp->port_num = init_attr->port_num ?: 1;
+	ret = rvt_qp_reserve(qp, init_attr->qp_type);
+	if (ret)
+		return ret;
 	if (udata && rdi->dparms.driver_user_abi) {
 		ret = rvt_qp_drv_rings(qp, init_attr, udata);
 		if (ret)
-			return ret;
+			goto err_num;
 	}
 	rvt_qp_init_fields(qp, rdi, init_attr);
 	ret = rvt_qp_alloc_rings(qp, init_attr, udata);
@@ -369,13 +390,9 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	ret = rvt_qp_count(rdi, 1);
 	if (ret)
 		goto err_priv;
-	ret = rvt_qp_insert(qp, init_attr->qp_type);
-	if (ret)
-		goto err_count;
+	rvt_qp_publish(qp);
 	return 0;
 
-err_count:
-	rvt_qp_count(rdi, -1);
 err_priv:
 	if (rdi->driver_f.qp_priv_free)
 		rdi->driver_f.qp_priv_free(rdi, qp);
@@ -385,6 +402,8 @@ err_rings:
 	rvt_qp_free_rings(qp);
 err_drv:
 	rvt_qp_free_drv_rings(qp);
+err_num:
+	xa_erase_irq(&rdi->qp_table, rvt_qp_index(qp));
 	return ret;
 }
 
@@ -627,9 +646,7 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rvt_qp *qp = container_of(ibqp, struct rvt_qp, ibqp);
 	struct rvt_dev_info *rdi = qp->rdi;
 
-	xa_erase_irq(&rdi->qp_table, ibqp->qp_num <= 1 ?
-		     RVT_SPECIAL_QP_INDEX(qp->port_num, ibqp->qp_num) :
-		     ibqp->qp_num);
+	xa_erase_irq(&rdi->qp_table, rvt_qp_index(qp));
 	/* lookups under RCU may still hold it without a reference */
 	synchronize_rcu();
 	/* the driver's connection lets go of it */

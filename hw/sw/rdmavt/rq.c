@@ -582,6 +582,8 @@ static int rvt_resize_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
 	if ((mask & IB_SRQ_LIMIT) && attr->srq_limit >= attr->max_wr)
 		return -EINVAL;
 	if (rq->drv_ring) {
+		if (!rdi->driver_f.resize_user_srq)
+			return -EOPNOTSUPP;
 		/* the driver moves the requests over under rq->lock */
 		ret = rdi->driver_f.resize_user_srq(srq, attr->max_wr, udata);
 		if (!ret && (mask & IB_SRQ_LIMIT)) {

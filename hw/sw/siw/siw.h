@@ -53,6 +53,7 @@
  *	fixed for the device's life, as upstream's
  * @vendor_part_id: a number per device made since the module loaded
  * @num_ctx: its user contexts (at most SIW_MAX_CONTEXT)
+ * @next_cq_id: the ID the next user CQ is told (libsiw prints it)
  * @cep_lock: protects @ceps; innermost (siw_cm.c)
  * @ceps: every connection endpoint of the device (struct siw_cep); each
  *	holds a reference on the device's memory until it is freed
@@ -65,6 +66,7 @@ struct siw_device {
 	u8			raw_gid[ETH_ALEN];
 	u32			vendor_part_id;
 	atomic_t		num_ctx;
+	atomic_t		next_cq_id;
 	spinlock_t		cep_lock;	/* see @cep_lock above */
 	struct list_head	ceps;
 	struct xarray		conns;
@@ -84,5 +86,16 @@ extern bool siw_zcopy_tx;
 bool siw_netdev_qualified(const struct net_device *ndev);
 int siw_device_add(const char *name, struct net_device *ndev);
 void siw_port_event(struct siw_device *sdev, enum ib_event_type type);
+
+/* siw_uring.c: the user ABI (libsiw's mapped queues) */
+struct rvt_ring_wr;
+struct siw_cqe;
+struct siw_sqe;
+void siw_uring_hooks(struct rvt_dev_info *rdi);
+void siw_uring_quiesce(struct rvt_qp *qp);
+void siw_uring_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask);
+u8 siw_uring_cqe_fill(struct siw_cqe *cqe, const struct ib_wc *wc);
+void siw_uring_send_wr(const struct siw_sqe *sqe, struct rvt_ring_wr *rwr,
+		       struct ib_sge *sges);
 
 #endif /* SIW_H */

@@ -180,8 +180,19 @@ static void siw_dealloc(struct rvt_dev_info *rdi)
 static void siw_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			  int attr_mask, struct ib_udata *udata)
 {
+	siw_uring_modify_qp(qp, attr, attr_mask);
 	siw_qp_modify(qp, attr, attr_mask, udata);
 	siw_cm_qp_modified(qp, attr, attr_mask, udata);
+}
+
+/*
+ * A QP is being destroyed: its user send queue is taken from no more,
+ * and the connection manager lets go of it.
+ */
+static void siw_quiesce_qp(struct rvt_qp *qp)
+{
+	siw_uring_quiesce(qp);
+	siw_cm_qp_quiesce(qp);
 }
 
 static struct siw_device *siw_device_alloc(struct net_device *ndev)
@@ -227,11 +238,11 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
 	/* both halves hear of a QP's state change; the CM of its destroy */
 	rdi->driver_f.modify_qp = siw_modify_qp;
-	rdi->driver_f.quiesce_qp = siw_cm_qp_quiesce;
+	rdi->driver_f.quiesce_qp = siw_quiesce_qp;
 	/* upstream siw carries RC QPs only */
 	rdi->dparms.qp_types = BIT(IB_QPT_RC);
 	/* libsiw maps siw's own queues (siw-abi.h), not rdmavt's */
-	rdi->dparms.driver_user_abi = true;
+	siw_uring_hooks(rdi);
 	/* port 1; cannot fail for index 0 of a one port device */
 	rvt_init_port(rdi, &sdev->port, 0, NULL);
 	return sdev;

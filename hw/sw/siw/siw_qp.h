@@ -360,9 +360,12 @@ static inline u32 siw_term_ctrl(u8 layer, u8 etype, u8 ecode)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct siw_cep;
+struct siw_cqe;
+struct siw_sqe;
 
 /**
- * struct siw_test_ops - siw's insides, for the siw_qp and siw_cm suites
+ * struct siw_test_ops - siw's insides, for the siw_qp, siw_cm and
+ *	siw_uring suites
  * @device_add: siw_device_add()
  * @qp_stream_start: siw_qp_stream_start()
  * @qp_stream_stop: siw_qp_stream_stop()
@@ -370,6 +373,8 @@ struct siw_cep;
  * @qp_terms: siw_qp_terms()
  * @cep_get: siw_cep_get(): a suite holds a connection endpoint
  * @cep_put: siw_cep_put(): and lets it go
+ * @uring_send_wr: siw_uring_send_wr(): a user send entry as a request
+ * @uring_cqe_fill: siw_uring_cqe_fill(): a completion as libsiw reads it
  *
  * The table is siw_test (siw_test_ops.c); built only with KUnit.
  */
@@ -382,6 +387,9 @@ struct siw_test_ops {
 	u32 (*qp_terms)(struct rvt_qp *qp, bool sent);
 	void (*cep_get)(struct siw_cep *cep);
 	void (*cep_put)(struct siw_cep *cep);
+	void (*uring_send_wr)(const struct siw_sqe *sqe,
+			      struct rvt_ring_wr *rwr, struct ib_sge *sges);
+	u8 (*uring_cqe_fill)(struct siw_cqe *cqe, const struct ib_wc *wc);
 };
 
 extern const struct siw_test_ops siw_test;

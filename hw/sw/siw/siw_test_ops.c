@@ -23,5 +23,7 @@ const struct siw_test_ops siw_test = {
 	.qp_terms = siw_qp_terms,
 	.cep_get = siw_cep_get,
 	.cep_put = siw_cep_put,
+	.uring_send_wr = siw_uring_send_wr,
+	.uring_cqe_fill = siw_uring_cqe_fill,
 };
 EXPORT_SYMBOL_IF_KUNIT(siw_test);

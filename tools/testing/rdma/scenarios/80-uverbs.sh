@@ -252,7 +252,7 @@ fi
 
 # The commands and the event file from user space (uvloop1 is deleted
 # under a context).
-ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0 uvrxe0
+ktap_tool "uverbstest" uverbstest uvrxe0 ud1 uvloop1 uvloop0 uvrxe0 uvsiw0
 left=$(rdma resource show pd dev uvrxe0 2>&1 | grep uverbstest)
 left="$left$(rdma resource show ctx dev uvrxe0 2>&1)"
 if [ -z "$left" ]; then

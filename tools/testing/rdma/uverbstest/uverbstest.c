@@ -3,7 +3,7 @@
  * uverbstest: ib_uverbs's write() commands and its context's event file,
  * from user space, as libibverbs uses them.
  *
- *   uverbstest DEV NETDEV DEV_DEL DEV_IB [DEV_RXE]
+ *   uverbstest DEV NETDEV DEV_DEL DEV_IB [DEV_RXE [DEV_SIW]]
  *
  * DEV is an RDMA device on the net device NETDEV (its port follows
  * NETDEV: set down and up here); DEV_DEL is deleted ("rdma link delete")
@@ -14,7 +14,11 @@
  * rxe device, carries data through rxe's user ABI as librxe drives it:
  * its completion, send, receive and shared receive queues mapped here,
  * entries written and read here, the doorbell, and entries and indices
- * no sane librxe writes.  Prints KTAP; exits 0 when every case passed.
+ * no sane librxe writes.  DEV_SIW, a siw device, has its queues mapped
+ * as libsiw maps them: receive entries and send entries flushed through
+ * them, the completion queue armed through its control word, and siw's
+ * answers and refusals (its MR key byte, no resizing).  Prints KTAP;
+ * exits 0 when every case passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,7 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
+#include <rdma/siw-abi.h>
 
 #include "../tool_ktap.h"
 
@@ -40,11 +45,14 @@
 #define NCASES		90
 /* the cases of DEV_RXE */
 #define NCASES_RXE	20
+/* the cases of DEV_SIW */
+#define NCASES_SIW	14
 
 /* enum ib_event_type values the event file carries */
 #define EV_PORT_ACTIVE	9
 #define EV_PORT_ERR	10
 #define EV_DEVICE_FATAL	8
+#define EV_CQ_ERR	0
 
 /* /dev/infiniband/uverbsN of @dev, opened read-write, or -1. */
 static int open_uverbs(const char *dev)
@@ -1778,13 +1786,306 @@ static void test_delete(const char *dev)
 	       "the files close", "%s", strerror(errno));
 }
 
+/*
+ * siw's user ABI on DEV_SIW: the queues libsiw maps, written and read
+ * here as libsiw does.  An iWARP QP reaches RTS only through a
+ * connection (rdma_cm), so the entries here are flushed: the QP goes
+ * from INIT to ERR with receive and send entries in its queues.
+ */
+struct siw_side {
+	int fd, chan;
+	uint32_t pd, cq, qp, qpn, srq;
+	struct siw_cqe *cqe;
+	struct siw_cq_ctrl *ctrl;
+	struct siw_sqe *sq;
+	struct siw_rqe *rq;
+	uint32_t num_cqe, num_sqe, num_rqe;
+	uint8_t *buf;
+};
+
+static void *siw_map(int fd, uint64_t key, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, key);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The next completion within 10 s, its slot freed as libsiw frees it. */
+static int siw_poll(struct siw_side *s, uint32_t *get, struct siw_cqe *out)
+{
+	struct siw_cqe *c = &s->cqe[*get % s->num_cqe];
+	int ms;
+
+	for (ms = 0; ms < 10000; ms++) {
+		if (__atomic_load_n(&c->flags, __ATOMIC_ACQUIRE) &
+		    SIW_WQE_VALID) {
+			*out = *c;
+			__atomic_store_n(&c->flags, 0, __ATOMIC_RELEASE);
+			(*get)++;
+			return 0;
+		}
+		usleep(1000);
+	}
+	return -1;
+}
+
+static long siw_modify_state(struct siw_side *s, uint32_t state)
+{
+	struct ib_uverbs_modify_qp m = {
+		.qp_handle = s->qp, .qp_state = state, .port_num = 1,
+		.qp_access_flags = ACC_ALL, .attr_mask = QP_STATE,
+	};
+
+	if (state == QPS_INIT)
+		m.attr_mask |= QP_PORT | QP_ACCESS;
+	return legacy_in(s->fd, IB_USER_VERBS_CMD_MODIFY_QP, &m, sizeof(m));
+}
+
+static void test_siw(const char *dev)
+{
+	struct ib_uverbs_get_context g = {};
+	struct {
+		struct ib_uverbs_get_context_resp r;
+		struct siw_uresp_alloc_ctx d;
+	} gr = {};
+	struct {
+		struct ib_uverbs_reg_mr m;
+		struct siw_ureq_reg_mr d;
+	} rm = {};
+	struct {
+		struct ib_uverbs_reg_mr_resp r;
+		struct siw_uresp_reg_mr d;
+	} rmr = {};
+	struct ib_uverbs_create_comp_channel cc = {};
+	struct ib_uverbs_create_comp_channel_resp ccr = {};
+	struct ib_uverbs_create_cq c = { .user_handle = 0x51c, .cqe = 10 };
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		struct siw_uresp_create_cq d;
+	} cr = {};
+	struct ib_uverbs_resize_cq rz = { .cqe = 40 };
+	struct ib_uverbs_resize_cq_resp rzr = {};
+	struct ib_uverbs_create_qp q = {
+		.user_handle = 0x51d, .max_send_wr = 5, .max_recv_wr = 6,
+		.max_send_sge = 2, .max_recv_sge = 2, .qp_type = QPT_RC,
+	};
+	struct {
+		struct ib_uverbs_create_qp_resp r;
+		struct siw_uresp_create_qp d;
+	} qr = {};
+	struct ib_uverbs_create_srq sc = { .user_handle = 0x51e, .max_wr = 20,
+					   .max_sge = 2 };
+	struct {
+		struct ib_uverbs_create_srq_resp r;
+		struct siw_uresp_create_srq d;
+	} sr = {};
+	struct ib_uverbs_modify_srq ms = { .attr_mask = 1 /* MAX_WR */,
+					   .max_wr = 64 };
+	struct ib_uverbs_destroy_qp_resp dq = {};
+	struct ib_uverbs_destroy_srq_resp ds = {};
+	struct ib_uverbs_destroy_cq_resp dc = {};
+	struct siw_side s = { .chan = -1 };
+	struct siw_cqe e[4];
+	struct siw_rqe *rqe;
+	struct siw_sqe *sqe;
+	uint64_t cq_handle = 0, element = 0;
+	uint32_t get = 0, i;
+	struct siw_rqe *srq_ring;
+	long pdh, ret;
+	int ok;
+
+	s.fd = open_uverbs(dev);
+	ok = s.fd >= 0 && legacy(s.fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g,
+				 sizeof(g), &gr, sizeof(gr)) > 0;
+	pdh = ok ? alloc_pd(s.fd) : -1;
+	s.pd = pdh;
+	s.buf = aligned_alloc(4096, 8192);
+	result(ok && pdh >= 0 && s.buf && gr.d.dev_id,
+	       "DEV_SIW: a context (siw's device ID answered) and a PD",
+	       "%s", strerror(errno));
+
+	/* memory registration: siw's key byte */
+	rm.m = (struct ib_uverbs_reg_mr){
+		.start = (uintptr_t)s.buf, .length = 8192,
+		.hca_va = (uintptr_t)s.buf, .pd_handle = s.pd,
+		.access_flags = ACC_ALL,
+	};
+	expect_err("siw REG_MR without siw's request: EINVAL",
+		   legacy(s.fd, IB_USER_VERBS_CMD_REG_MR, &rm.m, sizeof(rm.m),
+			  &rmr, sizeof(rmr)), EINVAL);
+	rm.d.stag_key = 0x5a;
+	ret = legacy(s.fd, IB_USER_VERBS_CMD_REG_MR, &rm, sizeof(rm), &rmr,
+		     sizeof(rmr));
+	result(ret > 0 && (rmr.r.lkey & 0xff) == 0x5a &&
+	       rmr.r.rkey == rmr.r.lkey && rmr.d.stag == rmr.r.lkey,
+	       "siw REG_MR: the STag has the key byte asked for, answered",
+	       "lkey %#x rkey %#x stag %#x: %s", rmr.r.lkey, rmr.r.rkey,
+	       rmr.d.stag, strerror(errno));
+
+	/* a completion queue on a channel */
+	ok = legacy(s.fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &cc,
+		    sizeof(cc), &ccr, sizeof(ccr)) > 0;
+	s.chan = ok ? (int)ccr.fd : -1;
+	c.comp_channel = s.chan;
+	expect_err("siw CREATE_CQ without room for siw's answer: EINVAL",
+		   legacy(s.fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c),
+			  &cr, sizeof(cr.r)), EINVAL);
+	ok = ok && legacy(s.fd, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c),
+			  &cr, sizeof(cr)) > 0;
+	s.cq = cr.r.cq_handle;
+	s.num_cqe = cr.d.num_cqe;
+	s.cqe = ok ? siw_map(s.fd, cr.d.cq_key, s.num_cqe * sizeof(*s.cqe) +
+			     sizeof(*s.ctrl)) : NULL;
+	s.ctrl = s.cqe ? (struct siw_cq_ctrl *)&s.cqe[s.num_cqe] : NULL;
+	result(ok && s.cqe && s.num_cqe == 16 && cr.r.cqe == 16,
+	       "siw CREATE_CQ of 10: 16 entries and the control word mapped",
+	       "num_cqe %u cqe %u: %s", cr.d.num_cqe, cr.r.cqe,
+	       strerror(errno));
+	rz.cq_handle = s.cq;
+	expect_err("siw RESIZE_CQ: EOPNOTSUPP (siw does not resize)",
+		   legacy(s.fd, IB_USER_VERBS_CMD_RESIZE_CQ, &rz, sizeof(rz),
+			  &rzr, sizeof(rzr)), EOPNOTSUPP);
+
+	/* a queue pair */
+	q.pd_handle = s.pd;
+	q.send_cq_handle = s.cq;
+	q.recv_cq_handle = s.cq;
+	q.max_inline_data = SIW_MAX_INLINE + 1;
+	expect_err("siw CREATE_QP with more inline data than siw's: EINVAL",
+		   legacy(s.fd, IB_USER_VERBS_CMD_CREATE_QP, &q, sizeof(q),
+			  &qr, sizeof(qr)), EINVAL);
+	q.max_inline_data = 0;
+	ok = legacy(s.fd, IB_USER_VERBS_CMD_CREATE_QP, &q, sizeof(q), &qr,
+		    sizeof(qr)) > 0;
+	s.qp = qr.r.qp_handle;
+	s.qpn = qr.r.qpn;
+	s.num_sqe = qr.d.num_sqe;
+	s.num_rqe = qr.d.num_rqe;
+	s.sq = ok ? siw_map(s.fd, qr.d.sq_key, s.num_sqe * sizeof(*s.sq)) :
+		    NULL;
+	s.rq = ok ? siw_map(s.fd, qr.d.rq_key, s.num_rqe * sizeof(*s.rq)) :
+		    NULL;
+	result(ok && s.sq && s.rq && s.num_sqe == 8 && s.num_rqe == 8 &&
+	       qr.d.qp_id == s.qpn && qr.r.max_send_wr == 8 &&
+	       qr.r.max_inline_data == SIW_MAX_INLINE,
+	       "siw CREATE_QP: send and receive queues of 8 mapped",
+	       "sqe %u rqe %u qp_id %u qpn %u inline %u: %s", s.num_sqe,
+	       s.num_rqe, qr.d.qp_id, s.qpn, qr.r.max_inline_data,
+	       strerror(errno));
+
+	/* a shared receive queue */
+	sc.pd_handle = s.pd;
+	ok = legacy(s.fd, IB_USER_VERBS_CMD_CREATE_SRQ, &sc, sizeof(sc), &sr,
+		    sizeof(sr)) > 0;
+	s.srq = sr.r.srq_handle;
+	srq_ring = ok ? siw_map(s.fd, sr.d.srq_key,
+				sr.d.num_rqe * sizeof(struct siw_rqe)) : NULL;
+	ms.srq_handle = s.srq;
+	ret = legacy_in(s.fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &ms, sizeof(ms));
+	result(ok && srq_ring && sr.d.num_rqe == 32 && sr.r.max_wr == 32 &&
+	       ret < 0 && errno == EOPNOTSUPP,
+	       "siw CREATE_SRQ of 20: 32 entries mapped; no resize (EOPNOTSUPP)",
+	       "num_rqe %u max_wr %u modify %ld: %s", sr.d.num_rqe,
+	       sr.r.max_wr, ret, strerror(errno));
+
+	/* receive entries, then the QP goes from INIT to ERR: flushed */
+	for (i = 0; i < 3; i++) {
+		rqe = &s.rq[i];
+		rqe->id = 0x100 + i;
+		rqe->num_sge = 1;
+		rqe->sge[0].laddr = (uintptr_t)s.buf;
+		rqe->sge[0].length = 64;
+		rqe->sge[0].lkey = rmr.r.lkey;
+		__atomic_store_n(&rqe->flags, SIW_WQE_VALID, __ATOMIC_RELEASE);
+	}
+	if (s.ctrl)
+		__atomic_store_n(&s.ctrl->flags, SIW_NOTIFY_SOLICITED |
+				 SIW_NOTIFY_NEXT_COMPLETION, __ATOMIC_SEQ_CST);
+	ok = s.cqe && s.rq && siw_modify_state(&s, QPS_INIT) >= 0 &&
+	     siw_modify_state(&s, QPS_ERR) >= 0;
+	for (i = 0; ok && i < 3; i++)
+		ok = !siw_poll(&s, &get, &e[i]) && e[i].id == 0x100 + i &&
+		     e[i].status == SIW_WC_WR_FLUSH_ERR &&
+		     e[i].opcode == SIW_OP_RECEIVE && e[i].qp_id == s.qpn &&
+		     !(__atomic_load_n(&s.rq[i].flags, __ATOMIC_ACQUIRE) &
+		       SIW_WQE_VALID);
+	result(ok, "siw: 3 receive entries flushed in order, their slots freed",
+	       "%s", strerror(errno));
+	ok = s.chan >= 0 && !comp_event(s.chan, &cq_handle) &&
+	     cq_handle == 0x51c &&
+	     __atomic_load_n(&s.ctrl->flags, __ATOMIC_ACQUIRE) ==
+	     SIW_NOTIFY_NOT;
+	result(ok,
+	       "siw: the CQ armed through its control word signals, then is disarmed",
+	       "cq handle %#llx", (unsigned long long)cq_handle);
+
+	/* send entries in ERR and the doorbell: flushed too */
+	for (i = 0; i < 2; i++) {
+		sqe = &s.sq[i];
+		sqe->id = 0x200 + i;
+		sqe->opcode = i ? SIW_OP_WRITE : SIW_OP_SEND;
+		sqe->num_sge = 1;
+		sqe->sge[0].laddr = (uintptr_t)s.buf;
+		sqe->sge[0].length = 16;
+		sqe->sge[0].lkey = rmr.r.lkey;
+		__atomic_store_n(&sqe->flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED,
+				 __ATOMIC_SEQ_CST);
+	}
+	ret = rxe_doorbell(s.fd, s.qp);
+	ok = ret > 0;
+	for (i = 0; ok && i < 2; i++)
+		ok = !siw_poll(&s, &get, &e[i]) && e[i].id == 0x200 + i &&
+		     e[i].status == SIW_WC_WR_FLUSH_ERR &&
+		     e[i].opcode == (i ? SIW_OP_WRITE : SIW_OP_SEND);
+	for (i = 0; ok && i < 2; i++)
+		ok = !(__atomic_load_n(&s.sq[i].flags, __ATOMIC_ACQUIRE) &
+		       SIW_WQE_VALID);
+	result(ok, "siw: the doorbell flushes 2 send entries, their slots freed",
+	       "doorbell %ld: %s", ret, strerror(errno));
+
+	/* a completion slot user space did not free: the CQ is full there */
+	s.cqe[get % s.num_cqe].flags = SIW_WQE_VALID;
+	sqe = &s.sq[2];
+	sqe->id = 0x300;
+	sqe->opcode = SIW_OP_SEND;
+	__atomic_store_n(&sqe->flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED,
+			 __ATOMIC_SEQ_CST);
+	ret = rxe_doorbell(s.fd, s.qp);
+	ok = ret > 0 && !wait_event_type(gr.r.async_fd, EV_CQ_ERR, &element) &&
+	     element == 0x51c &&
+	     !(__atomic_load_n(&s.sq[2].flags, __ATOMIC_ACQUIRE) &
+	       SIW_WQE_VALID);
+	result(ok,
+	       "siw: a completion into a slot not polled is lost: CQ_ERR, the send slot freed",
+	       "doorbell %ld element %#llx: %s", ret,
+	       (unsigned long long)element, strerror(errno));
+
+	ok = legacy(s.fd, IB_USER_VERBS_CMD_DESTROY_QP,
+		    &(struct ib_uverbs_destroy_qp){ .qp_handle = s.qp },
+		    sizeof(struct ib_uverbs_destroy_qp), &dq, sizeof(dq)) > 0 &&
+	     legacy(s.fd, IB_USER_VERBS_CMD_DESTROY_SRQ,
+		    &(struct ib_uverbs_destroy_srq){ .srq_handle = s.srq },
+		    sizeof(struct ib_uverbs_destroy_srq), &ds, sizeof(ds)) > 0 &&
+	     legacy(s.fd, IB_USER_VERBS_CMD_DESTROY_CQ,
+		    &(struct ib_uverbs_destroy_cq){ .cq_handle = s.cq },
+		    sizeof(struct ib_uverbs_destroy_cq), &dc, sizeof(dc)) > 0;
+	result(ok && dc.comp_events_reported == 1,
+	       "siw: QP, SRQ and CQ destroyed; the CQ's one event counted",
+	       "events %u: %s", dc.comp_events_reported, strerror(errno));
+	close(s.chan);
+	close(gr.r.async_fd);
+	close(s.fd);
+	free(s.buf);
+}
+
 int main(int argc, char **argv)
 {
-	int fd, async = -1, ncases = NCASES + (argc == 6 ? NCASES_RXE : 0);
+	int fd, async = -1, ncases = NCASES + (argc >= 6 ? NCASES_RXE : 0) +
+				     (argc == 7 ? NCASES_SIW : 0);
 
-	if (argc != 5 && argc != 6) {
+	if (argc < 5 || argc > 7) {
 		fprintf(stderr,
-			"usage: %s DEV NETDEV DEV_DEL DEV_IB [DEV_RXE]\n",
+			"usage: %s DEV NETDEV DEV_DEL DEV_IB [DEV_RXE [DEV_SIW]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -1804,8 +2105,10 @@ int main(int argc, char **argv)
 	test_delete(argv[3]);
 	test_datapath(argv[4]);
 	test_rings(argv[4]);
-	if (argc == 6)
+	if (argc >= 6)
 		test_rxe(argv[5]);
+	if (argc == 7)
+		test_siw(argv[6]);
 	if (case_num != ncases)
 		printf("# ran %d cases, planned %d\n", case_num, ncases);
 	return failed || case_num != ncases;
