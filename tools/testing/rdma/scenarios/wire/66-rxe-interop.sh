@@ -20,6 +20,11 @@
 # MIDDLE and LAST packets and READ responses, acknowledged by coalesced
 # ACKs, every packet's ICRC checked by the receiver.
 #
+# In user space, Debian's ibv_rc_pingpong runs between the guests on
+# rxe0 through librxe (each stack's rxe user ABI: the queues mapped into
+# the process, the doorbell), the received data checked, once with the
+# server on each side.
+#
 # Guest 1 captures part 1 on eth0 (rdmacap, guest/capture.sh): RoCE
 # frames only, at most 8 of each BTH opcode from each end and every MAD,
 # so that the 64 KiB transfers leave a sample, not a megabyte to carry
@@ -27,7 +32,9 @@
 # stacks' frames (capture.py): as InfiniBand, none malformed, every ICRC
 # right, SEND, WRITE, READ and ACK from each end and the CM's MADs on
 # QP1.
-# needs: /usr/bin/rdma
+# needs: /usr/bin/rdma /usr/bin/ibv_rc_pingpong
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# needs: /etc/libibverbs.d/rxe.driver
 # timeout: 600
 # capture: part1 guest=1 min=20 expect=send,write,read,ack,cm from=each
 
@@ -74,6 +81,60 @@ conn() {
 	fi
 }
 
+# wire_gid: the index of the RoCE v2 GID of this guest's wire address
+# on rxe0.
+wire_gid() {
+	local i g t want
+	want=$(printf '0000:0000:0000:0000:0000:ffff:0ad3:00%02x' "$WIRE_SELF")
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		g=
+		read -r g <"/sys/class/infiniband/rxe0/ports/1/gids/$i" 2>/dev/null
+		[ "$g" = "$want" ] || continue
+		t=
+		read -r t <"/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/$i" \
+			2>/dev/null
+		[ "$t" = "RoCE v2" ] && echo "$i" && return 0
+	done
+	return 1
+}
+
+# upp NAME SERVER_GUEST: Debian's ibv_rc_pingpong, its server on
+# SERVER_GUEST and its client on the other guest, over rxe0, every
+# received buffer checked (-c); both ends must finish every iteration.
+PP_PORT=18536
+PP_ITERS=$(tier_pick 20 200)
+upp() {
+	local name=$1 server=$2 gidx out rc srv
+	gidx=$(wire_gid) || { ktap_fail "$name" "no RoCE v2 GID of $WIRE_SELF_IP"; return; }
+	if [ "$WIRE_SELF" = "$server" ]; then
+		ibv_rc_pingpong -d rxe0 -g "$gidx" -p $PP_PORT -n $PP_ITERS -c \
+			>/tmp/upp.server 2>&1 &
+		srv=$!
+		ktap_wait 30 tcp_listening $PP_PORT ||
+			ktap_diag "the server does not listen"
+		if ! wire_sync "$name"; then
+			kill $srv 2>/dev/null
+			ktap_diag "the other guest did not come"
+		fi
+		wait $srv
+		rc=$?
+		out=$(cat /tmp/upp.server)
+	else
+		if ! wire_sync "$name"; then
+			ktap_fail "$name" "the other guest did not come"
+			return
+		fi
+		out=$(ibv_rc_pingpong -d rxe0 -g "$gidx" -p $PP_PORT \
+			-n $PP_ITERS -c "$WIRE_PEER_IP" 2>&1)
+		rc=$?
+	fi
+	ktap_quote "$out"
+	case "$rc:$out" in
+	0:*"$PP_ITERS iters in"*) ktap_pass "$name" ;;
+	*) ktap_fail "$name" "exit $rc" ;;
+	esac
+}
+
 # load STACK: STACK's modules and the benchmark built against it.
 load() {
 	if [ "$1" = ours ]; then
@@ -113,6 +174,8 @@ part() {
 		capture_start part1 eth0 -r -q 8
 	conn "part $n: ours passive (guest $ours), upstream active: data checked" "$ours"
 	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
+	upp "part $n: ibv_rc_pingpong, server ours (guest $ours), client upstream's" "$ours"
+	upp "part $n: ibv_rc_pingpong, server upstream's (guest $theirs), client ours" "$theirs"
 	if [ "$VARIANTS" = yes ]; then
 		conn "part $n: ours passive, upstream active, 8 in flight: data checked" \
 			"$ours" "$DEEP"
@@ -138,7 +201,7 @@ UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_rxe" ""
 # guest 1 has three cases more: the capture of part 1
 CAPTURE_CASES=0
 [ "$WIRE_SELF" = 1 ] && CAPTURE_CASES=3
-ktap_plan "$(($(tier_pick 10 23) + CAPTURE_CASES))"
+ktap_plan "$(($(tier_pick 12 27) + CAPTURE_CASES))"
 part 1 1
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
 # The swap: the other stack on each guest, in the same boot.
