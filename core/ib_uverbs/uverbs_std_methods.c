@@ -83,6 +83,8 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle 
 	handles = uverbs_zalloc(attrs, len);
 	if (IS_ERR(handles))
 		return PTR_ERR(handles);
+	/* the objects' memory outlives a grace period (kfree_rcu()) */
+	rcu_read_lock();
 	xa_for_each(&attrs->ufile->objects, id, uobj) {
 		if (uobj->uapi_object != type)
 			continue;
@@ -90,6 +92,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_INFO_HANDLES)(struct uverbs_attr_bundle 
 			break;
 		handles[total++] = id;
 	}
+	rcu_read_unlock();
 	ret = uverbs_copy_to(attrs, UVERBS_ATTR_INFO_HANDLES_LIST, handles,
 			     total * sizeof(u32));
 	if (ret)

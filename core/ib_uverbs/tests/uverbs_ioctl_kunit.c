@@ -40,8 +40,14 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 enum { KU_OBJ = (1U << UVERBS_ID_NS_SHIFT) | 1, KU_OBJ2 };
 #define KU_DATA		2048	/* where pointer payloads go in the page */
 
-enum { KU_M_CREATE, KU_M_DESTROY, KU_M_PTRS, KU_M_NOHANDLER, KU_M_NEEDS2,
-       KU_M_ALLOC };
+enum {
+	KU_M_CREATE,
+	KU_M_DESTROY,
+	KU_M_PTRS,
+	KU_M_NOHANDLER,
+	KU_M_NEEDS2,
+	KU_M_ALLOC,
+};
 
 struct ku_s {
 	u64 a;
@@ -111,8 +117,16 @@ DECLARE_UVERBS_NAMED_METHOD_DESTROY(KU_M_DESTROY,
 						    UA_MANDATORY));
 
 static const struct uverbs_attr_spec ku_enum_specs[] = {
-	[0] = { .type = UVERBS_ATTR_TYPE_PTR_IN, UVERBS_ATTR_TYPE(u32) },
-	[1] = { .type = UVERBS_ATTR_TYPE_PTR_IN, UVERBS_ATTR_TYPE(u64) },
+	[0] = {
+		.type = UVERBS_ATTR_TYPE_PTR_IN,
+		.u.ptr.min_len = sizeof(u32),
+		.u.ptr.len = sizeof(u32),
+	},
+	[1] = {
+		.type = UVERBS_ATTR_TYPE_PTR_IN,
+		.u.ptr.min_len = sizeof(u64),
+		.u.ptr.len = sizeof(u64),
+	},
 };
 
 static int UVERBS_HANDLER(KU_M_PTRS)(struct uverbs_attr_bundle *attrs)
