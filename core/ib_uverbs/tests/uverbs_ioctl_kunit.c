@@ -19,9 +19,16 @@
  *  - objects: a NEW handle written back and committed, or aborted (the
  *    object it made destroyed, the handle free) when the method fails;
  *    DESTROY before the handler; a stale handle;
- *  - _uverbs_alloc() past the stack buffer, zeroed.
+ *  - _uverbs_alloc() past the stack buffer, zeroed;
+ *  - an object of a driver's file type (uverbs_fd_class): its fd
+ *    installed only when the method succeeds, looked up by fd, destroyed
+ *    by its close (uverbs_uobject_fd_release()) or by the context's end,
+ *    its file then closing alone.
  */
 #include <kunit/test.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/mman.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -37,7 +44,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define KU_DRIVER_ID	RDMA_DRIVER_QIB
 /* a driver's objects: the named macros take identifiers */
-enum { KU_OBJ = (1U << UVERBS_ID_NS_SHIFT) | 1, KU_OBJ2 };
+enum { KU_OBJ = (1U << UVERBS_ID_NS_SHIFT) | 1, KU_OBJ2, KU_FDOBJ };
 #define KU_DATA		2048	/* where pointer payloads go in the page */
 
 enum {
@@ -47,6 +54,8 @@ enum {
 	KU_M_NOHANDLER,
 	KU_M_NEEDS2,
 	KU_M_ALLOC,
+	KU_M_FDNEW,
+	KU_M_FDREAD,
 };
 
 struct ku_s {
@@ -225,8 +234,56 @@ DECLARE_UVERBS_NAMED_OBJECT(KU_OBJ, UVERBS_TYPE_ALLOC_IDR(ku_destroy),
 
 DECLARE_UVERBS_NAMED_OBJECT(KU_OBJ2, UVERBS_TYPE_ALLOC_IDR(ku_destroy));
 
+/* a driver's file type */
+static int ku_fd_destroyed;
+static enum rdma_remove_reason ku_fd_why;
+
+static void ku_fd_destroy(struct ib_uobject *uobj,
+			  enum rdma_remove_reason why)
+{
+	ku_fd_destroyed++;
+	ku_fd_why = why;
+}
+
+static const struct file_operations ku_fd_fops = {
+	.owner = THIS_MODULE,
+	.release = uverbs_uobject_fd_release,
+};
+
+/* fails when attribute 1 is there, after the file was made */
+static int UVERBS_HANDLER(KU_M_FDNEW)(struct uverbs_attr_bundle *attrs)
+{
+	return uverbs_attr_is_valid(attrs, 1) ? -EINVAL : 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(KU_M_FDNEW,
+			    UVERBS_ATTR_FD(0, KU_FDOBJ, UVERBS_ACCESS_NEW,
+					   UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(1, UVERBS_ATTR_TYPE(u64),
+					       UA_OPTIONAL));
+
+static int UVERBS_HANDLER(KU_M_FDREAD)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, 0);
+
+	ku_seen.ran = uobj->object ? 2 : 1;
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(KU_M_FDREAD,
+			    UVERBS_ATTR_FD(0, KU_FDOBJ, UVERBS_ACCESS_READ,
+					   UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(KU_FDOBJ,
+			    UVERBS_TYPE_ALLOC_FD(sizeof(struct ib_uobject),
+						 ku_fd_destroy, &ku_fd_fops,
+						 "[ku_fd]", O_RDWR),
+			    &UVERBS_METHOD(KU_M_FDNEW),
+			    &UVERBS_METHOD(KU_M_FDREAD));
+
 static const struct uapi_definition ku_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(KU_OBJ),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(KU_FDOBJ),
 	/* the fake device has no query_ucontext */
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(KU_OBJ2,
 				      UAPI_DEF_OBJ_NEEDS_FN(query_ucontext)),
@@ -313,6 +370,8 @@ static int rdma_uverbs_ioctl_init(struct kunit *test)
 	spin_lock_init(&e->file.uobjects_lock);
 	INIT_LIST_HEAD(&e->file.uobjects);
 	mutex_init(&e->file.ucontext_lock);
+	/* never freed: an fd object's file holds one more while open */
+	kref_init(&e->file.ref);
 	e->file.device = &e->udev;
 	e->ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE,
 				PROT_READ | PROT_WRITE,
@@ -679,12 +738,77 @@ static void uverbs_ioctl_alloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ku_run(test, &c, KU_OBJ, KU_M_ALLOC, 0, 0), 0);
 }
 
+/* A driver's file objects: by fd, destroyed by close or context end. */
+static void uverbs_ioctl_fd_objects(struct kunit *test)
+{
+	struct ku_env *e = test->priv;
+	struct ku_call c = {};
+	struct file *f;
+	int fd, fd2;
+
+	ku_tree(test, false);
+	ku_fd_destroyed = 0;
+	c.attrs[0] = ku_in(0, 0, 0);
+	KUNIT_ASSERT_EQ(test, ku_run(test, &c, KU_FDOBJ, KU_M_FDNEW, 1, 0), 0);
+	fd = c.attrs[0].data_s64;
+	KUNIT_ASSERT_GE(test, fd, 0);
+	f = fget(fd);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_PTR_EQ(test, f->f_op, &ku_fd_fops);
+	fput(f);
+	KUNIT_EXPECT_EQ(test, kref_read(&e->file.ref), 2U);
+
+	/* looked up by its fd; an fd of nothing */
+	c.attrs[0] = ku_in(0, fd, 0);
+	KUNIT_EXPECT_EQ(test, ku_run(test, &c, KU_FDOBJ, KU_M_FDREAD, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ku_seen.ran, 2);
+	c.attrs[0] = ku_in(0, 100000, 0);
+	KUNIT_EXPECT_EQ(test, ku_run(test, &c, KU_FDOBJ, KU_M_FDREAD, 1, 0),
+			-EBADF);
+
+	/* a method that fails: no fd installed, nothing destroyed */
+	c.attrs[0] = ku_in(0, 0, 0);
+	c.attrs[1] = ku_in(1, 1, 8);
+	KUNIT_EXPECT_EQ(test, ku_run(test, &c, KU_FDOBJ, KU_M_FDNEW, 2, 0),
+			-EINVAL);
+	fd2 = c.attrs[0].data_s64;
+	f = fd2 >= 0 ? fget(fd2) : NULL;
+	KUNIT_EXPECT_NULL(test, f);
+	if (f)
+		fput(f);
+	flush_delayed_fput();
+	KUNIT_EXPECT_EQ(test, ku_fd_destroyed, 0);
+
+	/* its close destroys it */
+	KUNIT_EXPECT_EQ(test, close_fd(fd), 0);
+	flush_delayed_fput();
+	KUNIT_EXPECT_EQ(test, ku_fd_destroyed, 1);
+	KUNIT_EXPECT_EQ(test, ku_fd_why, RDMA_REMOVE_CLOSE);
+	KUNIT_EXPECT_EQ(test, kref_read(&e->file.ref), 1U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->file.uobjects));
+
+	/* the context's end first: destroyed then; the close later is quiet */
+	c.attrs[0] = ku_in(0, 0, 0);
+	KUNIT_ASSERT_EQ(test, ku_run(test, &c, KU_FDOBJ, KU_M_FDNEW, 1, 0), 0);
+	fd = c.attrs[0].data_s64;
+	mutex_lock(&e->file.ucontext_lock);
+	uverbs_uobj_destroy_all(&e->file, RDMA_REMOVE_DRIVER_REMOVE);
+	mutex_unlock(&e->file.ucontext_lock);
+	KUNIT_EXPECT_EQ(test, ku_fd_destroyed, 2);
+	KUNIT_EXPECT_EQ(test, ku_fd_why, RDMA_REMOVE_DRIVER_REMOVE);
+	KUNIT_EXPECT_EQ(test, close_fd(fd), 0);
+	flush_delayed_fput();
+	KUNIT_EXPECT_EQ(test, ku_fd_destroyed, 2);
+	KUNIT_EXPECT_EQ(test, kref_read(&e->file.ref), 1U);
+}
+
 static struct kunit_case rdma_uverbs_ioctl_cases[] = {
 	KUNIT_CASE(uverbs_ioctl_tree),
 	KUNIT_CASE(uverbs_ioctl_header),
 	KUNIT_CASE(uverbs_ioctl_attrs),
 	KUNIT_CASE(uverbs_ioctl_objects),
 	KUNIT_CASE(uverbs_ioctl_alloc),
+	KUNIT_CASE(uverbs_ioctl_fd_objects),
 	{}
 };
 
