@@ -99,17 +99,50 @@ static void uverbs_cq_event_handler(struct ib_event *event, void *context)
 			   &ucq->uevent);
 }
 
-/* CREATE_CQ, either form: @cmd is the extended request. */
-static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
-				   struct ib_device *dev,
-				   const struct ib_uverbs_ex_create_cq *cmd,
-				   struct ib_uverbs_ex_create_cq_resp *resp)
+/*
+ * The verbs CQ of @ucq, its channel and async file set: 0 with
+ * ->object set, or an error with nothing made.
+ */
+static int uverbs_cq_make(struct uverbs_attr_bundle *attrs,
+			  struct ib_device *dev, struct ib_ucq_object *ucq,
+			  const struct ib_uverbs_ex_create_cq *cmd)
 {
 	struct ib_cq_init_attr attr = {
 		.cqe = cmd->cqe,
 		.comp_vector = cmd->comp_vector,
 		.flags = cmd->flags,
 	};
+	struct ib_cq *cq;
+	int ret;
+
+	cq = rdma_zalloc_drv_obj(dev, ib_cq);
+	if (!cq)
+		return -ENOMEM;
+	cq->device = dev;
+	cq->uobject = ucq;
+	cq->comp_handler = uverbs_comp_handler;
+	cq->event_handler = uverbs_cq_event_handler;
+	cq->cq_context = ucq->comp_file;
+	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, NULL);
+	ret = dev->ops.create_cq(cq, &attr, attrs);
+	if (ret) {
+		rdma_restrack_del(&cq->res);
+		kfree(cq);
+		return ret;
+	}
+	rdma_restrack_add(&cq->res);
+	ucq->uevent.uobject.object = cq;
+	return 0;
+}
+
+/* CREATE_CQ, either form: @cmd is the extended request. */
+static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
+				   struct ib_device *dev,
+				   const struct ib_uverbs_ex_create_cq *cmd,
+				   struct ib_uverbs_ex_create_cq_resp *resp)
+{
 	struct ib_ucq_object *ucq;
 	struct ib_uobject *uobj;
 	struct ib_cq *cq;
@@ -133,25 +166,10 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	}
 	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
 
-	cq = rdma_zalloc_drv_obj(dev, ib_cq);
-	if (!cq) {
-		ret = -ENOMEM;
-		goto err_ucq;
-	}
-	cq->device = dev;
-	cq->uobject = ucq;
-	cq->comp_handler = uverbs_comp_handler;
-	cq->event_handler = uverbs_cq_event_handler;
-	cq->cq_context = ucq->comp_file;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, NULL);
-	ret = dev->ops.create_cq(cq, &attr, attrs);
+	ret = uverbs_cq_make(attrs, dev, ucq, cmd);
 	if (ret)
-		goto err_cq;
-	rdma_restrack_add(&cq->res);
-	uobj->object = cq;
-
+		goto err_ucq;
+	cq = uobj->object;
 	resp->base.cq_handle = uobj->id;
 	resp->base.cqe = cq->cqe;
 	resp->response_length = uverbs_response_length(attrs, sizeof(*resp));
@@ -163,13 +181,52 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
-err_cq:
-	rdma_restrack_del(&cq->res);
-	kfree(cq);
 err_ucq:
 	uverbs_release_ucq(ucq);
 err_uobj:
 	rdma_alloc_abort_uobject(uobj, attrs, false);
+	return ret;
+}
+
+/**
+ * uverbs_cq_create_ioctl - CQ_CREATE of the ioctl: the verbs CQ of a new
+ *	uobject
+ * @attrs: the method; its context is the uobject's
+ * @uobj: the new CQ's uobject (UVERBS_ACCESS_NEW)
+ * @cmd: what the attributes asked (comp_channel unused)
+ * @comp: the completion channel, or NULL
+ * @async: the async file for its events, or NULL for the context's
+ *
+ * Context: process context, a method of the file.
+ * Return: 0, ->object set (the method commits it); -EINVAL for a
+ * completion vector the device lacks; or the driver's error, nothing
+ * made.
+ */
+int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj,
+			   const struct ib_uverbs_ex_create_cq *cmd,
+			   struct uverbs_event_file *comp,
+			   struct uverbs_event_file *async)
+{
+	struct ib_ucq_object *ucq = to_ucq(uobj);
+	int ret;
+
+	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
+		return -EINVAL;
+	INIT_LIST_HEAD(&ucq->comp_list);
+	if (comp) {
+		kref_get(&comp->ref);
+		ucq->comp_file = comp;
+	}
+	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
+	if (async) {
+		uverbs_event_file_put(ucq->uevent.event_file);
+		kref_get(&async->ref);
+		ucq->uevent.event_file = async;
+	}
+	ret = uverbs_cq_make(attrs, attrs->context->device, ucq, cmd);
+	if (ret)
+		uverbs_release_ucq(ucq);
 	return ret;
 }
 

@@ -344,6 +344,11 @@ extern const struct uverbs_api_object uverbs_type_async_event;
 const struct uverbs_write_cmd *uverbs_lookup_write(u32 command);
 void uverbs_fill_ucore(struct uverbs_attr_bundle *bundle);
 void uverbs_cq_counts(struct ib_uobject *uobj, void *resp);
+int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj,
+			   const struct ib_uverbs_ex_create_cq *cmd,
+			   struct uverbs_event_file *comp,
+			   struct uverbs_event_file *async);
 void uverbs_qp_counts(struct ib_uobject *uobj, void *resp);
 void uverbs_srq_counts(struct ib_uobject *uobj, void *resp);
 void uverbs_port_resp(struct ib_device *dev, u32 port_num,

@@ -9,10 +9,10 @@
  *    QUERY_GID_ENTRY;
  *  - ASYNC_EVENT: ALLOC (the async file of a context GET_CONTEXT made);
  *  - PD, MR, CQ, QP, SRQ, AH: DESTROY (CQ, QP and SRQ answer their
- *    event counts); MR: QUERY_MR;
+ *    event counts); MR: QUERY_MR; CQ: CREATE;
  *  - COMP_CHANNEL: no method, a type for FD attributes.
  *
- * Creating objects goes through INVOKE_WRITE: CQ_CREATE, QP_CREATE and
+ * Creating the other objects goes through INVOKE_WRITE: QP_CREATE and
  * SRQ_CREATE are absent (libibverbs falls back to the write() command on
  * -EPROTONOSUPPORT), and so are the objects and methods no driver of
  * ours has (WQ, RWQ_IND_TBL, XRCD, MW, FLOW, FLOW_ACTION, DM, COUNTERS,
@@ -437,7 +437,74 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_DESTROY,
 						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_cq_resp),
 						UA_MANDATORY));
 
+/* An FD attribute's event file, or NULL when absent. */
+static struct uverbs_event_file *uverbs_attr_event_file(struct uverbs_attr_bundle *attrs,
+							u16 idx)
+{
+	void *ef = uverbs_attr_get_obj(attrs, idx);
+
+	return IS_ERR(ef) ? NULL : ef;
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_CQ_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	struct uverbs_event_file *comp, *async;
+	struct ib_uverbs_ex_create_cq cmd = {};
+	struct ib_cq *cq;
+	int ret;
+
+	ret = uverbs_copy_from(&cmd.cqe, attrs, UVERBS_ATTR_CREATE_CQ_CQE);
+	if (!ret)
+		ret = uverbs_copy_from(&cmd.user_handle, attrs,
+				       UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_copy_from(&cmd.comp_vector, attrs,
+				       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR);
+	if (!ret)
+		ret = uverbs_get_flags32(&cmd.flags, attrs,
+					 UVERBS_ATTR_CREATE_CQ_FLAGS,
+					 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
+					 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+	if (ret)
+		return ret;
+	comp = uverbs_attr_event_file(attrs, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL);
+	async = uverbs_attr_event_file(attrs, UVERBS_ATTR_CREATE_CQ_EVENT_FD);
+	ret = uverbs_cq_create_ioctl(attrs, uobj, &cmd, comp, async);
+	if (ret)
+		return ret;
+	/* from here a failure destroys the CQ with the handle */
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	cq = uobj->object;
+	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cq->cqe,
+			      sizeof(cq->cqe));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_CQ_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ, UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_CQE,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL,
+					   UVERBS_OBJECT_COMP_CHANNEL,
+					   UVERBS_ACCESS_READ),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_CQ_FLAGS,
+						 enum ib_uverbs_ex_create_cq_flags),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_CQ_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ),
+			    UVERBS_ATTR_UHW());
+
 DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_CQ,
+			      &UVERBS_METHOD(UVERBS_METHOD_CQ_CREATE),
 			      &UVERBS_METHOD(UVERBS_METHOD_CQ_DESTROY));
 
 static int UVERBS_HANDLER(UVERBS_METHOD_QP_DESTROY)(struct uverbs_attr_bundle *attrs)

@@ -43,7 +43,7 @@
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		(90 + NCASES_IOCTL)
 /* the verbs ioctl's */
-#define NCASES_IOCTL	37
+#define NCASES_IOCTL	39
 /* the cases of DEV_RXE */
 #define NCASES_RXE	20
 
@@ -2097,6 +2097,7 @@ static void test_ioctl_objects(const char *dev)
 	struct ib_uverbs_reg_mr m = {};
 	uint32_t ncv = 0, lkey = 0, rkey = 0;
 	uint64_t core = 0, len = 0, drv[4];
+	uint32_t hl[4] = {};
 	struct ioc c = {};
 	void *buf = aligned_alloc(4096, 8192);
 	int fd = open_uverbs(dev), afd;
@@ -2167,6 +2168,39 @@ static void test_ioctl_objects(const char *dev)
 	result(!rc && !dr.comp_events_reported && !dr.async_events_reported,
 	       "INVOKE_WRITE CREATE_CQ (driver data), ioctl CQ_DESTROY: no events",
 	       "rc %ld %s", rc, strerror(errno));
+	/* CQ_CREATE by the ioctl: the CQ and its event file named */
+	ioc_set(&c, 0, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_CREATE_CQ_CQE, 8, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 77, 8, 0);
+	ioc_set(&c, 3, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 1, 4, 0);
+	ioc_set(&c, 4, UVERBS_ATTR_CREATE_CQ_RESP_CQE, (uintptr_t)&ncv, 4, 0);
+	ioc_set(&c, 5, UVERBS_ATTR_CREATE_CQ_EVENT_FD, afd, 0, 0);
+	ioc_set(&c, 6, UVERBS_ATTR_UHW_OUT, (uintptr_t)drv, sizeof(drv), 0);
+	expect_err("ioctl CQ_CREATE on a completion vector the device lacks: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 7),
+		   EINVAL);
+	ioc_set(&c, 3, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0, 4, 0);
+	ncv = 0;
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 7);
+	cr.cq_handle = c.a[0].data;
+	result(!rc && ncv >= 8 &&
+	       (c.a[6].flags & UVERBS_ATTR_F_VALID_OUTPUT),
+	       "ioctl CQ_CREATE: a handle, the CQ's size, the driver's data flagged written",
+	       "rc %ld cqe %u %s", rc, ncv, strerror(errno));
+	ioc_set(&c, 0, UVERBS_ATTR_INFO_OBJECT_ID, UVERBS_OBJECT_CQ, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_INFO_TOTAL_HANDLES, (uintptr_t)&ncv, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_INFO_HANDLES_LIST, (uintptr_t)hl,
+		sizeof(hl), 0);
+	ncv = 99;
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES,
+		     3);
+	result(!rc && ncv == 1 && hl[0] == cr.cq_handle,
+	       "INFO_HANDLES of CQs: the one made, the failed one not leaked",
+	       "rc %ld total %u", rc, ncv);
+	ioc_set(&c, 0, UVERBS_ATTR_DESTROY_CQ_HANDLE, cr.cq_handle, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_DESTROY_CQ_RESP, (uintptr_t)&dr, sizeof(dr),
+		0);
+	ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, 2);
 	close(afd);
 	close(fd);
 	free(buf);
