@@ -191,8 +191,8 @@ err_uobj:
 /**
  * uverbs_cq_create_ioctl - CQ_CREATE of the ioctl: the verbs CQ of a new
  *	uobject
- * @attrs: the method; its context is the uobject's
- * @uobj: the new CQ's uobject (UVERBS_ACCESS_NEW)
+ * @attrs: the method
+ * @uobj: the new CQ's uobject (UVERBS_ACCESS_NEW), of the file's context
  * @cmd: what the attributes asked (comp_channel unused)
  * @comp: the completion channel, or NULL
  * @async: the async file for its events, or NULL for the context's
@@ -224,7 +224,7 @@ int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
 		kref_get(&async->ref);
 		ucq->uevent.event_file = async;
 	}
-	ret = uverbs_cq_make(attrs, attrs->context->device, ucq, cmd);
+	ret = uverbs_cq_make(attrs, uobj->context->device, ucq, cmd);
 	if (ret)
 		uverbs_release_ucq(ucq);
 	return ret;

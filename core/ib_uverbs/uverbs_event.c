@@ -609,6 +609,8 @@ uverbs_event_lookup_get(const struct uverbs_api_object *obj,
 		uverbs_event_file_put(ef);
 		return ERR_PTR(-ENOMEM);
 	}
+	/* a lookup sets the method's context from its objects' */
+	eu->uobj.context = READ_ONCE(ufile->ucontext);
 	return &eu->uobj;
 }
 
