@@ -43,7 +43,7 @@
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		(90 + NCASES_IOCTL)
 /* the verbs ioctl's */
-#define NCASES_IOCTL	39
+#define NCASES_IOCTL	40
 /* the cases of DEV_RXE */
 #define NCASES_RXE	20
 
