@@ -19,8 +19,9 @@ static int uverbs_ah_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_ah = {
-	.name = "AH",
-	.destroy = uverbs_ah_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR(uverbs_ah_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_AH,
 };
 
 /**
@@ -47,10 +48,10 @@ int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(dev);
 	if (!rdma_is_port_valid(dev, cmd.attr.port_num))
 		return -EINVAL;
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_ah);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_ah, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	pd_uobj = uverbs_uobj_get(attrs, &uverbs_type_pd, cmd.pd_handle, false);
+	pd_uobj = uverbs_obj_get(attrs, &uverbs_type_pd, cmd.pd_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(pd_uobj)) {
 		ret = PTR_ERR(pd_uobj);
 		goto err_uobj;
@@ -72,7 +73,7 @@ int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 		rdma_ah_set_ah_flags(&attr, 0);
 	}
 	ah = rdma_create_user_ah(pd_uobj->object, &attr, &attrs->driver_udata);
-	uverbs_uobj_release(pd_uobj, false);
+	uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
 	if (IS_ERR(ah)) {
 		ret = PTR_ERR(ah);
 		goto err_uobj;
@@ -87,11 +88,11 @@ int uverbs_create_ah(struct uverbs_attr_bundle *attrs)
 		uverbs_ah_destroy(uobj, RDMA_REMOVE_ABORT, attrs);
 		goto err_uobj;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
 err_uobj:
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
 	return ret;
 }
 

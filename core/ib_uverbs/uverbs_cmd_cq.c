@@ -53,8 +53,10 @@ void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle)
 	uevent->uobject.user_handle = user_handle;
 	INIT_LIST_HEAD(&uevent->event_list);
 	/* GET_CONTEXT made it; it goes only after the context's objects */
-	uevent->event_file = file->async;
-	kref_get(&uevent->event_file->ref);
+	uevent->event_file = READ_ONCE(file->async);
+	/* none for a context the ioctl made, before ASYNC_EVENT_ALLOC */
+	if (uevent->event_file)
+		kref_get(&uevent->event_file->ref);
 }
 
 static void uverbs_release_ucq(struct ib_ucq_object *ucq)
@@ -81,9 +83,10 @@ static int uverbs_cq_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_cq = {
-	.name = "CQ",
-	.obj_size = sizeof(struct ib_ucq_object),
-	.destroy = uverbs_cq_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR_SZ(sizeof(struct ib_ucq_object),
+					       uverbs_cq_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_CQ,
 };
 
 /* The async events of a user CQ. */
@@ -96,17 +99,50 @@ static void uverbs_cq_event_handler(struct ib_event *event, void *context)
 			   &ucq->uevent);
 }
 
-/* CREATE_CQ, either form: @cmd is the extended request. */
-static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
-				   struct ib_device *dev,
-				   const struct ib_uverbs_ex_create_cq *cmd,
-				   struct ib_uverbs_ex_create_cq_resp *resp)
+/*
+ * The verbs CQ of @ucq, its channel and async file set: 0 with
+ * ->object set, or an error with nothing made.
+ */
+static int uverbs_cq_make(struct uverbs_attr_bundle *attrs,
+			  struct ib_device *dev, struct ib_ucq_object *ucq,
+			  const struct ib_uverbs_ex_create_cq *cmd)
 {
 	struct ib_cq_init_attr attr = {
 		.cqe = cmd->cqe,
 		.comp_vector = cmd->comp_vector,
 		.flags = cmd->flags,
 	};
+	struct ib_cq *cq;
+	int ret;
+
+	cq = rdma_zalloc_drv_obj(dev, ib_cq);
+	if (!cq)
+		return -ENOMEM;
+	cq->device = dev;
+	cq->uobject = ucq;
+	cq->comp_handler = uverbs_comp_handler;
+	cq->event_handler = uverbs_cq_event_handler;
+	cq->cq_context = ucq->comp_file;
+	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, NULL);
+	ret = dev->ops.create_cq(cq, &attr, attrs);
+	if (ret) {
+		rdma_restrack_del(&cq->res);
+		kfree(cq);
+		return ret;
+	}
+	rdma_restrack_add(&cq->res);
+	ucq->uevent.uobject.object = cq;
+	return 0;
+}
+
+/* CREATE_CQ, either form: @cmd is the extended request. */
+static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
+				   struct ib_device *dev,
+				   const struct ib_uverbs_ex_create_cq *cmd,
+				   struct ib_uverbs_ex_create_cq_resp *resp)
+{
 	struct ib_ucq_object *ucq;
 	struct ib_uobject *uobj;
 	struct ib_cq *cq;
@@ -114,7 +150,7 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 
 	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
 		return -EINVAL;
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_cq);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_cq, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ucq = to_ucq(uobj);
@@ -130,25 +166,10 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 	}
 	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
 
-	cq = rdma_zalloc_drv_obj(dev, ib_cq);
-	if (!cq) {
-		ret = -ENOMEM;
-		goto err_ucq;
-	}
-	cq->device = dev;
-	cq->uobject = ucq;
-	cq->comp_handler = uverbs_comp_handler;
-	cq->event_handler = uverbs_cq_event_handler;
-	cq->cq_context = ucq->comp_file;
-	atomic_set(&cq->usecnt, 0);
-	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
-	rdma_restrack_set_name(&cq->res, NULL);
-	ret = dev->ops.create_cq(cq, &attr, attrs);
+	ret = uverbs_cq_make(attrs, dev, ucq, cmd);
 	if (ret)
-		goto err_cq;
-	rdma_restrack_add(&cq->res);
-	uobj->object = cq;
-
+		goto err_ucq;
+	cq = uobj->object;
 	resp->base.cq_handle = uobj->id;
 	resp->base.cqe = cq->cqe;
 	resp->response_length = uverbs_response_length(attrs, sizeof(*resp));
@@ -157,16 +178,55 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 		ib_destroy_cq_user(cq, &attrs->driver_udata);
 		goto err_ucq;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
-err_cq:
-	rdma_restrack_del(&cq->res);
-	kfree(cq);
 err_ucq:
 	uverbs_release_ucq(ucq);
 err_uobj:
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
+	return ret;
+}
+
+/**
+ * uverbs_cq_create_ioctl - CQ_CREATE of the ioctl: the verbs CQ of a new
+ *	uobject
+ * @attrs: the method
+ * @uobj: the new CQ's uobject (UVERBS_ACCESS_NEW), of the file's context
+ * @cmd: what the attributes asked (comp_channel unused)
+ * @comp: the completion channel, or NULL
+ * @async: the async file for its events, or NULL for the context's
+ *
+ * Context: process context, a method of the file.
+ * Return: 0, ->object set (the method commits it); -EINVAL for a
+ * completion vector the device lacks; or the driver's error, nothing
+ * made.
+ */
+int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj,
+			   const struct ib_uverbs_ex_create_cq *cmd,
+			   struct uverbs_event_file *comp,
+			   struct uverbs_event_file *async)
+{
+	struct ib_ucq_object *ucq = to_ucq(uobj);
+	int ret;
+
+	if (cmd->comp_vector >= attrs->ufile->device->num_comp_vectors)
+		return -EINVAL;
+	INIT_LIST_HEAD(&ucq->comp_list);
+	if (comp) {
+		kref_get(&comp->ref);
+		ucq->comp_file = comp;
+	}
+	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
+	if (async) {
+		uverbs_event_file_put(ucq->uevent.event_file);
+		kref_get(&async->ref);
+		ucq->uevent.event_file = async;
+	}
+	ret = uverbs_cq_make(attrs, uobj->context->device, ucq, cmd);
+	if (ret)
+		uverbs_release_ucq(ucq);
 	return ret;
 }
 
@@ -219,7 +279,7 @@ int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs)
 	return uverbs_create_cq_common(attrs, dev, &cmd, &resp);
 }
 
-static void uverbs_cq_counts(struct ib_uobject *uobj, void *r)
+void uverbs_cq_counts(struct ib_uobject *uobj, void *r)
 {
 	struct ib_uverbs_destroy_cq_resp *resp = r;
 
@@ -244,13 +304,6 @@ int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs)
 	return uverbs_destroy_cmd(attrs, &cmd, sizeof(cmd), &uverbs_type_cq,
 				  &cmd.cq_handle, uverbs_cq_counts, &resp,
 				  sizeof(resp));
-}
-
-/* A CQ held shared for a command, or an ERR_PTR(). */
-static struct ib_uobject *uverbs_cq_get(struct uverbs_attr_bundle *attrs,
-					u32 handle)
-{
-	return uverbs_uobj_get(attrs, &uverbs_type_cq, handle, false);
 }
 
 /* struct ib_uverbs_wc of a work completion. */
@@ -303,7 +356,8 @@ int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_cq_get(attrs, cmd.cq_handle);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_cq, cmd.cq_handle,
+			      UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	room = (attrs->ucore.outlen - sizeof(resp)) / sizeof(uwc);
@@ -324,7 +378,7 @@ int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 	if (ret >= 0 &&
 	    copy_to_user(attrs->ucore.outbuf, &resp, sizeof(resp)))
 		ret = -EFAULT;
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret < 0 ? ret : 0;
 }
 
@@ -345,12 +399,13 @@ int uverbs_req_notify_cq(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_cq_get(attrs, cmd.cq_handle);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_cq, cmd.cq_handle,
+			      UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ib_req_notify_cq(uobj->object, cmd.solicited_only ?
 			 IB_CQ_SOLICITED : IB_CQ_NEXT_COMP);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return 0;
 }
 
@@ -376,7 +431,8 @@ int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(dev);
 	if (!dev->ops.resize_cq)
 		return -EOPNOTSUPP;
-	uobj = uverbs_cq_get(attrs, cmd.cq_handle);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_cq, cmd.cq_handle,
+			      UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	cq = uobj->object;
@@ -385,7 +441,7 @@ int uverbs_resize_cq(struct uverbs_attr_bundle *attrs)
 		resp.cqe = cq->cqe;
 		ret = uverbs_response(attrs, &resp, sizeof(resp));
 	}
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }
 
@@ -412,11 +468,12 @@ int uverbs_ex_modify_cq(struct uverbs_attr_bundle *attrs)
 		return -EINVAL;
 	if (cmd.attr_mask > IB_CQ_MODERATE)
 		return -EOPNOTSUPP;
-	uobj = uverbs_cq_get(attrs, cmd.cq_handle);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_cq, cmd.cq_handle,
+			      UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ret = rdma_set_cq_moderation(uobj->object, cmd.attr.cq_count,
 				     cmd.attr.cq_period);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }

@@ -140,6 +140,44 @@ static int uverbs_ex_query_device(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
+/**
+ * uverbs_port_resp - a port's attributes as QUERY_PORT answers them
+ * @dev: the device
+ * @port_num: the port
+ * @attr: what ib_query_port() said
+ * @resp: the answer (write()'s, and the base of the ioctl's)
+ *
+ * Context: any.
+ */
+void uverbs_port_resp(struct ib_device *dev, u32 port_num,
+		      const struct ib_port_attr *attr,
+		      struct ib_uverbs_query_port_resp *resp)
+{
+	resp->state = attr->state;
+	resp->max_mtu = attr->max_mtu;
+	resp->active_mtu = attr->active_mtu;
+	resp->gid_tbl_len = attr->gid_tbl_len;
+	resp->port_cap_flags = uverbs_port_cap_flags(attr);
+	resp->max_msg_sz = attr->max_msg_sz;
+	resp->bad_pkey_cntr = attr->bad_pkey_cntr;
+	resp->qkey_viol_cntr = attr->qkey_viol_cntr;
+	resp->pkey_tbl_len = attr->pkey_tbl_len;
+	if (rdma_is_grh_required(dev, port_num))
+		resp->flags |= IB_UVERBS_QPF_GRH_REQUIRED;
+	resp->lid = ib_lid_cpu16(attr->lid);
+	resp->sm_lid = ib_lid_cpu16(attr->sm_lid);
+	resp->lmc = attr->lmc;
+	resp->max_vl_num = attr->max_vl_num;
+	resp->sm_sl = attr->sm_sl;
+	resp->subnet_timeout = attr->subnet_timeout;
+	resp->init_type_reply = attr->init_type_reply;
+	resp->active_width = attr->active_width;
+	/* a u8 in this ABI: faster links report NDR */
+	resp->active_speed = min_t(u16, attr->active_speed, IB_SPEED_NDR);
+	resp->phys_state = attr->phys_state;
+	resp->link_layer = rdma_port_get_link_layer(dev, port_num);
+}
+
 static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_query_port_resp resp = {};
@@ -156,29 +194,7 @@ static int uverbs_query_port(struct uverbs_attr_bundle *attrs)
 	if (ret)
 		return ret;
 
-	resp.state = attr.state;
-	resp.max_mtu = attr.max_mtu;
-	resp.active_mtu = attr.active_mtu;
-	resp.gid_tbl_len = attr.gid_tbl_len;
-	resp.port_cap_flags = uverbs_port_cap_flags(&attr);
-	resp.max_msg_sz = attr.max_msg_sz;
-	resp.bad_pkey_cntr = attr.bad_pkey_cntr;
-	resp.qkey_viol_cntr = attr.qkey_viol_cntr;
-	resp.pkey_tbl_len = attr.pkey_tbl_len;
-	if (rdma_is_grh_required(dev, cmd.port_num))
-		resp.flags |= IB_UVERBS_QPF_GRH_REQUIRED;
-	resp.lid = ib_lid_cpu16(attr.lid);
-	resp.sm_lid = ib_lid_cpu16(attr.sm_lid);
-	resp.lmc = attr.lmc;
-	resp.max_vl_num = attr.max_vl_num;
-	resp.sm_sl = attr.sm_sl;
-	resp.subnet_timeout = attr.subnet_timeout;
-	resp.init_type_reply = attr.init_type_reply;
-	resp.active_width = attr.active_width;
-	/* a u8 in this ABI: faster links report NDR */
-	resp.active_speed = min_t(u16, attr.active_speed, IB_SPEED_NDR);
-	resp.phys_state = attr.phys_state;
-	resp.link_layer = rdma_port_get_link_layer(dev, cmd.port_num);
+	uverbs_port_resp(dev, cmd.port_num, &attr, &resp);
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 

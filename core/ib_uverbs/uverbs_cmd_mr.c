@@ -20,8 +20,9 @@ static int uverbs_mr_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_mr = {
-	.name = "MR",
-	.destroy = uverbs_mr_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR(uverbs_mr_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_MR,
 };
 
 /* Fill in what the core keeps of a user MR the driver made in @pd. */
@@ -77,10 +78,10 @@ int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 	ret = ib_check_mr_access(dev, cmd.access_flags);
 	if (ret)
 		return ret;
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_mr);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_mr, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	pd_uobj = uverbs_uobj_get(attrs, &uverbs_type_pd, cmd.pd_handle, false);
+	pd_uobj = uverbs_obj_get(attrs, &uverbs_type_pd, cmd.pd_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(pd_uobj)) {
 		ret = PTR_ERR(pd_uobj);
 		goto err_uobj;
@@ -93,7 +94,7 @@ int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 		goto err_pd;
 	}
 	uverbs_mr_init(mr, pd, uobj, cmd.hca_va, cmd.length);
-	uverbs_uobj_release(pd_uobj, false);
+	uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
 
 	resp.lkey = mr->lkey;
 	resp.rkey = mr->rkey;
@@ -103,13 +104,13 @@ int uverbs_reg_mr(struct uverbs_attr_bundle *attrs)
 		ib_dereg_mr_user(mr, &attrs->driver_udata);
 		goto err_uobj;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
 err_pd:
-	uverbs_uobj_release(pd_uobj, false);
+	uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
 err_uobj:
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
 	return ret;
 }
 
@@ -171,15 +172,15 @@ int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 		if (ret)
 			return ret;
 	}
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_mr, cmd.mr_handle, true);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_mr, cmd.mr_handle, UVERBS_LOOKUP_WRITE);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	mr = uobj->object;
 	old_pd = mr->pd;
 	pd = old_pd;
 	if (cmd.flags & IB_MR_REREG_PD) {
-		pd_uobj = uverbs_uobj_get(attrs, &uverbs_type_pd,
-					  cmd.pd_handle, false);
+		pd_uobj = uverbs_obj_get(attrs, &uverbs_type_pd,
+					 cmd.pd_handle, UVERBS_LOOKUP_READ);
 		if (IS_ERR(pd_uobj)) {
 			ret = PTR_ERR(pd_uobj);
 			goto out;
@@ -215,9 +216,9 @@ int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_response(attrs, &resp, sizeof(resp));
 out_pd:
 	if (pd_uobj)
-		uverbs_uobj_release(pd_uobj, false);
+		uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
 out:
-	uverbs_uobj_release(uobj, true);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_WRITE);
 	return ret;
 }
 

@@ -23,8 +23,9 @@ static int uverbs_pd_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_pd = {
-	.name = "PD",
-	.destroy = uverbs_pd_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR(uverbs_pd_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_PD,
 };
 
 /**
@@ -47,7 +48,7 @@ int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_pd);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_pd, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	pd = rdma_zalloc_drv_obj(dev, ib_pd);
@@ -72,14 +73,14 @@ int uverbs_alloc_pd(struct uverbs_attr_bundle *attrs)
 		ib_dealloc_pd_user(pd, &attrs->driver_udata);
 		goto err_uobj;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
 err_pd:
 	rdma_restrack_del(&pd->res);
 	kfree(pd);
 err_uobj:
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
 	return ret;
 }
 

@@ -94,7 +94,7 @@ static void uverbs_free_send_wrs(struct ib_send_wr *wr,
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		uverbs_uobj_release(ahs[i], false);
+		uverbs_obj_put(ahs[i], UVERBS_LOOKUP_READ);
 	for (; wr; wr = next) {
 		next = wr->next;
 		kfree(wr);
@@ -145,8 +145,7 @@ uverbs_send_wr(struct uverbs_attr_bundle *attrs, struct ib_qp *qp,
 		struct ib_ud_wr *w = container_of(wr, struct ib_ud_wr, wr);
 		struct ib_uobject *uobj;
 
-		uobj = uverbs_uobj_get(attrs, &uverbs_type_ah, u->wr.ud.ah,
-				       false);
+		uobj = uverbs_obj_get(attrs, &uverbs_type_ah, u->wr.ud.ah, UVERBS_LOOKUP_READ);
 		if (IS_ERR(uobj)) {
 			kfree(wr);
 			return ERR_PTR(-EINVAL);
@@ -246,7 +245,7 @@ int uverbs_post_send(struct uverbs_attr_bundle *attrs)
 			       cmd.sge_count, sizeof(*u), false, &a);
 	if (ret)
 		return ret;
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, cmd.qp_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_qp, cmd.qp_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	u = kmalloc(cmd.wqe_size, GFP_KERNEL);
@@ -293,7 +292,7 @@ out:
 	uverbs_free_send_wrs(first, ahs, nah);
 	kfree(ahs);
 	kfree(u);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }
 
@@ -382,7 +381,7 @@ static int uverbs_post_recv_common(struct uverbs_attr_bundle *attrs,
 	wrs = uverbs_recv_wrs(attrs, fixed, wr_count, wqe_size, sge_count);
 	if (IS_ERR(wrs))
 		return PTR_ERR(wrs);
-	uobj = uverbs_uobj_get(attrs, type, handle, false);
+	uobj = uverbs_obj_get(attrs, type, handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto out;
@@ -396,7 +395,7 @@ static int uverbs_post_recv_common(struct uverbs_attr_bundle *attrs,
 
 		ret = srq->device->ops.post_srq_recv(srq, wrs, &bad);
 	}
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	if (ret)
 		resp.bad_wr = uverbs_bad_wr_index(wrs, bad, uverbs_next_recv);
 	ret2 = uverbs_response(attrs, &resp, sizeof(resp));

@@ -71,9 +71,10 @@ static int uverbs_qp_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_qp = {
-	.name = "QP",
-	.obj_size = sizeof(struct ib_uqp_object),
-	.destroy = uverbs_qp_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR_SZ(sizeof(struct ib_uqp_object),
+					       uverbs_qp_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_QP,
 };
 
 /* The async events of a user QP. */
@@ -99,13 +100,13 @@ struct uverbs_qp_refs {
 static void uverbs_qp_refs_put(struct uverbs_qp_refs *r)
 {
 	if (r->srq)
-		uverbs_uobj_release(r->srq, false);
+		uverbs_obj_put(r->srq, UVERBS_LOOKUP_READ);
 	if (r->rcq)
-		uverbs_uobj_release(r->rcq, false);
+		uverbs_obj_put(r->rcq, UVERBS_LOOKUP_READ);
 	if (r->scq)
-		uverbs_uobj_release(r->scq, false);
+		uverbs_obj_put(r->scq, UVERBS_LOOKUP_READ);
 	if (r->pd)
-		uverbs_uobj_release(r->pd, false);
+		uverbs_obj_put(r->pd, UVERBS_LOOKUP_READ);
 }
 
 /* Hold @handle's object of @type in *@slot; false (and @ret) if none. */
@@ -113,7 +114,7 @@ static bool uverbs_qp_ref(struct uverbs_attr_bundle *attrs,
 			  const struct uverbs_api_object *type, u32 handle,
 			  struct ib_uobject **slot, int *ret)
 {
-	struct ib_uobject *uobj = uverbs_uobj_get(attrs, type, handle, false);
+	struct ib_uobject *uobj = uverbs_obj_get(attrs, type, handle, UVERBS_LOOKUP_READ);
 
 	if (IS_ERR(uobj)) {
 		*ret = PTR_ERR(uobj);
@@ -217,7 +218,7 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	ret = uverbs_create_qp_check(cmd);
 	if (ret)
 		return ret;
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_qp);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_qp, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = to_uqp(uobj);
@@ -264,15 +265,15 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	ret = uverbs_response(attrs, &resp, sizeof(resp));
 	if (ret) {
 		uverbs_qp_destroy(uobj, RDMA_REMOVE_ABORT, attrs);
-		uverbs_uobj_abort(uobj);
+		rdma_alloc_abort_uobject(uobj, attrs, false);
 		return ret;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
 err_refs:
 	uverbs_qp_refs_put(&refs);
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
 	return ret;
 }
 
@@ -379,13 +380,13 @@ int uverbs_query_qp(struct uverbs_attr_bundle *attrs)
 		ret = -ENOMEM;
 		goto out;
 	}
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, cmd.qp_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_qp, cmd.qp_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto out;
 	}
 	ret = ib_query_qp(uobj->object, a, cmd.attr_mask, init);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	if (ret)
 		goto out;
 
@@ -513,7 +514,7 @@ static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, b->qp_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_qp, b->qp_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
 		goto out;
@@ -558,7 +559,7 @@ static int uverbs_modify_qp_common(struct uverbs_attr_bundle *attrs,
 							    b->attr_mask),
 				      &attrs->driver_udata);
 out_put:
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 out:
 	kfree(a);
 	return ret;
@@ -613,7 +614,7 @@ int uverbs_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static void uverbs_qp_counts(struct ib_uobject *uobj, void *r)
+void uverbs_qp_counts(struct ib_uobject *uobj, void *r)
 {
 	struct ib_uverbs_destroy_qp_resp *resp = r;
 
@@ -661,7 +662,7 @@ int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, cmd.qp_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_qp, cmd.qp_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = to_uqp(uobj);
@@ -684,7 +685,7 @@ int uverbs_attach_mcast(struct uverbs_attr_bundle *attrs)
 		list_add_tail(&m->list, &uqp->mcast_list);
 out:
 	mutex_unlock(&uqp->mcast_lock);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }
 
@@ -708,7 +709,7 @@ int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_qp, cmd.qp_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_qp, cmd.qp_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	uqp = to_uqp(uobj);
@@ -725,6 +726,6 @@ int uverbs_detach_mcast(struct uverbs_attr_bundle *attrs)
 		break;
 	}
 	mutex_unlock(&uqp->mcast_lock);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }

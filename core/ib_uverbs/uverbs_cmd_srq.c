@@ -32,9 +32,10 @@ static int uverbs_srq_destroy(struct ib_uobject *uobj,
 }
 
 const struct uverbs_api_object uverbs_type_srq = {
-	.name = "SRQ",
-	.obj_size = sizeof(struct ib_usrq_object),
-	.destroy = uverbs_srq_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR_SZ(sizeof(struct ib_usrq_object),
+					       uverbs_srq_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = UVERBS_OBJECT_SRQ,
 };
 
 /* The async events of a user SRQ. */
@@ -61,13 +62,12 @@ static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 	/* XRC and tag matching SRQs: no driver here has them */
 	if (cmd->srq_type != IB_SRQT_BASIC)
 		return cmd->srq_type <= IB_SRQT_TM ? -EOPNOTSUPP : -EINVAL;
-	uobj = uverbs_uobj_create(attrs, &uverbs_type_srq);
+	uobj = rdma_alloc_begin_uobject(&uverbs_type_srq, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	usrq = to_usrq(uobj);
 	INIT_LIST_HEAD(&usrq->uevent.event_list);
-	pd_uobj = uverbs_uobj_get(attrs, &uverbs_type_pd, cmd->pd_handle,
-				  false);
+	pd_uobj = uverbs_obj_get(attrs, &uverbs_type_pd, cmd->pd_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(pd_uobj)) {
 		ret = PTR_ERR(pd_uobj);
 		goto err_uobj;
@@ -79,7 +79,7 @@ static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 	attr.attr.srq_limit = cmd->srq_limit;
 	srq = ib_create_srq_user(pd_uobj->object, &attr, usrq,
 				 &attrs->driver_udata);
-	uverbs_uobj_release(pd_uobj, false);
+	uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
 		goto err_uobj;
@@ -95,11 +95,11 @@ static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 		uverbs_srq_destroy(uobj, RDMA_REMOVE_ABORT, attrs);
 		goto err_uobj;
 	}
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, attrs);
 	return 0;
 
 err_uobj:
-	uverbs_uobj_abort(uobj);
+	rdma_alloc_abort_uobject(uobj, attrs, false);
 	return ret;
 }
 
@@ -169,7 +169,7 @@ int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_srq, cmd.srq_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_srq, cmd.srq_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	srq = uobj->object;
@@ -178,7 +178,7 @@ int uverbs_modify_srq(struct uverbs_attr_bundle *attrs)
 	ret = dev->ops.modify_srq ?
 	      dev->ops.modify_srq(srq, &attr, cmd.attr_mask,
 				  &attrs->driver_udata) : -EOPNOTSUPP;
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	return ret;
 }
 
@@ -202,11 +202,11 @@ int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 	dev = uverbs_ctx_request(attrs, &cmd, sizeof(cmd));
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, &uverbs_type_srq, cmd.srq_handle, false);
+	uobj = uverbs_obj_get(attrs, &uverbs_type_srq, cmd.srq_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ret = ib_query_srq(uobj->object, &attr);
-	uverbs_uobj_release(uobj, false);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_READ);
 	if (ret)
 		return ret;
 	resp.max_wr = attr.max_wr;
@@ -215,7 +215,7 @@ int uverbs_query_srq(struct uverbs_attr_bundle *attrs)
 	return uverbs_response(attrs, &resp, sizeof(resp));
 }
 
-static void uverbs_srq_counts(struct ib_uobject *uobj, void *r)
+void uverbs_srq_counts(struct ib_uobject *uobj, void *r)
 {
 	struct ib_uverbs_destroy_srq_resp *resp = r;
 

@@ -48,8 +48,7 @@ static void uverbs_event_file_free(struct kref *ref)
 
 	list_for_each_entry_safe(ev, tmp, &ef->events, list)
 		kfree(ev);
-	if (ef->ufile)
-		uverbs_file_put(ef->ufile);
+	uverbs_file_put(ef->ufile);
 	kfree(ef);
 }
 
@@ -62,7 +61,8 @@ static void uverbs_event_file_free(struct kref *ref)
  */
 void uverbs_event_file_put(struct uverbs_event_file *ef)
 {
-	kref_put(&ef->ref, uverbs_event_file_free);
+	if (ef)
+		kref_put(&ef->ref, uverbs_event_file_free);
 }
 
 /* Queue @ev unless the file takes no more; false when it was not. */
@@ -110,6 +110,9 @@ void uverbs_async_queue(struct uverbs_event_file *ef, u64 element, u32 type,
 {
 	struct uverbs_event *ev;
 
+	/* a context made by the ioctl has none until ASYNC_EVENT_ALLOC */
+	if (!ef)
+		return;
 	ev = kzalloc(sizeof(*ev), GFP_ATOMIC);
 	if (!ev)
 		return;
@@ -219,7 +222,7 @@ void uverbs_async_start(struct uverbs_event_file *ef, struct ib_device *ib_dev)
  */
 void uverbs_async_stop(struct uverbs_event_file *ef)
 {
-	if (!ef->registered)
+	if (!ef || !ef->registered)
 		return;
 	ib_unregister_event_handler(&ef->handler);
 	ef->registered = false;
@@ -324,15 +327,16 @@ static const struct file_operations uverbs_event_fops = {
  * uverbs_event_file_create - a new event file
  * @filp: where the struct file goes; the caller installs it in an fd or
  *	puts it
- * @ufile: for a completion channel, the uverbs file it belongs to (a
- *	reference is taken); NULL for an async file
+ * @ufile: the uverbs file it belongs to (a reference is taken)
+ * @comp: a completion channel, else an async file
  *
  * Context: process context; sleeps.
  * Return: the state, with a reference for the caller and one for the
  * file, or an ERR_PTR() (-ENOMEM, an error of anon_inode_getfile()).
  */
 struct uverbs_event_file *uverbs_event_file_create(struct file **filp,
-						   struct ib_uverbs_file *ufile)
+						   struct ib_uverbs_file *ufile,
+						   bool comp)
 {
 	struct uverbs_event_file *ef;
 	struct file *f;
@@ -345,33 +349,26 @@ struct uverbs_event_file *uverbs_event_file_create(struct file **filp,
 	INIT_LIST_HEAD(&ef->events);
 	INIT_LIST_HEAD(&ef->list);
 	init_waitqueue_head(&ef->wait);
-	ef->comp = !!ufile;
+	ef->comp = comp;
 	f = anon_inode_getfile("[infinibandevent]", &uverbs_event_fops, ef,
 			       O_RDONLY);
 	if (IS_ERR(f)) {
 		kfree(ef);
 		return ERR_CAST(f);
 	}
-	if (ufile) {
-		kref_get(&ufile->ref);
-		ef->ufile = ufile;
-	}
+	kref_get(&ufile->ref);
+	ef->ufile = ufile;
 	kref_get(&ef->ref);	/* the file's */
 	*filp = f;
 	return ef;
 }
 
-/**
- * uverbs_comp_channel_get - the completion channel behind an fd
- * @attrs: the command naming it
- * @fd: the fd
- *
- * Context: process context, a command of the file.
- * Return: the channel, referenced, or an ERR_PTR(): -EINVAL when @fd is
- * not a completion channel of the command's file or is closed.
+/*
+ * The event file of @ufile behind @fd, of the kind @comp says, still
+ * open: referenced, or ERR_PTR(-EINVAL).
  */
-struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *attrs,
-						  int fd)
+static struct uverbs_event_file *
+uverbs_event_file_get(struct ib_uverbs_file *ufile, int fd, bool comp)
 {
 	struct uverbs_event_file *ef = ERR_PTR(-EINVAL);
 	struct fd f = fdget(fd);
@@ -382,7 +379,7 @@ struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *att
 		struct uverbs_event_file *c = fd_file(f)->private_data;
 
 		spin_lock_irq(&c->lock);
-		if (c->comp && c->ufile == attrs->ufile && !c->closed) {
+		if (c->comp == comp && c->ufile == ufile && !c->closed) {
 			kref_get(&c->ref);
 			ef = c;
 		}
@@ -390,6 +387,21 @@ struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *att
 	}
 	fdput(f);
 	return ef;
+}
+
+/**
+ * uverbs_comp_channel_get - the completion channel behind an fd
+ * @attrs: the command
+ * @fd: what user space named
+ *
+ * Context: process context, a command of the file.
+ * Return: the channel, referenced; ERR_PTR(-EINVAL) when @fd is not an
+ * open completion channel of the command's file.
+ */
+struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *attrs,
+						  int fd)
+{
+	return uverbs_event_file_get(attrs->ufile, fd, true);
 }
 
 /**
@@ -415,7 +427,7 @@ int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs)
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	ef = uverbs_event_file_create(&filp, file);
+	ef = uverbs_event_file_create(&filp, file, true);
 	if (IS_ERR(ef)) {
 		put_unused_fd(fd);
 		return PTR_ERR(ef);
@@ -468,3 +480,180 @@ void uverbs_comp_channels_close(struct ib_uverbs_file *file)
 		uverbs_event_file_close(ef);
 	spin_unlock(&file->uobjects_lock);
 }
+
+/*
+ * The event files as objects of the ioctl (UVERBS_OBJECT_COMP_CHANNEL,
+ * UVERBS_OBJECT_ASYNC_EVENT): a class of their own, for they live by
+ * their struct file and their references (struct uverbs_event_file),
+ * not on the file's object list.  A lookup (an FD attribute, READ)
+ * gives a struct ib_uobject for the length of the method, ->object the
+ * event file, referenced; a creation (ASYNC_EVENT_ALLOC) makes the file,
+ * and its commit installs the fd and hands the event file over, the
+ * uobject gone.
+ */
+struct uverbs_event_uobj {
+	struct ib_uobject uobj;
+	struct file *filp;
+};
+
+static struct uverbs_event_uobj *
+uverbs_event_uobj_new(const struct uverbs_api_object *obj,
+		      struct ib_uverbs_file *ufile, struct uverbs_event_file *ef)
+{
+	struct uverbs_event_uobj *eu = kzalloc(sizeof(*eu), GFP_KERNEL);
+
+	if (!eu)
+		return NULL;
+	kref_init(&eu->uobj.ref);
+	eu->uobj.ufile = ufile;
+	eu->uobj.uapi_object = obj;
+	eu->uobj.object = ef;
+	INIT_LIST_HEAD(&eu->uobj.list);
+	return eu;
+}
+
+static struct ib_uobject *
+uverbs_event_alloc_begin(const struct uverbs_api_object *obj,
+			 struct uverbs_attr_bundle *attrs)
+{
+	bool comp = obj == &uverbs_type_comp_channel;
+	struct uverbs_event_file *ef;
+	struct uverbs_event_uobj *eu;
+	struct file *filp;
+	int fd;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return ERR_PTR(fd);
+	ef = uverbs_event_file_create(&filp, attrs->ufile, comp);
+	if (IS_ERR(ef)) {
+		put_unused_fd(fd);
+		return ERR_CAST(ef);
+	}
+	eu = uverbs_event_uobj_new(obj, attrs->ufile, ef);
+	if (!eu) {
+		fput(filp);
+		uverbs_event_file_put(ef);
+		put_unused_fd(fd);
+		return ERR_PTR(-ENOMEM);
+	}
+	eu->uobj.context = attrs->context;
+	eu->uobj.id = fd;
+	eu->filp = filp;
+	atomic_set(&eu->uobj.usecnt, -1);
+	return &eu->uobj;
+}
+
+/*
+ * A new async file becomes the context's if it has none: it gets the
+ * device's events and those of the objects made after it.
+ */
+static void uverbs_async_attach(struct ib_uverbs_file *file,
+				struct uverbs_event_file *ef)
+{
+	mutex_lock(&file->ucontext_lock);
+	if (file->ucontext && !file->async && !file->disassociated) {
+		kref_get(&ef->ref);
+		uverbs_async_start(ef, file->ucontext->device);
+		file->async = ef;
+	}
+	mutex_unlock(&file->ucontext_lock);
+}
+
+static void uverbs_event_alloc_commit(struct ib_uobject *uobj)
+{
+	struct uverbs_event_uobj *eu = container_of(uobj, typeof(*eu), uobj);
+	struct uverbs_event_file *ef = uobj->object;
+	struct ib_uverbs_file *file = uobj->ufile;
+
+	/* not on the object list: the file keeps it */
+	spin_lock(&file->uobjects_lock);
+	list_del_init(&uobj->list);
+	if (ef->comp)
+		list_add_tail(&ef->list, &file->comp_channels);
+	spin_unlock(&file->uobjects_lock);
+	if (!ef->comp)
+		uverbs_async_attach(file, ef);
+	fd_install(uobj->id, eu->filp);
+	uverbs_event_file_put(ef);
+	uverbs_uobject_put(uobj);
+}
+
+static void uverbs_event_alloc_abort(struct ib_uobject *uobj)
+{
+	struct uverbs_event_uobj *eu = container_of(uobj, typeof(*eu), uobj);
+
+	fput(eu->filp);
+	put_unused_fd(uobj->id);
+	uverbs_event_file_put(uobj->object);
+}
+
+static struct ib_uobject *
+uverbs_event_lookup_get(const struct uverbs_api_object *obj,
+			struct ib_uverbs_file *ufile, s64 id,
+			enum rdma_lookup_mode mode)
+{
+	struct uverbs_event_file *ef;
+	struct uverbs_event_uobj *eu;
+
+	if (mode != UVERBS_LOOKUP_READ)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (id < 0 || id > INT_MAX)
+		return ERR_PTR(-EINVAL);
+	ef = uverbs_event_file_get(ufile, id,
+				   obj == &uverbs_type_comp_channel);
+	if (IS_ERR(ef))
+		return ERR_CAST(ef);
+	eu = uverbs_event_uobj_new(obj, ufile, ef);
+	if (!eu) {
+		uverbs_event_file_put(ef);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* a lookup sets the method's context from its objects' */
+	eu->uobj.context = READ_ONCE(ufile->ucontext);
+	return &eu->uobj;
+}
+
+static void uverbs_event_lookup_put(struct ib_uobject *uobj,
+				    enum rdma_lookup_mode mode)
+{
+	uverbs_event_file_put(uobj->object);
+}
+
+static int uverbs_event_destroy_hw(struct ib_uobject *uobj,
+				   enum rdma_remove_reason why,
+				   struct uverbs_attr_bundle *attrs)
+{
+	return 0;
+}
+
+static void uverbs_event_remove_handle(struct ib_uobject *uobj)
+{
+}
+
+static const struct uverbs_obj_type_class uverbs_event_class = {
+	.alloc_begin = uverbs_event_alloc_begin,
+	.alloc_commit = uverbs_event_alloc_commit,
+	.alloc_abort = uverbs_event_alloc_abort,
+	.lookup_get = uverbs_event_lookup_get,
+	.lookup_put = uverbs_event_lookup_put,
+	.destroy_hw = uverbs_event_destroy_hw,
+	.remove_handle = uverbs_event_remove_handle,
+};
+
+static const struct uverbs_obj_type uverbs_event_type = {
+	.type_class = &uverbs_event_class,
+	.obj_size = sizeof(struct uverbs_event_uobj),
+};
+
+const struct uverbs_api_object uverbs_type_comp_channel = {
+	.type_attrs = &uverbs_event_type,
+	.type_class = &uverbs_event_class,
+	.id = UVERBS_OBJECT_COMP_CHANNEL,
+};
+
+const struct uverbs_api_object uverbs_type_async_event = {
+	.type_attrs = &uverbs_event_type,
+	.type_class = &uverbs_event_class,
+	.id = UVERBS_OBJECT_ASYNC_EVENT,
+};

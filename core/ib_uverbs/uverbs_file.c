@@ -212,19 +212,16 @@ int uverbs_destroy_cmd(struct uverbs_attr_bundle *attrs, void *cmd,
 	dev = uverbs_ctx_request(attrs, cmd, len);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	uobj = uverbs_uobj_get(attrs, type, *handle, true);
+	uobj = uverbs_obj_get(attrs, type, *handle, UVERBS_LOOKUP_DESTROY);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	/* the object's memory outlives its destruction for the counts */
-	kref_get(&uobj->ref);
+	/* the hold keeps the object's memory for the counts */
 	ret = uverbs_uobj_destroy(attrs, uobj);
-	if (ret) {
-		uverbs_uobj_release(uobj, true);
-	} else if (counts) {
+	if (!ret && counts) {
 		counts(uobj, resp);
 		ret = uverbs_response(attrs, resp, resp_len);
 	}
-	uverbs_uobj_put(uobj);
+	uverbs_obj_put(uobj, UVERBS_LOOKUP_DESTROY);
 	return ret;
 }
 
@@ -325,8 +322,15 @@ VISIBLE_IF_KUNIT int uverbs_check_hdr(const struct ib_uverbs_cmd_hdr *hdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(uverbs_check_hdr);
 
-/* The command @command names, or an ERR_PTR(): -EINVAL, -EOPNOTSUPP. */
-static const struct uverbs_write_cmd *uverbs_lookup(u32 command)
+/**
+ * uverbs_lookup_write - the write() command a number names
+ * @command: the header's command, IB_USER_VERBS_CMD_FLAG_EXTENDED too
+ *
+ * Context: any.
+ * Return: the command, or ERR_PTR(-EINVAL) for bits outside the number
+ * and the flag, ERR_PTR(-EOPNOTSUPP) for a command not served.
+ */
+const struct uverbs_write_cmd *uverbs_lookup_write(u32 command)
 {
 	u32 n = command & IB_USER_VERBS_CMD_COMMAND_MASK;
 	const struct uverbs_write_cmd *cmd;
@@ -450,7 +454,7 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 		return -EINVAL;
 	if (copy_from_user(&hdr, buf, sizeof(hdr)))
 		return -EFAULT;
-	cmd = uverbs_lookup(hdr.command);
+	cmd = uverbs_lookup_write(hdr.command);
 	if (IS_ERR(cmd))
 		return PTR_ERR(cmd);
 	extended = hdr.command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
@@ -516,4 +520,6 @@ const struct file_operations uverbs_fops = {
 	.release = uverbs_release,
 	.write = uverbs_write,
 	.mmap = uverbs_mmap,
+	.unlocked_ioctl = uverbs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 };

@@ -133,6 +133,7 @@ static void uverbs_dev_release(struct device *dev)
 	struct uverbs_device *udev = container_of(dev, struct uverbs_device,
 						  dev);
 
+	uverbs_destroy_api(udev->uapi);
 	cleanup_srcu_struct(&udev->disassociate_srcu);
 	mutex_destroy(&udev->files_lock);
 	kfree(udev);
@@ -158,6 +159,13 @@ static int uverbs_add_one(struct ib_device *device)
 	mutex_init(&udev->files_lock);
 	INIT_LIST_HEAD(&udev->files);
 	RCU_INIT_POINTER(udev->ib_dev, device);
+	udev->uapi = uverbs_alloc_api(device);
+	if (IS_ERR(udev->uapi)) {
+		ret = PTR_ERR(udev->uapi);
+		cleanup_srcu_struct(&udev->disassociate_srcu);
+		kfree(udev);
+		return ret;
+	}
 	udev->num_comp_vectors = device->num_comp_vectors;
 
 	device_initialize(&udev->dev);

@@ -24,6 +24,7 @@
 #include <linux/srcu.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_std_types.h>
 
 #include "../ib_core/core_modules.h"
 
@@ -48,6 +49,7 @@
  * @files: the open files (struct ib_uverbs_file.list)
  * @devnum: N of uverbsN
  * @num_comp_vectors: the device's completion vectors, for its files
+ * @uapi: the device's ioctl methods (uverbs_uapi.c), built when it came
  */
 struct uverbs_device {
 	struct device		dev;
@@ -58,6 +60,7 @@ struct uverbs_device {
 	struct list_head	files;
 	int			devnum;
 	u32			num_comp_vectors;
+	struct uverbs_api	*uapi;
 };
 
 /**
@@ -149,23 +152,6 @@ struct ib_uverbs_file {
 	bool			disassociated;
 };
 
-/**
- * struct uverbs_api_object - a type of user object
- * @name: for messages ("PD", ...)
- * @obj_size: the memory of its objects (a structure that starts with
- *	struct ib_uobject), 0 for a plain struct ib_uobject
- * @destroy: frees the verbs object of a struct ib_uobject; may refuse
- *	(-EBUSY while other objects use it), else the object is gone.
- *	@attrs is the destroying command, or for RDMA_REMOVE_CLOSE and
- *	RDMA_REMOVE_DRIVER_REMOVE one with the file and context only
- */
-struct uverbs_api_object {
-	const char *name;
-	size_t obj_size;
-	int (*destroy)(struct ib_uobject *uobj, enum rdma_remove_reason why,
-		       struct uverbs_attr_bundle *attrs);
-};
-
 struct uverbs_attr_bundle;
 
 /**
@@ -202,15 +188,10 @@ struct ib_ucontext *uverbs_get_ucontext(struct uverbs_attr_bundle *attrs);
 int uverbs_get_context(struct uverbs_attr_bundle *attrs);
 void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone);
 
-struct ib_uobject *uverbs_uobj_create(struct uverbs_attr_bundle *attrs,
-				      const struct uverbs_api_object *type);
-void uverbs_uobj_commit(struct ib_uobject *uobj);
-void uverbs_uobj_abort(struct ib_uobject *uobj);
-struct ib_uobject *uverbs_uobj_get(struct uverbs_attr_bundle *attrs,
-				   const struct uverbs_api_object *type,
-				   u32 handle, bool exclusive);
-void uverbs_uobj_release(struct ib_uobject *uobj, bool exclusive);
-void uverbs_uobj_put(struct ib_uobject *uobj);
+struct ib_uobject *uverbs_obj_get(struct uverbs_attr_bundle *attrs,
+				  const struct uverbs_api_object *type,
+				  u32 handle, enum rdma_lookup_mode mode);
+void uverbs_obj_put(struct ib_uobject *uobj, enum rdma_lookup_mode mode);
 int uverbs_uobj_destroy(struct uverbs_attr_bundle *attrs,
 			struct ib_uobject *uobj);
 void uverbs_uobj_destroy_all(struct ib_uverbs_file *file,
@@ -268,7 +249,8 @@ extern const struct uverbs_api_object uverbs_type_srq;
 extern const struct uverbs_api_object uverbs_type_ah;
 
 struct uverbs_event_file *uverbs_event_file_create(struct file **filp,
-						   struct ib_uverbs_file *ufile);
+						   struct ib_uverbs_file *ufile,
+						   bool comp);
 void uverbs_event_file_put(struct uverbs_event_file *ef);
 void uverbs_event_file_close(struct uverbs_event_file *ef);
 void uverbs_async_queue(struct uverbs_event_file *ef, u64 element, u32 type,
@@ -283,6 +265,96 @@ struct uverbs_event_file *uverbs_comp_channel_get(struct uverbs_attr_bundle *att
 int uverbs_create_comp_channel(struct uverbs_attr_bundle *attrs);
 void uverbs_comp_channel_unlink(struct uverbs_event_file *ef);
 void uverbs_comp_channels_close(struct ib_uverbs_file *file);
+
+/**
+ * struct uverbs_api_attr - an attribute of a method in a device's tree
+ * @spec: what it takes (the definitions' spec, merged)
+ */
+struct uverbs_api_attr {
+	struct uverbs_attr_spec spec;
+};
+
+/**
+ * struct uverbs_api_ioctl_method - a method in a device's tree
+ * @handler: runs it; NULL when disabled (the method answers
+ *	-EPROTONOSUPPORT as if absent)
+ * @attrs: its attributes by slot (uverbs_attr_slot()), NULL where none
+ * @attr_mandatory: the slots it cannot run without
+ * @slots: one past its highest slot: the bundle's attrs[] it needs
+ * @destroy_slot: the slot of its UVERBS_ACCESS_DESTROY attribute, or
+ *	UVERBS_API_ATTR_BKEY_LEN
+ * @has_udata: it has UVERBS_ATTR_UHW()
+ * @disabled: the driver lacks what it needs
+ */
+struct uverbs_api_ioctl_method {
+	int (*handler)(struct uverbs_attr_bundle *attrs);
+	struct uverbs_api_attr *attrs[UVERBS_API_ATTR_BKEY_LEN];
+	DECLARE_BITMAP(attr_mandatory, UVERBS_API_ATTR_BKEY_LEN);
+	u8 slots;
+	u8 destroy_slot;
+	u8 has_udata:1;
+	u8 disabled:1;
+};
+
+/**
+ * struct uverbs_api_obj - an object in a device's tree
+ * @obj: its type (the core's types are shared by every device, as the
+ *	write() commands name them; a driver's are the tree's own), NULL
+ *	for an object without instances (DEVICE)
+ * @disabled: the driver lacks what it needs
+ * @owned: @obj is the tree's, freed with it
+ */
+struct uverbs_api_obj {
+	const struct uverbs_api_object *obj;
+	bool disabled;
+	bool owned;
+};
+
+/**
+ * struct uverbs_api - the ioctl methods of a device
+ * @objects: struct uverbs_api_obj by object ID
+ * @methods: struct uverbs_api_ioctl_method by uverbs_method_key()
+ * @driver_id: what an ioctl's header must name (ops.driver_id)
+ */
+struct uverbs_api {
+	struct xarray objects;
+	struct xarray methods;
+	u32 driver_id;
+};
+
+/* The key of a method in struct uverbs_api.methods */
+static inline unsigned long uverbs_method_key(u16 object_id, u16 method_id)
+{
+	return (unsigned long)object_id << 16 | method_id;
+}
+
+struct uverbs_api *uverbs_alloc_api(struct ib_device *ibdev);
+struct uverbs_api *uverbs_build_api(const struct uapi_definition *core,
+				    const struct uapi_definition *driver,
+				    struct ib_device *ibdev);
+void uverbs_destroy_api(struct uverbs_api *uapi);
+long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+#if IS_ENABLED(CONFIG_KUNIT)
+int uverbs_ioctl_run(struct ib_uverbs_file *file, struct uverbs_api *uapi,
+		     struct ib_uverbs_ioctl_hdr __user *uhdr);
+#endif
+extern const struct uapi_definition uverbs_core_api[];
+extern const struct uverbs_api_object uverbs_type_comp_channel;
+extern const struct uverbs_api_object uverbs_type_async_event;
+const struct uverbs_write_cmd *uverbs_lookup_write(u32 command);
+void uverbs_fill_ucore(struct uverbs_attr_bundle *bundle);
+void uverbs_cq_counts(struct ib_uobject *uobj, void *resp);
+int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj,
+			   const struct ib_uverbs_ex_create_cq *cmd,
+			   struct uverbs_event_file *comp,
+			   struct uverbs_event_file *async);
+void uverbs_qp_counts(struct ib_uobject *uobj, void *resp);
+void uverbs_srq_counts(struct ib_uobject *uobj, void *resp);
+void uverbs_port_resp(struct ib_device *dev, u32 port_num,
+		      const struct ib_port_attr *attr,
+		      struct ib_uverbs_query_port_resp *resp);
+int uverbs_get_context_ioctl(struct uverbs_attr_bundle *attrs);
 
 extern const struct file_operations uverbs_fops;
 

@@ -52,28 +52,22 @@ struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile)
 }
 EXPORT_SYMBOL(ib_uverbs_get_ucontext_file);
 
-/**
- * uverbs_get_context - GET_CONTEXT: the file's context and its event file
- * @attrs: the command
- *
- * Context: process context, a command of the file.
- * Return: 0; -EINVAL when the file has a context already, -EIO when its
- * device went away, -ENOMEM, -EMFILE, -EFAULT, or the driver's error.
+/*
+ * Make the file's context.  write()'s GET_CONTEXT (@legacy) makes its
+ * async file too and answers the fd in its response; the ioctl's answers
+ * its attributes, the async file coming with ASYNC_EVENT_ALLOC.
  */
-int uverbs_get_context(struct uverbs_attr_bundle *attrs)
+static int uverbs_context_create(struct uverbs_attr_bundle *attrs,
+				 bool legacy)
 {
 	struct ib_uverbs_file *file = attrs->ufile;
 	struct ib_uverbs_get_context_resp resp = {};
-	struct ib_uverbs_get_context cmd;
-	struct uverbs_event_file *af;
+	struct uverbs_event_file *af = NULL;
+	struct file *filp = NULL;
 	struct ib_ucontext *uctx;
 	struct ib_device *ib_dev;
-	struct file *filp;
-	int fd, ret;
+	int fd = -1, ret;
 
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
 	ib_dev = uverbs_file_ib_dev(file);
 	if (!ib_dev)
 		return -EIO;
@@ -100,49 +94,104 @@ int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 	rdma_restrack_set_name(&uctx->res, NULL);
 	attrs->context = uctx;
 
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		ret = fd;
-		goto err_free;
-	}
-	af = uverbs_event_file_create(&filp, NULL);
-	if (IS_ERR(af)) {
-		ret = PTR_ERR(af);
-		goto err_fd;
+	if (legacy) {
+		fd = get_unused_fd_flags(O_CLOEXEC);
+		if (fd < 0) {
+			ret = fd;
+			goto err_free;
+		}
+		af = uverbs_event_file_create(&filp, file, false);
+		if (IS_ERR(af)) {
+			ret = PTR_ERR(af);
+			goto err_fd;
+		}
 	}
 
 	ret = ib_dev->ops.alloc_ucontext(uctx, &attrs->driver_udata);
 	if (ret)
 		goto err_async;
-	resp.async_fd = fd;
-	resp.num_comp_vectors = file->device->num_comp_vectors;
-	ret = uverbs_response(attrs, &resp, sizeof(resp));
+	if (legacy) {
+		resp.async_fd = fd;
+		resp.num_comp_vectors = file->device->num_comp_vectors;
+		ret = uverbs_response(attrs, &resp, sizeof(resp));
+	} else {
+		u64 core_support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
+		u32 ncv = file->device->num_comp_vectors;
+
+		ret = uverbs_copy_to(attrs,
+				     UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+				     &ncv, sizeof(ncv));
+		if (!IS_UVERBS_COPY_ERR(ret))
+			ret = uverbs_copy_to(attrs,
+					     UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+					     &core_support,
+					     sizeof(core_support));
+		if (ret == -ENOENT)
+			ret = 0;
+	}
 	if (ret)
 		goto err_dealloc;
 
 	rdma_restrack_add(&uctx->res);
-	uverbs_async_start(af, ib_dev);
+	if (af)
+		uverbs_async_start(af, ib_dev);
 	file->async = af;
 	/* commands read it without the lock: uverbs_get_ucontext() */
 	smp_store_release(&file->ucontext, uctx);
-	fd_install(fd, filp);
+	if (legacy)
+		fd_install(fd, filp);
 	mutex_unlock(&file->ucontext_lock);
 	return 0;
 
 err_dealloc:
 	ib_dev->ops.dealloc_ucontext(uctx);
 err_async:
-	fput(filp);
+	if (filp)
+		fput(filp);
 	uverbs_event_file_put(af);
 err_fd:
-	put_unused_fd(fd);
+	if (fd >= 0)
+		put_unused_fd(fd);
 err_free:
 	rdma_restrack_del(&uctx->res);
 	xa_destroy(&uctx->mmap_xa);
 	kfree(uctx);
+	attrs->context = NULL;
 out_unlock:
 	mutex_unlock(&file->ucontext_lock);
 	return ret;
+}
+
+/**
+ * uverbs_get_context - GET_CONTEXT: the file's context and its event file
+ * @attrs: the command
+ *
+ * Context: process context, a command of the file.
+ * Return: 0; -EINVAL when the file has a context already, -EIO when its
+ * device went away, -ENOMEM, -EMFILE, -EFAULT, or the driver's error.
+ */
+int uverbs_get_context(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_get_context cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	return uverbs_context_create(attrs, true);
+}
+
+/**
+ * uverbs_get_context_ioctl - the ioctl's GET_CONTEXT: the context, without
+ *	an async file
+ * @attrs: the method
+ *
+ * Context: process context, a method of the file.
+ * Return: as uverbs_get_context().
+ */
+int uverbs_get_context_ioctl(struct uverbs_attr_bundle *attrs)
+{
+	return uverbs_context_create(attrs, false);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
+#include <rdma/uverbs_std_types.h>
 
 #include "../uverbs_priv.h"
 
@@ -53,13 +54,15 @@ static int ku_destroy(struct ib_uobject *uobj, enum rdma_remove_reason why,
 }
 
 static const struct uverbs_api_object ku_type = {
-	.name = "test",
-	.destroy = ku_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR(ku_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = 0x1000,
 };
 
 static const struct uverbs_api_object ku_other_type = {
-	.name = "other",
-	.destroy = ku_destroy,
+	.type_attrs = &UVERBS_TYPE_ALLOC_IDR(ku_destroy),
+	.type_class = &uverbs_idr_class,
+	.id = 0x1001,
 };
 
 static int rdma_uverbs_uobj_init(struct kunit *test)
@@ -71,6 +74,12 @@ static int rdma_uverbs_uobj_init(struct kunit *test)
 	xa_init_flags(&e->file.objects, XA_FLAGS_ALLOC);
 	spin_lock_init(&e->file.uobjects_lock);
 	INIT_LIST_HEAD(&e->file.uobjects);
+	mutex_init(&e->file.ucontext_lock);
+	/* creating needs a context; nothing of it is used */
+	e->file.ucontext = kunit_kzalloc(test, sizeof(*e->file.ucontext),
+					 GFP_KERNEL);
+	if (!e->file.ucontext)
+		return -ENOMEM;
 	e->attrs.ufile = &e->file;
 	test->priv = e;
 	return 0;
@@ -81,22 +90,36 @@ static void rdma_uverbs_uobj_exit(struct kunit *test)
 	struct ku_env *e = test->priv;
 
 	/* whatever a case left: as a context's end would */
+	mutex_lock(&e->file.ucontext_lock);
 	uverbs_uobj_destroy_all(&e->file, RDMA_REMOVE_CLOSE);
+	mutex_unlock(&e->file.ucontext_lock);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&e->file.objects));
 	xa_destroy(&e->file.objects);
 	/* the objects' memory goes after a grace period */
 	rcu_barrier();
 }
 
+/* The errno of looking @id up as @type, held @mode; 0 if found. */
+static long ku_get_err(struct ku_env *e, const struct uverbs_api_object *type,
+		       u32 id, enum rdma_lookup_mode mode)
+{
+	struct ib_uobject *uobj = uverbs_obj_get(&e->attrs, type, id, mode);
+
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	uverbs_obj_put(uobj, mode);
+	return 0;
+}
+
 /* Object @i of the environment, created and committed: its handle. */
 static u32 ku_new(struct kunit *test, int i)
 {
 	struct ku_env *e = test->priv;
-	struct ib_uobject *uobj = uverbs_uobj_create(&e->attrs, &ku_type);
+	struct ib_uobject *uobj = rdma_alloc_begin_uobject(&ku_type, &e->attrs);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, uobj);
 	uobj->object = &e->obj[i];
-	uverbs_uobj_commit(uobj);
+	rdma_alloc_commit_uobject(uobj, &e->attrs);
 	return uobj->id;
 }
 
@@ -107,21 +130,21 @@ static void uverbs_uobj_create_commit_abort(struct kunit *test)
 	struct ib_uobject *a, *b, *got;
 	u32 id;
 
-	a = uverbs_uobj_create(&e->attrs, &ku_type);
+	a = rdma_alloc_begin_uobject(&ku_type, &e->attrs);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
 	a->object = &e->obj[0];
 	KUNIT_EXPECT_EQ(test, a->id, 0);
-	got = uverbs_uobj_get(&e->attrs, &ku_type, a->id, false);
+	got = uverbs_obj_get(&e->attrs, &ku_type, a->id, UVERBS_LOOKUP_READ);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(got), -EINVAL);
-	b = uverbs_uobj_create(&e->attrs, &ku_type);
+	b = rdma_alloc_begin_uobject(&ku_type, &e->attrs);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, b->id, 1);
-	uverbs_uobj_abort(b);
-	uverbs_uobj_commit(a);
-	got = uverbs_uobj_get(&e->attrs, &ku_type, a->id, false);
+	rdma_alloc_abort_uobject(b, &e->attrs, false);
+	rdma_alloc_commit_uobject(a, &e->attrs);
+	got = uverbs_obj_get(&e->attrs, &ku_type, a->id, UVERBS_LOOKUP_READ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(got));
 	KUNIT_EXPECT_PTR_EQ(test, got, a);
-	uverbs_uobj_release(got, false);
+	uverbs_obj_put(got, UVERBS_LOOKUP_READ);
 	/* the aborted handle is free again */
 	id = ku_new(test, 1);
 	KUNIT_EXPECT_EQ(test, id, 1U);
@@ -133,14 +156,10 @@ static void uverbs_uobj_wrong_type(struct kunit *test)
 	struct ku_env *e = test->priv;
 	u32 id = ku_new(test, 0);
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs,
-						      &ku_other_type, id,
-						      false)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type,
-						      id + 1, false)),
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_other_type, id, UVERBS_LOOKUP_READ), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, id + 1, UVERBS_LOOKUP_READ),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type,
-						      U32_MAX, true)),
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, U32_MAX, UVERBS_LOOKUP_WRITE),
 			-EINVAL);
 }
 
@@ -151,22 +170,19 @@ static void uverbs_uobj_holds(struct kunit *test)
 	struct ib_uobject *s1, *s2, *x;
 	u32 id = ku_new(test, 0);
 
-	s1 = uverbs_uobj_get(&e->attrs, &ku_type, id, false);
-	s2 = uverbs_uobj_get(&e->attrs, &ku_type, id, false);
+	s1 = uverbs_obj_get(&e->attrs, &ku_type, id, UVERBS_LOOKUP_READ);
+	s2 = uverbs_obj_get(&e->attrs, &ku_type, id, UVERBS_LOOKUP_READ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s1));
 	KUNIT_ASSERT_FALSE(test, IS_ERR(s2));
 	KUNIT_EXPECT_EQ(test, atomic_read(&s1->usecnt), 2);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type, id,
-						      true)), -EBUSY);
-	uverbs_uobj_release(s1, false);
-	uverbs_uobj_release(s2, false);
-	x = uverbs_uobj_get(&e->attrs, &ku_type, id, true);
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, id, UVERBS_LOOKUP_WRITE), -EBUSY);
+	uverbs_obj_put(s1, UVERBS_LOOKUP_READ);
+	uverbs_obj_put(s2, UVERBS_LOOKUP_READ);
+	x = uverbs_obj_get(&e->attrs, &ku_type, id, UVERBS_LOOKUP_WRITE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(x));
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type, id,
-						      false)), -EBUSY);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type, id,
-						      true)), -EBUSY);
-	uverbs_uobj_release(x, true);
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, id, UVERBS_LOOKUP_READ), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, id, UVERBS_LOOKUP_WRITE), -EBUSY);
+	uverbs_obj_put(x, UVERBS_LOOKUP_WRITE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&x->usecnt), 0);
 }
 
@@ -178,19 +194,20 @@ static void uverbs_uobj_destroy_refused(struct kunit *test)
 	u32 id = ku_new(test, 0);
 
 	e->obj[0].refuse = 1;
-	x = uverbs_uobj_get(&e->attrs, &ku_type, id, true);
+	x = uverbs_obj_get(&e->attrs, &ku_type, id, UVERBS_LOOKUP_WRITE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(x));
 	KUNIT_EXPECT_EQ(test, uverbs_uobj_destroy(&e->attrs, x), -EBUSY);
-	uverbs_uobj_release(x, true);
+	uverbs_obj_put(x, UVERBS_LOOKUP_WRITE);
 	KUNIT_EXPECT_EQ(test, e->obj[0].order, 0);
 
-	x = uverbs_uobj_get(&e->attrs, &ku_type, id, true);
+	x = uverbs_obj_get(&e->attrs, &ku_type, id, UVERBS_LOOKUP_WRITE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(x));
 	KUNIT_EXPECT_EQ(test, uverbs_uobj_destroy(&e->attrs, x), 0);
+	/* the command's hold outlives the object */
+	uverbs_obj_put(x, UVERBS_LOOKUP_WRITE);
 	KUNIT_EXPECT_EQ(test, e->obj[0].order, 1);
 	KUNIT_EXPECT_EQ(test, e->obj[0].why, RDMA_REMOVE_DESTROY);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(uverbs_uobj_get(&e->attrs, &ku_type, id,
-						      false)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ku_get_err(e, &ku_type, id, UVERBS_LOOKUP_READ), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, list_empty(&e->file.uobjects));
 }
 
@@ -207,7 +224,9 @@ static void uverbs_uobj_destroy_all_order(struct kunit *test)
 	 * goes in the second pass, after the others
 	 */
 	e->obj[2].refuse = 1;
+	mutex_lock(&e->file.ucontext_lock);
 	uverbs_uobj_destroy_all(&e->file, RDMA_REMOVE_DRIVER_REMOVE);
+	mutex_unlock(&e->file.ucontext_lock);
 	KUNIT_EXPECT_EQ(test, e->obj[3].order, 1);
 	KUNIT_EXPECT_EQ(test, e->obj[1].order, 2);
 	KUNIT_EXPECT_EQ(test, e->obj[0].order, 3);

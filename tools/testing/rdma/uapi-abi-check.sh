@@ -67,7 +67,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#headers[@]} -gt 0 ] || headers=(rdma_netlink.h ib_user_verbs.h \
 	ib_user_ioctl_verbs.h ib_user_sa.h ib_user_mad.h rdma_user_ioctl.h \
-	rdma_user_ioctl_cmds.h hfi/hfi1_ioctl.h rdma_user_cm.h siw-abi.h rdma_user_rxe.h \
+	rdma_user_ioctl_cmds.h ib_user_ioctl_cmds.h hfi/hfi1_ioctl.h rdma_user_cm.h siw-abi.h rdma_user_rxe.h \
 	rvt-abi.h)
 
 tmp=

@@ -10,7 +10,12 @@
  * earlier commands answered (live, destroyed or never given), fields
  * and sizes at random, raw headers and bytes, mmap() of the offsets
  * drivers answer (and random ones) with garbage written into the mapped
- * rings, reads of the event files, closes.  The parent kills each
+ * rings, reads of the event files, closes; and verbs ioctls (the
+ * device's driver ID learnt first): objects and methods known or not,
+ * attributes of random IDs, flags, lengths and kinds (inline values,
+ * buffers, handles live or stale, fds, bad pointers), headers with
+ * wrong lengths or reserved bits, INVOKE_WRITE of a random command, the
+ * destroys by handle.  The parent kills each
  * worker with SIGKILL after a random time, so commands and teardown race
  * the process's death.  With UID, the workers run as that user.  Stops
  * after CALLS commands in all.  With -g the device may go away meanwhile
@@ -33,8 +38,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/ioctl.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
 
 #include "../tool_ktap.h"
 
@@ -551,6 +560,148 @@ static void op_raw(int fd)
 		__atomic_fetch_add(&sh->ok, 1, __ATOMIC_RELAXED);
 }
 
+/* the driver ID the device's ioctls must name (learnt per worker) */
+static uint32_t drv_id;
+
+static void learn_driver_id(int fd)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr a[1];
+	} c;
+	uint32_t i;
+
+	for (i = 0; i < 32; i++) {
+		memset(&c, 0, sizeof(c));
+		c.hdr.length = sizeof(c);
+		c.hdr.object_id = UVERBS_OBJECT_DEVICE;
+		c.hdr.method_id = UVERBS_METHOD_INVOKE_WRITE;
+		c.hdr.num_attrs = 1;
+		c.hdr.driver_id = i;
+		c.a[0].attr_id = UVERBS_ATTR_WRITE_CMD;
+		c.a[0].len = 8;
+		c.a[0].data = IB_USER_VERBS_CMD_QUERY_DEVICE;
+		if (ioctl(fd, RDMA_VERBS_IOCTL, &c) && errno == ENOSPC) {
+			drv_id = i;
+			return;
+		}
+	}
+}
+
+static const uint16_t ioc_objs[] = {
+	UVERBS_OBJECT_DEVICE, UVERBS_OBJECT_PD, UVERBS_OBJECT_COMP_CHANNEL,
+	UVERBS_OBJECT_CQ, UVERBS_OBJECT_QP, UVERBS_OBJECT_SRQ,
+	UVERBS_OBJECT_AH, UVERBS_OBJECT_MR, UVERBS_OBJECT_ASYNC_EVENT,
+};
+
+/* the destroy of each kind: object, method, handle attribute */
+static const uint16_t ioc_destroys[K_NKINDS][3] = {
+	[K_PD] = { UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+		   UVERBS_ATTR_DESTROY_PD_HANDLE },
+	[K_MR] = { UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+		   UVERBS_ATTR_DESTROY_MR_HANDLE },
+	[K_CQ] = { UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY,
+		   UVERBS_ATTR_DESTROY_CQ_HANDLE },
+	[K_QP] = { UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
+		   UVERBS_ATTR_DESTROY_QP_HANDLE },
+	[K_SRQ] = { UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY,
+		    UVERBS_ATTR_DESTROY_SRQ_HANDLE },
+	[K_AH] = { UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
+		   UVERBS_ATTR_DESTROY_AH_HANDLE },
+};
+
+/* A verbs ioctl, mostly near well-formed, its attributes at random. */
+static void op_ioctl(int fd, int async)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr a[8];
+	} c;
+	uint64_t out[4][9];
+	unsigned int n = below(9), i;
+	enum kind k = below(K_NKINDS);
+
+	memset(&c, 0, sizeof(c));
+	fill(out, sizeof(out));
+	switch (below(4)) {
+	case 0:
+		/* a destroy by handle, live or stale, with a response */
+		c.hdr.object_id = ioc_destroys[k][0];
+		c.hdr.method_id = ioc_destroys[k][1];
+		c.a[0].attr_id = ioc_destroys[k][2];
+		c.a[0].data = handle(k);
+		c.a[1].attr_id = 1;
+		c.a[1].len = 8 * below(2);
+		c.a[1].data = (uintptr_t)out[0];
+		n = below(3);
+		break;
+	case 1:
+		/* a write() command carried by the ioctl */
+		c.hdr.object_id = UVERBS_OBJECT_DEVICE;
+		c.hdr.method_id = UVERBS_METHOD_INVOKE_WRITE;
+		c.a[0].attr_id = UVERBS_ATTR_WRITE_CMD;
+		c.a[0].len = 8;
+		c.a[0].data = below(8) ? below(64) : rnd();
+		for (i = 1; i < 5; i++) {
+			c.a[i].attr_id = i < 3 ? i : UVERBS_ATTR_UHW_IN + i - 3;
+			c.a[i].len = 8 * below(9);
+			c.a[i].data = (uintptr_t)out[i - 1];
+		}
+		/* handles where they are named: the first words */
+		out[0][1] = handle(k);
+		out[0][2] = handle(below(K_NKINDS));
+		n = 1 + below(5);
+		break;
+	default:
+		c.hdr.object_id = below(8) ? ioc_objs[below(9)] : below(40);
+		c.hdr.method_id = below(8);
+		for (i = 0; i < n; i++) {
+			struct ib_uverbs_attr *a = &c.a[i];
+
+			a->attr_id = below(4) ? below(10) :
+				     below(2) ? UVERBS_ATTR_UHW_IN + below(4) :
+						(uint16_t)rnd();
+			a->flags = below(4) ? 0 : below(4);
+			switch (below(5)) {
+			case 0:
+				a->len = below(9);
+				a->data = below(2) ? val() : rnd();
+				break;
+			case 1:
+				a->len = 8 * below(9);
+				a->data = (uintptr_t)out[below(4)];
+				break;
+			case 2:
+				a->data = handle(below(K_NKINDS));
+				break;
+			case 3:
+				if (nfds && below(2))
+					a->data_s64 = fds[below(nfds)];
+				else if (below(2))
+					a->data_s64 = async;
+				else
+					a->data = val();
+				break;
+			default:
+				a->len = 9 + below(64);
+				a->data = addr();
+			}
+			if (!below(16))
+				a->attr_data.reserved = rnd();
+		}
+	}
+	c.hdr.num_attrs = n;
+	c.hdr.length = sizeof(c.hdr) + n * sizeof(c.a[0]);
+	if (!below(32))
+		c.hdr.length = below(512);
+	c.hdr.driver_id = below(32) ? drv_id : below(32);
+	if (!below(32))
+		c.hdr.reserved1 = rnd();
+	__atomic_fetch_add(&sh->calls, 1, __ATOMIC_RELAXED);
+	if (!ioctl(fd, RDMA_VERBS_IOCTL, &c))
+		__atomic_fetch_add(&sh->ok, 1, __ATOMIC_RELAXED);
+}
+
 static void op_files(int fd, int async)
 {
 	uint8_t ev[32];
@@ -609,8 +760,9 @@ static void worker(const char *path, uint16_t lid, long budget, int uid)
 			      sizeof(g), &gr, sizeof(gr)))
 		async = gr.r.async_fd;
 	fcntl(async, F_SETFL, O_NONBLOCK);
+	learn_driver_id(fd);
 	for (i = 0; i < budget; i++) {
-		switch (below(20)) {
+		switch (below(23)) {
 		case 0:
 		case 1:
 			op_pd(fd);
@@ -643,6 +795,11 @@ static void worker(const char *path, uint16_t lid, long budget, int uid)
 		case 15:
 		case 16:
 			op_raw(fd);
+			break;
+		case 20:
+		case 21:
+		case 22:
+			op_ioctl(fd, async);
 			break;
 		default:
 			op_files(fd, async);

@@ -33,8 +33,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/ioctl.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/siw-abi.h>
 
@@ -42,7 +46,9 @@
 
 #define SYS_VERBS	"/sys/class/infiniband_verbs"
 #define SYS_IB		"/sys/class/infiniband"
-#define NCASES		90
+#define NCASES		(90 + NCASES_IOCTL)
+/* the verbs ioctl's */
+#define NCASES_IOCTL	40
 /* the cases of DEV_RXE */
 #define NCASES_RXE	20
 /* the cases of DEV_SIW */
@@ -2078,6 +2084,429 @@ static void test_siw(const char *dev)
 	free(s.buf);
 }
 
+/* --- the verbs ioctl (RDMA_VERBS_IOCTL) --- */
+
+/* An ioctl's buffer: the header, then its attributes */
+struct ioc {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr a[8];
+};
+
+/* the driver ID of the device under test, as its ioctls must name it */
+static uint32_t ioc_driver_id;
+
+static void ioc_set(struct ioc *c, int i, uint16_t id, uint64_t data,
+		    uint16_t len, uint16_t flags)
+{
+	memset(&c->a[i], 0, sizeof(c->a[i]));
+	c->a[i].attr_id = id;
+	c->a[i].data = data;
+	c->a[i].len = len;
+	c->a[i].flags = flags;
+}
+
+/* Method @method of @obj with @n attributes: 0, or -1 and errno. */
+static long ioc_run(int fd, struct ioc *c, uint16_t obj, uint16_t method,
+		    int n)
+{
+	c->hdr.length = sizeof(c->hdr) + n * sizeof(c->a[0]);
+	c->hdr.object_id = obj;
+	c->hdr.method_id = method;
+	c->hdr.num_attrs = n;
+	c->hdr.driver_id = ioc_driver_id;
+	c->hdr.reserved1 = 0;
+	c->hdr.reserved2 = 0;
+	return ioctl(fd, RDMA_VERBS_IOCTL, c);
+}
+
+/* A write() command through INVOKE_WRITE: @req without its header. */
+static long ioc_write(int fd, uint32_t cmd, void *req, size_t req_len,
+		      void *resp, size_t resp_len, void *uhw_out,
+		      size_t uhw_len)
+{
+	struct ioc c = {};
+	int n = 0;
+
+	ioc_set(&c, n++, UVERBS_ATTR_WRITE_CMD, cmd, 8,
+		UVERBS_ATTR_F_MANDATORY);
+	if (req_len)
+		ioc_set(&c, n++, UVERBS_ATTR_CORE_IN, (uintptr_t)req, req_len,
+			0);
+	if (resp_len)
+		ioc_set(&c, n++, UVERBS_ATTR_CORE_OUT, (uintptr_t)resp,
+			resp_len, 0);
+	if (uhw_len)
+		ioc_set(&c, n++, UVERBS_ATTR_UHW_OUT, (uintptr_t)uhw_out,
+			uhw_len, 0);
+	/* an inline request goes in the attribute itself */
+	if (req_len && req_len <= 8)
+		memcpy(&c.a[1].data, req, req_len);
+	return ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+		       UVERBS_METHOD_INVOKE_WRITE, n);
+}
+
+/* QUERY_PORT by the ioctl into @r: 0 or -1. */
+static long ioc_query_port(int fd, uint8_t port,
+			   struct ib_uverbs_query_port_resp_ex *r,
+			   uint16_t *flags)
+{
+	struct ioc c = {};
+	long rc;
+
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_PORT_RESP, (uintptr_t)r,
+		sizeof(*r), 0);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT,
+		     2);
+	*flags = c.a[1].flags;
+	return rc;
+}
+
+/* Destroy @handle of @obj by the ioctl (no response attribute). */
+static long ioc_destroy(int fd, uint16_t obj, uint16_t method, uint16_t attr,
+			uint32_t handle)
+{
+	struct ioc c = {};
+
+	ioc_set(&c, 0, attr, handle, 0, 0);
+	return ioc_run(fd, &c, obj, method, 1);
+}
+
+/*
+ * The header, the attributes, the device's methods, on DEV's context
+ * (@fd); write()'s answers and sysfs are the reference.
+ */
+static void test_ioctl(int fd, const char *dev)
+{
+	struct ib_uverbs_query_port_resp_ex pe;
+	struct ib_uverbs_query_port_resp pr;
+	struct ib_uverbs_query_port p = { .port_num = 1 };
+	struct ib_uverbs_query_device q = {};
+	struct ib_uverbs_query_device_resp qr;
+	struct ib_uverbs_gid_entry gids[8], ge;
+	struct ib_uverbs_alloc_pd_resp ar;
+	struct ib_uverbs_alloc_pd a = {};
+	uint32_t pds[2], list[4], total;
+	uint64_t n64, guid;
+	char path[160], buf[64], want[64];
+	int i, found = 0, others = 0;
+	const uint8_t *g;
+	struct ioc c = {};
+	uint16_t flags;
+	long rc;
+
+	/* only the device's driver ID: INVOKE_WRITE without its request */
+	for (i = 0; i < 32; i++) {
+		ioc_driver_id = i;
+		ioc_set(&c, 0, UVERBS_ATTR_WRITE_CMD,
+			IB_USER_VERBS_CMD_QUERY_DEVICE, 8, 0);
+		rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			     UVERBS_METHOD_INVOKE_WRITE, 1);
+		if (rc == -1 && errno == ENOSPC) {
+			found++;
+			ioc_driver_id = i;
+		} else if (!(rc == -1 && errno == EINVAL)) {
+			others++;
+		}
+	}
+	for (i = 0; i < 32 && found == 1; i++) {
+		ioc_set(&c, 0, UVERBS_ATTR_WRITE_CMD,
+			IB_USER_VERBS_CMD_QUERY_DEVICE, 8, 0);
+		ioc_driver_id = i;
+		if (ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			    UVERBS_METHOD_INVOKE_WRITE, 1) == -1 &&
+		    errno == ENOSPC)
+			break;
+	}
+	result(found == 1 && !others,
+	       "ioctl: one driver ID answers (INVOKE_WRITE without a request: ENOSPC), the others EINVAL",
+	       "%d answering, %d odd", found, others);
+	expect_err("ioctl: another ioctl number: ENOTTY",
+		   ioctl(fd, _IOWR(RDMA_IOCTL_MAGIC, 7, struct ib_uverbs_ioctl_hdr),
+			 &c), ENOTTY);
+	ioc_set(&c, 0, UVERBS_ATTR_WRITE_CMD, IB_USER_VERBS_CMD_QUERY_DEVICE,
+		8, 0);
+	c.hdr.length = sizeof(c.hdr);
+	c.hdr.num_attrs = 1;
+	expect_err("ioctl: a length that is not the attributes': EINVAL",
+		   ioctl(fd, RDMA_VERBS_IOCTL, &c), EINVAL);
+	ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, 0);
+	c.hdr.reserved1 = 1;
+	expect_err("ioctl: reserved1 set: EPROTONOSUPPORT",
+		   ioctl(fd, RDMA_VERBS_IOCTL, &c), EPROTONOSUPPORT);
+	expect_err("ioctl: an unknown object: EPROTONOSUPPORT",
+		   ioc_run(fd, &c, 200, 0, 0), EPROTONOSUPPORT);
+	expect_err("ioctl: an unknown method of DEVICE: EPROTONOSUPPORT",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, 99, 0),
+		   EPROTONOSUPPORT);
+	expect_err("ioctl: WQ_CREATE (no driver here has WQs): EPROTONOSUPPORT",
+		   ioc_run(fd, &c, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE, 0),
+		   EPROTONOSUPPORT);
+
+	/* QUERY_PORT against write()'s answer and sysfs */
+	memset(&pe, 0xff, sizeof(pe));
+	rc = ioc_query_port(fd, 1, &pe, &flags);
+	legacy(fd, IB_USER_VERBS_CMD_QUERY_PORT, &p, sizeof(p), &pr,
+	       sizeof(pr));
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/state", dev);
+	result(!rc && !memcmp(&pe.legacy_resp, &pr, sizeof(pr)) &&
+	       !read_file(path, buf, sizeof(buf)) &&
+	       (unsigned int)atoi(buf) == pe.legacy_resp.state &&
+	       !pe.reserved[0] && (flags & UVERBS_ATTR_F_VALID_OUTPUT),
+	       "ioctl QUERY_PORT 1: write()'s answer, sysfs's state, flagged written",
+	       "rc %ld state %u flags %x", rc, pe.legacy_resp.state, flags);
+	expect_err("ioctl QUERY_PORT 2: EINVAL",
+		   ioc_query_port(fd, 2, &pe, &flags), EINVAL);
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1, 8, 0);
+	expect_err("ioctl QUERY_PORT without its response: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_PORT, 1), EINVAL);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_PORT_RESP, (uintptr_t)&pe, 4, 0);
+	expect_err("ioctl QUERY_PORT with a 4-byte response: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_PORT, 2), EINVAL);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_PORT_RESP, (uintptr_t)&pe,
+		sizeof(pe), 0);
+	ioc_set(&c, 2, 31, 0, 0, UVERBS_ATTR_F_MANDATORY);
+	expect_err("ioctl QUERY_PORT with an unknown mandatory attribute: EPROTONOSUPPORT",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_PORT, 3), EPROTONOSUPPORT);
+	ioc_set(&c, 2, 31, 0, 0, 0);
+	result(!ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT,
+			3), "ioctl QUERY_PORT with an unknown optional attribute: ignored",
+	       "%s", strerror(errno));
+	ioc_set(&c, 2, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1, 8, 0);
+	expect_err("ioctl QUERY_PORT with PORT_NUM twice: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_PORT, 3), EINVAL);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_PORT_RESP, 16, sizeof(pe), 0);
+	expect_err("ioctl QUERY_PORT into unmapped memory: EFAULT",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_PORT, 2), EFAULT);
+
+	/* the GID table and an entry against sysfs */
+	memset(gids, 0xff, sizeof(gids));
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(gids[0]),
+		8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+		(uintptr_t)gids, sizeof(gids), 0);
+	ioc_set(&c, 2, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+		(uintptr_t)&n64, 8, 0);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+		     UVERBS_METHOD_QUERY_GID_TABLE, 3);
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/gids/0", dev);
+	want[0] = 0;
+	read_file(path, want, sizeof(want));
+	g = (const uint8_t *)gids[0].gid;
+	buf[0] = 0;
+	for (i = 0; i < 8; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "%s%02x%02x", i ? ":" : "", g[2 * i], g[2 * i + 1]);
+	result(!rc && n64 >= 1 && n64 <= 8 && !strcmp(buf, want) &&
+	       gids[0].port_num == 1 && gids[0].gid_index == 0,
+	       "ioctl QUERY_GID_TABLE: entries, the first sysfs's GID 0 of port 1",
+	       "rc %ld n %llu '%s' vs '%s'", rc, (unsigned long long)n64, buf,
+	       want);
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 0, 8, 0);
+	expect_err("ioctl QUERY_GID_TABLE with entries of 0 bytes: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_GID_TABLE, 3), EINVAL);
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 1, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0, 8, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0, 4, 0);
+	ioc_set(&c, 3, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, (uintptr_t)&ge,
+		sizeof(ge), 0);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+		     UVERBS_METHOD_QUERY_GID_ENTRY, 4);
+	result(!rc && !memcmp(&ge, &gids[0], sizeof(ge)),
+	       "ioctl QUERY_GID_ENTRY port 1 index 0: the table's first",
+	       "rc %ld %s", rc, strerror(errno));
+	ioc_set(&c, 2, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 1, 4, 0);
+	expect_err("ioctl QUERY_GID_ENTRY with an unknown flag: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_QUERY_GID_ENTRY, 4), EINVAL);
+
+	/* write() commands carried by INVOKE_WRITE */
+	snprintf(path, sizeof(path), SYS_IB "/%s/node_guid", dev);
+	guid = sysfs_guid(path);
+	memset(&qr, 0, sizeof(qr));
+	rc = ioc_write(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &q, sizeof(q), &qr,
+		       sizeof(qr), NULL, 0);
+	result(!rc && qr.node_guid == guid && qr.phys_port_cnt == 1,
+	       "INVOKE_WRITE QUERY_DEVICE: sysfs's node GUID, one port",
+	       "rc %ld %s", rc, strerror(errno));
+	expect_err("INVOKE_WRITE QUERY_DEVICE with a short response: ENOSPC",
+		   ioc_write(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &q, sizeof(q),
+			     &qr, 8, NULL, 0), ENOSPC);
+	expect_err("INVOKE_WRITE of a command nobody serves (ALLOC_MW): EOPNOTSUPP",
+		   ioc_write(fd, IB_USER_VERBS_CMD_ALLOC_MW, &q, sizeof(q),
+			     &qr, sizeof(qr), NULL, 0), EOPNOTSUPP);
+	expect_err("INVOKE_WRITE with bits outside the command: EINVAL",
+		   ioc_write(fd, 0x10000 | IB_USER_VERBS_CMD_QUERY_DEVICE, &q,
+			     sizeof(q), &qr, sizeof(qr), NULL, 0), EINVAL);
+	for (i = 0; i < 2; i++) {
+		memset(&ar, 0, sizeof(ar));
+		rc = ioc_write(fd, IB_USER_VERBS_CMD_ALLOC_PD, &a, sizeof(a),
+			       &ar, sizeof(ar), NULL, 0);
+		pds[i] = rc ? ~0U : ar.pd_handle;
+	}
+	result(pds[0] != ~0U && pds[1] != ~0U && pds[0] != pds[1],
+	       "INVOKE_WRITE ALLOC_PD twice: two handles", "%s",
+	       strerror(errno));
+	memset(list, 0xff, sizeof(list));
+	total = 0;
+	ioc_set(&c, 0, UVERBS_ATTR_INFO_OBJECT_ID, UVERBS_OBJECT_PD, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_INFO_TOTAL_HANDLES, (uintptr_t)&total, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_INFO_HANDLES_LIST, (uintptr_t)list,
+		sizeof(list), 0);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES,
+		     3);
+	result(!rc && total == 2 &&
+	       ((list[0] == pds[0] && list[1] == pds[1]) ||
+		(list[0] == pds[1] && list[1] == pds[0])),
+	       "INFO_HANDLES of PDs: the two", "rc %ld total %u", rc, total);
+	result(!ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			    UVERBS_ATTR_DESTROY_PD_HANDLE, pds[0]),
+	       "ioctl PD_DESTROY", "%s", strerror(errno));
+	expect_err("ioctl PD_DESTROY again: ENOENT",
+		   ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       UVERBS_ATTR_DESTROY_PD_HANDLE, pds[0]), ENOENT);
+	expect_err("ioctl PD_DESTROY naming no attribute: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, 0),
+		   EINVAL);
+	expect_err("ioctl MR_DESTROY of a PD's handle: EINVAL",
+		   ioc_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			       UVERBS_ATTR_DESTROY_MR_HANDLE, pds[1]), EINVAL);
+	result(dealloc_pd(fd, pds[1]) > 0,
+	       "write()'s DEALLOC_PD of a PD INVOKE_WRITE made", "%s",
+	       strerror(errno));
+}
+
+/*
+ * A context made by the ioctl (GET_CONTEXT, ASYNC_EVENT_ALLOC) on DEV_IB,
+ * objects made through INVOKE_WRITE, queried and destroyed by the ioctl.
+ */
+static void test_ioctl_objects(const char *dev)
+{
+	struct ib_uverbs_destroy_cq_resp dr = { 1, 1 };
+	struct ib_uverbs_create_cq_resp cr = {};
+	struct ib_uverbs_reg_mr_resp mr = {};
+	struct ib_uverbs_alloc_pd_resp ar;
+	struct ib_uverbs_alloc_pd a = {};
+	struct ib_uverbs_create_cq cq = { .cqe = 8, .comp_channel = -1 };
+	struct ib_uverbs_reg_mr m = {};
+	uint32_t ncv = 0, lkey = 0, rkey = 0;
+	uint64_t core = 0, len = 0, drv[4];
+	uint32_t hl[4] = {};
+	struct ioc c = {};
+	void *buf = aligned_alloc(4096, 8192);
+	int fd = open_uverbs(dev), afd;
+	uint32_t saved = ioc_driver_id;
+	long rc;
+
+	/* DEV_IB is a loop device: rdmavt's (QIB's) driver ID */
+	ioc_driver_id = RDMA_DRIVER_QIB;
+	ioc_set(&c, 0, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+		(uintptr_t)&ncv, 4, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, (uintptr_t)&core,
+		8, 0);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT,
+		     2);
+	result(fd >= 0 && !rc && ncv == 1 &&
+	       core == IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS,
+	       "ioctl GET_CONTEXT on DEV_IB: one vector, optional MR access",
+	       "rc %ld %s", rc, strerror(errno));
+	expect_err("ioctl GET_CONTEXT again: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_DEVICE,
+			   UVERBS_METHOD_GET_CONTEXT, 2), EINVAL);
+	ioc_set(&c, 0, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, 0, 0,
+		UVERBS_ATTR_F_MANDATORY);
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_ASYNC_EVENT,
+		     UVERBS_METHOD_ASYNC_EVENT_ALLOC, 1);
+	afd = c.a[0].data_s64;
+	result(!rc && afd > 2 && fcntl(afd, F_GETFD) == FD_CLOEXEC,
+	       "ASYNC_EVENT_ALLOC: an fd, close-on-exec", "rc %ld fd %d", rc,
+	       afd);
+
+	memset(&ar, 0, sizeof(ar));
+	rc = ioc_write(fd, IB_USER_VERBS_CMD_ALLOC_PD, &a, sizeof(a), &ar,
+		       sizeof(ar), NULL, 0);
+	m.start = (uintptr_t)buf;
+	m.length = 8192;
+	m.hca_va = 0x100000;
+	m.pd_handle = ar.pd_handle;
+	m.access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE;
+	rc = rc ? rc : ioc_write(fd, IB_USER_VERBS_CMD_REG_MR, &m, sizeof(m),
+				 &mr, sizeof(mr), NULL, 0);
+	ioc_set(&c, 0, UVERBS_ATTR_QUERY_MR_HANDLE, mr.mr_handle, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_QUERY_MR_RESP_LKEY, (uintptr_t)&lkey, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_QUERY_MR_RESP_RKEY, (uintptr_t)&rkey, 4, 0);
+	ioc_set(&c, 3, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, (uintptr_t)&len, 8, 0);
+	rc = rc ? rc : ioc_run(fd, &c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR,
+			       4);
+	result(!rc && lkey == mr.lkey && rkey == mr.rkey && len == 8192,
+	       "INVOKE_WRITE ALLOC_PD and REG_MR, ioctl QUERY_MR: its keys and length",
+	       "rc %ld %s", rc, strerror(errno));
+	expect_err("ioctl PD_DESTROY of the MR's PD: EBUSY",
+		   ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       UVERBS_ATTR_DESTROY_PD_HANDLE, ar.pd_handle),
+		   EBUSY);
+	result(!ioc_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			    UVERBS_ATTR_DESTROY_MR_HANDLE, mr.mr_handle) &&
+	       !ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			    UVERBS_ATTR_DESTROY_PD_HANDLE, ar.pd_handle),
+	       "ioctl MR_DESTROY, then PD_DESTROY", "%s", strerror(errno));
+
+	/* rdmavt's CQ answers its ring's mmap offset in its driver part */
+	rc = ioc_write(fd, IB_USER_VERBS_CMD_CREATE_CQ, &cq, sizeof(cq), &cr,
+		       sizeof(cr), drv, sizeof(drv));
+	ioc_set(&c, 0, UVERBS_ATTR_DESTROY_CQ_HANDLE, cr.cq_handle, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_DESTROY_CQ_RESP, (uintptr_t)&dr, sizeof(dr),
+		0);
+	rc = rc ? rc : ioc_run(fd, &c, UVERBS_OBJECT_CQ,
+			       UVERBS_METHOD_CQ_DESTROY, 2);
+	result(!rc && !dr.comp_events_reported && !dr.async_events_reported,
+	       "INVOKE_WRITE CREATE_CQ (driver data), ioctl CQ_DESTROY: no events",
+	       "rc %ld %s", rc, strerror(errno));
+	/* CQ_CREATE by the ioctl: the CQ and its event file named */
+	ioc_set(&c, 0, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_CREATE_CQ_CQE, 8, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 77, 8, 0);
+	ioc_set(&c, 3, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 1, 4, 0);
+	ioc_set(&c, 4, UVERBS_ATTR_CREATE_CQ_RESP_CQE, (uintptr_t)&ncv, 4, 0);
+	ioc_set(&c, 5, UVERBS_ATTR_CREATE_CQ_EVENT_FD, afd, 0, 0);
+	ioc_set(&c, 6, UVERBS_ATTR_UHW_OUT, (uintptr_t)drv, sizeof(drv), 0);
+	expect_err("ioctl CQ_CREATE on a completion vector the device lacks: EINVAL",
+		   ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 7),
+		   EINVAL);
+	ioc_set(&c, 3, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 0, 4, 0);
+	ncv = 0;
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 7);
+	cr.cq_handle = c.a[0].data;
+	result(!rc && ncv >= 8 &&
+	       (c.a[6].flags & UVERBS_ATTR_F_VALID_OUTPUT),
+	       "ioctl CQ_CREATE: a handle, the CQ's size, the driver's data flagged written",
+	       "rc %ld cqe %u %s", rc, ncv, strerror(errno));
+	ioc_set(&c, 0, UVERBS_ATTR_INFO_OBJECT_ID, UVERBS_OBJECT_CQ, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_INFO_TOTAL_HANDLES, (uintptr_t)&ncv, 4, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_INFO_HANDLES_LIST, (uintptr_t)hl,
+		sizeof(hl), 0);
+	ncv = 99;
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES,
+		     3);
+	result(!rc && ncv == 1 && hl[0] == cr.cq_handle,
+	       "INFO_HANDLES of CQs: the one made, the failed one not leaked",
+	       "rc %ld total %u", rc, ncv);
+	ioc_set(&c, 0, UVERBS_ATTR_DESTROY_CQ_HANDLE, cr.cq_handle, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_DESTROY_CQ_RESP, (uintptr_t)&dr, sizeof(dr),
+		0);
+	ioc_run(fd, &c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, 2);
+	close(afd);
+	close(fd);
+	free(buf);
+	ioc_driver_id = saved;
+}
+
 int main(int argc, char **argv)
 {
 	int fd, async = -1, ncases = NCASES + (argc >= 6 ? NCASES_RXE : 0) +
@@ -2097,6 +2526,7 @@ int main(int argc, char **argv)
 	test_headers(fd);
 	test_context(fd, argv[1], &async);
 	test_queries(fd, argv[1]);
+	test_ioctl(fd, argv[1]);
 	test_events(async, argv[2]);
 	test_pd(fd, argv[1]);
 	test_foreign_writer(fd);
@@ -2105,6 +2535,7 @@ int main(int argc, char **argv)
 	test_delete(argv[3]);
 	test_datapath(argv[4]);
 	test_rings(argv[4]);
+	test_ioctl_objects(argv[4]);
 	if (argc >= 6)
 		test_rxe(argv[5]);
 	if (argc == 7)
