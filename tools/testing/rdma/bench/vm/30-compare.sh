@@ -89,6 +89,7 @@ perf_once() {
 	rc=$?
 	wait $srv || rc=1
 	echo "$out"
+	[ $rc = 0 ] || sed 's/^/server: /' /tmp/perf.server
 	return $rc
 }
 
@@ -101,7 +102,7 @@ perf() {
 	for try in 1 2 3; do
 		out=$(perf_once "$prog" "$dev" "$addr" "$@") && break
 		echo "bench-compare: round $round $stack $dev: $prog $* failed (try $try)"
-		echo "$out" | tail -3 | sed 's/^/    /'
+		echo "$out" | tail -12 | sed 's/^/    /'
 		out=
 	done
 	if [ -z "$out" ]; then
