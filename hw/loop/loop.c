@@ -259,7 +259,7 @@ static void loop_dealloc(struct rvt_dev_info *rdi)
 }
 
 static struct loop_dev *loop_create(const char *name, bool user_unreg,
-				    bool managed_ports)
+				    bool managed_ports, bool mem_windows)
 {
 	struct rvt_dev_info *rdi;
 	struct loop_dev *ldev;
@@ -297,6 +297,9 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 	rdi->dparms.gid_prefix = 0xfe80000000000000ULL;
 	if (user_unreg)
 		rdi->dparms.props.kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
+	if (mem_windows)
+		rdi->dparms.props.device_cap_flags |= IB_DEVICE_MEM_WINDOW |
+						      IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	rdi->driver_f.find_dev_by_lid = loop_find_dev_by_lid;
 	rdi->driver_f.dealloc = loop_dealloc;
 	rdi->driver_f.next_fabric_dev = loop_next_fabric_dev;
@@ -334,7 +337,8 @@ err_free:
  * @name: device name or name template ("loop%d")
  * @flags: RDMA_LOOP_* flags; RDMA_LOOP_MANAGED makes the port wait for a
  *	subnet manager (INIT, LID 0) whatever the module parameter
- *	"managed" says
+ *	"managed" says; RDMA_LOOP_MEM_WINDOWS gives the device rdmavt's
+ *	memory windows
  *
  * The device cannot be deleted from user space; the caller removes it
  * with rdma_loop_remove_device().
@@ -350,10 +354,11 @@ struct ib_device *rdma_loop_add_device_flags(const char *name,
 {
 	struct loop_dev *ldev;
 
-	if (flags & ~RDMA_LOOP_MANAGED)
+	if (flags & ~(RDMA_LOOP_MANAGED | RDMA_LOOP_MEM_WINDOWS))
 		return ERR_PTR(-EINVAL);
 	ldev = loop_create(name, false,
-			   managed || (flags & RDMA_LOOP_MANAGED));
+			   managed || (flags & RDMA_LOOP_MANAGED),
+			   flags & RDMA_LOOP_MEM_WINDOWS);
 	return IS_ERR(ldev) ? ERR_CAST(ldev) : &ldev->rdi.ibdev;
 }
 EXPORT_SYMBOL(rdma_loop_add_device_flags);
@@ -444,7 +449,7 @@ static int loop_newlink(const char *ibdev_name, struct net_device *ndev)
 
 	if (strchr(ibdev_name, '%'))
 		return -EINVAL;
-	ldev = loop_create(ibdev_name, true, managed);
+	ldev = loop_create(ibdev_name, true, managed, false);
 	return PTR_ERR_OR_ZERO(ldev);
 }
 
@@ -472,7 +477,7 @@ static int __init loop_init(void)
 	}
 
 	for (i = 0; i < devices; i++) {
-		ldev = loop_create("loop%d", true, managed);
+		ldev = loop_create("loop%d", true, managed, false);
 		if (IS_ERR(ldev)) {
 			pr_err("rdma_loop: device %u: %ld\n", i, PTR_ERR(ldev));
 			break;

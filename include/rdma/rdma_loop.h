@@ -35,6 +35,8 @@ struct rdma_loop_conn {
 enum {
 	/* the port waits for a subnet manager: INIT, LID 0, SM LID 0 */
 	RDMA_LOOP_MANAGED	= 1 << 0,
+	/* memory windows (rdmavt's; for the suites: no provider binds them) */
+	RDMA_LOOP_MEM_WINDOWS	= 1 << 1,
 };
 
 struct ib_device *rdma_loop_add_device(const char *name);

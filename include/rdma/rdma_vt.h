@@ -604,6 +604,7 @@ struct rvt_driver_provided {
  * @n_qps: QPs allocated, under @n_lock
  * @n_srqs: SRQs allocated, under @n_lock
  * @n_ahs: AHs allocated (atomic: AHs may come and go in atomic context)
+ * @n_mws: memory windows allocated (atomic)
  * @n_lock: protects the counters above
  * @wq: workqueue running the QPs' send engines and CQ notifications
  * @ports: the driver's port structures (rvt_init_port()), dparms.nports
@@ -633,6 +634,7 @@ struct rvt_dev_info {
 	u32				n_qps;
 	u32				n_srqs;
 	atomic_t			n_ahs;
+	atomic_t			n_mws;
 
 	struct workqueue_struct		*wq;
 

@@ -70,6 +70,9 @@ struct rvt_segarray {
  *	and last are one page of that size, else 0
  * @refcount: users; the key table holds one
  * @comp: completed when @refcount drops to zero
+ * @num_mw: memory windows bound to the MR (each holds a reference);
+ *	changed under the key table's lock, and the MR is not
+ *	deregistered while there are any
  * @map: the segment map, @mapsz blocks
  */
 struct rvt_mregion {
@@ -86,6 +89,7 @@ struct rvt_mregion {
 	u8			page_shift;
 	refcount_t		refcount;
 	struct completion	comp;
+	atomic_t		num_mw;
 	struct rvt_segarray	*map[];
 };
 
@@ -238,6 +242,33 @@ static inline void rvt_update_sge(struct rvt_sge_state *ss, u32 length,
 				    sge->mr->map[sge->m]->segs[sge->n].length);
 	}
 }
+
+/**
+ * struct rvt_mw - an rdmavt memory window (IBA 10.6.7)
+ * @ibmw: the core's part; ibmw.rkey is the window's current rkey
+ * @mr: the region it is bound to, referenced, or NULL (unbound)
+ * @addr: first address of the window, an address of @mr (a remote
+ *	access to a zero-based window names the offset from it)
+ * @length: bytes of the window; 0 while unbound
+ * @access: the remote access it grants (IB_ACCESS_REMOTE_*,
+ *	IB_ZERO_BASED)
+ * @qpn: a type 2 window: the QP it was bound through, the only one that
+ *	may reach memory through it
+ * @valid: a type 2 window is bound (a type 1 window is always valid:
+ *	unbound, its length is 0)
+ *
+ * A window is in the device's key table beside the MRs (a tagged
+ * entry); everything of it is read and written under the table's lock.
+ */
+struct rvt_mw {
+	struct ib_mw		ibmw;
+	struct rvt_mregion	*mr;
+	u64			addr;
+	u64			length;
+	int			access;
+	u32			qpn;
+	bool			valid;
+};
 
 int rvt_lkey_ok(struct rvt_lkey_table *rkt, struct rvt_pd *pd,
 		struct rvt_sge *isge, struct rvt_sge *last_sge,

@@ -162,6 +162,35 @@ struct rvt_flush_wr {
 	u8			level;
 };
 
+/**
+ * struct rvt_bind_wr - IB_WR_BIND_MW: bind a memory window (rdmavt's;
+ *	the kernel's verbs have no such request)
+ * @wr: the request's common part, opcode IB_WR_BIND_MW
+ * @addr: the window's first address, an address of the MR (with
+ *	IB_ZERO_BASED, remote accesses name the offset from it)
+ * @length: its bytes; 0 unbinds a type 1 window
+ * @mw_rkey: the window's current rkey
+ * @rkey: its new rkey: only the key byte (low 8 bits) is taken
+ * @mr_lkey: the MR it is bound to (with IB_ACCESS_MW_BIND)
+ * @access: the remote access it grants (IB_ACCESS_REMOTE_*,
+ *	IB_ZERO_BASED)
+ */
+struct rvt_bind_wr {
+	struct ib_send_wr	wr;
+	u64			addr;
+	u64			length;
+	u32			mw_rkey;
+	u32			rkey;
+	u32			mr_lkey;
+	int			access;
+};
+
+static inline const struct rvt_bind_wr *
+rvt_bind_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct rvt_bind_wr, wr);
+}
+
 static inline const struct rvt_flush_wr *
 rvt_flush_wr(const struct ib_send_wr *wr)
 {
@@ -179,6 +208,7 @@ rvt_flush_wr(const struct ib_send_wr *wr)
  * @flush_wr: see @wr
  * @ud_wr: see @wr
  * @reg_wr: see @wr
+ * @bind_wr: see @wr
  * @length: bytes of the request's data
  * @resolved: @sg_list holds the checked SGEs, each referencing its MR
  *	until the request completes (inline data: one SGE of no MR, set at
@@ -204,6 +234,7 @@ struct rvt_swqe {
 		struct rvt_flush_wr	flush_wr;
 		struct ib_ud_wr		ud_wr;
 		struct ib_reg_wr	reg_wr;
+		struct rvt_bind_wr	bind_wr;
 	};
 	u32		length;
 	bool		resolved;
@@ -405,9 +436,9 @@ static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
 /**
  * struct rvt_ring_wr - a send request a driver took from a user QP's
  *	send ring in its own format, for rvt_post_ring_wr()
- * @wr: the request, with @rdma_wr, @atomic_wr, @flush_wr or @ud_wr by
- *	opcode and QP type as a kernel consumer posts it (rdmavt checks
- *	it as it checks those).  The SGEs (wr.sg_list, in the driver's
+ * @wr: the request, with @rdma_wr, @atomic_wr, @flush_wr, @ud_wr or
+ *	@bind_wr by opcode and QP type as a kernel consumer posts it
+ *	(rdmavt checks it as it checks those).  The SGEs (wr.sg_list, in the driver's
  *	memory until the call returns) name registered memory by user
  *	address and lkey; with IB_SEND_INLINE they point at a kernel copy
  *	of the inline data instead.  A datagram's ud_wr.ah is left NULL:
@@ -416,6 +447,7 @@ static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
  * @atomic_wr: see @wr
  * @flush_wr: see @wr
  * @ud_wr: see @wr
+ * @bind_wr: see @wr
  * @ah_num: a datagram's user AH (struct rvt_ah.num, of the QP's PD)
  * @status: IB_WC_SUCCESS; or the status of a malformed request, which
  *	completes with it without running (wr.wr_id, wr.opcode and
@@ -428,6 +460,7 @@ struct rvt_ring_wr {
 		struct ib_atomic_wr	atomic_wr;
 		struct rvt_flush_wr	flush_wr;
 		struct ib_ud_wr		ud_wr;
+		struct rvt_bind_wr	bind_wr;
 	};
 	u32			ah_num;
 	enum ib_wc_status	status;

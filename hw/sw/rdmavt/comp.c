@@ -39,6 +39,8 @@ static enum ib_wc_opcode rvt_wc_opcode(enum ib_wr_opcode op)
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
 		return IB_WC_REG_MR;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
 	case IB_WR_FLUSH:
 		return IB_WC_FLUSH;
 	case IB_WR_ATOMIC_WRITE:

@@ -58,7 +58,7 @@ static struct rvt_mr *rvt_alloc_mr_common(struct rvt_dev_info *rdi,
 	atomic_set(&mr->mr.lkey_invalid, 1);
 
 	ret = xa_alloc_cyclic_irq(&rdi->lkey_table.table, &index, &mr->mr,
-				  XA_LIMIT(1, (1U << 24) - 1),
+				  XA_LIMIT(1, RVT_MAX_LKEY_INDEX),
 				  &rdi->lkey_table.next, GFP_KERNEL);
 	if (ret < 0)
 		goto err_free;
@@ -86,10 +86,9 @@ struct ib_mr *rvt_get_dma_mr(struct ib_pd *pd, int acc)
 	return &mr->ibmr;
 }
 
-/* @mr leaves the key table; it goes once the engine let go of it. */
-static void rvt_mr_free(struct rvt_dev_info *rdi, struct rvt_mr *mr)
+/* @mr, out of the key table, goes once the engine let go of it. */
+static void rvt_mr_free(struct rvt_mr *mr)
 {
-	xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
 	rvt_put_mr(&mr->mr);
 	/* a reference the engine never dropped would hang us: say so */
 	while (!wait_for_completion_timeout(&mr->mr.comp, 10 * HZ))
@@ -160,7 +159,8 @@ struct ib_mr *rvt_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (udata && rdi->driver_f.create_user_mr) {
 		ret = rdi->driver_f.create_user_mr(mr, udata);
 		if (ret) {
-			rvt_mr_free(rdi, mr);
+			xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
+			rvt_mr_free(mr);
 			return ERR_PTR(ret);
 		}
 	}
@@ -249,7 +249,18 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
-	rvt_mr_free(ib_to_rvt(ibmr->device), to_rvt_mr(ibmr));
+	struct rvt_dev_info *rdi = ib_to_rvt(ibmr->device);
+	struct rvt_mr *mr = to_rvt_mr(ibmr);
+
+	/* memory windows bound to it keep it, as upstream rxe's */
+	xa_lock_irq(&rdi->lkey_table.table);
+	if (atomic_read(&mr->mr.num_mw)) {
+		xa_unlock_irq(&rdi->lkey_table.table);
+		return -EBUSY;
+	}
+	__xa_erase(&rdi->lkey_table.table, mr->mr.lkey >> 8);
+	xa_unlock_irq(&rdi->lkey_table.table);
+	rvt_mr_free(mr);
 	return 0;
 }
 
@@ -261,7 +272,9 @@ struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key)
 
 	xa_lock_irqsave(&rkt->table, flags);
 	mr = xa_load(&rkt->table, key >> 8);
-	if (mr && !refcount_inc_not_zero(&mr->refcount))
+	/* a memory window's key is not an MR's */
+	if (mr && (rvt_is_mw_entry(mr) ||
+		   !refcount_inc_not_zero(&mr->refcount)))
 		mr = NULL;
 	xa_unlock_irqrestore(&rkt->table, flags);
 	return mr;
@@ -311,7 +324,8 @@ EXPORT_SYMBOL(rvt_fast_reg_mr);
  * reference the MR, may be called under the QP's r_lock.
  *
  * Return: 0, or -EINVAL when no fast registration of @qp's PD is
- * registered under @rkey.
+ * registered under @rkey.  A type 2 memory window's rkey invalidates the
+ * window (rvt_invalidate_mw()).
  */
 int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey)
 {
@@ -323,7 +337,7 @@ int rvt_invalidate_rkey(struct rvt_qp *qp, u32 rkey)
 		return ret;
 	mr = rvt_mr_get(&rdi->lkey_table, rkey);
 	if (!mr)
-		return ret;
+		return rvt_invalidate_mw(qp, rkey);
 	if (READ_ONCE(mr->lkey) == rkey && mr->pd == qp->ibqp.pd &&
 	    mr->mapsz && !atomic_xchg(&mr->lkey_invalid, 1))
 		ret = 0;

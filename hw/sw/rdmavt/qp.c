@@ -675,6 +675,12 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 static bool rvt_opcode_ok(struct rvt_qp *qp, enum ib_wr_opcode op)
 {
+	/* memory windows: bound through a connected QP, where there are any */
+	if (op == IB_WR_BIND_MW)
+		return (qp->ibqp.qp_type == IB_QPT_RC ||
+			qp->ibqp.qp_type == IB_QPT_UC) &&
+		       (qp->rdi->dparms.props.device_cap_flags &
+			IB_DEVICE_MEM_WINDOW);
 	/*
 	 * iWARP (RFC 5040): no immediate data, no atomics; a READ may
 	 * invalidate its sink's registration when it completes (RDMA_READ
@@ -749,6 +755,9 @@ static void rvt_copy_wr(struct rvt_swqe *wqe, const struct ib_send_wr *wr,
 		break;
 	case IB_WR_REG_MR:
 		wqe->reg_wr = *reg_wr(wr);
+		break;
+	case IB_WR_BIND_MW:
+		wqe->bind_wr = *rvt_bind_wr(wr);
 		break;
 	default:
 		wqe->wr = *wr;

@@ -36,22 +36,27 @@ static bool rvt_is_atomic(enum ib_wr_opcode op)
 }
 
 /*
- * REG_MR and LOCAL_INV act on this QP's own MRs, with no responder.
- * Returns false for any other opcode.
+ * REG_MR, LOCAL_INV and BIND_MW act on this QP's own MRs and memory
+ * windows, with no responder.  Returns false for any other opcode.
  */
 static bool rvt_exec_local(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			   enum ib_wc_status *status)
 {
+	enum ib_wc_status fail = IB_WC_LOC_QP_OP_ERR;
 	int ret;
 
-	if (wqe->wr.opcode == IB_WR_REG_MR)
+	if (wqe->wr.opcode == IB_WR_REG_MR) {
 		ret = rvt_fast_reg_mr(qp, wqe->reg_wr.mr, wqe->reg_wr.key,
 				      wqe->reg_wr.access);
-	else if (wqe->wr.opcode == IB_WR_LOCAL_INV)
+	} else if (wqe->wr.opcode == IB_WR_LOCAL_INV) {
 		ret = rvt_invalidate_rkey(qp, wqe->wr.ex.invalidate_rkey);
-	else
+	} else if (wqe->wr.opcode == IB_WR_BIND_MW) {
+		ret = rvt_bind_mw(qp, &wqe->bind_wr);
+		fail = IB_WC_MW_BIND_ERR;
+	} else {
 		return false;
-	*status = ret ? IB_WC_LOC_QP_OP_ERR : IB_WC_SUCCESS;
+	}
+	*status = ret ? fail : IB_WC_SUCCESS;
 	return true;
 }
 

@@ -144,7 +144,7 @@ EXPORT_SYMBOL(rvt_lkey_ok);
  * @sge: where the SGE goes
  * @len: bytes
  * @vaddr: first address
- * @rkey: the remote key
+ * @rkey: the remote key: an MR's, or a memory window's (mw.c)
  * @acc: IB_ACCESS_REMOTE_READ, _WRITE or _ATOMIC
  *
  * The SGE references its region (rvt_put_mr()) when this succeeds.
@@ -162,6 +162,9 @@ int rvt_rkey_ok(struct rvt_qp *qp, struct rvt_sge *sge, u32 len, u64 vaddr,
 
 	mr = rvt_key_check(&rdi->lkey_table, qp->ibqp.pd, rkey, vaddr, len,
 			   acc);
+	/* or a memory window's rkey, which leads to the MR it is bound to */
+	if (!mr)
+		mr = rvt_mw_rkey_ok(qp, rkey, &vaddr, len, acc);
 	if (!mr)
 		return 0;
 	rvt_sge_init(sge, mr, vaddr, len);

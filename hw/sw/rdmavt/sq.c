@@ -86,7 +86,8 @@ static bool rvt_completes_here(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	return !qp->rdi->driver_f.xmit_wqe || wqe->refused ||
 	       wqe->wr.opcode == IB_WR_REG_MR ||
-	       wqe->wr.opcode == IB_WR_LOCAL_INV;
+	       wqe->wr.opcode == IB_WR_LOCAL_INV ||
+	       wqe->wr.opcode == IB_WR_BIND_MW;
 }
 
 /*

@@ -415,6 +415,14 @@ static const struct ib_device_ops rvt_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
 
+/* Memory windows, where the driver offers them (IB_DEVICE_MEM_WINDOW). */
+static const struct ib_device_ops rvt_mw_ops = {
+	.alloc_mw = rvt_alloc_mw,
+	.dealloc_mw = rvt_dealloc_mw,
+
+	INIT_RDMA_OBJ_SIZE(ib_mw, rvt_mw, ibmw),
+};
+
 /* Ops of InfiniBand devices only: port management and their agents. */
 static const struct ib_device_ops rvt_ib_ops = {
 	.modify_port = rvt_modify_port,
@@ -561,6 +569,8 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (rdi->ibdev.node_type == RDMA_NODE_IB_CA && !rdi->dparms.roce)
 		ib_set_device_ops(&rdi->ibdev, &rvt_ib_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
+	if (rdi->dparms.props.device_cap_flags & IB_DEVICE_MEM_WINDOW)
+		ib_set_device_ops(&rdi->ibdev, &rvt_mw_ops);
 	/* rdmavt's user ABI unless the driver has its own (siw, rxe) */
 	if (!rdi->ibdev.ops.uverbs_abi_ver)
 		rdi->ibdev.ops.uverbs_abi_ver = RVT_UVERBS_ABI_VERSION;

@@ -47,6 +47,17 @@ struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				struct ib_pd *pd, struct ib_udata *udata);
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
+/* indexes of the key table: keys are (index << 8) | key byte */
+#define RVT_MAX_LKEY_INDEX	((1U << 24) - 1)
+
+/* mw.c */
+int rvt_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int rvt_dealloc_mw(struct ib_mw *ibmw);
+bool rvt_is_mw_entry(void *entry);
+int rvt_bind_mw(struct rvt_qp *qp, const struct rvt_bind_wr *b);
+struct rvt_mregion *rvt_mw_rkey_ok(struct rvt_qp *qp, u32 rkey, u64 *vaddr,
+				   u32 len, int acc);
+int rvt_invalidate_mw(struct rvt_qp *qp, u32 rkey);
 
 /* qp.c (QP events and the error state: qp_event.c, exported) */
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,

@@ -37,6 +37,7 @@
 #define RXE_MAX_CQE		((1 << 15) - 1)
 #define RXE_MAX_PD		BIT(20)
 #define RXE_MAX_MR		((1 << 19) - 1)
+#define RXE_MAX_MW		((1 << 19) - 1)
 #define RXE_MAX_QP_RD_ATOM	128
 #define RXE_MAX_RES_RD_ATOM	0x3f000
 /* PSNs a requester has unacknowledged at most */

@@ -136,6 +136,8 @@ static void rxe_set_props(struct rxe_dev *rxe, struct net_device *ndev)
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN |
 			      IB_DEVICE_MEM_MGT_EXTENSIONS |
+			      IB_DEVICE_MEM_WINDOW |
+			      IB_DEVICE_MEM_WINDOW_TYPE_2B |
 			      IB_DEVICE_FLUSH_GLOBAL |
 			      IB_DEVICE_FLUSH_PERSISTENT;
 	/* as upstream: an 8-byte store at once needs a 64-bit machine */
@@ -144,6 +146,7 @@ static void rxe_set_props(struct rxe_dev *rxe, struct net_device *ndev)
 	p->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	p->vendor_id = RXE_VENDOR_ID;
 	p->max_mr_size = ~0ULL;
+	p->max_mw = RXE_MAX_MW;
 	p->page_size_cap = 0xfffff000;
 	p->max_qp = RXE_MAX_QP;
 	p->max_qp_wr = RXE_MAX_QP_WR;

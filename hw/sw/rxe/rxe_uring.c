@@ -271,6 +271,17 @@ void rxe_uring_send_wr(const struct rxe_send_wqe *w, u32 max_sge,
 		rwr->atomic_wr.swap = u->wr.atomic.swap;
 		rwr->atomic_wr.rkey = u->wr.atomic.rkey;
 		break;
+	case IB_UVERBS_WR_BIND_MW:
+		/* a memory window bound by this QP (librxe's ibv_bind_mw too) */
+		rwr->wr.opcode = IB_WR_BIND_MW;
+		rwr->wr.send_flags = flags & ~IB_SEND_INLINE;
+		rwr->bind_wr.addr = u->wr.mw.addr;
+		rwr->bind_wr.length = u->wr.mw.length;
+		rwr->bind_wr.mw_rkey = u->wr.mw.mw_rkey;
+		rwr->bind_wr.rkey = u->wr.mw.rkey;
+		rwr->bind_wr.mr_lkey = u->wr.mw.mr_lkey;
+		rwr->bind_wr.access = u->wr.mw.access;
+		return;
 	case IB_UVERBS_WR_FLUSH:
 		rwr->wr.opcode = IB_WR_FLUSH;
 		rwr->flush_wr.remote_addr = u->wr.flush.remote_addr;

@@ -1090,6 +1090,7 @@ static void test_rings(const char *dev)
 #define WC_LOC_LEN_ERR	1
 #define WC_LOC_QP_OP_ERR 2
 #define WC_FLUSH_ERR	5
+#define WC_MW_BIND_ERR	6
 #define SEND_INLINE	0x8
 #define RXE_QKEY	0x11110000
 
@@ -1545,9 +1546,10 @@ static void test_rxe(const char *dev)
 	s.sqm.q->producer_index &= 15;
 	s.rqm.q->producer_index &= 15;
 
+	/* rxe has memory windows: this entry names none */
 	rxe_send_entry(&s.sqm, IB_UVERBS_WR_BIND_MW, 70, SEND_SIGNALED, NULL);
-	result(!rxe_bad_entry(&s, WC_LOC_QP_OP_ERR),
-	       "an entry of BIND_MW: LOC_QP_OP_ERR, the QP in error, then RESET",
+	result(!rxe_bad_entry(&s, WC_MW_BIND_ERR),
+	       "an entry of BIND_MW naming no window: MW_BIND_ERR, the QP in error, then RESET",
 	       "");
 	w = rxe_send_entry(&s.sqm, 0x12345, 70, 0, NULL);
 	result(!rxe_bad_entry(&s, WC_LOC_QP_OP_ERR),
