@@ -247,6 +247,17 @@ const struct uverbs_write_cmd uverbs_write_cmds[] = {
 		.handler = uverbs_dereg_mr,
 		.req_size = sizeof(struct ib_uverbs_dereg_mr),
 	},
+	[IB_USER_VERBS_CMD_ALLOC_MW] = {
+		.handler = uverbs_alloc_mw,
+		.req_size = sizeof(struct ib_uverbs_alloc_mw),
+		.resp_size = sizeof(struct ib_uverbs_alloc_mw_resp),
+		.has_udata = 1,
+		.has_resp = 1,
+	},
+	[IB_USER_VERBS_CMD_DEALLOC_MW] = {
+		.handler = uverbs_dealloc_mw,
+		.req_size = sizeof(struct ib_uverbs_dealloc_mw),
+	},
 	[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] = {
 		.handler = uverbs_create_comp_channel,
 		.req_size = sizeof(struct ib_uverbs_create_comp_channel),

@@ -212,6 +212,8 @@ int uverbs_dealloc_pd(struct uverbs_attr_bundle *attrs);
 int uverbs_reg_mr(struct uverbs_attr_bundle *attrs);
 int uverbs_rereg_mr(struct uverbs_attr_bundle *attrs);
 int uverbs_dereg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_alloc_mw(struct uverbs_attr_bundle *attrs);
+int uverbs_dealloc_mw(struct uverbs_attr_bundle *attrs);
 int uverbs_create_cq(struct uverbs_attr_bundle *attrs);
 int uverbs_ex_create_cq(struct uverbs_attr_bundle *attrs);
 int uverbs_destroy_cq(struct uverbs_attr_bundle *attrs);
@@ -243,6 +245,7 @@ void uverbs_release_uevent(struct ib_uevent_object *uevent);
 /* the object types (uverbs_cmd_*.c) */
 extern const struct uverbs_api_object uverbs_type_pd;
 extern const struct uverbs_api_object uverbs_type_mr;
+extern const struct uverbs_api_object uverbs_type_mw;
 extern const struct uverbs_api_object uverbs_type_cq;
 extern const struct uverbs_api_object uverbs_type_qp;
 extern const struct uverbs_api_object uverbs_type_srq;

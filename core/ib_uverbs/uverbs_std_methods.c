@@ -8,14 +8,14 @@
  *    QUERY_PORT, GET_CONTEXT, QUERY_CONTEXT, QUERY_GID_TABLE,
  *    QUERY_GID_ENTRY;
  *  - ASYNC_EVENT: ALLOC (the async file of a context GET_CONTEXT made);
- *  - PD, MR, CQ, QP, SRQ, AH: DESTROY (CQ, QP and SRQ answer their
+ *  - PD, MR, MW, CQ, QP, SRQ, AH: DESTROY (CQ, QP and SRQ answer their
  *    event counts); MR: QUERY_MR; CQ: CREATE;
  *  - COMP_CHANNEL: no method, a type for FD attributes.
  *
  * Creating the other objects goes through INVOKE_WRITE: QP_CREATE and
  * SRQ_CREATE are absent (libibverbs falls back to the write() command on
  * -EPROTONOSUPPORT), and so are the objects and methods no driver of
- * ours has (WQ, RWQ_IND_TBL, XRCD, MW, FLOW, FLOW_ACTION, DM, COUNTERS,
+ * ours has (WQ, RWQ_IND_TBL, XRCD, FLOW, FLOW_ACTION, DM, COUNTERS,
  * REG_DMABUF_MR, ADVISE_MR).  Documentation/core/uverbs.rst.
  */
 #include <linux/netdevice.h>
@@ -400,6 +400,13 @@ DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_MR,
 			      &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY),
 			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR));
 
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
+				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE, UVERBS_OBJECT_MW,
+						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
+
+DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_MW,
+			      &UVERBS_METHOD(UVERBS_METHOD_MW_DESTROY));
+
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_AH_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_AH_HANDLE, UVERBS_OBJECT_AH,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
@@ -552,6 +559,8 @@ const struct uapi_definition uverbs_core_api[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR,
 				      UAPI_DEF_OBJ_NEEDS_FN(dereg_mr)),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MW,
+				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw)),
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_CQ,
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_cq)),
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_QP,

@@ -33,6 +33,8 @@ static const struct uverbs_api_object *uverbs_core_type(u16 id)
 		return &uverbs_type_pd;
 	case UVERBS_OBJECT_MR:
 		return &uverbs_type_mr;
+	case UVERBS_OBJECT_MW:
+		return &uverbs_type_mw;
 	case UVERBS_OBJECT_CQ:
 		return &uverbs_type_cq;
 	case UVERBS_OBJECT_QP:

@@ -50,7 +50,7 @@
 /* the verbs ioctl's */
 #define NCASES_IOCTL	40
 /* the cases of DEV_RXE */
-#define NCASES_RXE	20
+#define NCASES_RXE	27
 /* the cases of DEV_SIW */
 #define NCASES_SIW	14
 
@@ -200,8 +200,8 @@ static void test_headers(int fd)
 	expect_err("QUERY_DEVICE before GET_CONTEXT: EINVAL",
 		   legacy(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &q, sizeof(q),
 			  &qr, sizeof(qr)), EINVAL);
-	expect_err("a command nobody serves (ALLOC_MW): EOPNOTSUPP",
-		   legacy(fd, IB_USER_VERBS_CMD_ALLOC_MW, &q, sizeof(q), &qr,
+	expect_err("a command nobody serves (OPEN_XRCD): EOPNOTSUPP",
+		   legacy(fd, IB_USER_VERBS_CMD_OPEN_XRCD, &q, sizeof(q), &qr,
 			  sizeof(qr)), EOPNOTSUPP);
 	expect_err("bits outside the command number: EINVAL",
 		   legacy(fd, 0x10000 | IB_USER_VERBS_CMD_QUERY_DEVICE, &q,
@@ -1091,6 +1091,7 @@ static void test_rings(const char *dev)
 #define WC_LOC_QP_OP_ERR 2
 #define WC_FLUSH_ERR	5
 #define WC_MW_BIND_ERR	6
+#define WC_BIND_MW	5
 #define SEND_INLINE	0x8
 #define RXE_QKEY	0x11110000
 
@@ -1653,6 +1654,113 @@ static void test_rxe(const char *dev)
 		       "status %u", wc.status);
 		rxe_unmap(&u.sqm);
 		rxe_unmap(&u.rqm);
+	}
+
+	/*
+	 * Memory windows: a type 2 window of an MR with MW_BIND, bound by
+	 * a BIND_MW entry, an RDMA WRITE through it, one past its end.
+	 */
+	{
+		struct ib_uverbs_alloc_mw am = { .pd_handle = s.pd,
+						 .mw_type = 3 };
+		struct ib_uverbs_alloc_mw_resp amr = {};
+		struct ib_uverbs_reg_mr_resp mr2 = {};
+		struct ib_uverbs_dealloc_mw dm = {};
+		struct ib_uverbs_dealloc_pd dp = { .pd_handle = s.pd };
+		struct ib_uverbs_dereg_mr dr = {};
+		uint8_t *win = s.buf + 4096;
+		uint32_t rkey;
+
+		expect_err("ALLOC_MW of type 3: EINVAL",
+			   legacy(s.fd, IB_USER_VERBS_CMD_ALLOC_MW, &am,
+				  sizeof(am), &amr, sizeof(amr)), EINVAL);
+		am.mw_type = 2;
+		ok = reg_mr(s.fd, s.pd, s.buf, 8192, (uintptr_t)s.buf,
+			    ACC_ALL | IB_UVERBS_ACCESS_MW_BIND, &mr2) > 0 &&
+		     legacy(s.fd, IB_USER_VERBS_CMD_ALLOC_MW, &am, sizeof(am),
+			    &amr, sizeof(amr)) > 0;
+		result(ok && amr.rkey >> 8,
+		       "ALLOC_MW of type 2 on rxe: a handle and an rkey",
+		       "%s", strerror(errno));
+		/* a PD with nothing but a window in it stays */
+		{
+			struct ib_uverbs_alloc_mw am2 = { .mw_type = 1 };
+			struct ib_uverbs_alloc_mw_resp amr2 = {};
+			long pd2 = alloc_pd(s.fd);
+			int held;
+
+			am2.pd_handle = pd2;
+			dp.pd_handle = pd2;
+			dm.mw_handle = ~0U;
+			held = pd2 >= 0 &&
+			       legacy(s.fd, IB_USER_VERBS_CMD_ALLOC_MW, &am2,
+				      sizeof(am2), &amr2, sizeof(amr2)) > 0 &&
+			       legacy_in(s.fd, IB_USER_VERBS_CMD_DEALLOC_PD,
+					 &dp, sizeof(dp)) < 0 && errno == EBUSY;
+			dm.mw_handle = amr2.mw_handle;
+			result(held &&
+			       legacy_in(s.fd, IB_USER_VERBS_CMD_DEALLOC_MW,
+					 &dm, sizeof(dm)) > 0 &&
+			       legacy_in(s.fd, IB_USER_VERBS_CMD_DEALLOC_PD,
+					 &dp, sizeof(dp)) > 0,
+			       "a PD holding a type 1 window: DEALLOC_PD EBUSY until DEALLOC_MW",
+			       "%s", strerror(errno));
+		}
+
+		rkey = (amr.rkey & ~0xffU) | ((amr.rkey + 1) & 0xff);
+		ok = ok && !rxe_connect_self(&s, 1);
+		w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_BIND_MW, 90,
+				   SEND_SIGNALED, NULL);
+		w->wr.wr.mw.addr = (uintptr_t)win;
+		w->wr.wr.mw.length = 1024;
+		w->wr.wr.mw.mr_lkey = mr2.lkey;
+		w->wr.wr.mw.mw_rkey = amr.rkey;
+		w->wr.wr.mw.rkey = rkey;
+		w->wr.wr.mw.access = IB_UVERBS_ACCESS_REMOTE_WRITE;
+		rxe_produce(&s.sqm, 0);
+		ok = ok && rxe_doorbell(s.fd, s.qp) > 0 &&
+		     !rxe_poll(&s.cqm, &wc);
+		result(ok && wc.wr_id == 90 && !wc.status &&
+		       wc.opcode == WC_BIND_MW,
+		       "a BIND_MW entry binds it (a new key byte)",
+		       "wr_id %llu status %u opcode %u",
+		       (unsigned long long)wc.wr_id, wc.status, wc.opcode);
+
+		memset(s.buf, 0x6a, 64);
+		memset(win, 0, 1024);
+		sge = (struct rxe_sge){ .addr = (uintptr_t)s.buf, .length = 64,
+					.lkey = s.lkey };
+		w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_RDMA_WRITE, 91,
+				   SEND_SIGNALED, &sge);
+		w->wr.wr.rdma.remote_addr = (uintptr_t)win + 128;
+		w->wr.wr.rdma.rkey = rkey;
+		rxe_produce(&s.sqm, 0);
+		ok = rxe_doorbell(s.fd, s.qp) > 0 && !rxe_poll(&s.cqm, &wc);
+		result(ok && wc.wr_id == 91 && !wc.status &&
+		       !memcmp(win + 128, s.buf, 64) && !win[127] && !win[192],
+		       "an RDMA WRITE through the window lands where it says",
+		       "status %u", wc.status);
+		w = rxe_send_entry(&s.sqm, IB_UVERBS_WR_RDMA_WRITE, 92,
+				   SEND_SIGNALED, &sge);
+		w->wr.wr.rdma.remote_addr = (uintptr_t)win + 1000;
+		w->wr.wr.rdma.rkey = rkey;
+		rxe_produce(&s.sqm, 0);
+		ok = rxe_doorbell(s.fd, s.qp) > 0 && !rxe_poll(&s.cqm, &wc);
+		result(ok && wc.wr_id == 92 && wc.status == WC_REM_ACCESS_ERR &&
+		       !win[1023],
+		       "an RDMA WRITE past the window's end: REM_ACCESS_ERR",
+		       "status %u", wc.status);
+
+		dm.mw_handle = amr.mw_handle;
+		dr.mr_handle = mr2.mr_handle;
+		ok = legacy_in(s.fd, IB_USER_VERBS_CMD_DEALLOC_MW, &dm,
+			       sizeof(dm)) > 0 &&
+		     legacy_in(s.fd, IB_USER_VERBS_CMD_DEREG_MR, &dr,
+			       sizeof(dr)) > 0 &&
+		     legacy_in(s.fd, IB_USER_VERBS_CMD_DEALLOC_MW, &dm,
+			       sizeof(dm)) < 0 && errno == EINVAL;
+		result(ok, "DEALLOC_MW lets its MR go; a second one: EINVAL",
+		       "%s", strerror(errno));
 	}
 
 	/* SRQ: created, an entry posted, resized under it */
@@ -2340,8 +2448,8 @@ static void test_ioctl(int fd, const char *dev)
 	expect_err("INVOKE_WRITE QUERY_DEVICE with a short response: ENOSPC",
 		   ioc_write(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &q, sizeof(q),
 			     &qr, 8, NULL, 0), ENOSPC);
-	expect_err("INVOKE_WRITE of a command nobody serves (ALLOC_MW): EOPNOTSUPP",
-		   ioc_write(fd, IB_USER_VERBS_CMD_ALLOC_MW, &q, sizeof(q),
+	expect_err("INVOKE_WRITE of a command nobody serves (OPEN_XRCD): EOPNOTSUPP",
+		   ioc_write(fd, IB_USER_VERBS_CMD_OPEN_XRCD, &q, sizeof(q),
 			     &qr, sizeof(qr), NULL, 0), EOPNOTSUPP);
 	expect_err("INVOKE_WRITE with bits outside the command: EINVAL",
 		   ioc_write(fd, 0x10000 | IB_USER_VERBS_CMD_QUERY_DEVICE, &q,
