@@ -30,21 +30,21 @@
 RPINGS=50
 UPSTREAM_MODULES="ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_ucm rdma_rxe"
 
-# pair NAME SERVER_GUEST SERVER... -- CLIENT...: the server on guest
+# pair TAG NAME SERVER_GUEST SERVER... -- CLIENT...: the server on guest
 # SERVER_GUEST (started before the two meet), the client on the other
 # (tried again while the server does not listen yet, 30 s at most;
 # CLIENT's "@PEER" is the server's address); each side passes when its
-# program exits 0.
+# program exits 0.  TAG, the same on both guests, names the meeting.
 pair() {
-	local name=$1 sg=$2 srv="" pid="" rc=0 out tries=0 a
-	shift 2
+	local tag=$1 name=$2 sg=$3 srv="" pid="" rc=0 out tries=0 a
+	shift 3
 	while [ "$1" != -- ]; do srv="$srv $1"; shift; done
 	shift
 	if [ "$WIRE_SELF" = "$sg" ]; then
 		timeout 120 $srv >/tmp/srv.out 2>&1 &
 		pid=$!
 	fi
-	if ! wire_sync "$name"; then
+	if ! wire_sync "$tag"; then
 		[ -n "$pid" ] && kill "$pid" 2>/dev/null
 		ktap_fail "$name" "the other guest did not come"
 		return
@@ -71,7 +71,7 @@ pair() {
 		[ $tries -gt 0 ] && ktap_diag "$name: $tries attempt(s) before the server listened"
 	fi
 	ktap_quote "$(echo "$out" | tail -n 4)"
-	wire_sync "$name: done" || ktap_diag "the other half did not finish $name"
+	wire_sync "$tag: done" || ktap_diag "the other half did not finish $tag"
 	if [ $rc -ne 0 ]; then
 		ktap_fail "$name" "exit $rc"
 	else
@@ -105,13 +105,13 @@ for sg in 1 2; do
 	else
 		role="client ($MINE) of $THEIRS"
 	fi
-	pair "rping -V, $RPINGS messages, guest $sg serves: $role" $sg \
+	pair "rping $sg" "rping -V, $RPINGS messages, guest $sg serves: $role" $sg \
 		rping -s -a 10.211.0.$sg -C $RPINGS -S 128 -V -- \
 		rping -c -a @PEER -C $RPINGS -S 128 -V
-	pair "ucmatose, 2 connections, guest $sg serves: $role" $sg \
+	pair "ucmatose $sg" "ucmatose, 2 connections, guest $sg serves: $role" $sg \
 		ucmatose -b 10.211.0.$sg -c 2 -C 20 -- \
 		ucmatose -s @PEER -c 2 -C 20
-	pair "udaddy, guest $sg serves: $role" $sg \
+	pair "udaddy $sg" "udaddy, guest $sg serves: $role" $sg \
 		udaddy -b 10.211.0.$sg -- udaddy -s @PEER
 done
 
