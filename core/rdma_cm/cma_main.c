@@ -367,6 +367,39 @@ __rdma_create_kernel_id(struct net *net, rdma_cm_event_handler event_handler,
 EXPORT_SYMBOL(__rdma_create_kernel_id);
 
 /**
+ * rdma_create_user_id_net - create an id on behalf of user space
+ * @net: network namespace of its addresses (a reference is taken)
+ * @event_handler: the owner's event handler
+ * @context: the owner's pointer
+ * @ps: port space
+ * @qp_type: QP type of the connection
+ *
+ * For a character device that serves ids to user space (rdma_ucm): the
+ * namespace is the one the device's file was opened in, whichever task
+ * asks later.  The id is accounted in restrack to the calling task.
+ *
+ * Context: process context; may sleep.
+ * Return: the id or an ERR_PTR() as __rdma_create_kernel_id().
+ */
+struct rdma_cm_id *rdma_create_user_id_net(struct net *net,
+					   rdma_cm_event_handler event_handler,
+					   void *context,
+					   enum rdma_ucm_port_space ps,
+					   enum ib_qp_type qp_type)
+{
+	struct rdma_id_private *id_priv;
+
+	if (!cma_ps_valid(ps))
+		return ERR_PTR(-EINVAL);
+	id_priv = cma_create_id(net, event_handler, context, ps, qp_type,
+				NULL, true);
+	if (IS_ERR(id_priv))
+		return ERR_CAST(id_priv);
+	return &id_priv->id;
+}
+EXPORT_SYMBOL(rdma_create_user_id_net);
+
+/**
  * rdma_create_user_id - create an id on behalf of user space
  * @event_handler: the owner's event handler
  * @context: the owner's pointer
@@ -374,7 +407,8 @@ EXPORT_SYMBOL(__rdma_create_kernel_id);
  * @qp_type: QP type of the connection
  *
  * The id lives in the network namespace of the calling task and is
- * accounted to it in restrack.
+ * accounted to it in restrack (rdma_create_user_id_net() with that
+ * namespace).
  *
  * Context: process context; may sleep.
  * Return: the id or an ERR_PTR() as __rdma_create_kernel_id().
@@ -384,15 +418,8 @@ struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       enum rdma_ucm_port_space ps,
 				       enum ib_qp_type qp_type)
 {
-	struct rdma_id_private *id_priv;
-
-	if (!cma_ps_valid(ps))
-		return ERR_PTR(-EINVAL);
-	id_priv = cma_create_id(current->nsproxy->net_ns, event_handler,
-				context, ps, qp_type, NULL, true);
-	if (IS_ERR(id_priv))
-		return ERR_CAST(id_priv);
-	return &id_priv->id;
+	return rdma_create_user_id_net(current->nsproxy->net_ns, event_handler,
+				       context, ps, qp_type);
 }
 EXPORT_SYMBOL(rdma_create_user_id);
 

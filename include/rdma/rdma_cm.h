@@ -184,6 +184,11 @@ struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       void *context,
 				       enum rdma_ucm_port_space ps,
 				       enum ib_qp_type qp_type);
+struct rdma_cm_id *rdma_create_user_id_net(struct net *net,
+					   rdma_cm_event_handler event_handler,
+					   void *context,
+					   enum rdma_ucm_port_space ps,
+					   enum ib_qp_type qp_type);
 
 /**
  * rdma_create_id - create a kernel rdma_cm id owned by the calling module

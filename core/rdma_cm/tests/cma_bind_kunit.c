@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/nsproxy.h>
 #include <net/ip.h>
 #include <rdma/rdma_cm.h>
 
@@ -338,6 +339,47 @@ static void rdma_cma_bind_qp_options_kept_gap_ib_cm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->min_rnr_timer, 7);
 }
 
+/*
+ * Ids for user space in a namespace given (rdma_ucm's, the namespace of
+ * the file's opener): they live there, share its port spaces with the
+ * kernel's ids and are user entries in restrack; rdma_create_user_id()
+ * takes the caller's namespace (the test's: the initial one).
+ */
+static void rdma_cma_bind_user_id_net(struct kunit *test)
+{
+	struct rdma_cm_id *kern = new_id(test, RDMA_PS_TCP);
+	struct rdma_cm_id *user, *cur;
+	struct sockaddr_storage ss;
+
+	user = rdma_create_user_id_net(&init_net, no_events, NULL,
+				       RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, user);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_action,
+							user), 0);
+	cur = rdma_create_user_id(no_events, NULL, RDMA_PS_UDP, IB_QPT_UD);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cur);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_action,
+							cur), 0);
+	KUNIT_EXPECT_TRUE(test, net_eq(cma_net(to_id_priv(user)), &init_net));
+	KUNIT_EXPECT_TRUE(test, net_eq(cma_net(to_id_priv(cur)),
+				       current->nsproxy->net_ns));
+	KUNIT_EXPECT_TRUE(test, to_id_priv(user)->res.user);
+	KUNIT_EXPECT_FALSE(test, to_id_priv(kern)->res.user);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_create_user_id_net(&init_net,
+							      no_events, NULL,
+							      0x4242,
+							      IB_QPT_RC)),
+			-EINVAL);
+
+	/* one port space with the kernel's ids of the namespace */
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(kern, any4(&ss, BASE_PORT + 20)),
+			0);
+	KUNIT_EXPECT_EQ(test, rdma_bind_addr(user, any4(&ss, BASE_PORT + 20)),
+			-EADDRNOTAVAIL);
+	KUNIT_EXPECT_EQ(test, rdma_bind_addr(user, any4(&ss, BASE_PORT + 21)),
+			0);
+}
+
 static struct kunit_case rdma_cma_bind_cases[] = {
 	KUNIT_CASE(rdma_cma_bind_conflict),
 	KUNIT_CASE(rdma_cma_bind_port_spaces),
@@ -348,6 +390,7 @@ static struct kunit_case rdma_cma_bind_cases[] = {
 	KUNIT_CASE(rdma_cma_bind_refusals),
 	KUNIT_CASE(rdma_cma_bind_service_id),
 	KUNIT_CASE(rdma_cma_bind_qp_options_kept_gap_ib_cm),
+	KUNIT_CASE(rdma_cma_bind_user_id_net),
 	{}
 };
 

@@ -1036,20 +1036,19 @@ static void nldev_get_chardev(struct kunit *test)
 }
 
 /*
- * Gap: rdma_cm's character device (rdma_ucm) is not written yet, so no
- * client provides "rdma_cm".  Until it lands, what librdmacm asks is
- * refused with -EOPNOTSUPP and its extack, also after the module
- * request for the type (nothing loads); then this case checks its
- * answer instead.  "uverbs" has its answer (ib_uverbs): suite
- * rdma_uverbs_main checks it.
+ * A type no client provides is refused with -EOPNOTSUPP and its extack,
+ * also after the module request for the type (nothing loads).  The
+ * answers of "uverbs" (ib_uverbs) and "rdma_cm" (rdma_ucm) are their
+ * suites' (rdma_uverbs_main, rdma_ucm): asking for "rdma_cm" here would
+ * load rdma_ucm and leave it loaded.
  */
-static void nldev_get_chardev_rdma_cm_gap_refused(struct kunit *test)
+static void nldev_get_chardev_unknown_refused(struct kunit *test)
 {
 	struct res_env *e = new_env(test);
 	struct kt_req *r = e->r;
 
 	kt_req_init(r, RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "rdma_cm");
+	kt_req_str(r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "kt_nosuch");
 	KUNIT_EXPECT_EQ(test, kt_nlc_do(e->c, r, NULL), -EOPNOTSUPP);
 	KUNIT_EXPECT_STREQ(test, e->c->extack,
 			   "No client provides this character device");
@@ -1339,7 +1338,7 @@ static struct kunit_case rdma_nldev_res_cases[] = {
 	KUNIT_CASE(nldev_stat_get),
 	KUNIT_CASE(nldev_driver_attrs),
 	KUNIT_CASE(nldev_get_chardev),
-	KUNIT_CASE(nldev_get_chardev_rdma_cm_gap_refused),
+	KUNIT_CASE(nldev_get_chardev_unknown_refused),
 	KUNIT_CASE(nldev_monitor_events),
 	{}
 };
