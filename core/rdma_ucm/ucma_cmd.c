@@ -87,6 +87,23 @@ ssize_t ucma_cmd_bind(struct ucma_file *file, const char __user *inbuf,
 	return ret;
 }
 
+/* RESOLVE_IP and RESOLVE_ADDR, their addresses checked: id @id resolves. */
+static int ucma_resolve(struct ucma_file *file, u32 id, struct sockaddr *src,
+			struct sockaddr *dst, u32 timeout_ms)
+{
+	struct ucma_context *ctx;
+	int ret;
+
+	ctx = ucma_ctx_get(file, id);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	mutex_lock(&ctx->mutex);
+	ret = rdma_resolve_addr(ctx->cm_id, src, dst, timeout_ms);
+	mutex_unlock(&ctx->mutex);
+	ucma_ctx_put(ctx);
+	return ret;
+}
+
 /**
  * ucma_cmd_resolve_ip - RDMA_USER_CM_CMD_RESOLVE_IP: resolve an IP address
  * @file: the file
@@ -104,24 +121,14 @@ ssize_t ucma_cmd_resolve_ip(struct ucma_file *file, const char __user *inbuf,
 			    int in_len, int out_len)
 {
 	struct rdma_ucm_resolve_ip cmd;
-	struct ucma_context *ctx;
-	int ret;
 
 	if (copy_from_user(&cmd, inbuf, sizeof(cmd)))
 		return -EFAULT;
 	if ((cmd.src_addr.sin6_family && !rdma_addr_size_in6(&cmd.src_addr)) ||
 	    !rdma_addr_size_in6(&cmd.dst_addr))
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
-	ret = rdma_resolve_addr(ctx->cm_id, (struct sockaddr *)&cmd.src_addr,
-				(struct sockaddr *)&cmd.dst_addr,
-				cmd.timeout_ms);
-	mutex_unlock(&ctx->mutex);
-	ucma_ctx_put(ctx);
-	return ret;
+	return ucma_resolve(file, cmd.id, (struct sockaddr *)&cmd.src_addr,
+			    (struct sockaddr *)&cmd.dst_addr, cmd.timeout_ms);
 }
 
 /**
@@ -142,8 +149,6 @@ ssize_t ucma_cmd_resolve_addr(struct ucma_file *file,
 			      int out_len)
 {
 	struct rdma_ucm_resolve_addr cmd;
-	struct ucma_context *ctx;
-	int ret;
 
 	if (copy_from_user(&cmd, inbuf, sizeof(cmd)))
 		return -EFAULT;
@@ -152,16 +157,8 @@ ssize_t ucma_cmd_resolve_addr(struct ucma_file *file,
 	     cmd.src_size != rdma_addr_size_kss(&cmd.src_addr)) ||
 	    !cmd.dst_size || cmd.dst_size != rdma_addr_size_kss(&cmd.dst_addr))
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
-	ret = rdma_resolve_addr(ctx->cm_id, (struct sockaddr *)&cmd.src_addr,
-				(struct sockaddr *)&cmd.dst_addr,
-				cmd.timeout_ms);
-	mutex_unlock(&ctx->mutex);
-	ucma_ctx_put(ctx);
-	return ret;
+	return ucma_resolve(file, cmd.id, (struct sockaddr *)&cmd.src_addr,
+			    (struct sockaddr *)&cmd.dst_addr, cmd.timeout_ms);
 }
 
 /**

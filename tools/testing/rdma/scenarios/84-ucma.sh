@@ -26,15 +26,18 @@
 #     ucmatose, udaddy and ucmatest there;
 #   - rdma_ucm cannot be removed while a file is open;
 #   - everything unloads; no splat (leaks: the final kmemleak scan).
-# siw is not here: its user verbs wait for siw's own queue mappings;
-# "programs siw A B rping ucmatose" would add it (iWARP has no UD and no
-# multicast).  wire/68-ucma-interop runs the programs against upstream's
+#   - over siw (siw0 on sv0 10.84.2.1, siw1 on sv1 10.84.2.2 in B, a
+#     veth pair; libsiw's queues mapped into the processes): rping and
+#     ucmatose (iWARP has no UD and no multicast);
+# wire/68-ucma-interop runs the programs against upstream's
 # stack across the wire (full tier).
 # needs: /usr/bin/ip /usr/bin/rdma
 # needs: /usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/mckey
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
 # needs: /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/ipathverbs.driver
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+# needs: /etc/libibverbs.d/siw.driver
 # needs: /usr/sbin/opensm
 # timeout: 600
 
@@ -61,7 +64,7 @@ step() {
 	echo "84-ucma: $*" >/dev/kmsg
 }
 
-ktap_plan $(tier_pick 20 23)
+ktap_plan $(tier_pick 24 27)
 health_mark
 
 step "load"
@@ -109,8 +112,8 @@ MCKEY_MSGS=$(tier_pick 5 50)
 
 # programs KIND A B [PROGRAM...]: Debian's programs over KIND (all four
 # by default), the server on A, the client from B (in namespace B).  An
-# iWARP kind (siw, once its user verbs are there) would name rping and
-# ucmatose only: iWARP has no UD and no multicast.
+# iWARP kind (siw) names rping and ucmatose only: iWARP has no UD and no
+# multicast.
 programs() {
 	local kind=$1 a=$2 b=$3 p
 	shift 3
@@ -165,6 +168,26 @@ NEOF
 }
 ktap_test "rxe0 on rv0 ($A), rxe1 on rv1 ($B, in B)" rxe_up
 programs rxe $A $B
+
+# siw through libsiw's mapped queues (iWARP: no UD, no multicast):
+# siw0 on sv0 (10.84.2.1), siw1 on sv1 (10.84.2.2, in B), a veth pair
+SA=10.84.2.1
+SB=10.84.2.2
+siw_up() {
+	modprobe siw &&
+		ip link add sv0 type veth peer name sv1 netns B &&
+		ip addr add $SA/24 dev sv0 && ip link set sv0 up &&
+		ip -n B addr add $SB/24 dev sv1 && ip -n B link set sv1 up &&
+		rdma link add siw0 type siw netdev sv0 &&
+		ip netns exec B rdma link add siw1 type siw netdev sv1 &&
+		ip netns exec B ping -c 1 -W 5 $SA >/dev/null
+}
+ktap_test "siw0 on sv0 ($SA), siw1 on sv1 ($SB, in B)" siw_up
+programs siw $SA $SB rping ucmatose
+siw_down() {
+	rdma link delete siw0 && rdma link delete siw1 && ip link del sv0
+}
+ktap_test "siw0 and siw1 deleted" siw_down
 
 # The user ABI by raw writes (servers on A, clients from B)
 ktap_tool "ucmatest over rxe" ucmatest $A B $B
