@@ -1,0 +1,193 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# rdma-core's own test suite, pyverbs' tests as Debian ships them
+# (python3-pyverbs: /usr/share/doc/rdma-core/tests, run_tests.py), run
+# unmodified on each device kind against upstream's stack and then ours
+# in one boot: upstream's rxe and siw, then ours' rxe, siw and loop
+# device (upstream has no loop driver).  Each run's verbose output is
+# counted per test module (passed, failed, skipped, errors) and printed
+# as "pyverbs-module:" lines, each test's result as a "pyverbs-test:"
+# line; tools/testing/rdma/pyverbs_table.py prints the side-by-side
+# table from the KTAP log and lists by name the tests that upstream
+# passes and ours does not.  The cases: the suite ran on each
+# stack x device and reported tests (an interpreter that never got to
+# unittest's summary, a timeout or a crash fails it); for rxe and siw,
+# ours passes every test that upstream passes on the same kind of
+# device (a regression fails it, naming the tests).
+# The quick tier runs the modules of the basic objects (device, PD, MR,
+# CQ, QP); the full tier runs every module.
+# needs: /usr/bin/python3 /usr/bin/rdma /usr/bin/ip
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
+# needs: /etc/libibverbs.d/siw.driver /etc/libibverbs.d/rxe.driver
+# needs: /etc/libibverbs.d/ipathverbs.driver
+# needs-tree: /usr/lib/python3.11 /usr/lib/python3/dist-packages/pyverbs
+# needs-tree: /usr/share/doc/rdma-core/tests
+# needs-tree-exclude: test idlelib tkinter turtledemo ensurepip lib2to3
+# needs-tree-exclude: config-3.11-x86_64-linux-gnu pydoc_data distutils
+# needs-tree-exclude: venv sqlite3 curses dbm site-packages *.opt-1.pyc
+# needs-tree-exclude: *.opt-2.pyc _test*.so _ctypes_test*.so
+# needs-tree-exclude: xxlimited*.so _xx*.so _sqlite3*.so _curses*.so
+# needs-tree-exclude: _dbm*.so _gdbm*.so _tkinter*.so readline*.so
+# needs-tree-exclude: audioop*.so ossaudiodev*.so _ssl*.so _hashlib*.so
+# needs-tree-exclude: nis*.so _crypt*.so asyncio xmlrpc wsgiref
+# timeout: 1500
+
+. /testbed/lib/ktap.sh
+. /testbed/lib/stack.sh
+
+IP=/usr/bin/ip
+PV=/tmp/pyverbs
+TESTS_SRC=/usr/share/doc/rdma-core/tests
+# unittest names of the modules to run (empty: all of them)
+MODULES=$(tier_pick "tests.test_device tests.test_pd tests.test_mr tests.test_cq tests.test_qp" "")
+# seconds one run_tests.py may take
+RUN_LIMIT=$(tier_pick 240 900)
+
+# upstream: rxe, siw; ours: rxe, siw, loop
+ktap_plan 12
+
+# Debian ships most test files gzip'ed: a folder the interpreter can
+# import from, with the package name run_tests.py gives it ("tests").
+prepare() {
+	rm -rf $PV && mkdir -p $PV/tests && cp -r $TESTS_SRC/. $PV/tests/ &&
+		gunzip $PV/tests/*.gz && [ -f $PV/tests/run_tests.py ] &&
+		$IP link add pv0 type dummy && $IP link set pv0 up &&
+		$IP addr add 10.86.0.1/24 dev pv0 &&
+		$IP link add pv1 type dummy && $IP link set pv1 up &&
+		$IP addr add 10.86.1.1/24 dev pv1
+}
+
+# links STACK: the devices of the stack loaded (pvrxe0, pvsiw0, and on
+# ours pvloop0)
+links() {
+	rdma link add pvrxe0 type rxe netdev pv0 &&
+		rdma link add pvsiw0 type siw netdev pv1 || return 1
+	[ "$1" = ours ] || return 0
+	rdma link add pvloop0 type loop netdev lo
+}
+
+# The verbose output of unittest, counted: "T ID STATUS" per test and
+# "M MODULE PASS FAIL SKIP ERROR" per module, "R N" for its "Ran N
+# tests" line (absent when it never got there).  A test's result comes
+# after " ... " on its line or alone on a later one (a docstring line
+# or the test's own output between).
+count() {
+	awk '
+	function done(st) {
+		if (id == "")
+			return
+		split(id, p, ".")
+		mod = p[2]
+		mods[mod] = 1
+		n[mod, st]++
+		print "T", id, st
+		id = ""
+	}
+	{
+		line = $0
+		if (match(line, /\(tests\.[A-Za-z0-9_]+\.[A-Za-z0-9_]+\.[A-Za-z0-9_]+\)/)) {
+			id = substr(line, RSTART + 1, RLENGTH - 2)
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if (line ~ /(^|\.\.\. )ok$/ || line ~ /(^|\.\.\. )expected failure$/)
+			done("pass")
+		else if (line ~ /(^|\.\.\. )FAIL$/ || line ~ /(^|\.\.\. )unexpected success$/)
+			done("fail")
+		else if (line ~ /(^|\.\.\. )ERROR$/)
+			done("error")
+		else if (line ~ /(^|\.\.\. )skipped/)
+			done("skip")
+	}
+	/^Ran [0-9]+ tests? in / { ran = $2 }
+	END {
+		for (m in mods)
+			print "M", m, n[m, "pass"] + 0, n[m, "fail"] + 0, n[m, "skip"] + 0, n[m, "error"] + 0
+		if (ran != "")
+			print "R", ran
+	}' "$1"
+}
+
+# suite STACK DEV: run_tests.py on DEV, its counts printed as diagnostics
+# ("pyverbs-module: STACK DEV MODULE pass=P fail=F skip=S error=E" and
+# "pyverbs-test: STACK DEV ID STATUS"), the passed tests' names kept in
+# $PV/STACK-DEV.pass; a case for the run itself.
+suite() {
+	local stack=$1 dev=$2 out=$PV/$1-$2 rc ran t0 t1 tag kind id st m p f s e
+	t0=$(date +%s)
+	(cd $PV/tests && timeout "$RUN_LIMIT" python3 run_tests.py --dev "$dev" -v \
+		$MODULES) >"$out.log" 2>&1
+	rc=$?
+	t1=$(date +%s)
+	count "$out.log" >"$out.count"
+	ran=
+	: >"$out.pass"
+	while read -r kind id st m p f s e; do
+		case "$kind" in
+		T)
+			echo "# pyverbs-test: $stack $dev $id $st"
+			[ "$st" = pass ] && echo "$id" >>"$out.pass"
+			;;
+		R) ran=$id ;;
+		esac
+	done <"$out.count"
+	# modules in name order (awk's for-in has none)
+	sort -k2 "$out.count" | while read -r kind m p f s e; do
+		[ "$kind" = M ] &&
+			echo "# pyverbs-module: $stack $dev $m pass=$p fail=$f skip=$s error=$e"
+	done
+	tag="run_tests.py ran on $stack $dev"
+	echo "# $tag: exit $rc, ${ran:-no} tests reported, $((t1 - t0)) s"
+	# unittest exits 0 or 1 (failures); a timeout (124), a signal or an
+	# interpreter that fails to start is none of these
+	if [ -n "$ran" ] && [ "$ran" -gt 0 ] && { [ $rc -eq 0 ] || [ $rc -eq 1 ]; }; then
+		ktap_pass "$tag and reported $ran tests"
+	else
+		ktap_quote "$(tail -n 15 "$out.log")" "$stack $dev: "
+		ktap_fail "$tag and reported tests" "exit $rc, Ran '${ran:-}'"
+	fi
+}
+
+# compare DEV: the tests upstream passed on DEV that ours did not pass.
+compare() {
+	local dev=$1 lost
+	lost=$(awk 'FNR == NR { ours[$0] = 1; next } !($0 in ours)' \
+		"$PV/ours-$dev.pass" "$PV/upstream-$dev.pass")
+	if [ ! -s "$PV/upstream-$dev.pass" ]; then
+		ktap_fail "ours passes every test upstream passes on $dev" \
+			"upstream passed no test on $dev: nothing to compare"
+	elif [ -z "$lost" ]; then
+		ktap_pass "ours passes every test upstream passes on $dev ($(wc -l <"$PV/upstream-$dev.pass"))"
+	else
+		ktap_quote "$lost" "upstream passes, ours not, $dev: "
+		ktap_fail "ours passes every test upstream passes on $dev" \
+			"$(echo "$lost" | wc -l) of $(wc -l <"$PV/upstream-$dev.pass") regressed"
+	fi
+}
+
+ktap_test "test files unpacked, net devices pv0 and pv1 with addresses" prepare
+
+if stack_load upstream && links upstream; then
+	ktap_pass "upstream's stack with devices pvrxe0 and pvsiw0"
+else
+	ktap_fail "upstream's stack with devices pvrxe0 and pvsiw0"
+fi
+suite upstream pvrxe0
+suite upstream pvsiw0
+ktap_test "upstream's stack unloads completely" stack_unload
+
+if stack_load ours rdma_rxe siw rdma_loop ib_uverbs rdma_ucm && links ours; then
+	ktap_pass "our stack with devices pvrxe0, pvsiw0 and pvloop0"
+else
+	ktap_fail "our stack with devices pvrxe0, pvsiw0 and pvloop0"
+fi
+suite ours pvrxe0
+suite ours pvsiw0
+suite ours pvloop0
+compare pvrxe0
+compare pvsiw0
+ktap_test "our stack unloads completely" stack_unload
+
+ktap_finish
