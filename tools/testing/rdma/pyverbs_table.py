@@ -61,8 +61,10 @@ def main():
         return 2
 
     order = {'upstream': 0, 'ours': 1}
+    kinds = {'rxe': 0, 'siw': 1, 'loop': 2}
     cols = sorted(set(modules) | set(tests),
-                  key=lambda k: (kind(k[1]), order.get(k[0], 2), k))
+                  key=lambda k: (kinds.get(kind(k[1]), 3), kind(k[1]),
+                                 order.get(k[0], 2), k))
     names = sorted({m for c in modules.values() for m in c})
     width = max([len('module')] + [len(n) for n in names])
     print('pass/fail/skip/error per test module')
