@@ -31,12 +31,18 @@
 # needs-tree: /usr/share/doc/rdma-core/tests
 # needs-tree-exclude: test idlelib tkinter turtledemo ensurepip lib2to3
 # needs-tree-exclude: config-3.11-x86_64-linux-gnu pydoc_data distutils
-# needs-tree-exclude: venv sqlite3 curses dbm site-packages *.opt-1.pyc
-# needs-tree-exclude: *.opt-2.pyc _test*.so _ctypes_test*.so
-# needs-tree-exclude: xxlimited*.so _xx*.so _sqlite3*.so _curses*.so
-# needs-tree-exclude: _dbm*.so _gdbm*.so _tkinter*.so readline*.so
-# needs-tree-exclude: audioop*.so ossaudiodev*.so _ssl*.so _hashlib*.so
-# needs-tree-exclude: nis*.so _crypt*.so asyncio xmlrpc wsgiref
+# needs-tree-exclude: venv sqlite3 curses dbm site-packages asyncio
+# needs-tree-exclude: xmlrpc wsgiref email xml http html zoneinfo tomllib
+# needs-tree-exclude: *.opt-1.pyc *.opt-2.pyc _test*.so xxlimited*.so
+# needs-tree-exclude: _xx*.so _sqlite3*.so _curses*.so _dbm*.so _gdbm*.so
+# needs-tree-exclude: _tkinter*.so readline*.so audioop*.so ossaudiodev*.so
+# needs-tree-exclude: _ssl*.so _hashlib*.so nis*.so _crypt*.so _asyncio*.so
+# needs-tree-exclude: _decimal*.so _codecs_*.so _multibytecodec*.so
+# needs-tree-exclude: _zoneinfo*.so _pydecimal.* pydoc.* doctest.* pdb.*
+# needs-tree-exclude: mailbox.* turtle.* tarfile.* imaplib.* smtpd.*
+# needs-tree-exclude: nntplib.* ftplib.* ctypes/macholib unittest/test
+# needs-tree-exclude: cp[0-9]* mac_* iso8859_* *jis* euc_* gb[0-9k]* big5*
+# needs-tree-exclude: hz.* johab.* koi8_* kz1048.* ptcp154.* iso2022_*
 # timeout: 900 3600
 
 . /testbed/lib/ktap.sh
