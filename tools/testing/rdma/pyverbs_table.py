@@ -7,8 +7,8 @@ its "pyverbs-module: STACK DEV MODULE pass=P fail=F skip=S error=E" and
 "pyverbs-test: STACK DEV ID STATUS" lines.  Prints one row per test
 module with passed/failed/skipped/errors of each stack x device, then
 by name the tests that upstream passes on a device and ours does not
-on the same device (and, for the record, those ours passes and upstream
-does not).  Exit status 1 when there is such a regression, 2 when the
+on the same device, each with the last line of ours' traceback ("pyverbs-why:"
+lines), and, for the record, those ours passes and upstream does not.  Exit status 1 when there is such a regression, 2 when the
 log has no pyverbs lines.
 
     python3 tools/testing/rdma/pyverbs_table.py .testbed/guest-1/ktap.log
@@ -21,12 +21,14 @@ import sys
 MODULE_RE = re.compile(r'pyverbs-module: (\S+) (\S+) (\S+) pass=(\d+) '
                        r'fail=(\d+) skip=(\d+) error=(\d+)')
 TEST_RE = re.compile(r'pyverbs-test: (\S+) (\S+) (\S+) (pass|fail|skip|error)$')
+WHY_RE = re.compile(r'pyverbs-why: (\S+) (\S+) (\S+) (.*)$')
 
 
 def parse(path):
-    """Per-module counts and per-test statuses, by (stack, device)."""
+    """Per-module counts, per-test statuses and failure lines, by (stack, device)."""
     modules = {}
     tests = {}
+    why = {}
     with open(path, encoding='utf-8', errors='replace') as f:
         for line in f:
             line = line.rstrip('\n')
@@ -40,7 +42,12 @@ def parse(path):
             if m:
                 key = (m.group(1), m.group(2))
                 tests.setdefault(key, {})[m.group(3)] = m.group(4)
-    return modules, tests
+                continue
+            m = WHY_RE.search(line)
+            if m:
+                why.setdefault((m.group(1), m.group(2)), {})[m.group(3)] = \
+                    m.group(4)
+    return modules, tests, why
 
 
 def kind(dev):
@@ -55,7 +62,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('log', help='KTAP log of a run with 86-pyverbs')
     args = ap.parse_args()
-    modules, tests = parse(args.log)
+    modules, tests, why = parse(args.log)
     if not modules and not tests:
         print(f'{args.log}: no pyverbs lines', file=sys.stderr)
         return 2
@@ -97,7 +104,9 @@ def main():
             print(f'{kind(up[1])}: upstream passes {len(lost)} test(s) '
                   f'that ours does not')
             for t in lost:
-                print(f'  {t}: ours {ot.get(t, "not run")}, upstream pass')
+                reason = why.get(ours, {}).get(t)
+                print(f'  {t}: ours {ot.get(t, "not run")}, upstream pass' +
+                      (f': {reason}' if reason else ''))
             if gained:
                 print(f'{kind(up[1])}: ours passes {len(gained)} test(s) '
                       f'that upstream does not')
