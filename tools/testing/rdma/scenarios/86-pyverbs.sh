@@ -21,7 +21,7 @@
 # lines), not cases: the comparison is asserted by the full tier, which
 # runs every module.  (Ours loses tests today: make check stays green
 # while that work goes on, make check-full shows it.)
-# needs: /usr/bin/python3 /usr/bin/rdma /usr/bin/ip
+# needs: /usr/bin/rdma /usr/bin/ip
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
@@ -50,6 +50,9 @@
 
 IP=/usr/bin/ip
 PV=/tmp/pyverbs
+# Debian's interpreter through libpython (tools/testing/rdma/pyrun): the
+# initramfs then carries it once, not also as /usr/bin/python3
+PY=/testbed/bin/pyrun
 TESTS_SRC=/usr/share/doc/rdma-core/tests
 # unittest names of the modules to run (empty: all of them)
 MODULES=$(tier_pick "tests.test_device tests.test_pd tests.test_cq tests.test_qp" "")
@@ -62,6 +65,7 @@ ktap_plan $(tier_pick 10 12)
 # Debian ships most test files gzip'ed: a folder the interpreter can
 # import from, with the package name run_tests.py gives it ("tests").
 prepare() {
+	[ -x $PY ] || { echo "no $PY: did vm-run.sh build it?"; return 1; }
 	rm -rf $PV && mkdir -p $PV/tests && cp -r $TESTS_SRC/. $PV/tests/ &&
 		gunzip $PV/tests/*.gz && [ -f $PV/tests/run_tests.py ] &&
 		$IP link add pv0 type dummy && $IP link set pv0 up &&
@@ -151,7 +155,7 @@ count() {
 suite() {
 	local stack=$1 dev=$2 out=$PV/$1-$2 rc ran t0 t1 tag kind id st m p f s e
 	t0=$(date +%s)
-	(cd $PV/tests && timeout "$RUN_LIMIT" python3 run_tests.py --dev "$dev" -v \
+	(cd $PV/tests && timeout "$RUN_LIMIT" $PY run_tests.py --dev "$dev" -v \
 		$MODULES) >"$out.log" 2>&1
 	rc=$?
 	t1=$(date +%s)
