@@ -43,7 +43,7 @@
 # needs-tree-exclude: nntplib.* ftplib.* ctypes/macholib unittest/test
 # needs-tree-exclude: cp[0-9]* mac_* iso8859_* *jis* euc_* gb[0-9k]* big5*
 # needs-tree-exclude: hz.* johab.* koi8_* kz1048.* ptcp154.* iso2022_*
-# timeout: 900 3600
+# timeout: 900 5000
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
