@@ -359,8 +359,8 @@ copy_file() {
 needs=$(sed -n 's/^#[[:space:]]*needs:[[:space:]]*//p' \
 	${scenarios[@]+"${scenarios[@]}"} /dev/null | tr -s ' \t' '\n\n' |
 	sed '/^$/d' | sort -u)
+libs=()
 if [ -n "$needs" ]; then
-	libs=()
 	for bin in $needs; do
 		case "$bin" in
 		/*) ;;
@@ -383,12 +383,62 @@ if [ -n "$needs" ]; then
 		done < <(ldd "$bin" 2>/dev/null |
 			sed -n -e 's/.*=> \(\/[^ ]*\).*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p')
 	done
+	log "copied: $(echo $needs)"
+fi
+
+# Trees that scenarios declare with "# needs-tree: DIR..." (a Python
+# stdlib, a package's folder), copied whole less the names that
+# "# needs-tree-exclude: PATTERN..." lists (tar --exclude patterns,
+# matched against every component of a path: "test" leaves out each
+# folder or file named test), with the ldd libraries of each ELF object
+# in them (Python extension modules link libibverbs, librdmacm, ...).
+trees=$(sed -n 's/^#[[:space:]]*needs-tree:[[:space:]]*//p' \
+	${scenarios[@]+"${scenarios[@]}"} /dev/null | tr -s ' \t' '\n\n' |
+	sed '/^$/d' | sort -u)
+tree_excl=()
+# (read -a: no pathname expansion of the patterns)
+while read -r -a pats; do
+	for pat in ${pats[@]+"${pats[@]}"}; do
+		tree_excl+=("--exclude=$pat")
+	done
+done < <(sed -n 's/^#[[:space:]]*needs-tree-exclude:[[:space:]]*//p' \
+	${scenarios[@]+"${scenarios[@]}"} /dev/null)
+if [ -n "$trees" ]; then
+	for tree in $trees; do
+		case "$tree" in
+		/*) ;;
+		*) die "needs-tree: $tree is no absolute path" ;;
+		esac
+		if [ ! -d "$tree" ]; then
+			log "warning: needed tree $tree is missing on the host"
+			continue
+		fi
+		mkdir -p "$staging$tree"
+		tar -C "$tree" -cf - ${tree_excl[@]+"${tree_excl[@]}"} . |
+			tar -C "$staging$tree" -xf - ||
+			die "copying $tree failed"
+		# ELF objects by their magic, one ldd for all of them
+		find "$staging$tree" -type f \( -name '*.so' -o -name '*.so.*' \) \
+			-print0 | xargs -0 -r sh -c '
+			for f; do
+				[ "$(head -c 4 "$f" | od -An -c | tr -d " ")" = 177ELF ] &&
+					echo "$f"
+			done' sh >"$work/tree-elf"
+		while read -r lib; do
+			libs+=("$lib")
+		done < <(xargs -r ldd <"$work/tree-elf" 2>/dev/null |
+			sed -n -e 's/.*=> \(\/[^ ]*\).*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p' |
+			sort -u)
+	done
+	log "copied trees: $(echo $trees) ($(du -sk $(for t in $trees; do echo "$staging$t"; done) 2>/dev/null | awk '{ s += $1 } END { print s }') KiB)"
+fi
+
+if [ -n "$needs$trees" ]; then
 	gcc_s=$(/sbin/ldconfig -p | sed -n 's/.*libgcc_s\.so\.1 (libc6,x86-64) => //p' | head -n 1)
 	[ -n "$gcc_s" ] && libs+=("$gcc_s")
-	for lib in ${libs[@]+"${libs[@]}"}; do
+	for lib in $(printf '%s\n' ${libs[@]+"${libs[@]}"} | sort -u); do
 		copy_file "$lib"
 	done
-	log "copied: $(echo $needs)"
 fi
 
 # Seconds in timeout(1) syntax (90, 90s, 25m, 1h).
