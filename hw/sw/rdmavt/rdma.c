@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The responder's RDMA WRITE, READ and FLUSH: the access the responder
- * QP grants its peer, the rkey check of the remote range (sge.c), and
+ * QP grants its peer (InfiniBand and RoCE; on iWARP the STag alone
+ * does, as upstream siw: librdmacm leaves an active side's user QP
+ * without remote rights), the rkey check of the remote range (sge.c), and
  * the copy (a FLUSH: the barrier).  The in-memory delivery copies
  * between the requester's walk and the rkey'd region directly; a wire
  * driver places a tagged segment (rvt_write_place()) or fetches the
@@ -30,7 +32,9 @@ static enum ib_wc_status rvt_resp_rkey(struct rvt_qp *qp,
 	ss->sg_list = NULL;
 	ss->num_sge = 0;
 	ss->total_len = len;
-	if (!(READ_ONCE(qp->qp_access_flags) & acc))
+	/* iWARP (RFC 5040): the STag carries the rights, the QP none */
+	if (qp->rdi->ibdev.node_type != RDMA_NODE_RNIC &&
+	    !(READ_ONCE(qp->qp_access_flags) & acc))
 		return IB_WC_REM_ACCESS_ERR;
 	if (!len)
 		return IB_WC_SUCCESS;
