@@ -359,7 +359,7 @@ EXPORT_SYMBOL_IF_KUNIT(uverbs_destroy_api);
  * Return: the tree, or an ERR_PTR(): -ENOMEM; -EINVAL for definitions
  * that disagree.
  */
-VISIBLE_IF_KUNIT struct uverbs_api *
+struct uverbs_api *
 uverbs_build_api(const struct uapi_definition *core,
 		 const struct uapi_definition *driver, struct ib_device *ibdev)
 {

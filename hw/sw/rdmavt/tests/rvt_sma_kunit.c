@@ -1774,7 +1774,7 @@ static void rvt_sma_portinfo_ext_mod(struct kunit *test)
 static void rvt_sma_loop_flags(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_loop_add_device_flags("kusmax%d",
-								 2)),
+								 1 << 2)),
 			-EINVAL);
 }
 

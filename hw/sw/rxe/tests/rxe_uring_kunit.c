@@ -248,7 +248,7 @@ static void rxe_uring_send_inline(struct kunit *test)
 static void rxe_uring_send_malformed(struct kunit *test)
 {
 	static const u32 bad_ops[] = {
-		IB_UVERBS_WR_LOCAL_INV, IB_UVERBS_WR_BIND_MW,
+		IB_UVERBS_WR_LOCAL_INV,
 		IB_UVERBS_WR_TSO, IB_UVERBS_WR_RDMA_READ_WITH_INV,
 		IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP, 16, 0x20, 0xff,
 		0x80000000, U32_MAX,
