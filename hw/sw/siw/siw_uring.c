@@ -327,6 +327,32 @@ static struct siw_cq_ctrl *siw_ucq_ctrl(struct siw_uring *q)
 	return (struct siw_cq_ctrl *)((struct siw_cqe *)q->buf + q->num);
 }
 
+/*
+ * A queue of its own allocation for a CQ or an SRQ (a QP's are in its
+ * struct siw_usq); siw_uring_put() takes it away.
+ */
+static struct siw_uring *siw_uring_new(struct ib_udata *udata, u32 num,
+				       size_t elem, size_t extra)
+{
+	struct siw_uring *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	int ret;
+
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	ret = siw_uring_init(q, udata, num, elem, extra);
+	if (ret) {
+		kfree(q);
+		return ERR_PTR(ret);
+	}
+	return q;
+}
+
+static void siw_uring_put(struct siw_uring *q)
+{
+	siw_uring_free(q);
+	kfree(q);
+}
+
 static int siw_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
 {
 	struct siw_uresp_create_cq uresp = {};
@@ -335,34 +361,26 @@ static int siw_create_user_cq(struct rvt_cq *cq, struct ib_udata *udata)
 
 	if (udata->outlen < sizeof(uresp))
 		return -EINVAL;
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
-		return -ENOMEM;
-	ret = siw_uring_init(q, udata, cq->ibcq.cqe, sizeof(struct siw_cqe),
-			     sizeof(struct siw_cq_ctrl));
-	if (ret)
-		goto err_free;
+	q = siw_uring_new(udata, cq->ibcq.cqe, sizeof(struct siw_cqe),
+			  sizeof(struct siw_cq_ctrl));
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 	uresp.cq_id = atomic_inc_return(&to_siw_dev(cq->ibcq.device)->next_cq_id);
 	uresp.num_cqe = q->num;
 	uresp.cq_key = q->key;
 	ret = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
-	if (ret)
-		goto err_ring;
+	if (ret) {
+		siw_uring_put(q);
+		return ret;
+	}
 	cq->ibcq.cqe = q->num;
 	cq->drv_ring = q;
 	return 0;
-
-err_ring:
-	siw_uring_free(q);
-err_free:
-	kfree(q);
-	return ret;
 }
 
 static void siw_destroy_user_cq(struct rvt_cq *cq)
 {
-	siw_uring_free(cq->drv_ring);
-	kfree(cq->drv_ring);
+	siw_uring_put(cq->drv_ring);
 	cq->drv_ring = NULL;
 }
 
@@ -653,33 +671,24 @@ static int siw_create_user_srq(struct rvt_srq *srq, struct ib_srq_attr *attr,
 
 	if (udata->outlen < sizeof(uresp))
 		return -EINVAL;
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
-		return -ENOMEM;
-	ret = siw_uring_init(q, udata, attr->max_wr, sizeof(struct siw_rqe),
-			     0);
-	if (ret)
-		goto err_free;
+	q = siw_uring_new(udata, attr->max_wr, sizeof(struct siw_rqe), 0);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 	uresp.num_rqe = q->num;
 	uresp.srq_key = q->key;
 	ret = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
-	if (ret)
-		goto err_ring;
+	if (ret) {
+		siw_uring_put(q);
+		return ret;
+	}
 	attr->max_wr = q->num;
 	srq->rq.drv_ring = q;
 	return 0;
-
-err_ring:
-	siw_uring_free(q);
-err_free:
-	kfree(q);
-	return ret;
 }
 
 static void siw_destroy_user_srq(struct rvt_srq *srq)
 {
-	siw_uring_free(srq->rq.drv_ring);
-	kfree(srq->rq.drv_ring);
+	siw_uring_put(srq->rq.drv_ring);
 	srq->rq.drv_ring = NULL;
 }
 
