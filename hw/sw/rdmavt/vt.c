@@ -119,6 +119,9 @@ static void rvt_default_props(struct rvt_dev_info *rdi)
 	RVT_DEFAULT(max_srq_wr, 16384);
 	RVT_DEFAULT(max_srq_sge, RVT_MAX_SGE);
 	RVT_DEFAULT(max_fast_reg_page_list_len, 512);
+	/* windows share the key table with the MRs */
+	if (p->device_cap_flags & IB_DEVICE_MEM_WINDOW)
+		RVT_DEFAULT(max_mw, p->max_mr);
 	p->max_send_sge = min_t(int, p->max_send_sge, RVT_MAX_SGE);
 	p->max_recv_sge = min_t(int, p->max_recv_sge, RVT_MAX_SGE);
 	p->max_srq_sge = min_t(int, p->max_srq_sge, RVT_MAX_SGE);

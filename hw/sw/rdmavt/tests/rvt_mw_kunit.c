@@ -132,12 +132,16 @@ static struct ib_mw *new_mw(struct kunit *test, struct mwt *t,
 {
 	struct ib_device *dev = t->vt->dev;
 	struct ib_mw *mw = rdma_zalloc_drv_obj(dev, ib_mw);
+	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, mw);
 	mw->device = dev;
 	mw->pd = t->vt->pd;
 	mw->type = type;
-	KUNIT_ASSERT_EQ(test, dev->ops.alloc_mw(mw, NULL), 0);
+	ret = dev->ops.alloc_mw(mw, NULL);
+	if (ret)
+		kfree(mw);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_dealloc_mw,
 							mw), 0);
 	return mw;
