@@ -10,6 +10,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/fs.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
 #include <rdma/ib.h>
 #include <rdma/ib_verbs.h>
@@ -230,11 +231,18 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	struct uverbs_device *udev = container_of(inode->i_cdev,
 						  struct uverbs_device, cdev);
 	struct ib_uverbs_file *file;
+	struct ib_device *ib_dev;
 	int idx, ret = 0;
 
 	idx = srcu_read_lock(&udev->disassociate_srcu);
-	if (!srcu_dereference(udev->ib_dev, &udev->disassociate_srcu)) {
+	ib_dev = srcu_dereference(udev->ib_dev, &udev->disassociate_srcu);
+	if (!ib_dev) {
 		ret = -ENXIO;
+		goto out;
+	}
+	/* in exclusive mode, only from the device's own namespace */
+	if (!rdma_dev_access_netns(ib_dev, current->nsproxy->net_ns)) {
+		ret = -EPERM;
 		goto out;
 	}
 	file = kzalloc(sizeof(*file), GFP_KERNEL);

@@ -29,8 +29,10 @@
 # its objects and context; on the rxe device, rxe's queues mapped and
 # written by hand as librxe would, and as a broken process might
 # (malformed send entries, SGE counts and indices past the queues,
-# resizes under pending entries, a UD entry naming no AH).  Then a
-# device deleted while nothing holds it, and everything unloads.
+# resizes under pending entries, a UD entry naming no AH).  In exclusive
+# netns mode, a uverbsN refused (EPERM) from a namespace other than its
+# device's.  Then a device deleted while nothing holds it, and
+# everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
@@ -61,7 +63,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan $(tier_pick 22 26)
+ktap_plan $(tier_pick 26 30)
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -260,6 +262,24 @@ if [ -z "$left" ]; then
 else
 	ktap_fail "its close took its context and its PD" "$left"
 fi
+
+# Exclusive netns mode: a uverbsN opens only from the namespace of its
+# device (uvrxe0 stays in the initial one); the shell's redirection
+# opens it and reports open()'s errno.
+u=$(uverbs_of uvrxe0)
+netns_exclusive() {
+	rdma sys set netns exclusive && $IP netns add uvns
+}
+ktap_test "netns exclusive, namespace uvns added" netns_exclusive
+ktap_errno "$u (uvrxe0) refused from uvns" "Operation not permitted" \
+	$IP netns exec uvns sh -c ": </dev/infiniband/$u"
+ktap_test "$u (uvrxe0) opens from the initial namespace" \
+	sh -c ": </dev/infiniband/$u"
+# the namespace goes in the background: the mode changes once it is gone
+netns_shared() {
+	$IP netns del uvns && ktap_wait 30 rdma sys set netns shared 2>/dev/null
+}
+ktap_test "uvns deleted, netns shared again" netns_shared
 
 deleted() {
 	rdma link delete uvsiw0 && [ ! -e "$CLASS/uvsiw0" ] &&
