@@ -82,4 +82,75 @@ struct ib_ucq_object {
 /* netlink/nldev.c: the privileged Q_Key mode, for ib_uverbs' MODIFY_QP */
 bool rdma_nl_get_privileged_qkey(void);
 
+/*
+ * An open uverbsN of ib_uverbs (core/ib_uverbs/), shared with ib_core as
+ * upstream shares it: rdma_user_mmap_io() and rdma_umap_priv_init(),
+ * which drivers call from their mmap op, record the mapping on it.
+ */
+struct uverbs_device;
+
+/**
+ * struct rdma_umap_priv - a mapping of a driver's memory into a process
+ * @vma: the mapping (its vm_private_data points here)
+ * @list: in the file's umaps, until the mapping closes or disassociation
+ *	zaps it
+ * @entry: the driver's entry, referenced until then; NULL without one
+ */
+struct rdma_umap_priv {
+	struct vm_area_struct		*vma;
+	struct list_head		list;
+	struct rdma_user_mmap_entry	*entry;
+};
+
+/* user_mmap.c: record a driver's mapping on its file (kernel-doc there) */
+void rdma_umap_priv_init(struct rdma_umap_priv *priv,
+			 struct vm_area_struct *vma,
+			 struct rdma_user_mmap_entry *entry);
+
+/**
+ * struct ib_uverbs_file - an open uverbsN
+ * @ref: the file and whatever else holds it; the last put frees it
+ * @device: its uverbsN (a reference on device->dev is held)
+ * @ucontext_lock: serializes GET_CONTEXT and protects @ucontext against
+ *	the device's disassociation
+ * @ucontext: the file's context, once GET_CONTEXT made it; NULL before
+ *	and after the device took it away
+ * @list: in device->files while the file is open
+ * @async: the context's event file, with the context
+ * @comp_channels: its completion channels with an open fd (struct
+ *	uverbs_event_file.list), under @uobjects_lock
+ * @objects: the objects by handle (uverbs_uobj.c); its own lock, RCU
+ *	readers
+ * @uobjects_lock: protects @uobjects and @comp_channels
+ * @uobjects: the committed objects, oldest first
+ * @disassociated: the device went away under the file: every command
+ *	fails with -EIO
+ * @umap_lock: protects @umaps, @umaps_zapped and @disassociate_page;
+ *	taken inside the mapping process's mmap_lock (the vm_ops run under
+ *	it)
+ * @umaps: the mappings of the driver's memory that disassociation takes
+ *	away (struct rdma_umap_priv.list; rdma_user_mmap_io())
+ * @umaps_zapped: the device went away: a mapping copied from now on
+ *	(fork, split) is zapped instead of recorded
+ * @disassociate_page: the zeroed page a zapped writable mapping faults
+ *	in, shared by the file's mappings; freed with the file
+ */
+struct ib_uverbs_file {
+	struct kref		ref;
+	struct uverbs_device	*device;
+	struct mutex		ucontext_lock;	/* @ucontext, @disassociated */
+	struct ib_ucontext	*ucontext;
+	struct uverbs_event_file *async;
+	struct list_head	comp_channels;
+	struct list_head	list;
+	struct xarray		objects;
+	spinlock_t		uobjects_lock;	/* see @uobjects_lock above */
+	struct list_head	uobjects;
+	bool			disassociated;
+	struct mutex		umap_lock;	/* see @umap_lock above */
+	struct list_head	umaps;
+	bool			umaps_zapped;
+	struct page		*disassociate_page;
+};
+
 #endif /* RDMA_CORE_MODULES_H */

@@ -25,6 +25,11 @@ static void uverbs_file_free(struct kref *ref)
 						   ref);
 
 	put_device(&file->device->dev);
+	/* every mapping holds the file: all are closed by now */
+	WARN_ON(!list_empty(&file->umaps));
+	if (file->disassociate_page)
+		__free_page(file->disassociate_page);
+	mutex_destroy(&file->umap_lock);
 	WARN_ON(!xa_empty(&file->objects));
 	xa_destroy(&file->objects);
 	mutex_destroy(&file->ucontext_lock);
@@ -47,8 +52,8 @@ void uverbs_file_put(struct ib_uverbs_file *file)
  * uverbs_disassociate_file - the device of an open file is going away
  * @file: the file, off the device's list, held by the caller
  *
- * The file loses its context (its event file gets
- * IB_EVENT_DEVICE_FATAL) and stays open; every command fails with -EIO
+ * The file's mappings of device memory are zapped, it loses its context
+ * (its event file gets IB_EVENT_DEVICE_FATAL) and stays open; every command fails with -EIO
  * from now on.
  *
  * Context: process context, the device's unregistration, after the
@@ -56,6 +61,8 @@ void uverbs_file_put(struct ib_uverbs_file *file)
  */
 void uverbs_disassociate_file(struct ib_uverbs_file *file)
 {
+	/* the device's memory first: the entries' last references go */
+	uverbs_umap_zap(file, true);
 	uverbs_destroy_ucontext(file, true);
 }
 
@@ -252,6 +259,8 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	}
 	kref_init(&file->ref);
 	mutex_init(&file->ucontext_lock);
+	mutex_init(&file->umap_lock);
+	INIT_LIST_HEAD(&file->umaps);
 	xa_init_flags(&file->objects, XA_FLAGS_ALLOC);
 	spin_lock_init(&file->uobjects_lock);
 	INIT_LIST_HEAD(&file->uobjects);
@@ -492,34 +501,6 @@ static ssize_t uverbs_write(struct file *filp, const char __user *buf,
 		ret = cmd->handler(&attrs);
 	srcu_read_unlock(&udev->disassociate_srcu, idx);
 	return ret ? ret : count;
-}
-
-/*
- * mmap() of the driver's memory: the page offset names an entry its user
- * ABI handed out (struct rdma_user_mmap_entry).
- */
-static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
-{
-	struct ib_uverbs_file *file = filp->private_data;
-	struct uverbs_device *udev = file->device;
-	struct ib_ucontext *uctx;
-	int idx, ret;
-
-	idx = srcu_read_lock(&udev->disassociate_srcu);
-	if (!uverbs_file_ib_dev(file)) {
-		ret = -EIO;
-		goto out;
-	}
-	uctx = ib_uverbs_get_ucontext_file(file);
-	if (IS_ERR(uctx)) {
-		ret = PTR_ERR(uctx);
-		goto out;
-	}
-	ret = uctx->device->ops.mmap ? uctx->device->ops.mmap(uctx, vma) :
-				       -EOPNOTSUPP;
-out:
-	srcu_read_unlock(&udev->disassociate_srcu, idx);
-	return ret;
 }
 
 const struct file_operations uverbs_fops = {

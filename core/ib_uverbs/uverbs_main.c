@@ -237,6 +237,18 @@ static void uverbs_remove_one(struct ib_device *device, void *client_data)
 	put_device(&udev->dev);
 }
 
+/**
+ * uverbs_get_device - the uverbsN of a device
+ * @device: a registered device
+ *
+ * Context: any; the caller keeps @device registered.
+ * Return: its uverbsN, or NULL when it has none (no alloc_ucontext).
+ */
+struct uverbs_device *uverbs_get_device(struct ib_device *device)
+{
+	return ib_get_client_data(device, &uverbs_client);
+}
+
 static int uverbs_get_nl_info(struct ib_device *ibdev, void *client_data,
 			      struct ib_client_nl_info *res)
 {

@@ -6,6 +6,8 @@
  *   uverbs_device.disassociate_srcu (read side, every file operation)
  *   uverbs_device.files_lock
  *   ib_uverbs_file.ucontext_lock
+ *   mm->mmap_lock (of a process with a mapping of the file)
+ *   ib_uverbs_file.umap_lock
  *   ib_uverbs_file.uobjects_lock
  *   uverbs_event_file.lock (innermost, irq-safe)
  * Nothing of ib_uverbs is held while a driver's op runs, except the
@@ -119,38 +121,7 @@ struct ib_usrq_object {
 	struct ib_uevent_object		uevent;
 };
 
-/**
- * struct ib_uverbs_file - an open uverbsN
- * @ref: the file and whatever else holds it; the last put frees it
- * @device: its uverbsN (a reference on device->dev is held)
- * @ucontext_lock: serializes GET_CONTEXT and protects @ucontext against
- *	the device's disassociation
- * @ucontext: the file's context, once GET_CONTEXT made it; NULL before
- *	and after the device took it away
- * @list: in device->files while the file is open
- * @async: the context's event file, with the context
- * @comp_channels: its completion channels with an open fd (struct
- *	uverbs_event_file.list), under @uobjects_lock
- * @objects: the objects by handle (uverbs_uobj.c); its own lock, RCU
- *	readers
- * @uobjects_lock: protects @uobjects and @comp_channels
- * @uobjects: the committed objects, oldest first
- * @disassociated: the device went away under the file: every command
- *	fails with -EIO
- */
-struct ib_uverbs_file {
-	struct kref		ref;
-	struct uverbs_device	*device;
-	struct mutex		ucontext_lock;	/* @ucontext, @disassociated */
-	struct ib_ucontext	*ucontext;
-	struct uverbs_event_file *async;
-	struct list_head	comp_channels;
-	struct list_head	list;
-	struct xarray		objects;
-	spinlock_t		uobjects_lock;	/* see @uobjects_lock above */
-	struct list_head	uobjects;
-	bool			disassociated;
-};
+/* struct ib_uverbs_file: ../ib_core/core_modules.h (ib_core maps on it) */
 
 struct uverbs_attr_bundle;
 
@@ -363,6 +334,13 @@ extern const struct file_operations uverbs_fops;
 
 void uverbs_file_put(struct ib_uverbs_file *file);
 void uverbs_disassociate_file(struct ib_uverbs_file *file);
+
+/* uverbs_main.c: the uverbsN of @device, or NULL (kernel-doc there) */
+struct uverbs_device *uverbs_get_device(struct ib_device *device);
+
+/* uverbs_mmap.c (kernel-doc there) */
+int uverbs_mmap(struct file *filp, struct vm_area_struct *vma);
+void uverbs_umap_zap(struct ib_uverbs_file *file, bool for_good);
 #if IS_ENABLED(CONFIG_KUNIT)
 int uverbs_check_hdr(const struct ib_uverbs_cmd_hdr *hdr,
 		     const struct ib_uverbs_ex_cmd_hdr *ex_hdr, size_t count);

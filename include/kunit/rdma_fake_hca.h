@@ -141,6 +141,10 @@ struct fake_hca_port_desc {
  * @iw_driver_flags: ib_device.iw_driver_flags of an iWARP device
  * @hw_stats: hardware counters (enum fake_hca_stat) on the device and
  *	on every port, set with fake_hca_set_hw_stat()
+ * @user_mmap: user contexts (so the device gets uverbsN), each with
+ *	FAKE_HCA_UMAP_PAGES pages of "device memory" filled with
+ *	FAKE_HCA_UMAP_BYTE, at page offset 0, which the mmap op maps with
+ *	rdma_user_mmap_io() as a hardware driver maps its doorbells
  */
 struct fake_hca_desc {
 	const char		*name;
@@ -160,7 +164,12 @@ struct fake_hca_desc {
 	bool			iwarp;
 	u32			iw_driver_flags;
 	bool			hw_stats;
+	bool			user_mmap;
 };
+
+/* What a @user_mmap context offers at page offset 0 (fake_hca_user.c). */
+#define FAKE_HCA_UMAP_PAGES	3
+#define FAKE_HCA_UMAP_BYTE	0xa5
 
 /**
  * enum fake_hca_stat - the hardware counters of a fake with @hw_stats

@@ -17,11 +17,22 @@
  *
  * Locking: the xarray's lock (not irq-safe: process context only)
  * protects the table and driver_removed.
+ *
+ * A driver that maps device memory (a doorbell page, a BAR) does so with
+ * rdma_user_mmap_io(), which records the mapping on the open file
+ * (rdma_umap_priv_init()): when the device goes, or the driver asks
+ * (rdma_user_mmap_disassociate(), ib_uverbs), the mapping is zapped and
+ * then faults in a zeroed page, so the process never touches the device
+ * again.  ib_uverbs's vm_ops follow the mapping's copies and its close.
  */
 #include <linux/export.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+
+#include "../core_modules.h"
 
 /* Give back @n offsets from @start (reserved or stored); xa_lock held. */
 static void user_mmap_erase(struct xarray *xa, unsigned long start, u32 n)
@@ -212,3 +223,79 @@ void rdma_user_mmap_entry_remove(struct rdma_user_mmap_entry *entry)
 	kref_put(&entry->ref, rdma_user_mmap_entry_free);
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_remove);
+
+/**
+ * rdma_umap_priv_init - record a mapping of a driver's memory on its file
+ * @priv: the record, allocated by the caller; freed when the mapping
+ *	closes
+ * @vma: the mapping, being made by the driver's mmap op (its vm_file is
+ *	the open uverbsN)
+ * @entry: the entry it maps, referenced by the record; NULL without one
+ *
+ * Disassociation of the file (the device going, rdma_user_mmap_disassociate())
+ * will zap the mapping.
+ *
+ * Context: process context, the driver's mmap op (the process's
+ * mmap_lock held); takes the file's umap_lock.
+ */
+void rdma_umap_priv_init(struct rdma_umap_priv *priv,
+			 struct vm_area_struct *vma,
+			 struct rdma_user_mmap_entry *entry)
+{
+	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
+
+	priv->vma = vma;
+	priv->entry = NULL;
+	if (entry) {
+		kref_get(&entry->ref);
+		priv->entry = entry;
+	}
+	vma->vm_private_data = priv;
+	mutex_lock(&ufile->umap_lock);
+	list_add(&priv->list, &ufile->umaps);
+	mutex_unlock(&ufile->umap_lock);
+}
+EXPORT_SYMBOL(rdma_umap_priv_init);
+
+/**
+ * rdma_user_mmap_io - map device memory into a process
+ * @ucontext: the context of the file being mapped
+ * @vma: the mapping, as the driver's mmap op got it; shared, and exactly
+ *	@size bytes
+ * @pfn: the first page frame of the memory
+ * @size: its length in bytes
+ * @prot: the page protection (pgprot_noncached(), pgprot_writecombine())
+ * @entry: the entry being mapped (rdma_user_mmap_entry_get()), or NULL
+ *
+ * The mapping is recorded on the file, so disassociation zaps it.
+ *
+ * Context: process context, the driver's mmap op; sleeps.
+ * Return: 0; -EINVAL for a private mapping or one whose length is not
+ * @size, -ENOMEM, or -EAGAIN when the pages cannot be mapped.
+ */
+int rdma_user_mmap_io(struct ib_ucontext *ucontext, struct vm_area_struct *vma,
+		      unsigned long pfn, unsigned long size, pgprot_t prot,
+		      struct rdma_user_mmap_entry *entry)
+{
+	struct rdma_umap_priv *priv;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != size)
+		return -EINVAL;
+	/* only from the mmap op of the context's own file */
+	if (WARN_ON(!vma->vm_file ||
+		    vma->vm_file->private_data != ucontext->ufile))
+		return -EINVAL;
+	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
+	if (!priv)
+		return -ENOMEM;
+	vma->vm_page_prot = prot;
+	if (io_remap_pfn_range(vma, vma->vm_start, pfn, size, prot)) {
+		kfree(priv);
+		return -EAGAIN;
+	}
+	rdma_umap_priv_init(priv, vma, entry);
+	return 0;
+}
+EXPORT_SYMBOL(rdma_user_mmap_io);

@@ -8,15 +8,22 @@
  * alloc_ucontext gets none.  The file is opened and written from "user
  * space" (kunit_vm_mmap()): bad headers are refused, a command that
  * needs a context has none, and a device unregistered under an open
- * file leaves the file answering -EIO until it is closed.  The commands
- * end to end are uverbstest's (scenario 80-uverbs).
+ * file leaves the file answering -EIO until it is closed.  mmap() of a
+ * fake HCA's "device memory" (rdma_user_mmap_io()): the mapping and its
+ * pieces are recorded on the file, disassociation (the device removed,
+ * or rdma_user_mmap_disassociate()) zaps them, a touch then reads and
+ * writes one zeroed page, never the device's, and a private mapping is
+ * refused.  The commands end to end are uverbstest's (scenario
+ * 80-uverbs).
  */
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
 #include <kunit/rdma_loop.h>
 #include <kunit/rdma_nldev.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
+#include <linux/mm.h>
 #include <linux/mman.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
@@ -193,6 +200,158 @@ static void uverbs_main_write(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, IS_ERR(filp_open(path, O_RDWR, 0)));
 }
 
+/* The mappings recorded on @f's file (rdma_umap_priv), counted. */
+static size_t ku_umaps(struct file *f)
+{
+	struct ib_uverbs_file *file = f->private_data;
+	size_t n;
+
+	mutex_lock(&file->umap_lock);
+	n = list_count_nodes(&file->umaps);
+	mutex_unlock(&file->umap_lock);
+	return n;
+}
+
+/* Byte @off of user address @ubuf, or -1 when it cannot be read. */
+static int ku_byte(unsigned long ubuf, unsigned long off)
+{
+	u8 b;
+
+	if (copy_from_user(&b, (void __user *)(ubuf + off), 1))
+		return -1;
+	return b;
+}
+
+/*
+ * A uverbsN of a fake HCA with user_mmap, opened, with a context
+ * (GET_CONTEXT through write(), its async fd closed); @ubuf gets a page
+ * of anonymous user memory, which also gives the test's thread its mm.
+ */
+static struct file *ku_umap_file(struct kunit *test, struct fake_hca **hcap,
+				 unsigned long *ubuf)
+{
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 1);
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_get_context cmd;
+	} gc = {};
+	struct ib_uverbs_get_context_resp resp;
+	struct kt_chardev cd = {};
+	struct fake_hca *hca;
+	char path[64];
+	struct file *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	desc->name = "kuuvmap%d";
+	desc->user_mmap = true;
+	hca = fake_hca_kunit_create_registered(test, desc);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hca);
+	ku_uverbs(test, &hca->ibdev, &cd);
+	*ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE(test, *ubuf, 0UL);
+	snprintf(path, sizeof(path), "/dev/infiniband/%s", cd.name);
+	f = filp_open(path, O_RDWR, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "%s: %d", path,
+			       PTR_ERR_OR_ZERO(f));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ku_fput, f), 0);
+	gc.hdr.command = IB_USER_VERBS_CMD_GET_CONTEXT;
+	gc.hdr.in_words = sizeof(gc) / 4;
+	gc.hdr.out_words = sizeof(struct ib_uverbs_get_context_resp) / 4;
+	gc.cmd.response = *ubuf + PAGE_SIZE / 2;
+	ku_put(test, *ubuf, &gc, sizeof(gc));
+	KUNIT_ASSERT_EQ(test, ku_write(f, *ubuf, sizeof(gc)), sizeof(gc));
+	/* the async fd went into this thread's table: close it */
+	KUNIT_ASSERT_EQ(test, copy_from_user(&resp,
+					     u64_to_user_ptr(gc.cmd.response),
+					     sizeof(resp)), 0);
+	KUNIT_EXPECT_EQ(test, close_fd(resp.async_fd), 0);
+	*hcap = hca;
+	return f;
+}
+
+/*
+ * mmap() of @f at page offset 0: its address, or an errno as
+ * IS_ERR_VALUE().  Not unmapped by the test: the cleanup runs in another
+ * thread, and the test's thread takes its mm, mappings and all, when it
+ * ends.
+ */
+static unsigned long ku_map(struct file *f, unsigned long flags)
+{
+	return vm_mmap(f, 0, FAKE_HCA_UMAP_PAGES * PAGE_SIZE,
+		       PROT_READ | PROT_WRITE, flags, 0);
+}
+
+/*
+ * The device goes under a mapping of its memory, split in two pieces
+ * by an munmap() of its middle page: both pieces are recorded, the
+ * removal zaps them (the records leave the list, so the driver's entry
+ * can go with its context), and a touch afterwards reads zeroes and
+ * writes a page of the file's own that both pieces share.
+ */
+static void uverbs_main_umap_removed(struct kunit *test)
+{
+	const unsigned long pg = PAGE_SIZE;
+	struct fake_hca *hca;
+	unsigned long ubuf, map;
+	struct file *f;
+
+	BUILD_BUG_ON(FAKE_HCA_UMAP_PAGES != 3);
+	f = ku_umap_file(test, &hca, &ubuf);
+	map = ku_map(f, MAP_SHARED);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(map));
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), FAKE_HCA_UMAP_BYTE);
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 3 * pg - 1), FAKE_HCA_UMAP_BYTE);
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 1);
+	/* the middle page goes: two pieces, each recorded */
+	KUNIT_ASSERT_EQ(test, vm_munmap(map + pg, pg), 0);
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 2);
+	KUNIT_EXPECT_EQ(test, ku_byte(map + 2 * pg, 0), FAKE_HCA_UMAP_BYTE);
+
+	fake_hca_kunit_destroy(test, hca);
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 0);
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), 0);
+	KUNIT_EXPECT_EQ(test, ku_byte(map + 2 * pg, pg - 1), 0);
+	KUNIT_EXPECT_EQ(test, put_user((u8)0x5a, (u8 __user *)map), 0);
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), 0x5a);
+	/* the other piece faults in the same page */
+	KUNIT_EXPECT_EQ(test, ku_byte(map + 2 * pg, 0), 0x5a);
+	/* the middle stays unmapped */
+	KUNIT_EXPECT_EQ(test, ku_byte(map + pg, 0), -1);
+}
+
+/*
+ * rdma_user_mmap_disassociate() on a registered device: the mapping is
+ * zapped (zeroes, and a write there stays out of the device's memory),
+ * a new mapping gets the device's memory again; a private mapping of it
+ * is refused.
+ */
+static void uverbs_main_umap_revoked(struct kunit *test)
+{
+	struct fake_hca *hca;
+	unsigned long ubuf, map, again;
+	struct file *f;
+
+	f = ku_umap_file(test, &hca, &ubuf);
+	KUNIT_EXPECT_EQ(test, ku_map(f, MAP_PRIVATE),
+			(unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 0);
+	map = ku_map(f, MAP_SHARED);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(map));
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), FAKE_HCA_UMAP_BYTE);
+
+	rdma_user_mmap_disassociate(&hca->ibdev);
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 0);
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), 0);
+	KUNIT_EXPECT_EQ(test, put_user((u8)0x5a, (u8 __user *)map), 0);
+
+	again = ku_map(f, MAP_SHARED);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(again));
+	KUNIT_EXPECT_EQ(test, ku_umaps(f), 1);
+	KUNIT_EXPECT_EQ(test, ku_byte(again, 0), FAKE_HCA_UMAP_BYTE);
+	KUNIT_EXPECT_EQ(test, ku_byte(map, 0), 0x5a);
+}
+
 /* The sizes a header states against the bytes written, each rule. */
 static void uverbs_main_hdr_sizes(struct kunit *test)
 {
@@ -228,6 +387,8 @@ static struct kunit_case rdma_uverbs_main_cases[] = {
 	KUNIT_CASE(uverbs_main_chardev),
 	KUNIT_CASE(uverbs_main_no_ucontext),
 	KUNIT_CASE(uverbs_main_write),
+	KUNIT_CASE(uverbs_main_umap_removed),
+	KUNIT_CASE(uverbs_main_umap_revoked),
 	{}
 };
 

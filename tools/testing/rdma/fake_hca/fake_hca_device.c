@@ -296,6 +296,8 @@ struct fake_hca *fake_hca_create(const struct fake_hca_desc *desc)
 		ib_set_device_ops(&hca->ibdev, &fake_hca_dealloc_ops);
 	if (desc->hw_stats)
 		ib_set_device_ops(&hca->ibdev, &fake_hca_stats_ops);
+	if (desc->user_mmap)
+		ib_set_device_ops(&hca->ibdev, &fake_hca_user_ops);
 	/* Normally from a driver's static ops table; ours varies. */
 	hca->ibdev.ops.driver_id = desc->driver_id;
 

@@ -46,6 +46,7 @@ extern const struct ib_device_ops fake_hca_table_ops;	/* fake_hca_tables.c */
 extern const struct ib_device_ops fake_hca_kverbs_ops;	/* fake_hca_verbs.c */
 extern const struct ib_device_ops fake_hca_iw_ops;	/* fake_hca_iwarp.c */
 extern const struct ib_device_ops fake_hca_stats_ops;	/* fake_hca_stats.c */
+extern const struct ib_device_ops fake_hca_user_ops;	/* fake_hca_user.c */
 
 /* fake_hca_iwarp.c: the iWARP state of a device */
 int fake_hca_iw_init(struct fake_hca *hca);
