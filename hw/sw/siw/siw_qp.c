@@ -427,8 +427,15 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 		goto err_free;
 	siw_qp_reset_stream(st);
 	st->params = *params;
-	/* RFC 5044 7.1.2: the responder waits for the initiator's first FPDU */
-	st->tx_hold = !params->initiator;
+	/*
+	 * A peer-to-peer responder waits for the initiator's first FPDU,
+	 * its RTR, which comes unasked.  Any other responder sends at once,
+	 * as upstream's siw: RFC 5044 7.1.2 would have it wait too, but
+	 * nothing then comes unless the initiator's consumer sends first,
+	 * and a consumer whose passive side sends first (librdmacm's
+	 * ucmatose) would wait forever.
+	 */
+	st->tx_hold = !params->initiator && params->mpa.p2p;
 	if (params->initiator && params->mpa.p2p)
 		st->rtr_pending = params->mpa.rtr;
 	tcp_sock_set_nodelay(sk);

@@ -141,8 +141,8 @@ enum {
  * @term_hdr: the header of the segment it is about (zero-padded where
  *	it was cut short), when @term_has_hdr
  * @term_has_hdr: @term_hdr is valid
- * @tx_hold: a responder sends nothing before the initiator's first FPDU
- *	(RFC 5044 7.1.2); cleared by the receiver
+ * @tx_hold: a peer-to-peer responder sends nothing before the
+ *	initiator's first FPDU (its RTR); cleared by the receiver
  * @rtr_pending: SIW_RTR_WRITE or SIW_RTR_READ: the initiator of a
  *	peer-to-peer setup sends this RTR message before anything else
  * @fail: the error to end the stream with after what is queued, or 0

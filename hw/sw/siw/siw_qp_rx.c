@@ -381,10 +381,9 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 }
 
 /*
- * The first whole FPDU of the stream came: a responder may send now
- * (RFC 5044 7.1.2), and a peer-to-peer responder's connection is
- * established (the FPDU was the initiator's RTR, or what it sent in
- * its place).
+ * The first whole FPDU of the stream came: a peer-to-peer responder
+ * may send now, and its connection is established (the FPDU was the
+ * initiator's RTR, or what it sent in its place).
  */
 static void siw_rx_first_fpdu(struct siw_qp_stream *st)
 {

@@ -756,6 +756,8 @@ static struct siwk *siwk_raw(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->pd);
 	siwk_side_init(test, k, &k->a, false);
 	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
+	/* raw_recv() waits 5 s at most for an FPDU that does not come */
+	WRITE_ONCE(k->b.sock->sk->sk_rcvtimeo, 5 * HZ);
 	/* as the CM does it: the QP is ready before the stream comes */
 	siwk_to_rts(test, k->a.qp);
 	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
@@ -813,7 +815,7 @@ static int raw_recv_exact(struct socket *sock, void *buf, size_t len,
 
 /*
  * The next FPDU the siw QP sent, whole, into @buf (RAW_FPDU bytes):
- * its length, or -EAGAIN when none came within a second.
+ * its length, or -EAGAIN when none came within 5 s (siwk_raw()).
  */
 static int raw_recv(struct socket *sock, u8 *buf)
 {
@@ -853,20 +855,24 @@ static void raw_expect(struct kunit *test, const u8 *buf, int len, u8 opcode,
 }
 
 /*
- * RFC 5044 7.1.2: a responder sends nothing before the initiator's
- * first FPDU.  A SEND posted at once waits until a zero-length WRITE
+ * A peer-to-peer responder sends nothing before the initiator's first
+ * FPDU, its RTR.  A SEND posted at once waits until a zero-length WRITE
  * (to STag 1: its STag is not checked) came.
  */
 static void siw_qp_responder_waits(struct kunit *test)
 {
 	struct siw_mpa_result mpa = siwk_mpa(false);
-	struct siwk *k = siwk_raw(test, &mpa, false);
-	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siwk *k;
+	struct ib_sge sge;
 	struct siw_fpdu_info fi;
 	union iwarp_hdr h;
 	u8 *buf = raw_buf(test);
 	struct ib_wc wc;
 
+	mpa.p2p = true;
+	mpa.rtr = SIW_RTR_WRITE;
+	k = siwk_raw(test, &mpa, false);
+	sge = siwk_sge(k, k->a.buf, 8);
 	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
 	KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
 	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
@@ -879,6 +885,29 @@ static void siw_qp_responder_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
+}
+
+/*
+ * Any other responder sends at once, before it received anything, as
+ * upstream's: the passive side of ucmatose sends first, and its
+ * initiator sends nothing before it received all of it.
+ */
+static void siw_qp_responder_sends(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siw_fpdu_info fi;
+	u8 *buf = raw_buf(test);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_SEND, 8, &fi);
+	KUNIT_EXPECT_EQ(test, fi.msn, 1U);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
 }
 
 /* An initiator sends at once: nothing holds it. */
@@ -1447,6 +1476,7 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_zcopy_ack),
 	KUNIT_CASE(siw_qp_refusals),
 	KUNIT_CASE(siw_qp_responder_waits),
+	KUNIT_CASE(siw_qp_responder_sends),
 	KUNIT_CASE(siw_qp_initiator_sends),
 	KUNIT_CASE_PARAM(siw_qp_p2p_rtr, rtr_gen_params),
 	KUNIT_CASE(siw_qp_term_write),
