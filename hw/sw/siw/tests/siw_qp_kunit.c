@@ -164,7 +164,7 @@ static void siwk_side_init(struct kunit *test, struct siwk *k,
 	KUNIT_ASSERT_NOT_NULL(test, s->buf2);
 }
 
-static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
+static void siwk_to_init(struct kunit *test, struct ib_qp *qp)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
@@ -177,6 +177,13 @@ static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PORT |
 					   IB_QP_PKEY_INDEX |
 					   IB_QP_ACCESS_FLAGS), 0);
+}
+
+/* From INIT on */
+static void siwk_init_to_rts(struct kunit *test, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = {};
+
 	attr.qp_state = IB_QPS_RTR;
 	attr.max_dest_rd_atomic = RD_DEPTH;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
@@ -185,6 +192,12 @@ static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
 	attr.max_rd_atomic = RD_DEPTH;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
 					   IB_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
+{
+	siwk_to_init(test, qp);
+	siwk_init_to_rts(test, qp);
 }
 
 /* Two RC QPs on a TCP connection, in RTS; @srq: B receives from an SRQ. */
@@ -740,11 +753,13 @@ static struct siw_mpa_result siwk_mpa(bool crc)
 }
 
 /*
- * A's QP in RTS on a stream whose other end is k->b.sock, a plain TCP
- * socket of the test's; @initiator: A's role in the MPA exchange.
+ * A's QP in RTS (in INIT when not @rts) on a stream whose other end is
+ * k->b.sock, a plain TCP socket of the test's; @initiator: A's role in
+ * the MPA exchange.
  */
-static struct siwk *siwk_raw(struct kunit *test,
-			     const struct siw_mpa_result *mpa, bool initiator)
+static struct siwk *siwk_raw_at(struct kunit *test,
+				const struct siw_mpa_result *mpa,
+				bool initiator, bool rts)
 {
 	struct siw_stream_params p = { .mpa = *mpa, .initiator = initiator };
 	struct siwk *k = kzalloc(sizeof(*k), GFP_KERNEL);
@@ -758,11 +773,19 @@ static struct siwk *siwk_raw(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
 	/* raw_recv() waits 5 s at most for an FPDU that does not come */
 	WRITE_ONCE(k->b.sock->sk->sk_rcvtimeo, 5 * HZ);
-	/* as the CM does it: the QP is ready before the stream comes */
-	siwk_to_rts(test, k->a.qp);
+	if (rts)
+		siwk_to_rts(test, k->a.qp);
+	else
+		siwk_to_init(test, k->a.qp);
 	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
 			0);
 	return k;
+}
+
+static struct siwk *siwk_raw(struct kunit *test,
+			     const struct siw_mpa_result *mpa, bool initiator)
+{
+	return siwk_raw_at(test, mpa, initiator, true);
 }
 
 /* A buffer for one FPDU the QP sends, freed with the test. */
@@ -908,6 +931,42 @@ static void siw_qp_responder_sends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+}
+
+/*
+ * A consumer's QP is in INIT when the CM hands it the stream, and the
+ * responder may send as soon as it is in RTS itself: a SEND that comes
+ * then stays in the socket (rdmavt takes no receive WQE in INIT; it is
+ * not refused for want of one) and is placed once the CM moved the QP
+ * to RTS and called siw_qp_stream_receive().
+ */
+static void siw_qp_init_receives_later(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw_at(test, &mpa, true, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 16);
+	static const u8 pl[5] = "ucma";
+	union iwarp_hdr h;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->a.qp, NULL, 7, &sge, 1), 0);
+	siw_fpdu_init_hdr(&h, RDMAP_SEND);
+	h.send.ddp_msn = cpu_to_be32(1);
+	raw_send(test, k->b.sock, &h, 0, pl, sizeof(pl), false);
+	/* neither placed nor refused (no TERMINATE) while in INIT */
+	KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.rcq));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_INIT);
+
+	siwk_init_to_rts(test, k->a.qp);
+	siw_test.qp_stream_receive(rqp(k->a.qp));
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, sizeof(pl));
+	KUNIT_EXPECT_MEMEQ(test, k->a.buf, pl, sizeof(pl));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
 }
 
 /* An initiator sends at once: nothing holds it. */
@@ -1477,6 +1536,7 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_refusals),
 	KUNIT_CASE(siw_qp_responder_waits),
 	KUNIT_CASE(siw_qp_responder_sends),
+	KUNIT_CASE(siw_qp_init_receives_later),
 	KUNIT_CASE(siw_qp_initiator_sends),
 	KUNIT_CASE_PARAM(siw_qp_p2p_rtr, rtr_gen_params),
 	KUNIT_CASE(siw_qp_term_write),
