@@ -475,6 +475,12 @@ int siw_cm_go_rts(struct siw_cep *cep, bool initiator)
 		ibdev_dbg(&cep->sdev->rdi.ibdev,
 			  "cm: QP %u not moved to RTS: %d\n",
 			  cep->qp->ibqp.qp_num, ret);
+	/*
+	 * What the peer sent while the QP was in INIT (a consumer's QP
+	 * is, until here) waits in the socket: the responder of a plain
+	 * setup sends as soon as it is in RTS, maybe before we are
+	 */
+	siw_qp_stream_receive(cep->qp);
 	return 0;
 }
 

@@ -391,6 +391,17 @@ static void siw_qp_reset_stream(struct siw_qp_stream *st)
 	st->flags = 0;
 }
 
+/* Receive what the socket holds, check for a close; process context. */
+static void siw_qp_rx_drain(struct siw_qp_stream *st, struct sock *sk)
+{
+	lock_sock(sk);
+	read_lock_bh(&sk->sk_callback_lock);
+	siw_rx_read(st, sk);
+	siw_sk_check_lost(st, sk);
+	read_unlock_bh(&sk->sk_callback_lock);
+	release_sock(sk);
+}
+
 /**
  * siw_qp_stream_start - bind an established MPA stream to a QP
  * @qp: an RC QP of a siw device
@@ -427,8 +438,15 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 		goto err_free;
 	siw_qp_reset_stream(st);
 	st->params = *params;
-	/* RFC 5044 7.1.2: the responder waits for the initiator's first FPDU */
-	st->tx_hold = !params->initiator;
+	/*
+	 * A peer-to-peer responder waits for the initiator's first FPDU,
+	 * its RTR, which comes unasked.  Any other responder sends at once,
+	 * as upstream's siw: RFC 5044 7.1.2 would have it wait too, but
+	 * nothing then comes unless the initiator's consumer sends first,
+	 * and a consumer whose passive side sends first (librdmacm's
+	 * ucmatose) would wait forever.
+	 */
+	st->tx_hold = !params->initiator && params->mpa.p2p;
 	if (params->initiator && params->mpa.p2p)
 		st->rtr_pending = params->mpa.rtr;
 	tcp_sock_set_nodelay(sk);
@@ -453,12 +471,7 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 	 * already (a peer that works and closes while the CM still sets
 	 * up), and its state change will not come again.
 	 */
-	lock_sock(sk);
-	read_lock_bh(&sk->sk_callback_lock);
-	siw_rx_read(st, sk);
-	siw_sk_check_lost(st, sk);
-	read_unlock_bh(&sk->sk_callback_lock);
-	release_sock(sk);
+	siw_qp_rx_drain(st, sk);
 
 	rvt_kick_sq(qp);
 	/* a peer-to-peer initiator's RTR goes first */
@@ -504,6 +517,30 @@ static void siw_qp_stream_drain(struct siw_qp_stream *st)
 			return;
 		usleep_range(5000, 10000);
 	} while (time_before(jiffies, end));
+}
+
+/**
+ * siw_qp_stream_receive - receive what waits in the socket of a QP
+ * @qp: an RC QP of a siw device, its stream bound by the caller (the CM,
+ *	which also keeps it bound during the call)
+ *
+ * See siw_stream.h: what came while the QP was in INIT is taken now.
+ *
+ * Context: process context, may sleep; takes the socket lock and
+ * sk_callback_lock.
+ */
+void siw_qp_stream_receive(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct socket *sock;
+
+	if (!st || qp->rdi->driver_f.xmit_wqe != siw_xmit_wqe)
+		return;
+	spin_lock_bh(&st->lock);
+	sock = st->sock;
+	spin_unlock_bh(&st->lock);
+	if (sock)
+		siw_qp_rx_drain(st, sock->sk);
 }
 
 /**

@@ -141,8 +141,8 @@ enum {
  * @term_hdr: the header of the segment it is about (zero-padded where
  *	it was cut short), when @term_has_hdr
  * @term_has_hdr: @term_hdr is valid
- * @tx_hold: a responder sends nothing before the initiator's first FPDU
- *	(RFC 5044 7.1.2); cleared by the receiver
+ * @tx_hold: a peer-to-peer responder sends nothing before the
+ *	initiator's first FPDU (its RTR); cleared by the receiver
  * @rtr_pending: SIW_RTR_WRITE or SIW_RTR_READ: the initiator of a
  *	peer-to-peer setup sends this RTR message before anything else
  * @fail: the error to end the stream with after what is queued, or 0
@@ -369,6 +369,7 @@ struct siw_sqe;
  * @device_add: siw_device_add()
  * @qp_stream_start: siw_qp_stream_start()
  * @qp_stream_stop: siw_qp_stream_stop()
+ * @qp_stream_receive: siw_qp_stream_receive()
  * @qp_mulpdu: siw_qp_mulpdu()
  * @qp_terms: siw_qp_terms()
  * @cep_get: siw_cep_get(): a suite holds a connection endpoint
@@ -383,6 +384,7 @@ struct siw_test_ops {
 	int (*qp_stream_start)(struct rvt_qp *qp, struct socket *sock,
 			       const struct siw_stream_params *params);
 	struct socket *(*qp_stream_stop)(struct rvt_qp *qp, bool graceful);
+	void (*qp_stream_receive)(struct rvt_qp *qp);
 	u32 (*qp_mulpdu)(struct rvt_qp *qp);
 	u32 (*qp_terms)(struct rvt_qp *qp, bool sent);
 	void (*cep_get)(struct siw_cep *cep);

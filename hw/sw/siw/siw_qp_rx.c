@@ -381,10 +381,9 @@ static void siw_rx_fpdu_done(struct siw_qp_stream *st)
 }
 
 /*
- * The first whole FPDU of the stream came: a responder may send now
- * (RFC 5044 7.1.2), and a peer-to-peer responder's connection is
- * established (the FPDU was the initiator's RTR, or what it sent in
- * its place).
+ * The first whole FPDU of the stream came: a peer-to-peer responder
+ * may send now, and its connection is established (the FPDU was the
+ * initiator's RTR, or what it sent in its place).
  */
 static void siw_rx_first_fpdu(struct siw_qp_stream *st)
 {
@@ -506,6 +505,12 @@ static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	/* a QP that failed receives nothing more */
 	if (state == IB_QPS_ERR || state == IB_QPS_RESET)
 		st->rx_dead = true;
+	/*
+	 * Not yet receiving (rdmavt takes no receive WQE in INIT): the
+	 * bytes stay in the socket until siw_qp_stream_receive()
+	 */
+	else if (state == IB_QPS_INIT)
+		return 0;
 	while (used < len && !st->rx_dead) {
 		u32 avail = min_t(size_t, len - used, U32_MAX);
 

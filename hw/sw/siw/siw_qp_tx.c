@@ -317,7 +317,7 @@ static bool siw_tx_pick(struct siw_qp_stream *st)
 	} else if (st->rtr_pending) {
 		siw_tx_start_rtr(st);
 	} else if (st->tx_hold) {
-		/* a responder before the initiator's first FPDU */
+		/* a peer-to-peer responder before the initiator's RTR */
 		go = false;
 	} else if (st->irq_count) {
 		siw_tx_start_rresp(st);

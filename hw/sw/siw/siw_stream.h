@@ -56,6 +56,17 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
  */
 struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful);
 
+/*
+ * siw_qp_stream_receive - receive what waits in the socket of @qp
+ *
+ * The receiver leaves the bytes in the socket while the QP is in INIT
+ * (a consumer's QP until the CM moves it to RTS: rdmavt takes no
+ * receive WQE then), and no callback comes for them again: the CM
+ * calls this once the QP is in RTS.  A no-op without a stream.
+ * Process context, may sleep; takes the socket lock.
+ */
+void siw_qp_stream_receive(struct rvt_qp *qp);
+
 /* ---- the CM, called by the data path ---- */
 
 /*

@@ -19,6 +19,7 @@ const struct siw_test_ops siw_test = {
 	.device_add = siw_device_add,
 	.qp_stream_start = siw_qp_stream_start,
 	.qp_stream_stop = siw_qp_stream_stop,
+	.qp_stream_receive = siw_qp_stream_receive,
 	.qp_mulpdu = siw_qp_mulpdu,
 	.qp_terms = siw_qp_terms,
 	.cep_get = siw_cep_get,

@@ -1597,10 +1597,45 @@ static void cma_post_one(struct kunit *test, struct fx *fx, struct ib_qp *qp,
 }
 
 /*
- * Payloads over an rdma_cm connection, the initiator first (MPA: the
- * responder sends nothing before the initiator's first FPDU): a SEND
- * into a posted receive, an RDMA WRITE into the passive side's buffer
- * and an RDMA READ of it back, each compared byte for byte.
+ * A SEND of @src from @from into a receive of @to over @dst: the
+ * requester's completion and the receive's, in either order (siw
+ * completes a SEND once TCP took it), and the bytes compared.
+ */
+static void cma_send(struct kunit *test, struct fx *fx, struct ib_qp *from,
+		     struct ib_qp *to, u8 *src, u8 *dst)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)dst,
+		.length = CMA_DATA_LEN,
+		.lkey = fx->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 };
+	struct ib_wc wc;
+	int i;
+
+	memset(dst, 0, CMA_DATA_LEN);
+	KUNIT_ASSERT_EQ(test, ib_post_recv(to, &rwr, NULL), 0);
+	cma_post_one(test, fx, from, IB_WR_SEND, src, NULL);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_TRUE(test, cma_poll(fx, &wc));
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		if (wc.qp == from) {
+			KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+			continue;
+		}
+		KUNIT_EXPECT_PTR_EQ(test, wc.qp, to);
+		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+		KUNIT_EXPECT_EQ(test, wc.byte_len, CMA_DATA_LEN);
+	}
+	KUNIT_EXPECT_MEMEQ(test, dst, src, CMA_DATA_LEN);
+}
+
+/*
+ * Payloads over an rdma_cm connection: a SEND of the passive side
+ * first, before it received anything (as ucmatose's server sends: no
+ * MPA rule holds a responder back outside a peer-to-peer setup), then
+ * a SEND of the active side, an RDMA WRITE into the passive side's
+ * buffer and an RDMA READ of it back, each compared byte for byte.
  */
 static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
 			struct ib_qp *pqp)
@@ -1608,37 +1643,17 @@ static void cma_traffic(struct kunit *test, struct fx *fx, struct ib_qp *aqp,
 	u8 *src = kunit_kmalloc(test, CMA_DATA_LEN, GFP_KERNEL);
 	u8 *dst = kunit_kzalloc(test, CMA_DATA_LEN, GFP_KERNEL);
 	u8 *back = kunit_kzalloc(test, CMA_DATA_LEN, GFP_KERNEL);
-	struct ib_sge sge = { .length = CMA_DATA_LEN };
-	struct ib_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 };
-	struct ib_wc wc;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_ASSERT_NOT_NULL(test, back);
 	for (i = 0; i < CMA_DATA_LEN; i++)
+		src[i] = i * 5 + 1;
+	cma_send(test, fx, pqp, aqp, src, dst);
+	for (i = 0; i < CMA_DATA_LEN; i++)
 		src[i] = i * 7 + 3;
-	sge.addr = (uintptr_t)dst;
-	sge.lkey = fx->pd->local_dma_lkey;
-	KUNIT_ASSERT_EQ(test, ib_post_recv(pqp, &rwr, NULL), 0);
-
-	/*
-	 * SEND: the requester's completion and the receive's, in either
-	 * order (siw completes a SEND once TCP took it)
-	 */
-	cma_post_one(test, fx, aqp, IB_WR_SEND, src, NULL);
-	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_TRUE(test, cma_poll(fx, &wc));
-		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-		if (wc.qp == aqp) {
-			KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
-			continue;
-		}
-		KUNIT_EXPECT_PTR_EQ(test, wc.qp, pqp);
-		KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
-		KUNIT_EXPECT_EQ(test, wc.byte_len, CMA_DATA_LEN);
-	}
-	KUNIT_EXPECT_MEMEQ(test, dst, src, CMA_DATA_LEN);
+	cma_send(test, fx, aqp, pqp, src, dst);
 
 	/* WRITE over what the SEND left, then READ it back */
 	for (i = 0; i < CMA_DATA_LEN; i++)

@@ -164,7 +164,7 @@ static void siwk_side_init(struct kunit *test, struct siwk *k,
 	KUNIT_ASSERT_NOT_NULL(test, s->buf2);
 }
 
-static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
+static void siwk_to_init(struct kunit *test, struct ib_qp *qp)
 {
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
@@ -177,6 +177,13 @@ static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PORT |
 					   IB_QP_PKEY_INDEX |
 					   IB_QP_ACCESS_FLAGS), 0);
+}
+
+/* From INIT on */
+static void siwk_init_to_rts(struct kunit *test, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = {};
+
 	attr.qp_state = IB_QPS_RTR;
 	attr.max_dest_rd_atomic = RD_DEPTH;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
@@ -185,6 +192,12 @@ static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
 	attr.max_rd_atomic = RD_DEPTH;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
 					   IB_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+static void siwk_to_rts(struct kunit *test, struct ib_qp *qp)
+{
+	siwk_to_init(test, qp);
+	siwk_init_to_rts(test, qp);
 }
 
 /* Two RC QPs on a TCP connection, in RTS; @srq: B receives from an SRQ. */
@@ -740,11 +753,13 @@ static struct siw_mpa_result siwk_mpa(bool crc)
 }
 
 /*
- * A's QP in RTS on a stream whose other end is k->b.sock, a plain TCP
- * socket of the test's; @initiator: A's role in the MPA exchange.
+ * A's QP in RTS (in INIT when not @rts) on a stream whose other end is
+ * k->b.sock, a plain TCP socket of the test's; @initiator: A's role in
+ * the MPA exchange.
  */
-static struct siwk *siwk_raw(struct kunit *test,
-			     const struct siw_mpa_result *mpa, bool initiator)
+static struct siwk *siwk_raw_at(struct kunit *test,
+				const struct siw_mpa_result *mpa,
+				bool initiator, bool rts)
 {
 	struct siw_stream_params p = { .mpa = *mpa, .initiator = initiator };
 	struct siwk *k = kzalloc(sizeof(*k), GFP_KERNEL);
@@ -756,11 +771,21 @@ static struct siwk *siwk_raw(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->pd);
 	siwk_side_init(test, k, &k->a, false);
 	KUNIT_ASSERT_EQ(test, siwk_sockets(&k->a.sock, &k->b.sock), 0);
-	/* as the CM does it: the QP is ready before the stream comes */
-	siwk_to_rts(test, k->a.qp);
+	/* raw_recv() waits 5 s at most for an FPDU that does not come */
+	WRITE_ONCE(k->b.sock->sk->sk_rcvtimeo, 5 * HZ);
+	if (rts)
+		siwk_to_rts(test, k->a.qp);
+	else
+		siwk_to_init(test, k->a.qp);
 	KUNIT_ASSERT_EQ(test, siw_test.qp_stream_start(rqp(k->a.qp), k->a.sock, &p),
 			0);
 	return k;
+}
+
+static struct siwk *siwk_raw(struct kunit *test,
+			     const struct siw_mpa_result *mpa, bool initiator)
+{
+	return siwk_raw_at(test, mpa, initiator, true);
 }
 
 /* A buffer for one FPDU the QP sends, freed with the test. */
@@ -813,7 +838,7 @@ static int raw_recv_exact(struct socket *sock, void *buf, size_t len,
 
 /*
  * The next FPDU the siw QP sent, whole, into @buf (RAW_FPDU bytes):
- * its length, or -EAGAIN when none came within a second.
+ * its length, or -EAGAIN when none came within 5 s (siwk_raw()).
  */
 static int raw_recv(struct socket *sock, u8 *buf)
 {
@@ -853,20 +878,24 @@ static void raw_expect(struct kunit *test, const u8 *buf, int len, u8 opcode,
 }
 
 /*
- * RFC 5044 7.1.2: a responder sends nothing before the initiator's
- * first FPDU.  A SEND posted at once waits until a zero-length WRITE
+ * A peer-to-peer responder sends nothing before the initiator's first
+ * FPDU, its RTR.  A SEND posted at once waits until a zero-length WRITE
  * (to STag 1: its STag is not checked) came.
  */
 static void siw_qp_responder_waits(struct kunit *test)
 {
 	struct siw_mpa_result mpa = siwk_mpa(false);
-	struct siwk *k = siwk_raw(test, &mpa, false);
-	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siwk *k;
+	struct ib_sge sge;
 	struct siw_fpdu_info fi;
 	union iwarp_hdr h;
 	u8 *buf = raw_buf(test);
 	struct ib_wc wc;
 
+	mpa.p2p = true;
+	mpa.rtr = SIW_RTR_WRITE;
+	k = siwk_raw(test, &mpa, false);
+	sge = siwk_sge(k, k->a.buf, 8);
 	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
 	KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
 	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
@@ -877,6 +906,65 @@ static void siw_qp_responder_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fi.msn, 1U);
 	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
+}
+
+/*
+ * Any other responder sends at once, before it received anything, as
+ * upstream's: the passive side of ucmatose sends first, and its
+ * initiator sends nothing before it received all of it.
+ */
+static void siw_qp_responder_sends(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw(test, &mpa, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 8);
+	struct siw_fpdu_info fi;
+	u8 *buf = raw_buf(test);
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	raw_expect(test, buf, raw_recv(k->b.sock, buf), RDMAP_SEND, 8, &fi);
+	KUNIT_EXPECT_EQ(test, fi.msn, 1U);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
+}
+
+/*
+ * A consumer's QP is in INIT when the CM hands it the stream, and the
+ * responder may send as soon as it is in RTS itself: a SEND that comes
+ * then stays in the socket (rdmavt takes no receive WQE in INIT; it is
+ * not refused for want of one) and is placed once the CM moved the QP
+ * to RTS and called siw_qp_stream_receive().
+ */
+static void siw_qp_init_receives_later(struct kunit *test)
+{
+	struct siw_mpa_result mpa = siwk_mpa(false);
+	struct siwk *k = siwk_raw_at(test, &mpa, true, false);
+	struct ib_sge sge = siwk_sge(k, k->a.buf, 16);
+	static const u8 pl[5] = "ucma";
+	union iwarp_hdr h;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->a.qp, NULL, 7, &sge, 1), 0);
+	siw_fpdu_init_hdr(&h, RDMAP_SEND);
+	h.send.ddp_msn = cpu_to_be32(1);
+	raw_send(test, k->b.sock, &h, 0, pl, sizeof(pl), false);
+	/* neither placed nor refused (no TERMINATE) while in INIT */
+	KUNIT_EXPECT_TRUE(test, raw_quiet(k->b.sock));
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.rcq));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_INIT);
+
+	siwk_init_to_rts(test, k->a.qp);
+	siw_test.qp_stream_receive(rqp(k->a.qp));
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, sizeof(pl));
+	KUNIT_EXPECT_MEMEQ(test, k->a.buf, pl, sizeof(pl));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rqp(k->a.qp)->state), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, siw_test.qp_terms(rqp(k->a.qp), true), 0U);
 }
@@ -1447,6 +1535,8 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_zcopy_ack),
 	KUNIT_CASE(siw_qp_refusals),
 	KUNIT_CASE(siw_qp_responder_waits),
+	KUNIT_CASE(siw_qp_responder_sends),
+	KUNIT_CASE(siw_qp_init_receives_later),
 	KUNIT_CASE(siw_qp_initiator_sends),
 	KUNIT_CASE_PARAM(siw_qp_p2p_rtr, rtr_gen_params),
 	KUNIT_CASE(siw_qp_term_write),
