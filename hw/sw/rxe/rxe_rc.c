@@ -25,11 +25,12 @@
  * atomic acknowledges what came before it.  A PSN sequence NAK sends
  * again from its PSN; an RNR NAK waits the AETH's RNR time (rnr_retry
  * times, 7 for ever); the retry timer sends again from the oldest
- * unacknowledged PSN (retry_cnt times), a READ from its first response
- * not placed yet; an ACK past a READ or atomic whose responses did not
- * all come is an implied NAK (a try of the retry counter) that asks
- * again from the first one missing, once until a response comes; other
- * NAKs fail the request with their status and the
+ * unacknowledged PSN (retry_cnt times; 7: for ever, as upstream rxe's
+ * does), a READ from its first response not placed yet; an ACK past
+ * a READ or atomic whose responses did not all come is an implied NAK
+ * (a try of the retry counter) that asks again from the first one
+ * missing, once until a response comes; other NAKs fail the request
+ * with their status and the
  * QP goes to the error state.  Requests complete in order with
  * rvt_send_complete().  UC sends the same packets, with no window, and
  * completes a request when they went.
@@ -543,13 +544,17 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 /*
  * Take a try of the retry counter: true and counted as a retry when one
  * is left, else false with the oldest request completed in
- * IB_WC_RETRY_EXC_ERR.  Under rc.lock.
+ * IB_WC_RETRY_EXC_ERR.  A retry_cnt of 7 retries for ever, as upstream
+ * rxe's completer reads it (what perftest, which sets 7, relies on: its
+ * 64 KiB requests keep more in flight than an ACK timeout of 67 ms lets
+ * the responder drain under emulation, and every spurious timeout sends
+ * the window again behind what is still queued).  Under rc.lock.
  */
 static bool rxe_rc_try(struct rvt_qp *qp)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 
-	if (priv->rc.retry-- <= 0) {
+	if (qp->s_retry_cnt != RXE_RETRY_FOREVER && priv->rc.retry-- <= 0) {
 		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
 		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
 		return false;
