@@ -1324,6 +1324,33 @@ static void rxe_rc_retry_forever(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 100);
 }
 
+/*
+ * An ACK timeout of 0 waits for ever (IBA 9.7.6.1.3): a WRITE whose
+ * only try is lost is not sent again and does not fail; moved to the
+ * error state, the QP flushes it.
+ */
+static void rxe_rc_no_timeout(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	o.timeout = 0;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	ku_fate_set(kr_drop_all);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	/* a retry timer of its shortest (1 jiffy) would have run often */
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ku_frames), 1);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->qp, &attr, IB_QP_STATE), 0);
+	kr_expect(test, a, 1, IB_WC_WR_FLUSH_ERR, &wc);
+}
+
 /* UC: the same SENDs and WRITEs, no acknowledgment. */
 static void rxe_rc_uc(struct kunit *test)
 {
@@ -2068,6 +2095,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_retry_forever),
+	KUNIT_CASE(rxe_rc_no_timeout),
 	KUNIT_CASE(rxe_rc_uc),
 	KUNIT_CASE(rxe_rc_zcopy),
 	KUNIT_CASE(rxe_rc_zcopy_lifetime),
