@@ -15,10 +15,11 @@
 #     retries for ever, as on upstream's rxe), ib_send_lat and
 #     ib_read_lat (50 iterations) on rxe, ib_write_bw -R (5 messages
 #     of 64 KiB) on siw;
-#   - full tier, besides: 50 messages and 300 latency iterations,
+#   - full tier, besides: 20 messages and 100 latency iterations,
 #     ib_send_bw, ib_read_bw, ib_write_lat, ib_atomic_bw and
-#     ib_atomic_lat on rxe, ib_write_bw -R on rxe, ib_send_lat -R and
-#     ib_read_lat -R on siw.
+#     ib_atomic_lat on rxe, ib_write_bw -R, ib_send_bw -R and
+#     ib_read_bw -R on rxe and on siw, ib_send_lat -R and ib_read_lat -R
+#     on siw.
 # rdma_rxe_rc's rxe_rc_retry_forever checks the retries themselves.
 # The clock: the check kernel's guest has no TSC it trusts (its
 # clocksource is jiffies), and perftest cannot calibrate the CPU's
@@ -40,7 +41,7 @@
 
 CLASS=/sys/class/infiniband
 
-ktap_plan $(tier_pick 8 16)
+ktap_plan $(tier_pick 8 20)
 
 setup() {
 	ip link add pf0 type dummy && ip addr add 10.81.0.1/24 dev pf0 &&
@@ -101,7 +102,9 @@ perf() {
 	"$prog" -d "$dev" -p $PORT -F -s "$size" -n "$iters" "$@" "$addr" \
 		>/tmp/perf.client 2>&1 &
 	cli=$!
-	while [ $n -lt $((LIMIT * 10)) ] && [ -d /proc/$cli ]; do
+	# both: the server may still be printing when its client ended
+	while [ $n -lt $((LIMIT * 10)) ] &&
+		{ [ -d /proc/$cli ] || [ -d /proc/$srv ]; }; do
 		ktap_nap 0.1
 		n=$((n + 1))
 	done
@@ -128,8 +131,8 @@ perf() {
 	return 1
 }
 
-N=$(tier_pick 5 50)
-NL=$(tier_pick 50 300)
+N=$(tier_pick 5 20)
+NL=$(tier_pick 50 100)
 LIMIT=$(tier_pick 120 300)
 ktap_test "ib_write_bw on rxe0: 64 KiB messages" \
 	perf ib_write_bw rxe0 10.81.0.1 65536 "$N" -x "$GX"
@@ -152,6 +155,14 @@ if [ "${RDMA_TIER:-quick}" = full ]; then
 		perf ib_atomic_lat rxe0 10.81.0.1 8 "$NL" -x "$GX" -C
 	ktap_test "ib_write_bw -R on rxe0: 64 KiB messages through rdma_cm" \
 		perf ib_write_bw rxe0 10.81.0.1 65536 "$N" -R
+	ktap_test "ib_send_bw -R on rxe0: 64 KiB messages through rdma_cm" \
+		perf ib_send_bw rxe0 10.81.0.1 65536 "$N" -R
+	ktap_test "ib_read_bw -R on rxe0: 64 KiB messages through rdma_cm" \
+		perf ib_read_bw rxe0 10.81.0.1 65536 "$N" -R
+	ktap_test "ib_send_bw -R on siw0: 64 KiB messages" \
+		perf ib_send_bw siw0 10.81.1.1 65536 "$N" -R
+	ktap_test "ib_read_bw -R on siw0: 64 KiB messages" \
+		perf ib_read_bw siw0 10.81.1.1 65536 "$N" -R
 	ktap_test "ib_send_lat -R on siw0 (cycles)" \
 		perf ib_send_lat siw0 10.81.1.1 8 "$NL" -R -C
 	ktap_test "ib_read_lat -R on siw0 (cycles)" \
