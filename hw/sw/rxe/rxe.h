@@ -44,6 +44,8 @@
 #define RXE_WINDOW		128
 /* a packet in so many asks for an ACK, besides a message's last */
 #define RXE_ACK_EVERY		64
+/* a retry_cnt that never runs out (upstream rxe's reading of 7) */
+#define RXE_RETRY_FOREVER	7
 #define RXE_MAX_MCAST_GRP	8192
 #define RXE_MAX_MCAST_QP_ATTACH	56
 #define RXE_MAX_TOT_MCAST_QP_ATTACH 0x70000

@@ -25,11 +25,12 @@
  * atomic acknowledges what came before it.  A PSN sequence NAK sends
  * again from its PSN; an RNR NAK waits the AETH's RNR time (rnr_retry
  * times, 7 for ever); the retry timer sends again from the oldest
- * unacknowledged PSN (retry_cnt times), a READ from its first response
- * not placed yet; an ACK past a READ or atomic whose responses did not
- * all come is an implied NAK (a try of the retry counter) that asks
- * again from the first one missing, once until a response comes; other
- * NAKs fail the request with their status and the
+ * unacknowledged PSN (retry_cnt times; 7: for ever, as upstream rxe's
+ * does; an ACK timeout of 0 has no timer), a READ from its first
+ * response not placed yet; an ACK past a READ or atomic whose responses
+ * did not all come is an implied NAK (a try of the retry counter) that
+ * asks again from the first one missing, once until a response comes;
+ * other NAKs fail the request with their status and the
  * QP goes to the error state.  Requests complete in order with
  * rvt_send_complete().  UC sends the same packets, with no window, and
  * completes a request when they went.
@@ -381,6 +382,16 @@ static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
 }
 
 /*
+ * The retry timer for the QP's ACK timeout; none with a timeout of 0,
+ * which waits for ever (IBA 9.7.6.1.3, as upstream rxe does).
+ */
+static void rxe_rc_arm_retry(struct rvt_qp *qp)
+{
+	if (qp->timeout)
+		rxe_rc_arm(qp, qp->timeout_jiffies);
+}
+
+/*
  * Complete the oldest held request with @status (a REG_MR rdmavt
  * executed: with its own status unless @status is an error), then the
  * executed REG_MRs right behind it, which waited only for it.  Under
@@ -537,19 +548,23 @@ static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 	if (rxe_psn_cmp(psn, rc->spsn) > 0)
 		rc->spsn = psn;
 	rxe_rc_push(qp);
-	rxe_rc_arm(qp, qp->timeout_jiffies);
+	rxe_rc_arm_retry(qp);
 }
 
 /*
  * Take a try of the retry counter: true and counted as a retry when one
  * is left, else false with the oldest request completed in
- * IB_WC_RETRY_EXC_ERR.  Under rc.lock.
+ * IB_WC_RETRY_EXC_ERR.  A retry_cnt of 7 retries for ever, as upstream
+ * rxe's completer reads it (what perftest, which sets 7, relies on: its
+ * 64 KiB requests keep more in flight than an ACK timeout of 67 ms lets
+ * the responder drain under emulation, and every spurious timeout sends
+ * the window again behind what is still queued).  Under rc.lock.
  */
 static bool rxe_rc_try(struct rvt_qp *qp)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 
-	if (priv->rc.retry-- <= 0) {
+	if (qp->s_retry_cnt != RXE_RETRY_FOREVER && priv->rc.retry-- <= 0) {
 		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED, 1);
 		rxe_rc_complete_head(qp, IB_WC_RETRY_EXC_ERR);
 		return false;
@@ -646,7 +661,7 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 		/* nobody acknowledges, or nothing before it is left */
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 	else if (!timer_pending(&priv->rc.timer))
-		rxe_rc_arm(qp, qp->timeout_jiffies);
+		rxe_rc_arm_retry(qp);
 	spin_unlock_bh(&priv->rc.lock);
 }
 
@@ -879,7 +894,7 @@ rearm:
 	/* the window may have opened */
 	rxe_rc_push(qp);
 	if (priv->rc.held && !priv->rc.rnr_wait)
-		rxe_rc_arm(qp, qp->timeout_jiffies);
+		rxe_rc_arm_retry(qp);
 	else if (!priv->rc.held)
 		del_timer(&priv->rc.timer);
 out:

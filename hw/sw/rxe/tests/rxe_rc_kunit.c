@@ -678,6 +678,7 @@ static void rxe_rc_window(struct kunit *test)
 	struct kr_opts o = kr_default;
 
 	o.timeout = 16;
+	o.retry = 6;	/* counted down: 7 would not count the rounds */
 	kr_pair(test, IB_QPT_RC, &o, &a, &b);
 	qp = ibqp_to_rvtqp(a->qp);
 	priv = qp->priv;
@@ -1288,6 +1289,66 @@ static void rxe_rc_retry_exceeded(struct kunit *test)
 			0);
 	kr_expect(test, a, 1, IB_WC_RETRY_EXC_ERR, &wc);
 	kr_expect(test, a, 2, IB_WC_WR_FLUSH_ERR, &wc);
+}
+
+/*
+ * retry_cnt 7 retries for ever, as upstream rxe's does (perftest sets
+ * it): a WRITE whose tries are all lost is still held after more than
+ * seven retry timeouts, not failed; once the cable carries again it
+ * completes, and the data is there.
+ */
+static void rxe_rc_retry_forever(struct kunit *test)
+{
+	unsigned long end = jiffies + 10 * HZ;
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	o.retry = 7;
+	o.timeout = 10;		/* 4 ms */
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	kr_fill(a->buf, 100, 5);
+	ku_fate_set(kr_drop_all);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	/* the first try and ten retries, all dropped */
+	while (atomic_read(&ku_frames) < 11 && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_GE_MSG(test, atomic_read(&ku_frames), 11,
+			    "the retries stopped");
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+	ku_fate_set(NULL);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 100);
+}
+
+/*
+ * An ACK timeout of 0 waits for ever (IBA 9.7.6.1.3): a WRITE whose
+ * only try is lost is not sent again and does not fail; moved to the
+ * error state, the QP flushes it.
+ */
+static void rxe_rc_no_timeout(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	o.timeout = 0;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	ku_fate_set(kr_drop_all);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	/* a retry timer of its shortest (1 jiffy) would have run often */
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ku_frames), 1);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(a->cq, 1, &wc), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(a->qp, &attr, IB_QP_STATE), 0);
+	kr_expect(test, a, 1, IB_WC_WR_FLUSH_ERR, &wc);
 }
 
 /* UC: the same SENDs and WRITEs, no acknowledgment. */
@@ -2033,6 +2094,8 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_fence),
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
+	KUNIT_CASE(rxe_rc_retry_forever),
+	KUNIT_CASE(rxe_rc_no_timeout),
 	KUNIT_CASE(rxe_rc_uc),
 	KUNIT_CASE(rxe_rc_zcopy),
 	KUNIT_CASE(rxe_rc_zcopy_lifetime),

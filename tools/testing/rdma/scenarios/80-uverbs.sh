@@ -13,8 +13,8 @@
 # loop device through ipathverbs and rdmavt's rings mapped into them,
 # and on the rxe device through librxe and rxe's queues (over RoCE v2,
 # the GID of the net device's address).
-# (perftest is not run here: under TCG its clock calibration fails now
-# and then, "Can't produce a report", and the test would pass by timing.)
+# (perftest runs in 81-perftest, with -F and -C: under TCG the check
+# kernel gives it no clock to calibrate the CPU's frequency with.)
 # tools/testing/rdma/uverbstest
 # checks the commands and the event file from user space: header
 # refusals, GET_CONTEXT and its async fd, QUERY_DEVICE and QUERY_PORT
