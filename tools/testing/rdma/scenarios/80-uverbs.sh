@@ -41,7 +41,7 @@
 # needs: /etc/libibverbs.d/ipathverbs.driver
 # needs: /usr/bin/ibv_rc_pingpong /usr/bin/ibv_uc_pingpong
 # needs: /usr/bin/ibv_ud_pingpong /usr/bin/ibv_srq_pingpong
-# timeout: 300
+# timeout: 300 600
 
 . /testbed/lib/ktap.sh
 . /testbed/lib/stack.sh
@@ -177,7 +177,7 @@ fi
 # loop device through ipathverbs and rdmavt's rings (the CQs and receive
 # queues mapped into the process, sends through POST_SEND).
 PP_PORT=18515
-PP_ITERS=$(tier_pick 100 5000)
+PP_ITERS=$(tier_pick 100 2000)
 # pingpong PROG DEV [ARGS]: PROG's server and client on DEV, with ARGS
 pingpong() {
 	local prog=$1 dev=$2 srv out rc src
