@@ -15,6 +15,9 @@
 
 #include "fake_hca_priv.h"
 
+/* The allocation order of a context's pages. */
+#define FAKE_HCA_UMAP_ORDER	get_order(FAKE_HCA_UMAP_PAGES * PAGE_SIZE)
+
 /* The "device memory" of a context, freed when its entry goes. */
 struct fake_hca_umap {
 	struct rdma_user_mmap_entry	rdma;
@@ -37,8 +40,7 @@ static int fake_hca_alloc_ucontext(struct ib_ucontext *ibuc,
 
 	if (!m)
 		return -ENOMEM;
-	m->pages = alloc_pages(GFP_KERNEL,
-			       get_order(FAKE_HCA_UMAP_PAGES * PAGE_SIZE));
+	m->pages = alloc_pages(GFP_KERNEL, FAKE_HCA_UMAP_ORDER);
 	if (!m->pages) {
 		kfree(m);
 		return -ENOMEM;
@@ -49,8 +51,7 @@ static int fake_hca_alloc_ucontext(struct ib_ucontext *ibuc,
 						FAKE_HCA_UMAP_PAGES *
 						PAGE_SIZE, 0);
 	if (ret) {
-		__free_pages(m->pages,
-			     get_order(FAKE_HCA_UMAP_PAGES * PAGE_SIZE));
+		__free_pages(m->pages, FAKE_HCA_UMAP_ORDER);
 		kfree(m);
 		return ret;
 	}
@@ -87,7 +88,7 @@ static void fake_hca_mmap_free(struct rdma_user_mmap_entry *e)
 {
 	struct fake_hca_umap *m = container_of(e, struct fake_hca_umap, rdma);
 
-	__free_pages(m->pages, get_order(FAKE_HCA_UMAP_PAGES * PAGE_SIZE));
+	__free_pages(m->pages, FAKE_HCA_UMAP_ORDER);
 	kfree(m);
 }
 
