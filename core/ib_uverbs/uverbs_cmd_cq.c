@@ -10,6 +10,7 @@
  * answers how many were read, so that libibverbs knows when every event
  * it handed out has been acknowledged.
  */
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/opa_addr.h>
@@ -363,10 +364,18 @@ int uverbs_poll_cq(struct uverbs_attr_bundle *attrs)
 	room = (attrs->ucore.outlen - sizeof(resp)) / sizeof(uwc);
 	data = attrs->ucore.outbuf + sizeof(resp);
 	while (resp.count < min(cmd.ne, room)) {
+		/*
+		 * wc.qp may be a driver's stand-in for a QP destroyed since
+		 * the completion was queued, freed a grace period after it
+		 * is polled (rvt_cq_forget_qp()): read it under RCU.
+		 */
+		rcu_read_lock();
 		ret = ib_poll_cq(uobj->object, 1, &wc);
+		if (ret > 0)
+			uverbs_wc(dev, &wc, &uwc);
+		rcu_read_unlock();
 		if (ret <= 0)
 			break;
-		uverbs_wc(dev, &wc, &uwc);
 		ret = 0;
 		if (copy_to_user(data, &uwc, sizeof(uwc))) {
 			ret = -EFAULT;

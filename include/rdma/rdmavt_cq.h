@@ -5,6 +5,7 @@
 #ifndef RDMAVT_CQ_H
 #define RDMAVT_CQ_H
 
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -31,6 +32,8 @@ struct rvt_mmap_entry;
  * @tail: next entry to poll (a kernel ring's)
  * @size: entries of @queue
  * @notify: armed notification (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), 0
+ * @gone_qps: stand-ins for destroyed QPs whose completions wait in
+ *	@queue (rvt_cq_forget_qp()), under @lock
  * @comp_work: calls the completion handler outside the poster's context
  * @rdi: the device
  */
@@ -45,6 +48,7 @@ struct rvt_cq {
 	u32			tail;
 	u32			size;
 	u8			notify;
+	struct list_head	gone_qps;
 	struct work_struct	comp_work;
 	struct rvt_dev_info	*rdi;
 };

@@ -15,8 +15,106 @@
 
 #include "vt.h"
 
+/*
+ * A destroyed QP's stand-in in the completions it left in a kernel
+ * ring: only its number, type and device are set.  Pollers read
+ * wc->qp after the poll (ib_uverbs's POLL_CQ turns it into qp_num), so
+ * it is freed a grace period after its last completion is polled; the
+ * poller reads it under RCU.
+ */
+struct rvt_gone_qp {
+	struct ib_qp		ibqp;
+	struct list_head	list;	/* in the CQ's gone_qps */
+	struct rcu_head		rcu;
+	u32			entries;	/* queued completions naming it */
+};
+
+static void rvt_free_gone_qps(struct rvt_cq *cq)
+{
+	struct rvt_gone_qp *g, *next;
+
+	/* the CQ is going: nobody polls it any more */
+	list_for_each_entry_safe(g, next, &cq->gone_qps, list)
+		kfree(g);
+}
+
+/* Completions naming @qp in @cq's kernel ring (under its lock). */
+static u32 rvt_cq_count_qp(struct rvt_cq *cq, struct ib_qp *qp,
+			   struct ib_qp *replace)
+{
+	u32 i, n = 0;
+
+	for (i = cq->tail; i != cq->head; i = i + 1 == cq->size ? 0 : i + 1) {
+		if (cq->queue[i].qp != qp)
+			continue;
+		n++;
+		if (replace)
+			cq->queue[i].qp = replace;
+	}
+	return n;
+}
+
+/**
+ * rvt_cq_forget_qp - a destroyed QP's completions outlive it
+ * @ibcq: a CQ of the QP
+ * @qp: the QP, which adds no more completions
+ *
+ * The completions @qp left in @ibcq's kernel ring name a stand-in with
+ * its number from now on, so that polling them after the QP is freed
+ * (user space's POLL_CQ) reads no freed memory.  Rings in user space
+ * carry QP numbers, not pointers: nothing to do there.
+ *
+ * Context: process context; takes the CQ's lock.
+ */
+void rvt_cq_forget_qp(struct ib_cq *ibcq, struct ib_qp *qp)
+{
+	struct rvt_cq *cq = container_of(ibcq, struct rvt_cq, ibcq);
+	struct rvt_gone_qp *g;
+	unsigned long flags;
+	u32 n;
+
+	if (!cq->queue)
+		return;
+	spin_lock_irqsave(&cq->lock, flags);
+	n = rvt_cq_count_qp(cq, qp, NULL);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (!n)
+		return;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL | __GFP_NOFAIL);
+	g->ibqp.device = qp->device;
+	g->ibqp.qp_num = qp->qp_num;
+	g->ibqp.qp_type = qp->qp_type;
+	spin_lock_irqsave(&cq->lock, flags);
+	/* some may have been polled meanwhile */
+	g->entries = rvt_cq_count_qp(cq, qp, &g->ibqp);
+	if (g->entries) {
+		list_add(&g->list, &cq->gone_qps);
+		g = NULL;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	kfree(g);
+}
+
+/* A completion naming a stand-in was polled (under the CQ's lock). */
+static void rvt_gone_qp_polled(struct rvt_cq *cq, struct ib_qp *qp)
+{
+	struct rvt_gone_qp *g;
+
+	list_for_each_entry(g, &cq->gone_qps, list) {
+		if (&g->ibqp != qp)
+			continue;
+		if (!--g->entries) {
+			list_del(&g->list);
+			kfree_rcu(g, rcu);
+		}
+		return;
+	}
+}
+
 static void rvt_free_cq_ring(struct rvt_cq *cq)
 {
+	rvt_free_gone_qps(cq);
 	if (cq->drv_ring)
 		cq->rdi->driver_f.destroy_user_cq(cq);
 	else if (cq->uq)
@@ -128,6 +226,7 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	/* a driver's ring may hold more */
 	ibcq->cqe = attr->cqe;
 	spin_lock_init(&cq->lock);
+	INIT_LIST_HEAD(&cq->gone_qps);
 	if (attrs) {
 		ret = rvt_create_user_cq(cq, &attrs->driver_udata);
 		if (ret)
@@ -365,6 +464,8 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	for (n = 0; n < num_entries && cq->tail != cq->head; n++) {
 		entry[n] = cq->queue[cq->tail];
 		cq->tail = cq->tail + 1 == cq->size ? 0 : cq->tail + 1;
+		if (unlikely(!list_empty(&cq->gone_qps)))
+			rvt_gone_qp_polled(cq, entry[n].qp);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return n;

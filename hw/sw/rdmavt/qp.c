@@ -670,6 +670,11 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rvt_qp_count(rdi, -1);
 	rvt_qp_free_drv_rings(qp);
 	rvt_qp_free_rings(qp);
+	/* its completions not polled yet outlive it */
+	if (ibqp->send_cq)
+		rvt_cq_forget_qp(ibqp->send_cq, ibqp);
+	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
+		rvt_cq_forget_qp(ibqp->recv_cq, ibqp);
 	return 0;
 }
 

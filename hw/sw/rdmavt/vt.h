@@ -21,6 +21,7 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct uverbs_attr_bundle *attrs);
 int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
+void rvt_cq_forget_qp(struct ib_cq *ibcq, struct ib_qp *qp);
 int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int rvt_modify_cq(struct ib_cq *ibcq, u16 cq_count, u16 cq_period);
 int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);

@@ -6,7 +6,8 @@
  * rvt_mcast_find(), the QP iterator, rvt_check_ah(), rvt_comm_est(), the
  * state table ib_rvt_state_ops against what the verbs accept in each
  * state, rvt_add_retry_timer_ext() and rvt_rc_error(), a receive WQE
- * of the most SGEs a QP may have.
+ * of the most SGEs a QP may have, completions polled after their QP
+ * was destroyed.
  *
  * Every case creates loop devices of its own; objects are released by
  * KUnit actions in reverse order of creation.  Payloads are random and
@@ -895,6 +896,113 @@ static void rvt_recv_max_sge(struct kunit *test)
 	}
 }
 
+/* Post a receive of @buf on @qp naming @wr_id (polled raw, no wr_cqe). */
+static void post_recv_id(struct kunit *test, struct ib_qp *qp, void *buf,
+			 u64 wr_id)
+{
+	struct ib_sge sge = kt_sge_of(qp->pd, buf, LEN);
+	struct ib_recv_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, NULL), 0);
+}
+
+/* An RC QP on @cq in ERR with @n receives flushed, named @id. */
+static struct ib_qp *flushed_qp(struct kunit *test, struct kt_vt *vt,
+				struct ib_cq *cq, void *buf, int n, u64 id)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = 4,
+			.max_recv_wr = 4,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.port_num = 1,
+	};
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = 1,
+	};
+	struct ib_qp *qp = ib_create_qp(vt->pd, &init);
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	if (!n)
+		return qp;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE |
+					   IB_QP_PORT | IB_QP_PKEY_INDEX |
+					   IB_QP_ACCESS_FLAGS), 0);
+	for (i = 0; i < n; i++)
+		post_recv_id(test, qp, buf, id);
+	attr.qp_state = IB_QPS_ERR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	return qp;
+}
+
+/*
+ * Completions outlive their QP: two QPs flush receives into one CQ and
+ * are destroyed before anything is polled.  Polling then reads each
+ * completion with its own QP's number through wc->qp (what ib_uverbs's
+ * POLL_CQ does), not freed memory (KASAN watches); once all are polled
+ * the CQ keeps no stand-ins.  A QP destroyed with nothing queued
+ * leaves none either.
+ */
+static void rvt_destroyed_qp_completions(struct kunit *test)
+{
+	struct kt_vt *vt = new_vt(test);
+	struct ib_cq *cq = kt_new_direct_cq(test, vt);
+	struct rvt_cq *rcq = container_of(cq, struct rvt_cq, ibcq);
+	int seen[2] = {}, got = 0, i;
+	unsigned long deadline;
+	struct ib_qp *qp[3];
+	u32 qpn[2];
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* 3 receives on the first, 2 on the second, none on the third */
+	for (i = 0; i < 3; i++)
+		qp[i] = flushed_qp(test, vt, cq, buf, i < 2 ? 3 - i : 0, i);
+	for (i = 0; i < 2; i++)
+		qpn[i] = qp[i]->qp_num;
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ib_destroy_qp(qp[i]), 0);
+
+	deadline = jiffies + 5 * HZ;
+	while (got < 5 && time_before(jiffies, deadline)) {
+		struct ib_wc wc;
+		int n;
+		u32 num;
+
+		rcu_read_lock();
+		n = ib_poll_cq(cq, 1, &wc);
+		num = n == 1 ? wc.qp->qp_num : 0;
+		rcu_read_unlock();
+		if (n != 1) {
+			msleep(20);
+			continue;
+		}
+		got++;
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+		KUNIT_ASSERT_LT(test, wc.wr_id, 2ULL);
+		KUNIT_EXPECT_EQ(test, num, qpn[wc.wr_id]);
+		seen[wc.wr_id]++;
+	}
+	KUNIT_EXPECT_EQ(test, seen[0], 3);
+	KUNIT_EXPECT_EQ(test, seen[1], 2);
+	KUNIT_EXPECT_TRUE(test, list_empty(&rcq->gone_qps));
+	/* the stand-ins' frees have run before kmemleak looks */
+	rcu_barrier();
+}
+
 static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_mcast_errors),
 	KUNIT_CASE(rvt_mcast_send),
@@ -905,6 +1013,7 @@ static struct kunit_case rdma_rvt_cases[] = {
 	KUNIT_CASE(rvt_state_ops_posts),
 	KUNIT_CASE(rvt_retry_timer_ext_rc_error),
 	KUNIT_CASE(rvt_recv_max_sge),
+	KUNIT_CASE(rvt_destroyed_qp_completions),
 	{}
 };
 
