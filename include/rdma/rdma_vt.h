@@ -487,9 +487,9 @@ struct rvt_driver_params {
  *	may raise @init->cap (max_send_wr, max_send_sge, max_inline_data
  *	up to RVT_MAX_INLINE, max_recv_wr) to what they hold, sets
  *	qp->drv_sq and qp->rq.drv_ring, and answers the driver data.
- *	rdmavt's send ring then holds max_send_wr requests, so a driver
- *	whose ring holds no more never finds it full.  Returns 0 or a
- *	negative error.  Process context, may sleep.
+ *	rdmavt's send ring then holds a window of it: max_send_wr
+ *	requests up to RVT_DRV_SQ_WINDOW.  Returns 0 or a negative
+ *	error.  Process context, may sleep.
  * @destroy_user_qp: with @create_user_qp; the QP goes (or its creation
  *	failed after @create_user_qp): the driver removes its rings.
  *	Process context.
@@ -498,11 +498,12 @@ struct rvt_driver_params {
  *	takes the requests it has not taken yet from its send ring, copied
  *	out of user space's reach, and hands each to rvt_post_ring_wr(),
  *	in order, until the ring has no more or the call answers -ENOMEM
- *	(rdmavt's ring is full; the rest waits for the next doorbell).  It
- *	must not free a ring slot (advance its consumer index) for them:
- *	@user_sq_retired does.  rdmavt runs the engine after it.  Returns
- *	0 or the error the POST_SEND answers.  Process context (the
- *	poster's), holding no rdmavt lock; may sleep.
+ *	(rdmavt's window is full: rdmavt rings the doorbell again from a
+ *	work item once a request retires).  It must not free a ring slot
+ *	(advance its consumer index) for them: @user_sq_retired does.
+ *	rdmavt runs the engine after it.  Returns 0 or the error the
+ *	POST_SEND answers.  Process context (the poster's or rdmavt's
+ *	work item), holding no rdmavt lock; may sleep.
  * @user_sq_retired: with @create_user_qp; the oldest request of the
  *	QP's send queue retired (completed or flushed; requests retire in
  *	the order they were posted): the driver frees its ring slot.

@@ -46,6 +46,10 @@ struct rvt_mmap_entry;
 					 * waits for those in flight on a
 					 * wire before it
 					 */
+#define RVT_S_RING_FULL		0x0010	/* a driver's user send ring has
+					 * requests rdmavt's ring had no
+					 * room for (@ring_work takes them)
+					 */
 #define RVT_S_WAIT_RNR		0x0080	/* the RNR timer is running */
 #define RVT_S_WAIT_SSN_CREDIT	0x0100	/* waits for an end-to-end credit */
 #define RVT_S_UNLIMITED_CREDIT	0x10000	/* the responder gives no credits */
@@ -278,6 +282,9 @@ struct rvt_swqe {
  *	safe.
  * @sq: the send ring, @sq_size entries of @sq_stride bytes
  * @sq_size: entries of @sq
+ * @max_send_wr: the send queue's depth as created: @sq_size - 1, or
+ *	for a driver's user send ring (@drv_sq) that ring's, of which @sq
+ *	holds a window (RVT_DRV_SQ_WINDOW requests at most)
  * @sq_stride: bytes per entry
  * @sq_head: next entry to post
  * @sq_tail: oldest entry not completed
@@ -292,6 +299,8 @@ struct rvt_swqe {
  *	(driver_user_abi: driver_f.create_user_qp), or NULL: the QP's
  *	requests come from it alone, through the doorbell
  *	(driver_f.user_sq_doorbell, rvt_post_ring_wr())
+ * @ring_work: rings the driver's doorbell again once a request retires
+ *	from a full @sq while @drv_sq has more (RVT_S_RING_FULL)
  * @s_flags: RVT_S_* flags
  * @s_lsn: limit sequence number: the last SSN the responder's credits
  *	cover
@@ -352,6 +361,7 @@ struct rvt_qp {
 	spinlock_t		s_lock;		/* see above */
 	void			*sq;
 	u32			sq_size;
+	u32			max_send_wr;
 	u32			sq_stride;
 	u32			sq_head;
 	u32			sq_tail;
@@ -359,6 +369,7 @@ struct rvt_qp {
 	u32			max_send_sge;
 	u32			max_inline;
 	void			*drv_sq;
+	struct work_struct	ring_work;
 	u32			s_flags;
 	u32			s_lsn;
 	struct hrtimer		s_rnr_timer;
@@ -432,6 +443,13 @@ static inline void rvt_hw_count_send(struct rvt_qp *qp, struct rvt_swqe *wqe,
 
 /* inline bytes a send request may carry at most (max_inline_data) */
 #define RVT_MAX_INLINE		256
+
+/*
+ * Requests rdmavt holds at most of a driver's user send ring (its own
+ * ring's window on it): the rest stay in the user ring until requests
+ * retire.  More than perftest's default depth (128).
+ */
+#define RVT_DRV_SQ_WINDOW	256
 
 /**
  * struct rvt_ring_wr - a send request a driver took from a user QP's

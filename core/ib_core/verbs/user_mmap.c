@@ -6,10 +6,17 @@
  * hands out (rdma_user_mmap_get_offset()), looked up by the driver's
  * mmap op, removed when the object goes.
  *
- * struct ib_ucontext.mmap_xa maps each page offset of an entry to it.
- * An insert reserves the range first (an offset already taken makes it
- * look further) and stores the entry only once the whole range is its,
- * so a lookup never finds a half-inserted entry.  The entry's kref
+ * struct ib_ucontext.mmap_xa holds an entry at its first page offset
+ * and, for an entry of more than one page, the first offset as a value
+ * (xa_mk_value()) at its last one: two slots an entry whatever its
+ * length (a queue of thousands of pages costs no more to insert and
+ * remove than a doorbell page), and a search upward from any offset
+ * meets first either an entry that starts there or later, or the end
+ * of one that covers it.  Inserts are serialised (one mutex for all
+ * contexts, taken before the xarray's lock: the stores may drop that
+ * lock to allocate), and the entry is stored after its end marker, so
+ * a lookup never finds a half-inserted entry.
+ * The entry's kref
  * counts the table's reference and each lookup's; the last put takes
  * the offsets back and calls the driver's mmap_free, which frees the
  * entry (and the memory behind it, once user mappings are gone: pages
@@ -28,19 +35,47 @@
 #include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "../core_modules.h"
 
-/* Give back @n offsets from @start (reserved or stored); xa_lock held. */
-static void user_mmap_erase(struct xarray *xa, unsigned long start, u32 n)
-{
-	u32 i;
+/* Serialises inserts: a search and its stores are one step. */
+static DEFINE_MUTEX(user_mmap_insert_mutex);
 
-	for (i = 0; i < n; i++)
-		__xa_erase(xa, start + i);
+/*
+ * Is [@start, @last] free of entries?  If not, *@next is the first
+ * offset after the range met there.  xa_lock held.
+ */
+static bool user_mmap_free(struct xarray *xa, unsigned long start,
+			   unsigned long last, unsigned long *next)
+{
+	struct rdma_user_mmap_entry *e;
+	unsigned long idx = start;
+	void *p;
+
+	p = xa_find(xa, &idx, U32_MAX, XA_PRESENT);
+	if (!p)
+		return true;
+	if (xa_is_value(p)) {
+		/* the end of a range from xa_to_value(p) to idx >= start */
+		*next = idx + 1;
+		return xa_to_value(p) > last;
+	}
+	e = p;
+	*next = idx + e->npages;
+	return idx > last;
+}
+
+/* Take @entry's slots out of the table; xa_lock held. */
+static void user_mmap_erase(struct xarray *xa,
+			    struct rdma_user_mmap_entry *entry)
+{
+	__xa_erase(xa, entry->start_pgoff);
+	if (entry->npages > 1)
+		__xa_erase(xa, entry->start_pgoff + entry->npages - 1);
 }
 
 /**
@@ -66,43 +101,44 @@ int rdma_user_mmap_entry_insert_range(struct ib_ucontext *ucontext,
 				      u32 max_pgoff)
 {
 	struct xarray *xa = &ucontext->mmap_xa;
-	unsigned long start = min_pgoff;
 	size_t npages = DIV_ROUND_UP(length, PAGE_SIZE);
-	u32 i;
-	int ret;
+	unsigned long start = min_pgoff, last, next;
+	int ret = -ENOMEM;
 
 	if (!length || npages > U32_MAX)
 		return -EINVAL;
 	kref_init(&entry->ref);
 	entry->ucontext = ucontext;
 	entry->driver_removed = false;
+	entry->npages = npages;
 
+	mutex_lock(&user_mmap_insert_mutex);
 	xa_lock(xa);
 	for (;;) {
-		if (start > max_pgoff || start + npages - 1 > U32_MAX) {
-			ret = -ENOMEM;
+		last = start + npages - 1;
+		if (start > max_pgoff || last > U32_MAX)
 			goto out;
-		}
-		/* reserve each offset; one taken moves the search past it */
-		for (i = 0; i < npages; i++) {
-			ret = __xa_insert(xa, start + i, NULL, GFP_KERNEL);
-			if (ret)
-				break;
-		}
-		if (!ret)
+		if (user_mmap_free(xa, start, last, &next))
 			break;
-		user_mmap_erase(xa, start, i);
-		if (ret != -EBUSY)
-			goto out;
-		start += i + 1;
+		start = next;
 	}
 	entry->start_pgoff = start;
-	entry->npages = npages;
-	for (i = 0; i < npages; i++)
-		__xa_store(xa, start + i, entry, GFP_KERNEL);
-	ret = 0;
+	/*
+	 * The marker first, then the entry that lookups find.  An insert
+	 * may drop the lock to allocate: only removals run meanwhile, and
+	 * they only free offsets.
+	 */
+	if (last != start) {
+		ret = __xa_insert(xa, last, xa_mk_value(start), GFP_KERNEL);
+		if (ret)
+			goto out;
+	}
+	ret = __xa_insert(xa, start, entry, GFP_KERNEL);
+	if (ret && last != start)
+		__xa_erase(xa, last);
 out:
 	xa_unlock(xa);
+	mutex_unlock(&user_mmap_insert_mutex);
 	return ret;
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_insert_range);
@@ -144,7 +180,9 @@ rdma_user_mmap_entry_get_pgoff(struct ib_ucontext *ucontext,
 		return NULL;
 	xa_lock(&ucontext->mmap_xa);
 	entry = xa_load(&ucontext->mmap_xa, pgoff);
-	if (!entry || entry->start_pgoff != pgoff || entry->driver_removed ||
+	/* an end marker is a value, not an entry */
+	if (!entry || xa_is_value(entry) || entry->start_pgoff != pgoff ||
+	    entry->driver_removed ||
 	    !kref_get_unless_zero(&entry->ref))
 		entry = NULL;
 	xa_unlock(&ucontext->mmap_xa);
@@ -186,7 +224,7 @@ static void rdma_user_mmap_entry_free(struct kref *kref)
 	struct ib_ucontext *ucontext = entry->ucontext;
 
 	xa_lock(&ucontext->mmap_xa);
-	user_mmap_erase(&ucontext->mmap_xa, entry->start_pgoff, entry->npages);
+	user_mmap_erase(&ucontext->mmap_xa, entry);
 	xa_unlock(&ucontext->mmap_xa);
 	ucontext->device->ops.mmap_free(entry);
 }

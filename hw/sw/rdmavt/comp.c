@@ -103,7 +103,7 @@ static bool rvt_send_wc(struct rvt_qp *qp, struct rvt_swqe *wqe,
 bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		   enum ib_wc_status status, bool in_flight)
 {
-	bool cqe, wake, handed;
+	bool cqe, wake, handed, ring;
 	unsigned long flags;
 	struct ib_wc wc;
 	u32 next;
@@ -130,11 +130,16 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	/* a driver's user ring frees the request's slot in step */
 	if (qp->drv_sq)
 		qp->rdi->driver_f.user_sq_retired(qp);
+	/* and what it holds beyond rdmavt's window comes in now */
+	ring = qp->s_flags & RVT_S_RING_FULL;
+	qp->s_flags &= ~RVT_S_RING_FULL;
 	/* a local request waited for the requests in flight before it */
 	wake = (qp->s_flags & RVT_S_WAIT_PENDING) && next == qp->sq_cur;
 	if (wake)
 		qp->s_flags &= ~RVT_S_WAIT_PENDING;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
+	if (ring)
+		queue_work(system_wq, &qp->ring_work);
 
 	/*
 	 * A datagram a wire driver could not send (no route, no neighbour)

@@ -163,6 +163,20 @@ static int rvt_qp_caps_ok(struct ib_qp *ibqp, struct ib_qp_init_attr *init)
 	return 0;
 }
 
+/*
+ * A driver's user send ring had more than rdmavt's window took, and a
+ * request retired: ring its doorbell again, as a POST_SEND would.
+ */
+static void rvt_ring_work(struct work_struct *work)
+{
+	struct rvt_qp *qp = container_of(work, struct rvt_qp, ring_work);
+
+	if (!(ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_SEND_OK))
+		return;
+	qp->rdi->driver_f.user_sq_doorbell(qp);
+	rvt_kick_sq(qp);
+}
+
 /* The fields of a new QP that need no memory. */
 static void rvt_qp_init_fields(struct rvt_qp *qp, struct rvt_dev_info *rdi,
 			       struct ib_qp_init_attr *init)
@@ -180,6 +194,7 @@ static void rvt_qp_init_fields(struct rvt_qp *qp, struct rvt_dev_info *rdi,
 	spin_lock_init(&qp->s_lock);
 	spin_lock_init(&qp->r_lock);
 	INIT_DELAYED_WORK(&qp->send_work, rvt_do_send);
+	INIT_WORK(&qp->ring_work, rvt_ring_work);
 	rvt_init_timers(qp);
 }
 
@@ -200,12 +215,19 @@ static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 	if (!qp->r_sg_list)
 		return -ENOMEM;
 
-	qp->sq_size = cap->max_send_wr + 1;
+	/*
+	 * A driver's user ring keeps what rdmavt's has no room for: a
+	 * window on it is enough (a deep user queue costs the user ring's
+	 * memory, not both).
+	 */
+	qp->max_send_wr = cap->max_send_wr;
+	qp->sq_size = (qp->drv_sq ? min(cap->max_send_wr, RVT_DRV_SQ_WINDOW) :
+		       cap->max_send_wr) + 1;
 	qp->sq_stride = struct_size_t(struct rvt_swqe, sg_list,
 				      qp->max_send_sge) +
 			qp->max_send_sge * sizeof(struct ib_sge) +
 			qp->max_inline;
-	qp->sq = vzalloc(array_size(qp->sq_size, qp->sq_stride));
+	qp->sq = kvzalloc(array_size(qp->sq_size, qp->sq_stride), GFP_KERNEL);
 	if (!qp->sq)
 		goto err_sg;
 
@@ -237,7 +259,7 @@ static int rvt_qp_alloc_rings(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 	return 0;
 
 err_sq:
-	vfree(qp->sq);
+	kvfree(qp->sq);
 err_sg:
 	kfree(qp->r_sg_list);
 	return ret;
@@ -246,7 +268,7 @@ err_sg:
 static void rvt_qp_free_rings(struct rvt_qp *qp)
 {
 	rvt_rq_free(&qp->rq);
-	vfree(qp->sq);
+	kvfree(qp->sq);
 	kfree(qp->r_sg_list);
 }
 
@@ -620,7 +642,7 @@ int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->rnr_retry = qp->s_rnr_retry_cnt;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
-	attr->cap.max_send_wr = qp->sq_size - 1;
+	attr->cap.max_send_wr = qp->max_send_wr;
 	attr->cap.max_send_sge = qp->max_send_sge;
 	attr->cap.max_inline_data = qp->max_inline;
 	if (!ibqp->srq) {
@@ -653,6 +675,8 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (rdi->driver_f.quiesce_qp)
 		rdi->driver_f.quiesce_qp(qp);
 	WRITE_ONCE(qp->state, IB_QPS_RESET);
+	/* a doorbell of rvt_ring_work() that saw the QP before RESET ends */
+	cancel_work_sync(&qp->ring_work);
 	cancel_delayed_work_sync(&qp->send_work);
 
 	/* wait for senders that are delivering to this QP */
@@ -660,6 +684,8 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_event(qp->wait, !refcount_read(&qp->refcount));
 	/* a sender may have kicked the engine before it let go */
 	rvt_sq_stop(qp);
+	/* one queued by a retire since sees RESET: it goes unrun */
+	cancel_work_sync(&qp->ring_work);
 	/* a receive WQE a wire driver took mid-message: its MR references */
 	rvt_reset_rq(qp);
 
@@ -880,6 +906,9 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	spin_lock_irqsave(&qp->s_lock, flags);
 	next = rvt_sq_next(qp, qp->sq_head);
 	if (next == qp->sq_tail) {
+		/* a driver's ring: taken again when a request retires */
+		if (qp->drv_sq)
+			qp->s_flags |= RVT_S_RING_FULL;
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		kfree(user);
 		return -ENOMEM;
@@ -927,6 +956,7 @@ static int rvt_post_refused(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	spin_lock_irqsave(&qp->s_lock, flags);
 	next = rvt_sq_next(qp, qp->sq_head);
 	if (next == qp->sq_tail) {
+		qp->s_flags |= RVT_S_RING_FULL;
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		return -ENOMEM;
 	}

@@ -553,10 +553,9 @@ static void rxe_destroy_user_qp(struct rvt_qp *qp)
 
 /*
  * The doorbell: every entry user space produced since the last one, in
- * order, copied and posted.  rdmavt's ring holds as many requests as the
- * queue, whose slots are freed only when their requests retire, so it
- * is full only when user space produced past the consumer index; what
- * does not fit waits for the next doorbell.
+ * order, copied and posted, as far as rdmavt's window on the queue
+ * (RVT_DRV_SQ_WINDOW) has room; what does not fit is taken when
+ * rdmavt rings again, once a request retired (its ring_work).
  */
 static int rxe_user_sq_doorbell(struct rvt_qp *qp)
 {

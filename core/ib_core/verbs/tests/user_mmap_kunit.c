@@ -4,7 +4,8 @@
  * (core/ib_core/verbs/user_mmap.c) on a context of the suite's making:
  * ranges found past taken offsets, exact and bounded inserts, lookups by
  * offset and by mapping length, removal, and the driver's mmap_free
- * called once with the last reference, the offsets free again.
+ * called once with the last reference, the offsets free again; a long
+ * entry covering its whole range with two slots of the table.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -186,10 +187,69 @@ static void user_mmap_lookup(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xa_empty(&c->uctx.mmap_xa));
 }
 
+/*
+ * A long entry covers its range though the table holds only its first
+ * and last offsets: an exact insert anywhere inside it, a range insert
+ * starting inside it and one overlapping its end are refused or moved
+ * past it; its first page after the end is free.
+ */
+static void user_mmap_long_entry(struct kunit *test)
+{
+	struct um_ctx *c = um_ctx(test);
+	struct um_entry *a = um_new(test, c), *b = um_new(test, c);
+	struct um_entry *d = um_new(test, c), *e = um_new(test, c);
+	unsigned long idx = 0;
+	void *p;
+	int slots = 0;
+
+	KUNIT_ASSERT_EQ(test, rdma_user_mmap_entry_insert_exact(&c->uctx,
+								&a->rdma,
+								1000 * PAGE_SIZE,
+								100), 0);
+	xa_for_each(&c->uctx.mmap_xa, idx, p)
+		slots++;
+	KUNIT_EXPECT_EQ(test, slots, 2);
+	KUNIT_EXPECT_EQ(test, rdma_user_mmap_entry_insert_exact(&c->uctx,
+								&b->rdma,
+								PAGE_SIZE, 600),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, rdma_user_mmap_entry_insert_exact(&c->uctx,
+								&b->rdma,
+								PAGE_SIZE, 1099),
+			-ENOMEM);
+	/* 4 pages from 98 would end at 101, inside: the next fit is 1100 */
+	KUNIT_ASSERT_EQ(test, rdma_user_mmap_entry_insert_range(&c->uctx,
+								&b->rdma,
+								4 * PAGE_SIZE,
+								98, 2000), 0);
+	KUNIT_EXPECT_EQ(test, b->rdma.start_pgoff, 1100);
+	/* 2 pages from 98 fit before it */
+	KUNIT_ASSERT_EQ(test, rdma_user_mmap_entry_insert_range(&c->uctx,
+								&d->rdma,
+								2 * PAGE_SIZE,
+								98, 2000), 0);
+	KUNIT_EXPECT_EQ(test, d->rdma.start_pgoff, 98);
+	/* inside the long entry: no page of it is found as an entry */
+	KUNIT_EXPECT_NULL(test, rdma_user_mmap_entry_get_pgoff(&c->uctx, 1099));
+	KUNIT_EXPECT_NULL(test, rdma_user_mmap_entry_get_pgoff(&c->uctx, 500));
+	rdma_user_mmap_entry_remove(&a->rdma);
+	/* its offsets are free again, the middle ones too */
+	KUNIT_ASSERT_EQ(test, rdma_user_mmap_entry_insert_exact(&c->uctx,
+								&e->rdma,
+								PAGE_SIZE, 600),
+			0);
+	rdma_user_mmap_entry_remove(&b->rdma);
+	rdma_user_mmap_entry_remove(&d->rdma);
+	rdma_user_mmap_entry_remove(&e->rdma);
+	KUNIT_EXPECT_EQ(test, c->freed, 4);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&c->uctx.mmap_xa));
+}
+
 static struct kunit_case rdma_user_mmap_cases[] = {
 	KUNIT_CASE(user_mmap_ranges),
 	KUNIT_CASE(user_mmap_bounds),
 	KUNIT_CASE(user_mmap_lookup),
+	KUNIT_CASE(user_mmap_long_entry),
 	{}
 };
 

@@ -14,12 +14,13 @@
 #     of 67 ms, so spurious retries come; perftest's retry_cnt of 7
 #     retries for ever, as on upstream's rxe), ib_send_lat and
 #     ib_read_lat (50 iterations) on rxe, ib_write_bw -R (5 messages
-#     of 64 KiB) on siw;
+#     of 64 KiB) on siw, ib_write_bw of 1000 64-byte messages with 512
+#     in flight on rxe (deeper than rdmavt's window on librxe's queue);
 #   - full tier, besides: 20 messages and 100 latency iterations,
 #     ib_send_bw, ib_read_bw, ib_write_lat, ib_atomic_bw and
 #     ib_atomic_lat on rxe, ib_write_bw -R, ib_send_bw -R and
 #     ib_read_bw -R on rxe and on siw, ib_send_lat -R and ib_read_lat -R
-#     on siw.
+#     on siw, and 3000 messages with 512 in flight on both.
 # rdma_rxe_rc's rxe_rc_retry_forever checks the retries themselves.
 # The clock: the check kernel's guest has no TSC it trusts (its
 # clocksource is jiffies), and perftest cannot calibrate the CPU's
@@ -41,7 +42,7 @@
 
 CLASS=/sys/class/infiniband
 
-ktap_plan $(tier_pick 8 20)
+ktap_plan $(tier_pick 9 22)
 
 setup() {
 	ip link add pf0 type dummy && ip addr add 10.81.0.1/24 dev pf0 &&
@@ -133,6 +134,7 @@ perf() {
 
 N=$(tier_pick 5 20)
 NL=$(tier_pick 50 100)
+NW=$(tier_pick 1000 3000)
 LIMIT=$(tier_pick 120 300)
 ktap_test "ib_write_bw on rxe0: 64 KiB messages" \
 	perf ib_write_bw rxe0 10.81.0.1 65536 "$N" -x "$GX"
@@ -142,7 +144,14 @@ ktap_test "ib_read_lat on rxe0 (cycles)" \
 	perf ib_read_lat rxe0 10.81.0.1 8 "$NL" -x "$GX" -C
 ktap_test "ib_write_bw -R on siw0: 64 KiB messages through rdma_cm" \
 	perf ib_write_bw siw0 10.81.1.1 65536 "$N" -R
+# a send queue deeper than rdmavt's window on it (RVT_DRV_SQ_WINDOW, 256):
+# what the window has no room for waits in librxe's ring until requests
+# retire, then rdmavt takes it
+ktap_test "ib_write_bw on rxe0: 512 writes in flight (past rdmavt's window)" \
+	perf ib_write_bw rxe0 10.81.0.1 64 "$NW" -x "$GX" -t 512
 if [ "${RDMA_TIER:-quick}" = full ]; then
+	ktap_test "ib_write_bw -R on siw0: 512 writes in flight" \
+		perf ib_write_bw siw0 10.81.1.1 64 "$NW" -R -t 512
 	ktap_test "ib_send_bw on rxe0: 64 KiB messages" \
 		perf ib_send_bw rxe0 10.81.0.1 65536 "$N" -x "$GX"
 	ktap_test "ib_read_bw on rxe0: 64 KiB messages" \
