@@ -56,8 +56,8 @@ ip() {
 
 # ucmafuzz's calls (about N a second under TCG); "ucmafuzz.seed=N" on
 # the kernel command line (RDMA_VM_APPEND) replays a run
-FUZZ_ROOT=$(tier_pick 3000 60000)
-FUZZ_USER=$(tier_pick 1500 30000)
+FUZZ_ROOT=$(tier_pick 3000 30000)
+FUZZ_USER=$(tier_pick 1500 15000)
 seed=$(sed -n 's/.*ucmafuzz\.seed=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$seed" ] || seed=$(($(date +%s) % 1000000))
 ktap_diag "ucmafuzz seed $seed"
