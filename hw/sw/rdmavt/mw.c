@@ -110,8 +110,10 @@ int rvt_dealloc_mw(struct ib_mw *ibmw)
 static int rvt_bind_check(struct rvt_qp *qp, const struct rvt_bind_wr *b,
 			  struct rvt_mw *mw, struct rvt_mregion *mr)
 {
-	if (b->access & ~RVT_MW_ACCESS)
-		return -EINVAL;
+	/*
+	 * Rights a window cannot grant (local ones: libraries pass the
+	 * MR's, pyverbs LOCAL_WRITE) are ignored, as upstream rxe does.
+	 */
 	if (mw->ibmw.pd != qp->ibqp.pd)
 		return -EACCES;
 	if (mw->ibmw.type == IB_MW_TYPE_1) {
@@ -191,7 +193,7 @@ int rvt_bind_mw(struct rvt_qp *qp, const struct rvt_bind_wr *b)
 	mw->mr = mr;
 	mw->addr = b->addr;
 	mw->length = mr ? b->length : 0;
-	mw->access = b->access;
+	mw->access = b->access & RVT_MW_ACCESS;
 	mw->qpn = qp->ibqp.qp_num;
 	mw->valid = true;
 	mw->ibmw.rkey = (mw->ibmw.rkey & ~0xffU) | (b->rkey & 0xff);

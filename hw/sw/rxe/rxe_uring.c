@@ -209,7 +209,7 @@ static size_t rxe_recv_wqe_size(u32 max_sge)
  *	data (and an ATOMIC WRITE's 8 bytes) one SGE names them in @w
  *
  * libibverbs' opcodes (IB_UVERBS_WR_*) become the kernel's; an opcode
- * user space may not post (memory windows, LOCAL_INV, ...) or one rxe
+ * user space may not post (REG_MR, SEND_WITH_INV's relatives, ...) or one rxe
  * does not know, more SGEs than the QP has or more inline bytes than
  * it takes make a request that completes with an error status
  * (@rwr->status) without running.  Whether the opcode suits the QP's
@@ -281,6 +281,12 @@ void rxe_uring_send_wr(const struct rxe_send_wqe *w, u32 max_sge,
 		rwr->bind_wr.rkey = u->wr.mw.rkey;
 		rwr->bind_wr.mr_lkey = u->wr.mw.mr_lkey;
 		rwr->bind_wr.access = u->wr.mw.access;
+		return;
+	case IB_UVERBS_WR_LOCAL_INV:
+		/* a type 2 window's key (librxe's ibv_wr_local_inv) */
+		rwr->wr.opcode = IB_WR_LOCAL_INV;
+		rwr->wr.ex.invalidate_rkey = u->ex.invalidate_rkey;
+		rwr->wr.send_flags = flags & ~IB_SEND_INLINE;
 		return;
 	case IB_UVERBS_WR_FLUSH:
 		rwr->wr.opcode = IB_WR_FLUSH;

@@ -39,13 +39,11 @@ static struct kt_vt *new_vt(struct kunit *test)
 	return kt_new_vt_named(test, "kurvt%d");
 }
 
-static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
-			    enum ib_qp_type type, struct ib_cq *scq,
-			    struct ib_cq *rcq,
-			    void (*handler)(struct ib_event *, void *))
+/* The attributes of the cases' QPs: 16 WRs of one SGE each way. */
+static struct ib_qp_init_attr qp_init_of(enum ib_qp_type type,
+					 struct ib_cq *scq, struct ib_cq *rcq)
 {
-	struct ib_qp_init_attr attr = {
-		.event_handler = handler,
+	return (struct ib_qp_init_attr) {
 		.send_cq = scq,
 		.recv_cq = rcq,
 		.qp_type = type,
@@ -58,7 +56,16 @@ static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
 		},
 		.port_num = 1,
 	};
+}
 
+static struct ib_qp *new_qp(struct kunit *test, struct kt_vt *vt,
+			    enum ib_qp_type type, struct ib_cq *scq,
+			    struct ib_cq *rcq,
+			    void (*handler)(struct ib_event *, void *))
+{
+	struct ib_qp_init_attr attr = qp_init_of(type, scq, rcq);
+
+	attr.event_handler = handler;
 	return kt_new_test_qp(test, vt, &attr);
 }
 
@@ -914,19 +921,7 @@ static void post_recv_id(struct kunit *test, struct ib_qp *qp, void *buf,
 static struct ib_qp *flushed_qp(struct kunit *test, struct kt_vt *vt,
 				struct ib_cq *cq, void *buf, int n, u64 id)
 {
-	struct ib_qp_init_attr init = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.qp_type = IB_QPT_RC,
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.cap = {
-			.max_send_wr = 4,
-			.max_recv_wr = 4,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.port_num = 1,
-	};
+	struct ib_qp_init_attr init = qp_init_of(IB_QPT_RC, cq, cq);
 	struct ib_qp_attr attr = {
 		.qp_state = IB_QPS_INIT,
 		.port_num = 1,

@@ -66,7 +66,8 @@ static void ku_convert(struct rxe_send_wqe *w, struct rvt_ring_wr *rwr,
 /*
  * Every opcode librxe posts becomes the kernel's request with its
  * fields; the SGEs are copied (user addresses and lkeys as they are);
- * a datagram's address and AH number come along.
+ * a datagram's address and AH number come along; a LOCAL_INV carries
+ * its key only.
  */
 static void rxe_uring_send_opcodes(struct kunit *test)
 {
@@ -164,6 +165,20 @@ static void rxe_uring_send_opcodes(struct kunit *test)
 			break;
 		}
 	}
+
+	/* LOCAL_INV (a type 2 window's key): the key, no SGE, no inline */
+	memset(&w->wr.wr, 0, sizeof(w->wr.wr));
+	w->wr.opcode = IB_UVERBS_WR_LOCAL_INV;
+	w->wr.send_flags = IB_SEND_SIGNALED | IB_SEND_INLINE;
+	w->wr.ex.invalidate_rkey = 0x1234;
+	w->dma.num_sge = 1;
+	ku_convert(w, &rwr, sges);
+	KUNIT_EXPECT_EQ(test, rwr.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, rwr.wr.opcode, IB_WR_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, rwr.wr.ex.invalidate_rkey, 0x1234);
+	KUNIT_EXPECT_EQ(test, rwr.wr.send_flags,
+			(unsigned int)IB_SEND_SIGNALED);
+	KUNIT_EXPECT_EQ(test, rwr.wr.num_sge, 0);
 }
 
 /*
@@ -239,8 +254,8 @@ static void rxe_uring_send_inline(struct kunit *test)
 
 /*
  * Malformed entries become requests that complete in error, with their
- * ID, and name no SGE: opcodes user space may not post here (LOCAL_INV,
- * BIND_MW, TSO, READ with invalidate, masked atomics) or that do not
+ * ID, and name no SGE: opcodes user space may not post here (TSO, READ
+ * with invalidate, masked atomics) or that do not
  * exist, more SGEs than the QP has, more inline bytes than it takes.
  * Flags outside libibverbs' FENCE, SIGNALED, SOLICITED and INLINE are
  * dropped.
@@ -248,7 +263,6 @@ static void rxe_uring_send_inline(struct kunit *test)
 static void rxe_uring_send_malformed(struct kunit *test)
 {
 	static const u32 bad_ops[] = {
-		IB_UVERBS_WR_LOCAL_INV,
 		IB_UVERBS_WR_TSO, IB_UVERBS_WR_RDMA_READ_WITH_INV,
 		IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP, 16, 0x20, 0xff,
 		0x80000000, U32_MAX,
