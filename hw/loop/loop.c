@@ -26,6 +26,10 @@
 #include "loop.h"
 #include "switch.h"
 
+/* what an HCA says of itself: the GUIDs' OUI, "LH" */
+#define LOOP_VENDOR_ID	0x02fa4e
+#define LOOP_PART_ID	0x4c48
+
 static unsigned int devices;
 module_param(devices, uint, 0444);
 MODULE_PARM_DESC(devices, "number of loop devices to create at load time");
@@ -291,6 +295,13 @@ static struct loop_dev *loop_create(const char *name, bool user_unreg,
 	rdi->ibdev.node_guid = cpu_to_be64(0x02fa4e0100000000ULL |
 					   ((u64)lid << 8));
 	strscpy(rdi->ibdev.node_desc, "rdma_loop", sizeof(rdi->ibdev.node_desc));
+	/*
+	 * The OUI of the node GUID (locally administered), as the switch
+	 * has: libibverbs' users take a vendor of 0 for no device
+	 * (pyverbs' test_query_device)
+	 */
+	rdi->dparms.props.vendor_id = LOOP_VENDOR_ID;
+	rdi->dparms.props.vendor_part_id = LOOP_PART_ID;
 	/* the port's LID while no subnet manager assigns another */
 	rdi->dparms.lid[0] = lid;
 	rdi->dparms.managed = managed_ports;

@@ -166,10 +166,11 @@ lid=$(printf '%d' "$(cat $CLASS/uvloop0/ports/1/lid)")
 if [ $rc = 0 ] &&
 	ktap_has_line "$out" "	transport:			InfiniBand (0)" &&
 	ktap_has_line "$out" "			link_layer:		InfiniBand" &&
-	ktap_has_line "$out" "			port_lid:		$lid"; then
-	ktap_pass "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID"
+	ktap_has_line "$out" "			port_lid:		$lid" &&
+	ktap_has_line "$out" "	vendor_id:			0x2fa4e"; then
+	ktap_pass "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID, the GUID's OUI as vendor"
 else
-	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID" "exit $rc, lid $lid"
+	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID, the GUID's OUI as vendor" "exit $rc, lid $lid"
 fi
 
 # Debian's pingpong programs: a server and a client on this guest, over
