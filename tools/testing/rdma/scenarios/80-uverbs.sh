@@ -163,14 +163,15 @@ out=$(ibv_devinfo -d uvloop0 2>&1)
 rc=$?
 ktap_quote "$out"
 lid=$(printf '%d' "$(cat $CLASS/uvloop0/ports/1/lid)")
+what="ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID, the GUIDs' OUI as vendor"
 if [ $rc = 0 ] &&
 	ktap_has_line "$out" "	transport:			InfiniBand (0)" &&
 	ktap_has_line "$out" "			link_layer:		InfiniBand" &&
 	ktap_has_line "$out" "			port_lid:		$lid" &&
 	ktap_has_line "$out" "	vendor_id:			0x2fa4e"; then
-	ktap_pass "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID, the GUID's OUI as vendor"
+	ktap_pass "$what"
 else
-	ktap_fail "ibv_devinfo -d uvloop0 (ipathverbs): InfiniBand, sysfs's LID, the GUID's OUI as vendor" "exit $rc, lid $lid"
+	ktap_fail "$what" "exit $rc, lid $lid"
 fi
 
 # Debian's pingpong programs: a server and a client on this guest, over
