@@ -851,6 +851,21 @@ static u8 *rvt_user_inline(const struct ib_send_wr *wr, u32 len)
 }
 
 /*
+ * Is the send ring full?  Else *@next is the slot after the head.  A
+ * QP with a driver's user ring is marked, so that the next request to
+ * retire rings the doorbell again.  Under qp->s_lock.
+ */
+static bool rvt_sq_full(struct rvt_qp *qp, u32 *next)
+{
+	*next = rvt_sq_next(qp, qp->sq_head);
+	if (*next != qp->sq_tail)
+		return false;
+	if (qp->drv_sq)
+		qp->s_flags |= RVT_S_RING_FULL;
+	return true;
+}
+
+/*
  * Queue @wr.  @user_addrs: inline data is at user addresses (a user
  * QP's request through POST_SEND); else at kernel ones.
  */
@@ -904,11 +919,7 @@ static int rvt_post_one_send(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	 * sq_tail and sq_head, and sq_head moves on once the slot is whole.
 	 */
 	spin_lock_irqsave(&qp->s_lock, flags);
-	next = rvt_sq_next(qp, qp->sq_head);
-	if (next == qp->sq_tail) {
-		/* a driver's ring: taken again when a request retires */
-		if (qp->drv_sq)
-			qp->s_flags |= RVT_S_RING_FULL;
+	if (rvt_sq_full(qp, &next)) {
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		kfree(user);
 		return -ENOMEM;
@@ -954,9 +965,7 @@ static int rvt_post_refused(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	u32 next;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
-	next = rvt_sq_next(qp, qp->sq_head);
-	if (next == qp->sq_tail) {
-		qp->s_flags |= RVT_S_RING_FULL;
+	if (rvt_sq_full(qp, &next)) {
 		spin_unlock_irqrestore(&qp->s_lock, flags);
 		return -ENOMEM;
 	}
