@@ -113,6 +113,25 @@ tcp_listening() {
 	return 1
 }
 
+# cm_listening COMM [PORT]: a process named COMM has an rdma_cm id that
+# listens (on PORT if given): a line of "rdma resource show cm_id" with
+# "state LISTEN" and "comm COMM", in whatever order the tool prints them.
+# For ktap_wait before an RDMA client starts: a client that comes early
+# is refused, and one that retries may meet the server half-way (one of
+# its connections accepted while it already gives up on another).
+cm_listening() {
+	local l
+	while IFS= read -r l; do
+		case "$l" in *"state LISTEN"*) ;; *) continue ;; esac
+		case "$l" in *"comm $1 "* | *"comm $1") ;; *) continue ;; esac
+		[ -z "$2" ] && return 0
+		case "$l" in *":$2 "* | *":$2") return 0 ;; esac
+	done <<CM_EOF
+$(rdma resource show cm_id 2>&1)
+CM_EOF
+	return 1
+}
+
 KTAP_NUM=0
 KTAP_PLANNED=0
 KTAP_FAILED=0

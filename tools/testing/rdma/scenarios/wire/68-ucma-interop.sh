@@ -31,18 +31,22 @@ RPINGS=50
 UPSTREAM_MODULES="ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_ucm rdma_rxe"
 
 # pair TAG NAME SERVER_GUEST SERVER... -- CLIENT...: the server on guest
-# SERVER_GUEST (started before the two meet), the client on the other
-# (tried again while the server does not listen yet, 30 s at most;
-# CLIENT's "@PEER" is the server's address); each side passes when its
-# program exits 0.  TAG, the same on both guests, names the meeting.
+# SERVER_GUEST (the two meet once it listens), the client on the other
+# (CLIENT's "@PEER" is the server's address); each side passes when its
+# program exits 0.  TAG, the same on both guests, names the meeting.  No
+# client is tried again: one that retried could meet the server half-way
+# (a connection accepted while the client gave up on another).
 pair() {
-	local tag=$1 name=$2 sg=$3 srv="" pid="" rc=0 out tries=0 a
+	local tag=$1 name=$2 sg=$3 srv="" pid="" rc=0 out a
 	shift 3
 	while [ "$1" != -- ]; do srv="$srv $1"; shift; done
 	shift
 	if [ "$WIRE_SELF" = "$sg" ]; then
 		timeout 120 $srv >/tmp/srv.out 2>&1 &
 		pid=$!
+		a=${srv# }
+		ktap_wait 30 cm_listening "${a%% *}" ||
+			ktap_diag "$name: the server does not listen after 30 s"
 	fi
 	if ! wire_sync "$tag"; then
 		[ -n "$pid" ] && kill "$pid" 2>/dev/null
@@ -57,18 +61,7 @@ pair() {
 			[ "$a" = @PEER ] && a=$WIRE_PEER_IP
 			echo "$a"
 		done)
-		while :; do
-			rc=0
-			out=$(timeout 90 "$@" 2>&1) || rc=$?
-			[ $rc -eq 0 ] && break
-			case "$out" in
-			*"ping data"* | *"data transfers"*) break ;;
-			esac
-			tries=$((tries + 1))
-			[ $tries -ge 60 ] && break
-			ktap_nap 0.5
-		done
-		[ $tries -gt 0 ] && ktap_diag "$name: $tries attempt(s) before the server listened"
+		out=$(timeout 90 "$@" 2>&1) || rc=$?
 	fi
 	ktap_quote "$(echo "$out" | tail -n 4)"
 	wire_sync "$tag: done" || ktap_diag "the other half did not finish $tag"
