@@ -507,6 +507,10 @@ struct rvt_driver_params {
  * @user_sq_retired: with @create_user_qp; the oldest request of the
  *	QP's send queue retired (completed or flushed; requests retire in
  *	the order they were posted): the driver frees its ring slot.
+ *	Returns true when its ring holds requests that no doorbell will
+ *	announce (a provider that rings only when the QP looks idle):
+ *	rdmavt then rings the doorbell itself from a work item, as when
+ *	its window was full.
  *	Requests a RESET forgot do not retire: the driver's
  *	@modify_qp frees their slots (the count still in rdmavt's ring
  *	is qp->sq_head - qp->sq_tail modulo qp->sq_size, read under
@@ -578,7 +582,7 @@ struct rvt_driver_provided {
 			      struct ib_udata *udata);
 	void (*destroy_user_qp)(struct rvt_qp *qp);
 	int (*user_sq_doorbell)(struct rvt_qp *qp);
-	void (*user_sq_retired)(struct rvt_qp *qp);
+	bool (*user_sq_retired)(struct rvt_qp *qp);
 	bool (*user_rq_take)(struct rvt_rq *rq, struct rvt_rwqe *wqe);
 	u32 (*user_rq_count)(struct rvt_rq *rq);
 	int (*create_user_srq)(struct rvt_srq *srq, struct ib_srq_attr *attr,

@@ -300,7 +300,9 @@ struct rvt_swqe {
  *	requests come from it alone, through the doorbell
  *	(driver_f.user_sq_doorbell, rvt_post_ring_wr())
  * @ring_work: rings the driver's doorbell again once a request retires
- *	from a full @sq while @drv_sq has more (RVT_S_RING_FULL)
+ *	from a full @sq while @drv_sq has more (RVT_S_RING_FULL), or when
+ *	driver_f.user_sq_retired says @drv_sq holds requests no doorbell
+ *	announces
  * @s_flags: RVT_S_* flags
  * @s_lsn: limit sequence number: the last SSN the responder's credits
  *	cover

@@ -127,11 +127,13 @@ bool rvt_sq_retire(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	if (qp->sq_cur == qp->sq_tail)
 		qp->sq_cur = next;
 	qp->sq_tail = next;
-	/* a driver's user ring frees the request's slot in step */
-	if (qp->drv_sq)
-		qp->rdi->driver_f.user_sq_retired(qp);
-	/* and what it holds beyond rdmavt's window comes in now */
-	ring = qp->s_flags & RVT_S_RING_FULL;
+	/*
+	 * a driver's user ring frees the request's slot in step; what it
+	 * holds beyond rdmavt's window, or filled without a doorbell,
+	 * comes in now
+	 */
+	ring = qp->drv_sq && qp->rdi->driver_f.user_sq_retired(qp);
+	ring |= qp->s_flags & RVT_S_RING_FULL;
 	qp->s_flags &= ~RVT_S_RING_FULL;
 	/* a local request waited for the requests in flight before it */
 	wake = (qp->s_flags & RVT_S_WAIT_PENDING) && next == qp->sq_cur;

@@ -177,12 +177,17 @@ static void rvt_ring_work(struct work_struct *work)
 	rvt_kick_sq(qp);
 }
 
-/* The fields of a new QP that need no memory. */
+/*
+ * The fields of a new QP that need no memory.  An RNIC's QP starts in
+ * INIT, as an iWARP QP starts idle (RFC 5040's Idle, reported as INIT by
+ * upstream's siw): it takes receives before the connection exists.
+ */
 static void rvt_qp_init_fields(struct rvt_qp *qp, struct rvt_dev_info *rdi,
 			       struct ib_qp_init_attr *init)
 {
 	qp->rdi = rdi;
-	qp->state = IB_QPS_RESET;
+	qp->state = rdi->ibdev.node_type == RDMA_NODE_RNIC ? IB_QPS_INIT :
+		    IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->max_send_sge = init->cap.max_send_sge;
 	qp->max_inline = init->cap.max_inline_data;

@@ -583,7 +583,8 @@ static int rxe_user_sq_doorbell(struct rvt_qp *qp)
 	return 0;
 }
 
-static void rxe_user_sq_retired(struct rvt_qp *qp)
+/* librxe rings the doorbell for every request it posts */
+static bool rxe_user_sq_retired(struct rvt_qp *qp)
 {
 	struct rxe_usq *u = qp->drv_sq;
 
@@ -591,6 +592,7 @@ static void rxe_user_sq_retired(struct rvt_qp *qp)
 	u->sq.index = (u->sq.index + 1) & u->sq.mask;
 	/* release: the entry was copied long before; the slot is free */
 	smp_store_release(&u->sq.buf->consumer_index, u->sq.index);
+	return false;
 }
 
 /*

@@ -92,7 +92,6 @@ struct rvt_ring_wr;
 struct siw_cqe;
 struct siw_sqe;
 void siw_uring_hooks(struct rvt_dev_info *rdi);
-void siw_uring_quiesce(struct rvt_qp *qp);
 void siw_uring_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr, int mask);
 u8 siw_uring_cqe_fill(struct siw_cqe *cqe, const struct ib_wc *wc);
 void siw_uring_send_wr(const struct siw_sqe *sqe, struct rvt_ring_wr *rwr,

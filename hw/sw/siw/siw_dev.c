@@ -185,15 +185,6 @@ static void siw_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	siw_cm_qp_modified(qp, attr, attr_mask, udata);
 }
 
-/*
- * A QP is being destroyed: its user send queue is taken from no more,
- * and the connection manager lets go of it.
- */
-static void siw_quiesce_qp(struct rvt_qp *qp)
-{
-	siw_uring_quiesce(qp);
-	siw_cm_qp_quiesce(qp);
-}
 
 static struct siw_device *siw_device_alloc(struct net_device *ndev)
 {
@@ -238,7 +229,7 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
 	/* both halves hear of a QP's state change; the CM of its destroy */
 	rdi->driver_f.modify_qp = siw_modify_qp;
-	rdi->driver_f.quiesce_qp = siw_quiesce_qp;
+	rdi->driver_f.quiesce_qp = siw_cm_qp_quiesce;
 	/* upstream siw carries RC QPs only */
 	rdi->dparms.qp_types = BIT(IB_QPT_RC);
 	/* libsiw maps siw's own queues (siw-abi.h), not rdmavt's */

@@ -18,7 +18,8 @@
  * libsiw rings the doorbell (POST_SEND with no request) only when the
  * slot before the ones it filled is free, that is when the kernel looks
  * idle; so when a request retires and the next slot was filled, the
- * kernel takes it without a doorbell (the QP's work item).  The free
+ * kernel takes it without a doorbell (rdmavt rings it from the QP's
+ * ring_work when user_sq_retired says so).  The free
  * slot and the filled one are a store each side and a load of the
  * other's: a full barrier on both sides makes one of them see the other.
  *
@@ -27,13 +28,12 @@
  * entry completes in error (rvt_post_ring_wr()).
  *
  * Locks: struct siw_usq.lock serialises taking send entries (doorbell,
- * work item, RESET) and nests outside qp->s_lock; the rings' other
+ * RESET) and nests outside qp->s_lock; the rings' other
  * indexes are under the rdmavt lock of what they stand for (see rdmavt's
  * hooks).
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 #include <uapi/rdma/siw-abi.h>
@@ -432,12 +432,10 @@ static bool siw_user_cq_notify(struct rvt_cq *cq, bool solicited)
  * @rq: the receive queue (qp->rq.drv_ring) without an SRQ; its index is
  *	the next slot to take, under qp->rq.lock
  * @qp: the QP
- * @lock: serialises taking send entries: the doorbell, @work and RESET
+ * @lock: serialises taking send entries: the doorbell (user space's or
+ *	rdmavt's ring_work) and RESET
  * @taken: the next send slot to take (under @lock; read locklessly by
- *	the retire path, which only schedules @work)
- * @dead: the QP is being destroyed: @work takes nothing (under @lock)
- * @work: takes the entries filled while rdmavt was busy, without a
- *	doorbell
+ *	the retire path, which only asks for rdmavt's ring_work)
  * @slot: the entry being taken, copied out of user space's reach
  * @sges: the SGEs of the request made of it
  */
@@ -447,8 +445,6 @@ struct siw_usq {
 	struct rvt_qp		*qp;
 	struct mutex		lock;	/* see above */
 	u32			taken;
-	bool			dead;
-	struct work_struct	work;
 	struct siw_sqe		slot;
 	struct ib_sge		sges[SIW_MAX_SGE];
 };
@@ -487,21 +483,7 @@ static int siw_user_sq_doorbell(struct rvt_qp *qp)
 	return 0;
 }
 
-static void siw_usq_work(struct work_struct *work)
-{
-	struct siw_usq *u = container_of(work, struct siw_usq, work);
-	struct rvt_qp *qp = u->qp;
-
-	mutex_lock(&u->lock);
-	if (!u->dead &&
-	    (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_SEND_OK)) {
-		siw_usq_take(u);
-		rvt_kick_sq(qp);
-	}
-	mutex_unlock(&u->lock);
-}
-
-static void siw_user_sq_retired(struct rvt_qp *qp)
+static bool siw_user_sq_retired(struct rvt_qp *qp)
 {
 	struct siw_usq *u = qp->drv_sq;
 	struct siw_sqe *sqe = siw_uring_sqe(&u->sq, u->sq.index);
@@ -514,10 +496,8 @@ static void siw_user_sq_retired(struct rvt_qp *qp)
 	/* the free slot before the look at the next: see the file's head */
 	smp_mb();
 	taken = READ_ONCE(u->taken);
-	if (taken - u->sq.index < u->sq.num &&
-	    (READ_ONCE(siw_uring_sqe(&u->sq, taken)->flags) & SIW_WQE_VALID) &&
-	    !READ_ONCE(u->dead))
-		queue_work(system_wq, &u->work);
+	return taken - u->sq.index < u->sq.num &&
+	       (READ_ONCE(siw_uring_sqe(&u->sq, taken)->flags) & SIW_WQE_VALID);
 }
 
 /*
@@ -546,7 +526,6 @@ static void siw_user_sq_reset(struct rvt_qp *qp)
 
 static void siw_usq_free(struct siw_usq *u)
 {
-	cancel_work_sync(&u->work);
 	siw_uring_free(&u->sq);
 	if (u->rq.mmap)
 		siw_uring_free(&u->rq);
@@ -576,7 +555,6 @@ static int siw_create_user_qp(struct rvt_qp *qp, struct ib_qp_init_attr *init,
 		return -ENOMEM;
 	u->qp = qp;
 	mutex_init(&u->lock);
-	INIT_WORK(&u->work, siw_usq_work);
 	ret = siw_uring_init(&u->sq, udata, cap->max_send_wr,
 			     sizeof(struct siw_sqe), 0);
 	if (ret)
@@ -610,25 +588,6 @@ err:
 static void siw_destroy_user_qp(struct rvt_qp *qp)
 {
 	siw_usq_free(qp->drv_sq);
-}
-
-/**
- * siw_uring_quiesce - a user QP is being destroyed: no more send entries
- *	are taken without a doorbell
- * @qp: the QP (any QP: a kernel one has nothing to stop)
- *
- * Context: process context, may sleep (waits for the work item).
- */
-void siw_uring_quiesce(struct rvt_qp *qp)
-{
-	struct siw_usq *u = qp->drv_sq;
-
-	if (!u)
-		return;
-	mutex_lock(&u->lock);
-	WRITE_ONCE(u->dead, true);
-	mutex_unlock(&u->lock);
-	cancel_work_sync(&u->work);
 }
 
 /**
