@@ -55,6 +55,19 @@ int ib_device_alloc_port_data(struct ib_device *device);
 
 /* Unregister unless done already; may free a dealloc_driver device. */
 void __ib_unregister_device(struct ib_device *ib_dev);
+
+#ifdef CONFIG_CGROUP_RDMA
+void ib_device_register_rdmacg(struct ib_device *device);
+void ib_device_unregister_rdmacg(struct ib_device *device);
+#else
+static inline void ib_device_register_rdmacg(struct ib_device *device)
+{
+}
+
+static inline void ib_device_unregister_rdmacg(struct ib_device *device)
+{
+}
+#endif
 void ib_unregister_work(struct work_struct *work);
 
 /*

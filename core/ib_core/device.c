@@ -1281,6 +1281,8 @@ int ib_register_device(struct ib_device *device, const char *name,
 		goto err_cache;
 	}
 
+	/* before any client: ib_uverbs charges what user space makes */
+	ib_device_register_rdmacg(device);
 	ret = enable_device_and_get(device);
 	if (ret) {
 		void (*dealloc_fn)(struct ib_device *dev);
@@ -1326,6 +1328,8 @@ void __ib_unregister_device(struct ib_device *ib_dev)
 	mutex_lock(&ib_dev->unregistration_lock);
 	if (refcount_read(&ib_dev->refcount)) {
 		disable_device(ib_dev);
+		/* ib_uverbs, removed, has given back all it charged */
+		ib_device_unregister_rdmacg(ib_dev);
 		rdma_nl_notify_event(ib_dev, 0, RDMA_UNREGISTER_EVENT);
 		free_netdevs(ib_dev);
 		ib_device_unregister_sysfs(ib_dev);

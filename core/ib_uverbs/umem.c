@@ -19,6 +19,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
+#include <rdma/ib_umem_odp.h>
 
 /*
  * Give back the pages of @umem (after unmapping them if @mapped) and free
@@ -206,7 +207,8 @@ EXPORT_SYMBOL(ib_umem_get);
  *
  * The pages are unmapped from the device and unpinned, marked dirty when
  * they were pinned writable; the owner's pinned_vm is uncharged.  A
- * dma-buf umem is handed to ib_umem_dmabuf_release().
+ * dma-buf umem is handed to ib_umem_dmabuf_release(), an on-demand paging
+ * one to ib_umem_odp_release().
  *
  * Context: Process context; sleeps.  The owning mm need not be current's:
  * the umem holds it until here.
@@ -221,9 +223,10 @@ void ib_umem_release(struct ib_umem *umem)
 		ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
 		return;
 	}
-	/* no ODP umem is made yet (ib_umem_get() refuses ON_DEMAND) */
-	if (WARN_ON_ONCE(umem->is_odp))
+	if (umem->is_odp) {
+		ib_umem_odp_release(to_ib_umem_odp(umem));
 		return;
+	}
 
 	ib_umem_put_pages(umem->ibdev, umem, true);
 	atomic64_sub(ib_umem_num_pages(umem), &umem->owning_mm->pinned_vm);

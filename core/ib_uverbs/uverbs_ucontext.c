@@ -86,6 +86,13 @@ static int uverbs_context_create(struct uverbs_attr_bundle *attrs,
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
+	/* a context is an HCA handle of the rdma cgroup's "rdma.max" */
+	ret = ib_rdmacg_try_charge(&uctx->cg_obj, ib_dev,
+				   RDMACG_RESOURCE_HCA_HANDLE);
+	if (ret) {
+		kfree(uctx);
+		goto out_unlock;
+	}
 	uctx->device = ib_dev;
 	uctx->ufile = file;
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC);
@@ -155,6 +162,7 @@ err_fd:
 err_free:
 	rdma_restrack_del(&uctx->res);
 	xa_destroy(&uctx->mmap_xa);
+	ib_rdmacg_uncharge(&uctx->cg_obj, ib_dev, RDMACG_RESOURCE_HCA_HANDLE);
 	kfree(uctx);
 	attrs->context = NULL;
 out_unlock:
@@ -168,7 +176,8 @@ out_unlock:
  *
  * Context: process context, a command of the file.
  * Return: 0; -EINVAL when the file has a context already, -EIO when its
- * device went away, -ENOMEM, -EMFILE, -EFAULT, or the driver's error.
+ * device went away, -EAGAIN past the rdma cgroup's limit of HCA handles,
+ * -ENOMEM, -EMFILE, -EFAULT, or the driver's error.
  */
 int uverbs_get_context(struct uverbs_attr_bundle *attrs)
 {
@@ -232,6 +241,7 @@ void uverbs_destroy_ucontext(struct ib_uverbs_file *file, bool device_gone)
 	ib_dev->ops.dealloc_ucontext(uctx);
 	WARN_ON(!xa_empty(&uctx->mmap_xa));
 	xa_destroy(&uctx->mmap_xa);
+	ib_rdmacg_uncharge(&uctx->cg_obj, ib_dev, RDMACG_RESOURCE_HCA_HANDLE);
 	kfree(uctx);
 	file->ucontext = NULL;
 	file->async = NULL;

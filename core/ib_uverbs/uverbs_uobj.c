@@ -124,6 +124,14 @@ uverbs_idr_alloc_begin(const struct uverbs_api_object *obj,
 		return ERR_PTR(ret);
 	}
 	uobj->id = id;
+	/* a handle is an HCA object of the rdma cgroup's "rdma.max" */
+	ret = ib_rdmacg_try_charge(&uobj->cg_obj, uobj->context->device,
+				   RDMACG_RESOURCE_HCA_OBJECT);
+	if (ret) {
+		xa_erase(&attrs->ufile->objects, id);
+		kfree(uobj);
+		return ERR_PTR(ret);
+	}
 	return uobj;
 }
 
@@ -137,6 +145,13 @@ static void uverbs_idr_alloc_commit(struct ib_uobject *uobj)
 static void uverbs_idr_remove_handle(struct ib_uobject *uobj)
 {
 	xa_erase(&uobj->ufile->objects, uobj->id);
+}
+
+static void uverbs_idr_alloc_abort(struct ib_uobject *uobj)
+{
+	ib_rdmacg_uncharge(&uobj->cg_obj, uobj->context->device,
+			   RDMACG_RESOURCE_HCA_OBJECT);
+	uverbs_idr_remove_handle(uobj);
 }
 
 static struct ib_uobject *
@@ -169,7 +184,14 @@ static int uverbs_idr_destroy_hw(struct ib_uobject *uobj,
 		container_of(uobj->uapi_object->type_attrs,
 			     struct uverbs_obj_idr_type, type);
 
-	return t->destroy_object(uobj, why, attrs);
+	int ret;
+
+	ret = t->destroy_object(uobj, why, attrs);
+	/* an aborted creation gives its charge back in alloc_abort */
+	if (!ret && why != RDMA_REMOVE_ABORT)
+		ib_rdmacg_uncharge(&uobj->cg_obj, uobj->context->device,
+				   RDMACG_RESOURCE_HCA_OBJECT);
+	return ret;
 }
 
 static void uverbs_idr_swap(struct ib_uobject *obj_old,
@@ -185,7 +207,7 @@ static void uverbs_idr_swap(struct ib_uobject *obj_old,
 const struct uverbs_obj_type_class uverbs_idr_class = {
 	.alloc_begin = uverbs_idr_alloc_begin,
 	.alloc_commit = uverbs_idr_alloc_commit,
-	.alloc_abort = uverbs_idr_remove_handle,
+	.alloc_abort = uverbs_idr_alloc_abort,
 	.lookup_get = uverbs_idr_lookup_get,
 	.lookup_put = uverbs_idr_lookup_put,
 	.destroy_hw = uverbs_idr_destroy_hw,
@@ -430,7 +452,8 @@ void rdma_lookup_put_uobject(struct ib_uobject *uobj,
  * Context: process context, a command of the file.
  * Return: the object, its handle reserved but not visible, or an
  * ERR_PTR() (-EINVAL without a context, -EIO once the device is gone,
- * -ENOMEM, -EBUSY when the file has INT_MAX objects, -EMFILE).
+ * -ENOMEM, -EBUSY when the file has INT_MAX objects, -EMFILE, -EAGAIN
+ * past the rdma cgroup's limit of HCA objects).
  */
 struct ib_uobject *rdma_alloc_begin_uobject(const struct uverbs_api_object *obj,
 					    struct uverbs_attr_bundle *attrs)

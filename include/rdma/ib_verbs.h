@@ -11,6 +11,7 @@
 #define IB_VERBS_H
 
 #include <linux/atomic.h>
+#include <linux/cgroup_rdma.h>
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/dim.h>
@@ -1809,6 +1810,28 @@ struct ib_rdmacg_object {
 #endif
 };
 
+#ifdef CONFIG_CGROUP_RDMA
+int ib_rdmacg_try_charge(struct ib_rdmacg_object *cg_obj,
+			 struct ib_device *device,
+			 enum rdmacg_resource_type resource_index);
+void ib_rdmacg_uncharge(struct ib_rdmacg_object *cg_obj,
+			struct ib_device *device,
+			enum rdmacg_resource_type resource_index);
+#else
+static inline int ib_rdmacg_try_charge(struct ib_rdmacg_object *cg_obj,
+				       struct ib_device *device,
+				       enum rdmacg_resource_type resource_index)
+{
+	return 0;
+}
+
+static inline void ib_rdmacg_uncharge(struct ib_rdmacg_object *cg_obj,
+				      struct ib_device *device,
+				      enum rdmacg_resource_type resource_index)
+{
+}
+#endif
+
 struct ib_uverbs_file;
 struct uverbs_api_object;
 
@@ -2674,6 +2697,11 @@ struct ib_device {
 	struct list_head		subdev_list;
 
 	enum rdma_nl_name_assign_type	name_assign_type;
+
+#ifdef CONFIG_CGROUP_RDMA
+	/* the rdma cgroup controller's view: registered while @this is */
+	struct rdmacg_device		cg_device;
+#endif
 };
 
 static inline void *rdma_zalloc_obj(struct ib_device *dev, size_t size,

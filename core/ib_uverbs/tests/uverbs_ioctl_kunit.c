@@ -26,6 +26,7 @@
  *    its file then closing alone.
  */
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -357,14 +358,25 @@ struct ku_call {
 static int rdma_uverbs_ioctl_init(struct kunit *test)
 {
 	struct ku_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 1);
+	struct fake_hca *hca;
 
-	if (!e)
+	if (!e || !desc)
 		return -ENOMEM;
 	e->dev = kunit_kzalloc(test, sizeof(*e->dev), GFP_KERNEL);
 	e->file.ucontext = kunit_kzalloc(test, sizeof(*e->file.ucontext),
 					 GFP_KERNEL);
 	if (!e->dev || !e->file.ucontext)
 		return -ENOMEM;
+	/*
+	 * The uapi is built for e->dev; the context's device is a
+	 * registered one, on which handles are charged to the rdma cgroup.
+	 */
+	desc->name = "kuioctl%d";
+	hca = fake_hca_kunit_create_registered(test, desc);
+	if (IS_ERR_OR_NULL(hca))
+		return hca ? PTR_ERR(hca) : -ENOMEM;
+	e->file.ucontext->device = &hca->ibdev;
 	e->dev->ops.driver_id = KU_DRIVER_ID;
 	xa_init_flags(&e->file.objects, XA_FLAGS_ALLOC);
 	spin_lock_init(&e->file.uobjects_lock);

@@ -9,6 +9,7 @@
  * what refused.
  */
 #include <kunit/test.h>
+#include <kunit/rdma_fake_hca.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -68,18 +69,26 @@ static const struct uverbs_api_object ku_other_type = {
 static int rdma_uverbs_uobj_init(struct kunit *test)
 {
 	struct ku_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct fake_hca_desc *desc = fake_hca_kunit_desc(test, 1);
+	struct fake_hca *hca;
 
-	if (!e)
+	if (!e || !desc)
 		return -ENOMEM;
+	/* a registered device: handles are charged to the rdma cgroup on it */
+	desc->name = "kuuobj%d";
+	hca = fake_hca_kunit_create_registered(test, desc);
+	if (IS_ERR_OR_NULL(hca))
+		return hca ? PTR_ERR(hca) : -ENOMEM;
 	xa_init_flags(&e->file.objects, XA_FLAGS_ALLOC);
 	spin_lock_init(&e->file.uobjects_lock);
 	INIT_LIST_HEAD(&e->file.uobjects);
 	mutex_init(&e->file.ucontext_lock);
-	/* creating needs a context; nothing of it is used */
+	/* creating needs a context; only its device is used */
 	e->file.ucontext = kunit_kzalloc(test, sizeof(*e->file.ucontext),
 					 GFP_KERNEL);
 	if (!e->file.ucontext)
 		return -ENOMEM;
+	e->file.ucontext->device = &hca->ibdev;
 	e->attrs.ufile = &e->file;
 	test->priv = e;
 	return 0;

@@ -185,7 +185,6 @@ static void siw_modify_qp(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	siw_cm_qp_modified(qp, attr, attr_mask, udata);
 }
 
-
 static struct siw_device *siw_device_alloc(struct net_device *ndev)
 {
 	struct rvt_dev_info *rdi;

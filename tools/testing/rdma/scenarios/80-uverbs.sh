@@ -31,7 +31,9 @@
 # (malformed send entries, SGE counts and indices past the queues,
 # resizes under pending entries, a UD entry naming no AH).  In exclusive
 # netns mode, a uverbsN refused (EPERM) from a namespace other than its
-# device's.  Then a device deleted while nothing holds it, and
+# device's.  The rdma cgroup controller's limits (uverbstest --cgroup:
+# contexts and objects, EAGAIN past them, a device deleted under its
+# charges).  Then a device deleted while nothing holds it, and
 # everything unloads.
 # needs: /usr/bin/rdma /usr/bin/ip /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 # needs: /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
@@ -63,7 +65,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan $(tier_pick 26 30)
+ktap_plan $(tier_pick 29 33)
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -264,6 +266,23 @@ if [ -z "$left" ]; then
 else
 	ktap_fail "its close took its context and its PD" "$left"
 fi
+
+# The rdma cgroup controller (cgroup v2): uverbstest --cgroup joins a
+# cgroup limited to 2 contexts and 3 objects on uvcg0 and meets EAGAIN
+# past them; uvcg0 is deleted under its charges, which the controller
+# then forgets without a complaint.
+CG=/sys/fs/cgroup
+cg_setup() {
+	{ grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG; } &&
+		echo +rdma >$CG/cgroup.subtree_control && mkdir $CG/uvcg &&
+		rdma link add uvcg0 type loop netdev lo
+}
+ktap_test "cgroup2 with the rdma controller; uvcg0 added" cg_setup
+ktap_tool "uverbstest --cgroup" uverbstest --cgroup uvcg0 $CG/uvcg
+cg_gone() {
+	rmdir $CG/uvcg && ! dmesg | grep -q "Invalid device"
+}
+ktap_test "the cgroup removed; the controller had no stale pool" cg_gone
 
 # Exclusive netns mode: a uverbsN opens only from the namespace of its
 # device (uvrxe0 stays in the initial one); the shell's redirection

@@ -2617,15 +2617,162 @@ static void test_ioctl_objects(const char *dev)
 	ioc_driver_id = saved;
 }
 
+/* --cgroup's cases */
+#define NCASES_CGROUP	16
+
+/* Write @text to the file at @path; 0 or -1 (errno set). */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* A context on @dev's uverbsN: the fd, or -1 (errno set). */
+static int open_context(const char *dev)
+{
+	struct ib_uverbs_get_context g = {};
+	uint8_t big[256];
+	int fd = open_uverbs(dev), err;
+
+	if (fd < 0)
+		return -1;
+	if (legacy(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g, sizeof(g), big,
+		   sizeof(big)) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * @cgdir's rdma.current says @dev has @handles and @objects charged
+ * (its line of the file, a line per registered device, into @got, or
+ * "(none)" when it has none).
+ */
+static int cg_current(const char *cgdir, const char *dev, int handles,
+		      int objects, char *got, size_t len)
+{
+	char path[256], want[128], line[256];
+	size_t n = strlen(dev);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rdma.current", cgdir);
+	snprintf(want, sizeof(want), "%s hca_handle=%d hca_object=%d", dev,
+		 handles, objects);
+	snprintf(got, len, "(none)");
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		/* the controller ends each "name=value" with a space */
+		line[strcspn(line, "\n")] = 0;
+		while (*line && line[strlen(line) - 1] == ' ')
+			line[strlen(line) - 1] = 0;
+		if (!strncmp(line, dev, n) && line[n] == ' ') {
+			n = strlen(line) < len ? strlen(line) : len - 1;
+			memcpy(got, line, n);
+			got[n] = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return !strcmp(got, want);
+}
+
+/*
+ * --cgroup DEV CGDIR: the rdma cgroup controller's limits on DEV, from
+ * inside CGDIR (a cgroup the caller made, with the rdma controller
+ * enabled): contexts are HCA handles, verbs objects HCA objects; a
+ * limit reached is EAGAIN, what is freed is given back, and DEV deleted
+ * under charged objects leaves the controller with no pool of it.
+ */
+static int test_cgroup(const char *dev, const char *cgdir)
+{
+	struct ib_uverbs_create_cq cq = { .cqe = 0x7fffffff,
+					  .comp_channel = -1 };
+	struct ib_uverbs_create_cq_resp cr;
+	char path[256], text[128], got[128];
+	long pd[4], rc;
+	int fd1, fd2, fd3, err;
+
+	printf("KTAP version 1\n1..%d\n", NCASES_CGROUP);
+	snprintf(path, sizeof(path), "%s/rdma.max", cgdir);
+	snprintf(text, sizeof(text), "%s hca_handle=2 hca_object=3", dev);
+	result(!write_file(path, text), "rdma.max: 2 handles, 3 objects on DEV",
+	       "%s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgdir);
+	snprintf(text, sizeof(text), "%d", getpid());
+	result(!write_file(path, text), "this process joins CGDIR", "%s",
+	       strerror(errno));
+
+	fd1 = open_context(dev);
+	fd2 = open_context(dev);
+	result(fd1 >= 0 && fd2 >= 0, "two contexts", "%s", strerror(errno));
+	expect_err("a third context: EAGAIN", fd3 = open_context(dev), EAGAIN);
+	result(cg_current(cgdir, dev, 2, 0, got, sizeof(got)),
+	       "rdma.current: 2 handles, no object", "%s", got);
+	/* the driver refuses it after the handle was reserved and charged */
+	rc = legacy(fd1, IB_USER_VERBS_CMD_CREATE_CQ, &cq, sizeof(cq), &cr,
+		    sizeof(cr));
+	err = errno;
+	result(rc == -1 && err == EINVAL &&
+	       cg_current(cgdir, dev, 2, 0, got, sizeof(got)),
+	       "CREATE_CQ past max_cqe: EINVAL, its charge given back",
+	       "rc %ld %s, %s", rc, strerror(err), got);
+
+	pd[0] = alloc_pd(fd1);
+	pd[1] = alloc_pd(fd1);
+	pd[2] = alloc_pd(fd2);
+	result(pd[0] >= 0 && pd[1] >= 0 && pd[2] >= 0, "three PDs",
+	       "%ld %ld %ld %s", pd[0], pd[1], pd[2], strerror(errno));
+	expect_err("a fourth PD: EAGAIN", pd[3] = alloc_pd(fd1), EAGAIN);
+	result(cg_current(cgdir, dev, 2, 3, got, sizeof(got)),
+	       "rdma.current: 2 handles, 3 objects", "%s", got);
+	pd[3] = dealloc_pd(fd1, pd[0]) >= 0 ? alloc_pd(fd1) : -1;
+	result(pd[3] >= 0, "DEALLOC_PD gives its object back: ALLOC_PD again",
+	       "%s", strerror(errno));
+
+	/* a close gives back the context and what it held */
+	close(fd2);
+	result(cg_current(cgdir, dev, 1, 2, got, sizeof(got)),
+	       "a file closed: its context and PD uncharged", "%s", got);
+	fd3 = open_context(dev);
+	result(fd3 >= 0, "a context again", "%s", strerror(errno));
+	result(alloc_pd(fd3) >= 0, "and a PD on it", "%s", strerror(errno));
+	expect_err("one more PD: EAGAIN", alloc_pd(fd3), EAGAIN);
+
+	/* the device goes under charged objects */
+	snprintf(text, sizeof(text), "rdma link delete %s", dev);
+	result(!system(text) &&
+	       !cg_current(cgdir, dev, 2, 3, got, sizeof(got)) &&
+	       !strcmp(got, "(none)"),
+	       "DEV deleted under 2 contexts and 3 PDs: rdma.current forgets it",
+	       "%s", got);
+	expect_err("ALLOC_PD on a disassociated file: EIO", alloc_pd(fd1), EIO);
+	close(fd1);
+	close(fd3);
+	return failed || case_num != NCASES_CGROUP;
+}
+
 int main(int argc, char **argv)
 {
 	int fd, async = -1, ncases = NCASES + (argc >= 6 ? NCASES_RXE : 0) +
 				     (argc == 7 ? NCASES_SIW : 0);
 
+	if (argc == 4 && !strcmp(argv[1], "--cgroup"))
+		return test_cgroup(argv[2], argv[3]);
 	if (argc < 5 || argc > 7) {
 		fprintf(stderr,
-			"usage: %s DEV NETDEV DEV_DEL DEV_IB [DEV_RXE [DEV_SIW]]\n",
-			argv[0]);
+			"usage: %s DEV NETDEV DEV_DEL DEV_IB [DEV_RXE [DEV_SIW]]\n"
+			"       %s --cgroup DEV CGDIR\n",
+			argv[0], argv[0]);
 		return 2;
 	}
 	printf("KTAP version 1\n1..%d\n", ncases);
