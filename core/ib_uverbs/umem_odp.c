@@ -74,7 +74,7 @@ err:
 	return ret;
 }
 
-/* A umem of current's mm; its lists and notifier are the caller's. */
+/* A umem following @mm (held with mmgrab()); the caller adds its range. */
 static struct ib_umem_odp *odp_alloc(struct ib_device *device,
 				     struct mm_struct *mm, bool writable)
 {
