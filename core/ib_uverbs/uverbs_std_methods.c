@@ -9,14 +9,15 @@
  *    QUERY_GID_ENTRY;
  *  - ASYNC_EVENT: ALLOC (the async file of a context GET_CONTEXT made);
  *  - PD, MR, MW, CQ, QP, SRQ, AH: DESTROY (CQ, QP and SRQ answer their
- *    event counts); MR: QUERY_MR; CQ: CREATE;
+ *    event counts); MR: QUERY_MR, ADVISE_MR (-EOPNOTSUPP without the
+ *    driver's advise_mr); CQ: CREATE;
  *  - COMP_CHANNEL: no method, a type for FD attributes.
  *
  * Creating the other objects goes through INVOKE_WRITE: QP_CREATE and
  * SRQ_CREATE are absent (libibverbs falls back to the write() command on
  * -EPROTONOSUPPORT), and so are the objects and methods no driver of
  * ours has (WQ, RWQ_IND_TBL, XRCD, FLOW, FLOW_ACTION, DM, COUNTERS,
- * REG_DMABUF_MR, ADVISE_MR).  Documentation/core/uverbs.rst.
+ * REG_DMABUF_MR).  Documentation/core/uverbs.rst.
  */
 #include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
@@ -396,9 +397,61 @@ DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MR_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MR_HANDLE, UVERBS_OBJECT_MR,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
+/*
+ * ADVISE_MR: the PD, the advice, its flags and an array of SGEs (struct
+ * ib_uverbs_sge, laid out as struct ib_sge) for the driver's advise_mr.
+ */
+static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *pd = uverbs_attr_get_obj(attrs,
+					       UVERBS_ATTR_ADVISE_MR_PD_HANDLE);
+	struct ib_device *dev = pd->device;
+	struct ib_sge *sges;
+	u32 advice, flags;
+	int n, ret;
+
+	BUILD_BUG_ON(sizeof(struct ib_uverbs_sge) != sizeof(struct ib_sge) ||
+		     offsetof(struct ib_uverbs_sge, lkey) !=
+		     offsetof(struct ib_sge, lkey));
+	if (!dev->ops.advise_mr)
+		return -EOPNOTSUPP;
+	ret = uverbs_get_const(&advice, attrs, UVERBS_ATTR_ADVISE_MR_ADVICE);
+	if (ret)
+		return ret;
+	ret = uverbs_get_flags32(&flags, attrs, UVERBS_ATTR_ADVISE_MR_FLAGS,
+				 IB_UVERBS_ADVISE_MR_FLAG_FLUSH);
+	if (ret)
+		return ret;
+	n = uverbs_attr_ptr_get_array_size(attrs,
+					   UVERBS_ATTR_ADVISE_MR_SGE_LIST,
+					   sizeof(struct ib_uverbs_sge));
+	if (n <= 0)
+		return n ? n : -EINVAL;
+	sges = uverbs_attr_get_alloced_ptr(attrs,
+					   UVERBS_ATTR_ADVISE_MR_SGE_LIST);
+	if (IS_ERR(sges))
+		return PTR_ERR(sges);
+	return dev->ops.advise_mr(pd, advice, flags, sges, n, attrs);
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_ADVISE_MR,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_ADVISE_MR_PD_HANDLE,
+					    UVERBS_OBJECT_PD, UVERBS_ACCESS_READ,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_ADVISE_MR_ADVICE,
+						 enum ib_uverbs_advise_mr_advice,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_ADVISE_MR_FLAGS,
+						 enum ib_uverbs_advise_mr_flag,
+						 UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_ADVISE_MR_SGE_LIST,
+					       UVERBS_ATTR_MIN_SIZE(sizeof(struct ib_uverbs_sge)),
+					       UA_MANDATORY, UA_ALLOC_AND_COPY));
+
 DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_MR,
 			      &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY),
-			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR));
+			      &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR),
+			      &UVERBS_METHOD(UVERBS_METHOD_ADVISE_MR));
 
 DECLARE_UVERBS_NAMED_METHOD_DESTROY(UVERBS_METHOD_MW_DESTROY,
 				    UVERBS_ATTR_IDR(UVERBS_ATTR_DESTROY_MW_HANDLE, UVERBS_OBJECT_MW,

@@ -15,6 +15,13 @@
  * drop the reference of an SGE they finish when asked to ("release"), and
  * rvt_put_ss() drops the rest.  An SGE with a NULL MR is plain kernel
  * memory (inline data) and holds no reference.
+ *
+ * An on-demand paging MR (rvt_mregion.odp) has no map: its pages come
+ * and go as the process's page tables change.  Whoever touches the
+ * memory of an SGE does so between rvt_sge_map() and rvt_sge_unmap(),
+ * one page at a time; a page that is not mapped makes rvt_sge_map()
+ * fail and the caller has it faulted in (rvt_odp_fault()) before the
+ * operation runs again.
  */
 #ifndef RDMAVT_MR_H
 #define RDMAVT_MR_H
@@ -22,9 +29,11 @@
 #include <linux/bug.h>
 #include <linux/completion.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+struct ib_umem_odp;
 struct rvt_pd;
 struct rvt_qp;
 struct rvt_swqe;
@@ -73,6 +82,15 @@ struct rvt_segarray {
  * @num_mw: memory windows bound to the MR (each holds a reference);
  *	changed under the key table's lock, and the MR is not
  *	deregistered while there are any
+ * @odp: an on-demand paging MR: the umem whose dma_list gives the
+ *	pages (no @map; an SGE's vaddr is a user address and
+ *	rvt_sge_map() finds the page under @odp_lock), or NULL
+ * @odp_lock: held for reading around each access to a page of @odp
+ *	(rvt_sge_map() to rvt_sge_unmap(), one page at most; readers only
+ *	try it, so they never wait and may nest).  An invalidation, once
+ *	it has unmapped its pages, takes it for writing (interrupts off):
+ *	no access that found one of them is still going on when it
+ *	returns.  Nothing is taken under it.
  * @map: the segment map, @mapsz blocks
  */
 struct rvt_mregion {
@@ -90,6 +108,8 @@ struct rvt_mregion {
 	refcount_t		refcount;
 	struct completion	comp;
 	atomic_t		num_mw;
+	struct ib_umem_odp	*odp;
+	rwlock_t		odp_lock;	/* see above */
 	struct rvt_segarray	*map[];
 };
 
@@ -108,7 +128,9 @@ struct rvt_mr {
 /**
  * struct rvt_sge - a position in one scatter/gather element
  * @mr: the MR, referenced, or NULL for plain kernel memory
- * @vaddr: kernel address of the position
+ * @vaddr: kernel address of the position; for an on-demand paging MR
+ *	(@mr->odp) the user address, which rvt_sge_map() turns into a
+ *	kernel address while the page is mapped
  * @sge_length: bytes left in the SGE
  * @length: bytes left in the current segment (at most @sge_length)
  * @m: block of the current segment in @mr's map
@@ -135,6 +157,22 @@ struct rvt_sge_state {
 	struct rvt_sge		sge;
 	u32			total_len;
 	u8			num_sge;
+};
+
+/**
+ * struct rvt_odp_miss - a range of an on-demand paging MR to fault in
+ * @mr: the region, referenced (NULL: no miss)
+ * @uva: user address of the first byte
+ * @len: bytes
+ * @write: the access that missed writes
+ * @remote: the region is the responder's (else the requester's own)
+ */
+struct rvt_odp_miss {
+	struct rvt_mregion	*mr;
+	u64			uva;
+	u32			len;
+	bool			write;
+	bool			remote;
 };
 
 /**
@@ -230,6 +268,10 @@ static inline void rvt_update_sge(struct rvt_sge_state *ss, u32 length,
 			rvt_put_mr(sge->mr);
 		if (--ss->num_sge)
 			*sge = *ss->sg_list++;
+	} else if (!sge->length && sge->mr && sge->mr->odp) {
+		/* the next page of an on-demand paging MR */
+		sge->length = min_t(u32, sge->sge_length,
+				    1U << sge->mr->page_shift);
 	} else if (!sge->length && sge->mr && sge->mr->mapsz) {
 		/* the next segment of the same MR */
 		if (++sge->n >= RVT_SEGSZ) {
@@ -241,6 +283,72 @@ static inline void rvt_update_sge(struct rvt_sge_state *ss, u32 length,
 		sge->length = min_t(u32, sge->sge_length,
 				    sge->mr->map[sge->m]->segs[sge->n].length);
 	}
+}
+
+/**
+ * rvt_mr_is_dma - is a region a DMA MR (all of kernel memory, no map)?
+ * @mr: the region
+ *
+ * Return: true for a DMA MR, whose addresses are kernel addresses.
+ */
+static inline bool rvt_mr_is_dma(const struct rvt_mregion *mr)
+{
+	return !mr->mapsz && !mr->odp;
+}
+
+#if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+void *rvt_odp_map_sge(struct rvt_sge *sge, bool write);
+void rvt_odp_unmap_sge(struct rvt_sge *sge);
+int rvt_odp_fault(struct rvt_mregion *mr, u64 uva, u32 len, bool write);
+#else
+static inline void *rvt_odp_map_sge(struct rvt_sge *sge, bool write)
+{
+	return NULL;
+}
+
+static inline void rvt_odp_unmap_sge(struct rvt_sge *sge)
+{
+}
+
+static inline int rvt_odp_fault(struct rvt_mregion *mr, u64 uva, u32 len,
+				bool write)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/**
+ * rvt_sge_map - the kernel address of an SGE's position, for an access
+ * @sge: the SGE; the access stays within rvt_get_sge_length() of it
+ * @write: the access writes
+ *
+ * For an on-demand paging MR the page must be mapped (with write rights
+ * for @write) and stays so until rvt_sge_unmap(): an invalidation of the
+ * range waits.  Every other SGE's memory is always there.  Accesses may
+ * nest (a copy between two SGEs of the same MR).
+ *
+ * Context: any context but hard interrupts; for an on-demand paging MR
+ * holds its odp_lock for reading until rvt_sge_unmap() (a trylock: while
+ * an invalidation waits for it, the page counts as missing).
+ * Return: the kernel address, or NULL when the page of an on-demand
+ * paging MR is not mapped (nothing to unmap; fault it in with
+ * rvt_odp_fault()).
+ */
+static inline void *rvt_sge_map(struct rvt_sge *sge, bool write)
+{
+	if (likely(!sge->mr || !sge->mr->odp))
+		return sge->vaddr;
+	return rvt_odp_map_sge(sge, write);
+}
+
+/**
+ * rvt_sge_unmap - end an access rvt_sge_map() allowed
+ * @sge: the SGE, not moved since
+ */
+static inline void rvt_sge_unmap(struct rvt_sge *sge)
+{
+	if (unlikely(sge->mr && sge->mr->odp))
+		rvt_odp_unmap_sge(sge);
 }
 
 /**
@@ -276,7 +384,7 @@ int rvt_lkey_ok(struct rvt_lkey_table *rkt, struct rvt_pd *pd,
 int rvt_rkey_ok(struct rvt_qp *qp, struct rvt_sge *sge, u32 len, u64 vaddr,
 		u32 rkey, int acc);
 void rvt_skip_sge(struct rvt_sge_state *ss, u32 length, bool release);
-void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
+bool rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
 		  u32 length, bool release, bool copy_last);
 u32 rvt_restart_sge(struct rvt_sge_state *ss, struct rvt_swqe *wqe, u32 len);
 int rvt_fast_reg_mr(struct rvt_qp *qp, struct ib_mr *ibmr, u32 key,

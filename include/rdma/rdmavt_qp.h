@@ -50,6 +50,9 @@ struct rvt_mmap_entry;
 					 * requests rdmavt's ring had no
 					 * room for (@ring_work takes them)
 					 */
+#define RVT_S_WAIT_FAULT	0x0040	/* the send work faults in @s_miss
+					 * before the engine goes on
+					 */
 #define RVT_S_WAIT_RNR		0x0080	/* the RNR timer is running */
 #define RVT_S_WAIT_SSN_CREDIT	0x0100	/* waits for an end-to-end credit */
 #define RVT_S_UNLIMITED_CREDIT	0x10000	/* the responder gives no credits */
@@ -313,6 +316,18 @@ struct rvt_swqe {
  * @s_sge: the requester's walk over the SGEs of the request it runs
  * @s_rnr_retry: RNR retries left for the request at @sq_tail
  * @s_retry: transport retries left for the request at @sq_tail
+ * @s_miss: the pages of an on-demand paging MR the request at @sq_tail
+ *	(or a datagram the engine dropped) did not find: with
+ *	RVT_S_WAIT_FAULT the send work faults them in, then the request
+ *	runs again from its start
+ * @s_fault_status: IB_WC_SUCCESS, or, after a fault of the request at
+ *	@sq_tail failed (a page the process does not have), the status it
+ *	completes with when it misses again: IB_WC_LOC_PROT_ERR for the
+ *	requester's memory, IB_WC_REM_ACCESS_ERR for the responder's
+ * @s_atomic_held: an atomic of the request at @sq_tail was executed but
+ *	its result missed the requester's page: @s_atomic_old holds it and
+ *	the replay does not execute the atomic again
+ * @s_atomic_old: see @s_atomic_held
  * @sqd_notify: the move to SQD asked for IB_EVENT_SQ_DRAINED; the send
  *	engine raises it (once) when it stops for SQD
  *
@@ -381,6 +396,10 @@ struct rvt_qp {
 	struct rvt_sge_state	s_sge;
 	int			s_rnr_retry;
 	int			s_retry;
+	struct rvt_odp_miss	s_miss;
+	enum ib_wc_status	s_fault_status;
+	bool			s_atomic_held;
+	u64			s_atomic_old;
 	atomic_t		sqd_notify;
 
 	spinlock_t		r_lock;		/* see above */

@@ -46,6 +46,33 @@ static enum ib_wc_status rvt_atomic_target(struct rvt_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
+/*
+ * The read-modify-write of an atomic on @target's 8 bytes (aligned: they
+ * never straddle two segments or pages).  Returns false, changing
+ * nothing, when they are a page of an on-demand paging MR not mapped.
+ */
+static bool rvt_atomic_rmw(struct rvt_sge *target, bool cmp_swap,
+			   u64 compare_add, u64 swap, u64 *orig)
+{
+	u64 *p, old;
+
+	p = rvt_sge_map(target, true);
+	if (!p)
+		return false;
+	spin_lock_bh(&rvt_atomic_lock);
+	old = *p;
+	if (cmp_swap) {
+		if (old == compare_add)
+			*p = swap;
+	} else {
+		*p = old + compare_add;
+	}
+	spin_unlock_bh(&rvt_atomic_lock);
+	rvt_sge_unmap(target);
+	*orig = old;
+	return true;
+}
+
 /**
  * rvt_atomic_execute - a responder's atomic operation on 8 remote bytes
  * @qp: the responder QP
@@ -75,27 +102,15 @@ enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 {
 	enum ib_wc_status st;
 	struct rvt_sge target;
-	u64 *p, old;
 
 	st = rvt_atomic_target(qp, &target, rkey, vaddr,
 			       IB_ACCESS_REMOTE_ATOMIC);
 	if (st != IB_WC_SUCCESS)
 		return st;
-	/* aligned 8 bytes never straddle two segments */
-	p = target.vaddr;
-
-	spin_lock_bh(&rvt_atomic_lock);
-	old = *p;
-	if (cmp_swap) {
-		if (old == compare_add)
-			*p = swap;
-	} else {
-		*p = old + compare_add;
-	}
-	spin_unlock_bh(&rvt_atomic_lock);
+	if (!rvt_atomic_rmw(&target, cmp_swap, compare_add, swap, orig))
+		st = IB_WC_REM_ACCESS_ERR;
 	rvt_put_mr(target.mr);
-	*orig = old;
-	return IB_WC_SUCCESS;
+	return st;
 }
 EXPORT_SYMBOL(rvt_atomic_execute);
 
@@ -126,35 +141,64 @@ enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	enum ib_wc_status st;
 	struct rvt_sge target;
 
+	u64 *p;
+
 	st = rvt_atomic_target(qp, &target, rkey, vaddr,
 			       IB_ACCESS_REMOTE_WRITE);
 	if (st != IB_WC_SUCCESS)
 		return st;
-	spin_lock_bh(&rvt_atomic_lock);
-	/* after everything placed before it, as a WRITE that follows them */
-	smp_store_release((u64 *)target.vaddr, v);
-	spin_unlock_bh(&rvt_atomic_lock);
+	p = rvt_sge_map(&target, true);
+	if (p) {
+		spin_lock_bh(&rvt_atomic_lock);
+		/* after everything placed before it, as a WRITE after them */
+		smp_store_release(p, v);
+		spin_unlock_bh(&rvt_atomic_lock);
+		rvt_sge_unmap(&target);
+	} else {
+		st = IB_WC_REM_ACCESS_ERR;
+	}
 	rvt_put_mr(target.mr);
-	return IB_WC_SUCCESS;
+	return st;
 }
 EXPORT_SYMBOL(rvt_atomic_write);
 
+/*
+ * The in-memory atomic.  Once executed, its original value must reach
+ * the requester even if the requester's page is missing: the replay
+ * after the fault copies the value kept in qp->s_atomic_old and does
+ * not execute the atomic again.
+ */
 void rvt_deliver_atomic(struct rvt_delivery *d)
 {
 	const struct ib_atomic_wr *aw = &d->wqe->atomic_wr;
+	struct rvt_qp *qp = d->qp;
 	enum ib_wc_status status;
-	u64 old;
+	struct rvt_sge target;
 
+	if (qp->s_atomic_held)
+		goto result;
 	/* the in-memory delivery reports a misaligned target as an access */
 	status = aw->remote_addr & (sizeof(u64) - 1) ? IB_WC_REM_ACCESS_ERR :
-		 rvt_atomic_execute(d->dqp, aw->rkey, aw->remote_addr,
-				    d->wqe->wr.opcode ==
-				    IB_WR_ATOMIC_CMP_AND_SWP,
-				    aw->compare_add, aw->swap, &old);
+		 rvt_atomic_target(d->dqp, &target, aw->rkey, aw->remote_addr,
+				   IB_ACCESS_REMOTE_ATOMIC);
 	if (status != IB_WC_SUCCESS) {
 		d->dqp_err = true;
 		d->status = status;
 		return;
 	}
-	rvt_copy_sge(d->qp, &d->qp->s_sge, &old, sizeof(old), false, false);
+	if (!rvt_atomic_rmw(&target, d->wqe->wr.opcode ==
+			    IB_WR_ATOMIC_CMP_AND_SWP, aw->compare_add,
+			    aw->swap, &qp->s_atomic_old)) {
+		struct rvt_sge_state ss = { .sge = target, .num_sge = 1 };
+
+		rvt_note_miss(d, &ss, true, true);
+		rvt_put_mr(target.mr);
+		return;
+	}
+	rvt_put_mr(target.mr);
+	qp->s_atomic_held = true;
+result:
+	if (!rvt_copy_sge(qp, &qp->s_sge, &qp->s_atomic_old,
+			  sizeof(qp->s_atomic_old), false, false))
+		rvt_note_miss(d, &qp->s_sge, true, false);
 }

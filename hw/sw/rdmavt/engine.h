@@ -27,7 +27,13 @@ enum rvt_exec {
 	RVT_DONE,	/* complete with the status given */
 	RVT_RNR,	/* no receive WQE at the responder: RNR NAK */
 	RVT_RETRY,	/* no responder answered: send again after a timeout */
+	RVT_FAULT,	/* a page of an on-demand paging MR was not mapped:
+			 * fault it in (qp->s_miss), then run it again
+			 */
 };
+
+/* bytes one fault brings in at most (the rest of an SGE, up to this) */
+#define RVT_ODP_FAULT_MAX	SZ_1M
 
 /*
  * One request on its way through the in-memory delivery.  The responder
@@ -42,6 +48,9 @@ struct rvt_delivery {
 	bool			rnr;	/* no receive WQE: RNR NAK */
 	bool			dqp_err; /* the responder QP goes to error */
 	bool			acked;	/* @ack holds the responder's AETH */
+	bool			fault;	/* a page was missing: nothing is
+					 * completed, qp->s_miss says what
+					 */
 	__be32			ack;	/* AETH taken under the r_lock */
 };
 
@@ -69,9 +78,14 @@ void rvt_engine_exit(void);
 /* sge.c */
 int rvt_resolve_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe, int acc);
 void rvt_put_swqe(struct rvt_swqe *wqe);
-void rvt_ss_copy(struct rvt_qp *dqp, struct rvt_sge_state *dst,
-		 struct rvt_sge_state *src, u32 len, bool release);
-void rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length);
+struct rvt_sge_state *rvt_ss_copy(struct rvt_qp *dqp,
+				  struct rvt_sge_state *dst,
+				  struct rvt_sge_state *src, u32 len,
+				  bool release);
+bool rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length);
+void rvt_note_miss(struct rvt_delivery *d, struct rvt_sge_state *ss,
+		   bool write, bool remote);
+bool rvt_ss_present(struct rvt_sge_state *ss, u32 len);
 
 /*
  * What a request puts on an IB link (counters.c): its packets and their

@@ -14,6 +14,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
+#include <rdma/ib_umem_odp.h>
 #include <rdma/rdma_vt.h>
 
 #include "vt.h"
@@ -100,6 +101,39 @@ static void rvt_mr_free(struct rvt_mr *mr)
 }
 
 /*
+ * An on-demand paging MR of [@start, @start + @length): no map, no page
+ * pinned; the engine finds the pages in the umem (odp.c).
+ */
+static struct rvt_mr *rvt_odp_mr(struct ib_pd *pd, u64 start, u64 length,
+				 u64 virt_addr, int mr_access_flags)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(pd->device);
+	struct rvt_mr *mr;
+	int ret;
+
+	if (!(rdi->dparms.props.kernel_cap_flags & IBK_ON_DEMAND_PAGING))
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = rvt_alloc_mr_common(rdi, pd, 0);
+	if (IS_ERR(mr))
+		return mr;
+	ret = rvt_odp_get(&mr->mr, start, length, mr_access_flags);
+	if (ret) {
+		xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
+		rvt_mr_free(mr);
+		return ERR_PTR(ret);
+	}
+	mr->umem = &mr->mr.odp->umem;
+	mr->mr.user_base = virt_addr;
+	mr->mr.iova = virt_addr;
+	mr->mr.length = length;
+	mr->mr.access_flags = mr_access_flags;
+	mr->ibmr.iova = virt_addr;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = 1U << mr->mr.page_shift;
+	return mr;
+}
+
+/*
  * A user MR: the pages of [@start, @start + @length) pinned (umem), one
  * segment per page at its kernel address.  The engine reaches them
  * through the key checks as any other MR's; the pages stay pinned until
@@ -116,6 +150,9 @@ static struct rvt_mr *rvt_user_mr(struct ib_pd *pd, u64 start, u64 length,
 
 	if (!length || length > rdi->dparms.props.max_mr_size)
 		return ERR_PTR(-EINVAL);
+	if (mr_access_flags & IB_ACCESS_ON_DEMAND)
+		return rvt_odp_mr(pd, start, length, virt_addr,
+				  mr_access_flags);
 	umem = ib_umem_get(pd->device, start, length, mr_access_flags);
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
@@ -181,6 +218,16 @@ struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 
 	if (!to_rvt_mr(ibmr)->umem)
 		return ERR_PTR(-EINVAL);
+	/* paging on demand or not, and its write rights, are the umem's */
+	if (!(flags & IB_MR_REREG_TRANS) && (flags & IB_MR_REREG_ACCESS) &&
+	    (mr->odp || (access & IB_ACCESS_ON_DEMAND))) {
+		struct ib_umem *umem = to_rvt_mr(ibmr)->umem;
+
+		flags |= IB_MR_REREG_TRANS;
+		start = umem->address;
+		length = mr->length;
+		virt_addr = mr->iova;
+	}
 	if (flags & IB_MR_REREG_TRANS) {
 		nmr = rvt_user_mr(pd, start, length, virt_addr,
 				  (flags & IB_MR_REREG_ACCESS) ?

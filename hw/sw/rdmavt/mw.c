@@ -126,7 +126,7 @@ static int rvt_bind_check(struct rvt_qp *qp, const struct rvt_bind_wr *b,
 	if (!mr)
 		return 0;
 	if (mr->pd != qp->ibqp.pd || READ_ONCE(mr->lkey) != b->mr_lkey ||
-	    atomic_read(&mr->lkey_invalid) || !mr->mapsz)
+	    atomic_read(&mr->lkey_invalid) || rvt_mr_is_dma(mr))
 		return -EACCES;
 	if (!(mr->access_flags & IB_ACCESS_MW_BIND))
 		return -EACCES;

@@ -72,9 +72,10 @@ enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 			       IB_ACCESS_REMOTE_WRITE);
 	if (status != IB_WC_SUCCESS || !len)
 		return status;
-	rvt_copy_sge(qp, &ss, (void *)data, len, true, false);
+	if (!rvt_copy_sge(qp, &ss, (void *)data, len, true, false))
+		status = IB_WC_REM_ACCESS_ERR;
 	rvt_put_ss(&ss);
-	return IB_WC_SUCCESS;
+	return status;
 }
 EXPORT_SYMBOL(rvt_write_place);
 
@@ -96,14 +97,17 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 {
 	struct rvt_sge_state ss;
 	enum ib_wc_status status;
+	struct rvt_mregion *mr;
 
 	status = rvt_resp_rkey(qp, &ss, rkey, vaddr, len,
 			       IB_ACCESS_REMOTE_READ);
 	if (status != IB_WC_SUCCESS || !len)
 		return status;
-	rvt_copy_from_sge(&ss, buf, len);
-	rvt_put_mr(ss.sge.mr);
-	return IB_WC_SUCCESS;
+	mr = ss.sge.mr;
+	if (!rvt_copy_from_sge(&ss, buf, len))
+		status = IB_WC_REM_ACCESS_ERR;
+	rvt_put_mr(mr);
+	return status;
 }
 EXPORT_SYMBOL(rvt_read_fetch);
 
@@ -139,7 +143,7 @@ EXPORT_SYMBOL(rvt_read_source);
 void rvt_deliver_rdma(struct rvt_delivery *d)
 {
 	bool write = d->wqe->wr.opcode != IB_WR_RDMA_READ;
-	struct rvt_sge_state remote;
+	struct rvt_sge_state remote, *missed;
 	struct rvt_mregion *mr;
 
 	d->status = rvt_resp_rkey(d->dqp, &remote, d->wqe->rdma_wr.rkey,
@@ -155,13 +159,20 @@ void rvt_deliver_rdma(struct rvt_delivery *d)
 	mr = remote.sge.mr;
 	if (write) {
 		/* the walk drops the reference when it finishes */
-		rvt_ss_copy(d->dqp, &remote, &d->qp->s_sge, d->wqe->length,
-			    true);
+		missed = rvt_ss_copy(d->dqp, &remote, &d->qp->s_sge,
+				     d->wqe->length, true);
+		/* the data goes again whole: writing it twice is harmless */
+		if (missed)
+			rvt_note_miss(d, missed, missed == &remote,
+				      missed == &remote);
 		rvt_put_ss(&remote);
 	} else {
 		/* a source walk never releases: the reference is ours */
-		rvt_ss_copy(d->qp, &d->qp->s_sge, &remote, d->wqe->length,
-			    false);
+		missed = rvt_ss_copy(d->qp, &d->qp->s_sge, &remote,
+				     d->wqe->length, false);
+		if (missed)
+			rvt_note_miss(d, missed, missed != &remote,
+				      missed == &remote);
 		rvt_put_mr(mr);
 	}
 }

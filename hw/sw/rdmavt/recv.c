@@ -92,10 +92,12 @@ static enum ib_wc_status rvt_recv_seek(struct rvt_qp *qp, u32 offset,
  * any order and more than once.
  *
  * Context: any context but hard interrupts, under qp->r_lock; does not
- * sleep, takes no lock.
+ * sleep, takes only an on-demand paging MR's odp_lock (rvt_sge_map()).
  * Return: IB_WC_SUCCESS; IB_WC_LOC_LEN_ERR when the bytes do not fit in
  * the WQE (nothing is copied; complete the receive with that status),
- * IB_WC_LOC_QP_OP_ERR when no WQE was taken.
+ * IB_WC_LOC_QP_OP_ERR when no WQE was taken, IB_WC_LOC_PROT_ERR when a
+ * page of an on-demand paging MR was not mapped (only a driver that
+ * offers on-demand paging meets it).
  */
 enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
 				 const void *data, u32 len)
@@ -103,20 +105,36 @@ enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
 	enum ib_wc_status status = rvt_recv_seek(qp, offset, len);
 
 	lockdep_assert_held(&qp->r_lock);
-	if (status == IB_WC_SUCCESS)
-		rvt_copy_sge(qp, &qp->r_cur, (void *)data, len, false, false);
+	if (status == IB_WC_SUCCESS &&
+	    !rvt_copy_sge(qp, &qp->r_cur, (void *)data, len, false, false))
+		status = IB_WC_LOC_PROT_ERR;
 	return status;
 }
 EXPORT_SYMBOL(rvt_recv_place);
 
-/* rvt_recv_place() from a requester's walk (the in-memory delivery). */
-static enum ib_wc_status rvt_recv_place_ss(struct rvt_qp *qp, u32 offset,
-					   struct rvt_sge_state *src, u32 len)
+/*
+ * rvt_recv_place() for the in-memory delivery @d: from @src (the
+ * requester's walk) or @data.  A page not mapped on either side is a
+ * miss of @d (rvt_note_miss()); the status stays IB_WC_SUCCESS.
+ */
+static enum ib_wc_status rvt_recv_place_d(struct rvt_delivery *d, u32 offset,
+					  struct rvt_sge_state *src,
+					  const void *data, u32 len)
 {
+	struct rvt_qp *qp = d->dqp;
 	enum ib_wc_status status = rvt_recv_seek(qp, offset, len);
+	struct rvt_sge_state *missed;
 
-	if (status == IB_WC_SUCCESS)
-		rvt_ss_copy(qp, &qp->r_cur, src, len, false);
+	if (status != IB_WC_SUCCESS)
+		return status;
+	if (src)
+		missed = rvt_ss_copy(qp, &qp->r_cur, src, len, false);
+	else
+		missed = rvt_copy_sge(qp, &qp->r_cur, (void *)data, len, false,
+				      false) ? NULL : &qp->r_cur;
+	if (missed)
+		rvt_note_miss(d, missed, missed == &qp->r_cur,
+			      missed == &qp->r_cur);
 	return status;
 }
 
@@ -200,7 +218,7 @@ static noinline_for_stack bool rvt_put_grh(struct rvt_delivery *d)
 	/* the sender's port GID (rdmavt ports have one, at index 0) */
 	rdi->ibdev.ops.query_gid(&rdi->ibdev, d->qp->port_num, 0, &grh.sgid);
 	grh.dgid = route->dgid;
-	rvt_recv_place(d->dqp, 0, &grh, sizeof(grh));
+	rvt_recv_place_d(d, 0, NULL, &grh, sizeof(grh));
 	return true;
 }
 
@@ -262,8 +280,28 @@ void rvt_deliver_recv(struct rvt_delivery *d)
 	struct ib_wc wc = {};
 	int ret;
 
+	/* the sender's pages first: a WQE taken for nothing stays taken */
+	if (is_send) {
+		struct rvt_sge_state src = d->qp->s_sge;
+
+		if (!rvt_ss_present(&src, d->wqe->length)) {
+			rvt_note_miss(d, &src, false, false);
+			return;
+		}
+	}
 	spin_lock_bh(&dqp->r_lock);
-	ret = rvt_recv_begin(dqp, !is_send);
+	if (test_bit(RVT_R_WRID_VALID, &dqp->r_aflags)) {
+		/*
+		 * a delivery that missed a page left its WQE taken: the
+		 * request runs again into it (or, for a datagram, the next
+		 * one does), from the start
+		 */
+		dqp->r_cur = dqp->r_sge;
+		dqp->r_cur_off = 0;
+		ret = 1;
+	} else {
+		ret = rvt_recv_begin(dqp, !is_send);
+	}
 	if (ret <= 0) {
 		spin_unlock_bh(&dqp->r_lock);
 		if (ret)
@@ -275,10 +313,15 @@ void rvt_deliver_recv(struct rvt_delivery *d)
 	rvt_recv_wc(d, &wc, skip);
 	/* the payload first: a datagram too long leaves the GRH unwritten */
 	if (is_send)
-		wc.status = rvt_recv_place_ss(dqp, skip, &d->qp->s_sge,
-					      d->wqe->length);
-	if (wc.status == IB_WC_SUCCESS && skip && rvt_put_grh(d))
+		wc.status = rvt_recv_place_d(d, skip, &d->qp->s_sge, NULL,
+					     d->wqe->length);
+	if (wc.status == IB_WC_SUCCESS && !d->fault && skip && rvt_put_grh(d))
 		wc.wc_flags |= IB_WC_GRH;
+	if (d->fault) {
+		/* nothing completes; the WQE stays taken for the replay */
+		spin_unlock_bh(&dqp->r_lock);
+		return;
+	}
 	if (rvt_recv_complete(dqp, &wc, d->wqe->wr.send_flags &
 			      IB_SEND_SOLICITED) == IB_WC_SUCCESS &&
 	    d->qp->ibqp.qp_type == IB_QPT_RC) {

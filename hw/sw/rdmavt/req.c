@@ -163,8 +163,34 @@ static enum rvt_exec rvt_outcome(struct rvt_delivery *d, u32 *aeth)
 }
 
 /*
+ * The request missed a page again after the send work could not fault
+ * in the one it missed before (s_fault_status): it fails.  A page of
+ * the requester's own is a local protection error (returns true: that
+ * is the requester's status); one of the responder's is a remote access
+ * error with the responder's QP in the error state, as the responder's
+ * NAK would have it (returns false: the outcome goes on from @d).
+ */
+static bool rvt_fault_failed(struct rvt_delivery *d, enum ib_wc_status *status)
+{
+	struct rvt_qp *qp = d->qp;
+	bool local = qp->s_fault_status == IB_WC_LOC_PROT_ERR;
+
+	rvt_put_mr(qp->s_miss.mr);
+	qp->s_miss.mr = NULL;
+	d->fault = false;
+	if (local) {
+		*status = IB_WC_LOC_PROT_ERR;
+		return true;
+	}
+	d->status = IB_WC_REM_ACCESS_ERR;
+	d->dqp_err = true;
+	return false;
+}
+
+/*
  * Execute one request: RVT_DONE with the requester's status in *status,
- * RVT_RNR with the responder's RNR NAK AETH in *aeth, or RVT_RETRY.
+ * RVT_RNR with the responder's RNR NAK AETH in *aeth, RVT_RETRY, or
+ * RVT_FAULT when it missed a page (qp->s_miss).
  */
 enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			   enum ib_wc_status *status, u32 *aeth)
@@ -193,6 +219,15 @@ enum rvt_exec rvt_exec_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	if (rvt_reach(&d, &wire[0])) {
 		rvt_hw_count(d.dqp, RVT_CNT_RCVD_PKTS, wire[0].pkts);
 		rvt_deliver(&d);
+		if (d.fault && qp->s_fault_status == IB_WC_SUCCESS) {
+			/* nothing happened that a replay would not redo */
+			rvt_put_qp(d.dqp);
+			return RVT_FAULT;
+		}
+		if (d.fault && rvt_fault_failed(&d, status)) {
+			rvt_put_qp(d.dqp);
+			return RVT_DONE;
+		}
 		ret = rvt_outcome(&d, aeth);
 		rvt_count_answer(&d, &wire[1]);
 		if (ret == RVT_RNR) {

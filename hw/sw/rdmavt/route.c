@@ -174,6 +174,8 @@ static void rvt_mcast_recv(struct rvt_qp *dqp, void *arg)
 	d->dqp = dqp;
 	rvt_deliver_recv(d);
 	d->dqp = NULL;
+	/* a member that missed a page drops it; the engine faults it in */
+	d->fault = false;
 }
 
 /*
@@ -218,7 +220,11 @@ bool rvt_route_mad(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	if (!rvt_port_passes(rdi, port, smi))
 		return smi;
 
-	rvt_copy_from_sge(&qp->s_sge, mad, wqe->length);
+	/* a page of on-demand paging memory missing: the engine faults */
+	if (!rvt_copy_from_sge(&qp->s_sge, mad, wqe->length)) {
+		rvt_restart_sge(&qp->s_sge, wqe, 0);
+		return false;
+	}
 	rcu_read_lock();
 	taken = rdi->driver_f.route_mad(rdi, port, smi ? 0 : 1,
 					rvt_port_slid(rdi, port,

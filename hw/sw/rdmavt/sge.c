@@ -11,8 +11,14 @@
  * an SGE drops it only when asked to "release") are easy to get wrong
  * and are kept here, next to the checks that take the references.
  *
+ * The memory of an on-demand paging MR is touched a page at a time
+ * between rvt_sge_map() and rvt_sge_unmap() (odp.c).  A copy that meets
+ * a page not mapped stops there and says so; its walk then stands at
+ * the missing page (rvt_note_miss() records it for the send work).
+ *
  * Context: any context but hard interrupts; nothing here sleeps or takes
- * a lock other than the key table's xarray lock (IRQ safe, innermost).
+ * a lock other than the key table's xarray lock (IRQ safe, innermost)
+ * and an on-demand paging MR's odp_lock (tried for reading, innermost).
  */
 
 #include <rdma/rdma_vt.h>
@@ -43,7 +49,7 @@ static struct rvt_mregion *rvt_key_check(struct rvt_lkey_table *rkt,
 	    mr->pd != pd || (mr->access_flags & acc) != acc)
 		goto bad;
 	/* a DMA region covers all kernel memory */
-	if (mr->mapsz &&
+	if (!rvt_mr_is_dma(mr) &&
 	    (addr < mr->user_base || addr - mr->user_base > mr->length ||
 	     len > mr->length - (addr - mr->user_base)))
 		goto bad;
@@ -65,6 +71,14 @@ static void rvt_sge_init(struct rvt_sge *isge, struct rvt_mregion *mr,
 	isge->sge_length = len;
 	isge->m = 0;
 	isge->n = 0;
+	if (mr->odp) {
+		u64 uva = rvt_odp_user_addr(mr, addr);
+		u32 psz = 1U << mr->page_shift;
+
+		isge->vaddr = (void *)(uintptr_t)uva;
+		isge->length = min_t(u32, psz - (uva & (psz - 1)), len);
+		return;
+	}
 	if (!mr->mapsz || !len) {
 		isge->vaddr = mr->mapsz ? NULL : (void *)(uintptr_t)addr;
 		isge->length = len;
@@ -124,7 +138,7 @@ int rvt_lkey_ok(struct rvt_lkey_table *rkt, struct rvt_pd *pd,
 			   acc);
 	if (!mr)
 		return -EINVAL;
-	if (last_sge && last_sge->mr == mr && !mr->mapsz &&
+	if (last_sge && last_sge->mr == mr && rvt_mr_is_dma(mr) &&
 	    last_sge->vaddr + last_sge->sge_length ==
 	    (void *)(uintptr_t)sge->addr &&
 	    last_sge->sge_length <= U32_MAX - sge->length) {
@@ -203,15 +217,22 @@ EXPORT_SYMBOL(rvt_skip_sge);
  * @copy_last: write the last 8 bytes by themselves, after the rest (a
  *	consumer polling the end of the buffer then sees all of it)
  *
- * Context: Any context but hard interrupts; takes no lock. The walk's
- * memory is kernel-mapped (no user copy, no fault).
+ * Context: Any context but hard interrupts; takes only an on-demand
+ * paging MR's odp_lock (rvt_sge_map(), never waiting). The walk's memory is
+ * kernel-mapped (no user copy, no fault).
+ *
+ * Return: true; false when a page of an on-demand paging MR was not
+ * mapped: the walk stands at it, the bytes before it are copied.
  */
-void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
+bool rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
 		  u32 length, bool release, bool copy_last)
 {
+	void *to;
+
 	if (copy_last && length > sizeof(u64)) {
-		rvt_copy_sge(qp, ss, data, length - sizeof(u64), release,
-			     false);
+		if (!rvt_copy_sge(qp, ss, data, length - sizeof(u64), release,
+				  false))
+			return false;
 		data += length - sizeof(u64);
 		length = sizeof(u64);
 	}
@@ -219,12 +240,17 @@ void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss, void *data,
 		u32 len = rvt_ss_piece(ss, length);
 
 		if (!len)
-			return;
-		memcpy(ss->sge.vaddr, data, len);
+			return true;
+		to = rvt_sge_map(&ss->sge, true);
+		if (!to)
+			return false;
+		memcpy(to, data, len);
+		rvt_sge_unmap(&ss->sge);
 		rvt_update_sge(ss, len, release);
 		data += len;
 		length -= len;
 	}
+	return true;
 }
 EXPORT_SYMBOL(rvt_copy_sge);
 
@@ -315,36 +341,108 @@ void rvt_put_swqe(struct rvt_swqe *wqe)
 /*
  * Copy @len bytes from the walk @src to the walk @dst (of @dqp); @release
  * as for rvt_copy_sge() on @dst.  The source never releases: its
- * references belong to the request and go when it completes.
+ * references belong to the request and go when it completes.  Returns
+ * NULL, or the walk that met a page of an on-demand paging MR not
+ * mapped (the copy stopped there).
  */
-void rvt_ss_copy(struct rvt_qp *dqp, struct rvt_sge_state *dst,
-		 struct rvt_sge_state *src, u32 len, bool release)
+struct rvt_sge_state *rvt_ss_copy(struct rvt_qp *dqp,
+				  struct rvt_sge_state *dst,
+				  struct rvt_sge_state *src, u32 len,
+				  bool release)
 {
+	bool done;
+	void *from;
+
 	while (len) {
 		u32 n = rvt_ss_piece(src, len);
 
 		if (!n)
-			return;
-		rvt_copy_sge(dqp, dst, src->sge.vaddr, n, release, false);
+			return NULL;
+		/* a source piece at a time (one page at most) */
+		from = rvt_sge_map(&src->sge, false);
+		if (!from)
+			return src;
+		done = rvt_copy_sge(dqp, dst, from, n, release, false);
+		rvt_sge_unmap(&src->sge);
+		if (!done)
+			return dst;
 		rvt_update_sge(src, n, false);
 		len -= n;
 	}
+	return NULL;
 }
 
 /*
  * Copy @length bytes out of the walk @ss into @data (a READ response a
  * wire driver sends).  The walk's references stay: its owner drops them.
+ * Returns false when it met a page of an on-demand paging MR not mapped.
  */
-void rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length)
+bool rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length)
 {
+	void *from;
+
 	while (length) {
 		u32 n = rvt_ss_piece(ss, length);
 
 		if (!n)
-			return;
-		memcpy(data, ss->sge.vaddr, n);
+			return true;
+		from = rvt_sge_map(&ss->sge, false);
+		if (!from)
+			return false;
+		memcpy(data, from, n);
+		rvt_sge_unmap(&ss->sge);
 		rvt_update_sge(ss, n, false);
 		data += n;
 		length -= n;
 	}
+	return true;
+}
+
+/*
+ * The delivery @d met a page not mapped in the walk @ss (@write: it was
+ * writing there; @remote: the walk is the responder's): nothing of it
+ * completes, and unless an earlier miss of the same request is still to
+ * be faulted in, the requester's s_miss says what to fault in: the rest
+ * of the SGE, RVT_ODP_FAULT_MAX bytes at most, so that one fault brings
+ * in what the request goes on with.
+ */
+void rvt_note_miss(struct rvt_delivery *d, struct rvt_sge_state *ss,
+		   bool write, bool remote)
+{
+	struct rvt_odp_miss *miss = &d->qp->s_miss;
+
+	d->fault = true;
+	if (miss->mr)
+		return;
+	rvt_get_mr(ss->sge.mr);
+	miss->mr = ss->sge.mr;
+	miss->uva = (uintptr_t)ss->sge.vaddr;
+	miss->len = min_t(u32, ss->sge.sge_length, RVT_ODP_FAULT_MAX);
+	miss->write = write;
+	miss->remote = remote;
+}
+
+/*
+ * Are the next @len bytes of the walk @ss there to be read?  Only pages
+ * of on-demand paging MRs can be missing; the walk stops at the first
+ * such page not mapped (return false) or after the bytes (true).  A
+ * look without the MR's lock: a delivery checks its source with it
+ * before it takes a receive WQE, and the copy still checks each page.
+ */
+bool rvt_ss_present(struct rvt_sge_state *ss, u32 len)
+{
+	while (len) {
+		u32 n = rvt_ss_piece(ss, len);
+
+		if (!n)
+			return true;
+		if (ss->sge.mr && ss->sge.mr->odp) {
+			if (!rvt_sge_map(&ss->sge, false))
+				return false;
+			rvt_sge_unmap(&ss->sge);
+		}
+		rvt_update_sge(ss, n, false);
+		len -= n;
+	}
+	return true;
 }

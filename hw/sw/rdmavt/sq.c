@@ -134,7 +134,8 @@ static struct rvt_swqe *rvt_sq_pick(struct rvt_qp *qp, enum ib_qp_state state,
 		goto out;
 	}
 	if (qp->sq_cur == qp->sq_head ||
-	    (qp->s_flags & (RVT_S_WAIT_RNR | RVT_S_TIMER | RVT_S_WAIT_PENDING)))
+	    (qp->s_flags & (RVT_S_WAIT_RNR | RVT_S_TIMER | RVT_S_WAIT_PENDING |
+			    RVT_S_WAIT_FAULT)))
 		goto out;
 	wqe = rvt_sq_slot(qp, qp->sq_cur);
 	if (qp->sq_cur != qp->sq_tail && rvt_completes_here(qp, wqe)) {
@@ -222,8 +223,66 @@ static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 }
 
 /*
+ * The engine stops until the send work has faulted in qp->s_miss
+ * (rvt_sq_fault()).
+ */
+static void rvt_sq_wait_fault(struct rvt_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	qp->s_flags |= RVT_S_WAIT_FAULT;
+	rvt_schedule_send(qp);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+}
+
+/*
+ * Fault in what the engine missed (the send work, before it runs the
+ * engine).  The engine does not run meanwhile (RVT_S_WAIT_FAULT), so
+ * s_miss is this function's.  A fault that fails makes the request that
+ * missed complete in error when it misses again (rvt_exec_wqe()).
+ */
+static void rvt_sq_fault(struct rvt_qp *qp)
+{
+	struct rvt_odp_miss *miss = &qp->s_miss;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	if (!(qp->s_flags & RVT_S_WAIT_FAULT)) {
+		spin_unlock_irqrestore(&qp->s_lock, flags);
+		return;
+	}
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+
+	if (miss->mr) {
+		ret = rvt_odp_fault(miss->mr, miss->uva, miss->len,
+				    miss->write);
+		trace_rvt_odp_fault(qp, miss, ret);
+		if (ret)
+			qp->s_fault_status = miss->remote ?
+				IB_WC_REM_ACCESS_ERR : IB_WC_LOC_PROT_ERR;
+		rvt_put_mr(miss->mr);
+		miss->mr = NULL;
+	}
+	spin_lock_irqsave(&qp->s_lock, flags);
+	qp->s_flags &= ~RVT_S_WAIT_FAULT;
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+}
+
+/* The request at sq_tail is done with: the next starts afresh. */
+static void rvt_sq_request_done(struct rvt_qp *qp)
+{
+	qp->s_rnr_retry = qp->s_rnr_retry_cnt;
+	qp->s_retry = qp->s_retry_cnt;
+	qp->s_fault_status = IB_WC_SUCCESS;
+	qp->s_atomic_held = false;
+}
+
+/*
  * Run the request @wqe (flush it, in the error state).  Returns false
- * when it stays where it is: it waits for a timer, or the driver.
+ * when it stays where it is: it waits for a timer, a fault, or the
+ * driver.
  */
 static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		       enum ib_qp_state state, bool ahead)
@@ -233,6 +292,7 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	u32 aeth = 0;
 
 	if (state == IB_QPS_ERR) {
+		rvt_sq_request_done(qp);
 		rvt_sq_retire(qp, wqe, IB_WC_WR_FLUSH_ERR, false);
 		return true;
 	}
@@ -254,6 +314,10 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	}
 
 	how = rvt_exec_wqe(qp, wqe, &status, &aeth);
+	if (how == RVT_FAULT) {
+		rvt_sq_wait_fault(qp);
+		return false;
+	}
 	if (how != RVT_DONE) {
 		if (rvt_wait_again(qp, how, aeth))
 			return false;
@@ -262,9 +326,11 @@ static bool rvt_sq_one(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		rvt_hw_count(qp, RVT_CNT_RETRY_EXCEEDED + (how == RVT_RNR), 1);
 	}
 	/* the next request starts with a full set of retries */
-	qp->s_rnr_retry = qp->s_rnr_retry_cnt;
-	qp->s_retry = qp->s_retry_cnt;
+	rvt_sq_request_done(qp);
 	rvt_sq_retire(qp, wqe, status, false);
+	/* a multicast member that missed a page dropped it: fault it in */
+	if (qp->s_miss.mr)
+		rvt_sq_wait_fault(qp);
 	return true;
 }
 
@@ -436,10 +502,15 @@ void rvt_sq_stop(struct rvt_qp *qp)
 	cancel_delayed_work_sync(&qp->send_work);
 
 	spin_lock_irqsave(&qp->s_lock, flags);
-	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR | RVT_S_WAIT_PENDING);
+	qp->s_flags &= ~(RVT_S_TIMER | RVT_S_WAIT_RNR | RVT_S_WAIT_PENDING |
+			 RVT_S_WAIT_FAULT);
 	for (i = qp->sq_tail; i != qp->sq_head; i = rvt_sq_next(qp, i))
 		rvt_put_swqe(rvt_sq_slot(qp, i));
 	spin_unlock_irqrestore(&qp->s_lock, flags);
+	/* a fault the send work did not get to */
+	rvt_put_mr(qp->s_miss.mr);
+	qp->s_miss.mr = NULL;
+	rvt_sq_request_done(qp);
 }
 
 /**
@@ -468,6 +539,7 @@ void rvt_do_send(struct work_struct *work)
 	struct rvt_qp *qp = container_of(to_delayed_work(work), struct rvt_qp,
 					 send_work);
 
+	rvt_sq_fault(qp);
 	if (rvt_datagram(qp))
 		rvt_run_sq(qp, 0);
 	else

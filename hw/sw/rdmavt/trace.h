@@ -5,7 +5,8 @@
  * -EBUSY), a REG_MR executed ahead of its completion, a request
  * retired (completed by the driver, executed or flushed by the
  * engine), the engine waiting in the error state for the
- * driver to give its requests back, and the driver's xmit_stop.  Follow
+ * driver to give its requests back, the driver's xmit_stop, and a
+ * fault of on-demand paging memory a request missed.  Follow
  * one QP with
  *   trace-cmd record -e rdmavt -e siw ...; trace-cmd report
  * A request is named by its device, QP number and slot in the send ring.
@@ -120,6 +121,36 @@ DEFINE_EVENT(rvt_sq_class, rvt_flush_wait,
 DEFINE_EVENT(rvt_sq_class, rvt_xmit_stop,
 	     TP_PROTO(struct rvt_qp *qp, u32 sq_tail, u32 sq_cur, u32 sq_head),
 	     TP_ARGS(qp, sq_tail, sq_cur, sq_head)
+);
+
+/*
+ * the send work faulted in the pages of an on-demand paging MR the
+ * request at sq_tail missed (ret 0), or could not (a negative errno:
+ * the request completes in error)
+ */
+TRACE_EVENT(rvt_odp_fault,
+	    TP_PROTO(struct rvt_qp *qp, struct rvt_odp_miss *miss, int ret),
+	    TP_ARGS(qp, miss, ret),
+	    TP_STRUCT__entry(__string(dev, dev_name(&qp->rdi->ibdev.dev))
+			     __field(u32, qpn)
+			     __field(u32, lkey)
+			     __field(u64, uva)
+			     __field(u32, len)
+			     __field(bool, write)
+			     __field(bool, remote)
+			     __field(int, ret)),
+	    TP_fast_assign(__assign_str(dev);
+			   __entry->qpn = qp->ibqp.qp_num;
+			   __entry->lkey = miss->mr->lkey;
+			   __entry->uva = miss->uva;
+			   __entry->len = miss->len;
+			   __entry->write = miss->write;
+			   __entry->remote = miss->remote;
+			   __entry->ret = ret;),
+	    TP_printk("%s qp %u key 0x%x uva 0x%llx len %u %s %s ret %d",
+		      __get_str(dev), __entry->qpn, __entry->lkey, __entry->uva,
+		      __entry->len, __entry->write ? "write" : "read",
+		      __entry->remote ? "remote" : "local", __entry->ret)
 );
 
 #endif /* _TRACE_RDMAVT_H */

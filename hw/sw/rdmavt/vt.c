@@ -566,6 +566,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 		return -EINVAL;
 
 	rvt_default_props(rdi);
+	rvt_odp_props(rdi);
 	ret = rvt_ports_init(rdi);
 	if (ret)
 		return ret;

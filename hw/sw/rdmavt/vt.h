@@ -48,6 +48,28 @@ struct ib_mr *rvt_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				struct ib_pd *pd, struct ib_udata *udata);
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
+
+/* odp.c */
+#if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, int access);
+u64 rvt_odp_user_addr(struct rvt_mregion *mr, u64 addr);
+void rvt_odp_props(struct rvt_dev_info *rdi);
+#else
+static inline int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length,
+			      int access)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline u64 rvt_odp_user_addr(struct rvt_mregion *mr, u64 addr)
+{
+	return addr;
+}
+
+static inline void rvt_odp_props(struct rvt_dev_info *rdi)
+{
+}
+#endif
 /* indexes of the key table: keys are (index << 8) | key byte */
 #define RVT_MAX_LKEY_INDEX	((1U << 24) - 1)
 
