@@ -59,6 +59,10 @@ struct rvt_segarray {
 	struct rvt_seg	segs[RVT_SEGSZ];
 };
 
+/* an implicit ODP MR's child umems: one per 2 MiB range the engine meets */
+#define RVT_ODP_CHILD_SHIFT	21
+#define RVT_ODP_CHILD_SIZE	BIT(RVT_ODP_CHILD_SHIFT)
+
 /**
  * struct rvt_mregion - the part of an MR the engine works with
  * @pd: the MR's protection domain
@@ -91,6 +95,9 @@ struct rvt_segarray {
  *	it has unmapped its pages, takes it for writing (interrupts off):
  *	no access that found one of them is still going on when it
  *	returns.  Nothing is taken under it.
+ * @odp_children: an implicit @odp's child umems (struct ib_umem_odp) by
+ *	user address >> RVT_ODP_CHILD_SHIFT, made by faults and kept until
+ *	the MR goes
  * @map: the segment map, @mapsz blocks
  */
 struct rvt_mregion {
@@ -110,6 +117,7 @@ struct rvt_mregion {
 	atomic_t		num_mw;
 	struct ib_umem_odp	*odp;
 	rwlock_t		odp_lock;	/* see above */
+	struct xarray		odp_children;
 	struct rvt_segarray	*map[];
 };
 

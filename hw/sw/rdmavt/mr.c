@@ -96,6 +96,8 @@ static void rvt_mr_free(struct rvt_mr *mr)
 		WARN_ONCE(1, "rdmavt: MR %#x is still referenced\n",
 			  mr->mr.lkey);
 	rvt_free_map(&mr->mr);
+	if (mr->mr.odp)
+		rvt_odp_put_children(&mr->mr);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 }
@@ -116,7 +118,7 @@ static struct rvt_mr *rvt_odp_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr = rvt_alloc_mr_common(rdi, pd, 0);
 	if (IS_ERR(mr))
 		return mr;
-	ret = rvt_odp_get(&mr->mr, start, length, mr_access_flags);
+	ret = rvt_odp_get(&mr->mr, start, length, virt_addr, mr_access_flags);
 	if (ret) {
 		xa_erase_irq(&rdi->lkey_table.table, mr->mr.lkey >> 8);
 		rvt_mr_free(mr);

@@ -63,22 +63,32 @@ static const struct mmu_interval_notifier_ops rvt_odp_ops = {
  * @mr: the region, not valid yet (no lookup finds it)
  * @start: user address of the first byte
  * @length: bytes
+ * @iova: the MR's address of @start
  * @access: IB access flags, IB_ACCESS_ON_DEMAND among them
  *
+ * @start 0 and @length U64_MAX make an implicit MR: the whole address
+ * space at its own addresses (@iova must be 0), with a child umem per
+ * RVT_ODP_CHILD_SIZE range the engine meets (rvt_odp_child()).
+ *
  * Context: process context (the registering process); sleeps.
- * Return: 0 with @mr->odp set, or a negative errno: -EOPNOTSUPP for an
- * implicit MR (the whole address space), the umem's errors otherwise.
+ * Return: 0 with @mr->odp set, or a negative errno: -EINVAL for an
+ * implicit MR whose @iova is not 0, the umem's errors otherwise.
  */
-int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, int access)
+int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, u64 iova,
+		int access)
 {
 	struct ib_umem_odp *odp;
 
-	/* implicit ODP is not offered: IB_ODP_SUPPORT_IMPLICIT is clear */
-	if (!start && length == U64_MAX)
-		return -EOPNOTSUPP;
 	rwlock_init(&mr->odp_lock);
-	odp = ib_umem_odp_get(mr->pd->device, start, length, access,
-			      &rvt_odp_ops);
+	xa_init(&mr->odp_children);
+	if (!start && length == U64_MAX) {
+		if (iova)
+			return -EINVAL;
+		odp = ib_umem_odp_alloc_implicit(mr->pd->device, access);
+	} else {
+		odp = ib_umem_odp_get(mr->pd->device, start, length, access,
+				      &rvt_odp_ops);
+	}
 	if (IS_ERR(odp))
 		return PTR_ERR(odp);
 	mutex_lock(&odp->umem_mutex);
@@ -86,6 +96,83 @@ int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, int access)
 	mutex_unlock(&odp->umem_mutex);
 	mr->odp = odp;
 	mr->page_shift = odp->page_shift;
+	return 0;
+}
+
+/**
+ * rvt_odp_put_children - release the child umems of an implicit MR
+ * @mr: the region, which nothing uses any more
+ *
+ * Context: process context; sleeps.
+ */
+void rvt_odp_put_children(struct rvt_mregion *mr)
+{
+	struct ib_umem_odp *child;
+	unsigned long idx;
+
+	xa_for_each(&mr->odp_children, idx, child)
+		ib_umem_odp_release(child);
+	xa_destroy(&mr->odp_children);
+}
+
+/*
+ * The child umem of implicit @mr that covers @uva, made if there is none
+ * yet (a fault).  Children stay until the MR goes, so the data path
+ * reads them without a reference.
+ */
+static struct ib_umem_odp *rvt_odp_child(struct rvt_mregion *mr, u64 uva)
+{
+	unsigned long idx = uva >> RVT_ODP_CHILD_SHIFT;
+	struct ib_umem_odp *child, *old;
+
+	child = xa_load(&mr->odp_children, idx);
+	if (child)
+		return child;
+	child = ib_umem_odp_alloc_child(mr->odp, idx << RVT_ODP_CHILD_SHIFT,
+					RVT_ODP_CHILD_SIZE, &rvt_odp_ops);
+	if (IS_ERR(child))
+		return child;
+	mutex_lock(&child->umem_mutex);
+	child->private = mr;
+	mutex_unlock(&child->umem_mutex);
+	old = xa_cmpxchg(&mr->odp_children, idx, NULL, child, GFP_KERNEL);
+	if (!old)
+		return child;
+	/* another fault made it first, or the xarray had no room */
+	ib_umem_odp_release(child);
+	return xa_is_err(old) ? ERR_PTR(xa_err(old)) : old;
+}
+
+/*
+ * Map @len bytes at @uva of @mr for @mask (fault: fault them in; else
+ * only what the process has), child by child for an implicit MR.
+ */
+static int rvt_odp_map_range(struct rvt_mregion *mr, u64 uva, u64 len,
+			     u64 mask, bool fault)
+{
+	struct ib_umem_odp *odp = mr->odp;
+	u64 end = uva + len, n;
+	int ret;
+
+	if (!odp->is_implicit_odp) {
+		ret = ib_umem_odp_map_dma_and_lock(odp, uva, len, mask, fault);
+		if (ret < 0)
+			return ret;
+		mutex_unlock(&odp->umem_mutex);
+		return 0;
+	}
+	if (end < uva)
+		return -EFAULT;
+	for (; uva < end; uva += n) {
+		odp = rvt_odp_child(mr, uva);
+		if (IS_ERR(odp))
+			return PTR_ERR(odp) == -EINVAL ? -EFAULT : PTR_ERR(odp);
+		n = min(end, ib_umem_end(odp)) - uva;
+		ret = ib_umem_odp_map_dma_and_lock(odp, uva, n, mask, fault);
+		if (ret < 0)
+			return ret;
+		mutex_unlock(&odp->umem_mutex);
+	}
 	return 0;
 }
 
@@ -121,6 +208,11 @@ void *rvt_odp_map_sge(struct rvt_sge *sge, bool write)
 
 	if (write)
 		need |= ODP_WRITE_ALLOWED_BIT;
+	if (odp->is_implicit_odp) {
+		odp = xa_load(&mr->odp_children, uva >> RVT_ODP_CHILD_SHIFT);
+		if (!odp)
+			return NULL;
+	}
 	if (!read_trylock(&mr->odp_lock))
 		return NULL;
 	entry = READ_ONCE(odp->dma_list[(uva - ib_umem_start(odp)) >>
@@ -168,37 +260,25 @@ EXPORT_SYMBOL(rvt_odp_unmap_sge);
  */
 int rvt_odp_fault(struct rvt_mregion *mr, u64 uva, u32 len, bool write)
 {
-	struct ib_umem_odp *odp = mr->odp;
 	u64 mask = ODP_READ_ALLOWED_BIT;
-	int ret;
 
 	if (write) {
-		if (!odp->umem.writable)
+		if (!mr->odp->umem.writable)
 			return -EFAULT;
 		mask |= ODP_WRITE_ALLOWED_BIT;
 	}
-	ret = ib_umem_odp_map_dma_and_lock(odp, uva, len, mask, true);
-	if (ret < 0)
-		return ret;
-	mutex_unlock(&odp->umem_mutex);
-	return 0;
+	return rvt_odp_map_range(mr, uva, len, mask, true);
 }
 EXPORT_SYMBOL(rvt_odp_fault);
 
 /* Map the pages of a range the process has, as its page tables allow. */
 static int rvt_odp_map_present(struct rvt_mregion *mr, u64 uva, u32 len)
 {
-	struct ib_umem_odp *odp = mr->odp;
 	u64 mask = ODP_READ_ALLOWED_BIT;
-	int ret;
 
-	if (odp->umem.writable)
+	if (mr->odp->umem.writable)
 		mask |= ODP_WRITE_ALLOWED_BIT;
-	ret = ib_umem_odp_map_dma_and_lock(odp, uva, len, mask, false);
-	if (ret < 0)
-		return ret;
-	mutex_unlock(&odp->umem_mutex);
-	return 0;
+	return rvt_odp_map_range(mr, uva, len, mask, false);
 }
 
 /**
@@ -275,7 +355,7 @@ static const struct ib_device_ops rvt_odp_ops_dev = {
  * The engine's in-memory delivery faults in what a request missed (the
  * QP's send work).  A wire driver's data path does not, so its devices
  * do not offer them.  Implicit ODP (an MR of the whole address space) is
- * not offered.
+ * offered too.
  *
  * Context: process context, before the device registers.
  */
@@ -286,7 +366,7 @@ void rvt_odp_props(struct rvt_dev_info *rdi)
 	if (rdi->driver_f.xmit_wqe)
 		return;
 	p->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
-	p->odp_caps.general_caps = IB_ODP_SUPPORT;
+	p->odp_caps.general_caps = IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT;
 	p->odp_caps.per_transport_caps.rc_odp_caps =
 		IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
 		IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |

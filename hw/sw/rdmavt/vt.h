@@ -51,14 +51,20 @@ struct rvt_mregion *rvt_mr_get(struct rvt_lkey_table *rkt, u32 key);
 
 /* odp.c */
 #if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
-int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, int access);
+int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length, u64 iova,
+		int access);
+void rvt_odp_put_children(struct rvt_mregion *mr);
 u64 rvt_odp_user_addr(struct rvt_mregion *mr, u64 addr);
 void rvt_odp_props(struct rvt_dev_info *rdi);
 #else
 static inline int rvt_odp_get(struct rvt_mregion *mr, u64 start, u64 length,
-			      int access)
+			      u64 iova, int access)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline void rvt_odp_put_children(struct rvt_mregion *mr)
+{
 }
 
 static inline u64 rvt_odp_user_addr(struct rvt_mregion *mr, u64 addr)

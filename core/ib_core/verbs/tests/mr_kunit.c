@@ -291,15 +291,22 @@ static int advise_mr_record(struct ib_pd *pd,
 	return -EFAULT;
 }
 
+/* the device's own advise_mr (rdmavt's, for its ODP MRs), put back */
+static int (*advise_mr_saved)(struct ib_pd *pd,
+			      enum ib_uverbs_advise_mr_advice advice,
+			      u32 flags, struct ib_sge *sg_list, u32 num_sge,
+			      struct uverbs_attr_bundle *attrs);
+
 static void advise_mr_restore(void *dev)
 {
-	((struct ib_device *)dev)->ops.advise_mr = NULL;
+	((struct ib_device *)dev)->ops.advise_mr = advise_mr_saved;
 }
 
 /*
- * ib_advise_mr(): -EOPNOTSUPP without the driver op (the loop device has
- * none); with one, an empty list is done without calling it and any
- * other reaches it unchanged, its result returned.
+ * ib_advise_mr(): -EOPNOTSUPP without the driver op (the case takes the
+ * loop device's away, then gives it back); with one, an empty list is
+ * done without calling it and any other reaches it unchanged, its
+ * result returned.
  */
 static void verbs_advise_mr(struct kunit *test)
 {
@@ -309,15 +316,16 @@ static void verbs_advise_mr(struct kunit *test)
 		{ .addr = 0x2000, .length = 32, .lkey = 7 },
 	};
 
-	KUNIT_ASSERT_NULL(test, vt->dev->ops.advise_mr);
+	advise_mr_saved = vt->dev->ops.advise_mr;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, advise_mr_restore,
+							vt->dev), 0);
+	vt->dev->ops.advise_mr = NULL;
 	KUNIT_EXPECT_EQ(test, ib_advise_mr(vt->pd,
 					   IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH,
 					   0, sge, 2), -EOPNOTSUPP);
 
 	memset(&advised, 0, sizeof(advised));
 	vt->dev->ops.advise_mr = advise_mr_record;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, advise_mr_restore,
-							vt->dev), 0);
 	KUNIT_EXPECT_EQ(test, ib_advise_mr(vt->pd,
 					   IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH,
 					   0, sge, 0), 0);

@@ -130,7 +130,14 @@ static struct ib_umem_odp *odp_of(struct ib_mr *mr)
 /* Is the page of @uva mapped for the device in @mr? */
 static bool odp_mapped(struct ib_mr *mr, unsigned long uva)
 {
-	struct ib_umem_odp *odp = odp_of(mr);
+	struct rvt_mregion *r = &container_of(mr, struct rvt_mr, ibmr)->mr;
+	struct ib_umem_odp *odp = r->odp;
+
+	if (odp->is_implicit_odp) {
+		odp = xa_load(&r->odp_children, uva >> RVT_ODP_CHILD_SHIFT);
+		if (!odp)
+			return false;
+	}
 
 	return READ_ONCE(odp->dma_list[(uva - ib_umem_start(odp)) >>
 				       odp->page_shift]) != 0;
@@ -216,7 +223,8 @@ static void odp_caps_and_reg(struct kunit *test)
 	struct ib_mr *mr;
 
 	KUNIT_EXPECT_TRUE(test, a->kernel_cap_flags & IBK_ON_DEMAND_PAGING);
-	KUNIT_EXPECT_EQ(test, a->odp_caps.general_caps, IB_ODP_SUPPORT);
+	KUNIT_EXPECT_EQ(test, a->odp_caps.general_caps,
+			IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT);
 	KUNIT_EXPECT_EQ(test, a->odp_caps.per_transport_caps.rc_odp_caps,
 			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
 			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
@@ -232,11 +240,11 @@ static void odp_caps_and_reg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_umem_start(odp), addr);
 	KUNIT_EXPECT_EQ(test, ib_umem_end(odp), addr + 4 * PAGE_SIZE);
 
-	/* implicit ODP (the whole address space) is not offered */
-	mr = t->vt->dev->ops.reg_user_mr(t->vt->pd, 0, U64_MAX, 0,
+	/* an implicit MR is the address space at its own addresses */
+	mr = t->vt->dev->ops.reg_user_mr(t->vt->pd, 0, U64_MAX, 4096,
 					 IB_ACCESS_ON_DEMAND |
 					 IB_ACCESS_LOCAL_WRITE, NULL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(mr), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mr), -EINVAL);
 }
 
 /*
@@ -410,6 +418,68 @@ static void odp_fault_fails(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, odp_mapped(urmr, rem));
 }
 
+static unsigned long odp_children(struct ib_mr *mr)
+{
+	struct rvt_mregion *r = &container_of(mr, struct rvt_mr, ibmr)->mr;
+	unsigned long idx, n = 0;
+	void *child;
+
+	xa_for_each(&r->odp_children, idx, child)
+		n++;
+	return n;
+}
+
+/*
+ * Implicit MRs (the whole address space): a child umem per 2 MiB range
+ * the requests meet, made by the faults; SEND and RDMA WRITE through
+ * them, and munmap reaching a child.
+ */
+static void odp_implicit(struct kunit *test)
+{
+	struct odp_bed *t = odp_bed(test);
+	unsigned long src = odp_mmap(test, PAGE_SIZE);
+	unsigned long dst = odp_mmap(test, 2 * PAGE_SIZE);
+	struct ib_mr *imr;
+	char got[16];
+
+	put_user_bytes(test, src, "implicit", 9);
+	put_user_bytes(test, src + 16, "written", 8);
+	put_user_bytes(test, src + 32, "again", 6);
+	imr = odp_reg(test, t, 0, U64_MAX,
+		      IB_ACCESS_LOCAL_WRITE | REMOTE_ACC);
+	KUNIT_ASSERT_TRUE(test, odp_of(imr)->is_implicit_odp);
+	KUNIT_EXPECT_EQ(test, odp_children(imr), 0);
+
+	post_recv(test, t->b, 2, imr, dst + PAGE_SIZE - 4, 16);
+	post_send(test, t->a, 1, imr, src, 9);
+	expect_wc(test, t->scq, 1, IB_WC_SUCCESS);
+	expect_wc(test, t->rcq, 2, IB_WC_SUCCESS);
+	get_user_bytes(test, dst + PAGE_SIZE - 4, got, 9);
+	KUNIT_EXPECT_STREQ(test, got, "implicit");
+	KUNIT_EXPECT_GE(test, odp_children(imr), 1);
+	KUNIT_EXPECT_TRUE(test, odp_mapped(imr, dst + PAGE_SIZE));
+
+	post_rdma(test, t->a, 3, IB_WR_RDMA_WRITE, imr, src + 16, 8, imr,
+		  dst + 100);
+	expect_wc(test, t->scq, 3, IB_WC_SUCCESS);
+	get_user_bytes(test, dst + 100, got, 8);
+	KUNIT_EXPECT_STREQ(test, got, "written");
+
+	/* the child of dst's range follows munmap, the next SEND faults */
+	KUNIT_ASSERT_EQ(test, vm_munmap(dst, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_FALSE(test, odp_mapped(imr, dst + PAGE_SIZE));
+	KUNIT_ASSERT_EQ(test, vm_mmap(NULL, dst, 2 * PAGE_SIZE,
+				      PROT_READ | PROT_WRITE,
+				      MAP_ANONYMOUS | MAP_PRIVATE | MAP_FIXED,
+				      0), dst);
+	post_recv(test, t->b, 5, imr, dst + 8, 16);
+	post_send(test, t->a, 4, imr, src + 32, 6);
+	expect_wc(test, t->scq, 4, IB_WC_SUCCESS);
+	expect_wc(test, t->rcq, 5, IB_WC_SUCCESS);
+	get_user_bytes(test, dst + 8, got, 6);
+	KUNIT_EXPECT_STREQ(test, got, "again");
+}
+
 /* ADVISE_MR maps ahead: faulting in, or only what the process has. */
 static void odp_advise_mr(struct kunit *test)
 {
@@ -478,6 +548,7 @@ static struct kunit_case rdma_rvt_odp_cases[] = {
 	KUNIT_CASE(odp_invalidation_follows_munmap),
 	KUNIT_CASE(odp_fault_fails),
 	KUNIT_CASE(odp_advise_mr),
+	KUNIT_CASE(odp_implicit),
 	{}
 };
 

@@ -8,7 +8,8 @@
 # (librxe) and prints what QUERY_DEVICE and QUERY_PORT answer, checked
 # against sysfs; the loop device's driver id (qib's) binds ipathverbs,
 # whose context shows the port's LID.  Debian's ibv_rc_pingpong (with
-# completion events and its data checked), ibv_uc_pingpong,
+# completion events and its data checked, and with on-demand paging
+# MRs, explicit and implicit), ibv_uc_pingpong,
 # ibv_ud_pingpong and ibv_srq_pingpong run between two processes on the
 # loop device through ipathverbs and rdmavt's rings mapped into them,
 # and on the rxe device through librxe and rxe's queues (over RoCE v2,
@@ -25,7 +26,8 @@
 # the loop device, data through the commands alone (MRs, CQs with a
 # completion channel, two RC QPs connected to each other, SEND, RDMA
 # WRITE and READ posted and polled with write(), the malformed requests
-# and the refusals while objects are in use), and a file's close taking
+# and the refusals while objects are in use, an on-demand paging MR
+# and ADVISE_MR with its refusals), and a file's close taking
 # its objects and context; on the rxe device, rxe's queues mapped and
 # written by hand as librxe would, and as a broken process might
 # (malformed send entries, SGE counts and indices past the queues,
@@ -65,7 +67,7 @@ uverbs_of() {
 	done
 }
 
-ktap_plan $(tier_pick 29 33)
+ktap_plan $(tier_pick 31 35)
 
 setup() {
 	$IP link add ud0 type dummy && $IP link set ud0 up &&
@@ -209,6 +211,13 @@ pingpong() {
 }
 ktap_test "ibv_rc_pingpong on uvloop0: events, data checked" \
 	pingpong ibv_rc_pingpong uvloop0 -e -c
+# on-demand paging MRs (-o; -O: implicit, the whole address space):
+# rdmavt faults the pages in as the requests meet them
+# (Documentation/hw/loop.rst)
+ktap_test "ibv_rc_pingpong on uvloop0: on-demand paging MR, data checked" \
+	pingpong ibv_rc_pingpong uvloop0 -o -c
+ktap_test "ibv_rc_pingpong on uvloop0: implicit on-demand paging MR" \
+	pingpong ibv_rc_pingpong uvloop0 -O -c
 ktap_test "ibv_uc_pingpong on uvloop0" pingpong ibv_uc_pingpong uvloop0
 ktap_test "ibv_ud_pingpong on uvloop0" \
 	pingpong ibv_ud_pingpong uvloop0 -s 1024

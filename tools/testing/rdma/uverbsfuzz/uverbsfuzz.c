@@ -19,11 +19,11 @@
  * worker with SIGKILL after a random time, so commands and teardown race
  * the process's death.  With UID, the workers run as that user.  Stops
  * after CALLS commands in all.  With -g the device may go away meanwhile
- * ("rdma link delete" beside it): workers that find no uverbsN any more
- * end the run early.  Prints KTAP: one case per check; a worker that
- * dies of anything but the parent's SIGKILL (or exits with an error of
- * its own setup) fails.  What the kernel makes of it (no
- * splat, no leak) is the test bed's to check.
+ * ("rdma link delete" beside it): every worker takes a context, and
+ * workers that find no uverbsN any more end the run early.  Prints KTAP:
+ * one case per check; a worker that dies of anything but the parent's
+ * SIGKILL (or exits with an error of its own setup) fails.  What the
+ * kernel makes of it (no splat, no leak) is the test bed's to check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -736,6 +736,13 @@ static void op_files(int fd, int async)
 	__atomic_fetch_add(&sh->calls, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * Workers of a run with -g always take a context: the run is there for
+ * the device to go under contexts (a worker without one would leave the
+ * scenario nothing to see disassociated).
+ */
+static int always_ctx;
+
 /* One worker: a file, a context (usually), then commands until killed. */
 static void worker(const char *path, uint16_t lid, long budget, int uid)
 {
@@ -756,8 +763,9 @@ static void worker(const char *path, uint16_t lid, long budget, int uid)
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		_exit(4);	/* the device went away */
-	if (below(10) && !cmd(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g,
-			      sizeof(g), &gr, sizeof(gr)))
+	if ((below(10) || always_ctx) &&
+	    !cmd(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &g, sizeof(g), &gr,
+		 sizeof(gr)))
 		async = gr.r.async_fd;
 	fcntl(async, F_SETFL, O_NONBLOCK);
 	learn_driver_id(fd);
@@ -835,6 +843,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "-g")) {
 		may_go = 1;
+		always_ctx = 1;
 		argv++;
 		argc--;
 	}

@@ -48,7 +48,7 @@
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		(90 + NCASES_IOCTL)
 /* the verbs ioctl's */
-#define NCASES_IOCTL	40
+#define NCASES_IOCTL	49
 /* the cases of DEV_RXE */
 #define NCASES_RXE	27
 /* the cases of DEV_SIW */
@@ -2496,6 +2496,67 @@ static void test_ioctl(int fd, const char *dev)
  * A context made by the ioctl (GET_CONTEXT, ASYNC_EVENT_ALLOC) on DEV_IB,
  * objects made through INVOKE_WRITE, queried and destroyed by the ioctl.
  */
+/* ADVISE_MR of @sges (@len bytes) on PD @pd: 0, or -1 and errno. */
+static long ioc_advise(int fd, uint32_t pd, uint64_t advice, uint32_t flags,
+		       struct ib_uverbs_sge *sges, uint16_t len)
+{
+	struct ioc c = {};
+
+	ioc_set(&c, 0, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_ADVISE_MR_ADVICE, advice, 8, 0);
+	ioc_set(&c, 2, UVERBS_ATTR_ADVISE_MR_FLAGS, flags, 4, 0);
+	ioc_set(&c, 3, UVERBS_ATTR_ADVISE_MR_SGE_LIST, (uintptr_t)sges, len,
+		0);
+	return ioc_run(fd, &c, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR, 4);
+}
+
+/*
+ * An on-demand paging MR over @buf (8 KiB) of PD @pd on DEV_IB (a loop
+ * device, whose rdmavt serves them) and ADVISE_MR on it.
+ */
+static void test_advise_mr(int fd, uint32_t pd, void *buf)
+{
+	struct ib_uverbs_reg_mr_resp mr = {};
+	struct ib_uverbs_sge sge[2];
+	long rc;
+
+	rc = reg_mr(fd, pd, buf, 8192, (uintptr_t)buf,
+		    IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_ON_DEMAND,
+		    &mr);
+	result(rc > 0 && mr.lkey, "REG_MR with ON_DEMAND on DEV_IB",
+	       "rc %ld %s", rc, strerror(errno));
+	sge[0] = (struct ib_uverbs_sge){ .addr = (uintptr_t)buf,
+					 .length = 8192, .lkey = mr.lkey };
+	sge[1] = sge[0];
+	rc = ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			IB_UVERBS_ADVISE_MR_FLAG_FLUSH, sge, sizeof(sge));
+	result(!rc, "ioctl ADVISE_MR PREFETCH_WRITE, FLUSH, two SGEs",
+	       "rc %ld %s", rc, strerror(errno));
+	rc = ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
+			0, sge, sizeof(sge[0]));
+	result(!rc, "ioctl ADVISE_MR PREFETCH_NO_FAULT", "rc %ld %s", rc,
+	       strerror(errno));
+	expect_err("ioctl ADVISE_MR past the MR: EINVAL",
+		   (sge[1].length = 8193,
+		    ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 0,
+			       &sge[1], sizeof(sge[1]))), EINVAL);
+	expect_err("ioctl ADVISE_MR of an lkey of no MR: ENOENT",
+		   (sge[1] = sge[0], sge[1].lkey ^= 0x10000,
+		    ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 0,
+			       &sge[1], sizeof(sge[1]))), ENOENT);
+	expect_err("ioctl ADVISE_MR, an SGE list of 24 bytes: EINVAL",
+		   ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH, 0,
+			      sge, 24), EINVAL);
+	expect_err("ioctl ADVISE_MR with an unknown flag: EINVAL",
+		   ioc_advise(fd, pd, IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH,
+			      1U << 7, sge, sizeof(sge[0])), EINVAL);
+	expect_err("ioctl ADVISE_MR with an unknown advice: EOPNOTSUPP",
+		   ioc_advise(fd, pd, 9, 0, sge, sizeof(sge[0])), EOPNOTSUPP);
+	result(!ioc_destroy(fd, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			    UVERBS_ATTR_DESTROY_MR_HANDLE, mr.mr_handle),
+	       "ioctl MR_DESTROY of the ODP MR", "%s", strerror(errno));
+}
+
 static void test_ioctl_objects(const char *dev)
 {
 	struct ib_uverbs_destroy_cq_resp dr = { 1, 1 };
@@ -2557,6 +2618,7 @@ static void test_ioctl_objects(const char *dev)
 	result(!rc && lkey == mr.lkey && rkey == mr.rkey && len == 8192,
 	       "INVOKE_WRITE ALLOC_PD and REG_MR, ioctl QUERY_MR: its keys and length",
 	       "rc %ld %s", rc, strerror(errno));
+	test_advise_mr(fd, ar.pd_handle, buf);
 	expect_err("ioctl PD_DESTROY of the MR's PD: EBUSY",
 		   ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
 			       UVERBS_ATTR_DESTROY_PD_HANDLE, ar.pd_handle),
