@@ -17,6 +17,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_umem.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/err.h>
@@ -44,19 +45,6 @@ static struct ib_device *umem_dev(struct kunit *test)
 }
 
 /* An anonymous private mapping of @len bytes in the case's mm. */
-static unsigned long umem_mmap(struct kunit *test, size_t len,
-			       unsigned long prot)
-{
-	unsigned long addr = kunit_vm_mmap(test, NULL, 0, len, prot,
-					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
-
-	KUNIT_ASSERT_NE_MSG(test, addr, 0, "kunit_vm_mmap failed");
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "vm_mmap: %ld",
-			       (long)addr);
-	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(addr));
-	return addr;
-}
-
 static s64 umem_pinned(void)
 {
 	return atomic64_read(&current->mm->pinned_vm);
@@ -204,7 +192,7 @@ static void umem_copy_pages(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
 	size_t len = 4 * PAGE_SIZE;
-	unsigned long addr = umem_mmap(test, len, PROT_READ | PROT_WRITE);
+	unsigned long addr = kt_user_mmap(test, len, PROT_READ | PROT_WRITE);
 	struct ib_umem *umem;
 	u8 *buf;
 	size_t i;
@@ -262,7 +250,7 @@ static void umem_copy_pages(struct kunit *test)
 static void umem_unaligned(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 4 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 4 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 	size_t len = 2 * PAGE_SIZE;
 	struct ib_umem *umem;
@@ -376,7 +364,7 @@ static void umem_best_pgsz(struct kunit *test)
 static void umem_best_pgsz_pinned(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 4 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 4 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 	struct ib_umem *umem;
 
@@ -477,7 +465,7 @@ static void umem_blocks_fixture(struct kunit *test)
 static void umem_blocks_pinned(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 4 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 4 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 	struct ib_block_iter biter;
 	struct ib_umem *umem;
@@ -533,8 +521,8 @@ static void umem_access(struct kunit *test)
 		IB_ACCESS_REMOTE_ATOMIC, IB_ACCESS_MW_BIND,
 	};
 	struct ib_device *dev = umem_dev(test);
-	unsigned long ro = umem_mmap(test, 2 * PAGE_SIZE, PROT_READ);
-	unsigned long rw = umem_mmap(test, 2 * PAGE_SIZE,
+	unsigned long ro = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ);
+	unsigned long rw = kt_user_mmap(test, 2 * PAGE_SIZE,
 				     PROT_READ | PROT_WRITE);
 	struct ib_umem *umem;
 	u8 buf[16];
@@ -589,7 +577,7 @@ static void umem_access(struct kunit *test)
 static void umem_bad_ranges(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 3 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 3 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 
 	/* no page at all */
@@ -624,7 +612,7 @@ static void umem_bad_ranges(struct kunit *test)
 static void umem_accounting(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 8 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 8 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 	struct ib_umem *a, *b;
 
@@ -657,7 +645,7 @@ static void umem_set_memlock(unsigned long bytes)
 static void umem_memlock(struct kunit *test)
 {
 	struct ib_device *dev = umem_dev(test);
-	unsigned long base = umem_mmap(test, 4 * PAGE_SIZE,
+	unsigned long base = kt_user_mmap(test, 4 * PAGE_SIZE,
 				       PROT_READ | PROT_WRITE);
 	unsigned long saved = rlimit(RLIMIT_MEMLOCK);
 	const struct cred *old;

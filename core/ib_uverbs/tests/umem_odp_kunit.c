@@ -14,6 +14,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_fake_hca.h>
+#include <kunit/rdma_umem.h>
 #include <linux/err.h>
 #include <linux/mman.h>
 #include <linux/mm.h>
@@ -67,17 +68,6 @@ static struct ib_device *odp_dev(struct kunit *test)
 	return &hca->ibdev;
 }
 
-static unsigned long odp_mmap(struct kunit *test, size_t len)
-{
-	unsigned long addr = kunit_vm_mmap(test, NULL, 0, len,
-					   PROT_READ | PROT_WRITE,
-					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr) || !addr,
-			       "vm_mmap: %ld", (long)addr);
-	return addr;
-}
-
 static void odp_release_action(void *odp)
 {
 	ib_umem_odp_release(odp);
@@ -106,7 +96,7 @@ static u8 *odp_kva(struct ib_umem_odp *odp, unsigned int idx)
 static void odp_get_and_refusals(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp;
 	unsigned int i;
 
@@ -147,7 +137,7 @@ static void odp_get_and_refusals(struct kunit *test)
 static void odp_fault_maps(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp = odp_get(test, dev, addr, 4 * PAGE_SIZE,
 					  ODP_ACC);
 	static const char msg[] = "paged in on demand";
@@ -192,7 +182,7 @@ static void odp_fault_maps(struct kunit *test)
 static void odp_nofault_maps_present(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp = odp_get(test, dev, addr, 4 * PAGE_SIZE,
 					  ODP_ACC);
 	u8 one = 1;
@@ -217,7 +207,7 @@ static void odp_nofault_maps_present(struct kunit *test)
 static void odp_invalidate_unmaps(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp = odp_get(test, dev, addr, 4 * PAGE_SIZE,
 					  ODP_ACC);
 	u8 v = 7;
@@ -262,7 +252,7 @@ static void odp_invalidate_unmaps(struct kunit *test)
 static void odp_rights_resync(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp = odp_get(test, dev, addr, PAGE_SIZE, ODP_ACC);
 	u8 v = 3;
 	dma_addr_t before;
@@ -310,7 +300,7 @@ static void odp_readonly_memory(struct kunit *test)
 static void odp_implicit_children(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *root, *child;
 	u8 v = 9;
 
@@ -350,7 +340,7 @@ static void odp_implicit_children(struct kunit *test)
 static void odp_umem_release(struct kunit *test)
 {
 	struct ib_device *dev = odp_dev(test);
-	unsigned long addr = odp_mmap(test, PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp = ib_umem_odp_get(dev, addr, PAGE_SIZE,
 						  ODP_ACC, &odp_ops);
 

@@ -15,6 +15,7 @@
 
 #include <kunit/test.h>
 #include <kunit/rdma_loop.h>
+#include <kunit/rdma_umem.h>
 #include <linux/delay.h>
 #include <linux/mman.h>
 #include <linux/mm.h>
@@ -84,17 +85,6 @@ static struct odp_bed *odp_bed(struct kunit *test)
 	odp_connect(test, t->a, t->b);
 	odp_connect(test, t->b, t->a);
 	return t;
-}
-
-static unsigned long odp_mmap(struct kunit *test, size_t len)
-{
-	unsigned long addr = kunit_vm_mmap(test, NULL, 0, len,
-					   PROT_READ | PROT_WRITE,
-					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr) || !addr,
-			       "vm_mmap: %ld", (long)addr);
-	return addr;
 }
 
 static void odp_dereg(void *p)
@@ -218,7 +208,7 @@ static void odp_caps_and_reg(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
 	struct ib_device_attr *a = &t->vt->dev->attrs;
-	unsigned long addr = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long addr = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_umem_odp *odp;
 	struct ib_mr *mr;
 
@@ -254,8 +244,8 @@ static void odp_caps_and_reg(struct kunit *test)
 static void odp_send_recv_faults_in(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
-	unsigned long src = odp_mmap(test, 2 * PAGE_SIZE);
-	unsigned long dst = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long src = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
+	unsigned long dst = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	static const char msg[] = "a message across two pages, paged in";
 	struct ib_mr *smr, *dmr;
 	char got[sizeof(msg)];
@@ -288,8 +278,8 @@ static void odp_send_recv_faults_in(struct kunit *test)
 static void odp_rdma_and_atomic(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
-	unsigned long loc = odp_mmap(test, 4 * PAGE_SIZE);
-	unsigned long rem = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long loc = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
+	unsigned long rem = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	u8 *out = kunit_kzalloc(test, 300, GFP_KERNEL);
 	u8 *back = kunit_kzalloc(test, 300, GFP_KERNEL);
 	struct ib_mr *lmr, *rmr;
@@ -353,8 +343,8 @@ static void odp_rdma_and_atomic(struct kunit *test)
 static void odp_invalidation_follows_munmap(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
-	unsigned long src = odp_mmap(test, PAGE_SIZE);
-	unsigned long dst = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long src = kt_user_mmap(test, PAGE_SIZE, PROT_READ | PROT_WRITE);
+	unsigned long dst = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_mr *smr, *dmr;
 	char got[16];
 
@@ -397,8 +387,8 @@ static void odp_fault_fails(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
 	struct odp_bed *u = odp_bed(test);
-	unsigned long src = odp_mmap(test, 2 * PAGE_SIZE);
-	unsigned long rem = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long src = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
+	unsigned long rem = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_mr *smr, *dmr, *umr, *urmr;
 
 	put_user_bytes(test, src, "data", 5);
@@ -437,8 +427,8 @@ static unsigned long odp_children(struct ib_mr *mr)
 static void odp_implicit(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
-	unsigned long src = odp_mmap(test, PAGE_SIZE);
-	unsigned long dst = odp_mmap(test, 2 * PAGE_SIZE);
+	unsigned long src = kt_user_mmap(test, PAGE_SIZE, PROT_READ | PROT_WRITE);
+	unsigned long dst = kt_user_mmap(test, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_mr *imr;
 	char got[16];
 
@@ -484,7 +474,7 @@ static void odp_implicit(struct kunit *test)
 static void odp_advise_mr(struct kunit *test)
 {
 	struct odp_bed *t = odp_bed(test);
-	unsigned long buf = odp_mmap(test, 4 * PAGE_SIZE);
+	unsigned long buf = kt_user_mmap(test, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE);
 	struct ib_pd *pd = t->vt->pd;
 	struct ib_mr *mr, *ro;
 	struct ib_sge sge;
