@@ -317,6 +317,13 @@ struct rvt_mcast {
  * @driver_user_abi: the driver has a user ABI of its own (siw, rxe):
  *	rdmavt's rings (uapi/rdma/rvt-abi.h) are not offered, and user CQs,
  *	QPs and SRQs are the driver's to make
+ * @wire_odp: a wire driver whose data path answers RVT_WC_PAGE_MISS (its
+ *	transmit reads pages of on-demand paging MRs between rvt_sge_map()
+ *	and rvt_sge_unmap() and reports a miss with rvt_odp_miss_fault()):
+ *	the device offers on-demand paging MRs for the transports and
+ *	operations in @props.odp_caps, which the driver fills.  A device
+ *	without xmit_wqe offers them for everything rdmavt's in-memory
+ *	delivery carries.
  */
 struct rvt_driver_params {
 	struct ib_device_attr	props;
@@ -328,6 +335,7 @@ struct rvt_driver_params {
 	bool			roce;
 	bool			managed;
 	bool			driver_user_abi;
+	bool			wire_odp;
 };
 
 /**
@@ -413,6 +421,12 @@ struct rvt_driver_params {
  *	none of them: they end without a completion, as RESET wants.
  *	The QP's state is RESET during the call.  Process context, may
  *	sleep; holds no rdmavt lock.
+ * @odp_resume: optional, with dparms.wire_odp; called by the QP's send
+ *	work after it faulted in what rvt_odp_miss_fault() asked for
+ *	(whether or not the fault succeeded), so that a data path that
+ *	stopped at the miss goes on (and meets the page, or the failure).
+ *	Not called once @xmit_stop started.  Process context, may sleep;
+ *	holds no rdmavt lock.
  * @qp_priv_alloc: optional; the driver's private state of a new QP
  *	(qp->priv), made after rdmavt set the QP's fields and rings, before
  *	the QP is visible.  Returns it or an ERR_PTR().  Process context.
@@ -563,6 +577,7 @@ struct rvt_driver_provided {
 	bool xmit_local;
 	void (*xmit_flush)(struct rvt_qp *qp);
 	void (*xmit_stop)(struct rvt_qp *qp);
+	void (*odp_resume)(struct rvt_qp *qp);
 	void *(*qp_priv_alloc)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 	void (*qp_priv_free)(struct rvt_dev_info *rdi, struct rvt_qp *qp);
 	void (*modify_qp)(struct rvt_qp *qp, struct ib_qp_attr *attr,

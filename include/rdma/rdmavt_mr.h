@@ -174,6 +174,9 @@ struct rvt_sge_state {
  * @len: bytes
  * @write: the access that missed writes
  * @remote: the region is the responder's (else the requester's own)
+ * @failed: a wire driver's miss whose fault failed: kept (@mr still
+ *	referenced) so that the next miss in the range fails
+ *	(rvt_odp_miss())
  */
 struct rvt_odp_miss {
 	struct rvt_mregion	*mr;
@@ -181,6 +184,7 @@ struct rvt_odp_miss {
 	u32			len;
 	bool			write;
 	bool			remote;
+	bool			failed;
 };
 
 /**

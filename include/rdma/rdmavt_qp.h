@@ -319,7 +319,11 @@ struct rvt_swqe {
  * @s_miss: the pages of an on-demand paging MR the request at @sq_tail
  *	(or a datagram the engine dropped) did not find: with
  *	RVT_S_WAIT_FAULT the send work faults them in, then the request
- *	runs again from its start
+ *	runs again from its start.  With a wire driver: a page its data
+ *	path or the scheduler missed, set under s_lock while
+ *	RVT_S_WAIT_FAULT is clear (rvt_odp_miss_fault()); after a fault
+ *	that failed it stays (@s_miss.failed) for the next miss in its
+ *	range
  * @s_fault_status: IB_WC_SUCCESS, or, after a fault of the request at
  *	@sq_tail failed (a page the process does not have), the status it
  *	completes with when it misses again: IB_WC_LOC_PROT_ERR for the
@@ -627,6 +631,20 @@ enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				   const void *val);
 enum ib_wc_status rvt_flush_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				    u32 len, u32 type, u32 level);
+
+/*
+ * What the helpers above answer, instead of a completion status, when a
+ * page of an on-demand paging MR is not mapped (only on a device that
+ * offers them): the access did nothing that cannot be done again, the
+ * QP's send work faults the page in (rvt_odp_miss_fault()), and the
+ * driver has the access tried again later: an RNR NAK for an RC
+ * request, a datagram or UC packet dropped, a response dropped (the
+ * requester retries).  Never a completion's status.
+ */
+#define RVT_WC_PAGE_MISS	((enum ib_wc_status)0x100)
+
+enum ib_wc_status rvt_odp_miss_fault(struct rvt_qp *qp, struct rvt_sge *sge,
+				     bool write, bool remote);
 
 /*
  * Where the SMI (0) and GSI (1) QP of port @port sit in the QP table:

@@ -93,8 +93,9 @@ static bool rvt_atomic_rmw(struct rvt_sge *target, bool cmp_swap,
  * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR when @qp does not grant
  * remote atomics or the address is not 8-byte aligned (an invalid
  * request, as IBA's class C and upstream's drivers have it);
- * IB_WC_REM_ACCESS_ERR when the key check failed.  Nothing is changed
- * unless IB_WC_SUCCESS.
+ * IB_WC_REM_ACCESS_ERR when the key check failed; RVT_WC_PAGE_MISS when
+ * the target is a page of an on-demand paging MR being faulted in (the
+ * atomic is to come again).  Nothing is changed unless IB_WC_SUCCESS.
  */
 enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				     bool cmp_swap, u64 compare_add, u64 swap,
@@ -108,7 +109,7 @@ enum ib_wc_status rvt_atomic_execute(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	if (st != IB_WC_SUCCESS)
 		return st;
 	if (!rvt_atomic_rmw(&target, cmp_swap, compare_add, swap, orig))
-		st = IB_WC_REM_ACCESS_ERR;
+		st = rvt_odp_miss_fault(qp, &target, true, true);
 	rvt_put_mr(target.mr);
 	return st;
 }
@@ -132,7 +133,8 @@ EXPORT_SYMBOL(rvt_atomic_execute);
  * Context: any context but hard interrupts; no QP lock needed.
  * Return: IB_WC_SUCCESS; IB_WC_REM_INV_REQ_ERR when @qp does not grant
  * remote writes or @vaddr is not aligned; IB_WC_REM_ACCESS_ERR when the
- * key check failed.  Nothing is written unless IB_WC_SUCCESS.
+ * key check failed; RVT_WC_PAGE_MISS as for rvt_atomic_execute().
+ * Nothing is written unless IB_WC_SUCCESS.
  */
 enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				   const void *val)
@@ -155,7 +157,7 @@ enum ib_wc_status rvt_atomic_write(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 		spin_unlock_bh(&rvt_atomic_lock);
 		rvt_sge_unmap(&target);
 	} else {
-		st = IB_WC_REM_ACCESS_ERR;
+		st = rvt_odp_miss_fault(qp, &target, true, true);
 	}
 	rvt_put_mr(target.mr);
 	return st;

@@ -85,7 +85,7 @@ struct rvt_sge_state *rvt_ss_copy(struct rvt_qp *dqp,
 bool rvt_copy_from_sge(struct rvt_sge_state *ss, void *data, u32 length);
 void rvt_note_miss(struct rvt_delivery *d, struct rvt_sge_state *ss,
 		   bool write, bool remote);
-bool rvt_ss_present(struct rvt_sge_state *ss, u32 len);
+bool rvt_ss_present(struct rvt_sge_state *ss, u32 len, bool write);
 
 /*
  * What a request puts on an IB link (counters.c): its packets and their

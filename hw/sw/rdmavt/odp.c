@@ -353,9 +353,9 @@ static const struct ib_device_ops rvt_odp_ops_dev = {
  * @rdi: the device being registered
  *
  * The engine's in-memory delivery faults in what a request missed (the
- * QP's send work).  A wire driver's data path does not, so its devices
- * do not offer them.  Implicit ODP (an MR of the whole address space) is
- * offered too.
+ * QP's send work).  A wire driver's data path does so only when it says
+ * it does (dparms.wire_odp, its own odp_caps); the others do not offer
+ * them.  Implicit ODP (an MR of the whole address space) is offered too.
  *
  * Context: process context, before the device registers.
  */
@@ -363,8 +363,15 @@ void rvt_odp_props(struct rvt_dev_info *rdi)
 {
 	struct ib_device_attr *p = &rdi->dparms.props;
 
-	if (rdi->driver_f.xmit_wqe)
+	if (rdi->driver_f.xmit_wqe) {
+		if (!rdi->dparms.wire_odp)
+			return;
+		p->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
+		p->odp_caps.general_caps = IB_ODP_SUPPORT |
+					   IB_ODP_SUPPORT_IMPLICIT;
+		ib_set_device_ops(&rdi->ibdev, &rvt_odp_ops_dev);
 		return;
+	}
 	p->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
 	p->odp_caps.general_caps = IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT;
 	p->odp_caps.per_transport_caps.rc_odp_caps =

@@ -56,11 +56,13 @@ static enum ib_wc_status rvt_resp_rkey(struct rvt_qp *qp,
  * valid registration of @qp's PD with remote write access covering the
  * whole range, then copies.  Nothing is copied when a check fails.
  *
- * Context: any context but hard interrupts; no QP lock needed or taken
- * (the key table's lock, briefly).
+ * Context: any context but hard interrupts; no QP lock needed (the key
+ * table's lock, briefly; qp->s_lock on a miss).
  * Return: IB_WC_SUCCESS, or IB_WC_REM_ACCESS_ERR (the requester's status;
  * the responder QP goes to the error state: the driver reports it with
- * rvt_error_qp()).
+ * rvt_error_qp()), or RVT_WC_PAGE_MISS (a page of an on-demand paging
+ * MR is being faulted in: the bytes before it may be placed, the segment
+ * is to come again).
  */
 enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				  const void *data, u32 len)
@@ -73,7 +75,7 @@ enum ib_wc_status rvt_write_place(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 	if (status != IB_WC_SUCCESS || !len)
 		return status;
 	if (!rvt_copy_sge(qp, &ss, (void *)data, len, true, false))
-		status = IB_WC_REM_ACCESS_ERR;
+		status = rvt_odp_miss_fault(qp, &ss.sge, true, true);
 	rvt_put_ss(&ss);
 	return status;
 }
@@ -90,7 +92,8 @@ EXPORT_SYMBOL(rvt_write_place);
  * The checks of rvt_write_place() with IB_ACCESS_REMOTE_READ.
  *
  * Context: any context but hard interrupts; no QP lock.
- * Return: IB_WC_SUCCESS or IB_WC_REM_ACCESS_ERR (nothing copied).
+ * Return: IB_WC_SUCCESS, IB_WC_REM_ACCESS_ERR (nothing copied) or
+ * RVT_WC_PAGE_MISS (see rvt_write_place()).
  */
 enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				 void *buf, u32 len)
@@ -105,7 +108,7 @@ enum ib_wc_status rvt_read_fetch(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 		return status;
 	mr = ss.sge.mr;
 	if (!rvt_copy_from_sge(&ss, buf, len))
-		status = IB_WC_REM_ACCESS_ERR;
+		status = rvt_odp_miss_fault(qp, &ss.sge, false, true);
 	rvt_put_mr(mr);
 	return status;
 }
@@ -124,18 +127,33 @@ EXPORT_SYMBOL(rvt_read_fetch);
  * having the bytes copied out.  The driver walks @ss with
  * rvt_ss_piece() and rvt_update_sge() (release false) and drops the
  * reference with rvt_put_mr(@ss->sge.mr) when it no longer reads the
- * memory; a deregistration of the MR waits for that.
+ * memory; a deregistration of the MR waits for that.  The pages of an
+ * on-demand paging source are checked here, all of them: the driver
+ * still reads each between rvt_sge_map() and rvt_sge_unmap(), and a page
+ * an invalidation took meanwhile is a miss it answers as it would here
+ * (rvt_odp_miss_fault()).
  *
  * Context: any context but hard interrupts; no QP lock.
- * Return: IB_WC_SUCCESS (@ss set), or IB_WC_REM_ACCESS_ERR (no
- * reference taken).
+ * Return: IB_WC_SUCCESS (@ss set), IB_WC_REM_ACCESS_ERR (no reference
+ * taken) or RVT_WC_PAGE_MISS (see rvt_write_place(); no reference).
  */
 enum ib_wc_status rvt_read_source(struct rvt_qp *qp, u32 rkey, u64 vaddr,
 				  u32 len, struct rvt_sge_state *ss)
 {
+	enum ib_wc_status st;
+	struct rvt_sge_state look;
+
 	if (WARN_ON_ONCE(!len))
 		return IB_WC_REM_ACCESS_ERR;
-	return rvt_resp_rkey(qp, ss, rkey, vaddr, len, IB_ACCESS_REMOTE_READ);
+	st = rvt_resp_rkey(qp, ss, rkey, vaddr, len, IB_ACCESS_REMOTE_READ);
+	if (st != IB_WC_SUCCESS || !ss->sge.mr->odp)
+		return st;
+	look = *ss;
+	if (rvt_ss_present(&look, len, false))
+		return IB_WC_SUCCESS;
+	st = rvt_odp_miss_fault(qp, &look.sge, false, true);
+	rvt_put_mr(ss->sge.mr);
+	return st;
 }
 EXPORT_SYMBOL(rvt_read_source);
 

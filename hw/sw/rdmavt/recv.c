@@ -95,9 +95,11 @@ static enum ib_wc_status rvt_recv_seek(struct rvt_qp *qp, u32 offset,
  * sleep, takes only an on-demand paging MR's odp_lock (rvt_sge_map()).
  * Return: IB_WC_SUCCESS; IB_WC_LOC_LEN_ERR when the bytes do not fit in
  * the WQE (nothing is copied; complete the receive with that status),
- * IB_WC_LOC_QP_OP_ERR when no WQE was taken, IB_WC_LOC_PROT_ERR when a
- * page of an on-demand paging MR was not mapped (only a driver that
- * offers on-demand paging meets it).
+ * IB_WC_LOC_QP_OP_ERR when no WQE was taken; RVT_WC_PAGE_MISS when a page
+ * of an on-demand paging MR is being faulted in (the WQE stays taken,
+ * the bytes are to come again: rvt_recv_begin() is not called again for
+ * them), or IB_WC_LOC_PROT_ERR when it could not be (only a driver that
+ * offers on-demand paging meets these two).
  */
 enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
 				 const void *data, u32 len)
@@ -106,8 +108,12 @@ enum ib_wc_status rvt_recv_place(struct rvt_qp *qp, u32 offset,
 
 	lockdep_assert_held(&qp->r_lock);
 	if (status == IB_WC_SUCCESS &&
-	    !rvt_copy_sge(qp, &qp->r_cur, (void *)data, len, false, false))
-		status = IB_WC_LOC_PROT_ERR;
+	    !rvt_copy_sge(qp, &qp->r_cur, (void *)data, len, false, false)) {
+		status = rvt_odp_miss_fault(qp, &qp->r_cur.sge, true, false);
+		/* the cursor stands inside: the next piece walks again */
+		qp->r_cur = qp->r_sge;
+		qp->r_cur_off = 0;
+	}
 	return status;
 }
 EXPORT_SYMBOL(rvt_recv_place);
@@ -284,7 +290,7 @@ void rvt_deliver_recv(struct rvt_delivery *d)
 	if (is_send) {
 		struct rvt_sge_state src = d->qp->s_sge;
 
-		if (!rvt_ss_present(&src, d->wqe->length)) {
+		if (!rvt_ss_present(&src, d->wqe->length, false)) {
 			rvt_note_miss(d, &src, false, false);
 			return;
 		}

@@ -423,13 +423,15 @@ void rvt_note_miss(struct rvt_delivery *d, struct rvt_sge_state *ss,
 }
 
 /*
- * Are the next @len bytes of the walk @ss there to be read?  Only pages
- * of on-demand paging MRs can be missing; the walk stops at the first
- * such page not mapped (return false) or after the bytes (true).  A
- * look without the MR's lock: a delivery checks its source with it
- * before it takes a receive WQE, and the copy still checks each page.
+ * Are the next @len bytes of the walk @ss there to be read (@write: and
+ * written)?  Only pages of on-demand paging MRs can be missing; the walk
+ * stops at the first such page not mapped (return false) or after the
+ * bytes (true).  A look, not a hold: a delivery checks its source with
+ * it before it takes a receive WQE, the scheduler a request's local
+ * memory before a wire driver takes it, and the copy still checks each
+ * page.
  */
-bool rvt_ss_present(struct rvt_sge_state *ss, u32 len)
+bool rvt_ss_present(struct rvt_sge_state *ss, u32 len, bool write)
 {
 	while (len) {
 		u32 n = rvt_ss_piece(ss, len);
@@ -437,7 +439,7 @@ bool rvt_ss_present(struct rvt_sge_state *ss, u32 len)
 		if (!n)
 			return true;
 		if (ss->sge.mr && ss->sge.mr->odp) {
-			if (!rvt_sge_map(&ss->sge, false))
+			if (!rvt_sge_map(&ss->sge, write))
 				return false;
 			rvt_sge_unmap(&ss->sge);
 		}

@@ -176,11 +176,95 @@ static bool rvt_wait_again(struct rvt_qp *qp, enum rvt_exec how, u32 aeth)
 	return true;
 }
 
+/**
+ * rvt_odp_miss_fault - have a page a wire driver missed faulted in
+ * @qp: the QP whose request or response met the page
+ * @sge: where the walk stood: the on-demand paging MR and, in vaddr, the
+ *	user address of the byte that missed
+ * @write: the access writes
+ * @remote: the region is the responder's (its fault failing is
+ *	IB_WC_REM_ACCESS_ERR), else the requester's own
+ *	(IB_WC_LOC_PROT_ERR)
+ *
+ * The QP's send work faults in the rest of the SGE, RVT_ODP_FAULT_MAX
+ * bytes at most; the send queue waits for it (RVT_S_WAIT_FAULT) and
+ * then goes on.  While a fault of the QP is pending this miss adds
+ * nothing: the access is tried again and misses again if that fault did
+ * not bring its page.  A fault that fails is remembered: the next miss
+ * in its range gets the failure, once.
+ *
+ * Context: any context but hard interrupts; takes qp->s_lock.
+ * Return: RVT_WC_PAGE_MISS (try again later), or IB_WC_REM_ACCESS_ERR
+ * or IB_WC_LOC_PROT_ERR (@remote) when the page could not be faulted in.
+ */
+enum ib_wc_status rvt_odp_miss_fault(struct rvt_qp *qp, struct rvt_sge *sge,
+				     bool write, bool remote)
+{
+	struct rvt_odp_miss *miss = &qp->s_miss;
+	u64 uva = (uintptr_t)sge->vaddr;
+	enum ib_wc_status st = RVT_WC_PAGE_MISS;
+	struct rvt_mregion *old = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	if (qp->s_flags & RVT_S_WAIT_FAULT)
+		goto out;
+	if (miss->mr && miss->failed) {
+		old = miss->mr;
+		miss->mr = NULL;
+		if (old == sge->mr && uva >= miss->uva &&
+		    uva - miss->uva < miss->len) {
+			st = miss->remote ? IB_WC_REM_ACCESS_ERR :
+			     IB_WC_LOC_PROT_ERR;
+			goto out;
+		}
+	}
+	rvt_get_mr(sge->mr);
+	*miss = (struct rvt_odp_miss) {
+		.mr = sge->mr,
+		.uva = uva,
+		.len = min_t(u32, sge->sge_length, RVT_ODP_FAULT_MAX),
+		.write = write,
+		.remote = remote,
+	};
+	qp->s_flags |= RVT_S_WAIT_FAULT;
+	rvt_schedule_send(qp);
+out:
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	rvt_put_mr(old);
+	return st;
+}
+EXPORT_SYMBOL(rvt_odp_miss_fault);
+
+/*
+ * Are the pages of @wqe's local SGEs there for the wire driver (@write:
+ * for the responses it places there)?  IB_WC_SUCCESS; RVT_WC_PAGE_MISS
+ * when one is being faulted in; the failure when its fault failed.
+ */
+static enum ib_wc_status rvt_sq_present(struct rvt_qp *qp,
+					struct rvt_swqe *wqe, bool write)
+{
+	struct rvt_sge_state ss;
+	u32 i;
+
+	for (i = 0; i < wqe->wr.num_sge; i++)
+		if (wqe->sg_list[i].mr && wqe->sg_list[i].mr->odp)
+			break;
+	if (i == wqe->wr.num_sge)
+		return IB_WC_SUCCESS;
+	rvt_restart_sge(&ss, wqe, 0);
+	if (rvt_ss_present(&ss, wqe->length, write))
+		return IB_WC_SUCCESS;
+	return rvt_odp_miss_fault(qp, &ss.sge, write, false);
+}
+
 /*
  * Hand @wqe to the wire driver.  Its local SGEs are checked first: a
- * driver transmits from them and must not see a bad lkey.  Returns false
- * when the queue has to stop (the driver is busy, or a failed check
- * waits for the requests in flight before it to complete first).
+ * driver transmits from them and must not see a bad lkey, and their
+ * pages of an on-demand paging MR are faulted in before it takes them.
+ * Returns false when the queue has to stop (the driver is busy, a fault
+ * is under way, or a failed check waits for the requests in flight
+ * before it to complete first).
  */
 static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
@@ -188,20 +272,25 @@ static bool rvt_sq_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	int acc = op == IB_WR_RDMA_READ || op == IB_WR_RDMA_READ_WITH_INV ||
 		  op == IB_WR_ATOMIC_CMP_AND_SWP ||
 		  op == IB_WR_ATOMIC_FETCH_AND_ADD ? IB_ACCESS_LOCAL_WRITE : 0;
+	enum ib_wc_status st = IB_WC_LOC_PROT_ERR;
 	unsigned long flags;
 	bool pending;
 	u32 cur;
 	int ret;
 
-	if (rvt_resolve_wqe(qp, wqe, acc)) {
+	if (!rvt_resolve_wqe(qp, wqe, acc)) {
+		st = rvt_sq_present(qp, wqe, acc != 0);
+		if (st == RVT_WC_PAGE_MISS)
+			return false;
+	}
+	if (st != IB_WC_SUCCESS) {
 		/* its error completion must not overtake those in flight */
 		spin_lock_irqsave(&qp->s_lock, flags);
 		pending = qp->sq_cur != qp->sq_tail;
 		if (pending)
 			qp->s_flags |= RVT_S_WAIT_PENDING;
 		spin_unlock_irqrestore(&qp->s_lock, flags);
-		return !pending &&
-		       rvt_sq_retire(qp, wqe, IB_WC_LOC_PROT_ERR, false);
+		return !pending && rvt_sq_retire(qp, wqe, st, false);
 	}
 	/* in flight before the driver sees it: it may complete it at once */
 	spin_lock_irqsave(&qp->s_lock, flags);
@@ -244,6 +333,7 @@ static void rvt_sq_wait_fault(struct rvt_qp *qp)
  */
 static void rvt_sq_fault(struct rvt_qp *qp)
 {
+	void (*resume)(struct rvt_qp *qp) = qp->rdi->driver_f.odp_resume;
 	struct rvt_odp_miss *miss = &qp->s_miss;
 	unsigned long flags;
 	int ret;
@@ -259,15 +349,28 @@ static void rvt_sq_fault(struct rvt_qp *qp)
 		ret = rvt_odp_fault(miss->mr, miss->uva, miss->len,
 				    miss->write);
 		trace_rvt_odp_fault(qp, miss, ret);
-		if (ret)
-			qp->s_fault_status = miss->remote ?
-				IB_WC_REM_ACCESS_ERR : IB_WC_LOC_PROT_ERR;
-		rvt_put_mr(miss->mr);
-		miss->mr = NULL;
+		if (ret && qp->rdi->driver_f.xmit_wqe) {
+			/* rvt_odp_miss_fault() fails the next miss of it */
+			miss->failed = true;
+		} else {
+			if (ret)
+				qp->s_fault_status = miss->remote ?
+					IB_WC_REM_ACCESS_ERR :
+					IB_WC_LOC_PROT_ERR;
+			rvt_put_mr(miss->mr);
+			miss->mr = NULL;
+		}
 	}
 	spin_lock_irqsave(&qp->s_lock, flags);
 	qp->s_flags &= ~RVT_S_WAIT_FAULT;
 	spin_unlock_irqrestore(&qp->s_lock, flags);
+	/*
+	 * A wire driver's data path that stopped at the miss goes on; not
+	 * in RESET, whose rvt_sq_stop() waited for a send work that began
+	 * before it and has the driver stop (xmit_stop).
+	 */
+	if (resume && READ_ONCE(qp->state) != IB_QPS_RESET)
+		resume(qp);
 }
 
 /* The request at sq_tail is done with: the next starts afresh. */

@@ -73,7 +73,8 @@
  * @RXE_DROP_QP: no QP of that number, or of another type
  * @RXE_DROP_QKEY: the Q_Key of a datagram did not match
  * @RXE_DROP_PKEY: the P_Key was not the default one
- * @RXE_DROP_RQ: no receive WQE, or the QP does not receive in its state
+ * @RXE_DROP_RQ: no receive WQE, or the QP does not receive in its state,
+ *	or a page of an on-demand paging receive buffer was not mapped
  * @RXE_DROP_NOMEM: no memory for a packet (receive or send)
  * @RXE_NUM_DROPS: their number
  */

@@ -172,6 +172,25 @@ static void rxe_set_props(struct rxe_dev *rxe, struct net_device *ndev)
 	p->max_pkeys = RXE_MAX_PKEYS;
 	p->local_ca_ack_delay = RXE_LOCAL_CA_ACK_DELAY;
 	addrconf_addr_eui48((u8 *)&p->sys_image_guid, ndev->dev_addr);
+	/*
+	 * On-demand paging MRs (rdmavt offers them: dparms.wire_odp): a
+	 * page the data path misses gets an RNR NAK (RC), a drop (UC, UD)
+	 * or, at the requester, a retry, while rdmavt faults it in.
+	 */
+	if (IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)) {
+		struct ib_odp_caps *odp = &p->odp_caps;
+
+		odp->per_transport_caps.rc_odp_caps =
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
+			IB_ODP_SUPPORT_ATOMIC | IB_ODP_SUPPORT_SRQ_RECV;
+		odp->per_transport_caps.uc_odp_caps =
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_SRQ_RECV;
+		odp->per_transport_caps.ud_odp_caps =
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_SRQ_RECV;
+	}
 }
 
 /*
@@ -209,6 +228,7 @@ static struct rxe_dev *rxe_device_alloc(struct net_device *ndev)
 	ib_set_device_ops(&rdi->ibdev, &rvt_hw_counter_ops);
 	rxe_set_props(rxe, ndev);
 	rdi->dparms.roce = true;
+	rdi->dparms.wire_odp = true;
 	/* librxe maps rxe's own queues, not rdmavt's */
 	rxe_uring_hooks(rdi);
 	rdi->dparms.node = dev_to_node(&ndev->dev);

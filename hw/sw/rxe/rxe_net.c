@@ -431,7 +431,8 @@ static unsigned int rxe_tx_nfrags(struct rvt_sge_state ss, u32 len,
 		u32 piece = rvt_ss_piece(&ss, len), left = piece;
 		const u8 *va = ss.sge.vaddr;
 
-		if (!piece)
+		/* an on-demand paging MR's pages may go: copied */
+		if (!piece || (ss.sge.mr && ss.sge.mr->odp))
 			return 0;
 		while (left) {
 			unsigned int off = offset_in_page(va);
@@ -491,19 +492,28 @@ static void rxe_tx_attach(struct sk_buff *skb, struct rvt_sge_state *ss,
 	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 }
 
-/* Copy @len bytes of the walk @ss to @to. */
-static void rxe_tx_copy(u8 *to, struct rvt_sge_state *ss, u32 len)
+/*
+ * Copy @len bytes of the walk @ss to @to.  False when a page of an
+ * on-demand paging MR is not mapped: the walk stands at it.
+ */
+static bool rxe_tx_copy(u8 *to, struct rvt_sge_state *ss, u32 len)
 {
 	while (len) {
 		u32 n = rvt_ss_piece(ss, len);
+		void *from;
 
 		if (!n)
-			return;
-		memcpy(to, ss->sge.vaddr, n);
+			return true;
+		from = rvt_sge_map(&ss->sge, false);
+		if (!from)
+			return false;
+		memcpy(to, from, n);
+		rvt_sge_unmap(&ss->sge);
 		rvt_update_sge(ss, n, false);
 		to += n;
 		len -= n;
 	}
+	return true;
 }
 
 /* Room in front of a packet for any network and link header. */
@@ -530,12 +540,14 @@ static unsigned int rxe_tx_headroom(struct rxe_dev *rxe)
  * filled by rxe_xmit_skb().  The payload's pages are referenced, not
  * copied, when @inplace and the net device takes page fragments and they fit
  * (MAX_SKB_FRAGS, one kept for the padding and the ICRC) in pages that
- * can be referenced; else it is copied.  The walk's MR references stay
- * the caller's: the skb holds none.
+ * can be referenced; else it is copied (always from an on-demand paging
+ * MR, whose pages an invalidation may take).  The walk's MR references
+ * stay the caller's: the skb holds none.
  *
  * Context: softirq or process context, bottom halves off (GFP_ATOMIC).
- * Return: the packet, or NULL when there was no memory (counted as a
- * drop, RXE_DROP_NOMEM).
+ * Return: the packet; NULL when there was no memory (counted as a drop,
+ * RXE_DROP_NOMEM); ERR_PTR(-EAGAIN) when a page of an on-demand paging
+ * MR was not mapped (@ss stands at it: rvt_odp_miss_fault()).
  */
 struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
 			   struct rvt_sge_state *ss, u32 plen, bool inplace)
@@ -576,8 +588,10 @@ struct sk_buff *rxe_tx_skb(struct rxe_dev *rxe, unsigned int hlen,
 		goto nomem;
 	skb_reserve(skb, head);
 	p = skb_put_zero(skb, hlen + plen + trail);
-	if (plen)
-		rxe_tx_copy(p + hlen, ss, plen);
+	if (plen && !rxe_tx_copy(p + hlen, ss, plen)) {
+		kfree_skb(skb);
+		return ERR_PTR(-EAGAIN);
+	}
 	return skb;
 
 nomem:

@@ -79,11 +79,31 @@ static bool rxe_is_uc(struct rvt_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_UC;
 }
 
+/* how long a requester that missed a page waits before it tries again */
+#define RXE_FAULT_WAIT	msecs_to_jiffies(1)
+
+/*
+ * The requester missed a page of an on-demand paging MR (its payload, or
+ * where a response goes): it sends again from its oldest unacknowledged
+ * PSN soon, as after an RNR NAK (no try of the retry counter).  The
+ * QP's send work has faulted the page in by then, or the retry misses
+ * and waits again.  Under rc.lock.
+ */
+static void rxe_rc_fault_wait(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	priv->rc.rnr_wait = true;
+	mod_timer(&priv->rc.timer, jiffies + max(RXE_FAULT_WAIT, 1UL));
+}
+
 /*
  * A packet of @qp: headers of @opcode zeroed but the BTH, @plen payload
  * bytes from the walk @ss (rxe_tx_skb()): referenced in place for RC,
  * whose requests complete only once acknowledged, copied for UC, whose
- * requests complete when they went.
+ * requests complete when they went.  NULL when there was no memory or a
+ * page of an on-demand paging MR was not mapped (being faulted in):
+ * either way the packet is lost, and the retry sends it again.
  */
 static struct sk_buff *rxe_rc_skb(struct rxe_dev *rxe, struct rvt_qp *qp,
 				  u8 opcode, u32 psn, bool ackreq,
@@ -94,6 +114,14 @@ static struct sk_buff *rxe_rc_skb(struct rxe_dev *rxe, struct rvt_qp *qp,
 	struct sk_buff *skb;
 
 	skb = rxe_tx_skb(rxe, info->len, ss, plen, !rxe_is_uc(qp));
+	if (IS_ERR(skb)) {
+		/* a READ response reads the responder's region */
+		rvt_odp_miss_fault(qp, &ss->sge, false,
+				   !!(info->mask & RXE_READ));
+		if (!(info->mask & RXE_READ))
+			rxe_rc_fault_wait(qp);
+		return NULL;
+	}
 	if (!skb)
 		return NULL;
 	bth = (struct rxe_bth *)skb->data;
@@ -699,7 +727,8 @@ static enum ib_wc_status rxe_sink_sge(void *arg, u32 off, const void *data,
 {
 	struct rxe_rc_sink *k = arg;
 
-	rvt_copy_sge(k->qp, k->ss, (void *)data, len, false, false);
+	if (!rvt_copy_sge(k->qp, k->ss, (void *)data, len, false, false))
+		return rvt_odp_miss_fault(k->qp, &k->ss->sge, true, false);
 	return IB_WC_SUCCESS;
 }
 
@@ -745,9 +774,19 @@ static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	}
 	if (pkt->plen) {
 		struct rxe_rc_sink sink = { .qp = qp, .ss = &ss };
+		enum ib_wc_status st;
 
 		rvt_restart_sge(&ss, wqe, off);
-		rxe_pkt_payload(pkt, rxe_sink_sge, &sink);
+		st = rxe_pkt_payload(pkt, rxe_sink_sge, &sink);
+		/* a page being faulted in: the retry asks for it again */
+		if (st == RVT_WC_PAGE_MISS) {
+			rxe_rc_fault_wait(qp);
+			return;
+		}
+		if (st != IB_WC_SUCCESS) {
+			rxe_rc_complete_head(qp, st);
+			return;
+		}
 	}
 	r->next++;
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
@@ -801,7 +840,21 @@ static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 					rxe_hdr_off(pkt->mask, RXE_ATMACK)));
 	val = be64_to_cpu(orig);
 	rvt_restart_sge(&ss, wqe, 0);
-	rvt_copy_sge(qp, &ss, &val, sizeof(val), false, false);
+	if (!rvt_copy_sge(qp, &ss, &val, sizeof(val), false, false)) {
+		enum ib_wc_status st;
+
+		/*
+		 * The result's page is being faulted in: the retry sends the
+		 * atomic again, and the responder answers it from its replay
+		 * cache without executing it twice.
+		 */
+		st = rvt_odp_miss_fault(qp, &ss.sge, true, false);
+		if (st != RVT_WC_PAGE_MISS)
+			rxe_rc_complete_head(qp, st);
+		else
+			rxe_rc_fault_wait(qp);
+		return;
+	}
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
 	priv->rc.implied = false;
 	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
@@ -960,6 +1013,9 @@ static void rxe_rc_send_ack(struct rvt_qp *qp, u32 psn, u8 syn)
 /*
  * Answer a READ request of @psn: @len bytes at @va through @rkey, each
  * response's payload from the region's pages (rxe_tx_skb()).
+ * RVT_WC_PAGE_MISS when a page of an on-demand paging source is missing
+ * (nothing sent); one an invalidation takes meanwhile ends the responses
+ * there, as a lost packet would.
  */
 static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 				     u32 rkey, u32 len)
@@ -970,6 +1026,16 @@ static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 
 	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_READ))
 		return IB_WC_REM_INV_REQ_ERR;
+	/* the whole source first: an on-demand paging page may be missing */
+	if (len) {
+		struct rvt_sge_state src;
+		enum ib_wc_status st;
+
+		st = rvt_read_source(qp, rkey, va, len, &src);
+		if (st != IB_WC_SUCCESS)
+			return st;
+		rvt_put_mr(src.sge.mr);
+	}
 	for (k = 0; k < n; k++) {
 		u32 off = k * mtu, c = min(mtu, len - off);
 		u8 op = rxe_read_resp_ops[rxe_pkt_place(k, n)];
@@ -1071,6 +1137,18 @@ static void rxe_rc_nak(struct rvt_qp *qp, u32 psn, enum ib_wc_status status)
 }
 
 /*
+ * An RNR NAK for the request @psn (RC; a UC packet is dropped): no
+ * receive WQE, or a page of an on-demand paging MR being faulted in.
+ * The requester sends it again after the QP's min_rnr_timer.
+ */
+static void rxe_rc_rnr_nak(struct rvt_qp *qp, u32 psn)
+{
+	rvt_hw_count(qp, RVT_CNT_SND_RNR, 1);
+	if (!rxe_is_uc(qp))
+		rxe_rc_send_ack(qp, psn, 0x20 | qp->r_min_rnr_timer);
+}
+
+/*
  * Take the receive WQE of a SEND or of a WRITE's immediate, unless one is
  * taken already (a UC message cut short leaves it).  False when there is
  * none (RNR NAK) or its keys failed (NAK, QP to the error state): the
@@ -1090,9 +1168,7 @@ static bool rxe_rc_take_wqe(struct rvt_qp *qp, struct rxe_pkt *pkt,
 		rxe_rc_nak(qp, pkt->psn, IB_WC_REM_OP_ERR);
 		return false;
 	}
-	rvt_hw_count(qp, RVT_CNT_SND_RNR, 1);
-	if (!rxe_is_uc(qp))
-		rxe_rc_send_ack(qp, pkt->psn, 0x20 | qp->r_min_rnr_timer);
+	rxe_rc_rnr_nak(qp, pkt->psn);
 	return false;
 }
 
@@ -1132,6 +1208,10 @@ static void rxe_rc_flush_aw(struct rvt_qp *qp, struct rxe_pkt *pkt)
 						 sizeof(buf), &buf);
 		st = val ? rvt_atomic_write(qp, rkey, va, val) :
 		     IB_WC_REM_INV_REQ_ERR;
+	}
+	if (st == RVT_WC_PAGE_MISS) {
+		rxe_rc_rnr_nak(qp, pkt->psn);
+		return;
 	}
 	if (st != IB_WC_SUCCESS) {
 		rxe_rc_nak(qp, pkt->psn, st);
@@ -1176,7 +1256,10 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 				 be32_to_cpu(reth->rkey), len);
 		if (st != IB_WC_SUCCESS) {
 			rc->msn--;
-			rxe_rc_nak(qp, pkt->psn, st);
+			if (st == RVT_WC_PAGE_MISS)
+				rxe_rc_rnr_nak(qp, pkt->psn);
+			else
+				rxe_rc_nak(qp, pkt->psn, st);
 			return;
 		}
 		rc->epsn = rxe_psn_add(rc->epsn,
@@ -1196,6 +1279,10 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 					be64_to_cpu(cas ? atm->comp :
 						    atm->swap_add),
 					be64_to_cpu(atm->swap_add), &orig);
+		if (st == RVT_WC_PAGE_MISS) {
+			rxe_rc_rnr_nak(qp, pkt->psn);
+			return;
+		}
 		if (st != IB_WC_SUCCESS) {
 			/* a misaligned address is an invalid request */
 			rxe_rc_nak(qp, pkt->psn, st);
@@ -1225,12 +1312,19 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		}
 		sink.base = rc->send_off;
 		st = rxe_pkt_payload(pkt, rxe_sink_recv, &sink);
+		if (st == RVT_WC_PAGE_MISS) {
+			/* the WQE stays taken for the packet's next try */
+			rxe_rc_rnr_nak(qp, pkt->psn);
+			return;
+		}
 		if (st != IB_WC_SUCCESS) {
 			wc.status = st;
 			wc.opcode = IB_WC_RECV;
 			wc.qp = &qp->ibqp;
 			rvt_recv_complete(qp, &wc, false);
-			rxe_rc_nak(qp, pkt->psn, IB_WC_REM_INV_REQ_ERR);
+			/* its memory failed: the responder's fault, as upstream */
+			rxe_rc_nak(qp, pkt->psn, st == IB_WC_LOC_PROT_ERR ?
+				   IB_WC_REM_OP_ERR : IB_WC_REM_INV_REQ_ERR);
 			return;
 		}
 		rc->send_off += pkt->plen;
@@ -1281,6 +1375,13 @@ static void rxe_rc_execute(struct rvt_qp *qp, struct rxe_pkt *pkt)
 			sink.rkey = rc->wrkey;
 			sink.base = rc->wva + rc->wdone;
 			st = rxe_pkt_payload(pkt, rxe_sink_write, &sink);
+		}
+		if (st == RVT_WC_PAGE_MISS) {
+			/* UC: the message is lost, as with a lost packet */
+			if (rxe_is_uc(qp))
+				rc->in_write = false;
+			rxe_rc_rnr_nak(qp, pkt->psn);
+			return;
 		}
 		if (st != IB_WC_SUCCESS) {
 			rc->in_write = false;

@@ -101,6 +101,9 @@ static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	/* copied: the request completes now, its buffer the consumer's */
 	skb = rxe_tx_skb(rxe, info->len, wqe->length ? &ss : NULL,
 			 wqe->length, false);
+	/* an on-demand paging page went since rdmavt checked it */
+	if (IS_ERR(skb))
+		return rvt_odp_miss_fault(qp, &ss.sge, false, false);
 	if (!skb)
 		return IB_WC_LOC_QP_OP_ERR;
 	bth = (struct rxe_bth *)skb->data;
@@ -140,7 +143,9 @@ static enum ib_wc_status rxe_ud_send(struct rvt_qp *qp, struct rvt_swqe *wqe)
  * @wqe: the request, in place in the send ring
  *
  * Context: the poster's context or rdmavt's work item, bottom halves off.
- * Return: 0: the request was taken (and completed).
+ * Return: 0: the request was taken (and completed); -EAGAIN: a datagram
+ * met a page of an on-demand paging MR that is being faulted in (not
+ * taken: rdmavt hands it over again after the fault).
  */
 int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
@@ -156,6 +161,8 @@ int rxe_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	else if (qp->ibqp.qp_type == IB_QPT_UD ||
 		 qp->ibqp.qp_type == IB_QPT_GSI)
 		status = rxe_ud_send(qp, wqe);
+	if (status == RVT_WC_PAGE_MISS)
+		return -EAGAIN;
 	rvt_send_complete(qp, wqe, status);
 	return 0;
 }
@@ -243,7 +250,9 @@ void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp)
 	}
 
 	spin_lock_bh(&qp->r_lock);
-	ret = rvt_recv_begin(qp, false);
+	/* a datagram dropped on a missing page left its WQE taken */
+	ret = test_bit(RVT_R_WRID_VALID, &qp->r_aflags) ? 1 :
+	      rvt_recv_begin(qp, false);
 	if (ret <= 0) {
 		spin_unlock_bh(&qp->r_lock);
 		if (ret < 0)
@@ -255,6 +264,12 @@ void rxe_ud_recv(struct rxe_pkt *pkt, struct rvt_qp *qp)
 	wc.status = rxe_pkt_payload(pkt, rxe_ud_sink, qp);
 	if (wc.status == IB_WC_SUCCESS)
 		wc.status = rvt_recv_place(qp, 0, nh, sizeof(nh));
+	if (wc.status == RVT_WC_PAGE_MISS) {
+		/* an on-demand paging page: being faulted in for the next */
+		spin_unlock_bh(&qp->r_lock);
+		rxe_drop(rxe, RXE_DROP_RQ);
+		return;
+	}
 	rvt_recv_complete(qp, &wc, pkt->bth->flags & RXE_BTH_SE);
 	spin_unlock_bh(&qp->r_lock);
 }

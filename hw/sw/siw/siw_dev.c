@@ -161,6 +161,16 @@ static void siw_set_props(struct siw_device *sdev)
 	p->vendor_id = SIW_VENDOR_ID;
 	p->vendor_part_id = sdev->vendor_part_id;
 	addrconf_addr_eui48((u8 *)&p->sys_image_guid, sdev->raw_gid);
+	/*
+	 * On-demand paging MRs (rdmavt offers them: dparms.wire_odp): a
+	 * page the data path misses stops the transmitter, or the receiver
+	 * (the bytes wait in the socket), until rdmavt faulted it in.
+	 */
+	if (IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING))
+		p->odp_caps.per_transport_caps.rc_odp_caps =
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
+			IB_ODP_SUPPORT_SRQ_RECV;
 }
 
 /*
@@ -224,6 +234,8 @@ static struct siw_device *siw_device_alloc(struct net_device *ndev)
 	rdi->driver_f.xmit_wqe = siw_xmit_wqe;
 	rdi->driver_f.xmit_flush = siw_xmit_flush;
 	rdi->driver_f.xmit_stop = siw_xmit_stop;
+	rdi->driver_f.odp_resume = siw_odp_resume;
+	rdi->dparms.wire_odp = true;
 	rdi->driver_f.qp_priv_alloc = siw_qp_priv_alloc;
 	rdi->driver_f.qp_priv_free = siw_qp_priv_free;
 	/* both halves hear of a QP's state change; the CM of its destroy */

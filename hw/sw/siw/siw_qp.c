@@ -236,6 +236,45 @@ void siw_xmit_stop(struct rvt_qp *qp)
 	siw_tx_forget(st);
 }
 
+/**
+ * siw_odp_resume - rdmavt's odp_resume hook: a page of an on-demand
+ *	paging MR the data path missed was faulted in (or failed to be)
+ * @qp: the QP
+ *
+ * The transmitter builds the FPDU it could not again; the receiver takes
+ * the bytes it left in the socket (st->rx_stall) and places them again.
+ *
+ * Context: process context (rdmavt's send work), may sleep; takes
+ * st->lock, the socket lock and sk_callback_lock.
+ */
+void siw_odp_resume(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+	struct sock *sk = NULL;
+
+	if (!st)
+		return;
+	spin_lock_bh(&st->lock);
+	if (st->sock && !st->dead) {
+		sk = st->sock->sk;
+		sock_hold(sk);
+	}
+	spin_unlock_bh(&st->lock);
+	queue_work(siw_tx_wq, &st->tx_work);
+	if (!sk)
+		return;
+	lock_sock(sk);
+	read_lock_bh(&sk->sk_callback_lock);
+	/* the stream may have stopped meanwhile: then it is not ours */
+	if (sk->sk_user_data == st && st->rx_stall) {
+		st->rx_stall = false;
+		siw_rx_read(st, sk);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+	release_sock(sk);
+	sock_put(sk);
+}
+
 /* ------------------------------------------------------------------
  * Failure
  */

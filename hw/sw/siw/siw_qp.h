@@ -187,6 +187,9 @@ enum {
  * @tx_spliced: of those, FPDUs whose payload TCP took by page
  * @rx_phase: the receiver's own, as all @rx_*
  * @rx_dead: the receiver discards what comes (after an error)
+ * @rx_stall: a placement met a page of an on-demand paging MR being
+ *	faulted in: the bytes from there on stay in the socket until
+ *	siw_odp_resume() (under the socket's lock, as the receiver runs)
  * @rx_first: a whole FPDU was received on the stream
  * @rx_hdr: the header received so far
  * @rx_have: its bytes
@@ -274,6 +277,7 @@ struct siw_qp_stream {
 
 	enum siw_rx_phase		rx_phase;
 	bool				rx_dead;
+	bool				rx_stall;
 	bool				rx_first;
 	u8				rx_hdr[sizeof(union iwarp_hdr)];
 	u32				rx_have;
@@ -334,6 +338,7 @@ void siw_qp_modify(struct rvt_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe);
 void siw_xmit_flush(struct rvt_qp *qp);
 void siw_xmit_stop(struct rvt_qp *qp);
+void siw_odp_resume(struct rvt_qp *qp);
 int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void siw_qp_fail(struct siw_qp_stream *st, int err, bool send_term,
 		 u32 term_ctrl, const void *bad, u32 bad_len);

@@ -43,6 +43,7 @@ void siw_rx_reset(struct siw_qp_stream *st)
 	st->rx_mo = 0;
 	st->rx_recv = false;
 	st->rx_rresp = 0;
+	st->rx_stall = false;
 	st->fail_done = false;
 }
 
@@ -195,13 +196,19 @@ refuse_op:
 	return false;
 }
 
-/* Place @len payload bytes at @data, @off bytes into the FPDU's payload. */
-static bool siw_rx_place(struct siw_qp_stream *st, const void *data,
-			 u32 off, u32 len)
+/*
+ * Place @len payload bytes at @data, @off bytes into the FPDU's payload.
+ * 0; -EAGAIN when a page of an on-demand paging MR is being faulted in
+ * (the bytes stay in the socket until siw_odp_resume(); placing them
+ * again is harmless); -EPROTO after a refusal.
+ */
+static int siw_rx_place(struct siw_qp_stream *st, const void *data,
+			u32 off, u32 len)
 {
 	struct siw_fpdu_info *fi = &st->rx_info;
 	struct rvt_qp *qp = st->qp;
 	enum ib_wc_status status;
+	struct rvt_sge_state at;
 
 	switch (fi->opcode) {
 	case RDMAP_SEND:
@@ -210,7 +217,8 @@ static bool siw_rx_place(struct siw_qp_stream *st, const void *data,
 	case RDMAP_SEND_SE_INVAL:
 		spin_lock_bh(&qp->r_lock);
 		status = rvt_recv_place(qp, fi->mo + off, data, len);
-		if (status == IB_WC_LOC_LEN_ERR) {
+		if (status == IB_WC_LOC_LEN_ERR ||
+		    status == IB_WC_LOC_PROT_ERR) {
 			/* the receive fails with it, as upstream's */
 			struct ib_wc wc = {
 				.status = status,
@@ -222,36 +230,66 @@ static bool siw_rx_place(struct siw_qp_stream *st, const void *data,
 			st->rx_recv = false;
 		}
 		spin_unlock_bh(&qp->r_lock);
+		if (status == RVT_WC_PAGE_MISS)
+			return -EAGAIN;
+		if (status == IB_WC_LOC_PROT_ERR) {
+			/* its memory could not be faulted in */
+			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
+				      DDP_ETYPE_CATASTROPHIC,
+				      DDP_ECODE_CATASTROPHIC);
+			return -EPROTO;
+		}
 		if (status != IB_WC_SUCCESS) {
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
 				      DDP_ETYPE_UNTAGGED_BUF,
 				      DDP_ECODE_UT_MSG_TOOLONG);
-			return false;
+			return -EPROTO;
 		}
-		return true;
+		return 0;
 	case RDMAP_RDMA_WRITE:
-		if (rvt_write_place(qp, fi->stag, fi->to + off, data, len) !=
-		    IB_WC_SUCCESS) {
+		status = rvt_write_place(qp, fi->stag, fi->to + off, data, len);
+		if (status == RVT_WC_PAGE_MISS)
+			return -EAGAIN;
+		if (status != IB_WC_SUCCESS) {
 			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
 				      DDP_ETYPE_TAGGED_BUF,
 				      DDP_ECODE_T_INVALID_STAG);
-			return false;
+			return -EPROTO;
 		}
-		return true;
+		return 0;
 	case RDMAP_RDMA_READ_RESP:
 		/* the READ's regions stay referenced while we hold st->lock */
 		spin_lock_bh(&st->lock);
 		if (!st->orq_count || st->dead) {
 			spin_unlock_bh(&st->lock);
 			st->rx_dead = true;
-			return false;
+			return -EPROTO;
 		}
-		rvt_copy_sge(qp, &st->rx_rss, (void *)data, len, false, false);
+		at = st->rx_rss;
+		status = IB_WC_SUCCESS;
+		if (!rvt_copy_sge(qp, &st->rx_rss, (void *)data, len, false,
+				  false)) {
+			/* placed again from where this piece began */
+			status = rvt_odp_miss_fault(qp, &st->rx_rss.sge, true,
+						    false);
+			st->rx_rss = at;
+		}
+		if (status != IB_WC_SUCCESS && status != RVT_WC_PAGE_MISS &&
+		    siw_rx_orq_head(st))
+			siw_rx_orq_done(st, status);
 		spin_unlock_bh(&st->lock);
-		return true;
+		if (status == RVT_WC_PAGE_MISS)
+			return -EAGAIN;
+		if (status != IB_WC_SUCCESS) {
+			siw_rx_refuse(st, TERM_ERROR_LAYER_DDP,
+				      DDP_ETYPE_CATASTROPHIC,
+				      DDP_ECODE_CATASTROPHIC);
+			return -EPROTO;
+		}
+		return 0;
 	default:
 		/* READ request, TERMINATE: their payload is not kept */
-		return true;
+		return 0;
 	}
 }
 
@@ -443,15 +481,23 @@ static u32 siw_rx_payload(struct siw_qp_stream *st, struct sk_buff *skb,
 	u32 n = min3(st->rx_info.payload - st->rx_done, avail,
 		     (u32)SIW_RX_CHUNK);
 
+	int ret;
+
 	if (skb_copy_bits(skb, off, st->rx_buf, n)) {
 		siw_rx_refuse(st, TERM_ERROR_LAYER_LLP, LLP_ETYPE_MPA,
 			      LLP_ECODE_LOCAL_CATASTROPHIC);
 		return avail;
 	}
+	ret = siw_rx_place(st, st->rx_buf, st->rx_done, n);
+	if (ret == -EAGAIN) {
+		/* the bytes stay in the socket for siw_odp_resume() */
+		st->rx_stall = true;
+		return 0;
+	}
+	if (ret)
+		return avail;
 	if (st->params.mpa.crc)
 		st->rx_crc = siw_fpdu_crc_update(st->rx_crc, st->rx_buf, n);
-	if (!siw_rx_place(st, st->rx_buf, st->rx_done, n))
-		return avail;
 	st->rx_done += n;
 	if (st->rx_done == st->rx_info.payload)
 		st->rx_phase = SIW_RX_TRAILER;
@@ -494,7 +540,10 @@ static u32 siw_rx_trailer(struct siw_qp_stream *st, struct sk_buff *skb,
 	return n;
 }
 
-/* tcp_read_sock()'s actor: every byte is taken (discarded when dead). */
+/*
+ * tcp_read_sock()'s actor: every byte is taken (discarded when dead),
+ * but those after a placement stalled on a page being faulted in.
+ */
 static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			unsigned int off, size_t len)
 {
@@ -513,6 +562,10 @@ static int siw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		return 0;
 	while (used < len && !st->rx_dead) {
 		u32 avail = min_t(size_t, len - used, U32_MAX);
+
+		/* an on-demand paging page being faulted in: the rest waits */
+		if (st->rx_stall)
+			return used;
 
 		switch (st->rx_phase) {
 		case SIW_RX_HDR:

@@ -426,8 +426,11 @@ static bool siw_tx_map(struct siw_qp_stream *st, const struct siw_fpdu_seg *seg,
 	while (left) {
 		u32 n = rvt_ss_piece(&ss, left);
 
-		/* the SGEs hold the request's length: never */
-		if (!n)
+		/*
+		 * the SGEs hold the request's length: never; the pages of
+		 * an on-demand paging MR may go: copied
+		 */
+		if (!n || (ss.sge.mr && ss.sge.mr->odp))
 			return false;
 		if (!siw_tx_add(st, ss.sge.vaddr, n, pcrc, &splice_ok))
 			return false;
@@ -454,18 +457,60 @@ static bool siw_tx_map(struct siw_qp_stream *st, const struct siw_fpdu_seg *seg,
 }
 
 /*
+ * Copy @len bytes of @walk to @q.  0; -EAGAIN when a page of an
+ * on-demand paging MR is being faulted in (the walk unmoved: the FPDU is
+ * built again once rdmavt calls siw_odp_resume()); -EPROTO (a READ
+ * response's source) or -EIO (the request's own memory) when it could
+ * not be faulted in.
+ */
+static int siw_tx_copy(struct siw_qp_stream *st, struct rvt_sge_state *walk,
+		       u8 *q, u32 len)
+{
+	struct rvt_sge_state start = *walk;
+	bool rresp = st->tx_job == SIW_TX_RRESP;
+	enum ib_wc_status status;
+	void *from;
+
+	while (len) {
+		u32 n = rvt_ss_piece(walk, len);
+
+		/* the SGEs hold the message's length: never */
+		if (WARN_ON_ONCE(!n))
+			return -EINVAL;
+		from = rvt_sge_map(&walk->sge, false);
+		if (!from) {
+			status = rvt_odp_miss_fault(st->qp, &walk->sge, false,
+						    rresp);
+			*walk = start;
+			if (status == RVT_WC_PAGE_MISS)
+				return -EAGAIN;
+			return rresp ? -EPROTO : -EIO;
+		}
+		memcpy(q, from, n);
+		rvt_sge_unmap(&walk->sge);
+		rvt_update_sge(walk, n, false);
+		q += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
  * Build the next FPDU of the current message: as pieces in the
  * request's pages (siw_tx_map()), else whole into tx_buf.  Returns 0;
  * -EPROTO when a READ response cannot read its source (the caller then
  * sends a TERMINATE instead); -ERANGE or -EINVAL when the message cannot
  * be cut (a WRITE whose remote TOs would wrap, a MULPDU too small):
- * nothing of it was sent.
+ * nothing of it was sent; -EIO when the request's own on-demand paging
+ * memory cannot be faulted in; -EAGAIN when such a page is being faulted
+ * in (nothing built: the transmitter waits for siw_odp_resume()).
  */
 static int siw_tx_build(struct siw_qp_stream *st)
 {
 	struct rvt_sge_state *walk = &st->tx_ss;
 	bool crc = st->params.mpa.crc;
 	struct siw_fpdu_seg seg;
+	enum ib_wc_status status;
 	u8 *p = st->tx_buf;
 	__le32 crc_field = 0;
 	int len;
@@ -483,9 +528,12 @@ static int siw_tx_build(struct siw_qp_stream *st)
 	 */
 	if (st->tx_job == SIW_TX_RRESP && seg.len) {
 		if (!st->tx_rmr) {
-			if (rvt_read_source(st->qp, st->tx_irqe.src_stag,
-					    st->tx_irqe.src_to, st->tx_len,
-					    &st->tx_rss) != IB_WC_SUCCESS)
+			status = rvt_read_source(st->qp, st->tx_irqe.src_stag,
+						 st->tx_irqe.src_to,
+						 st->tx_len, &st->tx_rss);
+			if (status == RVT_WC_PAGE_MISS)
+				return -EAGAIN;
+			if (status != IB_WC_SUCCESS)
 				return -EPROTO;
 			st->tx_rmr = st->tx_rss.sge.mr;
 		}
@@ -495,25 +543,14 @@ static int siw_tx_build(struct siw_qp_stream *st)
 		goto built;
 	memcpy(p, &st->tx_hdr, seg.hdr_len);
 	p += seg.hdr_len;
+	/*
+	 * the walk's regions are referenced by the request we hold, or by
+	 * us (a READ's source)
+	 */
 	if (seg.len) {
-		u32 left = seg.len;
-		u8 *q = p;
-
-		/*
-		 * the walk's regions are referenced by the request we hold,
-		 * or by us (a READ's source)
-		 */
-		while (left) {
-			u32 n = rvt_ss_piece(walk, left);
-
-			/* the SGEs hold the message's length: never */
-			if (WARN_ON_ONCE(!n))
-				return -EINVAL;
-			memcpy(q, walk->sge.vaddr, n);
-			rvt_update_sge(walk, n, false);
-			q += n;
-			left -= n;
-		}
+		len = siw_tx_copy(st, walk, p, seg.len);
+		if (len)
+			return len;
 	}
 	p += seg.len;
 	memset(p, 0, seg.pad);
@@ -881,6 +918,9 @@ void siw_tx_work(struct work_struct *work)
 		if (!siw_tx_pick(st))
 			break;
 		ret = siw_tx_build(st);
+		/* a page being faulted in: siw_odp_resume() brings us back */
+		if (ret == -EAGAIN)
+			break;
 		if (ret) {
 			st->tx_fpdu = 0;
 			st->tx_sent = 0;

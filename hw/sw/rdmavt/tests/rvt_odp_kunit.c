@@ -87,29 +87,12 @@ static struct odp_bed *odp_bed(struct kunit *test)
 	return t;
 }
 
-static void odp_dereg(void *p)
-{
-	struct ib_mr *mr = p;
-
-	mr->device->ops.dereg_mr(mr, NULL);
-}
-
 /* An MR over user memory as ib_uverbs registers it (no driver udata). */
 static struct ib_mr *odp_reg(struct kunit *test, struct odp_bed *t,
 			     unsigned long addr, size_t len, int access)
 {
-	struct ib_device *dev = t->vt->dev;
-	struct ib_mr *mr;
-
-	mr = dev->ops.reg_user_mr(t->vt->pd, addr, len, addr,
-				  access | IB_ACCESS_ON_DEMAND, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
-	mr->device = dev;
-	mr->pd = t->vt->pd;
-	mr->type = IB_MR_TYPE_USER;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, odp_dereg, mr),
-			0);
-	return mr;
+	return kt_user_mr(test, t->vt->pd, addr, len,
+			  access | IB_ACCESS_ON_DEMAND);
 }
 
 static struct ib_umem_odp *odp_of(struct ib_mr *mr)
@@ -362,13 +345,9 @@ static void odp_invalidation_follows_munmap(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, odp_mapped(dmr, dst));
 
 	/* the process unmaps the buffer and maps fresh memory there */
-	KUNIT_ASSERT_EQ(test, vm_munmap(dst, 2 * PAGE_SIZE), 0);
+	kt_user_remap(test, dst, 2 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, odp_of(dmr)->npages, 0);
 	KUNIT_EXPECT_FALSE(test, odp_mapped(dmr, dst));
-	KUNIT_ASSERT_EQ(test, vm_mmap(NULL, dst, 2 * PAGE_SIZE,
-				      PROT_READ | PROT_WRITE,
-				      MAP_ANONYMOUS | MAP_PRIVATE | MAP_FIXED,
-				      0), dst);
 
 	post_recv(test, t->b, 4, dmr, dst + 100, 16);
 	post_send(test, t->a, 3, smr, src + 8, 7);
@@ -456,12 +435,8 @@ static void odp_implicit(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, got, "written");
 
 	/* the child of dst's range follows munmap, the next SEND faults */
-	KUNIT_ASSERT_EQ(test, vm_munmap(dst, 2 * PAGE_SIZE), 0);
+	kt_user_remap(test, dst, 2 * PAGE_SIZE);
 	KUNIT_EXPECT_FALSE(test, odp_mapped(imr, dst + PAGE_SIZE));
-	KUNIT_ASSERT_EQ(test, vm_mmap(NULL, dst, 2 * PAGE_SIZE,
-				      PROT_READ | PROT_WRITE,
-				      MAP_ANONYMOUS | MAP_PRIVATE | MAP_FIXED,
-				      0), dst);
 	post_recv(test, t->b, 5, imr, dst + 8, 16);
 	post_send(test, t->a, 4, imr, src + 32, 6);
 	expect_wc(test, t->scq, 4, IB_WC_SUCCESS);

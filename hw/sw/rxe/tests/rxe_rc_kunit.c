@@ -16,8 +16,14 @@
  * IBA 1.5's FLUSH and ATOMIC WRITE in the transfers (so under drops,
  * duplicates and reordering too), refused as upstream refuses them, and
  * answered again but not executed again when they come late; a REG_MR
- * taking effect before the SEND ahead of it is acknowledged; fences.
+ * taking effect before the SEND ahead of it is acknowledged; fences;
+ * on-demand paging MRs over real user memory that nothing mapped yet:
+ * RNR NAKs while rdmavt faults the pages in, munmap followed, faults
+ * that fail.
  */
+#include <kunit/rdma_umem.h>
+#include <rdma/ib_umem_odp.h>
+
 #include "rxe_bed.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -2080,6 +2086,303 @@ static void rxe_rc_suite_exit(struct kunit_suite *suite)
 	ku_bed_free();
 }
 
+/* ------------------------------------------------------------------
+ * On-demand paging MRs
+ */
+
+#define KR_ODP_LEN	(8 * PAGE_SIZE)
+#define KR_ODP_ACC	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+
+/* RNR NAKs side 1 (the responder) put on the cable */
+static atomic_t kr_rnr_naks = ATOMIC_INIT(0);
+
+static enum ku_fate kr_rnr_peek(const struct sk_buff *skb,
+				struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+	const u8 *aeth = (const u8 *)(bth + 1);
+
+	if (from == ku_side[1].ndev && skb->protocol == htons(ETH_P_IP) &&
+	    skb_headlen(skb) >= KU_HDRS + sizeof(*bth) + 4 &&
+	    bth->opcode == IB_OPCODE_RC_ACKNOWLEDGE && (*aeth & 0x60) == 0x20)
+		atomic_inc(&kr_rnr_naks);
+	return KU_PASS;
+}
+
+/*
+ * The QPs go before the MRs (a QP holds the MRs of what it was given):
+ * destroyed here, the side's own cleanup then finds none.
+ */
+static void kr_drop_qp(void *p)
+{
+	struct kr_side *k = p;
+
+	ib_destroy_qp(k->qp);
+	k->qp = NULL;
+}
+
+/* An on-demand paging MR over @len bytes at @uva, as ib_uverbs makes one. */
+static struct ib_mr *kr_odp_mr(struct kunit *test, struct kr_side *k,
+			       unsigned long uva, size_t len)
+{
+	return kt_user_mr(test, k->pd, uva, len,
+			  KR_ODP_ACC | IB_ACCESS_ON_DEMAND);
+}
+
+/*
+ * A pair whose sides each have @len bytes of user memory (filled with a
+ * pattern, so that the process has the pages: the device has none of
+ * them yet) and an on-demand paging MR over them; the cable counts RNR
+ * NAKs.
+ */
+struct kr_odp {
+	struct kr_side		*a, *b;
+	unsigned long		ua, ub;
+	struct ib_mr		*ma, *mb;
+};
+
+static void kr_odp_pair(struct kunit *test, struct kr_odp *o,
+			enum ib_qp_type type)
+{
+	u8 *fill = kunit_kmalloc(test, KR_ODP_LEN, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fill);
+	kr_pair(test, type, NULL, &o->a, &o->b);
+	o->ua = kt_user_mmap(test, KR_ODP_LEN, PROT_READ | PROT_WRITE);
+	o->ub = kt_user_mmap(test, KR_ODP_LEN, PROT_READ | PROT_WRITE);
+	kr_fill(fill, KR_ODP_LEN, 21);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)o->ua, fill,
+					   KR_ODP_LEN), 0);
+	kr_fill(fill, KR_ODP_LEN, 77);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)o->ub, fill,
+					   KR_ODP_LEN), 0);
+	o->ma = kr_odp_mr(test, o->a, o->ua, KR_ODP_LEN);
+	o->mb = kr_odp_mr(test, o->b, o->ub, KR_ODP_LEN);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_drop_qp,
+							o->a), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_drop_qp,
+							o->b), 0);
+	atomic_set(&kr_rnr_naks, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_peek_off,
+							NULL), 0);
+	WRITE_ONCE(ku_peek, kr_rnr_peek);
+}
+
+/* @id: a request of @k from @len bytes at @uva of @mr (0: none) */
+static void kr_odp_post(struct kunit *test, struct kr_side *k, u64 id,
+			enum ib_wr_opcode op, struct ib_mr *mr,
+			unsigned long uva, u32 len, struct ib_mr *rmr,
+			unsigned long ruva)
+{
+	struct ib_sge sge = { .addr = uva, .length = len, .lkey = mr->lkey };
+	struct ib_atomic_wr wr = {
+		.wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1,
+			.opcode = op },
+		.remote_addr = ruva,
+		.rkey = rmr ? rmr->rkey : 0,
+		.compare_add = 10,
+	};
+
+	if (op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_READ ||
+	    op == IB_WR_SEND) {
+		struct ib_rdma_wr rw = {
+			.wr = wr.wr, .remote_addr = ruva, .rkey = wr.rkey,
+		};
+
+		KUNIT_ASSERT_EQ(test, ib_post_send(k->qp, &rw.wr, NULL), 0);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(k->qp, &wr.wr, NULL), 0);
+}
+
+static void kr_odp_recv(struct kunit *test, struct kr_side *k, u64 id,
+			struct ib_mr *mr, unsigned long uva, u32 len)
+{
+	struct ib_sge sge = { .addr = uva, .length = len, .lkey = mr->lkey };
+	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(k->qp, &wr, NULL), 0);
+}
+
+/* Are @len bytes at @x (user memory) the same as at @y (user memory)? */
+static void kr_odp_same(struct kunit *test, unsigned long x, unsigned long y,
+			u32 len)
+{
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *q = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_TRUE(test, p && q);
+	KUNIT_ASSERT_EQ(test, copy_from_user(p, (void __user *)x, len), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(q, (void __user *)y, len), 0);
+	KUNIT_EXPECT_MEMEQ(test, p, q, len);
+}
+
+static u64 kr_odp_u64(struct kunit *test, unsigned long uva)
+{
+	u64 v;
+
+	KUNIT_ASSERT_EQ(test, copy_from_user(&v, (void __user *)uva, 8), 0);
+	return v;
+}
+
+/*
+ * rxe offers on-demand paging MRs (RC, UC and UD operations, implicit
+ * too).  A SEND of several packets, a WRITE, a READ and an atomic, each
+ * between pages the device has not mapped on either side: the sender's
+ * and reader's own pages are faulted in before rxe takes the request,
+ * the responder's pages meet an RNR NAK while rdmavt faults them in,
+ * and the retry lands.  The atomic executes once (the target is
+ * added to once, the result arrives).
+ */
+static void rxe_rc_odp(struct kunit *test)
+{
+	const struct ib_odp_caps *caps;
+	struct kr_odp o = {};
+	struct ib_wc wc;
+	int naks;
+	u64 v = 1000;
+
+	kr_odp_pair(test, &o, IB_QPT_RC);
+	caps = &o.a->pd->device->attrs.odp_caps;
+	KUNIT_EXPECT_TRUE(test, o.a->pd->device->attrs.kernel_cap_flags &
+			  IBK_ON_DEMAND_PAGING);
+	KUNIT_EXPECT_EQ(test, caps->general_caps,
+			IB_ODP_SUPPORT | IB_ODP_SUPPORT_IMPLICIT);
+	KUNIT_EXPECT_EQ(test, caps->per_transport_caps.rc_odp_caps,
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
+			IB_ODP_SUPPORT_ATOMIC | IB_ODP_SUPPORT_SRQ_RECV);
+	KUNIT_EXPECT_TRUE(test, caps->per_transport_caps.ud_odp_caps &
+			  IB_ODP_SUPPORT_RECV);
+
+	/* SEND: 3 packets into a receive buffer across two pages */
+	kr_odp_recv(test, o.b, 2, o.mb, o.ub + 100, 3000);
+	kr_odp_post(test, o.a, 1, IB_WR_SEND, o.ma, o.ua, 3000, NULL, 0);
+	kr_expect(test, o.a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, o.b, 2, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 3000);
+	kr_odp_same(test, o.ub + 100, o.ua, 3000);
+	naks = atomic_read(&kr_rnr_naks);
+	KUNIT_EXPECT_GE(test, naks, 1);
+
+	/* WRITE: 5 packets into two pages not mapped */
+	kr_odp_post(test, o.a, 3, IB_WR_RDMA_WRITE, o.ma, o.ua + 4096, 5000,
+		    o.mb, o.ub + 2 * PAGE_SIZE + 10);
+	kr_expect(test, o.a, 3, IB_WC_SUCCESS, &wc);
+	kr_odp_same(test, o.ub + 2 * PAGE_SIZE + 10, o.ua + 4096, 5000);
+	KUNIT_EXPECT_GT(test, atomic_read(&kr_rnr_naks), naks);
+	naks = atomic_read(&kr_rnr_naks);
+
+	/* READ: b's pages to a's, neither mapped */
+	kr_odp_post(test, o.a, 4, IB_WR_RDMA_READ, o.ma,
+		    o.ua + 5 * PAGE_SIZE, 4000, o.mb, o.ub + 5 * PAGE_SIZE);
+	kr_expect(test, o.a, 4, IB_WC_SUCCESS, &wc);
+	kr_odp_same(test, o.ua + 5 * PAGE_SIZE, o.ub + 5 * PAGE_SIZE, 4000);
+	KUNIT_EXPECT_GT(test, atomic_read(&kr_rnr_naks), naks);
+	naks = atomic_read(&kr_rnr_naks);
+
+	/* FETCH_ADD of 10 at b's last page, the original to a's */
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)(o.ub + 7 *
+							   PAGE_SIZE), &v, 8),
+			0);
+	kr_odp_post(test, o.a, 5, IB_WR_ATOMIC_FETCH_AND_ADD, o.ma,
+		    o.ua + 7 * PAGE_SIZE + 8, 8, o.mb, o.ub + 7 * PAGE_SIZE);
+	kr_expect(test, o.a, 5, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, kr_odp_u64(test, o.ub + 7 * PAGE_SIZE), 1010);
+	KUNIT_EXPECT_EQ(test, kr_odp_u64(test, o.ua + 7 * PAGE_SIZE + 8),
+			1000);
+	KUNIT_EXPECT_GT(test, atomic_read(&kr_rnr_naks), naks);
+}
+
+/*
+ * munmap reaches the MRs: the next SEND lands in the pages mapped there
+ * since (another RNR NAK, another fault), not in the old ones; a UC
+ * message into pages not mapped is lost, as a lost packet loses it, and
+ * the next one lands.
+ */
+static void rxe_rc_odp_munmap(struct kunit *test)
+{
+	struct kr_odp o = {};
+	struct ib_wc wc;
+	int naks;
+
+	kr_odp_pair(test, &o, IB_QPT_RC);
+	kr_odp_recv(test, o.b, 2, o.mb, o.ub, 2000);
+	kr_odp_post(test, o.a, 1, IB_WR_SEND, o.ma, o.ua, 2000, NULL, 0);
+	kr_expect(test, o.a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, o.b, 2, IB_WC_SUCCESS, &wc);
+	kr_odp_same(test, o.ub, o.ua, 2000);
+
+	kt_user_remap(test, o.ub, KR_ODP_LEN);
+	naks = atomic_read(&kr_rnr_naks);
+	kr_odp_recv(test, o.b, 4, o.mb, o.ub, 2000);
+	kr_odp_post(test, o.a, 3, IB_WR_SEND, o.ma, o.ua + 2000, 2000, NULL,
+		    0);
+	kr_expect(test, o.a, 3, IB_WC_SUCCESS, &wc);
+	kr_expect(test, o.b, 4, IB_WC_SUCCESS, &wc);
+	kr_odp_same(test, o.ub, o.ua + 2000, 2000);
+	KUNIT_EXPECT_GT(test, atomic_read(&kr_rnr_naks), naks);
+}
+
+static void rxe_rc_odp_uc(struct kunit *test)
+{
+	struct kr_odp o = {};
+	struct ib_wc wc;
+	int i;
+
+	kr_odp_pair(test, &o, IB_QPT_UC);
+	/* the first message meets b's pages missing: it is lost */
+	kr_odp_recv(test, o.b, 100, o.mb, o.ub, 3000);
+	for (i = 0; i < 50; i++) {
+		kr_odp_post(test, o.a, i, IB_WR_SEND, o.ma, o.ua, 3000, NULL,
+			    0);
+		kr_expect(test, o.a, i, IB_WC_SUCCESS, &wc);
+		if (ib_poll_cq(o.b->cq, 1, &wc) == 1)
+			break;
+		usleep_range(2000, 3000);
+	}
+	KUNIT_EXPECT_GT(test, i, 0);
+	KUNIT_ASSERT_LT(test, i, 50);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 100);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	kr_odp_same(test, o.ub, o.ua, 3000);
+}
+
+/*
+ * Pages the process does not have cannot be faulted in: a SEND from
+ * them fails at the requester (IB_WC_LOC_PROT_ERR) and nothing goes; a
+ * SEND into them fails at the responder (its receive completes with
+ * IB_WC_LOC_PROT_ERR, the requester gets a remote operational error); a
+ * WRITE into them is a remote access error.
+ */
+static void rxe_rc_odp_fault_fails(struct kunit *test)
+{
+	struct kr_odp o = {}, p = {};
+	struct ib_wc wc;
+
+	kr_odp_pair(test, &o, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, vm_munmap(o.ua + PAGE_SIZE, PAGE_SIZE), 0);
+	kr_odp_recv(test, o.b, 2, o.mb, o.ub, 100);
+	kr_odp_post(test, o.a, 1, IB_WR_SEND, o.ma, o.ua + PAGE_SIZE, 100,
+		    NULL, 0);
+	kr_expect(test, o.a, 1, IB_WC_LOC_PROT_ERR, &wc);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(o.b->cq, 1, &wc), 0);
+
+	kr_odp_pair(test, &p, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, vm_munmap(p.ub + PAGE_SIZE, PAGE_SIZE), 0);
+	kr_odp_post(test, p.a, 3, IB_WR_RDMA_WRITE, p.ma, p.ua, 100, p.mb,
+		    p.ub + PAGE_SIZE);
+	kr_expect(test, p.a, 3, IB_WC_REM_ACCESS_ERR, &wc);
+
+	kr_odp_pair(test, &p, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, vm_munmap(p.ub, PAGE_SIZE), 0);
+	kr_odp_recv(test, p.b, 5, p.mb, p.ub, 100);
+	kr_odp_post(test, p.a, 4, IB_WR_SEND, p.ma, p.ua, 100, NULL, 0);
+	kr_expect(test, p.a, 4, IB_WC_REM_OP_ERR, &wc);
+	kr_expect(test, p.b, 5, IB_WC_LOC_PROT_ERR, &wc);
+}
+
 static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_transfers),
 	KUNIT_CASE(rxe_rc_drop),
@@ -2104,6 +2407,10 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_dup_ack),
 	KUNIT_CASE(rxe_rc_implied_nak),
 	KUNIT_CASE(rxe_rc_loopback),
+	KUNIT_CASE(rxe_rc_odp),
+	KUNIT_CASE(rxe_rc_odp_munmap),
+	KUNIT_CASE(rxe_rc_odp_uc),
+	KUNIT_CASE(rxe_rc_odp_fault_fails),
 	{}
 };
 

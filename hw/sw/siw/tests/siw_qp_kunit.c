@@ -4,10 +4,14 @@
  * device, two RC QPs joined by a pair of kernel TCP sockets on 127.0.0.1
  * (no CM: the test binds the streams itself, as the CM will), and real
  * traffic: SENDs, WRITEs and READs of sizes around the MULPDU, with and
- * without CRC, and the errors that end a stream with a TERMINATE.
+ * without CRC, and the errors that end a stream with a TERMINATE; the
+ * same between on-demand paging MRs over real user memory that nothing
+ * mapped yet (the transmitter and the receiver wait for rdmavt's
+ * faults).
  */
 
 #include <kunit/test.h>
+#include <kunit/rdma_umem.h>
 #include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/inet.h>
@@ -1519,6 +1523,183 @@ static void siwk_suite_exit(struct kunit_suite *suite)
 	siwk_dev = NULL;
 }
 
+/* ------------------------------------------------------------------
+ * On-demand paging MRs
+ */
+
+#define ODP_LEN		(32 * PAGE_SIZE)
+#define ODP_ACC		(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_ON_DEMAND)
+
+/* The QPs of @p go before the MRs registered after them. */
+static void siwk_drop_qps(void *p)
+{
+	struct siwk *k = p;
+	struct siwk_side *sides[] = { &k->a, &k->b };
+	struct socket *sock;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct siwk_side *s = sides[i];
+
+		sock = siw_test.qp_stream_stop(rqp(s->qp), false);
+		if (sock && sock != s->sock)
+			sock_release(sock);
+		ib_destroy_qp(s->qp);
+		s->qp = NULL;
+	}
+}
+
+/* ODP_LEN bytes of user memory filled with a pattern from @seed */
+static unsigned long siwk_user_buf(struct kunit *test, u8 seed)
+{
+	unsigned long uva = kt_user_mmap(test, ODP_LEN,
+					 PROT_READ | PROT_WRITE);
+	u8 *fill = kunit_kmalloc(test, ODP_LEN, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fill);
+	siwk_fill(fill, ODP_LEN, seed);
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)uva, fill, ODP_LEN),
+			0);
+	kunit_kfree(test, fill);
+	return uva;
+}
+
+/* Do @len bytes at user addresses @x and @y match? */
+static void siwk_user_same(struct kunit *test, unsigned long x,
+			   unsigned long y, u32 len)
+{
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *q = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_TRUE(test, p && q);
+	KUNIT_ASSERT_EQ(test, copy_from_user(p, (void __user *)x, len), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(q, (void __user *)y, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(p, q, len), 0);
+	kunit_kfree(test, p);
+	kunit_kfree(test, q);
+}
+
+static struct ib_sge siwk_odp_sge(struct ib_mr *mr, unsigned long uva,
+				  u32 len)
+{
+	return (struct ib_sge) { .addr = uva, .length = len,
+				 .lkey = mr->lkey };
+}
+
+static void siwk_expect(struct kunit *test, struct ib_cq *cq, u64 id,
+			enum ib_wc_status status)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_TRUE_MSG(test, siwk_poll(cq, &wc), "no wr_id %llu", id);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ_MSG(test, wc.status, status, "wr_id %llu", id);
+}
+
+/*
+ * siw offers on-demand paging MRs for RC SEND, RECV, WRITE, READ and SRQ
+ * receives.  A SEND of several FPDUs, a WRITE and a READ between pages
+ * the device has not mapped on either side land byte for byte: the
+ * sender's pages are faulted in before siw takes the request, the
+ * receiver leaves the bytes in the socket while a page of its target is
+ * faulted in, then places them.  After munmap the next SEND lands in the
+ * pages mapped there since.
+ */
+static void siw_qp_odp(struct kunit *test)
+{
+	const bool *crc = test->param_value;
+	struct siwk *k = siwk_pair(test, *crc, false);
+	const struct ib_odp_caps *caps = &siwk_dev->attrs.odp_caps;
+	unsigned long ua = siwk_user_buf(test, 3);
+	unsigned long ub = siwk_user_buf(test, 9);
+	struct ib_mr *ma = kt_user_mr(test, k->pd, ua, ODP_LEN, ODP_ACC);
+	struct ib_mr *mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
+	struct ib_sge sge;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
+							k), 0);
+	KUNIT_EXPECT_TRUE(test, siwk_dev->attrs.kernel_cap_flags &
+			  IBK_ON_DEMAND_PAGING);
+	KUNIT_EXPECT_TRUE(test, caps->general_caps & IB_ODP_SUPPORT);
+	KUNIT_EXPECT_EQ(test, caps->per_transport_caps.rc_odp_caps,
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
+			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
+			IB_ODP_SUPPORT_SRQ_RECV);
+
+	/* SEND: 100 KiB, FPDUs of the MULPDU each */
+	sge = siwk_odp_sge(mb, ub + 100, SZ_64K + SZ_32K);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 2, &sge, 1), 0);
+	sge = siwk_odp_sge(ma, ua, SZ_64K + SZ_32K);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	siwk_expect(test, k->a.scq, 1, IB_WC_SUCCESS);
+	siwk_expect(test, k->b.rcq, 2, IB_WC_SUCCESS);
+	siwk_user_same(test, ub + 100, ua, SZ_64K + SZ_32K);
+
+	/* WRITE into b's last pages, READ them back into a's */
+	sge = siwk_odp_sge(ma, ua + 25 * PAGE_SIZE, 4 * PAGE_SIZE + 7);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE, 3,
+					     &sge, mb->rkey,
+					     (void *)(ub + 26 * PAGE_SIZE)),
+			0);
+	siwk_expect(test, k->a.scq, 3, IB_WC_SUCCESS);
+	sge = siwk_odp_sge(ma, ua + 30 * PAGE_SIZE, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_READ, 4,
+					     &sge, mb->rkey,
+					     (void *)(ub + 26 * PAGE_SIZE)),
+			0);
+	siwk_expect(test, k->a.scq, 4, IB_WC_SUCCESS);
+	siwk_user_same(test, ub + 26 * PAGE_SIZE, ua + 25 * PAGE_SIZE,
+		       4 * PAGE_SIZE + 7);
+	siwk_user_same(test, ua + 30 * PAGE_SIZE, ua + 25 * PAGE_SIZE,
+		       2 * PAGE_SIZE);
+
+	/* munmap: the next SEND lands in the new pages */
+	kt_user_remap(test, ub, 4 * PAGE_SIZE);
+	sge = siwk_odp_sge(mb, ub + 8, 3000);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 6, &sge, 1), 0);
+	sge = siwk_odp_sge(ma, ua + 3 * PAGE_SIZE, 3000);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 5, &sge, 1), 0);
+	siwk_expect(test, k->a.scq, 5, IB_WC_SUCCESS);
+	siwk_expect(test, k->b.rcq, 6, IB_WC_SUCCESS);
+	siwk_user_same(test, ub + 8, ua + 3 * PAGE_SIZE, 3000);
+}
+
+/*
+ * Pages the process does not have: a SEND from them fails at the
+ * requester (IB_WC_LOC_PROT_ERR); a WRITE into them ends the stream with
+ * a TERMINATE from the responder, as a bad STag does.
+ */
+static void siw_qp_odp_fault_fails(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	unsigned long ua = siwk_user_buf(test, 3);
+	unsigned long ub = siwk_user_buf(test, 9);
+	struct ib_mr *ma = kt_user_mr(test, k->pd, ua, ODP_LEN, ODP_ACC);
+	struct ib_mr *mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
+	struct ib_sge sge;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
+							k), 0);
+	KUNIT_ASSERT_EQ(test, vm_munmap(ua + PAGE_SIZE, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, vm_munmap(ub + PAGE_SIZE, PAGE_SIZE), 0);
+	sge = siwk_odp_sge(ma, ua + PAGE_SIZE, 100);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
+	siwk_expect(test, k->a.scq, 1, IB_WC_LOC_PROT_ERR);
+
+	k = siwk_pair(test, true, false);
+	ma = kt_user_mr(test, k->pd, ua, PAGE_SIZE, ODP_ACC);
+	mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
+							k), 0);
+	sge = siwk_odp_sge(ma, ua, 100);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE, 2,
+					     &sge, mb->rkey,
+					     (void *)(ub + PAGE_SIZE)), 0);
+	siwk_expect(test, k->a.scq, 2, IB_WC_SUCCESS);
+	siwk_expect_terminated(test, k);
+}
+
 static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE_PARAM(siw_qp_send_sizes, crc_gen_params),
 	KUNIT_CASE(siw_qp_send_multi_sge),
@@ -1543,6 +1724,8 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE(siw_qp_term_send),
 	KUNIT_CASE(siw_qp_term_read),
 	KUNIT_CASE_PARAM(siw_qp_fence, fence_gen_params),
+	KUNIT_CASE_PARAM(siw_qp_odp, crc_gen_params),
+	KUNIT_CASE(siw_qp_odp_fault_fails),
 	{}
 };
 
