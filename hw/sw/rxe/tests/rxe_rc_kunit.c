@@ -2218,6 +2218,24 @@ static void kr_odp_same(struct kunit *test, unsigned long x, unsigned long y,
 	KUNIT_EXPECT_MEMEQ(test, p, q, len);
 }
 
+/*
+ * A SEND of @len bytes at @a_off of a's memory into a receive at @b_off
+ * of b's, both completing, the bytes arriving.
+ */
+static void kr_odp_send(struct kunit *test, struct kr_odp *o, u64 id,
+			u32 a_off, u32 b_off, u32 len)
+{
+	struct ib_wc wc;
+
+	kr_odp_recv(test, o->b, id + 1, o->mb, o->ub + b_off, len);
+	kr_odp_post(test, o->a, id, IB_WR_SEND, o->ma, o->ua + a_off, len,
+		    NULL, 0);
+	kr_expect(test, o->a, id, IB_WC_SUCCESS, &wc);
+	kr_expect(test, o->b, id + 1, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	kr_odp_same(test, o->ub + b_off, o->ua + a_off, len);
+}
+
 static u64 kr_odp_u64(struct kunit *test, unsigned long uva)
 {
 	u64 v;
@@ -2257,12 +2275,7 @@ static void rxe_rc_odp(struct kunit *test)
 			  IB_ODP_SUPPORT_RECV);
 
 	/* SEND: 3 packets into a receive buffer across two pages */
-	kr_odp_recv(test, o.b, 2, o.mb, o.ub + 100, 3000);
-	kr_odp_post(test, o.a, 1, IB_WR_SEND, o.ma, o.ua, 3000, NULL, 0);
-	kr_expect(test, o.a, 1, IB_WC_SUCCESS, &wc);
-	kr_expect(test, o.b, 2, IB_WC_SUCCESS, &wc);
-	KUNIT_EXPECT_EQ(test, wc.byte_len, 3000);
-	kr_odp_same(test, o.ub + 100, o.ua, 3000);
+	kr_odp_send(test, &o, 1, 0, 100, 3000);
 	naks = atomic_read(&kr_rnr_naks);
 	KUNIT_EXPECT_GE(test, naks, 1);
 
@@ -2304,24 +2317,13 @@ static void rxe_rc_odp(struct kunit *test)
 static void rxe_rc_odp_munmap(struct kunit *test)
 {
 	struct kr_odp o = {};
-	struct ib_wc wc;
 	int naks;
 
 	kr_odp_pair(test, &o, IB_QPT_RC);
-	kr_odp_recv(test, o.b, 2, o.mb, o.ub, 2000);
-	kr_odp_post(test, o.a, 1, IB_WR_SEND, o.ma, o.ua, 2000, NULL, 0);
-	kr_expect(test, o.a, 1, IB_WC_SUCCESS, &wc);
-	kr_expect(test, o.b, 2, IB_WC_SUCCESS, &wc);
-	kr_odp_same(test, o.ub, o.ua, 2000);
-
+	kr_odp_send(test, &o, 1, 0, 0, 2000);
 	kt_user_remap(test, o.ub, KR_ODP_LEN);
 	naks = atomic_read(&kr_rnr_naks);
-	kr_odp_recv(test, o.b, 4, o.mb, o.ub, 2000);
-	kr_odp_post(test, o.a, 3, IB_WR_SEND, o.ma, o.ua + 2000, 2000, NULL,
-		    0);
-	kr_expect(test, o.a, 3, IB_WC_SUCCESS, &wc);
-	kr_expect(test, o.b, 4, IB_WC_SUCCESS, &wc);
-	kr_odp_same(test, o.ub, o.ua + 2000, 2000);
+	kr_odp_send(test, &o, 3, 2000, 0, 2000);
 	KUNIT_EXPECT_GT(test, atomic_read(&kr_rnr_naks), naks);
 }
 

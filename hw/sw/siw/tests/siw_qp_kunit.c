@@ -1580,6 +1580,28 @@ static void siwk_user_same(struct kunit *test, unsigned long x,
 	kunit_kfree(test, q);
 }
 
+/*
+ * A pair (@crc) whose QPs each have ODP_LEN bytes of user memory (filled,
+ * so that the process has the pages: the device has none yet) and an
+ * on-demand paging MR over them; the QPs go before the MRs.
+ */
+struct siwk_odp {
+	struct siwk	*k;
+	unsigned long	ua, ub;
+	struct ib_mr	*ma, *mb;
+};
+
+static void siwk_odp_pair(struct kunit *test, struct siwk_odp *o, bool crc)
+{
+	o->k = siwk_pair(test, crc, false);
+	o->ua = siwk_user_buf(test, 3);
+	o->ub = siwk_user_buf(test, 9);
+	o->ma = kt_user_mr(test, o->k->pd, o->ua, ODP_LEN, ODP_ACC);
+	o->mb = kt_user_mr(test, o->k->pd, o->ub, ODP_LEN, ODP_ACC);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
+							o->k), 0);
+}
+
 static struct ib_sge siwk_odp_sge(struct ib_mr *mr, unsigned long uva,
 				  u32 len)
 {
@@ -1609,16 +1631,19 @@ static void siwk_expect(struct kunit *test, struct ib_cq *cq, u64 id,
 static void siw_qp_odp(struct kunit *test)
 {
 	const bool *crc = test->param_value;
-	struct siwk *k = siwk_pair(test, *crc, false);
 	const struct ib_odp_caps *caps = &siwk_dev->attrs.odp_caps;
-	unsigned long ua = siwk_user_buf(test, 3);
-	unsigned long ub = siwk_user_buf(test, 9);
-	struct ib_mr *ma = kt_user_mr(test, k->pd, ua, ODP_LEN, ODP_ACC);
-	struct ib_mr *mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
+	struct siwk_odp o;
+	unsigned long ua, ub;
+	struct ib_mr *ma, *mb;
 	struct ib_sge sge;
+	struct siwk *k;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
-							k), 0);
+	siwk_odp_pair(test, &o, *crc);
+	k = o.k;
+	ua = o.ua;
+	ub = o.ub;
+	ma = o.ma;
+	mb = o.mb;
 	KUNIT_EXPECT_TRUE(test, siwk_dev->attrs.kernel_cap_flags &
 			  IBK_ON_DEMAND_PAGING);
 	KUNIT_EXPECT_TRUE(test, caps->general_caps & IB_ODP_SUPPORT);
@@ -1672,32 +1697,23 @@ static void siw_qp_odp(struct kunit *test)
  */
 static void siw_qp_odp_fault_fails(struct kunit *test)
 {
-	struct siwk *k = siwk_pair(test, true, false);
-	unsigned long ua = siwk_user_buf(test, 3);
-	unsigned long ub = siwk_user_buf(test, 9);
-	struct ib_mr *ma = kt_user_mr(test, k->pd, ua, ODP_LEN, ODP_ACC);
-	struct ib_mr *mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
+	struct siwk_odp o, p;
 	struct ib_sge sge;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
-							k), 0);
-	KUNIT_ASSERT_EQ(test, vm_munmap(ua + PAGE_SIZE, PAGE_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, vm_munmap(ub + PAGE_SIZE, PAGE_SIZE), 0);
-	sge = siwk_odp_sge(ma, ua + PAGE_SIZE, 100);
-	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 1, &sge, 1), 0);
-	siwk_expect(test, k->a.scq, 1, IB_WC_LOC_PROT_ERR);
+	siwk_odp_pair(test, &o, true);
+	KUNIT_ASSERT_EQ(test, vm_munmap(o.ua + PAGE_SIZE, PAGE_SIZE), 0);
+	sge = siwk_odp_sge(o.ma, o.ua + PAGE_SIZE, 100);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(o.k->a.qp, 1, &sge, 1), 0);
+	siwk_expect(test, o.k->a.scq, 1, IB_WC_LOC_PROT_ERR);
 
-	k = siwk_pair(test, true, false);
-	ma = kt_user_mr(test, k->pd, ua, PAGE_SIZE, ODP_ACC);
-	mb = kt_user_mr(test, k->pd, ub, ODP_LEN, ODP_ACC);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, siwk_drop_qps,
-							k), 0);
-	sge = siwk_odp_sge(ma, ua, 100);
-	KUNIT_ASSERT_EQ(test, siwk_post_rdma(k->a.qp, IB_WR_RDMA_WRITE, 2,
-					     &sge, mb->rkey,
-					     (void *)(ub + PAGE_SIZE)), 0);
-	siwk_expect(test, k->a.scq, 2, IB_WC_SUCCESS);
-	siwk_expect_terminated(test, k);
+	siwk_odp_pair(test, &p, true);
+	KUNIT_ASSERT_EQ(test, vm_munmap(p.ub + PAGE_SIZE, PAGE_SIZE), 0);
+	sge = siwk_odp_sge(p.ma, p.ua, 100);
+	KUNIT_ASSERT_EQ(test, siwk_post_rdma(p.k->a.qp, IB_WR_RDMA_WRITE, 2,
+					     &sge, p.mb->rkey,
+					     (void *)(p.ub + PAGE_SIZE)), 0);
+	siwk_expect(test, p.k->a.scq, 2, IB_WC_SUCCESS);
+	siwk_expect_terminated(test, p.k);
 }
 
 static struct kunit_case siw_qp_cases[] = {
