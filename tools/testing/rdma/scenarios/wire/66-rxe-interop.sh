@@ -23,7 +23,9 @@
 # In user space, Debian's ibv_rc_pingpong runs between the guests on
 # rxe0 through librxe (each stack's rxe user ABI: the queues mapped into
 # the process, the doorbell), the received data checked, once with the
-# server on each side.
+# server on each side; and with our side's buffer an on-demand paging MR
+# (ibv_rc_pingpong -o), our server in the quick tier, our client too in
+# the full tier.
 #
 # Guest 1 captures part 1 on eth0 (rdmacap, guest/capture.sh): RoCE
 # frames only, at most 8 of each BTH opcode from each end and every MAD,
@@ -98,17 +100,21 @@ wire_gid() {
 	return 1
 }
 
-# upp NAME SERVER_GUEST: Debian's ibv_rc_pingpong, its server on
+# upp NAME SERVER_GUEST [ODP]: Debian's ibv_rc_pingpong, its server on
 # SERVER_GUEST and its client on the other guest, over rxe0, every
 # received buffer checked (-c); both ends must finish every iteration.
+# With ODP the side on our stack registers its buffer as an on-demand
+# paging MR (-o; upstream 6.12's rxe has none): its pages come in as
+# our rxe meets them, upstream's requester getting RNR NAKs meanwhile.
 PP_PORT=18536
 PP_ITERS=$(tier_pick 20 200)
 upp() {
-	local name=$1 server=$2 gidx out rc srv
+	local name=$1 server=$2 gidx out rc srv odp=
+	[ "${3:-}" = ODP ] && [ "$MINE" = ours ] && odp=-o
 	gidx=$(wire_gid) || { ktap_fail "$name" "no RoCE v2 GID of $WIRE_SELF_IP"; return; }
 	if [ "$WIRE_SELF" = "$server" ]; then
 		ibv_rc_pingpong -d rxe0 -g "$gidx" -p $PP_PORT -n $PP_ITERS -c \
-			>/tmp/upp.server 2>&1 &
+			$odp >/tmp/upp.server 2>&1 &
 		srv=$!
 		ktap_wait 30 tcp_listening $PP_PORT ||
 			ktap_diag "the server does not listen"
@@ -125,7 +131,7 @@ upp() {
 			return
 		fi
 		out=$(ibv_rc_pingpong -d rxe0 -g "$gidx" -p $PP_PORT \
-			-n $PP_ITERS -c "$WIRE_PEER_IP" 2>&1)
+			-n $PP_ITERS -c $odp "$WIRE_PEER_IP" 2>&1)
 		rc=$?
 	fi
 	ktap_quote "$out"
@@ -154,6 +160,7 @@ part() {
 		mine=upstream
 	fi
 	theirs=$((3 - ours))
+	MINE=$mine
 	ktap_test "part $n: $mine stack loads (rdma_rxe, rdma_cm, the benchmark)" \
 		load $mine
 	ktap_test "part $n: both guests are up (sync over the wire)" \
@@ -176,7 +183,11 @@ part() {
 	conn "part $n: upstream passive (guest $theirs), ours active: data checked" "$theirs"
 	upp "part $n: ibv_rc_pingpong, server ours (guest $ours), client upstream's" "$ours"
 	upp "part $n: ibv_rc_pingpong, server upstream's (guest $theirs), client ours" "$theirs"
+	upp "part $n: ibv_rc_pingpong, server ours with an ODP MR (guest $ours), client upstream's" \
+		"$ours" ODP
 	if [ "$VARIANTS" = yes ]; then
+		upp "part $n: ibv_rc_pingpong, server upstream's (guest $theirs), client ours with an ODP MR" \
+			"$theirs" ODP
 		conn "part $n: ours passive, upstream active, 8 in flight: data checked" \
 			"$ours" "$DEEP"
 		conn "part $n: upstream passive, ours active, 8 in flight: data checked" \
@@ -201,7 +212,7 @@ UPSTREAM_MODULES=$(tier_pick "ib_core ib_cm iw_cm rdma_cm ib_uverbs rdma_rxe" ""
 # guest 1 has three cases more: the capture of part 1
 CAPTURE_CASES=0
 [ "$WIRE_SELF" = 1 ] && CAPTURE_CASES=3
-ktap_plan "$(($(tier_pick 12 27) + CAPTURE_CASES))"
+ktap_plan "$(($(tier_pick 13 31) + CAPTURE_CASES))"
 part 1 1
 ktap_test "ping $WIRE_PEER_IP over the wire" ping -c 1 -W 5 "$WIRE_PEER_IP"
 # The swap: the other stack on each guest, in the same boot.
