@@ -43,7 +43,7 @@
  * WRITE, whose PSNs the cache keeps too); a newer one gets one PSN
  * sequence NAK until the expected one comes.  Placement through
  * rdmavt's helpers: rvt_recv_begin/place/complete for SENDs (immediate,
- * invalidate), rvt_write_place() for WRITEs, rvt_rkey_ok() and the
+ * invalidate), rvt_write_place() for WRITEs, rvt_read_source() and the
  * region's pages in place for READ responses (rxe_tx_skb()),
  * rvt_atomic_execute() for atomics, rvt_flush_execute() and
  * rvt_atomic_write() for FLUSH and ATOMIC WRITE.  No receive WQE: an
@@ -1012,7 +1012,9 @@ static void rxe_rc_send_ack(struct rvt_qp *qp, u32 psn, u8 syn)
 
 /*
  * Answer a READ request of @psn: @len bytes at @va through @rkey, each
- * response's payload from the region's pages (rxe_tx_skb()).
+ * response's payload cut from the one walk of the source
+ * (rvt_read_source(), which checked the key and, for an on-demand
+ * paging source, that every page is there) by rxe_tx_skb().
  * RVT_WC_PAGE_MISS when a page of an on-demand paging source is missing
  * (nothing sent); one an invalidation takes meanwhile ends the responses
  * there, as a lost packet would.
@@ -1023,43 +1025,31 @@ static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 	struct rxe_dev *rxe = to_rxe_dev(qp->ibqp.device);
 	struct rxe_qp_priv *priv = qp->priv;
 	u32 mtu = rxe_qp_mtu(qp), n = rxe_npkts(len, mtu), k;
+	struct rvt_mregion *mr = NULL;
+	struct rvt_sge_state src;
 
 	if (!(READ_ONCE(qp->qp_access_flags) & IB_ACCESS_REMOTE_READ))
 		return IB_WC_REM_INV_REQ_ERR;
-	/* the whole source first: an on-demand paging page may be missing */
+	/* a zero length READ names no region (IBTA 9.4.4) */
 	if (len) {
-		struct rvt_sge_state src;
 		enum ib_wc_status st;
 
 		st = rvt_read_source(qp, rkey, va, len, &src);
 		if (st != IB_WC_SUCCESS)
 			return st;
-		rvt_put_mr(src.sge.mr);
+		mr = src.sge.mr;
 	}
 	for (k = 0; k < n; k++) {
-		u32 off = k * mtu, c = min(mtu, len - off);
+		u32 c = min(mtu, len - k * mtu);
 		u8 op = rxe_read_resp_ops[rxe_pkt_place(k, n)];
 		const struct rxe_opcode_info *info = &rxe_opcode[op];
-		struct rvt_sge_state ss = {};
 		struct sk_buff *skb;
 
-		if (!len)
-			c = 0;
-		/* a zero length READ names no region (IBTA 9.4.4) */
-		if (c) {
-			if (!rvt_rkey_ok(qp, &ss.sge, c, va + off, rkey,
-					 IB_ACCESS_REMOTE_READ))
-				return IB_WC_REM_ACCESS_ERR;
-			ss.num_sge = 1;
-			ss.total_len = c;
-		}
-		skb = rxe_rc_skb(rxe, qp, op, psn + k, false, c ? &ss : NULL,
+		/* the skb holds the pages (or a copy), not the region */
+		skb = rxe_rc_skb(rxe, qp, op, psn + k, false, c ? &src : NULL,
 				 c);
-		/* the skb holds the pages, not the region */
-		if (c)
-			rvt_put_mr(ss.sge.mr);
 		if (!skb)
-			return IB_WC_SUCCESS;	/* the requester asks again */
+			break;		/* the requester asks again */
 		if (info->mask & RXE_AETH)
 			put_unaligned_be32(0x1fU << 24 |
 					   (priv->rc.msn & IB_MSN_MASK),
@@ -1067,6 +1057,8 @@ static enum ib_wc_status rxe_rc_read(struct rvt_qp *qp, u32 psn, u64 va,
 					   rxe_hdr_off(info->mask, RXE_AETH));
 		rxe_rc_send_skb(qp, skb);
 	}
+	if (mr)
+		rvt_put_mr(mr);
 	return IB_WC_SUCCESS;
 }
 
