@@ -40,22 +40,26 @@ void uverbs_release_uevent(struct ib_uevent_object *uevent)
 }
 
 /**
- * uverbs_init_uevent - a new object's async events go to the context's
- *	async file
+ * uverbs_init_uevent - where a new object's async events go
  * @uevent: the object
  * @user_handle: what user space calls it in its events
+ * @async: the async file an ioctl named for them, or NULL for the
+ *	context's
  *
  * Context: process context, a creating command of the file.
  */
-void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle)
+void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle,
+			struct uverbs_event_file *async)
 {
 	struct ib_uverbs_file *file = uevent->uobject.ufile;
 
 	uevent->uobject.user_handle = user_handle;
 	INIT_LIST_HEAD(&uevent->event_list);
-	/* GET_CONTEXT made it; it goes only after the context's objects */
-	uevent->event_file = READ_ONCE(file->async);
-	/* none for a context the ioctl made, before ASYNC_EVENT_ALLOC */
+	/*
+	 * The context's goes only after the context's objects.  It is
+	 * none for a context the ioctl made, before ASYNC_EVENT_ALLOC.
+	 */
+	uevent->event_file = async ?: READ_ONCE(file->async);
 	if (uevent->event_file)
 		kref_get(&uevent->event_file->ref);
 }
@@ -165,7 +169,7 @@ static int uverbs_create_cq_common(struct uverbs_attr_bundle *attrs,
 			goto err_uobj;
 		}
 	}
-	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
+	uverbs_init_uevent(&ucq->uevent, cmd->user_handle, NULL);
 
 	ret = uverbs_cq_make(attrs, dev, ucq, cmd);
 	if (ret)
@@ -219,12 +223,7 @@ int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
 		kref_get(&comp->ref);
 		ucq->comp_file = comp;
 	}
-	uverbs_init_uevent(&ucq->uevent, cmd->user_handle);
-	if (async) {
-		uverbs_event_file_put(ucq->uevent.event_file);
-		kref_get(&async->ref);
-		ucq->uevent.event_file = async;
-	}
+	uverbs_init_uevent(&ucq->uevent, cmd->user_handle, async);
 	ret = uverbs_cq_make(attrs, uobj->context->device, ucq, cmd);
 	if (ret)
 		uverbs_release_ucq(ucq);

@@ -2,14 +2,16 @@
 /*
  * Queue pairs from user space: CREATE_QP (and its extended form),
  * QUERY_QP, MODIFY_QP (both forms), DESTROY_QP, ATTACH_MCAST and
- * DETACH_MCAST.
+ * DETACH_MCAST; the ioctl's QP_CREATE (uverbs_std_methods.c) makes its
+ * QP here too.
  *
  * A user QP holds its PD, CQs and SRQ (their usecnt) and is tracked
  * (rdma res show qp names the process).  Its async events go to the
- * context's async file.  Its multicast attachments are the file's to
- * undo: DESTROY_QP refuses (-EBUSY) while it has some, the context's end
- * detaches them.  XRC QPs need an XRC domain, which none of the drivers
- * here offers (as upstream's siw, rxe and rdmavt).
+ * context's async file, or to the one QP_CREATE named.  Its multicast
+ * attachments are the file's to undo: DESTROY_QP refuses (-EBUSY) while
+ * it has some, the context's end detaches them.  XRC QPs need an XRC
+ * domain, which none of the drivers here offers (as upstream's siw, rxe
+ * and rdmavt).
  */
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
@@ -131,24 +133,41 @@ static bool uverbs_qp_ref(struct uverbs_attr_bundle *attrs,
 	 IB_QP_CREATE_SCATTER_FCS | IB_QP_CREATE_CVLAN_STRIPPING |	\
 	 IB_QP_CREATE_SOURCE_QPN | IB_QP_CREATE_PCI_WRITE_END_PADDING)
 
-/* Check what the request asks for before anything is looked up. */
-static int uverbs_create_qp_check(const struct ib_uverbs_ex_create_qp *cmd)
+/**
+ * uverbs_qp_type_check - whether user space may create a QP of a type
+ * @type: the type asked for
+ *
+ * The special QPs (SMI, GSI) are the kernel's; a raw packet QP sees
+ * and sends whole frames.
+ *
+ * Context: process context, a creating command of the file.
+ * Return: 0; -EPERM for a raw packet QP without CAP_NET_RAW; -EINVAL
+ * for a type user space cannot have.
+ */
+int uverbs_qp_type_check(enum ib_qp_type type)
 {
-	switch (cmd->qp_type) {
+	switch (type) {
 	case IB_QPT_RAW_PACKET:
-		if (!capable(CAP_NET_RAW))
-			return -EPERM;
-		break;
+		return capable(CAP_NET_RAW) ? 0 : -EPERM;
 	case IB_QPT_RC:
 	case IB_QPT_UC:
 	case IB_QPT_UD:
 	case IB_QPT_XRC_INI:
 	case IB_QPT_XRC_TGT:
 	case IB_QPT_DRIVER:
-		break;
+		return 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+/* Check what the request asks for before anything is looked up. */
+static int uverbs_create_qp_check(const struct ib_uverbs_ex_create_qp *cmd)
+{
+	int ret = uverbs_qp_type_check(cmd->qp_type);
+
+	if (ret)
+		return ret;
 	/* receive work queue indirection tables: no driver here has them */
 	if (cmd->comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE)
 		return -EINVAL;
@@ -202,6 +221,71 @@ static int uverbs_create_qp_refs(struct uverbs_attr_bundle *attrs,
 	return 0;
 }
 
+/*
+ * The verbs QP of @uqp as @attr asks (its PD, CQs and SRQ held by the
+ * caller, @cap its sizes), its async events to @async or the context's
+ * async file: 0 with ->object set and @cap what the driver gave, or an
+ * error with nothing made.  CREATE_QP and the ioctl's QP_CREATE.
+ */
+static int uverbs_qp_make(struct uverbs_attr_bundle *attrs,
+			  struct ib_uqp_object *uqp, struct ib_pd *pd,
+			  struct ib_qp_init_attr *attr,
+			  struct ib_uverbs_qp_cap *cap, u64 user_handle,
+			  struct uverbs_event_file *async)
+{
+	struct ib_qp *qp;
+
+	mutex_init(&uqp->mcast_lock);
+	INIT_LIST_HEAD(&uqp->mcast_list);
+	uverbs_init_uevent(&uqp->uevent, user_handle, async);
+	attr->event_handler = uverbs_qp_event_handler;
+	attr->cap.max_send_wr = cap->max_send_wr;
+	attr->cap.max_recv_wr = cap->max_recv_wr;
+	attr->cap.max_send_sge = cap->max_send_sge;
+	attr->cap.max_recv_sge = cap->max_recv_sge;
+	attr->cap.max_inline_data = cap->max_inline_data;
+	qp = ib_create_qp_user(pd->device, pd, attr, &attrs->driver_udata,
+			       uqp, KBUILD_MODNAME);
+	if (IS_ERR(qp)) {
+		uverbs_release_uevent(&uqp->uevent);
+		return PTR_ERR(qp);
+	}
+	ib_qp_usecnt_inc(qp);
+	uqp->uevent.uobject.object = qp;
+	cap->max_send_wr = attr->cap.max_send_wr;
+	cap->max_recv_wr = attr->cap.max_recv_wr;
+	cap->max_send_sge = attr->cap.max_send_sge;
+	cap->max_recv_sge = attr->cap.max_recv_sge;
+	cap->max_inline_data = attr->cap.max_inline_data;
+	return 0;
+}
+
+/**
+ * uverbs_qp_create_ioctl - QP_CREATE of the ioctl: the verbs QP of a new
+ *	uobject
+ * @attrs: the method
+ * @uobj: the new QP's uobject (UVERBS_ACCESS_NEW), of the file's context
+ * @pd: its PD, held by the method as are @attr's CQs and SRQ
+ * @attr: its type, objects, signalling and create flags (checked)
+ * @cap: the sizes asked for; gets those the driver gave
+ * @user_handle: what user space calls it in its events
+ * @async: the async file for its events, or NULL for the context's
+ *
+ * Context: process context, a method of the file.
+ * Return: 0, ->object set (the method commits it); or the core's or
+ * the driver's error (-EOPNOTSUPP for a type or create flags it lacks,
+ * -EINVAL for sizes past its limits), nothing made.
+ */
+int uverbs_qp_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj, struct ib_pd *pd,
+			   struct ib_qp_init_attr *attr,
+			   struct ib_uverbs_qp_cap *cap, u64 user_handle,
+			   struct uverbs_event_file *async)
+{
+	return uverbs_qp_make(attrs, to_uqp(uobj), pd, attr, cap, user_handle,
+			      async);
+}
+
 /* CREATE_QP, either form: @cmd is the extended request. */
 static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 				   struct ib_uverbs_ex_create_qp *cmd)
@@ -209,9 +293,8 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	struct ib_uverbs_ex_create_qp_resp resp = {};
 	struct ib_qp_init_attr attr = {};
 	struct uverbs_qp_refs refs = {};
-	struct ib_uqp_object *uqp;
+	struct ib_uverbs_qp_cap cap;
 	struct ib_uobject *uobj;
-	struct ib_pd *pd;
 	struct ib_qp *qp;
 	int ret;
 
@@ -221,46 +304,37 @@ static int uverbs_create_qp_common(struct uverbs_attr_bundle *attrs,
 	uobj = rdma_alloc_begin_uobject(&uverbs_type_qp, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	uqp = to_uqp(uobj);
-	mutex_init(&uqp->mcast_lock);
-	INIT_LIST_HEAD(&uqp->mcast_list);
-	INIT_LIST_HEAD(&uqp->uevent.event_list);
-
 	ret = uverbs_create_qp_refs(attrs, cmd, &attr, &refs);
 	if (ret)
 		goto err_refs;
-	pd = refs.pd->object;
-	attr.event_handler = uverbs_qp_event_handler;
 	attr.sq_sig_type = cmd->sq_sig_all ? IB_SIGNAL_ALL_WR :
 					     IB_SIGNAL_REQ_WR;
 	attr.qp_type = cmd->qp_type;
-	attr.cap.max_send_wr = cmd->max_send_wr;
-	attr.cap.max_recv_wr = cmd->max_recv_wr;
-	attr.cap.max_send_sge = cmd->max_send_sge;
-	attr.cap.max_recv_sge = cmd->max_recv_sge;
-	attr.cap.max_inline_data = cmd->max_inline_data;
 	attr.create_flags = cmd->create_flags;
 	if (attr.create_flags & IB_QP_CREATE_SOURCE_QPN)
 		attr.source_qpn = cmd->source_qpn;
-
-	qp = ib_create_qp_user(pd->device, pd, &attr, &attrs->driver_udata,
-			       uqp, KBUILD_MODNAME);
-	if (IS_ERR(qp)) {
-		ret = PTR_ERR(qp);
+	/* after the lookups: an XRC initiator has no receive queue */
+	cap = (struct ib_uverbs_qp_cap) {
+		.max_send_wr = cmd->max_send_wr,
+		.max_recv_wr = cmd->max_recv_wr,
+		.max_send_sge = cmd->max_send_sge,
+		.max_recv_sge = cmd->max_recv_sge,
+		.max_inline_data = cmd->max_inline_data,
+	};
+	ret = uverbs_qp_make(attrs, to_uqp(uobj), refs.pd->object, &attr,
+			     &cap, cmd->user_handle, NULL);
+	if (ret)
 		goto err_refs;
-	}
-	ib_qp_usecnt_inc(qp);
-	uobj->object = qp;
-	uverbs_init_uevent(&uqp->uevent, cmd->user_handle);
 	uverbs_qp_refs_put(&refs);
 
+	qp = uobj->object;
 	resp.base.qpn = qp->qp_num;
 	resp.base.qp_handle = uobj->id;
-	resp.base.max_recv_sge = attr.cap.max_recv_sge;
-	resp.base.max_send_sge = attr.cap.max_send_sge;
-	resp.base.max_recv_wr = attr.cap.max_recv_wr;
-	resp.base.max_send_wr = attr.cap.max_send_wr;
-	resp.base.max_inline_data = attr.cap.max_inline_data;
+	resp.base.max_recv_sge = cap.max_recv_sge;
+	resp.base.max_send_sge = cap.max_send_sge;
+	resp.base.max_recv_wr = cap.max_recv_wr;
+	resp.base.max_send_wr = cap.max_send_wr;
+	resp.base.max_inline_data = cap.max_inline_data;
 	resp.response_length = uverbs_response_length(attrs, sizeof(resp));
 	ret = uverbs_response(attrs, &resp, sizeof(resp));
 	if (ret) {

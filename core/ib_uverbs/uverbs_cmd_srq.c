@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Shared receive queues from user space: CREATE_SRQ, CREATE_XSRQ,
- * MODIFY_SRQ, QUERY_SRQ and DESTROY_SRQ.  A user SRQ holds its PD and is
+ * MODIFY_SRQ, QUERY_SRQ and DESTROY_SRQ, and the SRQ of the ioctl's
+ * SRQ_CREATE (uverbs_std_methods.c).  A user SRQ holds its PD and is
  * tracked; its async events (the limit reached) go to the context's
- * async file.  XRC SRQs need an XRC domain, and tag matching SRQs a
- * driver that has them: none here does (as upstream's siw, rxe and
- * rdmavt), so CREATE_XSRQ takes basic SRQs only.
+ * async file, or to the one SRQ_CREATE named.  XRC SRQs need an XRC
+ * domain, and tag matching SRQs a driver that has them: none here does
+ * (as upstream's siw, rxe and rdmavt), so CREATE_XSRQ takes basic SRQs
+ * only.
  */
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
@@ -48,6 +50,55 @@ static void uverbs_srq_event_handler(struct ib_event *event, void *context)
 			   &usrq->uevent);
 }
 
+/*
+ * The verbs SRQ of @usrq as @attr asks (its PD, and CQ if its type has
+ * one, held by the caller), its async events to @async or the context's
+ * async file: 0 with ->object set and @attr's sizes what the driver
+ * gave, or an error with nothing made.  CREATE_SRQ, CREATE_XSRQ and the
+ * ioctl's SRQ_CREATE.
+ */
+static int uverbs_srq_make(struct uverbs_attr_bundle *attrs,
+			   struct ib_usrq_object *usrq, struct ib_pd *pd,
+			   struct ib_srq_init_attr *attr, u64 user_handle,
+			   struct uverbs_event_file *async)
+{
+	struct ib_srq *srq;
+
+	uverbs_init_uevent(&usrq->uevent, user_handle, async);
+	attr->event_handler = uverbs_srq_event_handler;
+	srq = ib_create_srq_user(pd, attr, usrq, &attrs->driver_udata);
+	if (IS_ERR(srq)) {
+		uverbs_release_uevent(&usrq->uevent);
+		return PTR_ERR(srq);
+	}
+	usrq->uevent.uobject.object = srq;
+	return 0;
+}
+
+/**
+ * uverbs_srq_create_ioctl - SRQ_CREATE of the ioctl: the verbs SRQ of a
+ *	new uobject
+ * @attrs: the method
+ * @uobj: the new SRQ's uobject (UVERBS_ACCESS_NEW), of the file's context
+ * @pd: its PD, held by the method (as is @attr's CQ, if any)
+ * @attr: its type and sizes (checked); gets the sizes the driver gave
+ * @user_handle: what user space calls it in its events
+ * @async: the async file for its events, or NULL for the context's
+ *
+ * Context: process context, a method of the file.
+ * Return: 0, ->object set (the method commits it); or the core's or
+ * the driver's error (-EOPNOTSUPP for a type it lacks, -EINVAL for
+ * sizes past its limits), nothing made.
+ */
+int uverbs_srq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			    struct ib_uobject *uobj, struct ib_pd *pd,
+			    struct ib_srq_init_attr *attr, u64 user_handle,
+			    struct uverbs_event_file *async)
+{
+	return uverbs_srq_make(attrs, to_usrq(uobj), pd, attr, user_handle,
+			       async);
+}
+
 /* CREATE_SRQ, either form: @cmd is the XSRQ request. */
 static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 				    const struct ib_uverbs_create_xsrq *cmd)
@@ -55,8 +106,6 @@ static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 	struct ib_uverbs_create_srq_resp resp = {};
 	struct ib_srq_init_attr attr = {};
 	struct ib_uobject *uobj, *pd_uobj;
-	struct ib_usrq_object *usrq;
-	struct ib_srq *srq;
 	int ret;
 
 	/* XRC and tag matching SRQs: no driver here has them */
@@ -65,27 +114,20 @@ static int uverbs_create_srq_common(struct uverbs_attr_bundle *attrs,
 	uobj = rdma_alloc_begin_uobject(&uverbs_type_srq, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	usrq = to_usrq(uobj);
-	INIT_LIST_HEAD(&usrq->uevent.event_list);
 	pd_uobj = uverbs_obj_get(attrs, &uverbs_type_pd, cmd->pd_handle, UVERBS_LOOKUP_READ);
 	if (IS_ERR(pd_uobj)) {
 		ret = PTR_ERR(pd_uobj);
 		goto err_uobj;
 	}
-	attr.event_handler = uverbs_srq_event_handler;
 	attr.srq_type = cmd->srq_type;
 	attr.attr.max_wr = cmd->max_wr;
 	attr.attr.max_sge = cmd->max_sge;
 	attr.attr.srq_limit = cmd->srq_limit;
-	srq = ib_create_srq_user(pd_uobj->object, &attr, usrq,
-				 &attrs->driver_udata);
+	ret = uverbs_srq_make(attrs, to_usrq(uobj), pd_uobj->object, &attr,
+			      cmd->user_handle, NULL);
 	uverbs_obj_put(pd_uobj, UVERBS_LOOKUP_READ);
-	if (IS_ERR(srq)) {
-		ret = PTR_ERR(srq);
+	if (ret)
 		goto err_uobj;
-	}
-	uobj->object = srq;
-	uverbs_init_uevent(&usrq->uevent, cmd->user_handle);
 
 	resp.srq_handle = uobj->id;
 	resp.max_wr = attr.attr.max_wr;

@@ -210,7 +210,8 @@ int uverbs_query_srq(struct uverbs_attr_bundle *attrs);
 int uverbs_destroy_srq(struct uverbs_attr_bundle *attrs);
 int uverbs_create_ah(struct uverbs_attr_bundle *attrs);
 int uverbs_destroy_ah(struct uverbs_attr_bundle *attrs);
-void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle);
+void uverbs_init_uevent(struct ib_uevent_object *uevent, u64 user_handle,
+			struct uverbs_event_file *async);
 void uverbs_release_uevent(struct ib_uevent_object *uevent);
 
 /* the object types (uverbs_cmd_*.c) */
@@ -323,7 +324,17 @@ int uverbs_cq_create_ioctl(struct uverbs_attr_bundle *attrs,
 			   const struct ib_uverbs_ex_create_cq *cmd,
 			   struct uverbs_event_file *comp,
 			   struct uverbs_event_file *async);
+int uverbs_qp_type_check(enum ib_qp_type type);
+int uverbs_qp_create_ioctl(struct uverbs_attr_bundle *attrs,
+			   struct ib_uobject *uobj, struct ib_pd *pd,
+			   struct ib_qp_init_attr *attr,
+			   struct ib_uverbs_qp_cap *cap, u64 user_handle,
+			   struct uverbs_event_file *async);
 void uverbs_qp_counts(struct ib_uobject *uobj, void *resp);
+int uverbs_srq_create_ioctl(struct uverbs_attr_bundle *attrs,
+			    struct ib_uobject *uobj, struct ib_pd *pd,
+			    struct ib_srq_init_attr *attr, u64 user_handle,
+			    struct uverbs_event_file *async);
 void uverbs_srq_counts(struct ib_uobject *uobj, void *resp);
 void uverbs_port_resp(struct ib_device *dev, u32 port_num,
 		      const struct ib_port_attr *attr,

@@ -10,14 +10,15 @@
  *  - ASYNC_EVENT: ALLOC (the async file of a context GET_CONTEXT made);
  *  - PD, MR, MW, CQ, QP, SRQ, AH: DESTROY (CQ, QP and SRQ answer their
  *    event counts); MR: QUERY_MR, ADVISE_MR (-EOPNOTSUPP without the
- *    driver's advise_mr); CQ: CREATE;
+ *    driver's advise_mr); CQ, QP, SRQ: CREATE (the verbs object made by
+ *    the write() command's code, uverbs_cmd_*.c);
  *  - COMP_CHANNEL: no method, a type for FD attributes.
  *
- * Creating the other objects goes through INVOKE_WRITE: QP_CREATE and
- * SRQ_CREATE are absent (libibverbs falls back to the write() command on
- * -EPROTONOSUPPORT), and so are the objects and methods no driver of
- * ours has (WQ, RWQ_IND_TBL, XRCD, FLOW, FLOW_ACTION, DM, COUNTERS,
- * REG_DMABUF_MR).  Documentation/core/uverbs.rst.
+ * Creating the other objects goes through INVOKE_WRITE.  The objects and
+ * methods no driver of ours has are absent (WQ, RWQ_IND_TBL, XRCD, FLOW,
+ * FLOW_ACTION, DM, COUNTERS, REG_DMABUF_MR): libibverbs falls back to
+ * the write() command on -EPROTONOSUPPORT, and attributes naming them
+ * are refused (-EINVAL).  Documentation/core/uverbs.rst.
  */
 #include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
@@ -582,7 +583,192 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QP_DESTROY,
 						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_qp_resp),
 						UA_MANDATORY));
 
+/*
+ * The objects QP_CREATE names for @attr's type, as upstream takes them:
+ * a PD and a send CQ, and a receive CQ but for an XRC initiator, which
+ * takes no SRQ either.  An XRC target names only its XRC domain; RSS
+ * tables (IND_TABLE) take the receive side's place.  No device here has
+ * either: the parser refuses their handles (-EINVAL), and an XRC
+ * target's missing domain is -ENOENT, as upstream's on such a device.
+ */
+static int uverbs_qp_create_objs(struct uverbs_attr_bundle *attrs,
+				 struct ib_qp_init_attr *attr,
+				 struct ib_pd **pd)
+{
+	struct ib_cq *cq;
+
+	if (attr->qp_type == IB_QPT_XRC_TGT) {
+		if (uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE) ||
+		    uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE) ||
+		    uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_PD_HANDLE))
+			return -EINVAL;
+		return uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE) ?
+		       -EOPNOTSUPP : -ENOENT;
+	}
+	if (attr->qp_type == IB_QPT_XRC_INI &&
+	    uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE))
+		return -EINVAL;
+	*pd = uverbs_attr_get_obj(attrs, UVERBS_ATTR_CREATE_QP_PD_HANDLE);
+	if (IS_ERR(*pd))
+		return PTR_ERR(*pd);
+	cq = uverbs_attr_get_obj(attrs, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	attr->send_cq = cq;
+	if (attr->qp_type == IB_QPT_XRC_INI)
+		return 0;
+	cq = uverbs_attr_get_obj(attrs, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	attr->recv_cq = cq;
+	return 0;
+}
+
+/* The create flags QP_CREATE takes (enum ib_qp_create_flags has them) */
+#define UVERBS_QP_IOCTL_FLAGS						\
+	(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK |			\
+	 IB_UVERBS_QP_CREATE_SCATTER_FCS |				\
+	 IB_UVERBS_QP_CREATE_CVLAN_STRIPPING |				\
+	 IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING |			\
+	 IB_UVERBS_QP_CREATE_SQ_SIG_ALL)
+
+/*
+ * QP_CREATE's flags and source QPN into @attr.  SQ_SIG_ALL is the
+ * ioctl's stand-in for write()'s sq_sig_all, no driver's flag; the
+ * others only UD and raw packet QPs take (the FCS and VLAN ones only
+ * raw packet QPs), but for a driver's own type.  A source QPN has an
+ * attribute of its own, and needs CAP_NET_RAW as write()'s does.
+ */
+static int uverbs_qp_create_flags(struct uverbs_attr_bundle *attrs,
+				  struct ib_qp_init_attr *attr)
+{
+	enum ib_qp_type type = attr->qp_type;
+	u32 flags;
+	int ret;
+
+	ret = uverbs_get_flags32(&flags, attrs, UVERBS_ATTR_CREATE_QP_FLAGS,
+				 UVERBS_QP_IOCTL_FLAGS);
+	if (ret)
+		return ret;
+	attr->sq_sig_type = flags & IB_UVERBS_QP_CREATE_SQ_SIG_ALL ?
+			    IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	flags &= ~IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
+	if (flags && type != IB_QPT_DRIVER) {
+		if (type != IB_QPT_UD && type != IB_QPT_RAW_PACKET)
+			return -EINVAL;
+		if (type != IB_QPT_RAW_PACKET &&
+		    (flags & (IB_UVERBS_QP_CREATE_SCATTER_FCS |
+			      IB_UVERBS_QP_CREATE_CVLAN_STRIPPING)))
+			return -EINVAL;
+	}
+	attr->create_flags = flags;
+	if (!uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_QP_SOURCE_QPN))
+		return 0;
+	if (!capable(CAP_NET_RAW))
+		return -EPERM;
+	attr->create_flags |= IB_QP_CREATE_SOURCE_QPN;
+	return uverbs_copy_from(&attr->source_qpn, attrs,
+				UVERBS_ATTR_CREATE_QP_SOURCE_QPN);
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_QP_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_QP_HANDLE);
+	struct ib_qp_init_attr attr = {};
+	struct ib_uverbs_qp_cap cap;
+	struct ib_srq *srq;
+	struct ib_pd *pd;
+	struct ib_qp *qp;
+	u64 user_handle;
+	int ret;
+
+	ret = uverbs_copy_from_or_zero(&cap, attrs, UVERBS_ATTR_CREATE_QP_CAP);
+	if (!ret)
+		ret = uverbs_copy_from(&user_handle, attrs,
+				       UVERBS_ATTR_CREATE_QP_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_get_const(&attr.qp_type, attrs,
+				       UVERBS_ATTR_CREATE_QP_TYPE);
+	if (!ret)
+		ret = uverbs_qp_type_check(attr.qp_type);
+	if (!ret)
+		ret = uverbs_qp_create_objs(attrs, &attr, &pd);
+	if (!ret)
+		ret = uverbs_qp_create_flags(attrs, &attr);
+	if (ret)
+		return ret;
+	srq = uverbs_attr_get_obj(attrs, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE);
+	if (!IS_ERR(srq)) {
+		/* an XRC SRQ serves XRC targets only: none here has either */
+		if (srq->srq_type == IB_SRQT_XRC)
+			return -EINVAL;
+		attr.srq = srq;
+	}
+	ret = uverbs_qp_create_ioctl(attrs, uobj, pd, &attr, &cap, user_handle,
+				     uverbs_attr_event_file(attrs,
+							    UVERBS_ATTR_CREATE_QP_EVENT_FD));
+	if (ret)
+		return ret;
+	/* from here a failure destroys the QP with the handle */
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_QP_HANDLE);
+	ret = uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_CREATE_QP_RESP_CAP,
+					    &cap, sizeof(cap));
+	if (ret)
+		return ret;
+	qp = uobj->object;
+	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+			      &qp->qp_num, sizeof(qp->qp_num));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QP_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_HANDLE,
+					    UVERBS_OBJECT_QP, UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE,
+					    UVERBS_OBJECT_XRCD, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_PD_HANDLE,
+					    UVERBS_OBJECT_PD, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE,
+					    UVERBS_OBJECT_SRQ, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE,
+					    UVERBS_OBJECT_RWQ_IND_TBL,
+					    UVERBS_ACCESS_READ, UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_QP_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_QP_CAP,
+					       UVERBS_ATTR_STRUCT(struct ib_uverbs_qp_cap,
+								  max_inline_data),
+					       UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_QP_TYPE,
+						 enum ib_uverbs_qp_type, UA_MANDATORY),
+			    UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_CREATE_QP_FLAGS,
+						 enum ib_uverbs_qp_create_flags,
+						 UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_QP_SOURCE_QPN,
+					       UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_QP_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ, UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_QP_RESP_CAP,
+						UVERBS_ATTR_STRUCT(struct ib_uverbs_qp_cap,
+								   max_inline_data),
+						UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_UHW());
+
 DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_QP,
+			      &UVERBS_METHOD(UVERBS_METHOD_QP_CREATE),
 			      &UVERBS_METHOD(UVERBS_METHOD_QP_DESTROY));
 
 static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_DESTROY)(struct uverbs_attr_bundle *attrs)
@@ -600,7 +786,113 @@ DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_DESTROY,
 						UVERBS_ATTR_TYPE(struct ib_uverbs_destroy_srq_resp),
 						UA_MANDATORY));
 
+/*
+ * SRQ_CREATE: a basic SRQ, or one of the types with a CQ: tag matching
+ * (the driver refuses what it lacks) or XRC, which needs an XRC domain
+ * no device here has: the parser refuses a handle of one (-EINVAL), and
+ * its absence is -ENOENT, as upstream's on such a device.
+ */
+static int UVERBS_HANDLER(UVERBS_METHOD_SRQ_CREATE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj =
+		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	struct ib_pd *pd =
+		uverbs_attr_get_obj(attrs, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE);
+	struct ib_srq_init_attr attr = {};
+	u64 user_handle;
+	int ret;
+
+	ret = uverbs_copy_from(&attr.attr.max_sge, attrs,
+			       UVERBS_ATTR_CREATE_SRQ_MAX_SGE);
+	if (!ret)
+		ret = uverbs_copy_from(&attr.attr.max_wr, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+	if (!ret)
+		ret = uverbs_copy_from(&attr.attr.srq_limit, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_LIMIT);
+	if (!ret)
+		ret = uverbs_copy_from(&user_handle, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
+	if (!ret)
+		ret = uverbs_get_const(&attr.srq_type, attrs,
+				       UVERBS_ATTR_CREATE_SRQ_TYPE);
+	if (ret)
+		return ret;
+	if (ib_srq_has_cq(attr.srq_type)) {
+		attr.ext.cq = uverbs_attr_get_obj(attrs,
+						  UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE);
+		if (IS_ERR(attr.ext.cq))
+			return PTR_ERR(attr.ext.cq);
+	}
+	switch (attr.srq_type) {
+	case IB_SRQT_BASIC:
+		break;
+	case IB_SRQT_TM:
+		ret = uverbs_copy_from(&attr.ext.tag_matching.max_num_tags,
+				       attrs, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS);
+		if (ret)
+			return ret;
+		break;
+	case IB_SRQT_XRC:
+		return uverbs_attr_is_valid(attrs, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE) ?
+		       -EOPNOTSUPP : -ENOENT;
+	default:
+		return -EINVAL;
+	}
+	ret = uverbs_srq_create_ioctl(attrs, uobj, pd, &attr, user_handle,
+				      uverbs_attr_event_file(attrs,
+							     UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
+	if (ret)
+		return ret;
+	/* from here a failure destroys the SRQ with the handle */
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	ret = uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+			     &attr.attr.max_wr, sizeof(attr.attr.max_wr));
+	if (ret)
+		return ret;
+	/* RESP_SRQ_NUM is an XRC SRQ's: never made here */
+	return uverbs_copy_to(attrs, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+			      &attr.attr.max_sge, sizeof(attr.attr.max_sge));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_SRQ_CREATE,
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_HANDLE,
+					    UVERBS_OBJECT_SRQ, UVERBS_ACCESS_NEW,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE,
+					    UVERBS_OBJECT_PD, UVERBS_ACCESS_READ,
+					    UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(UVERBS_ATTR_CREATE_SRQ_TYPE,
+						 enum ib_uverbs_srq_type, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_LIMIT,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
+					    UVERBS_OBJECT_XRCD, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_IDR(UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
+					    UVERBS_OBJECT_CQ, UVERBS_ACCESS_READ,
+					    UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
+					       UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_FD(UVERBS_ATTR_CREATE_SRQ_EVENT_FD,
+					   UVERBS_OBJECT_ASYNC_EVENT,
+					   UVERBS_ACCESS_READ, UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+			    UVERBS_ATTR_UHW());
+
 DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_SRQ,
+			      &UVERBS_METHOD(UVERBS_METHOD_SRQ_CREATE),
 			      &UVERBS_METHOD(UVERBS_METHOD_SRQ_DESTROY));
 
 /* The core's definitions: every device's tree starts from them. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * uverbstest: ib_uverbs's write() commands and its context's event file,
- * from user space, as libibverbs uses them.
+ * uverbstest: ib_uverbs's write() commands, its verbs ioctl and its
+ * context's event file, from user space, as libibverbs uses them.
  *
  *   uverbstest DEV NETDEV DEV_DEL DEV_IB [DEV_RXE [DEV_SIW]]
  *
@@ -10,7 +10,9 @@
  * while a context of it is open; DEV_IB, an InfiniBand device of
  * rdmavt's ABI (a loop device), carries data through the commands: MRs,
  * CQs with a completion channel, RC QPs connected to each other, work
- * requests posted and completions polled through write().  DEV_RXE, an
+ * requests posted and completions polled through write(); on a context
+ * the ioctl made, CQs, QPs and SRQs created by the ioctl (QP_CREATE and
+ * SRQ_CREATE as libibverbs sends them, and malformed).  DEV_RXE, an
  * rxe device, carries data through rxe's user ABI as librxe drives it:
  * its completion, send, receive and shared receive queues mapped here,
  * entries written and read here, the doorbell, and entries and indices
@@ -48,7 +50,7 @@
 #define SYS_IB		"/sys/class/infiniband"
 #define NCASES		(90 + NCASES_IOCTL)
 /* the verbs ioctl's */
-#define NCASES_IOCTL	49
+#define NCASES_IOCTL	77
 /* the cases of DEV_RXE */
 #define NCASES_RXE	27
 /* the cases of DEV_SIW */
@@ -2199,7 +2201,7 @@ static void test_siw(const char *dev)
 /* An ioctl's buffer: the header, then its attributes */
 struct ioc {
 	struct ib_uverbs_ioctl_hdr hdr;
-	struct ib_uverbs_attr a[8];
+	struct ib_uverbs_attr a[16];
 };
 
 /* the driver ID of the device under test, as its ioctls must name it */
@@ -2557,6 +2559,288 @@ static void test_advise_mr(int fd, uint32_t pd, void *buf)
 	       "ioctl MR_DESTROY of the ODP MR", "%s", strerror(errno));
 }
 
+/* The attribute @id among the first @n of @c (it must be there). */
+static struct ib_uverbs_attr *ioc_attr(struct ioc *c, int n, uint16_t id)
+{
+	int i;
+
+	for (i = 0; i < n - 1 && c->a[i].attr_id != id; i++)
+		;
+	return &c->a[i];
+}
+
+/* Take attribute @id out of the first @n of @c: the number left. */
+static int ioc_drop(struct ioc *c, int n, uint16_t id)
+{
+	*ioc_attr(c, n, id) = c->a[n - 1];
+	return n - 1;
+}
+
+/*
+ * QP_CREATE as libibverbs sends it: a QP of @type on PD @pd with CQ @cq
+ * both ways, its events to @afd, the sizes asked for and answered in
+ * @cap, the QPN into @qpn, rdmavt's receive ring offset into @drv; the
+ * number of attributes.  The new handle comes back in a[0].
+ */
+static int ioc_qp(struct ioc *c, uint32_t pd, uint32_t cq, uint64_t type,
+		  int afd, struct ib_uverbs_qp_cap *cap, uint32_t *qpn,
+		  uint64_t *drv)
+{
+	int n = 0;
+
+	*cap = (struct ib_uverbs_qp_cap){ .max_send_wr = 8, .max_recv_wr = 8,
+					  .max_send_sge = 2,
+					  .max_recv_sge = 2 };
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_HANDLE, 0, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0x5150, 8, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_CAP, (uintptr_t)cap,
+		sizeof(*cap), 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_TYPE, type, 8, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_EVENT_FD, afd, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_RESP_CAP, (uintptr_t)cap,
+		sizeof(*cap), 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, (uintptr_t)qpn, 4,
+		0);
+	ioc_set(c, n++, UVERBS_ATTR_UHW_OUT, (uintptr_t)drv, sizeof(*drv), 0);
+	return n;
+}
+
+/* QP_CREATE with @n attributes of @c: 0, or -1 and errno. */
+static long ioc_qp_run(int fd, struct ioc *c, int n)
+{
+	return ioc_run(fd, c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, n);
+}
+
+/*
+ * SRQ_CREATE as libibverbs sends it: a basic SRQ of 16 entries of 2 SGEs
+ * (limit 4) on PD @pd, its events to @afd, the sizes answered in @wr and
+ * @sge, rdmavt's ring offset into @drv; the number of attributes.
+ */
+static int ioc_srq(struct ioc *c, uint32_t pd, int afd, uint32_t *wr,
+		   uint32_t *sge, uint64_t *drv)
+{
+	int n = 0;
+
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_HANDLE, 0, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, pd, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_TYPE, IB_UVERBS_SRQT_BASIC, 8,
+		0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 0x5352, 8, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_MAX_WR, 16, 4, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 2, 4, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_LIMIT, 4, 4, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_EVENT_FD, afd, 0, 0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, (uintptr_t)wr, 4,
+		0);
+	ioc_set(c, n++, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, (uintptr_t)sge,
+		4, 0);
+	ioc_set(c, n++, UVERBS_ATTR_UHW_OUT, (uintptr_t)drv, sizeof(*drv), 0);
+	return n;
+}
+
+/* SRQ_CREATE with @n attributes of @c: 0, or -1 and errno. */
+static long ioc_srq_run(int fd, struct ioc *c, int n)
+{
+	return ioc_run(fd, c, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, n);
+}
+
+/* DESTROY of QP or SRQ @handle by the ioctl, its events read in @ev. */
+static long ioc_destroy_counted(int fd, uint16_t obj, uint32_t handle,
+				uint32_t *ev)
+{
+	struct ib_uverbs_destroy_qp_resp r = { .events_reported = 99 };
+	struct ioc c = {};
+	long rc;
+
+	/* QP's and SRQ's attribute IDs and response are alike */
+	ioc_set(&c, 0, UVERBS_ATTR_DESTROY_QP_HANDLE, handle, 0, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_DESTROY_QP_RESP, (uintptr_t)&r, sizeof(r),
+		0);
+	rc = ioc_run(fd, &c, obj, obj == UVERBS_OBJECT_QP ?
+		     UVERBS_METHOD_QP_DESTROY : UVERBS_METHOD_SRQ_DESTROY, 2);
+	*ev = r.events_reported;
+	return rc;
+}
+
+/*
+ * QP_CREATE and SRQ_CREATE of the ioctl on DEV_IB @dev, its context @fd
+ * made by the ioctl (its async file @afd), with CQ @cq: libibverbs'
+ * requests made, the objects then used through write() and destroyed
+ * by the ioctl; malformed requests refused with upstream's errnos,
+ * leaking no handle.
+ */
+static void test_ioctl_qp_srq(const char *dev, int fd, int afd, uint32_t cq)
+{
+	struct ib_uverbs_alloc_pd a = {};
+	struct ib_uverbs_alloc_pd_resp ar = {};
+	struct ib_uverbs_query_qp q = { .attr_mask = QP_STATE };
+	struct ib_uverbs_query_qp_resp qr = {};
+	struct ib_uverbs_modify_qp m = {
+		.qp_state = QPS_INIT, .port_num = 1, .qp_access_flags = ACC_ALL,
+		.attr_mask = QP_STATE | QP_PKEY | QP_PORT | QP_ACCESS,
+	};
+	struct ib_uverbs_query_srq qs = {};
+	struct ib_uverbs_query_srq_resp sr = {};
+	struct ib_uverbs_qp_cap cap;
+	uint32_t qpn = 0, wr = 0, sge = 0, hl[4] = {}, total, ev[3];
+	uint32_t qp, qp2 = 0, srq = 0, pd;
+	uint64_t drv = 0;
+	char also[32];
+	struct ioc c = {};
+	long rc;
+	int n;
+
+	rc = ioc_write(fd, IB_USER_VERBS_CMD_ALLOC_PD, &a, sizeof(a), &ar,
+		       sizeof(ar), NULL, 0);
+	pd = ar.pd_handle;
+
+	/* QP_CREATE refused */
+	n = ioc_drop(&c, ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn,
+				&drv), UVERBS_ATTR_CREATE_QP_CAP);
+	expect_err("ioctl QP_CREATE without its CAP (mandatory): EINVAL",
+		   rc ? rc : ioc_qp_run(fd, &c, n), EINVAL);
+	n = ioc_qp(&c, pd, cq, 1, afd, &cap, &qpn, &drv);
+	expect_err("ioctl QP_CREATE of type GSI: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn, &drv);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE)->data = pd;
+	expect_err("ioctl QP_CREATE with a PD's handle as its send CQ: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE)->data = 4242;
+	expect_err("ioctl QP_CREATE with a CQ handle of nothing: ENOENT",
+		   ioc_qp_run(fd, &c, n), ENOENT);
+	n = ioc_drop(&c, n, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE);
+	expect_err("ioctl QP_CREATE of an RC QP without a send CQ: ENOENT",
+		   ioc_qp_run(fd, &c, n), ENOENT);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn, &drv);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_RESP_CAP)->len = 16;
+	expect_err("ioctl QP_CREATE with a 16-byte RESP_CAP: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn, &drv);
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_QP_FLAGS, 1 << 2, 4, 0);
+	expect_err("ioctl QP_CREATE with a flag only write() takes: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_FLAGS)->data =
+		IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK;
+	expect_err("ioctl QP_CREATE of an RC QP with BLOCK_MULTICAST_LOOPBACK: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_TYPE)->data = IB_UVERBS_QPT_UD;
+	expect_err("ioctl QP_CREATE of a UD QP with BLOCK_MULTICAST_LOOPBACK: the driver's EOPNOTSUPP",
+		   ioc_qp_run(fd, &c, n), EOPNOTSUPP);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn, &drv);
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, pd, 0, 0);
+	expect_err("ioctl QP_CREATE naming an XRC domain (none here): EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_XRC_TGT, afd, &cap, &qpn, &drv);
+	expect_err("ioctl QP_CREATE of an XRC target with a PD and CQs: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	n = ioc_drop(&c, n, UVERBS_ATTR_CREATE_QP_PD_HANDLE);
+	n = ioc_drop(&c, n, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE);
+	n = ioc_drop(&c, n, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE);
+	expect_err("ioctl QP_CREATE of an XRC target without its domain: ENOENT",
+		   ioc_qp_run(fd, &c, n), ENOENT);
+
+	/* QP_CREATE made, then used through write() */
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_RC, afd, &cap, &qpn, &drv);
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_QP_FLAGS,
+		IB_UVERBS_QP_CREATE_SQ_SIG_ALL, 4, 0);
+	rc = ioc_qp_run(fd, &c, n);
+	qp = c.a[0].data;
+	result(!rc && qpn && cap.max_send_wr >= 8 && cap.max_recv_wr >= 8 &&
+	       (c.a[8].flags & c.a[9].flags & c.a[10].flags &
+		UVERBS_ATTR_F_VALID_OUTPUT),
+	       "ioctl QP_CREATE of an RC QP: a handle, its QPN and sizes, the driver's data flagged written",
+	       "rc %ld qpn %u send %u recv %u %s", rc, qpn, cap.max_send_wr,
+	       cap.max_recv_wr, strerror(errno));
+	snprintf(also, sizeof(also), " lqpn %u ", qpn);
+	result(res_has_me("qp", dev, also),
+	       "rdma res show qp: the ioctl's QP, ours", "qpn %u", qpn);
+	m.qp_handle = qp;
+	q.qp_handle = qp;
+	rc = legacy_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &m, sizeof(m));
+	rc = rc < 0 ? rc : legacy(fd, IB_USER_VERBS_CMD_QUERY_QP, &q,
+				  sizeof(q), &qr, sizeof(qr));
+	result(rc > 0 && qr.qp_state == QPS_INIT && qr.sq_sig_all &&
+	       qr.max_send_wr == cap.max_send_wr,
+	       "write() MODIFY_QP to INIT and QUERY_QP of it: INIT, SQ_SIG_ALL, its sizes",
+	       "rc %ld state %u sig %u", rc, qr.qp_state, qr.sq_sig_all);
+
+	/* SRQ_CREATE refused */
+	n = ioc_drop(&c, ioc_srq(&c, pd, afd, &wr, &sge, &drv),
+		     UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+	expect_err("ioctl SRQ_CREATE without MAX_WR (mandatory): EINVAL",
+		   ioc_srq_run(fd, &c, n), EINVAL);
+	n = ioc_srq(&c, cq, afd, &wr, &sge, &drv);
+	expect_err("ioctl SRQ_CREATE with a CQ's handle as its PD: EINVAL",
+		   ioc_srq_run(fd, &c, n), EINVAL);
+	n = ioc_srq(&c, pd, afd, &wr, &sge, &drv);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_SRQ_TYPE)->data = 3;
+	expect_err("ioctl SRQ_CREATE of type 3: EINVAL",
+		   ioc_srq_run(fd, &c, n), EINVAL);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_SRQ_TYPE)->data = IB_UVERBS_SRQT_XRC;
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, cq, 0, 0);
+	expect_err("ioctl SRQ_CREATE of an XRC SRQ without its domain: ENOENT",
+		   ioc_srq_run(fd, &c, n), ENOENT);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_SRQ_TYPE)->data = IB_UVERBS_SRQT_TM;
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, 8, 4, 0);
+	expect_err("ioctl SRQ_CREATE of a tag matching SRQ: the driver's EOPNOTSUPP",
+		   ioc_srq_run(fd, &c, n), EOPNOTSUPP);
+
+	/* SRQ_CREATE made, a QP on it */
+	n = ioc_srq(&c, pd, afd, &wr, &sge, &drv);
+	rc = ioc_srq_run(fd, &c, n);
+	srq = c.a[0].data;
+	result(!rc && wr >= 16 && sge >= 2 &&
+	       (c.a[8].flags & c.a[9].flags & c.a[10].flags &
+		UVERBS_ATTR_F_VALID_OUTPUT),
+	       "ioctl SRQ_CREATE: a handle, its sizes, the driver's data flagged written",
+	       "rc %ld wr %u sge %u %s", rc, wr, sge, strerror(errno));
+	qs.srq_handle = srq;
+	rc = legacy(fd, IB_USER_VERBS_CMD_QUERY_SRQ, &qs, sizeof(qs), &sr,
+		    sizeof(sr));
+	result(rc > 0 && sr.max_wr >= 16 && sr.srq_limit == 4,
+	       "write() QUERY_SRQ of it: its size and limit", "rc %ld wr %u",
+	       rc, sr.max_wr);
+	n = ioc_qp(&c, pd, cq, IB_UVERBS_QPT_XRC_INI, afd, &cap, &qpn, &drv);
+	ioc_set(&c, n++, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq, 0, 0);
+	expect_err("ioctl QP_CREATE of an XRC initiator on an SRQ: EINVAL",
+		   ioc_qp_run(fd, &c, n), EINVAL);
+	ioc_attr(&c, n, UVERBS_ATTR_CREATE_QP_TYPE)->data = IB_UVERBS_QPT_RC;
+	rc = ioc_qp_run(fd, &c, n);
+	qp2 = c.a[0].data;
+	result(!rc && qp2 != qp && !cap.max_recv_wr,
+	       "ioctl QP_CREATE of an RC QP on the SRQ: no receive queue of its own",
+	       "rc %ld recv %u %s", rc, cap.max_recv_wr, strerror(errno));
+	expect_err("ioctl SRQ_DESTROY while a QP uses it: EBUSY",
+		   ioc_destroy_counted(fd, UVERBS_OBJECT_SRQ, srq, &ev[0]),
+		   EBUSY);
+
+	ioc_set(&c, 0, UVERBS_ATTR_INFO_OBJECT_ID, UVERBS_OBJECT_QP, 8, 0);
+	ioc_set(&c, 1, UVERBS_ATTR_INFO_TOTAL_HANDLES, (uintptr_t)&total, 4,
+		0);
+	ioc_set(&c, 2, UVERBS_ATTR_INFO_HANDLES_LIST, (uintptr_t)hl,
+		sizeof(hl), 0);
+	total = 99;
+	rc = ioc_run(fd, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES,
+		     3);
+	result(!rc && total == 2,
+	       "INFO_HANDLES of QPs: the two made, no refused one leaked",
+	       "rc %ld total %u", rc, total);
+	rc = ioc_destroy_counted(fd, UVERBS_OBJECT_QP, qp, &ev[0]);
+	rc = rc ? rc : ioc_destroy_counted(fd, UVERBS_OBJECT_QP, qp2, &ev[1]);
+	rc = rc ? rc : ioc_destroy_counted(fd, UVERBS_OBJECT_SRQ, srq, &ev[2]);
+	result(!rc && !ev[0] && !ev[1] && !ev[2],
+	       "ioctl QP_DESTROY of both QPs, then SRQ_DESTROY: no events",
+	       "rc %ld %s", rc, strerror(errno));
+	result(!ioc_destroy(fd, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			    UVERBS_ATTR_DESTROY_PD_HANDLE, pd),
+	       "ioctl PD_DESTROY of their PD, free again", "%s",
+	       strerror(errno));
+}
+
 static void test_ioctl_objects(const char *dev)
 {
 	struct ib_uverbs_destroy_cq_resp dr = { 1, 1 };
@@ -2669,6 +2953,7 @@ static void test_ioctl_objects(const char *dev)
 	result(!rc && ncv == 1 && hl[0] == cr.cq_handle,
 	       "INFO_HANDLES of CQs: the one made, the failed one not leaked",
 	       "rc %ld total %u", rc, ncv);
+	test_ioctl_qp_srq(dev, fd, afd, cr.cq_handle);
 	ioc_set(&c, 0, UVERBS_ATTR_DESTROY_CQ_HANDLE, cr.cq_handle, 0, 0);
 	ioc_set(&c, 1, UVERBS_ATTR_DESTROY_CQ_RESP, (uintptr_t)&dr, sizeof(dr),
 		0);
