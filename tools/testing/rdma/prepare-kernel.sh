@@ -64,7 +64,7 @@ host_pkgs="linux-source-6.12 flex bison bc libelf-dev libssl-dev qemu-system-x86
 	busybox-static cpio sparse python3 gcc make perl rdma-core ibverbs-utils
 	iproute2 strace kmod libc6-dev rsync rdmacm-utils ibverbs-providers
 	nvme-cli fio opensm infiniband-diags python3-docutils tshark
-	python3-pyverbs perftest"
+	python3-pyverbs perftest ibacm"
 
 say() { echo "prepare-kernel: $*" >&2; }
 

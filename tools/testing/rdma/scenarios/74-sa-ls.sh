@@ -13,6 +13,14 @@
 # well before LONG ms).  A multicast join of rdma_test_sa
 # is answered by opensm's SA (an MLID, the group in saquery's
 # MCMemberRecords with that MLID) and its leave ends the group.
+# Then Debian's ibacm (unmodified, with its acmp provider) runs beside
+# opensm: it opens loop0 and loop1 (verbs through ipathverbs, umad),
+# joins its multicast group on each port through opensm's SA and binds
+# to RDMA_NL_GROUP_LS; a path query goes to it over RDMA_NL_LS, and it
+# answers with the path it got from the SA (its log shows the request
+# and the answer); with opensm killed, the next query is answered from
+# ibacm's cache; ibacm ends on SIGTERM, and a query with neither ibacm
+# nor an SM gets no path (ETIMEDOUT), so the answers were ibacm's.
 # Then everything unloads: no splat (leaks are the final kmemleak
 # check's, which names the scenario).
 #
@@ -20,6 +28,9 @@
 # at all (the SA client refuses them with -EAGAIN while the SM LID is 0):
 # those tests fail with "no SM".
 # needs: /usr/bin/rdma /usr/sbin/opensm /usr/sbin/saquery
+# needs: /usr/sbin/ibacm /usr/lib/x86_64-linux-gnu/ibacm/libibacmp.so
+# needs: /usr/lib/x86_64-linux-gnu/libibverbs/libipathverbs-rdmav34.so
+# needs: /etc/libibverbs.d/ipathverbs.driver
 # timeout: 600
 
 . /testbed/lib/ktap.sh
@@ -135,7 +146,7 @@ lsr_stop() {
 	ktap_quote "$text" "lsresponder: "
 }
 
-ktap_plan 17
+ktap_plan 22
 health_mark
 
 ktap_test "ib_core, rdma_loop managed=1 devices=2, ib_umad and rdma_test_sa load" \
@@ -382,6 +393,169 @@ else
 	ktap_fail "join: opensm's SA answers with a multicast LID" "no SM (opensm did not bring the ports up)"
 	ktap_fail "saquery MCMR: the group with its MLID, Q_Key and P_Key" "no SM"
 	ktap_fail "leave: the group is gone from saquery MCMR" "no SM"
+fi
+
+# ibacm, Debian's, unmodified, beside the running opensm: it opens both
+# loop devices (verbs through ipathverbs, umad), joins its multicast
+# group through opensm's SA on each port and listens on
+# RDMA_NL_GROUP_LS.  A kernel path query then goes to it; it asks the
+# SA itself and answers with opensm's path.  With opensm killed, the
+# next query is answered from its cache; with ibacm ended by SIGTERM
+# too, a query gets no path at all, so the answers before were ibacm's.
+# Its log (level 2) shows each netlink request and answer.
+ACM=/usr/sbin/ibacm
+ACM_LOG=/tmp/ibacm.log
+ACM_PID=
+ACM_DEVS="loop0 loop1"
+
+# acm_ready: ibacm has sent a join for each port of ACM_DEVS, both joins
+# succeeded and its NETLINK_RDMA socket (port id: its pid) is bound to
+# RDMA_NL_GROUP_LS (group 3: bit 2 of /proc/net/netlink's Groups); or
+# ibacm is gone.  One awk a round.
+acm_ready() {
+	kill -0 "$ACM_PID" 2>/dev/null || return 0
+	awk -v pid="$ACM_PID" -v devs="$ACM_DEVS" '
+		FILENAME == "/proc/net/netlink" {
+			if ($2 == 20 && $3 == pid && $4 == "00000004") nl = 1
+			next
+		}
+		/ acmp_join_group: loop[0-9]+ 1 pkey / {
+			for (i = 1; i <= NF; i++)
+				if ($i == "acmp_join_group:") sent[$(i + 1)] = 1
+		}
+		/ join successful$/ { ok++ }
+		END {
+			n = split(devs, d, " ")
+			for (i = 1; i <= n; i++) if (!(d[i] in sent)) exit 1
+			exit !(nl && ok >= n)
+		}' /proc/net/netlink $ACM_LOG 2>/dev/null
+}
+
+# acm_counts: req, ans and cached = how many netlink RESOLVE requests
+# from the kernel (type RDMA_NL_LS << 10 | RDMA_NL_LS_OP_RESOLVE,
+# NLM_F_REQUEST, port id 0), answers with a path record and answers from
+# the cache ibacm's log shows (one awk)
+acm_counts() {
+	set -- $(awk '
+		/ acm_nl_receive: nlmsg: len [0-9]+ type 0x1000 flags 0x1 seq [0-9]+ pid 0$/ { r++ }
+		/ acm_nl_send: acm status success$/ { a++ }
+		/ request satisfied from local cache$/ { c++ }
+		END { print r + 0, a + 0, c + 0 }' $ACM_LOG 2>/dev/null)
+	req=${1:-0} ans=${2:-0} cached=${3:-0}
+}
+
+# what ibacm's log says of its devices, joins, the netlink requests
+# and answers and its errors, when a case fails
+acm_tail() {
+	ktap_quote "$(grep -E -e ' (acm_open_dev|acmp_join_group|acmp_process_join_resp|acm_server|acm_nl_receive|acm_nl_send|acmp_resolve_path|acmp_dest_sa_resp): ' \
+		-e 'ERROR|Error|notice|Warn|WARN' $ACM_LOG 2>/dev/null | tail -n 40)" "ibacm: "
+}
+
+acm=0
+if [ $sm = 1 ] && [ -x $ACM ]; then
+	# Files of its own under /tmp: options (log, lock file) and
+	# addresses (one endpoint name per port, ours: no ib_acme -A); its
+	# socket for ib_acme is the built-in /run/ibacm-unix.sock (unix
+	# mode: no TCP port), which nothing else in the guest uses.
+	cat >/tmp/ibacm_opts.cfg <<-EOF
+	log_file $ACM_LOG
+	log_level 2
+	lock_file /tmp/ibacm.pid
+	server_mode unix
+	provider_lib_path /usr/lib/x86_64-linux-gnu/ibacm
+	EOF
+	: >/tmp/ibacm_addr.cfg
+	for d in $ACM_DEVS; do
+		echo "$d-1 $d 1 default" >>/tmp/ibacm_addr.cfg
+	done
+	: >$ACM_LOG
+	$ACM -P -O /tmp/ibacm_opts.cfg -A /tmp/ibacm_addr.cfg >/tmp/ibacm.out 2>&1 &
+	ACM_PID=$!
+	ktap_wait 30 acm_ready
+	if kill -0 "$ACM_PID" 2>/dev/null && acm_ready; then
+		acm=1
+		ktap_pass "ibacm opens loop0 and loop1, joins on both and listens on RDMA_NL_GROUP_LS"
+	else
+		ktap_fail "ibacm opens loop0 and loop1, joins on both and listens on RDMA_NL_GROUP_LS" \
+			"not ready in 30 s$(kill -0 "$ACM_PID" 2>/dev/null || echo ': ibacm exited')"
+		ktap_quote "$(cat /tmp/ibacm.out 2>/dev/null)" "ibacm: "
+		ktap_quote "$(awk '$2 == 20' /proc/net/netlink)" "netlink: "
+		acm_tail
+	fi
+else
+	ktap_fail "ibacm opens loop0 and loop1, joins on both and listens on RDMA_NL_GROUP_LS" \
+		"$([ $sm = 1 ] && echo "no $ACM" || echo "no SM")"
+fi
+
+name="a path query from loop0: ibacm answers over RDMA_NL_LS with opensm's path"
+if [ $acm = 1 ]; then
+	path 2000
+	show "$out"
+	acm_counts
+	if [ "$out" = "$osm_line" ] && [ "$req $ans $cached" = "1 1 0" ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "'$out' (opensm's: '$osm_line'); ibacm's log: $req requests, $ans answers, $cached from its cache (1 1 0 expected)"
+		acm_tail
+	fi
+else
+	ktap_fail "$name" "ibacm did not start"
+fi
+
+# opensm gone: only ibacm's cache can answer now
+if [ -n "$OSM_PID" ]; then
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+fi
+name="opensm killed: ibacm answers from its cache"
+if [ $acm = 1 ]; then
+	path 2000
+	show "$out"
+	acm_counts
+	if [ "$out" = "$osm_line" ] && [ "$req $ans $cached" = "2 2 1" ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "'$out' (opensm's: '$osm_line'); ibacm's log: $req requests, $ans answers, $cached from its cache (2 2 1 expected)"
+		acm_tail
+	fi
+else
+	ktap_fail "$name" "ibacm did not start"
+fi
+
+# SIGTERM: ibacm has no handler, the signal ends it (status 128 + 15),
+# not a crash
+name="ibacm ends on SIGTERM"
+if [ -n "$ACM_PID" ]; then
+	kill -TERM "$ACM_PID" 2>/dev/null
+	wait "$ACM_PID" 2>/dev/null
+	rc=$?
+	ACM_PID=
+	if [ $rc = 143 ]; then
+		ktap_pass "$name"
+	else
+		ktap_fail "$name" "exit status $rc"
+		acm_tail
+	fi
+else
+	ktap_fail "$name" "ibacm did not start"
+fi
+
+# the control: neither ibacm nor an SM.  The query goes to the SA's LID
+# (loop0's port, opensm's), where no agent takes SA requests any more:
+# the MAD layer answers it as unsupported, and the query ends with
+# -EINVAL (as upstream's; an error whatever it is): the answers above
+# were ibacm's
+name="without ibacm and opensm the query gets no path"
+if [ $acm = 1 ]; then
+	path 300
+	show "$out"
+	case "$out" in
+	"path status -"[1-9]*) ktap_pass "$name" ;;
+	*) ktap_fail "$name" "'$out', not an error" ;;
+	esac
+else
+	ktap_fail "$name" "ibacm did not start"
 fi
 
 if [ -n "$OSM_PID" ]; then
