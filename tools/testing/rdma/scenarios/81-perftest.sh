@@ -20,7 +20,10 @@
 #     ib_send_bw, ib_read_bw, ib_write_lat, ib_atomic_bw and
 #     ib_atomic_lat on rxe, ib_write_bw -R, ib_send_bw -R and
 #     ib_read_bw -R on rxe and on siw, ib_send_lat -R and ib_read_lat -R
-#     on siw, and 3000 messages with 512 in flight on both.
+#     on siw, 3000 messages with 512 in flight on both, and with
+#     on-demand paging MRs on both sides (--odp): ib_write_bw -R,
+#     ib_send_bw -R and ib_read_bw -R on siw, ib_send_bw and ib_read_bw
+#     on rxe (perftest takes no --odp for atomics).
 # rdma_rxe_rc's rxe_rc_retry_forever checks the retries themselves.
 # The clock: the check kernel's guest has no TSC it trusts (its
 # clocksource is jiffies), and perftest cannot calibrate the CPU's
@@ -42,7 +45,7 @@
 
 CLASS=/sys/class/infiniband
 
-ktap_plan $(tier_pick 9 22)
+ktap_plan $(tier_pick 9 27)
 
 setup() {
 	ip link add pf0 type dummy && ip addr add 10.81.0.1/24 dev pf0 &&
@@ -176,6 +179,18 @@ if [ "${RDMA_TIER:-quick}" = full ]; then
 		perf ib_send_lat siw0 10.81.1.1 8 "$NL" -R -C
 	ktap_test "ib_read_lat -R on siw0 (cycles)" \
 		perf ib_read_lat siw0 10.81.1.1 8 "$NL" -R -C
+	# on-demand paging MRs (--odp) on both sides: the pages fault in
+	# from the drivers' data paths (perftest refuses --odp for atomics)
+	ktap_test "ib_write_bw -R --odp on siw0: 64 KiB messages, ODP MRs" \
+		perf ib_write_bw siw0 10.81.1.1 65536 "$N" -R --odp
+	ktap_test "ib_send_bw -R --odp on siw0: 64 KiB messages, ODP MRs" \
+		perf ib_send_bw siw0 10.81.1.1 65536 "$N" -R --odp
+	ktap_test "ib_read_bw -R --odp on siw0: 64 KiB messages, ODP MRs" \
+		perf ib_read_bw siw0 10.81.1.1 65536 "$N" -R --odp
+	ktap_test "ib_send_bw --odp on rxe0: 64 KiB messages, ODP MRs" \
+		perf ib_send_bw rxe0 10.81.0.1 65536 "$N" -x "$GX" --odp
+	ktap_test "ib_read_bw --odp on rxe0: 64 KiB messages, ODP MRs" \
+		perf ib_read_bw rxe0 10.81.0.1 65536 "$N" -x "$GX" --odp
 fi
 
 left() {
