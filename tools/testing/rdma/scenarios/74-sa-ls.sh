@@ -487,20 +487,26 @@ else
 		"$([ $sm = 1 ] && echo "no $ACM" || echo "no SM")"
 fi
 
-name="a path query from loop0: ibacm answers over RDMA_NL_LS with opensm's path"
-if [ $acm = 1 ]; then
+# acm_query NAME "REQ ANS CACHED": a path query from loop0 gets opensm's
+# path, and ibacm's log counts REQ requests, ANS answers, CACHED of them
+# from its cache (in all, since it started)
+acm_query() {
+	if [ $acm = 0 ]; then
+		ktap_fail "$1" "ibacm did not start"
+		return
+	fi
 	path 2000
 	show "$out"
 	acm_counts
-	if [ "$out" = "$osm_line" ] && [ "$req $ans $cached" = "1 1 0" ]; then
-		ktap_pass "$name"
+	if [ "$out" = "$osm_line" ] && [ "$req $ans $cached" = "$2" ]; then
+		ktap_pass "$1"
 	else
-		ktap_fail "$name" "'$out' (opensm's: '$osm_line'); ibacm's log: $req requests, $ans answers, $cached from its cache (1 1 0 expected)"
+		ktap_fail "$1" "'$out' (opensm's: '$osm_line'); ibacm's log: $req requests, $ans answers, $cached from its cache ($2 expected)"
 		acm_tail
 	fi
-else
-	ktap_fail "$name" "ibacm did not start"
-fi
+}
+
+acm_query "a path query from loop0: ibacm answers over RDMA_NL_LS with opensm's path" "1 1 0"
 
 # opensm gone: only ibacm's cache can answer now
 if [ -n "$OSM_PID" ]; then
@@ -508,20 +514,7 @@ if [ -n "$OSM_PID" ]; then
 	wait "$OSM_PID" 2>/dev/null
 	OSM_PID=
 fi
-name="opensm killed: ibacm answers from its cache"
-if [ $acm = 1 ]; then
-	path 2000
-	show "$out"
-	acm_counts
-	if [ "$out" = "$osm_line" ] && [ "$req $ans $cached" = "2 2 1" ]; then
-		ktap_pass "$name"
-	else
-		ktap_fail "$name" "'$out' (opensm's: '$osm_line'); ibacm's log: $req requests, $ans answers, $cached from its cache (2 2 1 expected)"
-		acm_tail
-	fi
-else
-	ktap_fail "$name" "ibacm did not start"
-fi
+acm_query "opensm killed: ibacm answers from its cache" "2 2 1"
 
 # SIGTERM: ibacm has no handler, the signal ends it (status 128 + 15),
 # not a crash
