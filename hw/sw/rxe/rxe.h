@@ -46,6 +46,8 @@
 #define RXE_ACK_EVERY		64
 /* a retry_cnt that never runs out (upstream rxe's reading of 7) */
 #define RXE_RETRY_FOREVER	7
+/* consecutive ACK timeouts double the next, up to 1 << this times */
+#define RXE_BACKOFF_MAX		2
 #define RXE_MAX_MCAST_GRP	8192
 #define RXE_MAX_MCAST_QP_ATTACH	56
 #define RXE_MAX_TOT_MCAST_QP_ATTACH 0x70000
@@ -163,6 +165,8 @@ struct rxe_rc_req {
  * @rd_out: READs and atomics sent and not completed (from @head up to
  *	@tx): no more than the QP's max_rd_atomic; a READ or atomic beyond
  *	that waits, and the requests after it with it
+ * @backoff: ACK timeouts in a row (up to RXE_BACKOFF_MAX): the next
+ *	waits the QP's timeout shifted left by it; an acknowledgment clears it
  * @rnr_wait: the timer runs for an RNR NAK, not for the ACK timeout
  * @implied: an implied NAK (an ACK past a READ or atomic whose response
  *	did not come) asked again; the next one waits for a response
@@ -199,6 +203,7 @@ struct rxe_rc {
 	int			retry;
 	int			rnr;
 	u32			rd_out;
+	u8			backoff;
 	bool			rnr_wait;
 	bool			implied;
 	bool			stopped;

@@ -415,8 +415,24 @@ static void rxe_rc_arm(struct rvt_qp *qp, unsigned long delay)
  */
 static void rxe_rc_arm_retry(struct rvt_qp *qp)
 {
+	struct rxe_qp_priv *priv = qp->priv;
+
 	if (qp->timeout)
-		rxe_rc_arm(qp, qp->timeout_jiffies);
+		rxe_rc_arm(qp, qp->timeout_jiffies << priv->rc.backoff);
+}
+
+/*
+ * The peer acknowledged something, or a request is the oldest held now:
+ * the oldest gets its retries back, and the ACK timeout is the QP's own
+ * again.  Under rc.lock.
+ */
+static void rxe_rc_progress(struct rvt_qp *qp)
+{
+	struct rxe_qp_priv *priv = qp->priv;
+
+	priv->rc.retry = qp->s_retry_cnt;
+	priv->rc.implied = false;
+	priv->rc.backoff = 0;
 }
 
 /*
@@ -493,10 +509,8 @@ static bool rxe_rc_ack_upto(struct rvt_qp *qp, u32 psn, u32 *miss)
 		priv->rc.una = una;
 		any = true;
 	}
-	if (any) {
-		priv->rc.retry = qp->s_retry_cnt;
-		priv->rc.implied = false;
-	}
+	if (any)
+		rxe_rc_progress(qp);
 	return any;
 }
 
@@ -628,10 +642,21 @@ static void rxe_rc_timer(struct timer_list *t)
 		return;
 	}
 	/* from the oldest PSN not acknowledged: the RNR wait is no try */
-	if (priv->rc.rnr_wait)
+	if (priv->rc.rnr_wait) {
 		priv->rc.rnr_wait = false;
-	else if (!rxe_rc_try(qp))
-		goto out;
+	} else {
+		if (!rxe_rc_try(qp))
+			goto out;
+		/*
+		 * Timeouts in a row: the next waits twice as long, up to four
+		 * times the QP's (what IBA allows a transport timer).  What
+		 * times out on a link (or CPU) slower than the timeout assumed
+		 * is the window sent again behind itself, and again, each time
+		 * later; the longer wait lets the ACKs catch up.
+		 */
+		if (priv->rc.backoff < RXE_BACKOFF_MAX)
+			priv->rc.backoff++;
+	}
 	rxe_rc_resend(qp, priv->rc.una);
 out:
 	spin_unlock_bh(&priv->rc.lock);
@@ -676,9 +701,8 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	if (!priv->rc.held++) {
 		priv->rc.head = idx;
 		priv->rc.una = r->first_psn;
-		priv->rc.retry = qp->s_retry_cnt;
 		priv->rc.rnr = qp->s_rnr_retry_cnt;
-		priv->rc.implied = false;
+		rxe_rc_progress(qp);
 	}
 	if (!priv->rc.unsent++) {
 		priv->rc.tx = idx;
@@ -790,8 +814,7 @@ static void rxe_rc_read_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 	}
 	r->next++;
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
-	priv->rc.retry = qp->s_retry_cnt;
-	priv->rc.implied = false;
+	rxe_rc_progress(qp);
 	if (r->next == r->npkts)
 		rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 }
@@ -817,8 +840,7 @@ static bool rxe_rc_flush_aw_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		return true;
 	}
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
-	priv->rc.retry = qp->s_retry_cnt;
-	priv->rc.implied = false;
+	rxe_rc_progress(qp);
 	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 	return true;
 }
@@ -856,7 +878,7 @@ static void rxe_rc_atomic_resp(struct rvt_qp *qp, struct rxe_pkt *pkt)
 		return;
 	}
 	priv->rc.una = rxe_psn_add(pkt->psn, 1);
-	priv->rc.implied = false;
+	rxe_rc_progress(qp);
 	rxe_rc_complete_head(qp, IB_WC_SUCCESS);
 }
 
@@ -988,6 +1010,7 @@ void rxe_rc_stop(struct rvt_qp *qp)
 	priv->rc.rd_out = 0;
 	priv->rc.rnr_wait = false;
 	priv->rc.implied = false;
+	priv->rc.backoff = 0;
 	spin_unlock_bh(&priv->rc.lock);
 }
 

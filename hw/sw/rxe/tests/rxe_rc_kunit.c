@@ -1331,6 +1331,65 @@ static void rxe_rc_retry_forever(struct kunit *test)
 }
 
 /*
+ * ACK timeouts in a row: each waits twice the one before, up to four
+ * times the QP's timeout (IBA's range of a transport timer), and an
+ * acknowledgment brings it back to the QP's own.  Read under the
+ * requester's lock, with the frame count that the sends under it keep:
+ * after the first try and N retries the backoff is min(N, 2) and the
+ * timer runs for at most T << min(N, 2) from now (a delay of this
+ * thread can only shorten what is left, or make it negative).
+ */
+static void rxe_rc_retry_backoff(struct kunit *test)
+{
+	unsigned long end = jiffies + 10 * HZ, t;
+	struct kr_opts o = kr_default;
+	struct rxe_qp_priv *priv;
+	long left;
+	int frames, want, seen = 1;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+	u8 backoff;
+
+	o.retry = 7;
+	o.timeout = 14;		/* 67 ms */
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	priv = ibqp_to_rvtqp(a->qp)->priv;
+	t = ibqp_to_rvtqp(a->qp)->timeout_jiffies;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	kr_fill(a->buf, 100, 9);
+	ku_fate_set(kr_drop_all);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+	/* the first try and four retries, each looked at once */
+	while (seen < 5 && time_before(jiffies, end)) {
+		spin_lock_bh(&priv->rc.lock);
+		frames = atomic_read(&ku_frames);
+		backoff = priv->rc.backoff;
+		left = (long)(priv->rc.timer.expires - jiffies);
+		spin_unlock_bh(&priv->rc.lock);
+		if (frames == seen) {
+			usleep_range(1000, 2000);
+			continue;
+		}
+		seen = frames;
+		want = min(frames - 1, 2);
+		KUNIT_EXPECT_EQ_MSG(test, backoff, want, "after %d frames",
+				    frames);
+		KUNIT_EXPECT_LE_MSG(test, left, (long)(t << want),
+				    "after %d frames", frames);
+	}
+	KUNIT_ASSERT_GE_MSG(test, seen, 5, "the retries stopped");
+	ku_fate_set(NULL);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 100);
+	spin_lock_bh(&priv->rc.lock);
+	backoff = priv->rc.backoff;
+	spin_unlock_bh(&priv->rc.lock);
+	KUNIT_EXPECT_EQ(test, backoff, 0);
+}
+
+/*
  * An ACK timeout of 0 waits for ever (IBA 9.7.6.1.3): a WRITE whose
  * only try is lost is not sent again and does not fail; moved to the
  * error state, the QP flushes it.
@@ -2400,6 +2459,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_rnr),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_retry_forever),
+	KUNIT_CASE(rxe_rc_retry_backoff),
 	KUNIT_CASE(rxe_rc_no_timeout),
 	KUNIT_CASE(rxe_rc_uc),
 	KUNIT_CASE(rxe_rc_zcopy),

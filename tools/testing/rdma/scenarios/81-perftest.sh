@@ -124,9 +124,11 @@ perf() {
 	out=$(cat /tmp/perf.client)
 	ktap_quote "$(cat /tmp/perf.server)" "server: "
 	ktap_quote "$out" "client: "
+	# the counters after every run (they add up over the scenario):
+	# retries and duplicates say where a slow run's time went
+	counters "$dev"
 	if [ $rc != 0 ] || [ $src != 0 ]; then
 		ktap_diag "exit status: client $rc, server $src"
-		counters "$dev"
 		return 1
 	fi
 	# the result: "SIZE ITERS figures..."
