@@ -423,14 +423,16 @@ static void rxe_rc_arm_retry(struct rvt_qp *qp)
 
 /*
  * The peer acknowledged something, or a request is the oldest held now:
- * the oldest gets its retries back, and the ACK timeout is the QP's own
- * again.  Under rc.lock.
+ * the oldest gets its retries and RNR retries back (as upstream's
+ * completer resets both), and the ACK timeout is the QP's own again.
+ * Under rc.lock.
  */
 static void rxe_rc_progress(struct rvt_qp *qp)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 
 	priv->rc.retry = qp->s_retry_cnt;
+	priv->rc.rnr = qp->s_rnr_retry_cnt;
 	priv->rc.implied = false;
 	priv->rc.backoff = 0;
 }
@@ -701,7 +703,6 @@ void rxe_rc_xmit(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	if (!priv->rc.held++) {
 		priv->rc.head = idx;
 		priv->rc.una = r->first_psn;
-		priv->rc.rnr = qp->s_rnr_retry_cnt;
 		rxe_rc_progress(qp);
 	}
 	if (!priv->rc.unsent++) {
@@ -950,6 +951,15 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 		switch (syn & 0x1f) {
 		case 0:	/* PSN sequence error: back to its PSN */
 			rvt_hw_count(qp, RVT_CNT_RCV_SEQ_ERR, 1);
+			/*
+			 * Not before an RNR wait ends (its timer sends again
+			 * from the oldest PSN unacknowledged): a request sent
+			 * behind the one refused finds the responder still
+			 * waiting for that one, and its NAK must not cut the
+			 * wait short (upstream's requester waits too).
+			 */
+			if (priv->rc.rnr_wait)
+				goto out;
 			/* or to a READ's first response missing before it */
 			rxe_rc_resend(qp, miss != RXE_PSN_NONE ? miss :
 				      pkt->psn);

@@ -1277,6 +1277,79 @@ static void rxe_rc_rnr(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 64);
 }
 
+/* RNR NAKs side 1 (the responder) put on the cable */
+static atomic_t kr_rnr_naks = ATOMIC_INIT(0);
+
+static enum ku_fate kr_rnr_peek(const struct sk_buff *skb,
+				struct net_device *from)
+{
+	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
+	const u8 *aeth = (const u8 *)(bth + 1);
+
+	if (from == ku_side[1].ndev && skb->protocol == htons(ETH_P_IP) &&
+	    skb_headlen(skb) >= KU_HDRS + sizeof(*bth) + 4 &&
+	    bth->opcode == IB_OPCODE_RC_ACKNOWLEDGE && (*aeth & 0x60) == 0x20)
+		atomic_inc(&kr_rnr_naks);
+	return KU_PASS;
+}
+
+static void kr_peek_off(void *p)
+{
+	WRITE_ONCE(ku_peek, NULL);
+}
+
+/* Wait up to ten seconds for the cable to have seen @n RNR NAKs. */
+static bool kr_rnr_naks_reach(int n)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	while (atomic_read(&kr_rnr_naks) < n && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+	return atomic_read(&kr_rnr_naks) >= n;
+}
+
+/*
+ * Two SENDs and no receive, rnr_retry 1, the responder's RNR time 655
+ * ms: the first SEND meets one RNR NAK, the second (sent right behind)
+ * a sequence NAK, which must not cut the RNR wait short (sent again at
+ * once, the first would meet a second RNR NAK and fail).  A receive
+ * posted then takes the first; the second meets its own RNR NAK once
+ * the first is acknowledged, with its own retry (the acknowledgment
+ * restored the count, as upstream's completer does).  A second receive
+ * takes it.  Two RNR NAKs in all.
+ */
+static void rxe_rc_rnr_two(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTS,
+				   .min_rnr_timer = 0 };
+	struct kr_opts o = kr_default;
+	struct kr_side *a, *b;
+	struct ib_wc wc;
+
+	o.rnr_retry = 1;
+	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(b->qp, &attr, IB_QP_STATE |
+					   IB_QP_MIN_RNR_TIMER), 0);
+	atomic_set(&kr_rnr_naks, 0);
+	WRITE_ONCE(ku_peek, kr_rnr_peek);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_peek_off,
+							NULL), 0);
+	kr_fill(a->buf, 128, 4);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_SEND, 0, 0, 64), 0);
+	KUNIT_ASSERT_EQ(test, kr_post(a, b, 2, IB_WR_SEND, 64, 0, 64), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, kr_rnr_naks_reach(1), "no RNR NAK");
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 3, 0, 64), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, kr_rnr_naks_reach(2),
+			      "no RNR NAK for the second SEND");
+	KUNIT_ASSERT_EQ(test, kr_post_recv(b, 4, 64, 64), 0);
+	kr_expect(test, a, 1, IB_WC_SUCCESS, &wc);
+	kr_expect(test, a, 2, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 3, IB_WC_SUCCESS, &wc);
+	kr_expect(test, b, 4, IB_WC_SUCCESS, &wc);
+	KUNIT_EXPECT_MEMEQ(test, b->rbuf, a->buf, 128);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kr_rnr_naks), 2);
+}
+
 /* Nothing arrives: the request fails after its retries, the rest flush. */
 static void rxe_rc_retry_exceeded(struct kunit *test)
 {
@@ -1498,11 +1571,6 @@ static void kr_seen_reset(const u8 *b0, u32 l0, const u8 *b1, u32 l1)
 	kr_seen.buf[1] = b1;
 	kr_seen.len[1] = l1;
 	spin_unlock_bh(&kr_seen.lock);
-}
-
-static void kr_peek_off(void *p)
-{
-	WRITE_ONCE(ku_peek, NULL);
 }
 
 /* A SEND or WRITE of @k from the @n SGEs @sg (offsets into k->buf). */
@@ -2153,22 +2221,6 @@ static void rxe_rc_suite_exit(struct kunit_suite *suite)
 #define KR_ODP_ACC	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
 
-/* RNR NAKs side 1 (the responder) put on the cable */
-static atomic_t kr_rnr_naks = ATOMIC_INIT(0);
-
-static enum ku_fate kr_rnr_peek(const struct sk_buff *skb,
-				struct net_device *from)
-{
-	const struct rxe_bth *bth = (const void *)(skb->data + KU_HDRS);
-	const u8 *aeth = (const u8 *)(bth + 1);
-
-	if (from == ku_side[1].ndev && skb->protocol == htons(ETH_P_IP) &&
-	    skb_headlen(skb) >= KU_HDRS + sizeof(*bth) + 4 &&
-	    bth->opcode == IB_OPCODE_RC_ACKNOWLEDGE && (*aeth & 0x60) == 0x20)
-		atomic_inc(&kr_rnr_naks);
-	return KU_PASS;
-}
-
 /*
  * The QPs go before the MRs (a QP holds the MRs of what it was given):
  * destroyed here, the side's own cleanup then finds none.
@@ -2457,6 +2509,7 @@ static struct kunit_case rxe_rc_cases[] = {
 	KUNIT_CASE(rxe_rc_reg_mr_ahead),
 	KUNIT_CASE(rxe_rc_fence),
 	KUNIT_CASE(rxe_rc_rnr),
+	KUNIT_CASE(rxe_rc_rnr_two),
 	KUNIT_CASE(rxe_rc_retry_exceeded),
 	KUNIT_CASE(rxe_rc_retry_forever),
 	KUNIT_CASE(rxe_rc_retry_backoff),

@@ -136,6 +136,13 @@ qps_on_dev() {
 	rdma res show qp link $DEV/1 2>/dev/null | grep -c "^link $DEV/1 .* type RC "
 }
 no_qps() { [ "$(qps_on_dev)" = 0 ]; }
+# qps_gone SECONDS: no_qps within SECONDS, else the QPs left (the case
+# quotes them)
+qps_gone() {
+	wait_for "$1" no_qps && return 0
+	rdma res show qp link $DEV/1
+	return 1
+}
 
 # --- host side ---
 connect() {
@@ -290,7 +297,10 @@ nvmf_pass() {
 	if is_target; then
 		sync_test "$t: target: the host's device went away under I/O" "device removed"
 		ktap_test "$t: target: it let go of the host's queues (no RC QP on $DEV)" \
-			wait_for 120 no_qps
+			qps_gone 120
+		# the host connects again only now: its new queues must not
+		# pass for old ones kept
+		wire_sync "queues released" || ktap_diag "the host did not wait"
 	else
 		if [ "$DISCONNECT" = yes ]; then
 			ktap_test "$t: host: connect again (ctrl_loss_tmo 10 s), I/O runs" \
@@ -307,6 +317,7 @@ nvmf_pass() {
 		ktap_test "$t: host: rdma link add $DEV again" \
 			rdma link add $DEV type "$t" netdev eth0
 		wire_sync "device removed" || ktap_diag "the target did not wait"
+		wire_sync "queues released" || ktap_diag "the target did not look"
 	fi
 
 	# 5. the target's port removed under I/O: the host watches its
@@ -316,7 +327,7 @@ nvmf_pass() {
 	elif is_target; then
 		wire_sync "io running" || ktap_diag "the host did not start its I/O"
 		ktap_test "$t: target: the port is removed under I/O" port_remove
-		ktap_test "$t: target: the host's queues are gone" wait_for 120 no_qps
+		ktap_test "$t: target: the host's queues are gone" qps_gone 120
 		sync_test "$t: target: the host saw it and gave up" "port removed"
 	else
 		ktap_test "$t: host: connect (ctrl_loss_tmo 6 s, reconnect every 1 s), I/O runs" \
