@@ -93,6 +93,16 @@ def cmd_split(args):
         with open(os.path.join(args.dest, f'plan.{g + 1}'), 'w') as f:
             for kind, name, deps in plan[g]:
                 f.write(f'{kind} {name} {deps}'.rstrip() + '\n')
+        # the seconds each of those lines takes by the durations, line
+        # for line: the guest stretches its time limits by how far
+        # behind them it runs
+        with open(os.path.join(args.dest, f'plan.{g + 1}.secs'), 'w') as f:
+            for kind, name, _ in plan[g]:
+                key = name[:-3] if name.endswith('.sh') else name
+                if kind == 'wire':
+                    key = f'{key}.guest{g + 1}'
+                    kind = 'scenario'
+                f.write(f'{int(known.get((kind, key), DEFAULT))}\n')
         print(f'vm-run: guest {g + 1}: {len(plan[g])} item(s), about '
               f'{int(load[g])}s of work by {os.path.basename(args.durations)}',
               file=sys.stderr)

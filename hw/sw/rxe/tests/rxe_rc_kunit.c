@@ -1350,6 +1350,22 @@ static void rxe_rc_rnr_two(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&kr_rnr_naks), 2);
 }
 
+/*
+ * An RC pair with @o whose cable drops everything (until the case sets
+ * the fate again), and a WRITE of 100 bytes, wr_id 1, on its way.
+ */
+static void kr_write_lost(struct kunit *test, const struct kr_opts *o,
+			  struct kr_side **a, struct kr_side **b)
+{
+	kr_pair(test, IB_QPT_RC, o, a, b);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
+							NULL), 0);
+	kr_fill((*a)->buf, 100, 5);
+	ku_fate_set(kr_drop_all);
+	KUNIT_ASSERT_EQ(test, kr_post(*a, *b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
+			0);
+}
+
 /* Nothing arrives: the request fails after its retries, the rest flush. */
 static void rxe_rc_retry_exceeded(struct kunit *test)
 {
@@ -1358,12 +1374,7 @@ static void rxe_rc_retry_exceeded(struct kunit *test)
 	struct ib_wc wc;
 
 	o.retry = 2;
-	kr_pair(test, IB_QPT_RC, &o, &a, &b);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
-							NULL), 0);
-	ku_fate_set(kr_drop_all);
-	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
-			0);
+	kr_write_lost(test, &o, &a, &b);
 	KUNIT_ASSERT_EQ(test, kr_post(a, b, 2, IB_WR_RDMA_WRITE, 0, 0, 100),
 			0);
 	kr_expect(test, a, 1, IB_WC_RETRY_EXC_ERR, &wc);
@@ -1385,13 +1396,7 @@ static void rxe_rc_retry_forever(struct kunit *test)
 
 	o.retry = 7;
 	o.timeout = 10;		/* 4 ms */
-	kr_pair(test, IB_QPT_RC, &o, &a, &b);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
-							NULL), 0);
-	kr_fill(a->buf, 100, 5);
-	ku_fate_set(kr_drop_all);
-	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
-			0);
+	kr_write_lost(test, &o, &a, &b);
 	/* the first try and ten retries, all dropped */
 	while (atomic_read(&ku_frames) < 11 && time_before(jiffies, end))
 		usleep_range(1000, 2000);
@@ -1425,15 +1430,9 @@ static void rxe_rc_retry_backoff(struct kunit *test)
 
 	o.retry = 7;
 	o.timeout = 14;		/* 67 ms */
-	kr_pair(test, IB_QPT_RC, &o, &a, &b);
+	kr_write_lost(test, &o, &a, &b);
 	priv = ibqp_to_rvtqp(a->qp)->priv;
 	t = ibqp_to_rvtqp(a->qp)->timeout_jiffies;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kr_restore,
-							NULL), 0);
-	kr_fill(a->buf, 100, 9);
-	ku_fate_set(kr_drop_all);
-	KUNIT_ASSERT_EQ(test, kr_post(a, b, 1, IB_WR_RDMA_WRITE, 0, 0, 100),
-			0);
 	/* the first try and four retries, each looked at once */
 	while (seen < 5 && time_before(jiffies, end)) {
 		spin_lock_bh(&priv->rc.lock);
