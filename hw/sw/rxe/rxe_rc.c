@@ -566,12 +566,21 @@ static void rxe_rc_push(struct rvt_qp *qp)
 	}
 }
 
-/* Send again everything held, from PSN @psn on.  Under rc.lock. */
+/*
+ * Send again everything held, from PSN @psn on; nothing during an RNR
+ * wait, whose timer sends again from the oldest PSN unacknowledged (a
+ * sequence NAK for a request sent behind the refused one, or an implied
+ * NAK, must not cut the wait short: upstream's requester holds its
+ * retries too).  Under rc.lock.
+ */
 static void rxe_rc_resend(struct rvt_qp *qp, u32 psn)
 {
 	struct rxe_qp_priv *priv = qp->priv;
 	struct rxe_rc *rc = &priv->rc;
 	u32 idx = rc->head, i, rd = 0;
+
+	if (rc->rnr_wait)
+		return;
 
 	/* the request that holds @psn, and the PSN to go on from */
 	for (i = 0; i < rc->held; i++, idx = rvt_sq_next_index(qp, idx)) {
@@ -951,15 +960,6 @@ void rxe_rc_recv_resp(struct rxe_pkt *pkt, struct rvt_qp *qp)
 		switch (syn & 0x1f) {
 		case 0:	/* PSN sequence error: back to its PSN */
 			rvt_hw_count(qp, RVT_CNT_RCV_SEQ_ERR, 1);
-			/*
-			 * Not before an RNR wait ends (its timer sends again
-			 * from the oldest PSN unacknowledged): a request sent
-			 * behind the one refused finds the responder still
-			 * waiting for that one, and its NAK must not cut the
-			 * wait short (upstream's requester waits too).
-			 */
-			if (priv->rc.rnr_wait)
-				goto out;
 			/* or to a READ's first response missing before it */
 			rxe_rc_resend(qp, miss != RXE_PSN_NONE ? miss :
 				      pkt->psn);

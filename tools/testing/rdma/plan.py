@@ -44,6 +44,17 @@ def read_durations(path):
     return known
 
 
+def item_seconds(known, kind, name, guest):
+    """The seconds of a plan line (kind, name) of guest GUEST (from 1) by
+    the durations: a wire scenario's are its half's (NAME.guestN)."""
+    if kind == 'kunit':
+        return known.get(('kunit', name), DEFAULT)
+    name = name[:-3] if name.endswith('.sh') else name
+    if kind == 'wire':
+        name = f'{name}.guest{guest}'
+    return known.get(('scenario', name), DEFAULT)
+
+
 def split(guests, known, kunit, scenarios, wire):
     """kunit: [(name, deps)]; scenarios, wire: file names (NAME.sh).
     Returns ([[(kind, name, deps)] per guest], [seconds per guest])."""
@@ -51,16 +62,13 @@ def split(guests, known, kunit, scenarios, wire):
     items += [('scenario', s, '') for s in scenarios if s not in wire]
 
     def cost(it):
-        name = it[1][:-3] if it[0] == 'scenario' and it[1].endswith('.sh') \
-            else it[1]
-        return known.get((it[0], name), DEFAULT)
+        return item_seconds(known, it[0], it[1], 0)
 
     load = [0.0] * guests
     plan = [[] for _ in range(guests)]
     for s in sorted(wire):
         for g in range(min(guests, 2)):
-            name = f'{s[:-3]}.guest{g + 1}'
-            load[g] += known.get(('scenario', name), DEFAULT)
+            load[g] += item_seconds(known, 'wire', s, g + 1)
             plan[g].append(('wire', s, ''))
         if guests == 1:
             plan[0].append(('wire', s, ''))
@@ -98,11 +106,7 @@ def cmd_split(args):
         # behind them it runs
         with open(os.path.join(args.dest, f'plan.{g + 1}.secs'), 'w') as f:
             for kind, name, _ in plan[g]:
-                key = name[:-3] if name.endswith('.sh') else name
-                if kind == 'wire':
-                    key = f'{key}.guest{g + 1}'
-                    kind = 'scenario'
-                f.write(f'{int(known.get((kind, key), DEFAULT))}\n')
+                f.write(f'{int(item_seconds(known, kind, name, g + 1))}\n')
         print(f'vm-run: guest {g + 1}: {len(plan[g])} item(s), about '
               f'{int(load[g])}s of work by {os.path.basename(args.durations)}',
               file=sys.stderr)
