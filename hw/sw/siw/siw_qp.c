@@ -11,7 +11,10 @@
  *   xmit_wqe          the engine (poster's context or rdi->wq), BH off,
  *                     no rdmavt lock: marks the request held (it stays
  *                     in rdmavt's ring, read in place), queues tx_work
- *   tx_work           process context (siw_tx_wq): cuts FPDUs (from the
+ *                     unless a user QP's doorbell runs it (tx_direct)
+ *   tx_work,          process context (siw_tx_wq, or a user QP's
+ *   siw_tx_direct     doorbell: the POST_SEND system call, rdmavt's
+ *                     ring_work), one run at a time: cuts FPDUs (from the
  *                     request's pages, or built in tx_buf) and hands them
  *                     to the socket without blocking (MSG_DONTWAIT;
  *                     sk_write_space requeues), answers READ requests,
@@ -32,7 +35,8 @@
  *
  * Lock order, outermost first:
  *
- *   sk->sk_callback_lock (rwlock; rx reads, start/stop write with BH off)
+ *   st->tx_mutex (a run of the transmitter)
+ *   > sk->sk_callback_lock (rwlock; rx reads, start/stop write with BH off)
  *     > qp->r_lock, the CQ's lock (rdmavt's, through the rvt_recv_*
  *       calls of the receiver)
  *     > st->lock (BH; the requests held, ORQ, IRQ, failure state)
@@ -90,6 +94,7 @@ void *siw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	st->qp = qp;
 	spin_lock_init(&st->lock);
 	INIT_WORK(&st->tx_work, siw_tx_work);
+	mutex_init(&st->tx_mutex);
 	st->wire = kvcalloc(qp->sq_size, sizeof(*st->wire), GFP_KERNEL);
 	if (!st->wire)
 		goto err_st;
@@ -100,6 +105,18 @@ void *siw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 err_st:
 	kfree(st);
 	return ERR_PTR(-ENOMEM);
+}
+
+/*
+ * Wait until no run of the transmitter that began before is left: the
+ * work item's, and a direct one's (siw_tx_direct()).  A later run finds
+ * what its caller set (RESET, a dead stream) and does nothing of harm.
+ */
+static void siw_tx_sync(struct siw_qp_stream *st)
+{
+	cancel_work_sync(&st->tx_work);
+	mutex_lock(&st->tx_mutex);
+	mutex_unlock(&st->tx_mutex);
 }
 
 /**
@@ -125,7 +142,8 @@ void siw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 			   qp->ibqp.qp_num);
 		sock_release(sock);
 	}
-	cancel_work_sync(&st->tx_work);
+	siw_tx_sync(st);
+	mutex_destroy(&st->tx_mutex);
 	kvfree(st->wire);
 	kfree(st);
 }
@@ -188,7 +206,10 @@ int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	st->q_tail = siw_wqe_next(st, idx);
 	trace_siw_xmit_take(qp, idx, wqe);
 	spin_unlock_bh(&st->lock);
-	queue_work(siw_tx_wq, &st->tx_work);
+	/* a doorbell's own engine: siw_tx_direct() transmits next */
+	if (READ_ONCE(st->tx_direct) != current || in_serving_softirq() ||
+	    in_hardirq())
+		queue_work(siw_tx_wq, &st->tx_work);
 	return 0;
 }
 
@@ -231,8 +252,8 @@ void siw_xmit_stop(struct rvt_qp *qp)
 	/* the receiver checks this under st->lock before placing */
 	st->orq_count = 0;
 	spin_unlock_bh(&st->lock);
-	/* a tx_work that started before RESET ends; later ones do nothing */
-	cancel_work_sync(&st->tx_work);
+	/* a run that started before RESET ends; later ones do nothing */
+	siw_tx_sync(st);
 	siw_tx_forget(st);
 }
 
@@ -469,7 +490,7 @@ int siw_qp_stream_start(struct rvt_qp *qp, struct socket *sock,
 	if (st->sock)
 		return -EBUSY;
 	/* a stream stopped before left nothing running */
-	cancel_work_sync(&st->tx_work);
+	siw_tx_sync(st);
 	siw_tx_release(st);
 	siw_qp_free_queues(st);
 	ret = siw_qp_alloc_queues(st, params);
@@ -619,7 +640,7 @@ struct socket *siw_qp_stream_stop(struct rvt_qp *qp, bool graceful)
 	write_unlock_bh(&sk->sk_callback_lock);
 
 	/* no receive runs now; the transmitter sees @dead and stops */
-	cancel_work_sync(&st->tx_work);
+	siw_tx_sync(st);
 	spin_lock_bh(&st->lock);
 	st->sock = NULL;
 	spin_unlock_bh(&st->lock);
@@ -689,6 +710,8 @@ int siw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u64(msg, "tx_paged", READ_ONCE(st->tx_paged)) ||
 	    rdma_nl_put_driver_u64(msg, "tx_spliced",
 				   READ_ONCE(st->tx_spliced)) ||
+	    rdma_nl_put_driver_u64(msg, "tx_direct",
+				   READ_ONCE(st->tx_direct_fpdus)) ||
 	    rdma_nl_put_driver_u64(msg, "rx_fpdus", READ_ONCE(st->rx_fpdus)) ||
 	    /* READs: the negotiated depths and what is in flight now */
 	    rdma_nl_put_driver_u32(msg, "ord", READ_ONCE(st->orq_size)) ||

@@ -121,6 +121,12 @@ enum {
  * @saved_state_change: same
  * @tx_work: the transmitter (siw_tx_wq): builds and sends FPDUs, runs
  *	the send completions in order; never runs twice at a time
+ * @tx_mutex: held by a run of the transmitter, the work item's or a
+ *	direct one's (siw_tx_direct()): one at a time; outermost of siw's
+ *	locks (siw_qp.c)
+ * @tx_direct: the task that runs the transmitter itself once the engine
+ *	it runs returns (siw_tx_direct()): xmit_wqe called in that task's
+ *	own context queues no work
  * @wire: the wire state of rdmavt's send ring, qp->sq_size entries
  * @c_head: the oldest request siw holds (rdmavt's sq_tail when siw
  *	holds any); indices into rdmavt's send ring
@@ -185,6 +191,8 @@ enum {
  * @tx_fpdus: FPDUs the socket took (statistics: "rdma res show qp -dd")
  * @tx_paged: of those, FPDUs sent from the request's pages
  * @tx_spliced: of those, FPDUs whose payload TCP took by page
+ * @tx_direct_fpdus: of those, FPDUs a doorbell's own context sent
+ *	(siw_tx_direct())
  * @rx_phase: the receiver's own, as all @rx_*
  * @rx_dead: the receiver discards what comes (after an error)
  * @rx_stall: a placement met a page of an on-demand paging MR being
@@ -218,6 +226,8 @@ struct siw_qp_stream {
 	void				(*saved_write_space)(struct sock *sk);
 	void				(*saved_state_change)(struct sock *sk);
 	struct work_struct		tx_work;
+	struct mutex			tx_mutex;	/* see above */
+	struct task_struct		*tx_direct;
 
 	struct siw_wire			*wire;
 	u32				c_head;
@@ -274,6 +284,7 @@ struct siw_qp_stream {
 	u64				tx_fpdus;
 	u64				tx_paged;
 	u64				tx_spliced;
+	u64				tx_direct_fpdus;
 
 	enum siw_rx_phase		rx_phase;
 	bool				rx_dead;
@@ -347,6 +358,7 @@ u32 siw_qp_terms(struct rvt_qp *qp, bool sent);
 
 /* siw_qp_tx.c */
 void siw_tx_work(struct work_struct *work);
+void siw_tx_direct(struct rvt_qp *qp);
 void siw_tx_release(struct siw_qp_stream *st);
 void siw_tx_forget(struct siw_qp_stream *st);
 void siw_qp_complete(struct siw_qp_stream *st);
@@ -377,6 +389,7 @@ struct siw_sqe;
  * @qp_stream_receive: siw_qp_stream_receive()
  * @qp_mulpdu: siw_qp_mulpdu()
  * @qp_terms: siw_qp_terms()
+ * @tx_direct: siw_tx_direct(): a doorbell's own context sends
  * @cep_get: siw_cep_get(): a suite holds a connection endpoint
  * @cep_put: siw_cep_put(): and lets it go
  * @uring_send_wr: siw_uring_send_wr(): a user send entry as a request
@@ -392,6 +405,7 @@ struct siw_test_ops {
 	void (*qp_stream_receive)(struct rvt_qp *qp);
 	u32 (*qp_mulpdu)(struct rvt_qp *qp);
 	u32 (*qp_terms)(struct rvt_qp *qp, bool sent);
+	void (*tx_direct)(struct rvt_qp *qp);
 	void (*cep_get)(struct siw_cep *cep);
 	void (*cep_put)(struct siw_cep *cep);
 	void (*uring_send_wr)(const struct siw_sqe *sqe,

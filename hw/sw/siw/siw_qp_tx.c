@@ -858,21 +858,17 @@ static void siw_tx_finish_fail(struct siw_qp_stream *st)
 		siw_tx_giveback(st);
 }
 
-/* FPDUs one run of siw_tx_work() sends before it queues itself again. */
+/* FPDUs one run of the transmitter sends before it queues itself again. */
 #define SIW_TX_BURST	64
 
-/**
- * siw_tx_work - the transmitter of a QP's stream
- * @work: st->tx_work
- *
- * Context: process context (siw_tx_wq); never sleeps on the socket.
- * Takes st->lock; calls rvt_send_complete(), rvt_error_qp(),
- * rvt_read_source() and siw_cm_stream_lost() holding no lock.
+/*
+ * One run of the transmitter, holding st->tx_mutex: the work item's or,
+ * with @direct, a doorbell's own (siw_tx_direct()).  Never sleeps on the socket; takes
+ * st->lock; calls rvt_send_complete(), rvt_error_qp(), rvt_read_source()
+ * and siw_cm_stream_lost() holding no lock but st->tx_mutex.
  */
-void siw_tx_work(struct work_struct *work)
+static void siw_tx_run(struct siw_qp_stream *st, bool direct)
 {
-	struct siw_qp_stream *st = container_of(work, struct siw_qp_stream,
-						tx_work);
 	unsigned int burst = 0;
 	int ret;
 
@@ -901,6 +897,9 @@ void siw_tx_work(struct work_struct *work)
 				WRITE_ONCE(st->tx_paged, st->tx_paged + 1);
 			if (st->tx_pages && st->tx_splice)
 				WRITE_ONCE(st->tx_spliced, st->tx_spliced + 1);
+			if (direct)
+				WRITE_ONCE(st->tx_direct_fpdus,
+					   st->tx_direct_fpdus + 1);
 			siw_tx_fpdu_done(st);
 			/*
 			 * A socket that keeps taking data would keep this
@@ -934,4 +933,54 @@ void siw_tx_work(struct work_struct *work)
 	}
 	siw_qp_complete(st);
 	siw_tx_finish_fail(st);
+}
+
+/**
+ * siw_tx_work - the transmitter of a QP's stream, as a work item
+ * @work: st->tx_work
+ *
+ * Context: process context (siw_tx_wq); takes st->tx_mutex (it waits
+ * for a direct run to end).
+ */
+void siw_tx_work(struct work_struct *work)
+{
+	struct siw_qp_stream *st = container_of(work, struct siw_qp_stream,
+						tx_work);
+
+	mutex_lock(&st->tx_mutex);
+	siw_tx_run(st, false);
+	mutex_unlock(&st->tx_mutex);
+}
+
+/**
+ * siw_tx_direct - run the engine and the transmitter in the caller's
+ *	context
+ * @qp: a user QP whose doorbell rang (POST_SEND, or rdmavt's ring_work)
+ *
+ * As upstream's siw sends a user QP's requests in the POST_SEND system
+ * call while its send queue is idle, the requests the doorbell took go
+ * to the socket here, with no worker to wake: the engine runs here
+ * (rvt_kick_sq()), xmit_wqe then leaves the transmitter to this caller
+ * (st->tx_direct), and one run of it follows.  When the transmitter is
+ * running elsewhere, or the engine could not run here, the work item
+ * takes over as for a kernel QP; a burst longer than SIW_TX_BURST goes
+ * on there too.  Kernel QPs never come here: their posters may hold
+ * spin locks or run in softirq.
+ *
+ * Context: process context, no lock held; may sleep.
+ */
+void siw_tx_direct(struct rvt_qp *qp)
+{
+	struct siw_qp_stream *st = qp->priv;
+
+	WRITE_ONCE(st->tx_direct, current);
+	rvt_kick_sq(qp);
+	/* another poster may have claimed it meanwhile: it keeps it */
+	cmpxchg(&st->tx_direct, current, NULL);
+	if (!mutex_trylock(&st->tx_mutex)) {
+		queue_work(siw_tx_wq, &st->tx_work);
+		return;
+	}
+	siw_tx_run(st, true);
+	mutex_unlock(&st->tx_mutex);
 }

@@ -22,6 +22,7 @@ const struct siw_test_ops siw_test = {
 	.qp_stream_receive = siw_qp_stream_receive,
 	.qp_mulpdu = siw_qp_mulpdu,
 	.qp_terms = siw_qp_terms,
+	.tx_direct = siw_tx_direct,
 	.cep_get = siw_cep_get,
 	.cep_put = siw_cep_put,
 	.uring_send_wr = siw_uring_send_wr,

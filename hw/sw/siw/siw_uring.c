@@ -39,6 +39,7 @@
 #include <uapi/rdma/siw-abi.h>
 
 #include "siw.h"
+#include "siw_qp.h"
 
 /* libsiw copies ibv_sge arrays into the entries as they are */
 static_assert(sizeof(struct siw_sge) == sizeof(struct ib_sge));
@@ -473,6 +474,11 @@ static void siw_usq_take(struct siw_usq *u)
 	}
 }
 
+/*
+ * The doorbell takes what user space filled and sends it in this
+ * context (siw_tx_direct()), as upstream's siw does in POST_SEND: the
+ * engine's own kick that follows in rdmavt finds nothing left.
+ */
 static int siw_user_sq_doorbell(struct rvt_qp *qp)
 {
 	struct siw_usq *u = qp->drv_sq;
@@ -480,6 +486,7 @@ static int siw_user_sq_doorbell(struct rvt_qp *qp)
 	mutex_lock(&u->lock);
 	siw_usq_take(u);
 	mutex_unlock(&u->lock);
+	siw_tx_direct(qp);
 	return 0;
 }
 

@@ -1499,6 +1499,92 @@ static void siw_qp_zcopy_ack(struct kunit *test)
 	KUNIT_EXPECT_GT(test, siwk_spliced(&k->a), 0ULL);
 }
 
+/* A SEND queued as a doorbell queues it: rdmavt's ring, no kick. */
+static void siwk_ring_send(struct kunit *test, struct siwk *k, u64 id,
+			   struct ib_sge *sge)
+{
+	struct rvt_ring_wr rwr = {
+		.wr = {
+			.wr_id = id,
+			.opcode = IB_WR_SEND,
+			.sg_list = sge,
+			.num_sge = 1,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+
+	KUNIT_ASSERT_EQ(test, rvt_post_ring_wr(rqp(k->a.qp), &rwr), 0);
+}
+
+static u64 siwk_fpdus(struct siw_qp_stream *st)
+{
+	return READ_ONCE(st->tx_fpdus);
+}
+
+static u64 siwk_direct(struct siw_qp_stream *st)
+{
+	return READ_ONCE(st->tx_direct_fpdus);
+}
+
+/*
+ * A user QP's doorbell sends in its own context (siw_tx_direct(), as
+ * upstream's siw sends in POST_SEND): when it returns, the SEND is on
+ * the socket and complete, and no worker was asked.  While the
+ * transmitter runs elsewhere (its mutex held here), the work item takes
+ * the request instead, and sends it once that run ends.
+ */
+static void siw_qp_tx_direct(struct kunit *test)
+{
+	struct siwk *k = siwk_pair(test, true, false);
+	struct siw_qp_stream *st = rqp(k->a.qp)->priv;
+	struct ib_sge ssge = siwk_sge(k, k->a.buf, 100);
+	struct ib_sge rsge = siwk_sge(k, k->b.buf, BUF_LEN);
+	struct ib_wc wc;
+	u64 fpdus;
+
+	siwk_fill(k->a.buf, 100, 9);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 1, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 2, &rsge, 1), 0);
+	/* the RTR-less stream is idle: what it sent is the base */
+	fpdus = siwk_fpdus(st);
+
+	siwk_ring_send(test, k, 1, &ssge);
+	siw_test.tx_direct(rqp(k->a.qp));
+	KUNIT_EXPECT_EQ(test, siwk_direct(st), 1ULL);
+	KUNIT_EXPECT_EQ(test, siwk_fpdus(st), fpdus + 1);
+	KUNIT_EXPECT_FALSE(test, work_pending(&st->tx_work));
+	/* complete already: its payload was copied into the socket */
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(k->a.scq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(k->a.buf, k->b.buf, 100), 0);
+
+	/* the transmitter busy elsewhere: the work item sends, after it */
+	mutex_lock(&st->tx_mutex);
+	siwk_ring_send(test, k, 2, &ssge);
+	siw_test.tx_direct(rqp(k->a.qp));
+	KUNIT_EXPECT_EQ(test, siwk_fpdus(st), fpdus + 1);
+	KUNIT_EXPECT_TRUE(test, siwk_quiet(k->a.scq));
+	mutex_unlock(&st->tx_mutex);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->b.rcq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, siwk_fpdus(st), fpdus + 2);
+	KUNIT_EXPECT_EQ(test, siwk_direct(st), 1ULL);
+
+	/* a kernel consumer's post goes to the work item, as before */
+	KUNIT_ASSERT_EQ(test, siwk_post_recv(k->b.qp, NULL, 3, &rsge, 1), 0);
+	KUNIT_ASSERT_EQ(test, siwk_post_send(k->a.qp, 3, &ssge, 1), 0);
+	KUNIT_ASSERT_TRUE(test, siwk_poll(k->a.scq, &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
+	KUNIT_EXPECT_EQ(test, siwk_direct(st), 1ULL);
+}
+
 static int siwk_suite_init(struct kunit_suite *suite)
 {
 	struct net_device *lo = dev_get_by_name(&init_net, "lo");
@@ -1730,6 +1816,7 @@ static struct kunit_case siw_qp_cases[] = {
 	KUNIT_CASE_PARAM(siw_qp_destroy_in_flight, reset_gen_params),
 	KUNIT_CASE_PARAM(siw_qp_zcopy, crc_gen_params),
 	KUNIT_CASE(siw_qp_zcopy_ack),
+	KUNIT_CASE(siw_qp_tx_direct),
 	KUNIT_CASE(siw_qp_refusals),
 	KUNIT_CASE(siw_qp_responder_waits),
 	KUNIT_CASE(siw_qp_responder_sends),

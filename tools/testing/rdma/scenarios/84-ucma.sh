@@ -30,7 +30,9 @@
 #     veth pair; libsiw's queues mapped into the processes): rping and
 #     ucmatose (iWARP has no UD and no multicast); ucmatose's server
 #     sends first, which a responder that waited for the initiator's
-#     first FPDU outside a peer-to-peer setup would never do;
+#     first FPDU outside a peer-to-peer setup would never do; and a
+#     running rping's QPs show FPDUs their doorbell sent itself
+#     (drv_tx_direct);
 # wire/68-ucma-interop runs the programs against upstream's
 # stack across the wire (full tier).
 # needs: /usr/bin/ip /usr/bin/rdma
@@ -66,7 +68,7 @@ step() {
 	echo "84-ucma: $*" >/dev/kmsg
 }
 
-ktap_plan $(tier_pick 24 27)
+ktap_plan $(tier_pick 25 28)
 health_mark
 
 step "load"
@@ -199,6 +201,32 @@ siw_up() {
 }
 ktap_test "siw0 on sv0 ($SA), siw1 on sv1 ($SB, in B)" siw_up
 programs siw $SA $SB rping ucmatose
+# A user QP's doorbell sends in its own context, as upstream's siw does
+# in POST_SEND: the QPs of a running rping count such FPDUs
+# (drv_tx_direct, rdma res show qp -dd).
+direct_sent() {
+	rdma -dd res show qp link siw0/1 | grep -qE " drv_tx_direct [1-9]"
+}
+tx_direct() {
+	local srv cli ok=0
+	timeout 120 rping -s -a $SA -p 7177 -v >/tmp/srv.out 2>&1 &
+	srv=$!
+	if ! ktap_wait 30 cm_listening rping 7177; then
+		kill $srv
+		cat /tmp/srv.out
+		return 1
+	fi
+	nsenter --net=/run/netns/B rping -c -a $SA -p 7177 -v \
+		>/tmp/cli.out 2>&1 &
+	cli=$!
+	ktap_wait 30 direct_sent && ok=1
+	[ $ok = 1 ] || rdma -dd res show qp link siw0/1
+	kill $cli $srv 2>/dev/null
+	wait $cli $srv 2>/dev/null
+	[ $ok = 1 ]
+}
+ktap_test "siw: a user QP's doorbell sends in its own context (drv_tx_direct)" \
+	tx_direct
 siw_down() {
 	rdma link delete siw0 && rdma link delete siw1 && ip link del sv0
 }
