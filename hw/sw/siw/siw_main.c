@@ -162,7 +162,12 @@ static int __init siw_init(void)
 {
 	int ret;
 
-	siw_tx_wq = alloc_workqueue("siw_tx", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	/*
+	 * High priority: a transmitter woken while the CPUs are busy (a
+	 * consumer busy-polling its CQ) would often wait for the next tick.
+	 */
+	siw_tx_wq = alloc_workqueue("siw_tx",
+				    WQ_UNBOUND | WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	if (!siw_tx_wq)
 		return -ENOMEM;
 	ret = siw_cm_init();
