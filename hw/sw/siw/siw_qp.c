@@ -207,8 +207,7 @@ int siw_xmit_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 	trace_siw_xmit_take(qp, idx, wqe);
 	spin_unlock_bh(&st->lock);
 	/* a doorbell's own engine: siw_tx_direct() transmits next */
-	if (READ_ONCE(st->tx_direct) != current || in_serving_softirq() ||
-	    in_hardirq())
+	if (READ_ONCE(st->tx_direct) != current || !in_task())
 		queue_work(siw_tx_wq, &st->tx_work);
 	return 0;
 }

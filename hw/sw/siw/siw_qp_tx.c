@@ -863,9 +863,10 @@ static void siw_tx_finish_fail(struct siw_qp_stream *st)
 
 /*
  * One run of the transmitter, holding st->tx_mutex: the work item's or,
- * with @direct, a doorbell's own (siw_tx_direct()).  Never sleeps on the socket; takes
- * st->lock; calls rvt_send_complete(), rvt_error_qp(), rvt_read_source()
- * and siw_cm_stream_lost() holding no lock but st->tx_mutex.
+ * with @direct, a doorbell's own (siw_tx_direct()).  Never sleeps on
+ * the socket; takes st->lock; calls rvt_send_complete(), rvt_error_qp(),
+ * rvt_read_source() and siw_cm_stream_lost() holding no lock but
+ * st->tx_mutex.
  */
 static void siw_tx_run(struct siw_qp_stream *st, bool direct)
 {

@@ -1214,6 +1214,11 @@ static void siw_qp_fence(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, k->a.buf2, data, sizeof(data));
 }
 
+static u64 siwk_fpdus(struct siw_qp_stream *st)
+{
+	return READ_ONCE(st->tx_fpdus);
+}
+
 /* The FPDUs A's stream sent reach @n within 5 s. */
 static bool siwk_fpdus_reach(struct siwk_side *s, u64 n)
 {
@@ -1221,7 +1226,7 @@ static bool siwk_fpdus_reach(struct siwk_side *s, u64 n)
 	int i;
 
 	for (i = 0; i < 5000; i++) {
-		if (READ_ONCE(st->tx_fpdus) >= n)
+		if (siwk_fpdus(st) >= n)
 			return true;
 		usleep_range(500, 1000);
 	}
@@ -1514,11 +1519,6 @@ static void siwk_ring_send(struct kunit *test, struct siwk *k, u64 id,
 	};
 
 	KUNIT_ASSERT_EQ(test, rvt_post_ring_wr(rqp(k->a.qp), &rwr), 0);
-}
-
-static u64 siwk_fpdus(struct siw_qp_stream *st)
-{
-	return READ_ONCE(st->tx_fpdus);
 }
 
 static u64 siwk_direct(struct siw_qp_stream *st)
